@@ -1,0 +1,58 @@
+// swift-tools-version: 6.1
+// storesh: Elm-style stores for Swift (ObservableStore, Arboreal) and the storesh shell.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "storesh",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
+    products: [
+        .library(name: "ObservableStore", targets: ["ObservableStore"]),
+        .library(name: "Arboreal", targets: ["Arboreal"]),
+        .executable(name: "store-demo", targets: ["store-demo"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // Pieces both store flavours share: the effect mailbox, Binding, Transaction.
+        .target(
+            name: "StoreRuntime",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ObservableStore",
+            dependencies: [
+                "StoreRuntime",
+                .product(name: "OpenCombine", package: "OpenCombine",
+                         condition: .when(platforms: [.linux, .windows, .android, .wasi])),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "Arboreal",
+            dependencies: [
+                "StoreRuntime",
+                .product(name: "OpenCombine", package: "OpenCombine",
+                         condition: .when(platforms: [.linux, .windows, .android, .wasi])),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "store-demo",
+            dependencies: ["ObservableStore", "Arboreal"],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "ObservableStoreTests", dependencies: ["ObservableStore"], swiftSettings: strict),
+        .testTarget(name: "ArborealTests", dependencies: ["Arboreal"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+// `import Arboreal` brings the shared store vocabulary (Binding, EffectEvent) with it.
+@_exported public import StoreRuntime

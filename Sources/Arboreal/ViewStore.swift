@@ -1,0 +1,48 @@
+/// A store scoped to a child model: it reads the child through a closure and sends the
+/// child's actions, tagged, to the parent store.
+@MainActor
+public struct ViewStore<ViewModel: ArborealModel>: ArborealStore {
+    private let getState: @MainActor () -> ViewModel
+    private let sendAction: @MainActor (ViewModel.Action) -> Void
+
+    public init(
+        get: @escaping @MainActor () -> ViewModel,
+        send: @escaping @MainActor (ViewModel.Action) -> Void
+    ) {
+        self.getState = get
+        self.sendAction = send
+    }
+
+    public var state: ViewModel { getState() }
+
+    public func send(_ action: ViewModel.Action) {
+        sendAction(action)
+    }
+}
+
+extension ArborealStore {
+    /// A store for the child model `get` reads; its actions reach this store wrapped by
+    /// `tag`. View stores nest.
+    public func viewStore<ViewModel: ArborealModel>(
+        get: @escaping (Model) -> ViewModel,
+        tag: @escaping (ViewModel.Action) -> Model.Action
+    ) -> ViewStore<ViewModel> {
+        ViewStore(
+            get: { get(self.state) },
+            send: Address.forward(send: { self.send($0) }, tag: tag)
+        )
+    }
+
+    /// This store behind the `ViewStore` type, for code that takes a `ViewStore`.
+    public func viewStore() -> ViewStore<Model> {
+        ViewStore(get: { self.state }, send: { self.send($0) })
+    }
+
+    /// A binding to one value of the model whose writes are sent as `tag(newValue)`.
+    public func binding<Value>(
+        get: @escaping (Model) -> Value,
+        tag: @escaping (Value) -> Model.Action
+    ) -> Binding<Value> {
+        Binding(get: { get(self.state) }, set: { self.send(tag($0)) })
+    }
+}

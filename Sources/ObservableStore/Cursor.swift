@@ -1,0 +1,60 @@
+/// Wires a child component into its parent: how to read the child's state, write it
+/// back, and wrap the child's actions as parent actions.
+public protocol CursorProtocol {
+    associatedtype Model: ModelProtocol
+    associatedtype ViewModel: ModelProtocol
+
+    static func get(state: Model) -> ViewModel
+    static func set(state: Model, inner: ViewModel) -> Model
+    static func tag(_ action: ViewModel.Action) -> Model.Action
+}
+
+extension CursorProtocol {
+    /// Runs the child's update through this cursor and returns the parent's update.
+    public static func update(
+        state: Model,
+        action: ViewModel.Action,
+        environment: ViewModel.Environment
+    ) -> Update<Model> {
+        Model.update(
+            get: { get(state: $0) },
+            set: { set(state: $0, inner: $1) },
+            tag: { tag($0) },
+            state: state,
+            action: action,
+            environment: environment
+        )
+    }
+}
+
+/// A cursor to one of many children held by key (a todo in a list by its id).
+public protocol KeyedCursorProtocol {
+    associatedtype Key
+    associatedtype Model: ModelProtocol
+    associatedtype ViewModel: ModelProtocol
+
+    /// The child under `key`, or nil when there is none.
+    static func get(state: Model, key: Key) -> ViewModel?
+    static func set(state: Model, inner: ViewModel, key: Key) -> Model
+    static func tag(action: ViewModel.Action, key: Key) -> Model.Action
+}
+
+extension KeyedCursorProtocol {
+    /// Runs the child's update for `key`; a missing key leaves the state unchanged and
+    /// runs nothing.
+    public static func update(
+        state: Model,
+        action: ViewModel.Action,
+        key: Key,
+        environment: ViewModel.Environment
+    ) -> Update<Model> {
+        Model.update(
+            get: { get(state: $0, key: key) },
+            set: { set(state: $0, inner: $1, key: key) },
+            tag: { tag(action: $0, key: key) },
+            state: state,
+            action: action,
+            environment: environment
+        )
+    }
+}

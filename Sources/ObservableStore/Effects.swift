@@ -1,0 +1,73 @@
+/// The effects one update asks its store to run, and the effects it asks it to cancel.
+///
+/// `Update.fx` is this list seen as a single publisher; keeping the list lets each effect
+/// carry a cancellation id (as `cancellable(id:)` in The Composable Architecture), which a
+/// single merged publisher could not.
+public struct Effects<Action> {
+    /// One publisher to start, with the id a later update may cancel it by.
+    public struct Item {
+        public var publisher: Fx<Action>
+        public var cancelID: CancelID?
+        /// Cancel effects already running with the same id before starting this one.
+        public var cancelInFlight: Bool
+
+        public init(publisher: Fx<Action>, cancelID: CancelID? = nil, cancelInFlight: Bool = false) {
+            self.publisher = publisher
+            self.cancelID = cancelID
+            self.cancelInFlight = cancelInFlight
+        }
+    }
+
+    /// Publishers to start, in order.
+    public var items: [Item]
+    /// Ids of running effects to cancel; applied before `items` start.
+    public var cancellations: [CancelID]
+
+    public init(items: [Item] = [], cancellations: [CancelID] = []) {
+        self.items = items
+        self.cancellations = cancellations
+    }
+
+    /// One effect with no id.
+    public init(_ fx: Fx<Action>) {
+        self.init(items: [Item(publisher: fx)])
+    }
+
+    /// Nothing to run or cancel.
+    @inlinable
+    public static var none: Effects { Effects() }
+
+    /// True when the store has nothing to run or cancel.
+    @inlinable
+    public var isEmpty: Bool { items.isEmpty && cancellations.isEmpty }
+
+    /// All publishers merged into one (cancellation ids are lost).
+    public var merged: Fx<Action> {
+        switch items.count {
+        case 0: return Empty().eraseToAnyPublisher()
+        case 1: return items[0].publisher
+        default:
+            // OpenCombine has no Merge: flatten a sequence of publishers instead.
+            return Publishers.Sequence<[Fx<Action>], Never>(sequence: items.map(\.publisher))
+                .flatMap { $0 }
+                .eraseToAnyPublisher()
+        }
+    }
+
+    /// Appends another update's effects after these.
+    public mutating func append(_ other: Effects) {
+        items.append(contentsOf: other.items)
+        cancellations.append(contentsOf: other.cancellations)
+    }
+
+    /// The same effects producing `transform(action)`; ids are kept.
+    public func map<Other>(_ transform: @escaping (Action) -> Other) -> Effects<Other> {
+        Effects<Other>(
+            items: items.map {
+                .init(publisher: $0.publisher.map(transform).eraseToAnyPublisher(),
+                      cancelID: $0.cancelID, cancelInFlight: $0.cancelInFlight)
+            },
+            cancellations: cancellations
+        )
+    }
+}

@@ -1,0 +1,187 @@
+public import Logging
+
+/// Holds a model's state and runs its update function for every action sent.
+///
+/// - `send` applies the update synchronously. A next state equal to the current one is
+///   not set and not published, but its effects still run.
+/// - Actions produced by effects come back on a later main-queue turn, never
+///   re-entrantly inside `send`.
+/// - Finished effects leave no bookkeeping behind. When the store is released, effects in
+///   flight are cancelled and actions still on their way are dropped.
+@MainActor
+public final class Store<Model: ModelProtocol>: StoreProtocol {
+    /// The current state. Only actions change it; `$state` publishes each new value.
+    @PublishedState public var state: Model
+    /// Services the update function may use (clients, clocks, schedulers).
+    public var environment: Model.Environment
+    /// Set a logger to log every action (at debug level) and state change (at trace).
+    public var logger: Logger?
+    /// Called on the main actor for every effect event, for tools that watch effects.
+    public var onEffectEvent: (@MainActor (EffectEvent) -> Void)?
+
+    @usableFromInline let stateCell: StateCell<Model>
+    @usableFromInline var willChange: ObservableObjectPublisher?
+    @usableFromInline var actionSubject: PassthroughSubject<Model.Action, Never>?
+    @usableFromInline var updateSubject: PassthroughSubject<Model.UpdateType, Never>?
+    @usableFromInline let inFlight = InFlightEffects<AnyCancellable>()
+    private lazy var mailbox = EffectMailbox<EffectMessage<Model.Action>> { [weak self] message in
+        self?.receive(message)
+    }
+
+    /// A store starting at `state`.
+    public init(state: Model, environment: Model.Environment, logger: Logger? = nil) {
+        self.stateCell = StateCell(state)
+        self._state = PublishedState(cell: stateCell)
+        self.environment = environment
+        self.logger = logger
+    }
+
+    /// A store whose initial state and effects come from `create`, so a model can start
+    /// work (load data, subscribe to a service) the moment it exists.
+    public init(
+        create: (Model.Environment) -> Model.UpdateType,
+        environment: Model.Environment,
+        logger: Logger? = nil
+    ) {
+        let initial = create(environment)
+        self.stateCell = StateCell(initial.state)
+        self._state = PublishedState(cell: stateCell)
+        self.environment = environment
+        self.logger = logger
+        run(initial.effects)
+    }
+
+    /// A store starting at `state` that immediately receives `action`.
+    public convenience init(
+        state: Model,
+        action: Model.Action,
+        environment: Model.Environment,
+        logger: Logger? = nil
+    ) {
+        self.init(state: state, environment: environment, logger: logger)
+        send(action)
+    }
+
+    deinit {
+        for (_, cancellable) in inFlight.removeAll() {
+            cancellable.cancel()
+        }
+    }
+
+    /// Each action sent, before its update runs.
+    public var actions: AnyPublisher<Model.Action, Never> {
+        if let actionSubject { return actionSubject.eraseToAnyPublisher() }
+        let subject = PassthroughSubject<Model.Action, Never>()
+        actionSubject = subject
+        return subject.eraseToAnyPublisher()
+    }
+
+    /// Each update, after it has been applied.
+    public var updates: AnyPublisher<Model.UpdateType, Never> {
+        if let updateSubject { return updateSubject.eraseToAnyPublisher() }
+        let subject = PassthroughSubject<Model.UpdateType, Never>()
+        updateSubject = subject
+        return subject.eraseToAnyPublisher()
+    }
+
+    /// The number of effects started and not yet finished or cancelled.
+    public var effectsInFlight: Int { inFlight.count }
+
+    /// Sends an action: runs the update, sets the state if it changed, starts effects.
+    @inlinable
+    public func send(_ action: Model.Action) {
+        actionSubject?.send(action)
+        if let logger { logger.debug("action: \(action)") }
+        let current = stateCell.value
+        let next = Model.update(state: current, action: action, environment: environment)
+        if next.state != current {
+            willChange?.send()
+            stateCell.set(next.state)
+            if let logger { logger.trace("state: \(next.state)") }
+        }
+        updateSubject?.send(next)
+        let effects = next.effects
+        if !effects.isEmpty {
+            run(effects)
+        }
+    }
+
+    /// Runs `fx` as an effect of this store: its actions are sent back to the store.
+    public func subscribe(to fx: Fx<Model.Action>) {
+        run(Effects(fx))
+    }
+
+    /// Cancels cancellations first, then effects superseded by `cancelInFlight`, then
+    /// starts the new effects in order.
+    @usableFromInline
+    func run(_ effects: Effects<Model.Action>) {
+        for id in effects.cancellations {
+            cancelEffects(id: id)
+        }
+        for item in effects.items where item.cancelInFlight {
+            if let id = item.cancelID { cancelEffects(id: id) }
+        }
+        for item in effects.items {
+            start(item)
+        }
+    }
+
+    private func start(_ item: Effects<Model.Action>.Item) {
+        let id = inFlight.nextID()
+        onEffectEvent?(.started(effect: id, cancelID: item.cancelID.map { "\($0)" }))
+        let cancellable = Self.subscribe(item.publisher, effect: id, mailbox: mailbox)
+        inFlight.insert(id, handle: cancellable, cancelID: item.cancelID)
+    }
+
+    /// Subscribes to an effect's publisher. Its closures must not be main-actor isolated:
+    /// publishers emit from whatever thread they run on, and everything they emit goes
+    /// through the mailbox. A completion that comes synchronously, inside `sink`, is still
+    /// delivered on a later turn, after `insert`, so the bookkeeping stays consistent.
+    private nonisolated static func subscribe(
+        _ publisher: Fx<Model.Action>,
+        effect id: UInt64,
+        mailbox: EffectMailbox<EffectMessage<Model.Action>>
+    ) -> AnyCancellable {
+        publisher.sink(
+            receiveCompletion: { _ in mailbox.post(.finished(effect: id)) },
+            receiveValue: { action in mailbox.post(.action(effect: id, action)) }
+        )
+    }
+
+    private func cancelEffects(id: CancelID) {
+        for (effect, cancellable) in inFlight.remove(cancelID: id) {
+            cancellable.cancel()
+            onEffectEvent?(.cancelled(effect: effect))
+        }
+    }
+
+    private func receive(_ message: EffectMessage<Model.Action>) {
+        switch message {
+        case .action(let effect, let action):
+            // Actions from an effect cancelled after it emitted them are dropped.
+            guard inFlight.contains(effect) else { return }
+            onEffectEvent?(.emitted(effect: effect, action: "\(action)"))
+            send(action)
+        case .finished(let effect):
+            if inFlight.remove(effect) {
+                onEffectEvent?(.finished(effect: effect))
+            }
+        }
+    }
+}
+
+/// The objectWillChange publisher is created on first use, so a store nobody observes pays
+/// nothing for it.
+extension Store: @MainActor ObservableObject {
+    public var objectWillChange: ObservableObjectPublisher {
+        if let willChange { return willChange }
+        let publisher = ObservableObjectPublisher()
+        willChange = publisher
+        return publisher
+    }
+}
+
+enum EffectMessage<Action> {
+    case action(effect: UInt64, Action)
+    case finished(effect: UInt64)
+}

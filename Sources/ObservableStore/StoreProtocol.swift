@@ -1,0 +1,57 @@
+/// Anything that holds a model's state and accepts its actions: a `Store`, or a
+/// `ViewStore` scoped to part of one.
+@MainActor
+public protocol StoreProtocol {
+    associatedtype Model: ModelProtocol
+
+    var state: Model { get }
+    func send(_ action: Model.Action)
+}
+
+/// A store scoped to a child component: it reads the child's state through a closure and
+/// sends the child's actions, tagged, to the parent store.
+@MainActor
+public struct ViewStore<ViewModel: ModelProtocol>: StoreProtocol {
+    private let getState: @MainActor () -> ViewModel
+    private let sendAction: @MainActor (ViewModel.Action) -> Void
+
+    public init(
+        get: @escaping @MainActor () -> ViewModel,
+        send: @escaping @MainActor (ViewModel.Action) -> Void
+    ) {
+        self.getState = get
+        self.sendAction = send
+    }
+
+    /// The child's current state, read from the parent each time.
+    public var state: ViewModel { getState() }
+
+    public func send(_ action: ViewModel.Action) {
+        sendAction(action)
+    }
+}
+
+extension StoreProtocol {
+    /// A store for the child component that `get` reads; its actions reach this store
+    /// wrapped by `tag`. View stores nest: a view store of a view store works the same.
+    public func viewStore<ViewModel: ModelProtocol>(
+        get: @escaping (Model) -> ViewModel,
+        tag: @escaping (ViewModel.Action) -> Model.Action
+    ) -> ViewStore<ViewModel> {
+        ViewStore(
+            get: { get(self.state) },
+            send: Address.forward(send: { self.send($0) }, tag: tag)
+        )
+    }
+
+    /// A binding to one value of the state whose writes are sent as `tag(newValue)`.
+    public func binding<Value>(
+        get: @escaping (Model) -> Value,
+        tag: @escaping (Value) -> Model.Action
+    ) -> Binding<Value> {
+        Binding(
+            get: { get(self.state) },
+            set: { self.send(tag($0)) }
+        )
+    }
+}

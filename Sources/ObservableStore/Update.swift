@@ -1,0 +1,97 @@
+/// What an update function returns: the next state, effects to run, and how to animate.
+public protocol UpdateProtocol {
+    associatedtype Model: ModelProtocol
+
+    init(state: Model, fx: Fx<Model.Action>, transaction: Transaction?)
+
+    var state: Model { get set }
+    /// All effects as one publisher.
+    var fx: Fx<Model.Action> { get set }
+    var transaction: Transaction? { get set }
+    /// The effects with their cancellation ids. Defaults to `fx` with no ids.
+    var effects: Effects<Model.Action> { get set }
+}
+
+extension UpdateProtocol {
+    public var effects: Effects<Model.Action> {
+        get { Effects(fx) }
+        set { fx = newValue.merged }
+    }
+}
+
+/// The default update: state, effects and an optional transaction.
+public struct Update<Model: ModelProtocol>: UpdateProtocol {
+    public var state: Model
+    public var effects: Effects<Model.Action>
+    public var transaction: Transaction?
+
+    /// The effects merged into one publisher. Setting it replaces every effect and drops
+    /// their cancellation ids.
+    public var fx: Fx<Model.Action> {
+        get { effects.merged }
+        set { effects = Effects(newValue) }
+    }
+
+    /// A new state and no effects.
+    @inlinable
+    public init(state: Model) {
+        self.state = state
+        self.effects = Effects()
+        self.transaction = nil
+    }
+
+    public init(state: Model, fx: Fx<Model.Action>) {
+        self.init(state: state, fx: fx, transaction: nil)
+    }
+
+    public init(state: Model, fx: Fx<Model.Action>, transaction: Transaction?) {
+        self.state = state
+        self.effects = Effects(fx)
+        self.transaction = transaction
+    }
+
+    @inlinable
+    public init(state: Model, effects: Effects<Model.Action>, transaction: Transaction? = nil) {
+        self.state = state
+        self.effects = effects
+        self.transaction = transaction
+    }
+
+    /// A new state whose change should be animated.
+    public init(state: Model, animation: Animation?) {
+        self.init(state: state, effects: Effects(), transaction: Transaction(animation: animation))
+    }
+
+    /// The same update with its transaction's animation set to `animation`.
+    public func animation(_ animation: Animation? = .default) -> Self {
+        var copy = self
+        copy.transaction = Transaction(animation: animation)
+        return copy
+    }
+
+    /// The same update with `fx` added to its effects.
+    public func mergeFx(_ fx: Fx<Model.Action>) -> Self {
+        var copy = self
+        copy.effects.items.append(.init(publisher: fx))
+        return copy
+    }
+
+    /// The same update with every effect tagged by `id`, so a later update can cancel them
+    /// with `cancelFx(id:)`. With `cancelInFlight`, effects already running under `id` are
+    /// cancelled first (a debounced search, a request that supersedes the last one).
+    public func cancellable<ID: Hashable & Sendable>(id: ID, cancelInFlight: Bool = false) -> Self {
+        var copy = self
+        for index in copy.effects.items.indices {
+            copy.effects.items[index].cancelID = CancelID(id)
+            copy.effects.items[index].cancelInFlight = cancelInFlight
+        }
+        return copy
+    }
+
+    /// The same update, also cancelling every running effect tagged with `id`.
+    public func cancelFx<ID: Hashable & Sendable>(id: ID) -> Self {
+        var copy = self
+        copy.effects.cancellations.append(CancelID(id))
+        return copy
+    }
+}

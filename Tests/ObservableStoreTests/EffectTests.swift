@@ -1,0 +1,124 @@
+import ObservableStore
+import Testing
+
+@MainActor
+@Suite("Store: effects")
+struct EffectTests {
+    @Test func immediateEffectsLeaveNoBookkeeping() async {
+        let store = Store(state: Counter(), environment: ())
+        store.send(.incrementTwiceNow)
+        #expect(store.state.count == 0, "effect actions never re-enter send synchronously")
+        await mainQueueTurn()
+        #expect(store.state.count == 2)
+        #expect(store.effectsInFlight == 0)
+    }
+
+    @Test func delayedEffectsLeaveNoBookkeeping() async {
+        let store = Store(state: Counter(), environment: ())
+        for _ in 0..<10 { store.send(.incrementLater) }
+        #expect(store.effectsInFlight == 10)
+        await eventually { store.state.count == 10 }
+        await eventually { store.effectsInFlight == 0 }
+    }
+
+    @Test func mergeFxRunsEveryEffect() async {
+        let store = Store(state: Counter(), environment: ())
+        store.subscribe(to: Update<Counter>(state: Counter(), fx: immediate(.increment))
+            .mergeFx(delayed(.increment))
+            .mergeFx(immediate(.setCount(100)))
+            .fx)
+        await eventually { store.state.count == 101 }
+    }
+
+    @Test func effectActionsArriveOnALaterTurnInOrder() async {
+        let store = Store(state: Counter(), environment: ())
+        var order: [Counter.Action] = []
+        let subscription = store.actions.sink { order.append($0) }
+        store.subscribe(to: Publishers.Sequence(sequence: [Counter.Action.setCount(3), .increment, .increment])
+            .eraseToAnyPublisher())
+        store.send(.decrement)
+        #expect(order == [.decrement])
+        await mainQueueTurn()
+        #expect(order == [.decrement, .setCount(3), .increment, .increment])
+        #expect(store.state.count == 5)
+        _ = subscription
+    }
+
+    @Test func cancelByIdStopsTheEffect() async {
+        let store = Store(state: Counter(), environment: ())
+        store.send(.incrementLaterCancellable(id: "search", cancelInFlight: false))
+        store.send(.incrementLater)
+        #expect(store.effectsInFlight == 2)
+        store.send(.cancel(id: "search"))
+        #expect(store.effectsInFlight == 1, "only the tagged effect is cancelled")
+        await eventually { store.state.count == 1 }
+        try? await Task.sleep(for: .milliseconds(80))
+        await mainQueueTurn()
+        #expect(store.state.count == 1, "the cancelled effect never delivers")
+        #expect(store.effectsInFlight == 0)
+    }
+
+    @Test func cancelInFlightKeepsOnlyTheNewest() async {
+        let store = Store(state: Counter(), environment: ())
+        var events: [EffectEvent] = []
+        store.onEffectEvent = { events.append($0) }
+        for _ in 0..<5 {
+            store.send(.incrementLaterCancellable(id: "debounce", cancelInFlight: true))
+        }
+        #expect(store.effectsInFlight == 1)
+        await eventually { store.state.count == 1 }
+        try? await Task.sleep(for: .milliseconds(80))
+        await mainQueueTurn()
+        #expect(store.state.count == 1)
+        #expect(events.filter { if case .cancelled = $0 { true } else { false } }.map(\.effect) == [1, 2, 3, 4])
+        #expect(events.last == .finished(effect: 5))
+    }
+
+    @Test func cancellingAnUnknownIdIsHarmless() {
+        let store = Store(state: Counter(count: 3), environment: ())
+        store.send(.cancel(id: "nothing"))
+        #expect(store.state.count == 3)
+        #expect(store.effectsInFlight == 0)
+    }
+
+    @Test func effectEventsDescribeTheLifecycle() async {
+        let store = Store(state: Counter(), environment: ())
+        var events: [EffectEvent] = []
+        store.onEffectEvent = { events.append($0) }
+        store.send(.incrementLaterCancellable(id: "x", cancelInFlight: false))
+        await eventually { store.state.count == 1 }
+        await mainQueueTurn()
+        #expect(events == [
+            .started(effect: 1, cancelID: "x"),
+            .emitted(effect: 1, action: "increment"),
+            .finished(effect: 1),
+        ])
+    }
+
+    @Test func releasingTheStoreCancelsWorkAndDropsLateActions() async {
+        var store: Store<Counter>? = Store(state: Counter(), environment: ())
+        var cancelled = false
+        var delivered = false
+        let slow = delayed(Counter.Action.increment, milliseconds: 30)
+            .handleEvents(receiveOutput: { _ in delivered = true }, receiveCancel: { cancelled = true })
+            .eraseToAnyPublisher()
+        store?.subscribe(to: slow)
+        store?.subscribe(to: immediate(.increment))
+        weak let weakStore = store
+        store = nil
+        #expect(weakStore == nil, "effects in flight do not keep the store alive")
+        #expect(cancelled)
+        try? await Task.sleep(for: .milliseconds(60))
+        await mainQueueTurn()
+        #expect(!delivered)
+    }
+
+    @Test func storeCanBeReleasedFromInsideItsOwnEffect() async {
+        var store: Store<Counter>? = Store(state: Counter(), environment: ())
+        store?.subscribe(to: immediate(.increment))
+        await mainQueueTurn()
+        #expect(store?.state.count == 1)
+        store = nil
+        await mainQueueTurn()
+    }
+}
