@@ -52,7 +52,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ObservableStoreTests", dependencies: ["ObservableStore"], swiftSettings: strict),
-        .testTarget(name: "ArborealTests", dependencies: ["Arboreal"], swiftSettings: strict),
+        .testTarget(name: "ArborealTests", dependencies: ["Arboreal", .product(name: "OpenCombine", package: "OpenCombine")], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
