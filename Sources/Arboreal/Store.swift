@@ -10,8 +10,10 @@ import Dispatch
 @Observable
 @MainActor
 public final class Store<Model: ArborealModel>: ArborealStore {
-    /// The model. It changes in place, observed through Observation.
-    public private(set) var state: Model
+    /// The model. It changes in place: observe its own properties. The store never
+    /// replaces it, so the reference itself is not tracked (tracking it would cost a
+    /// generic key path on every `send`).
+    @ObservationIgnored public private(set) var state: Model
     /// Services the update function may use.
     @ObservationIgnored public var environment: Model.Environment
     /// Set a logger to log every action at debug level.
@@ -30,7 +32,7 @@ public final class Store<Model: ArborealModel>: ArborealStore {
         self.logger = logger
     }
 
-    deinit {
+    isolated deinit {
         for (_, task) in inFlight.removeAll() {
             task.cancel()
         }

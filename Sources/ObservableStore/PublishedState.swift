@@ -4,8 +4,8 @@
 /// created on first use. New values are published after they are set.
 @usableFromInline
 final class StateCell<Value> {
-    @usableFromInline var value: Value
-    @usableFromInline var subject: CurrentValueSubject<Value, Never>?
+    @exclusivity(unchecked) @usableFromInline var value: Value
+    @exclusivity(unchecked) @usableFromInline var subject: CurrentValueSubject<Value, Never>?
 
     @usableFromInline init(_ value: Value) {
         self.value = value

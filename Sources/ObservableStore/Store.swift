@@ -1,4 +1,5 @@
 public import Logging
+import Foundation
 
 /// Holds a model's state and runs its update function for every action sent.
 ///
@@ -13,17 +14,17 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
     /// The current state. Only actions change it; `$state` publishes each new value.
     @PublishedState public var state: Model
     /// Services the update function may use (clients, clocks, schedulers).
-    public var environment: Model.Environment
+    @exclusivity(unchecked) public var environment: Model.Environment
     /// Set a logger to log every action (at debug level) and state change (at trace).
-    public var logger: Logger?
+    @exclusivity(unchecked) public var logger: Logger?
     /// Called on the main actor for every effect event, for tools that watch effects.
     public var onEffectEvent: (@MainActor (EffectEvent) -> Void)?
 
     @usableFromInline let stateCell: StateCell<Model>
-    @usableFromInline var willChange: ObservableObjectPublisher?
-    @usableFromInline var actionSubject: PassthroughSubject<Model.Action, Never>?
-    @usableFromInline var updateSubject: PassthroughSubject<Model.UpdateType, Never>?
-    @usableFromInline let inFlight = InFlightEffects<AnyCancellable>()
+    @exclusivity(unchecked) @usableFromInline var willChange: ObservableObjectPublisher?
+    @exclusivity(unchecked) @usableFromInline var actionSubject: PassthroughSubject<Model.Action, Never>?
+    @exclusivity(unchecked) @usableFromInline var updateSubject: PassthroughSubject<Model.UpdateType, Never>?
+    let inFlight = InFlightEffects<EffectSubscriber<Model.Action>>()
     private lazy var mailbox = EffectMailbox<EffectMessage<Model.Action>> { [weak self] message in
         self?.receive(message)
     }
@@ -62,9 +63,9 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
         send(action)
     }
 
-    deinit {
-        for (_, cancellable) in inFlight.removeAll() {
-            cancellable.cancel()
+    isolated deinit {
+        for (_, subscriber) in inFlight.removeAll() {
+            subscriber.cancel()
         }
     }
 
@@ -129,28 +130,14 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
     private func start(_ item: Effects<Model.Action>.Item) {
         let id = inFlight.nextID()
         onEffectEvent?(.started(effect: id, cancelID: item.cancelID.map { "\($0)" }))
-        let cancellable = Self.subscribe(item.publisher, effect: id, mailbox: mailbox)
-        inFlight.insert(id, handle: cancellable, cancelID: item.cancelID)
-    }
-
-    /// Subscribes to an effect's publisher. Its closures must not be main-actor isolated:
-    /// publishers emit from whatever thread they run on, and everything they emit goes
-    /// through the mailbox. A completion that comes synchronously, inside `sink`, is still
-    /// delivered on a later turn, after `insert`, so the bookkeeping stays consistent.
-    private nonisolated static func subscribe(
-        _ publisher: Fx<Model.Action>,
-        effect id: UInt64,
-        mailbox: EffectMailbox<EffectMessage<Model.Action>>
-    ) -> AnyCancellable {
-        publisher.sink(
-            receiveCompletion: { _ in mailbox.post(.finished(effect: id)) },
-            receiveValue: { action in mailbox.post(.action(effect: id, action)) }
-        )
+        let subscriber = EffectSubscriber(effect: id, mailbox: mailbox)
+        inFlight.insert(id, handle: subscriber, cancelID: item.cancelID)
+        item.publisher.subscribe(subscriber)
     }
 
     private func cancelEffects(id: CancelID) {
-        for (effect, cancellable) in inFlight.remove(cancelID: id) {
-            cancellable.cancel()
+        for (effect, subscriber) in inFlight.remove(cancelID: id) {
+            subscriber.cancel()
             onEffectEvent?(.cancelled(effect: effect))
         }
     }
@@ -184,4 +171,59 @@ extension Store: @MainActor ObservableObject {
 enum EffectMessage<Action> {
     case action(effect: UInt64, Action)
     case finished(effect: UInt64)
+}
+
+/// Subscribes the store to one effect: asks for every value and posts each value, and the
+/// completion, to the store's mailbox. Its closures-free design keeps an effect to one
+/// allocation of ours. Publishers emit on whatever thread they run on, which is why it
+/// only posts and never touches the store.
+final class EffectSubscriber<Action>: Subscriber, Cancellable, @unchecked Sendable {
+    typealias Input = Action
+    typealias Failure = Never
+
+    private let effect: UInt64
+    private let mailbox: EffectMailbox<EffectMessage<Action>>
+    private let lock = NSLock()
+    private var subscription: (any Subscription)?
+    private var isCancelled = false
+
+    init(effect: UInt64, mailbox: EffectMailbox<EffectMessage<Action>>) {
+        self.effect = effect
+        self.mailbox = mailbox
+    }
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        if isCancelled {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        self.subscription = subscription
+        lock.unlock()
+        subscription.request(.unlimited)
+    }
+
+    func receive(_ input: Action) -> Subscribers.Demand {
+        mailbox.post(.action(effect: effect, input))
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {
+        mailbox.post(.finished(effect: effect))
+        lock.lock()
+        subscription = nil
+        lock.unlock()
+    }
+
+    /// Stops the effect. Anything it already posted is dropped by the store, which no
+    /// longer has it in flight.
+    func cancel() {
+        lock.lock()
+        isCancelled = true
+        let subscription = self.subscription
+        self.subscription = nil
+        lock.unlock()
+        subscription?.cancel()
+    }
 }

@@ -48,69 +48,53 @@ public final class EffectMailbox<Message>: @unchecked Sendable {
 
 /// The effects a store has in flight: a handle to cancel each, and its cancellation id.
 ///
-/// Guarded by a lock because a store's `deinit` may run off the main thread.
-public final class InFlightEffects<Handle>: @unchecked Sendable {
+/// Main-actor only, like the stores that own it (their deinit is isolated too), so it
+/// needs no lock.
+@MainActor
+public final class InFlightEffects<Handle> {
     private struct Entry {
         let handle: Handle
         let cancelID: CancelID?
     }
 
-    private let lock = NSLock()
     private var entries: [UInt64: Entry] = [:]
     private var lastID: UInt64 = 0
 
     public init() {}
 
     /// The number of effects in flight.
-    public var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries.count
-    }
+    public var count: Int { entries.count }
 
     /// Reserves the next effect id (1, 2, 3, … per store).
     public func nextID() -> UInt64 {
-        lock.lock()
-        defer { lock.unlock() }
         lastID += 1
         return lastID
     }
 
     /// Records a started effect.
     public func insert(_ id: UInt64, handle: Handle, cancelID: CancelID?) {
-        lock.lock()
         entries[id] = Entry(handle: handle, cancelID: cancelID)
-        lock.unlock()
     }
 
     /// True while effect `id` is in flight (started, not finished or cancelled).
     public func contains(_ id: UInt64) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries[id] != nil
+        entries[id] != nil
     }
 
     /// Forgets a finished effect. Returns false if it was not in flight.
     @discardableResult
     public func remove(_ id: UInt64) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries.removeValue(forKey: id) != nil
+        entries.removeValue(forKey: id) != nil
     }
 
-    /// Removes every effect started with `cancelID` and returns them, oldest first, so the
-    /// caller can cancel their handles outside the lock.
+    /// Removes every effect started with `cancelID` and returns them, oldest first.
     public func remove(cancelID: CancelID) -> [(id: UInt64, handle: Handle)] {
-        lock.lock()
-        defer { lock.unlock() }
         let matching = entries.filter { $0.value.cancelID == cancelID }.keys.sorted()
         return matching.map { id in (id, entries.removeValue(forKey: id)!.handle) }
     }
 
     /// Removes every effect and returns them, oldest first.
     public func removeAll() -> [(id: UInt64, handle: Handle)] {
-        lock.lock()
-        defer { lock.unlock() }
         let all = entries.sorted { $0.key < $1.key }.map { ($0.key, $0.value.handle) }
         entries.removeAll()
         return all

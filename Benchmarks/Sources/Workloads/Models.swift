@@ -1,0 +1,54 @@
+public import Observation
+public import Arboreal
+public import ObservableStore
+
+/// The smallest useful value model: one counter, and a ping whose effect answers pong.
+public struct TrivialCounter: ModelProtocol {
+    public var count = 0
+
+    public init() {}
+
+    public enum Action: Sendable {
+        case increment
+        /// Starts one immediate effect that sends `.pong` back.
+        case ping
+        case pong
+    }
+
+    @inlinable
+    public static func update(state: TrivialCounter, action: Action, environment: Void) -> Update<TrivialCounter> {
+        switch action {
+        case .increment, .pong:
+            var next = state
+            next.count &+= 1
+            return Update(state: next)
+        case .ping:
+            return Update(state: state, fx: Just(Action.pong).eraseToAnyPublisher())
+        }
+    }
+}
+
+/// The Arboreal twin of `TrivialCounter`.
+@Observable
+@MainActor
+public final class TrivialArborealCounter: ArborealModel {
+    public var count = 0
+
+    public init() {}
+
+    public enum Action: Sendable {
+        case increment
+        case ping
+        case pong
+    }
+
+    public func update(action: Action, environment: Void) -> Arboreal.Fx<Action> {
+        switch action {
+        case .increment, .pong:
+            count &+= 1
+            return .none
+        case .ping:
+            return Arboreal.Fx { .pong }
+        }
+    }
+}

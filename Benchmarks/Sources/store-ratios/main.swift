@@ -1,0 +1,71 @@
+// Prints the throughput of each store workload beside its raw update loop, measured in
+// the same run, and the ratio between them. Best of several rounds, to damp noise.
+//   swift run -c release store-ratios [--actions N] [--effects N] [--rounds N]
+import Dispatch
+import Workloads
+
+struct Options {
+    var actions = 10_000_000
+    var effects = 500_000
+    var rounds = 5
+
+    init(_ arguments: [String]) {
+        var rest = arguments.dropFirst()
+        while let flag = rest.popFirst() {
+            guard let text = rest.popFirst(), let value = Int(text), value > 0 else {
+                fatalError("usage: store-ratios [--actions N] [--effects N] [--rounds N]")
+            }
+            switch flag {
+            case "--actions": actions = value
+            case "--effects": effects = value
+            case "--rounds": rounds = value
+            default: fatalError("unknown option \(flag)")
+            }
+        }
+    }
+}
+
+/// Seconds for the fastest of `rounds` runs of `body`, which must return `expected`.
+@MainActor
+func best(_ rounds: Int, expected: Int, _ body: @MainActor () async -> Int) async -> Double {
+    var fastest = Double.infinity
+    for _ in 0..<rounds {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let result = await body()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        precondition(result == expected, "workload returned \(result), expected \(expected)")
+        fastest = min(fastest, seconds)
+    }
+    return fastest
+}
+
+func rate(_ count: Int, _ seconds: Double) -> String {
+    let perSecond = Double(count) / seconds
+    return perSecond >= 1e6
+        ? String(format: "%8.2f M/s", perSecond / 1e6)
+        : String(format: "%8.1f k/s", perSecond / 1e3)
+}
+
+@MainActor
+func report(_ name: String, count: Int, measured: Double, raw: Double, target: String) {
+    print("\(name.padding(toLength: 38, withPad: " ", startingAt: 0)) \(rate(count, measured))   raw \(rate(count, raw))   ratio \(String(format: "%5.2f", measured / raw))×   target \(target)")
+}
+
+let options = Options(CommandLine.arguments)
+let n = options.actions, e = options.effects, r = options.rounds
+print("store-ratios: \(n) actions, \(e) effects, best of \(r) rounds")
+
+let rawSend = await best(r, expected: n) { Workloads.rawUpdateLoop(n) }
+let send = await best(r, expected: n) { Workloads.storeSend(n) }
+report("ObservableStore Store.send", count: n, measured: send, raw: rawSend, target: ">= 10 M/s, <= 4x raw")
+
+let rawPing = await best(r, expected: e) { Workloads.rawPingPongLoop(e) }
+let roundTrip = await best(r, expected: e) { await Workloads.storeEffectRoundTrip(e) }
+report("ObservableStore effect round trip", count: e, measured: roundTrip, raw: rawPing, target: ">= 500 k/s")
+
+let rawArboreal = await best(r, expected: n) { Workloads.rawArborealLoop(n) }
+let arborealSend = await best(r, expected: n) { Workloads.arborealSend(n) }
+report("Arboreal Store.send", count: n, measured: arborealSend, raw: rawArboreal, target: ">= 10 M/s, <= 4x raw")
+
+let arborealTrip = await best(r, expected: e) { await Workloads.arborealEffectRoundTrip(e) }
+report("Arboreal effect round trip", count: e, measured: arborealTrip, raw: rawArboreal * Double(e) / Double(n), target: ">= 500 k/s")
