@@ -13,13 +13,13 @@ public final class Store<Model: ArborealModel>: ArborealStore {
     /// The model. It changes in place: observe its own properties. The store never
     /// replaces it, so the reference itself is not tracked (tracking it would cost a
     /// generic key path on every `send`).
-    @ObservationIgnored public private(set) var state: Model
+    @ObservationIgnored @exclusivity(unchecked) public private(set) var state: Model
     /// Services the update function may use.
-    @ObservationIgnored public var environment: Model.Environment
+    @ObservationIgnored @exclusivity(unchecked) public var environment: Model.Environment
     /// Set a logger to log every action at debug level.
-    @ObservationIgnored public var logger: Logger?
+    @ObservationIgnored @exclusivity(unchecked) public var logger: Logger?
     /// Called on the main actor for every effect event, for tools that watch effects.
-    @ObservationIgnored public var onEffectEvent: (@MainActor (EffectEvent) -> Void)?
+    @ObservationIgnored @exclusivity(unchecked) public var onEffectEvent: (@MainActor (EffectEvent) -> Void)?
 
     @ObservationIgnored private let inFlight = InFlightEffects<Task<Void, Never>>()
     @ObservationIgnored private lazy var mailbox = EffectMailbox<Completion<Model.Action>> { [weak self] completion in
