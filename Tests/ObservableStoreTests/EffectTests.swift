@@ -97,20 +97,23 @@ struct EffectTests {
 
     @Test func releasingTheStoreCancelsWorkAndDropsLateActions() async {
         var store: Store<Counter>? = Store(state: Counter(), environment: ())
-        var cancelled = false
-        var delivered = false
+        let cancelled = Locked(false)
+        let delivered = Locked(false)
         let slow = delayed(Counter.Action.increment, milliseconds: 30)
-            .handleEvents(receiveOutput: { _ in delivered = true }, receiveCancel: { cancelled = true })
+            .handleEvents(
+                receiveOutput: { _ in delivered.update { $0 = true } },
+                receiveCancel: { cancelled.update { $0 = true } }
+            )
             .eraseToAnyPublisher()
         store?.subscribe(to: slow)
         store?.subscribe(to: immediate(.increment))
         weak let weakStore = store
         store = nil
         #expect(weakStore == nil, "effects in flight do not keep the store alive")
-        #expect(cancelled)
+        #expect(cancelled.current)
         try? await Task.sleep(for: .milliseconds(60))
         await mainQueueTurn()
-        #expect(!delivered)
+        #expect(!delivered.current)
     }
 
     @Test func storeCanBeReleasedFromInsideItsOwnEffect() async {

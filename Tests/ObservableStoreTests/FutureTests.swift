@@ -3,49 +3,57 @@ import Testing
 
 struct Boom: Error, Equatable {}
 
+/// Futures fulfil from the task that ran the closure, so these tests collect what they
+/// receive under a lock.
 @MainActor
 @Suite("Future bridges from async closures")
 struct FutureTests {
-    @Test func nonThrowingFutureDeliversValue() async {
-        var values: [Int] = []
-        var finished = false
+    @Test func nonThrowingFutureDeliversValueThenFinishes() async {
+        let received = Locked<[String]>([])
         let subscription = Future { () async -> Int in
             try? await Task.sleep(for: .milliseconds(5))
             return 42
         }
-        .sink(receiveCompletion: { _ in finished = true }, receiveValue: { values.append($0) })
-        await eventually { finished }
-        #expect(values == [42])
+        .sink(
+            receiveCompletion: { _ in received.update { $0.append("finished") } },
+            receiveValue: { value in received.update { $0.append("\(value)") } }
+        )
+        await eventually { received.current.count == 2 }
+        #expect(received.current == ["42", "finished"])
         _ = subscription
     }
 
     @Test func throwingFutureDeliversValueOrError() async {
-        var results: [Result<Int, Boom>] = []
+        let results = Locked<[Result<Int, Boom>]>([])
         let ok = Future<Int, any Error> { () async throws -> Int in 7 }
         let bad = Future<Int, any Error> { () async throws -> Int in throw Boom() }
         var subscriptions: [AnyCancellable] = []
         for future in [ok, bad] {
             future.sink(
                 receiveCompletion: { completion in
-                    if case .failure(let error) = completion { results.append(.failure(error as! Boom)) }
+                    if case .failure(let error) = completion {
+                        results.update { $0.append(.failure(error as! Boom)) }
+                    }
                 },
-                receiveValue: { results.append(.success($0)) }
+                receiveValue: { value in results.update { $0.append(.success(value)) } }
             ).store(in: &subscriptions)
         }
-        await eventually { results.count == 2 }
-        #expect(results.contains(.success(7)))
-        #expect(results.contains(.failure(Boom())))
+        await eventually { results.current.count == 2 }
+        #expect(results.current.contains(.success(7)))
+        #expect(results.current.contains(.failure(Boom())))
     }
 
     @Test func detachedFuturesDeliver() async {
-        var values: [Int] = []
+        let values = Locked<[Int]>([])
         var subscriptions: [AnyCancellable] = []
-        Future<Int, Never>.detached { 1 }.sink { values.append($0) }.store(in: &subscriptions)
-        Future<Int, any Error>.detached { 2 }
-            .sink(receiveCompletion: { _ in }, receiveValue: { values.append($0) })
+        Future<Int, Never>.detached { 1 }
+            .sink { value in values.update { $0.append(value) } }
             .store(in: &subscriptions)
-        await eventually { values.count == 2 }
-        #expect(values.sorted() == [1, 2])
+        Future<Int, any Error>.detached { 2 }
+            .sink(receiveCompletion: { _ in }, receiveValue: { value in values.update { $0.append(value) } })
+            .store(in: &subscriptions)
+        await eventually { values.current.count == 2 }
+        #expect(values.current.sorted() == [1, 2])
     }
 
     @Test func futureEffectFeedsTheStore() async {

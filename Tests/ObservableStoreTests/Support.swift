@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import ObservableStore
 import Testing
 
@@ -86,5 +87,25 @@ struct Counter: ModelProtocol {
             next.count = value
             return Update(state: next, animation: .easeOut())
         }
+    }
+}
+
+/// A value shared with publishers that emit on other threads.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func update(_ body: (inout Value) -> Void) {
+        lock.lock()
+        body(&value)
+        lock.unlock()
+    }
+
+    var current: Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
     }
 }
