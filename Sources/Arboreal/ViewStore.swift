@@ -1,23 +1,9 @@
 /// A store scoped to a child model: it reads the child through a closure and sends the
 /// child's actions, tagged, to the parent store.
-@MainActor
-public struct ViewStore<ViewModel: ArborealModel>: ArborealStore {
-    private let getState: @MainActor () -> ViewModel
-    private let sendAction: @MainActor (ViewModel.Action) -> Void
+public typealias ViewStore<ViewModel: ArborealModel> = ScopedStore<ViewModel, ViewModel.Action>
 
-    public init(
-        get: @escaping @MainActor () -> ViewModel,
-        send: @escaping @MainActor (ViewModel.Action) -> Void
-    ) {
-        self.getState = get
-        self.sendAction = send
-    }
-
-    public var state: ViewModel { getState() }
-
-    public func send(_ action: ViewModel.Action) {
-        sendAction(action)
-    }
+extension ScopedStore: ArborealStore where State: ArborealModel, Action == State.Action {
+    public typealias Model = State
 }
 
 extension ArborealStore {

@@ -10,25 +10,10 @@ public protocol StoreProtocol {
 
 /// A store scoped to a child component: it reads the child's state through a closure and
 /// sends the child's actions, tagged, to the parent store.
-@MainActor
-public struct ViewStore<ViewModel: ModelProtocol>: StoreProtocol {
-    private let getState: @MainActor () -> ViewModel
-    private let sendAction: @MainActor (ViewModel.Action) -> Void
+public typealias ViewStore<ViewModel: ModelProtocol> = ScopedStore<ViewModel, ViewModel.Action>
 
-    public init(
-        get: @escaping @MainActor () -> ViewModel,
-        send: @escaping @MainActor (ViewModel.Action) -> Void
-    ) {
-        self.getState = get
-        self.sendAction = send
-    }
-
-    /// The child's current state, read from the parent each time.
-    public var state: ViewModel { getState() }
-
-    public func send(_ action: ViewModel.Action) {
-        sendAction(action)
-    }
+extension ScopedStore: StoreProtocol where State: ModelProtocol, Action == State.Action {
+    public typealias Model = State
 }
 
 extension StoreProtocol {

@@ -51,13 +51,7 @@ public enum Workloads {
     @MainActor
     public static func storeEffectRoundTrip(_ n: Int) async -> Int {
         let store = ObservableStore.Store(state: TrivialCounter(), environment: ())
-        for start in stride(from: 0, to: n, by: effectBatch) {
-            let end = min(start + effectBatch, n)
-            for _ in start..<end {
-                store.send(opaque(.ping))
-            }
-            await waitUntil { store.state.count == end && store.effectsInFlight == 0 }
-        }
+        await inBatches(n, send: { store.send(opaque(.ping)) }, settled: { store.state.count == $0 && store.effectsInFlight == 0 })
         return store.state.count
     }
 
@@ -85,14 +79,21 @@ public enum Workloads {
     @MainActor
     public static func arborealEffectRoundTrip(_ n: Int) async -> Int {
         let store = Arboreal.Store(state: TrivialArborealCounter(), environment: ())
+        await inBatches(n, send: { store.send(opaque(.ping)) }, settled: { store.state.count == $0 && store.effectsInFlight == 0 })
+        return store.state.count
+    }
+
+    /// Calls `send` `n` times in batches of `effectBatch`, after each batch letting the main
+    /// queue run until `settled(sentSoFar)` holds.
+    @MainActor
+    static func inBatches(_ n: Int, send: @MainActor () -> Void, settled: @MainActor (Int) -> Bool) async {
         for start in stride(from: 0, to: n, by: effectBatch) {
             let end = min(start + effectBatch, n)
             for _ in start..<end {
-                store.send(opaque(.ping))
+                send()
             }
-            await waitUntil { store.state.count == end && store.effectsInFlight == 0 }
+            await waitUntil { settled(end) }
         }
-        return store.state.count
     }
 
     /// Lets the main queue run until `done` holds, checking after every main-queue turn.
