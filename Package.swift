@@ -46,6 +46,15 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // THE C ABI between host and plugins: one header, storeplugin.h.
+        .target(name: "CStorePlugin"),
+        // Language-neutral values (action arguments, state snapshots), their Codable
+        // conversions and their C form. Used on both sides of the boundary.
+        .target(name: "StoreValue", dependencies: ["CStorePlugin"], swiftSettings: strict),
+        .target(name: "CFFI", linkerSettings: [.linkedLibrary("ffi")]),
+        // The headless host: loads and checks plugins, runs sessions, parses action text,
+        // renders and diffs state. No terminal code, and no store library (DESIGN rule 1).
+        .target(name: "StoreHost", dependencies: ["CStorePlugin", "CFFI", "StoreValue"], swiftSettings: strict),
         .executableTarget(
             name: "store-demo",
             dependencies: ["ObservableStore", "Arboreal"],

@@ -1,0 +1,1 @@
+/* CFFI is header-only: see include/cffi_shim.h. */

@@ -1,0 +1,324 @@
+/*
+ * storeplugin.h — the storesh plugin ABI, version 1.
+ *
+ * This header is the whole contract between a host (storesh, or any program that
+ * embeds StoreHost) and a plugin: a shared library that provides one or more
+ * store-based models. Nothing else crosses the boundary: no Swift type, no C++ type,
+ * no allocator other than the ones named here. A plugin written in plain C needs only
+ * this file; a Swift plugin uses the StorePlugin SDK, which is built on it.
+ *
+ * ------------------------------------------------------------------------------------
+ * How a host loads a plugin
+ *
+ *   1. dlopen() the library. A plugin must not do work in static constructors.
+ *   2. dlsym(STOREPLUGIN_INFO_SYMBOL) and call it. It returns a pointer to a constant
+ *      storeplugin_info and must run no other code. The host checks struct_size,
+ *      magic, abi_version and toolchain; on any mismatch it reports a specific error
+ *      and never calls into the plugin again.
+ *   3. dlsym(STOREPLUGIN_ENTRY_SYMBOL) and call it with the host's services table.
+ *      The plugin registers each of its models with host->register_model, then
+ *      returns SP_OK, or an error code with a message in *error.
+ *   4. The host creates stores (one per session) with model->create, sends actions
+ *      with model->dispatch or an action's typed entry point, reads state with
+ *      model->snapshot, and releases stores with model->destroy.
+ *
+ * Versioning. The ABI version is part of both symbol names: an incompatible change
+ * means version 2 and new symbols. Compatible growth only appends fields to the end
+ * of a struct. Every struct starts with its own size (struct_size, in bytes, written
+ * by whoever fills it in); a reader ignores fields beyond the size it was given and
+ * treats missing trailing fields as zero/NULL.
+ *
+ * Threads. All calls between host and plugin happen on the host's main thread. A
+ * plugin whose effects run elsewhere (a Swift plugin's tasks, say) delivers their
+ * results to the main thread itself (the host keeps the main dispatch queue and run
+ * loop serviced) and calls the store context's callbacks from there.
+ *
+ * Errors. Functions that can fail return int32_t: SP_OK (0) or one of the SP_ERR_*
+ * codes below, and fill in the caller's sp_error with a human-readable message. A
+ * plugin never aborts the host on bad input: it returns an error.
+ * ------------------------------------------------------------------------------------
+ */
+#ifndef STOREPLUGIN_H
+#define STOREPLUGIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The ABI version this header describes. */
+#define STOREPLUGIN_ABI_VERSION 1u
+/* storeplugin_info.magic: the bytes "STRP". Anything else is not a storesh plugin. */
+#define STOREPLUGIN_MAGIC 0x53545250u
+/* The two symbols a plugin exports (see the top of this file). */
+#define STOREPLUGIN_INFO_SYMBOL "storeplugin_info_v1"
+#define STOREPLUGIN_ENTRY_SYMBOL "storeplugin_register_v1"
+
+/* ---- Return codes ------------------------------------------------------------------ */
+
+enum {
+    SP_OK = 0,
+    SP_ERR_UNKNOWN_ACTION = 1, /* no action with that name */
+    SP_ERR_BAD_ARGUMENTS = 2,  /* wrong number or type of arguments */
+    SP_ERR_REJECTED = 3,       /* the model refused the action (say why in the message) */
+    SP_ERR_REGISTRATION = 4,   /* the plugin could not register its models */
+    SP_ERR_SERVICE = 5,        /* an environment service is missing or failed */
+    SP_ERR_NO_MEMORY = 6,
+    SP_ERR_INTERNAL = 7        /* a bug in the plugin or host; the message says more */
+};
+
+/* The message that goes with an error code. The caller owns it (usually on its stack)
+ * and zero-fills it; the callee writes a NUL-terminated UTF-8 message, truncated to
+ * fit. No allocation, so nothing to free. */
+typedef struct sp_error {
+    uint32_t struct_size;
+    char message[1024];
+} sp_error;
+
+/* ---- Values -------------------------------------------------------------------------
+ * A language-neutral value tree: how action arguments and state snapshots travel.
+ * Values are built only with the host's value_* functions (see storeplugin_host) and
+ * freed only with host->value_free, so plugin and host never mix allocators.
+ *
+ * Ownership: a value passed *to* a plugin (dispatch arguments) belongs to the host and
+ * is valid only during that call; read it, do not keep or free it. A value a plugin
+ * returns (snapshot) or appends into another belongs to the receiver from then on.
+ */
+typedef enum sp_kind {
+    SP_NULL = 0,
+    SP_BOOL = 1,   /* scalar.boolean */
+    SP_INT = 2,    /* scalar.integer */
+    SP_DOUBLE = 3, /* scalar.real */
+    SP_STRING = 4, /* text: UTF-8, NUL-terminated */
+    SP_ARRAY = 5,  /* items[0..count) */
+    SP_RECORD = 6, /* fields: names[i] = items[i], in order; text = type name or NULL */
+    SP_ENUM = 7    /* a case: text = case name; payload: names[i] (NULL if unlabelled) = items[i] */
+} sp_kind;
+
+typedef struct sp_value sp_value;
+struct sp_value {
+    uint32_t kind; /* an sp_kind */
+    uint32_t count; /* number of items (ARRAY, RECORD, ENUM); 0 otherwise */
+    union {
+        bool boolean;
+        int64_t integer;
+        double real;
+    } scalar;
+    const char *text;           /* STRING: the text; RECORD: type name or NULL; ENUM: case name */
+    const char *const *names;   /* RECORD/ENUM: a label per item (NULL = no label); else NULL */
+    sp_value *const *items;     /* ARRAY/RECORD/ENUM: the children; else NULL */
+};
+
+/* ---- Effects ------------------------------------------------------------------------ */
+
+typedef enum sp_effect_kind {
+    SP_EFFECT_STARTED = 1,   /* label: what started it (an action name), or NULL */
+    SP_EFFECT_EMITTED = 2,   /* action: the action it sent back, as text */
+    SP_EFFECT_FINISHED = 3,
+    SP_EFFECT_FAILED = 4,    /* message: why */
+    SP_EFFECT_CANCELLED = 5
+} sp_effect_kind;
+
+/* One thing that happened to one effect. Strings are valid during the callback only. */
+typedef struct sp_effect_event {
+    uint32_t struct_size;
+    uint32_t kind;       /* an sp_effect_kind */
+    uint64_t effect_id;  /* per store, counting from 1 in the order effects start */
+    const char *label;   /* STARTED */
+    const char *action;  /* EMITTED */
+    const char *message; /* FAILED */
+} sp_effect_event;
+
+/* ---- Schema ------------------------------------------------------------------------- */
+
+/* Parameter types, as strings in sp_param.type and as letters in signatures:
+ *   "int"    'i'  int64_t
+ *   "double" 'd'  double
+ *   "bool"   'b'  bool (C99 _Bool)
+ *   "string" 's'  const char * (UTF-8; host-owned, valid during the call)
+ *   "value"  -    any value tree (dispatch only; no typed entry point can take it)
+ */
+typedef struct sp_param {
+    uint32_t struct_size;
+    const char *label; /* NULL or "" for a positional parameter */
+    const char *type;  /* one of the type names above */
+    const char *doc;   /* one line, or NULL */
+} sp_param;
+
+/* A typed entry point, called by the host through libffi as
+ *     int32_t entry(void *store, void *action_data, sp_dispatch_result *result,
+ *                   sp_error *error, <one C argument per parameter>);
+ * with the C types listed above, in parameter order. Declared here without a
+ * prototype because its real signature is known only at run time. */
+typedef void (*sp_typed_entry)(void);
+
+/* One action a model accepts. Names may be dotted for a tagged child action
+ * ("child.increment"); a keyed child action is written "todos[].toggle" and takes the
+ * key as its first parameter. */
+typedef struct sp_action {
+    uint32_t struct_size;
+    const char *name;
+    const char *doc;            /* one line, or NULL */
+    const sp_param *params;
+    uint32_t param_count;
+    /* Optional fast path. signature: one letter per parameter (see above), "" for none;
+     * it must agree with params. NULL entry means: use model->dispatch. */
+    const char *signature;
+    sp_typed_entry typed_entry;
+    void *action_data;          /* passed back to typed_entry unchanged */
+} sp_action;
+
+/* A service the model needs from its environment (a network client, a clock, a
+ * random source). The host passes an implementation of each in sp_store_context; it
+ * passes default_impl unless the user replaced the service (storesh's :stub).
+ *
+ * signature: parameter letters, '>', then the return letter or 'v' for void; e.g.
+ * "ss>b" is bool fn(const char *, const char *). A returned string must stay valid
+ * until the next call of the same service. */
+typedef struct sp_service {
+    uint32_t struct_size;
+    const char *name;
+    const char *doc;
+    const char *signature;
+    sp_typed_entry default_impl; /* the plugin's own implementation; must not be NULL */
+} sp_service;
+
+/* ---- Stores ------------------------------------------------------------------------- */
+
+/* What the host tells a new store. Valid until model->destroy returns. */
+typedef struct sp_store_context {
+    uint32_t struct_size;
+    void *user_data; /* the host's; passed back to every callback below */
+    /* Each effect event, as it happens. */
+    void (*effect_event)(void *user_data, const sp_effect_event *event);
+    /* An action the host did not dispatch (one an effect sent) has been applied. */
+    void (*action_applied)(void *user_data, const char *action_text);
+    /* Service implementations, one per sp_model.services entry, in the same order. */
+    const sp_typed_entry *services;
+    uint32_t service_count;
+} sp_store_context;
+
+/* What one dispatch did. Filled in by the plugin. */
+typedef struct sp_dispatch_result {
+    uint32_t struct_size;
+    uint32_t state_changed;   /* 1 if the state differs from before the action */
+    uint32_t effects_started; /* how many effects the action started */
+} sp_dispatch_result;
+
+/* One model. The host copies the names, docs and schema during register_model, so this
+ * struct and its strings may be freed when register_model returns; the function
+ * pointers and model_data must stay valid while the plugin is loaded. */
+typedef struct sp_model {
+    uint32_t struct_size;
+    const char *name; /* unique within the plugin: [A-Za-z_][A-Za-z0-9_-]* */
+    const char *doc;  /* one line */
+    const sp_action *actions;
+    uint32_t action_count;
+    const sp_service *services;
+    uint32_t service_count;
+    void *model_data; /* passed back to create unchanged */
+
+    /* A new store in its initial state. *store_out is the plugin's handle for it. */
+    int32_t (*create)(void *model_data, const sp_store_context *context, void **store_out,
+                      sp_error *error);
+    /* Releases a store; cancels its effects. No callbacks for it arrive afterwards. */
+    void (*destroy)(void *store);
+    /* Applies one action. arguments is an SP_ARRAY holding the parameters in schema
+     * order, already checked by the host against the schema. */
+    int32_t (*dispatch)(void *store, const char *action, const sp_value *arguments,
+                        sp_dispatch_result *result, sp_error *error);
+    /* The current state as a value tree built with the host's value functions, owned by
+     * the host from then on; NULL if it cannot be produced (out of memory). */
+    sp_value *(*snapshot)(void *store);
+} sp_model;
+
+/* ---- What a plugin exports ---------------------------------------------------------- */
+
+typedef struct storeplugin_info {
+    uint32_t struct_size;
+    uint32_t magic;       /* STOREPLUGIN_MAGIC */
+    uint32_t abi_version; /* STOREPLUGIN_ABI_VERSION the plugin was built against */
+    const char *name;     /* the plugin's name, e.g. "counter" */
+    const char *version;  /* the plugin's own version, e.g. "1.2.0" */
+    /* The compiler a plugin's runtime depends on, when it has one: Swift plugins set it
+     * to storeplugin_compiler_tag(), and the host refuses a plugin built by another
+     * toolchain (its runtime libraries would not match). NULL for plugins with no such
+     * dependency, such as plain C. */
+    const char *toolchain;
+} storeplugin_info;
+
+/* ---- What the host provides --------------------------------------------------------- */
+
+/* Log levels for host->log. */
+enum { SP_LOG_DEBUG = 0, SP_LOG_INFO = 1, SP_LOG_WARNING = 2, SP_LOG_ERROR = 3 };
+
+/* The host's services. Append-only: new members go at the end, behind struct_size.
+ * The table and host_data stay valid while the plugin is loaded. */
+typedef struct storeplugin_host {
+    uint32_t struct_size;
+    uint32_t abi_version;
+    void *host_data; /* pass to every function below that takes it */
+
+    /* Registers one model; call during the entry point only. Fails with
+     * SP_ERR_REGISTRATION (and a message) on a malformed model or a duplicate name. */
+    int32_t (*register_model)(void *host_data, const sp_model *model, sp_error *error);
+    /* A message for the host's log. */
+    void (*log)(void *host_data, int32_t level, const char *message);
+
+    /* Value builders. Each returns a new value owned by the caller, or NULL when out
+     * of memory. value_string copies its argument. */
+    sp_value *(*value_null)(void);
+    sp_value *(*value_bool)(bool value);
+    sp_value *(*value_int)(int64_t value);
+    sp_value *(*value_double)(double value);
+    sp_value *(*value_string)(const char *utf8);
+    sp_value *(*value_array)(void);
+    sp_value *(*value_record)(const char *type_name /* may be NULL */);
+    sp_value *(*value_enum)(const char *case_name);
+    /* Appends child to an ARRAY (label must be NULL), RECORD (label required) or ENUM
+     * (label optional), taking ownership of child whatever the result. */
+    int32_t (*value_append)(sp_value *container, const char *label, sp_value *child);
+    /* Frees a value and everything in it. NULL is ignored. */
+    void (*value_free)(sp_value *value);
+
+    /* The host clock, in nanoseconds from an arbitrary origin. It is real time in an
+     * interactive shell and virtual time under tests: use it, not the system clock, for
+     * everything an effect waits for, so sessions replay identically. */
+    int64_t (*clock_now)(void *host_data);
+    /* Calls fire(user_data) on the main thread once the clock reaches deadline.
+     * Returns a timer id (never 0) for clock_cancel. Timers due at the same instant
+     * fire in the order they were scheduled. */
+    uint64_t (*clock_wake)(void *host_data, int64_t deadline, void (*fire)(void *user_data),
+                           void *user_data);
+    /* Cancels a timer that has not fired; fire is then never called. */
+    void (*clock_cancel)(void *host_data, uint64_t timer);
+} storeplugin_host;
+
+/* The two exported functions, for reference (a plugin defines them; the host finds
+ * them with dlsym):
+ *
+ *   const storeplugin_info *storeplugin_info_v1(void);
+ *   int32_t storeplugin_register_v1(const storeplugin_host *host, sp_error *error);
+ */
+typedef const storeplugin_info *(*storeplugin_info_fn)(void);
+typedef int32_t (*storeplugin_register_fn)(const storeplugin_host *host, sp_error *error);
+
+/* The compiler that compiled the code calling this. Swift code that imports this header
+ * gets the version of the clang inside its Swift toolchain, which names that toolchain
+ * exactly; host and Swift plugins compare these tags. */
+static inline const char *storeplugin_compiler_tag(void) {
+#if defined(__clang_version__)
+    return "clang " __clang_version__;
+#else
+    return "unknown";
+#endif
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* STOREPLUGIN_H */

@@ -1,0 +1,1 @@
+/* CStorePlugin is header-only: see include/storeplugin.h. */

@@ -1,0 +1,102 @@
+import Dispatch
+
+/// The clock plugins wait on (`clock_now`, `clock_wake` in storeplugin.h). Real time at
+/// the prompt; virtual under tests, where the host decides when time passes.
+@MainActor
+public protocol HostClock: AnyObject {
+    /// Nanoseconds from an arbitrary origin.
+    var now: Int64 { get }
+    /// Calls `fire` on the main thread once the clock reaches `deadline`; returns a
+    /// timer id, never 0.
+    func wake(at deadline: Int64, _ fire: @escaping @MainActor () -> Void) -> UInt64
+    /// Cancels a timer that has not fired.
+    func cancel(_ timer: UInt64)
+}
+
+/// Wall-clock time: timers fire from the main dispatch queue.
+@MainActor
+public final class RealClock: HostClock {
+    private var lastTimer: UInt64 = 0
+    private var pending: [UInt64: DispatchWorkItem] = [:]
+
+    public init() {}
+
+    public var now: Int64 { Int64(DispatchTime.now().uptimeNanoseconds) }
+
+    public func wake(at deadline: Int64, _ fire: @escaping @MainActor () -> Void) -> UInt64 {
+        lastTimer += 1
+        let timer = lastTimer
+        let item = DispatchWorkItem { [weak self] in
+            MainActor.assumeIsolated {
+                self?.pending[timer] = nil
+                fire()
+            }
+        }
+        pending[timer] = item
+        let delay = max(0, deadline - now)
+        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(Int(delay)), execute: item)
+        return timer
+    }
+
+    public func cancel(_ timer: UInt64) {
+        pending.removeValue(forKey: timer)?.cancel()
+    }
+}
+
+/// Time that stands still until told to move: `advance(by:)` fires every timer that
+/// falls due, in deadline order, and timers due at the same instant in the order they
+/// were scheduled. Makes timed effects reproducible.
+@MainActor
+public final class VirtualClock: HostClock {
+    private struct Timer {
+        let id: UInt64
+        let deadline: Int64
+        let fire: @MainActor () -> Void
+    }
+
+    public private(set) var now: Int64 = 0
+    private var lastTimer: UInt64 = 0
+    private var timers: [Timer] = []
+
+    public init() {}
+
+    public func wake(at deadline: Int64, _ fire: @escaping @MainActor () -> Void) -> UInt64 {
+        lastTimer += 1
+        timers.append(Timer(id: lastTimer, deadline: deadline, fire: fire))
+        return lastTimer
+    }
+
+    public func cancel(_ timer: UInt64) {
+        timers.removeAll { $0.id == timer }
+    }
+
+    /// The deadline of the next timer, if any.
+    public var nextDeadline: Int64? { timers.map(\.deadline).min() }
+
+    /// Moves time forward by `nanoseconds`, firing due timers one at a time (a timer a
+    /// fired timer schedules fires too, if it falls due within the span).
+    public func advance(by nanoseconds: Int64) {
+        let target = now + max(0, nanoseconds)
+        while let next = dueTimer(by: target) {
+            now = max(now, next.deadline)
+            next.fire()
+        }
+        now = target
+    }
+
+    private func dueTimer(by target: Int64) -> Timer? {
+        var best: Int?
+        for (index, timer) in timers.enumerated() where timer.deadline <= target {
+            if let current = best {
+                let other = timers[current]
+                if timer.deadline < other.deadline || (timer.deadline == other.deadline && timer.id < other.id) {
+                    best = index
+                }
+            } else {
+                best = index
+            }
+        }
+        guard let best else { return nil }
+        return timers.remove(at: best)
+    }
+}

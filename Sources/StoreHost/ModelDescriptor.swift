@@ -1,0 +1,111 @@
+import CFFI
+import CStorePlugin
+
+/// The type of one action parameter, as the schema declares it.
+public enum ParamType: String, Sendable, CaseIterable {
+    case int, double, bool, string, value
+
+    /// The letter used in signatures ("i", "d", "b", "s"); nil for `value`.
+    var letter: Character? {
+        switch self {
+        case .int: "i"
+        case .double: "d"
+        case .bool: "b"
+        case .string: "s"
+        case .value: nil
+        }
+    }
+
+    init?(letter: Character) {
+        guard let type = ParamType.allCases.first(where: { $0.letter == letter }) else { return nil }
+        self = type
+    }
+}
+
+/// One parameter of an action.
+public struct ParamDescriptor: Sendable, Equatable {
+    /// nil for a positional parameter.
+    public let label: String?
+    public let type: ParamType
+    public let doc: String?
+}
+
+/// One action a model accepts, copied out of the plugin at registration.
+public struct ActionDescriptor: @unchecked Sendable {
+    public let name: String
+    public let doc: String?
+    public let params: [ParamDescriptor]
+    /// True when the action has a typed entry point the host calls through libffi.
+    public var isTyped: Bool { typed != nil }
+    let typed: TypedEntry?
+}
+
+/// A model's declared environment service.
+public struct ServiceDescriptor: @unchecked Sendable {
+    public let name: String
+    public let doc: String?
+    /// Parameter letters, '>', the result letter ('v' for none).
+    public let signature: String
+    let defaultImplementation: sp_typed_entry
+}
+
+/// A typed entry point and the libffi call interface prepared for it at registration.
+final class TypedEntry: @unchecked Sendable {
+    let function: sp_typed_entry
+    let actionData: UnsafeMutableRawPointer?
+    let params: [ParamType]
+    let cif: UnsafeMutablePointer<ffi_cif>
+    private let argumentTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
+
+    /// nil when libffi cannot prepare the signature.
+    init?(function: sp_typed_entry, actionData: UnsafeMutableRawPointer?, params: [ParamType]) {
+        self.function = function
+        self.actionData = actionData
+        self.params = params
+        let count = 4 + params.count
+        argumentTypes = .allocate(capacity: count)
+        for index in 0..<4 { argumentTypes[index] = cffi_type_pointer() }
+        for (index, param) in params.enumerated() {
+            switch param {
+            case .int: argumentTypes[4 + index] = cffi_type_sint64()
+            case .double: argumentTypes[4 + index] = cffi_type_double()
+            case .bool: argumentTypes[4 + index] = cffi_type_bool()
+            case .string, .value: argumentTypes[4 + index] = cffi_type_pointer()
+            }
+        }
+        cif = .allocate(capacity: 1)
+        guard cffi_prepare(cif, UInt32(count), cffi_type_sint32(), argumentTypes) == 0 else {
+            argumentTypes.deallocate()
+            cif.deallocate()
+            return nil
+        }
+    }
+
+    deinit {
+        argumentTypes.deallocate()
+        cif.deallocate()
+    }
+}
+
+/// A model a plugin registered: its schema, and the entry points to drive it.
+public struct ModelDescriptor: @unchecked Sendable {
+    /// The plugin that registered it.
+    public let plugin: String
+    public let name: String
+    public let doc: String?
+    public let actions: [ActionDescriptor]
+    public let services: [ServiceDescriptor]
+    /// `plugin.model`: unambiguous even when two plugins register the same name.
+    public var qualifiedName: String { "\(plugin).\(name)" }
+
+    let modelData: UnsafeMutableRawPointer?
+    let create: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_store_context>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, UnsafeMutablePointer<sp_error>?) -> Int32
+    let destroy: @convention(c) (UnsafeMutableRawPointer?) -> Void
+    let dispatch: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32
+    let snapshot: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?
+
+    /// The action called `name`, if the schema has one.
+    public func action(named name: String) -> ActionDescriptor? {
+        actions.first { $0.name == name }
+    }
+}

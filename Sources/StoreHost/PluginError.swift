@@ -1,0 +1,59 @@
+/// Why a plugin could not be loaded or used. Every case names the file or symbol and
+/// says what was expected; the host keeps running after any of them.
+public enum PluginError: Error, Equatable, CustomStringConvertible {
+    case notFound(name: String, searched: [String])
+    case fileMissing(path: String)
+    case notASharedLibrary(path: String, reason: String)
+    case missingSymbol(path: String, symbol: String)
+    case notAPlugin(path: String, reason: String)
+    case abiMismatch(path: String, plugin: UInt32, host: UInt32)
+    case toolchainMismatch(path: String, plugin: String, host: String)
+    case registrationFailed(path: String, code: Int32, message: String)
+    case alreadyLoaded(path: String)
+    case unknownModel(name: String, known: [String])
+    case ambiguousModel(name: String, candidates: [String])
+
+    public var description: String {
+        switch self {
+        case .notFound(let name, let searched):
+            return "no plugin named '\(name)' in the search path: " + (searched.isEmpty ? "(empty)" : searched.joined(separator: ", "))
+        case .fileMissing(let path):
+            return "\(path): no such file"
+        case .notASharedLibrary(let path, let reason):
+            return "\(path): not a loadable shared library (\(reason))"
+        case .missingSymbol(let path, let symbol):
+            return "\(path): a shared library, but not a storesh plugin: it does not export \(symbol)"
+        case .notAPlugin(let path, let reason):
+            return "\(path): not a storesh plugin: \(reason)"
+        case .abiMismatch(let path, let plugin, let host):
+            return "\(path): built for plugin ABI version \(plugin), but this host speaks version \(host); rebuild the plugin against this storeplugin.h"
+        case .toolchainMismatch(let path, let plugin, let host):
+            return "\(path): built with a different Swift toolchain (plugin: \(plugin); host: \(host)); rebuild it with the host's toolchain"
+        case .registrationFailed(let path, let code, let message):
+            return "\(path): the plugin failed to register its models (\(ErrorCode.name(code))): \(message)"
+        case .alreadyLoaded(let path):
+            return "\(path): already loaded"
+        case .unknownModel(let name, let known):
+            return "no model named '\(name)'" + (known.isEmpty ? "; no models are loaded" : "; loaded: \(known.joined(separator: ", "))")
+        case .ambiguousModel(let name, let candidates):
+            return "'\(name)' names models in several plugins; say which: \(candidates.joined(separator: ", "))"
+        }
+    }
+}
+
+/// The ABI's return codes, by name.
+enum ErrorCode {
+    static func name(_ code: Int32) -> String {
+        switch code {
+        case 0: "SP_OK"
+        case 1: "SP_ERR_UNKNOWN_ACTION"
+        case 2: "SP_ERR_BAD_ARGUMENTS"
+        case 3: "SP_ERR_REJECTED"
+        case 4: "SP_ERR_REGISTRATION"
+        case 5: "SP_ERR_SERVICE"
+        case 6: "SP_ERR_NO_MEMORY"
+        case 7: "SP_ERR_INTERNAL"
+        default: "error \(code)"
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import CStorePlugin
+import Foundation
+import StoreValue
+
+/// Loads plugins, checks them before running any of their code, and keeps the models they
+/// register. Plugins stay loaded for the host's lifetime (unloading Swift code is unsafe).
+@MainActor
+public final class PluginHost {
+    /// The clock plugins see: real at the prompt, virtual under tests.
+    public let clock: any HostClock
+    /// Directories searched, in order, when a plugin is named rather than given by path.
+    public var searchPath: [String]
+    /// Receives plugins' log messages.
+    public var log: ((LogLevel, String) -> Void)?
+    public private(set) var plugins: [LoadedPlugin] = []
+
+    /// The Swift toolchain this host was built with; Swift plugins must match it.
+    public static let toolchain = String(cString: storeplugin_compiler_tag())
+
+    public init(clock: any HostClock = RealClock(), searchPath: [String]) {
+        self.clock = clock
+        self.searchPath = searchPath
+    }
+
+    /// The search path storesh uses: `extra` directories (`--plugin-path`), then
+    /// `$STORESH_PLUGIN_PATH` (colon-separated), then `~/.local/share/storesh/plugins`,
+    /// then the directory of the running executable, where this package builds its
+    /// example plugins.
+    public static func defaultSearchPath(extra: [String] = [], environment: [String: String]? = nil) -> [String] {
+        let environment = environment ?? ProcessInfo.processInfo.environment
+        var path = extra
+        if let fromEnvironment = environment["STORESH_PLUGIN_PATH"] {
+            path += fromEnvironment.split(separator: ":").map(String.init)
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        path.append(home + "/.local/share/storesh/plugins")
+        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent().path {
+            path.append(executable)
+        }
+        var seen = Set<String>()
+        return path.filter { seen.insert($0).inserted }
+    }
+
+    /// Every model of every loaded plugin, in load order.
+    public var models: [ModelDescriptor] { plugins.flatMap(\.models) }
+
+    /// Shared libraries in the search path, by plugin name (file name without `lib` and
+    /// extension), first directory first. Nothing is loaded to list them.
+    public func availablePlugins() -> [(name: String, path: String)] {
+        var found: [(String, String)] = []
+        var names = Set<String>()
+        for directory in searchPath {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            for file in entries.sorted() {
+                guard let name = Self.pluginName(fromFile: file), names.insert(name.lowercased()).inserted else { continue }
+                found.append((name, directory + "/" + file))
+            }
+        }
+        return found
+    }
+
+    /// `libCounter.so` → `Counter`; nil for files that are not shared libraries.
+    static func pluginName(fromFile file: String) -> String? {
+        var name = Substring(file)
+        guard let dot = name.lastIndex(of: "."), [".so", ".dylib"].contains(String(name[dot...])) else { return nil }
+        name = name[..<dot]
+        if name.hasPrefix("lib") { name = name.dropFirst(3) }
+        return name.isEmpty ? nil : String(name)
+    }
+
+    /// Loads a plugin given by path (anything with a '/' or a library extension) or by
+    /// name (looked up in the search path, case-insensitively).
+    @discardableResult
+    public func load(_ nameOrPath: String) throws(PluginError) -> LoadedPlugin {
+        let path: String
+        if nameOrPath.contains("/") || Self.pluginName(fromFile: nameOrPath) != nil {
+            path = nameOrPath
+        } else if let match = availablePlugins().first(where: { $0.name.caseInsensitiveCompare(nameOrPath) == .orderedSame }) {
+            path = match.path
+        } else {
+            throw .notFound(name: nameOrPath, searched: searchPath)
+        }
+        return try load(path: path)
+    }
+
+    private func load(path: String) throws(PluginError) -> LoadedPlugin {
+        let resolved = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard FileManager.default.fileExists(atPath: resolved) else { throw .fileMissing(path: path) }
+        if plugins.contains(where: { $0.path == resolved }) { throw .alreadyLoaded(path: path) }
+        guard let handle = dlopen(resolved, RTLD_NOW | RTLD_LOCAL) else {
+            let reason = dlerror().map { String(cString: $0) } ?? "unknown reason"
+            throw .notASharedLibrary(path: path, reason: reason.replacingOccurrences(of: resolved + ": ", with: ""))
+        }
+        guard let infoSymbol = dlsym(handle, STOREPLUGIN_INFO_SYMBOL) else {
+            throw .missingSymbol(path: path, symbol: STOREPLUGIN_INFO_SYMBOL)
+        }
+        guard let entrySymbol = dlsym(handle, STOREPLUGIN_ENTRY_SYMBOL) else {
+            throw .missingSymbol(path: path, symbol: STOREPLUGIN_ENTRY_SYMBOL)
+        }
+        let info = try checkInfo(unsafeBitCast(infoSymbol, to: storeplugin_info_fn.self), path: path)
+        let context = PluginContext(host: self, plugin: info.name, path: path)
+        let table = context.makeTable()
+        var error = sp_error.empty()
+        let register = unsafeBitCast(entrySymbol, to: storeplugin_register_fn.self)
+        let status = register(table, &error)
+        context.isRegistering = false
+        if let problem = context.registrationProblem {
+            throw .registrationFailed(path: path, code: Int32(SP_ERR_REGISTRATION), message: problem)
+        }
+        guard status == Int32(SP_OK) else {
+            throw .registrationFailed(path: path, code: status, message: error.text)
+        }
+        let plugin = LoadedPlugin(name: info.name, version: info.version, path: resolved, toolchain: info.toolchain, models: context.models, context: context)
+        plugins.append(plugin)
+        return plugin
+    }
+
+    private func checkInfo(_ infoFunction: storeplugin_info_fn, path: String) throws(PluginError) -> (name: String, version: String, toolchain: String?) {
+        guard let info = infoFunction() else { throw .notAPlugin(path: path, reason: "\(STOREPLUGIN_INFO_SYMBOL)() returned NULL") }
+        let minimum = MemoryLayout<storeplugin_info>.offset(of: \.toolchain)!
+        guard info.pointee.struct_size >= UInt32(minimum) else {
+            throw .notAPlugin(path: path, reason: "storeplugin_info.struct_size is \(info.pointee.struct_size), expected at least \(minimum)")
+        }
+        guard info.pointee.magic == STOREPLUGIN_MAGIC else {
+            throw .notAPlugin(path: path, reason: "bad magic 0x\(String(info.pointee.magic, radix: 16)) (expected 0x\(String(STOREPLUGIN_MAGIC, radix: 16)))")
+        }
+        guard info.pointee.abi_version == STOREPLUGIN_ABI_VERSION else {
+            throw .abiMismatch(path: path, plugin: info.pointee.abi_version, host: STOREPLUGIN_ABI_VERSION)
+        }
+        let hasToolchainField = info.pointee.struct_size >= UInt32(MemoryLayout<storeplugin_info>.size)
+        let toolchain = hasToolchainField ? info.pointee.toolchain.map { String(cString: $0) } : nil
+        if let toolchain, toolchain != Self.toolchain {
+            throw .toolchainMismatch(path: path, plugin: toolchain, host: Self.toolchain)
+        }
+        guard let name = info.pointee.name.map({ String(cString: $0) }), Registration.isIdentifier(name) else {
+            throw .notAPlugin(path: path, reason: "its name must match [A-Za-z_][A-Za-z0-9_-]*")
+        }
+        let version = info.pointee.version.map { String(cString: $0) } ?? "?"
+        return (name, version, toolchain)
+    }
+
+    /// The model called `name`: either `plugin.model`, or a bare model name that only one
+    /// plugin registers.
+    public func model(named name: String) throws(PluginError) -> ModelDescriptor {
+        if let qualified = models.first(where: { $0.qualifiedName == name }) { return qualified }
+        let matches = models.filter { $0.name == name }
+        if matches.count == 1 { return matches[0] }
+        if matches.isEmpty { throw .unknownModel(name: name, known: models.map(\.qualifiedName)) }
+        throw .ambiguousModel(name: name, candidates: matches.map(\.qualifiedName))
+    }
+}
+
+/// Log levels, as in storeplugin.h.
+public enum LogLevel: Int32, Sendable {
+    case debug = 0, info, warning, error
+}
+
+/// A plugin that loaded and registered its models.
+public struct LoadedPlugin: @unchecked Sendable {
+    public let name: String
+    public let version: String
+    public let path: String
+    /// The toolchain tag the plugin reported, nil for language-neutral plugins.
+    public let toolchain: String?
+    public let models: [ModelDescriptor]
+    let context: PluginContext
+}

@@ -1,0 +1,111 @@
+import CStorePlugin
+
+/// Checks a model a plugin registers and copies what the host keeps of it. Every problem
+/// is reported with the model and action it concerns.
+enum Registration {
+    struct Invalid: Error {
+        let message: String
+    }
+
+    static func describe(_ pointer: UnsafePointer<sp_model>, plugin: String) throws(Invalid) -> ModelDescriptor {
+        let model = pointer.pointee
+        guard model.struct_size >= UInt32(MemoryLayout<sp_model>.size) else {
+            throw Invalid(message: "sp_model.struct_size is \(model.struct_size), expected at least \(MemoryLayout<sp_model>.size)")
+        }
+        guard let rawName = model.name.map({ String(cString: $0) }), isIdentifier(rawName) else {
+            throw Invalid(message: "a model name must match [A-Za-z_][A-Za-z0-9_-]*")
+        }
+        let where_ = "model '\(rawName)'"
+        guard let create = model.create, let destroy = model.destroy,
+              let dispatch = model.dispatch, let snapshot = model.snapshot
+        else {
+            throw Invalid(message: "\(where_): create, destroy, dispatch and snapshot must all be set")
+        }
+        var actions: [ActionDescriptor] = []
+        for index in 0..<Int(model.action_count) {
+            guard let list = model.actions else { throw Invalid(message: "\(where_): action_count is \(model.action_count) but actions is NULL") }
+            let action = try describe(list + index, in: where_)
+            if actions.contains(where: { $0.name == action.name }) {
+                throw Invalid(message: "\(where_): action '\(action.name)' is declared twice")
+            }
+            actions.append(action)
+        }
+        var services: [ServiceDescriptor] = []
+        for index in 0..<Int(model.service_count) {
+            guard let list = model.services else { throw Invalid(message: "\(where_): service_count is \(model.service_count) but services is NULL") }
+            let service = list[index]
+            guard let name = service.name.map({ String(cString: $0) }), isIdentifier(name) else {
+                throw Invalid(message: "\(where_): service \(index) has no valid name")
+            }
+            let signature = service.signature.map { String(cString: $0) } ?? ""
+            guard parseServiceSignature(signature) != nil else {
+                throw Invalid(message: "\(where_): service '\(name)' has signature \"\(signature)\"; expected parameter letters from i d b s, '>', and a result letter (or v)")
+            }
+            guard let implementation = service.default_impl else {
+                throw Invalid(message: "\(where_): service '\(name)' has no default implementation")
+            }
+            services.append(ServiceDescriptor(name: name, doc: service.doc.map { String(cString: $0) }, signature: signature, defaultImplementation: implementation))
+        }
+        return ModelDescriptor(
+            plugin: plugin, name: rawName, doc: model.doc.map { String(cString: $0) },
+            actions: actions, services: services, modelData: model.model_data,
+            create: create, destroy: destroy, dispatch: dispatch, snapshot: snapshot
+        )
+    }
+
+    private static func describe(_ pointer: UnsafePointer<sp_action>, in where_: String) throws(Invalid) -> ActionDescriptor {
+        let action = pointer.pointee
+        guard let name = action.name.map({ String(cString: $0) }), isActionName(name) else {
+            throw Invalid(message: "\(where_): an action has no valid name (letters, digits, '_', '.' between parts, '[]' for a keyed child)")
+        }
+        var params: [ParamDescriptor] = []
+        for index in 0..<Int(action.param_count) {
+            guard let list = action.params else { throw Invalid(message: "\(where_), action '\(name)': param_count is \(action.param_count) but params is NULL") }
+            let param = list[index]
+            let typeName = param.type.map { String(cString: $0) } ?? ""
+            guard let type = ParamType(rawValue: typeName) else {
+                throw Invalid(message: "\(where_), action '\(name)': parameter \(index) has type \"\(typeName)\"; expected int, double, bool, string or value")
+            }
+            let label = param.label.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+            params.append(ParamDescriptor(label: label, type: type, doc: param.doc.map { String(cString: $0) }))
+        }
+        var typed: TypedEntry?
+        if let entry = action.typed_entry {
+            let signature = action.signature.map { String(cString: $0) } ?? ""
+            let expected = String(params.compactMap(\.type.letter))
+            guard params.allSatisfy({ $0.type != .value }), signature == expected else {
+                throw Invalid(message: "\(where_), action '\(name)': typed signature \"\(signature)\" does not match its parameters (expected \"\(expected)\"; 'value' parameters cannot be typed)")
+            }
+            guard let prepared = TypedEntry(function: entry, actionData: action.action_data, params: params.map(\.type)) else {
+                throw Invalid(message: "\(where_), action '\(name)': libffi could not prepare signature \"\(signature)\"")
+            }
+            typed = prepared
+        }
+        return ActionDescriptor(name: name, doc: action.doc.map { String(cString: $0) }, params: params, typed: typed)
+    }
+
+    static func isIdentifier(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, first == "_" || first.properties.isAlphabetic, first.isASCII else { return false }
+        return text.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || $0 == "-" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+    }
+
+    static func isActionName(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        return !parts.isEmpty && parts.allSatisfy { part in
+            let base = part.hasSuffix("[]") ? part.dropLast(2) : part
+            return isIdentifier(String(base)) && !base.contains("-")
+        }
+    }
+
+    /// "ss>b" → ([string, string], "b"); nil when malformed.
+    static func parseServiceSignature(_ signature: String) -> (params: [ParamType], result: Character)? {
+        let parts = signature.split(separator: ">", omittingEmptySubsequences: false)
+        guard parts.count == 2, let result = parts[1].first, parts[1].count == 1, "idbsv".contains(result) else { return nil }
+        var params: [ParamType] = []
+        for letter in parts[0] {
+            guard let type = ParamType(letter: letter) else { return nil }
+            params.append(type)
+        }
+        return (params, result)
+    }
+}

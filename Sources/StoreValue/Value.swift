@@ -1,0 +1,58 @@
+/// A language-neutral value: what action arguments and state snapshots are made of on
+/// both sides of the plugin boundary (see `sp_value` in storeplugin.h).
+public enum Value: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case array([Value])
+    /// Named fields in order; `type` is the record's type name when known.
+    case record(type: String?, fields: [Field])
+    /// An enum case with its payload (labels may be nil).
+    case enumCase(name: String, payload: [Field])
+
+    /// One named (or, in an enum payload, unnamed) member of a record or enum case.
+    public struct Field: Hashable, Sendable {
+        public var label: String?
+        public var value: Value
+
+        public init(_ label: String?, _ value: Value) {
+            self.label = label
+            self.value = value
+        }
+    }
+
+    /// A record from labelled values, in order.
+    public static func record(_ fields: KeyValuePairs<String, Value>, type: String? = nil) -> Value {
+        .record(type: type, fields: fields.map { Field($0.key, $0.value) })
+    }
+
+    /// The children of an array, record or enum case, labelled where they have labels.
+    public var children: [Field] {
+        switch self {
+        case .array(let items): items.map { Field(nil, $0) }
+        case .record(_, let fields), .enumCase(_, let fields): fields
+        default: []
+        }
+    }
+
+    /// The member `label` of a record or enum case, or nil.
+    public subscript(label: String) -> Value? {
+        children.first { $0.label == label }?.value
+    }
+
+    /// The type name used in messages: "int", "string", "record", ….
+    public var kindName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "bool"
+        case .int: "int"
+        case .double: "double"
+        case .string: "string"
+        case .array: "array"
+        case .record: "record"
+        case .enumCase: "enum"
+        }
+    }
+}

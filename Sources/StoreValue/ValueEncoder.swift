@@ -1,0 +1,171 @@
+/// Turns any `Encodable` into a `Value`: keyed containers become records (fields in
+/// encoding order), unkeyed ones arrays, single values scalars.
+public struct ValueEncoder {
+    public init() {}
+
+    public func encode<T: Encodable>(_ value: T) throws -> Value {
+        let root = EncodingNode()
+        try value.encode(to: NodeEncoder(node: root, codingPath: []))
+        return root.value
+    }
+}
+
+/// A value being built: a scalar, or a container that children are added to later.
+private final class EncodingNode {
+    enum Content {
+        case empty
+        case scalar(Value)
+        case keyed([(String, EncodingNode)])
+        case unkeyed([EncodingNode])
+    }
+
+    var content: Content = .empty
+
+    var value: Value {
+        switch content {
+        case .empty: return .record(type: nil, fields: [])
+        case .scalar(let value): return value
+        case .keyed(let pairs): return .record(type: nil, fields: pairs.map { .init($0.0, $0.1.value) })
+        case .unkeyed(let nodes): return .array(nodes.map(\.value))
+        }
+    }
+
+    func child(forKey key: String) -> EncodingNode {
+        var pairs: [(String, EncodingNode)] = []
+        if case .keyed(let existing) = content { pairs = existing }
+        if let found = pairs.first(where: { $0.0 == key }) { return found.1 }
+        let node = EncodingNode()
+        pairs.append((key, node))
+        content = .keyed(pairs)
+        return node
+    }
+
+    func appendChild() -> EncodingNode {
+        var nodes: [EncodingNode] = []
+        if case .unkeyed(let existing) = content { nodes = existing }
+        let node = EncodingNode()
+        nodes.append(node)
+        content = .unkeyed(nodes)
+        return node
+    }
+
+    func becomeKeyed() { if case .empty = content { content = .keyed([]) } }
+    func becomeUnkeyed() { if case .empty = content { content = .unkeyed([]) } }
+}
+
+private struct NodeEncoder: Encoder {
+    let node: EncodingNode
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        node.becomeKeyed()
+        return KeyedEncodingContainer(KeyedNodeContainer<Key>(node: node, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        node.becomeUnkeyed()
+        return UnkeyedNodeContainer(node: node, codingPath: codingPath)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        SingleNodeContainer(node: node, codingPath: codingPath)
+    }
+}
+
+/// Encodes scalars; shared by the three container kinds.
+private func scalar<T: Encodable>(_ value: T, into node: EncodingNode, codingPath: [any CodingKey]) throws {
+    switch value {
+    case let v as Bool: node.content = .scalar(.bool(v))
+    case let v as String: node.content = .scalar(.string(v))
+    case let v as Double: node.content = .scalar(.double(v))
+    case let v as Float: node.content = .scalar(.double(Double(v)))
+    case let v as Int: node.content = .scalar(.int(Int64(v)))
+    case let v as Int8: node.content = .scalar(.int(Int64(v)))
+    case let v as Int16: node.content = .scalar(.int(Int64(v)))
+    case let v as Int32: node.content = .scalar(.int(Int64(v)))
+    case let v as Int64: node.content = .scalar(.int(v))
+    case let v as UInt8: node.content = .scalar(.int(Int64(v)))
+    case let v as UInt16: node.content = .scalar(.int(Int64(v)))
+    case let v as UInt32: node.content = .scalar(.int(Int64(v)))
+    case let v as UInt:
+        guard let exact = Int64(exactly: v) else { throw tooLarge(v, codingPath) }
+        node.content = .scalar(.int(exact))
+    case let v as UInt64:
+        guard let exact = Int64(exactly: v) else { throw tooLarge(v, codingPath) }
+        node.content = .scalar(.int(exact))
+    default: try value.encode(to: NodeEncoder(node: node, codingPath: codingPath))
+    }
+}
+
+private func tooLarge(_ value: some Any, _ codingPath: [any CodingKey]) -> EncodingError {
+    .invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(value) does not fit in a 64-bit signed integer"))
+}
+
+private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let node: EncodingNode
+    let codingPath: [any CodingKey]
+
+    mutating func encodeNil(forKey key: Key) throws { node.child(forKey: key.stringValue).content = .scalar(.null) }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try scalar(value, into: node.child(forKey: key.stringValue), codingPath: codingPath + [key])
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        let child = node.child(forKey: key.stringValue)
+        child.becomeKeyed()
+        return KeyedEncodingContainer(KeyedNodeContainer<NestedKey>(node: child, codingPath: codingPath + [key]))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let child = node.child(forKey: key.stringValue)
+        child.becomeUnkeyed()
+        return UnkeyedNodeContainer(node: child, codingPath: codingPath + [key])
+    }
+
+    mutating func superEncoder() -> any Encoder { NodeEncoder(node: node.child(forKey: "super"), codingPath: codingPath) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        NodeEncoder(node: node.child(forKey: key.stringValue), codingPath: codingPath + [key])
+    }
+}
+
+private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
+    let node: EncodingNode
+    let codingPath: [any CodingKey]
+    var count: Int {
+        if case .unkeyed(let nodes) = node.content { return nodes.count }
+        return 0
+    }
+
+    mutating func encodeNil() throws { node.appendChild().content = .scalar(.null) }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try scalar(value, into: node.appendChild(), codingPath: codingPath)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        let child = node.appendChild()
+        child.becomeKeyed()
+        return KeyedEncodingContainer(KeyedNodeContainer<NestedKey>(node: child, codingPath: codingPath))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let child = node.appendChild()
+        child.becomeUnkeyed()
+        return UnkeyedNodeContainer(node: child, codingPath: codingPath)
+    }
+
+    mutating func superEncoder() -> any Encoder { NodeEncoder(node: node.appendChild(), codingPath: codingPath) }
+}
+
+private struct SingleNodeContainer: SingleValueEncodingContainer {
+    let node: EncodingNode
+    let codingPath: [any CodingKey]
+
+    mutating func encodeNil() throws { node.content = .scalar(.null) }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try scalar(value, into: node, codingPath: codingPath)
+    }
+}
