@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "ObservableStore", targets: ["ObservableStore"]),
         .library(name: "Arboreal", targets: ["Arboreal"]),
         .executable(name: "store-demo", targets: ["store-demo"]),
+        // Example plugins, each a dynamic library storesh loads by name.
+        .library(name: "CCounter", type: .dynamic, targets: ["CCounter"]),
     ],
     dependencies: [
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
@@ -55,12 +57,14 @@ let package = Package(
         // The headless host: loads and checks plugins, runs sessions, parses action text,
         // renders and diffs state. No terminal code, and no store library (DESIGN rule 1).
         .target(name: "StoreHost", dependencies: ["CStorePlugin", "CFFI", "StoreValue"], swiftSettings: strict),
+        .target(name: "CCounter", dependencies: ["CStorePlugin"], path: "plugins/CCounter"),
         .executableTarget(
             name: "store-demo",
             dependencies: ["ObservableStore", "Arboreal"],
             swiftSettings: strict
         ),
         .testTarget(name: "ObservableStoreTests", dependencies: ["ObservableStore"], swiftSettings: strict),
+        .testTarget(name: "StoreHostTests", dependencies: ["StoreHost", "StoreValue"], swiftSettings: strict),
         .testTarget(name: "ArborealTests", dependencies: ["Arboreal", .product(name: "OpenCombine", package: "OpenCombine")], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,231 @@
+public import CStorePlugin
+public import StoreValue
+
+/// One store of one model, driven through the plugin ABI: send actions, read the state,
+/// watch effects. The state is re-read from the plugin after every action.
+@MainActor
+public final class Session {
+    public let model: ModelDescriptor
+    /// The state after the last action (or effect) the session saw.
+    public private(set) var state: Value
+    /// Called for every effect event and every action an effect applied.
+    public var onEvent: ((SessionEvent) -> Void)?
+    /// Service implementations passed to the store, in the model's declaration order.
+    public private(set) var services: [sp_typed_entry]
+
+    private unowned let host: PluginHost
+    private var store: UnsafeMutableRawPointer?
+    private let context: UnsafeMutablePointer<sp_store_context>
+    private let servicePointers: UnsafeMutablePointer<sp_typed_entry?>
+    private let startTime: Int64
+
+    /// Creates a store of `model` in its initial state.
+    public init(model: ModelDescriptor, host: PluginHost, services overrides: [String: sp_typed_entry] = [:]) throws(SessionError) {
+        self.model = model
+        self.host = host
+        self.state = .null
+        self.startTime = host.clock.now
+        services = model.services.map { overrides[$0.name] ?? $0.defaultImplementation }
+        servicePointers = .allocate(capacity: max(1, services.count))
+        for (index, service) in services.enumerated() { servicePointers[index] = service }
+        context = .allocate(capacity: 1)
+        context.initialize(to: sp_store_context(
+            struct_size: UInt32(MemoryLayout<sp_store_context>.size),
+            user_data: nil,
+            effect_event: Session.effectEvent,
+            action_applied: Session.actionApplied,
+            services: UnsafePointer(servicePointers),
+            service_count: UInt32(services.count)
+        ))
+        context.pointee.user_data = Unmanaged.passUnretained(self).toOpaque()
+        var error = sp_error.empty()
+        var handle: UnsafeMutableRawPointer?
+        let status = model.create(model.modelData, context, &handle, &error)
+        guard status == Int32(SP_OK), let handle else {
+            context.deallocate()
+            servicePointers.deallocate()
+            throw SessionError(message: "\(model.qualifiedName): could not create a store (\(ErrorCode.name(status))): \(error.text)")
+        }
+        store = handle
+        state = try readState()
+    }
+
+    isolated deinit {
+        if let store { model.destroy(store) }
+        context.deallocate()
+        servicePointers.deallocate()
+    }
+
+    /// Sends an action by name with arguments in schema order, already checked by
+    /// `ActionBinding`. Uses the typed entry point when the action has one.
+    public func send(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendResult {
+        guard let store else { throw SessionError(message: "the store is gone") }
+        var result = sp_dispatch_result(struct_size: UInt32(MemoryLayout<sp_dispatch_result>.size), state_changed: 0, effects_started: 0)
+        var error = sp_error.empty()
+        let status: Int32
+        if let typed = action.typed {
+            status = FFICall.call(typed, store: store, arguments: arguments, result: &result, error: &error)
+        } else {
+            status = dispatchValueTree(action.name, arguments: arguments, store: store, result: &result, error: &error)
+        }
+        guard status == Int32(SP_OK) else {
+            throw SessionError(message: "\(action.name): \(error.text) (\(ErrorCode.name(status)))")
+        }
+        let before = state
+        state = try readState()
+        let changes = result.state_changed != 0 ? StateDiff.changes(from: before, to: state) : []
+        return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: changes)
+    }
+
+    /// Sends through `dispatch` with a value-tree argument array, even for typed actions
+    /// (benchmarks compare the two paths).
+    public func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendResult {
+        guard let store else { throw SessionError(message: "the store is gone") }
+        var result = sp_dispatch_result(struct_size: UInt32(MemoryLayout<sp_dispatch_result>.size), state_changed: 0, effects_started: 0)
+        var error = sp_error.empty()
+        let status = dispatchValueTree(action.name, arguments: arguments, store: store, result: &result, error: &error)
+        guard status == Int32(SP_OK) else {
+            throw SessionError(message: "\(action.name): \(error.text) (\(ErrorCode.name(status)))")
+        }
+        return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: [])
+    }
+
+    private func dispatchValueTree(
+        _ name: String, arguments: [Value], store: UnsafeMutableRawPointer,
+        result: UnsafeMutablePointer<sp_dispatch_result>, error: UnsafeMutablePointer<sp_error>
+    ) -> Int32 {
+        let table = hostTable
+        guard let tree = Value.array(arguments).build(with: table) else { return Int32(SP_ERR_NO_MEMORY) }
+        defer { table.value_free(tree) }
+        return name.withCString { model.dispatch(store, $0, tree, result, error) }
+    }
+
+    /// Reads the state from the plugin again.
+    public func readState() throws(SessionError) -> Value {
+        guard let store, let snapshot = model.snapshot(store) else {
+            throw SessionError(message: "\(model.qualifiedName): the plugin returned no state snapshot")
+        }
+        defer { ValueFunctions.free_(snapshot) }
+        return Value(reading: snapshot)
+    }
+
+    /// The value functions, for building arguments the same way plugins build values.
+    private var hostTable: storeplugin_host {
+        var table = storeplugin_host()
+        table.value_null = ValueFunctions.null
+        table.value_bool = ValueFunctions.bool
+        table.value_int = ValueFunctions.int
+        table.value_double = ValueFunctions.double
+        table.value_string = ValueFunctions.string
+        table.value_array = ValueFunctions.array
+        table.value_record = ValueFunctions.record
+        table.value_enum = ValueFunctions.enumCase
+        table.value_append = ValueFunctions.append
+        table.value_free = ValueFunctions.free_
+        return table
+    }
+
+    /// Milliseconds on the host clock since the session started.
+    public var elapsed: Int64 { (host.clock.now - startTime) / 1_000_000 }
+
+    private func receive(_ event: sp_effect_event) {
+        let record = EffectEventRecord(
+            kind: EffectEventRecord.Kind(rawValue: event.kind) ?? .failed,
+            effect: event.effect_id,
+            label: event.label.map { String(cString: $0) },
+            action: event.action.map { String(cString: $0) },
+            message: event.message.map { String(cString: $0) },
+            elapsedMilliseconds: elapsed
+        )
+        onEvent?(.effect(record))
+    }
+
+    private func applied(_ action: String) {
+        let before = state
+        state = (try? readState()) ?? state
+        onEvent?(.applied(action: action, changes: StateDiff.changes(from: before, to: state)))
+    }
+
+    private static func session(_ userData: UnsafeMutableRawPointer?) -> Session {
+        Unmanaged<Session>.fromOpaque(userData!).takeUnretainedValue()
+    }
+
+    private static let effectEvent: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_effect_event>?) -> Void = { userData, event in
+        guard let event else { return }
+        let args = Unchecked((userData, event.pointee))
+        MainActor.assumeIsolated { session(args.value.0).receive(args.value.1) }
+    }
+
+    private static let actionApplied: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = { userData, text in
+        let action = text.map { String(cString: $0) } ?? "?"
+        let userData = Unchecked(userData)
+        MainActor.assumeIsolated { session(userData.value).applied(action) }
+    }
+}
+
+/// A session could not be created or an action failed inside the plugin.
+public struct SessionError: Error, Equatable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
+
+/// What one action did.
+public struct SendResult: Equatable, Sendable {
+    public let action: String
+    public let stateChanged: Bool
+    public let effectsStarted: Int
+    /// The state diff, empty when nothing changed.
+    public let changes: [StateChange]
+}
+
+/// Something that happened in a session outside a `send`.
+public enum SessionEvent: Equatable, Sendable {
+    case effect(EffectEventRecord)
+    /// An effect's action was applied; `changes` is the state diff it caused.
+    case applied(action: String, changes: [StateChange])
+}
+
+/// One effect event, as the plugin reported it, with the host-clock time it arrived.
+public struct EffectEventRecord: Equatable, Sendable {
+    public enum Kind: UInt32, Sendable {
+        case started = 1, emitted, finished, failed, cancelled
+    }
+
+    public let kind: Kind
+    public let effect: UInt64
+    public let label: String?
+    public let action: String?
+    public let message: String?
+    public let elapsedMilliseconds: Int64
+}
+
+/// Why a textual action was not applied: a mistake in the text (with its byte offset), or
+/// an error from the plugin. Either way the session and its state are unchanged.
+public enum SendError: Error, Equatable, CustomStringConvertible {
+    case text(TextError)
+    case plugin(SessionError)
+
+    public var description: String {
+        switch self {
+        case .text(let error): error.description
+        case .plugin(let error): error.description
+        }
+    }
+}
+
+extension Session {
+    /// Parses `text`, checks it against the schema, and sends it.
+    public func send(text: String) throws(SendError) -> SendResult {
+        let bound: (ActionDescriptor, [Value])
+        do {
+            bound = try ActionBinding.bind(ActionCall.parse(text), to: model)
+        } catch {
+            throw .text(error)
+        }
+        do {
+            return try send(bound.0, arguments: bound.1)
+        } catch {
+            throw .plugin(error)
+        }
+    }
+}

@@ -1,0 +1,160 @@
+public import StoreValue
+
+/// One difference between two states.
+public struct StateChange: Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        case added, removed, changed
+    }
+
+    public let kind: Kind
+    /// Where, written as a path `:state` accepts: `todos[2].done`.
+    public let path: String
+    public let old: Value?
+    public let new: Value?
+
+    /// `- path: old`, `+ path: new`, or `~ path: old → new`.
+    public var description: String {
+        switch kind {
+        case .added: "+ \(path): \(new?.compact ?? "")"
+        case .removed: "- \(path): \(old?.compact ?? "")"
+        case .changed: "~ \(path): \(old?.compact ?? "") → \(new?.compact ?? "")"
+        }
+    }
+}
+
+/// Structural diff of value trees: records by field name, arrays by index, enum cases by
+/// name then payload. Equal subtrees are skipped without descending.
+public enum StateDiff {
+    public static func changes(from old: Value, to new: Value) -> [StateChange] {
+        var changes: [StateChange] = []
+        diff(old, new, path: "", into: &changes)
+        return changes
+    }
+
+    private static func diff(_ old: Value, _ new: Value, path: String, into changes: inout [StateChange]) {
+        if old == new { return }
+        switch (old, new) {
+        case (.record(let oldType, let oldFields), .record(let newType, let newFields)) where oldType == newType:
+            diffFields(oldFields, newFields, path: path, into: &changes)
+        case (.enumCase(let oldName, let oldPayload), .enumCase(let newName, let newPayload))
+            where oldName == newName && oldPayload.count == newPayload.count:
+            for (index, (a, b)) in zip(oldPayload, newPayload).enumerated() {
+                diff(a.value, b.value, path: PathSyntax.append(a.label ?? "\(index)", to: path), into: &changes)
+            }
+        case (.array(let oldItems), .array(let newItems)):
+            for index in 0..<max(oldItems.count, newItems.count) {
+                let itemPath = path + "[\(index)]"
+                switch (index < oldItems.count, index < newItems.count) {
+                case (true, true): diff(oldItems[index], newItems[index], path: itemPath, into: &changes)
+                case (true, false): changes.append(.init(kind: .removed, path: itemPath, old: oldItems[index], new: nil))
+                default: changes.append(.init(kind: .added, path: itemPath, old: nil, new: newItems[index]))
+                }
+            }
+        default:
+            changes.append(.init(kind: .changed, path: path.isEmpty ? "." : path, old: old, new: new))
+        }
+    }
+
+    private static func diffFields(_ old: [Value.Field], _ new: [Value.Field], path: String, into changes: inout [StateChange]) {
+        var newByLabel: [String: Value] = [:]
+        for field in new { newByLabel[field.label ?? ""] = field.value }
+        var oldLabels = Set<String>()
+        for field in old {
+            let label = field.label ?? ""
+            oldLabels.insert(label)
+            let fieldPath = PathSyntax.append(label, to: path)
+            if let replacement = newByLabel[label] {
+                diff(field.value, replacement, path: fieldPath, into: &changes)
+            } else {
+                changes.append(.init(kind: .removed, path: fieldPath, old: field.value, new: nil))
+            }
+        }
+        for field in new where !oldLabels.contains(field.label ?? "") {
+            changes.append(.init(kind: .added, path: PathSyntax.append(field.label ?? "", to: path), old: nil, new: field.value))
+        }
+    }
+}
+
+/// State paths: `todos[0].title`, `counters["a"]`, `.` for the whole state.
+public enum PathSyntax {
+    public enum Segment: Equatable, Sendable {
+        case field(String)
+        case index(Int)
+    }
+
+    static func append(_ label: String, to path: String) -> String {
+        if Registration.isIdentifier(label), !label.contains("-") {
+            return path.isEmpty ? label : path + "." + label
+        }
+        return path + "[" + Value.string(label).compact + "]"
+    }
+
+    public static func parse(_ text: String) throws(TextError) -> [Segment] {
+        let bytes = Array(text.utf8)
+        var segments: [Segment] = []
+        var index = 0
+        if bytes == [UInt8(ascii: ".")] || bytes.isEmpty { return [] }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ".") {
+                guard !segments.isEmpty else { throw TextError("a path starts with a field name", at: index) }
+                index += 1
+            } else if byte == UInt8(ascii: "[") {
+                let start = index
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+                    var scanner = LiteralScanner(bytes: bytes, index: index)
+                    let label: String
+                    label = try scanner.string()
+                    index = scanner.index
+                    segments.append(.field(label))
+                } else {
+                    let digits = bytes[index...].prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+                    guard !digits.isEmpty, let number = Int(String(decoding: digits, as: UTF8.self)) else {
+                        throw TextError("expected an index or a quoted key after '['", at: index)
+                    }
+                    index += digits.count
+                    segments.append(.index(number))
+                }
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "]") else {
+                    throw TextError("'[' at byte \(start) is not closed", at: index)
+                }
+                index += 1
+                continue
+            }
+            let name = bytes[index...].prefix { $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }
+            guard !name.isEmpty else { throw TextError("unexpected '\(Character(Unicode.Scalar(bytes[index])))' in path", at: index) }
+            segments.append(.field(String(decoding: name, as: UTF8.self)))
+            index += name.count
+        }
+        return segments
+    }
+
+    /// The part of `value` at `path`, or a problem naming the first segment not found.
+    public static func lookup(_ path: String, in value: Value) throws(TextError) -> Value {
+        let segments = try parse(path)
+        var current = value
+        var walked = ""
+        for segment in segments {
+            switch segment {
+            case .field(let label):
+                guard let next = current[label] else {
+                    let known = current.children.compactMap(\.label)
+                    throw TextError("no field '\(label)' at \(walked.isEmpty ? "the top level" : walked)" + (known.isEmpty ? "" : "; fields: \(known.joined(separator: ", "))"), at: 0)
+                }
+                walked = append(label, to: walked)
+                current = next
+            case .index(let index):
+                guard case .array(let items) = current else {
+                    throw TextError("\(walked.isEmpty ? "the state" : walked) is \(current.kindName), not an array", at: 0)
+                }
+                guard items.indices.contains(index) else {
+                    throw TextError("index \(index) is out of range: \(walked) has \(items.count) items", at: 0)
+                }
+                walked += "[\(index)]"
+                current = items[index]
+            }
+        }
+        return current
+    }
+}
