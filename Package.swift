@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "store-demo", targets: ["store-demo"]),
         // Example plugins, each a dynamic library storesh loads by name.
         .library(name: "CCounter", type: .dynamic, targets: ["CCounter"]),
+        .library(name: "Counter", type: .dynamic, targets: ["Counter"]),
     ],
     dependencies: [
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
@@ -58,6 +59,9 @@ let package = Package(
         // renders and diffs state. No terminal code, and no store library (DESIGN rule 1).
         .target(name: "StoreHost", dependencies: ["CStorePlugin", "CFFI", "StoreValue"], swiftSettings: strict),
         .target(name: "CCounter", dependencies: ["CStorePlugin"], path: "plugins/CCounter"),
+        .target(name: "Counter", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Counter", swiftSettings: strict),
+        // The Swift SDK: turns an ObservableStore or Arboreal model into a plugin.
+        .target(name: "StorePlugin", dependencies: ["CStorePlugin", "StoreValue", "ObservableStore", "Arboreal"], swiftSettings: strict),
         .executableTarget(
             name: "store-demo",
             dependencies: ["ObservableStore", "Arboreal"],

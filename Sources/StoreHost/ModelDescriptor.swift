@@ -28,6 +28,12 @@ public struct ParamDescriptor: Sendable, Equatable {
     public let label: String?
     public let type: ParamType
     public let doc: String?
+
+    public init(label: String?, type: ParamType, doc: String?) {
+        self.label = label
+        self.type = type
+        self.doc = doc
+    }
 }
 
 /// One action a model accepts, copied out of the plugin at registration.

@@ -1,0 +1,127 @@
+import CStorePlugin
+import Foundation
+
+/// The host's clock as a Swift `Clock`. Sleeping schedules a host timer, so under a
+/// virtual clock an effect wakes exactly when the host advances time past its deadline.
+public struct HostClock: Clock, Sendable {
+    /// A point on the host clock, in nanoseconds.
+    public struct Instant: InstantProtocol, Hashable, Sendable {
+        public let nanoseconds: Int64
+
+        public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+
+        public func advanced(by duration: Duration) -> Instant {
+            Instant(nanoseconds: nanoseconds + duration.nanosecondsClamped)
+        }
+
+        public func duration(to other: Instant) -> Duration {
+            .nanoseconds(other.nanoseconds - nanoseconds)
+        }
+
+        public static func < (a: Instant, b: Instant) -> Bool { a.nanoseconds < b.nanoseconds }
+    }
+
+    public init() {}
+
+    public var now: Instant { Instant(nanoseconds: HostTimers.now()) }
+    public var minimumResolution: Duration { .nanoseconds(1) }
+
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        let timer = HostTimers.Pending()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                timer.start(deadline: deadline.nanoseconds) { continuation.resume() } onCancel: {
+                    continuation.resume(throwing: CancellationError())
+                }
+            }
+        } onCancel: {
+            timer.cancel()
+        }
+    }
+}
+
+extension Duration {
+    var nanosecondsClamped: Int64 {
+        let (seconds, attoseconds) = components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? (seconds < 0 ? .min : .max) : scaled &+ attoseconds / 1_000_000_000
+    }
+}
+
+/// Host timers (`clock_wake`, `clock_cancel`) for code on any thread: every call to the
+/// host hops to the main thread, as the ABI requires.
+enum HostTimers {
+    static func now() -> Int64 {
+        HostServices.onMain {
+            let host = HostServices.host
+            return host.clock_now(host.host_data)
+        }
+    }
+
+    /// One timer: fires once, or is cancelled once, whichever comes first.
+    final class Pending: @unchecked Sendable {
+        private let lock = NSLock()
+        private var timer: UInt64 = 0
+        private var done = false
+        private var fire: (() -> Void)?
+        private var cancelled: (() -> Void)?
+
+        /// Schedules `fire` at `deadline`; `onCancel` runs instead if `cancel` comes first.
+        func start(deadline: Int64, fire: @escaping () -> Void, onCancel: @escaping () -> Void) {
+            lock.lock()
+            if done {
+                lock.unlock()
+                onCancel()
+                return
+            }
+            self.fire = fire
+            cancelled = onCancel
+            lock.unlock()
+            let retained = Unmanaged.passRetained(self).toOpaque()
+            let scheduled = HostServices.onMain {
+                let host = HostServices.host
+                return host.clock_wake(host.host_data, deadline, Pending.fired, retained)
+            }
+            lock.lock()
+            timer = scheduled
+            lock.unlock()
+        }
+
+        private static let fired: @convention(c) (UnsafeMutableRawPointer?) -> Void = { raw in
+            let pending = Unmanaged<Pending>.fromOpaque(raw!).takeRetainedValue()
+            pending.finish(fired: true)
+        }
+
+        func cancel() {
+            // Decided on the main thread, where timers fire, so fire and cancel never race.
+            let cancelledHere: Bool = HostServices.onMain {
+                lock.lock()
+                let timer = self.timer
+                let wasDone = done
+                lock.unlock()
+                if wasDone { return false }
+                if timer != 0 {
+                    let host = HostServices.host
+                    host.clock_cancel(host.host_data, timer)
+                    Unmanaged.passUnretained(self).release() // the host will never fire it
+                }
+                return true
+            }
+            if cancelledHere { finish(fired: false) }
+        }
+
+        private func finish(fired: Bool) {
+            lock.lock()
+            guard !done else {
+                lock.unlock()
+                return
+            }
+            done = true
+            let action = fired ? self.fire : cancelled
+            self.fire = nil
+            cancelled = nil
+            lock.unlock()
+            action?()
+        }
+    }
+}

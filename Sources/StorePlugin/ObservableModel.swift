@@ -1,0 +1,126 @@
+import CStorePlugin
+public import ObservableStore
+
+extension PluginModel {
+    /// Exports an ObservableStore model. Its state is snapshotted with `Encodable`; its
+    /// actions are built from `actions` (see `ActionSchema`); `environment` makes the
+    /// model's environment from what the host provides (clock, scheduler, services).
+    public static func observable<Model: ModelProtocol & Encodable>(
+        _ name: String,
+        doc: String,
+        initial: @escaping @MainActor () -> Model,
+        actions: [ActionSchema<Model.Action>],
+        services: [ServiceDeclaration] = [],
+        environment: @escaping @MainActor (PluginEnvironment) -> Model.Environment
+    ) -> PluginModel {
+        PluginModel(
+            name: name, doc: doc,
+            actions: actions.map { ($0.name, $0.doc, $0.params) },
+            services: services,
+            makeStore: { context throws(PluginFailure) in
+                ObservableStoreBox(
+                    store: Store(state: initial(), environment: environment(PluginEnvironment(context: context))),
+                    actions: actions, context: context
+                )
+            }
+        )
+    }
+}
+
+/// An ObservableStore `Store` behind the ABI: decodes actions, counts the effects each
+/// starts, reports effect events and the actions effects apply.
+@MainActor
+final class ObservableStoreBox<Model: ModelProtocol & Encodable>: PluginStore {
+    let store: Store<Model>
+    private let actions: [ActionSchema<Model.Action>]
+    /// Actions without parameters, decoded once.
+    private var constants: [Int: Model.Action] = [:]
+    private let context: StoreContext
+    private var dispatching: String?
+    private var effectsStarted = 0
+    private var lastAction = ""
+    private var subscriptions: [AnyCancellable] = []
+
+    init(store: Store<Model>, actions: [ActionSchema<Model.Action>], context: StoreContext) {
+        self.store = store
+        self.actions = actions
+        self.context = context
+        store.onEffectEvent = { [unowned self] event in self.forward(event) }
+        store.actions.sink { [unowned self] action in
+            if self.dispatching == nil { self.lastAction = "\(action)" }
+        }.store(in: &subscriptions)
+        store.updates.sink { [unowned self] _ in
+            if self.dispatching == nil { self.context.applied(self.lastAction) }
+        }.store(in: &subscriptions)
+    }
+
+    func dispatch(action index: Int, arguments: [Value]) throws(PluginFailure) -> DispatchOutcome {
+        guard actions.indices.contains(index) else { throw .unknownAction("#\(index)") }
+        let action = try decode(index, arguments)
+        let before = store.state
+        dispatching = actions[index].name
+        effectsStarted = 0
+        store.send(action)
+        dispatching = nil
+        return DispatchOutcome(stateChanged: store.state != before, effectsStarted: effectsStarted)
+    }
+
+    private func decode(_ index: Int, _ arguments: [Value]) throws(PluginFailure) -> Model.Action {
+        if let constant = constants[index] { return constant }
+        let schema = actions[index]
+        do {
+            let action = try schema.make(arguments)
+            if schema.params.isEmpty { constants[index] = action }
+            return action
+        } catch {
+            throw .badArguments("\(schema.name): \(describe(error))")
+        }
+    }
+
+    private func forward(_ event: EffectEvent) {
+        switch event {
+        case .started(let id, let cancelID):
+            if dispatching != nil { effectsStarted += 1 }
+            context.report(SP_EFFECT_STARTED, effect: id, label: dispatching ?? cancelID)
+        case .emitted(let id, let action):
+            context.report(SP_EFFECT_EMITTED, effect: id, action: action)
+        case .finished(let id):
+            context.report(SP_EFFECT_FINISHED, effect: id)
+        case .cancelled(let id):
+            context.report(SP_EFFECT_CANCELLED, effect: id)
+        }
+    }
+
+    func snapshot() throws -> Value {
+        try ValueEncoder().encode(store.state).named("\(Model.self)")
+    }
+
+    func dispose() {
+        subscriptions.removeAll()
+        store.onEffectEvent = nil
+    }
+}
+
+extension Value {
+    /// The same record with its type name set.
+    func named(_ type: String) -> Value {
+        if case .record(_, let fields) = self { return .record(type: type, fields: fields) }
+        return self
+    }
+}
+
+/// A decoding error in words a user can act on.
+func describe(_ error: any Error) -> String {
+    switch error as? DecodingError {
+    case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+        return context.debugDescription + at(context.codingPath)
+    case .keyNotFound(let key, let context):
+        return "missing \(key.stringValue)" + at(context.codingPath)
+    default:
+        return "\(error)"
+    }
+}
+
+private func at(_ path: [any CodingKey]) -> String {
+    path.isEmpty ? "" : " (at \(path.map(\.stringValue).joined(separator: ".")))"
+}

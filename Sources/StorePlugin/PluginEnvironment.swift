@@ -1,0 +1,27 @@
+/// What the host gives a model's environment: its clock (as a Swift `Clock` and as a
+/// Combine-style scheduler), the services the model declared, and its log.
+@MainActor
+public struct PluginEnvironment {
+    let context: StoreContext
+
+    /// The host clock for async effects: `try await environment.clock.sleep(for: .milliseconds(500))`.
+    /// Real time at the prompt, virtual under `storesh test`.
+    public var clock: HostClock { HostClock() }
+
+    /// The host clock for publisher effects: `.delay(for: .milliseconds(500), scheduler: environment.scheduler)`.
+    public var scheduler: HostScheduler { HostScheduler() }
+
+    /// The implementation the host passed for the declared service `name` — the plugin's
+    /// own, or a stub from the shell — as the `@convention(c)` type `Function`.
+    public func service<Function>(_ name: String, as type: Function.Type) -> Function {
+        guard let pointer = context.service(name) else {
+            fatalError("StorePlugin: the model uses service '\(name)' but did not declare it")
+        }
+        return unsafeBitCast(pointer, to: Function.self)
+    }
+
+    /// Writes to the host's log.
+    public func log(_ message: String) {
+        HostServices.log(1, message)
+    }
+}

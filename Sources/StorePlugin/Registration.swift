@@ -1,0 +1,131 @@
+import CStorePlugin
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The two functions a Swift plugin exports, in a few lines of glue:
+///
+///     @_cdecl("storeplugin_info_v1")
+///     public func pluginInfo() -> UnsafeRawPointer { StorePlugin.info(name: "counter", version: "1.0.0") }
+///
+///     @_cdecl("storeplugin_register_v1")
+///     public func pluginRegister(_ host: UnsafeRawPointer, _ error: UnsafeMutableRawPointer) -> Int32 {
+///         StorePlugin.register(host: host, error: error, models: [counterModel])
+///     }
+public enum StorePlugin {
+    /// The plugin's `storeplugin_info`, made once. It names the Swift toolchain the plugin
+    /// was built with, so a host built with another one refuses it instead of crashing.
+    public static func info(name: String, version: String) -> UnsafeRawPointer {
+        let info = UnsafeMutablePointer<storeplugin_info>.allocate(capacity: 1)
+        info.initialize(to: storeplugin_info(
+            struct_size: UInt32(MemoryLayout<storeplugin_info>.size),
+            magic: STOREPLUGIN_MAGIC,
+            abi_version: STOREPLUGIN_ABI_VERSION,
+            name: UnsafePointer(strdup(name)),
+            version: UnsafePointer(strdup(version)),
+            toolchain: storeplugin_compiler_tag()
+        ))
+        return UnsafeRawPointer(info)
+    }
+
+    /// Registers `models` with the host. Returns the ABI status code for the entry point.
+    public static func register(host: UnsafeRawPointer, error: UnsafeMutableRawPointer, models: [PluginModel]) -> Int32 {
+        let table = host.assumingMemoryBound(to: storeplugin_host.self)
+        let errorPointer = error.assumingMemoryBound(to: sp_error.self)
+        HostServices.install(table)
+        for model in models {
+            let pointers = Unchecked((table, errorPointer))
+            let status = MainActor.assumeIsolated { register(model, table: pointers.value.0, error: pointers.value.1) }
+            guard status == Int32(SP_OK) else { return status }
+        }
+        return Int32(SP_OK)
+    }
+
+    @MainActor
+    private static func register(_ model: PluginModel, table: UnsafePointer<storeplugin_host>, error: UnsafeMutablePointer<sp_error>) -> Int32 {
+        var strings = CStrings()
+        defer { strings.free() }
+        let handle = ModelHandle(model)
+        let actions = UnsafeMutablePointer<sp_action>.allocate(capacity: max(1, model.actions.count))
+        var paramLists: [UnsafeMutablePointer<sp_param>] = []
+        defer {
+            actions.deallocate()
+            paramLists.forEach { $0.deallocate() }
+        }
+        for (index, action) in model.actions.enumerated() {
+            let params = UnsafeMutablePointer<sp_param>.allocate(capacity: max(1, action.params.count))
+            paramLists.append(params)
+            for (position, param) in action.params.enumerated() {
+                params[position] = sp_param(struct_size: UInt32(MemoryLayout<sp_param>.size), label: strings.copy(param.label),
+                                            type: strings.copy(param.kind.rawValue), doc: strings.copy(param.doc))
+            }
+            let signature = action.params.allSatisfy({ $0.kind != .value }) ? action.params.map(\.kind.letter).joined() : nil
+            let entry = signature.flatMap(TypedEntries.entry(for:))
+            actions[index] = sp_action(
+                struct_size: UInt32(MemoryLayout<sp_action>.size), name: strings.copy(action.name), doc: strings.copy(action.doc),
+                params: UnsafePointer(params), param_count: UInt32(action.params.count),
+                signature: entry == nil ? nil : strings.copy(signature), typed_entry: entry,
+                action_data: UnsafeMutableRawPointer(bitPattern: index + 1)
+            )
+        }
+        let services = UnsafeMutablePointer<sp_service>.allocate(capacity: max(1, model.services.count))
+        defer { services.deallocate() }
+        for (index, service) in model.services.enumerated() {
+            services[index] = sp_service(struct_size: UInt32(MemoryLayout<sp_service>.size), name: strings.copy(service.name),
+                                         doc: strings.copy(service.doc), signature: strings.copy(service.signature),
+                                         default_impl: unsafeBitCast(service.implementation, to: sp_typed_entry.self))
+        }
+        var description = sp_model(
+            struct_size: UInt32(MemoryLayout<sp_model>.size), name: strings.copy(model.name), doc: strings.copy(model.doc),
+            actions: UnsafePointer(actions), action_count: UInt32(model.actions.count),
+            services: UnsafePointer(services), service_count: UInt32(model.services.count),
+            model_data: Unmanaged.passRetained(handle).toOpaque(),
+            create: Trampolines.create, destroy: Trampolines.destroy, dispatch: Trampolines.dispatch, snapshot: Trampolines.snapshot
+        )
+        return table.pointee.register_model(table.pointee.host_data, &description, error)
+    }
+}
+
+extension Param.Kind {
+    var letter: String {
+        switch self {
+        case .int: "i"
+        case .double: "d"
+        case .bool: "b"
+        case .string: "s"
+        case .value: ""
+        }
+    }
+}
+
+/// C strings that live until registration returns (the host copies what it keeps).
+private struct CStrings {
+    private var owned: [UnsafeMutablePointer<CChar>] = []
+
+    mutating func copy(_ text: String?) -> UnsafePointer<CChar>? {
+        guard let text, let copy = strdup(text) else { return nil }
+        owned.append(copy)
+        return UnsafePointer(copy)
+    }
+
+    func free() { owned.forEach { Glibc.free($0) } }
+}
+
+/// What `model_data` points to.
+final class ModelHandle {
+    let model: PluginModel
+    init(_ model: PluginModel) { self.model = model }
+}
+
+/// What a store handle points to.
+@MainActor
+final class StoreHandle {
+    let store: any PluginStore
+    let context: StoreContext
+    let actionNames: [String]
+    init(store: any PluginStore, context: StoreContext, actionNames: [String]) {
+        self.store = store
+        self.context = context
+        self.actionNames = actionNames
+    }
+}

@@ -1,0 +1,99 @@
+/// A parameter of an action in a model's schema.
+public struct Param: Sendable {
+    /// The kinds of value a parameter takes (storeplugin.h: "int", "double", …).
+    public enum Kind: String, Sendable {
+        case int, double, bool, string, value
+    }
+
+    public let label: String?
+    public let kind: Kind
+    public let doc: String?
+
+    public static func int(_ label: String? = nil, doc: String? = nil) -> Param { Param(label: label, kind: .int, doc: doc) }
+    public static func double(_ label: String? = nil, doc: String? = nil) -> Param { Param(label: label, kind: .double, doc: doc) }
+    public static func bool(_ label: String? = nil, doc: String? = nil) -> Param { Param(label: label, kind: .bool, doc: doc) }
+    public static func string(_ label: String? = nil, doc: String? = nil) -> Param { Param(label: label, kind: .string, doc: doc) }
+    /// Any value tree: a list, a record, …, decoded into the case's payload type.
+    public static func value(_ label: String? = nil, doc: String? = nil) -> Param { Param(label: label, kind: .value, doc: doc) }
+}
+
+/// One action of a model's schema: its name as users type it, a line of doc, its
+/// parameters, and how arguments become the model's `Action`.
+///
+/// Swift cannot list an enum's cases at run time, so a plugin lists its actions here —
+/// an explicit list rather than a macro, so building a plugin needs no swift-syntax and
+/// the list is where the docs users see in `:actions` live.
+///
+/// By default arguments are decoded with `Codable`, in the shape Swift synthesizes for
+/// enums: `setCount 5` becomes `.setCount(5)` (a positional parameter is `_0`, `_1`, …;
+/// a labelled one uses its label), `child.increment` becomes `.child(.increment)`, and
+/// `todos[].toggle` with key `k` becomes `.todos(k, .toggle)`. Pass `make` for anything
+/// else.
+public struct ActionSchema<Action>: @unchecked Sendable {
+    public let name: String
+    public let doc: String
+    public let params: [Param]
+    let make: ([Value]) throws -> Action
+
+    public init(_ name: String, _ doc: String, _ params: [Param] = [], make: @escaping ([Value]) throws -> Action) {
+        self.name = name
+        self.doc = doc
+        self.params = params
+        self.make = make
+    }
+
+    /// The Codable shape of the case `name` with `arguments`, as described above.
+    static func codableShape(name: String, params: [Param], arguments: [Value]) -> Value {
+        var segments = name.split(separator: ".").map(String.init)
+        let keyedCount = segments.filter { $0.hasSuffix("[]") }.count
+        var keys = Array(arguments.prefix(keyedCount))
+        let own = Array(arguments.dropFirst(keyedCount))
+        let ownParams = Array(params.dropFirst(keyedCount))
+        let last = segments.removeLast()
+        var fields: [Value.Field] = []
+        for (index, (param, value)) in zip(ownParams, own).enumerated() {
+            fields.append(.init(param.label ?? "_\(index)", value))
+        }
+        var inner = Value.record(type: nil, fields: [.init(last, .record(type: nil, fields: fields))])
+        for segment in segments.reversed() {
+            if segment.hasSuffix("[]") {
+                let key = keys.removeLast()
+                inner = .record(type: nil, fields: [.init(String(segment.dropLast(2)), .record(type: nil, fields: [.init("_0", key), .init("_1", inner)]))])
+            } else {
+                inner = .record(type: nil, fields: [.init(segment, .record(type: nil, fields: [.init("_0", inner)]))])
+            }
+        }
+        return inner
+    }
+}
+
+extension ActionSchema where Action: Decodable {
+    /// An action decoded with Codable from its name and arguments (see the type's doc).
+    public init(_ name: String, _ doc: String, _ params: [Param] = []) {
+        self.init(name, doc, params) { arguments in
+            try ValueDecoder().decode(Action.self, from: Self.codableShape(name: name, params: params, arguments: arguments))
+        }
+    }
+}
+
+/// A service a model needs from its environment, with a C signature so the host can
+/// replace it (storesh's `:stub`) for plugins in any language.
+///
+/// `signature` is parameter letters (i int64, d double, b bool, s string), '>', and the
+/// result letter ('v' for none): "ss>b" is `(UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Bool`.
+public struct ServiceDeclaration: @unchecked Sendable {
+    public let name: String
+    public let doc: String
+    public let signature: String
+    let implementation: UnsafeRawPointer
+
+    /// `implementation` is a `@convention(c)` function matching `signature`.
+    public init<Function>(_ name: String, _ doc: String, signature: String, implementation: Function) {
+        precondition(MemoryLayout<Function>.size == MemoryLayout<UnsafeRawPointer>.size,
+                     "a service implementation must be a @convention(c) function")
+        self.name = name
+        self.doc = doc
+        self.signature = signature
+        self.implementation = unsafeBitCast(implementation, to: UnsafeRawPointer.self)
+    }
+}

@@ -1,0 +1,98 @@
+import CStorePlugin
+
+/// The C functions in every SDK plugin's `sp_model`; all model-specific behaviour is
+/// reached through `model_data` and the store handle.
+enum Trampolines {
+    static let create: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_store_context>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, UnsafeMutablePointer<sp_error>?) -> Int32 = { modelData, context, storeOut, error in
+        let args = Unchecked((modelData, context, storeOut, error))
+        return MainActor.assumeIsolated {
+            let (modelData, context, storeOut, error_) = args.value
+            guard let modelData, let context, let storeOut else { return Int32(SP_ERR_INTERNAL) }
+            let model = Unmanaged<ModelHandle>.fromOpaque(modelData).takeUnretainedValue().model
+            let storeContext = StoreContext(context, serviceNames: model.services.map(\.name))
+            do throws(PluginFailure) {
+                let store = try model.makeStore(storeContext)
+                storeOut.pointee = Unmanaged.passRetained(StoreHandle(store: store, context: storeContext, actionNames: model.actions.map(\.name))).toOpaque()
+                return Int32(SP_OK)
+            } catch {
+                error_?.write(error.message)
+                return error.code
+            }
+        }
+    }
+
+    static let destroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = { store in
+        let store = Unchecked(store)
+        MainActor.assumeIsolated {
+            guard let raw = store.value else { return }
+            let handle = Unmanaged<StoreHandle>.fromOpaque(raw).takeRetainedValue()
+            handle.store.dispose()
+        }
+    }
+
+    static let dispatch: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32 = { store, name, arguments, result, error in
+        let actionName = name.map { String(cString: $0) } ?? ""
+        let values: [Value]
+        if let arguments, case .array(let items) = Value(reading: arguments) { values = items } else { values = [] }
+        let args = Unchecked((store, result, error))
+        return MainActor.assumeIsolated {
+            let (store, result, error) = args.value
+            guard let store else { return Int32(SP_ERR_INTERNAL) }
+            let handle = Unmanaged<StoreHandle>.fromOpaque(store).takeUnretainedValue()
+            guard let index = handle.actionIndex(actionName) else {
+                error?.write("no action named '\(actionName)'")
+                return Int32(SP_ERR_UNKNOWN_ACTION)
+            }
+            return TypedDispatch.perform(handle, index, values, result, error)
+        }
+    }
+
+    static let snapshot: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>? = { store in
+        let store = Unchecked(store)
+        let built: Unchecked<UnsafeMutablePointer<sp_value>?> = MainActor.assumeIsolated {
+            guard let raw = store.value else { return Unchecked(nil) }
+            let handle = Unmanaged<StoreHandle>.fromOpaque(raw).takeUnretainedValue()
+            guard let value = try? handle.store.snapshot() else { return Unchecked(nil) }
+            return Unchecked(value.build(with: HostServices.host))
+        }
+        return built.value
+    }
+}
+
+/// Runs an action for a typed entry point or for `dispatch`.
+enum TypedDispatch {
+    static func run(_ store: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?, _ result: UnsafeMutablePointer<sp_dispatch_result>?, _ error: UnsafeMutablePointer<sp_error>?, _ arguments: [Value]) -> Int32 {
+        let args = Unchecked((store, data, result, error))
+        return MainActor.assumeIsolated {
+            let (store, data, result, error) = args.value
+            guard let store, let data else { return Int32(SP_ERR_INTERNAL) }
+            let handle = Unmanaged<StoreHandle>.fromOpaque(store).takeUnretainedValue()
+            return perform(handle, Int(bitPattern: data) - 1, arguments, result, error)
+        }
+    }
+
+    @MainActor
+    static func perform(_ handle: StoreHandle, _ index: Int, _ arguments: [Value], _ result: UnsafeMutablePointer<sp_dispatch_result>?, _ errorOut: UnsafeMutablePointer<sp_error>?) -> Int32 {
+        do throws(PluginFailure) {
+            let outcome = try handle.store.dispatch(action: index, arguments: arguments)
+            result?.pointee.state_changed = outcome.stateChanged ? 1 : 0
+            result?.pointee.effects_started = UInt32(outcome.effectsStarted)
+            return Int32(SP_OK)
+        } catch {
+            errorOut?.write(error.message)
+            return error.code
+        }
+    }
+}
+
+extension StoreHandle {
+    func actionIndex(_ name: String) -> Int? {
+        actionNames.firstIndex(of: name)
+    }
+}
+
+/// Carries C pointers into a main-actor closure; the ABI calls plugins on the main thread.
+struct Unchecked<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

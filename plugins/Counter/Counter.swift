@@ -1,0 +1,48 @@
+// Counter: the smallest ObservableStore model, exported as a storesh plugin.
+import ObservableStore
+import StorePlugin
+
+struct Counter: ModelProtocol, Codable {
+    var count = 0
+
+    enum Action: Codable, Sendable {
+        case increment
+        case decrement
+        case setCount(Int)
+        case reset
+    }
+
+    static func update(state: Counter, action: Action, environment: Void) -> Update<Counter> {
+        var next = state
+        switch action {
+        case .increment: next.count += 1
+        case .decrement: next.count -= 1
+        case .setCount(let value): next.count = value
+        case .reset: next.count = 0
+        }
+        return Update(state: next)
+    }
+}
+
+let counterModel = PluginModel.observable(
+    "counter",
+    doc: "A counter: the smallest model there is.",
+    initial: { Counter() },
+    actions: [
+        .init("increment", "Adds one."),
+        .init("decrement", "Subtracts one."),
+        .init("setCount", "Sets the count.", [.int(doc: "the new count")]),
+        .init("reset", "Sets the count to zero."),
+    ],
+    environment: { _ in }
+)
+
+@_cdecl("storeplugin_info_v1")
+public func pluginInfo() -> UnsafeRawPointer {
+    StorePlugin.info(name: "counter", version: "1.0.0")
+}
+
+@_cdecl("storeplugin_register_v1")
+public func pluginRegister(_ host: UnsafeRawPointer, _ error: UnsafeMutableRawPointer) -> Int32 {
+    StorePlugin.register(host: host, error: error, models: [counterModel])
+}
