@@ -17,6 +17,10 @@ let package = Package(
         // Example plugins, each a dynamic library storesh loads by name.
         .library(name: "CCounter", type: .dynamic, targets: ["CCounter"]),
         .library(name: "Counter", type: .dynamic, targets: ["Counter"]),
+        .library(name: "Todos", type: .dynamic, targets: ["Todos"]),
+        .library(name: "Auth", type: .dynamic, targets: ["Auth"]),
+        .library(name: "Composite", type: .dynamic, targets: ["Composite"]),
+        .library(name: "ArborealCounter", type: .dynamic, targets: ["ArborealCounter"]),
     ],
     dependencies: [
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
@@ -60,6 +64,10 @@ let package = Package(
         .target(name: "StoreHost", dependencies: ["CStorePlugin", "CFFI", "StoreValue"], swiftSettings: strict),
         .target(name: "CCounter", dependencies: ["CStorePlugin"], path: "plugins/CCounter"),
         .target(name: "Counter", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Counter", swiftSettings: strict),
+        .target(name: "Todos", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Todos", swiftSettings: strict),
+        .target(name: "Auth", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Auth", swiftSettings: strict),
+        .target(name: "Composite", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Composite", swiftSettings: strict),
+        .target(name: "ArborealCounter", dependencies: ["StorePlugin", "Arboreal"], path: "plugins/ArborealCounter", swiftSettings: strict),
         // The Swift SDK: turns an ObservableStore or Arboreal model into a plugin.
         .target(name: "StorePlugin", dependencies: ["CStorePlugin", "StoreValue", "ObservableStore", "Arboreal"], swiftSettings: strict),
         .executableTarget(

@@ -12,16 +12,23 @@ public struct PluginEnvironment {
     public var scheduler: HostScheduler { HostScheduler() }
 
     /// The implementation the host passed for the declared service `name` — the plugin's
-    /// own, or a stub from the shell — as the `@convention(c)` type `Function`.
-    public func service<Function>(_ name: String, as type: Function.Type) -> Function {
+    /// own, or a stub from the shell — as the `@convention(c)` type `Function`. Call it on
+    /// the main thread (the ABI's rule for every call between host and plugin).
+    public func service<Function>(_ name: String, as type: Function.Type) -> Service<Function> {
         guard let pointer = context.service(name) else {
             fatalError("StorePlugin: the model uses service '\(name)' but did not declare it")
         }
-        return unsafeBitCast(pointer, to: Function.self)
+        return Service(function: unsafeBitCast(pointer, to: Function.self))
     }
 
     /// Writes to the host's log.
     public func log(_ message: String) {
         HostServices.log(1, message)
     }
+}
+
+/// A service implementation: a C function pointer, which is only a code address and so
+/// safe to hand to an effect running on another thread.
+public struct Service<Function>: @unchecked Sendable {
+    public let function: Function
 }

@@ -1,0 +1,95 @@
+public import Arboreal
+import CStorePlugin
+import ObservableStore
+
+extension PluginModel {
+    /// Exports an Arboreal model. Reference models are not `Encodable` by synthesis, so
+    /// `state` says what to show of one; `environment` makes the model's environment.
+    public static func arboreal<Model: ArborealModel, State: Encodable>(
+        _ name: String,
+        doc: String,
+        initial: @escaping @MainActor () -> Model,
+        state: @escaping @MainActor (Model) -> State,
+        actions: [ActionSchema<Model.Action>],
+        services: [ServiceDeclaration] = [],
+        environment: @escaping @MainActor (PluginEnvironment) -> Model.Environment
+    ) -> PluginModel {
+        PluginModel(
+            name: name, doc: doc,
+            actions: actions.map { ($0.name, $0.doc, $0.params) },
+            services: services,
+            makeStore: { context throws(PluginFailure) in
+                ArborealStoreBox(
+                    model: initial(), environment: environment(PluginEnvironment(context: context)),
+                    state: state, actions: actions, context: context
+                )
+            }
+        )
+    }
+}
+
+/// An Arboreal store behind the ABI. The model is wrapped in a `DidUpdateDecorator` so
+/// actions that effects apply are reported to the host.
+@MainActor
+final class ArborealStoreBox<Model: ArborealModel, State: Encodable>: PluginStore {
+    private let store: Arboreal.Store<DidUpdateDecorator<Model>>
+    private let state: (Model) -> State
+    private let actions: [ActionSchema<Model.Action>]
+    private let context: StoreContext
+    private var dispatching: String?
+    private var effectsStarted = 0
+    private var subscription: AnyCancellable?
+
+    init(model: Model, environment: Model.Environment, state: @escaping (Model) -> State,
+         actions: [ActionSchema<Model.Action>], context: StoreContext) {
+        let decorated = DidUpdateDecorator(model)
+        store = Arboreal.Store(state: decorated, environment: environment)
+        self.state = state
+        self.actions = actions
+        self.context = context
+        store.onEffectEvent = { [unowned self] event in self.forward(event) }
+        subscription = decorated.didUpdate.sink { [unowned self] action in
+            if self.dispatching == nil { self.context.applied("\(action)") }
+        }
+    }
+
+    func dispatch(action index: Int, arguments: [Value]) throws(PluginFailure) -> DispatchOutcome {
+        guard actions.indices.contains(index) else { throw .unknownAction("#\(index)") }
+        let schema = actions[index]
+        let action: Model.Action
+        do {
+            action = try schema.make(arguments)
+        } catch {
+            throw .badArguments("\(schema.name): \(describe(error))")
+        }
+        let before = try? snapshot()
+        dispatching = schema.name
+        effectsStarted = 0
+        store.send(action)
+        dispatching = nil
+        return DispatchOutcome(stateChanged: (try? snapshot()) != before, effectsStarted: effectsStarted)
+    }
+
+    private func forward(_ event: EffectEvent) {
+        switch event {
+        case .started(let id, let cancelID):
+            if dispatching != nil { effectsStarted += 1 }
+            context.report(SP_EFFECT_STARTED, effect: id, label: dispatching ?? cancelID)
+        case .emitted(let id, let action):
+            context.report(SP_EFFECT_EMITTED, effect: id, action: action)
+        case .finished(let id):
+            context.report(SP_EFFECT_FINISHED, effect: id)
+        case .cancelled(let id):
+            context.report(SP_EFFECT_CANCELLED, effect: id)
+        }
+    }
+
+    func snapshot() throws -> Value {
+        try ValueEncoder().encode(state(store.state.wrapped)).named("\(Model.self)")
+    }
+
+    func dispose() {
+        subscription = nil
+        store.onEffectEvent = nil
+    }
+}

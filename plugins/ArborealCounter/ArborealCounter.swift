@@ -1,0 +1,70 @@
+// ArborealCounter: the Arboreal flavour (an @Observable reference model) with an async
+// effect that waits on the host clock.
+import Arboreal
+import Observation
+import StorePlugin
+
+@Observable
+@MainActor
+final class ArborealCounter: ArborealModel {
+    var count = 0
+
+    enum Action: Codable, Sendable {
+        case increment
+        case decrement
+        case setCount(Int)
+        case reset
+        /// Adds one after a second on the host clock.
+        case incrementLater
+    }
+
+    struct Environment {
+        let clock: HostClock
+    }
+
+    func update(action: Action, environment: Environment) -> Fx<Action> {
+        switch action {
+        case .increment: count += 1
+        case .decrement: count -= 1
+        case .setCount(let value): count = value
+        case .reset: count = 0
+        case .incrementLater:
+            let clock = environment.clock
+            return Fx {
+                try? await clock.sleep(for: .seconds(1))
+                return .increment
+            }
+        }
+        return .none
+    }
+}
+
+/// What the shell shows of the model.
+struct CounterState: Encodable {
+    let count: Int
+}
+
+let arborealModel = PluginModel.arboreal(
+    "arboreal",
+    doc: "A counter as an @Observable reference model, with an async effect.",
+    initial: { ArborealCounter() },
+    state: { CounterState(count: $0.count) },
+    actions: [
+        .init("increment", "Adds one."),
+        .init("decrement", "Subtracts one."),
+        .init("setCount", "Sets the count.", [.int(doc: "the new count")]),
+        .init("reset", "Sets the count to zero."),
+        .init("incrementLater", "Adds one after a second (an async effect on the host clock)."),
+    ],
+    environment: { ArborealCounter.Environment(clock: $0.clock) }
+)
+
+@_cdecl("storeplugin_info_v1")
+public func pluginInfo() -> UnsafeRawPointer {
+    StorePlugin.info(name: "arboreal", version: "1.0.0")
+}
+
+@_cdecl("storeplugin_register_v1")
+public func pluginRegister(_ host: UnsafeRawPointer, _ error: UnsafeMutableRawPointer) -> Int32 {
+    StorePlugin.register(host: host, error: error, models: [arborealModel])
+}

@@ -1,0 +1,108 @@
+// Auth: a sign-in flow with an effect. `authenticate` waits half a second on the host
+// clock, asks the `checkCredentials` service, then sends `succeed` or `fail`; `cancel`
+// stops an attempt in flight. The service is declared with a C signature, so the shell
+// can replace it (`:stub`) for plugins in any language.
+import Foundation
+import ObservableStore
+import StorePlugin
+
+struct Auth: ModelProtocol, Codable {
+    enum Phase: String, Codable {
+        case signedOut, authenticating, signedIn, failed
+    }
+
+    var phase = Phase.signedOut
+    var user: String?
+    var error: String?
+    var attempts = 0
+
+    enum Action: Codable, Sendable {
+        case authenticate(user: String, password: String)
+        case succeed(user: String)
+        case fail(reason: String)
+        case cancel
+        case signOut
+    }
+
+    struct Environment: Sendable {
+        let clock: HostClock
+        let checkCredentials: @Sendable (String, String) async -> Bool
+    }
+
+    static func update(state: Auth, action: Action, environment: Environment) -> Update<Auth> {
+        var next = state
+        switch action {
+        case .authenticate(let user, let password):
+            next.phase = .authenticating
+            next.user = user
+            next.error = nil
+            next.attempts += 1
+            let attempt = Fx<Action>.task {
+                do {
+                    try await environment.clock.sleep(for: .milliseconds(500))
+                } catch {
+                    return .fail(reason: "cancelled")
+                }
+                let ok = await environment.checkCredentials(user, password)
+                return ok ? .succeed(user: user) : .fail(reason: "wrong user or password")
+            }
+            return Update(state: next, fx: attempt).cancellable(id: "authenticate", cancelInFlight: true)
+        case .succeed(let user):
+            next.phase = .signedIn
+            next.user = user
+            return Update(state: next)
+        case .fail(let reason):
+            next.phase = .failed
+            next.error = reason
+            return Update(state: next)
+        case .cancel:
+            guard state.phase == .authenticating else { return Update(state: state) }
+            next.phase = .signedOut
+            next.user = nil
+            return Update(state: next).cancelFx(id: "authenticate")
+        case .signOut:
+            return Update(state: Auth(attempts: state.attempts)).cancelFx(id: "authenticate")
+        }
+    }
+}
+
+/// The plugin's own credential check: any user, password "open sesame".
+let checkCredentials: @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Bool = { user, password in
+    guard let user, let password, strlen(user) > 0 else { return false }
+    return String(cString: password) == "open sesame"
+}
+
+typealias CheckCredentials = @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Bool
+
+let authModel = PluginModel.observable(
+    "auth",
+    doc: "Sign-in with an asynchronous credential check (password: open sesame).",
+    initial: { Auth() },
+    actions: [
+        .init("authenticate", "Checks the credentials after half a second.", [.string("user"), .string("password")]),
+        .init("succeed", "The check passed (sent by the effect).", [.string("user")]),
+        .init("fail", "The check failed (sent by the effect).", [.string("reason")]),
+        .init("cancel", "Cancels the check in flight."),
+        .init("signOut", "Signs out."),
+    ],
+    services: [
+        ServiceDeclaration("checkCredentials", "true if the user may sign in with the password", signature: "ss>b", implementation: checkCredentials),
+    ],
+    environment: { environment in
+        let check = environment.service("checkCredentials", as: CheckCredentials.self)
+        return Auth.Environment(clock: environment.clock, checkCredentials: { user, password in
+            // Services are called on the main thread, as the ABI requires.
+            await MainActor.run { user.withCString { u in password.withCString { p in check.function(u, p) } } }
+        })
+    }
+)
+
+@_cdecl("storeplugin_info_v1")
+public func pluginInfo() -> UnsafeRawPointer {
+    StorePlugin.info(name: "auth", version: "1.0.0")
+}
+
+@_cdecl("storeplugin_register_v1")
+public func pluginRegister(_ host: UnsafeRawPointer, _ error: UnsafeMutableRawPointer) -> Int32 {
+    StorePlugin.register(host: host, error: error, models: [authModel])
+}
