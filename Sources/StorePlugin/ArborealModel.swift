@@ -39,6 +39,7 @@ final class ArborealStoreBox<Model: ArborealModel, State: Encodable>: PluginStor
     private var dispatching: String?
     private var effectsStarted = 0
     private var subscription: AnyCancellable?
+    private var pendingEmission: UInt64?
 
     init(model: Model, environment: Model.Environment, state: @escaping (Model) -> State,
          actions: [ActionSchema<Model.Action>], context: StoreContext) {
@@ -49,7 +50,13 @@ final class ArborealStoreBox<Model: ArborealModel, State: Encodable>: PluginStor
         self.context = context
         store.onEffectEvent = { [unowned self] event in self.forward(event) }
         subscription = decorated.didUpdate.sink { [unowned self] action in
-            if self.dispatching == nil { self.context.applied("\(action)") }
+            guard self.dispatching == nil else { return }
+            let text = ActionText.render(action)
+            if let effect = self.pendingEmission {
+                self.pendingEmission = nil
+                self.context.report(SP_EFFECT_EMITTED, effect: effect, action: text)
+            }
+            self.context.applied(text)
         }
     }
 
@@ -75,8 +82,8 @@ final class ArborealStoreBox<Model: ArborealModel, State: Encodable>: PluginStor
         case .started(let id, let cancelID):
             if dispatching != nil { effectsStarted += 1 }
             context.report(SP_EFFECT_STARTED, effect: id, label: dispatching ?? cancelID)
-        case .emitted(let id, let action):
-            context.report(SP_EFFECT_EMITTED, effect: id, action: action)
+        case .emitted(let id, _):
+            pendingEmission = id
         case .finished(let id):
             context.report(SP_EFFECT_FINISHED, effect: id)
         case .cancelled(let id):

@@ -4,6 +4,8 @@ import Foundation
 /// The host's clock as a Swift `Clock`. Sleeping schedules a host timer, so under a
 /// virtual clock an effect wakes exactly when the host advances time past its deadline.
 public struct HostClock: Clock, Sendable {
+    let services: HostServices
+
     /// A point on the host clock, in nanoseconds.
     public struct Instant: InstantProtocol, Hashable, Sendable {
         public let nanoseconds: Int64
@@ -21,13 +23,15 @@ public struct HostClock: Clock, Sendable {
         public static func < (a: Instant, b: Instant) -> Bool { a.nanoseconds < b.nanoseconds }
     }
 
-    public init() {}
+    init(services: HostServices) {
+        self.services = services
+    }
 
-    public var now: Instant { Instant(nanoseconds: HostTimers.now()) }
+    public var now: Instant { Instant(nanoseconds: HostTimers.now(services)) }
     public var minimumResolution: Duration { .nanoseconds(1) }
 
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-        let timer = HostTimers.Pending()
+        let timer = HostTimers.Pending(services)
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 timer.start(deadline: deadline.nanoseconds) { continuation.resume() } onCancel: {
@@ -51,20 +55,25 @@ extension Duration {
 /// Host timers (`clock_wake`, `clock_cancel`) for code on any thread: every call to the
 /// host hops to the main thread, as the ABI requires.
 enum HostTimers {
-    static func now() -> Int64 {
+    static func now(_ services: HostServices) -> Int64 {
         HostServices.onMain {
-            let host = HostServices.host
+            let host = services.host
             return host.clock_now(host.host_data)
         }
     }
 
     /// One timer: fires once, or is cancelled once, whichever comes first.
     final class Pending: @unchecked Sendable {
+        private let services: HostServices
         private let lock = NSLock()
         private var timer: UInt64 = 0
         private var done = false
         private var fire: (() -> Void)?
         private var cancelled: (() -> Void)?
+
+        init(_ services: HostServices) {
+            self.services = services
+        }
 
         /// Schedules `fire` at `deadline`; `onCancel` runs instead if `cancel` comes first.
         func start(deadline: Int64, fire: @escaping () -> Void, onCancel: @escaping () -> Void) {
@@ -79,7 +88,7 @@ enum HostTimers {
             lock.unlock()
             let retained = Unmanaged.passRetained(self).toOpaque()
             let scheduled = HostServices.onMain {
-                let host = HostServices.host
+                let host = services.host
                 return host.clock_wake(host.host_data, deadline, Pending.fired, retained)
             }
             lock.lock()
@@ -101,7 +110,7 @@ enum HostTimers {
                 lock.unlock()
                 if wasDone { return false }
                 if timer != 0 {
-                    let host = HostServices.host
+                    let host = services.host
                     host.clock_cancel(host.host_data, timer)
                     Unmanaged.passUnretained(self).release() // the host will never fire it
                 }

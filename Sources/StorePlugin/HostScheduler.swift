@@ -7,6 +7,7 @@ public import ObservableStore
 /// Work runs on the main thread.
 public struct HostScheduler: Scheduler, Sendable {
     public typealias SchedulerOptions = Never
+    let services: HostServices
 
     /// A point on the host clock.
     public struct SchedulerTimeType: Strideable, Hashable, Sendable {
@@ -52,9 +53,11 @@ public struct HostScheduler: Scheduler, Sendable {
         }
     }
 
-    public init() {}
+    init(services: HostServices) {
+        self.services = services
+    }
 
-    public var now: SchedulerTimeType { SchedulerTimeType(nanoseconds: HostTimers.now()) }
+    public var now: SchedulerTimeType { SchedulerTimeType(nanoseconds: HostTimers.now(services)) }
     public var minimumTolerance: SchedulerTimeType.Stride { .nanoseconds(0) }
 
     public func schedule(options: Never?, _ action: @escaping () -> Void) {
@@ -64,14 +67,14 @@ public struct HostScheduler: Scheduler, Sendable {
 
     public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?, _ action: @escaping () -> Void) {
         let work = UncheckedAction(action)
-        HostTimers.Pending().start(deadline: date.nanoseconds, fire: { work.run() }, onCancel: {})
+        HostTimers.Pending(services).start(deadline: date.nanoseconds, fire: { work.run() }, onCancel: {})
     }
 
     public func schedule(
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
         options: Never?, _ action: @escaping () -> Void
     ) -> any Cancellable {
-        let repeating = RepeatingTimer(action: UncheckedAction(action), interval: interval.nanoseconds)
+        let repeating = RepeatingTimer(services: services, action: UncheckedAction(action), interval: interval.nanoseconds)
         repeating.schedule(at: date.nanoseconds)
         return repeating
     }
@@ -86,18 +89,20 @@ private struct UncheckedAction: @unchecked Sendable {
 
 /// Fires every `interval` until cancelled.
 private final class RepeatingTimer: Cancellable, @unchecked Sendable {
+    private let services: HostServices
     private let action: UncheckedAction
     private let interval: Int64
     private var current: HostTimers.Pending?
     private var isCancelled = false
 
-    init(action: UncheckedAction, interval: Int64) {
+    init(services: HostServices, action: UncheckedAction, interval: Int64) {
+        self.services = services
         self.action = action
         self.interval = max(1, interval)
     }
 
     func schedule(at deadline: Int64) {
-        let pending = HostTimers.Pending()
+        let pending = HostTimers.Pending(services)
         current = pending
         pending.start(deadline: deadline, fire: { [weak self] in
             guard let self, !self.isCancelled else { return }

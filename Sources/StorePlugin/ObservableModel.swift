@@ -38,7 +38,8 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable>: PluginStore {
     private let context: StoreContext
     private var dispatching: String?
     private var effectsStarted = 0
-    private var lastAction = ""
+    /// An effect whose action is about to be sent: reported once the action is seen.
+    private var pendingEmission: UInt64?
     private var subscriptions: [AnyCancellable] = []
 
     init(store: Store<Model>, actions: [ActionSchema<Model.Action>], context: StoreContext) {
@@ -46,11 +47,20 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable>: PluginStore {
         self.actions = actions
         self.context = context
         store.onEffectEvent = { [unowned self] event in self.forward(event) }
+        var applying: String?
         store.actions.sink { [unowned self] action in
-            if self.dispatching == nil { self.lastAction = "\(action)" }
+            guard self.dispatching == nil else { return }
+            let text = ActionText.render(action)
+            if let effect = self.pendingEmission {
+                self.pendingEmission = nil
+                self.context.report(SP_EFFECT_EMITTED, effect: effect, action: text)
+            }
+            applying = text
         }.store(in: &subscriptions)
         store.updates.sink { [unowned self] _ in
-            if self.dispatching == nil { self.context.applied(self.lastAction) }
+            guard self.dispatching == nil, let text = applying else { return }
+            applying = nil
+            self.context.applied(text)
         }.store(in: &subscriptions)
     }
 
@@ -82,8 +92,8 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable>: PluginStore {
         case .started(let id, let cancelID):
             if dispatching != nil { effectsStarted += 1 }
             context.report(SP_EFFECT_STARTED, effect: id, label: dispatching ?? cancelID)
-        case .emitted(let id, let action):
-            context.report(SP_EFFECT_EMITTED, effect: id, action: action)
+        case .emitted(let id, _):
+            pendingEmission = id
         case .finished(let id):
             context.report(SP_EFFECT_FINISHED, effect: id)
         case .cancelled(let id):

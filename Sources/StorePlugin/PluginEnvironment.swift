@@ -6,10 +6,10 @@ public struct PluginEnvironment {
 
     /// The host clock for async effects: `try await environment.clock.sleep(for: .milliseconds(500))`.
     /// Real time at the prompt, virtual under `storesh test`.
-    public var clock: HostClock { HostClock() }
+    public var clock: HostClock { HostClock(services: context.services) }
 
     /// The host clock for publisher effects: `.delay(for: .milliseconds(500), scheduler: environment.scheduler)`.
-    public var scheduler: HostScheduler { HostScheduler() }
+    public var scheduler: HostScheduler { HostScheduler(services: context.services) }
 
     /// The implementation the host passed for the declared service `name` — the plugin's
     /// own, or a stub from the shell — as the `@convention(c)` type `Function`. Call it on
@@ -23,7 +23,7 @@ public struct PluginEnvironment {
 
     /// Writes to the host's log.
     public func log(_ message: String) {
-        HostServices.log(1, message)
+        context.services.log(1, message)
     }
 }
 

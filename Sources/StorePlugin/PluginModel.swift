@@ -38,10 +38,13 @@ protocol PluginStore: AnyObject {
 final class StoreContext {
     private let context: UnsafePointer<sp_store_context>
     let serviceNames: [String]
+    /// The host table the store's model was registered with.
+    let services: HostServices
 
-    init(_ context: UnsafePointer<sp_store_context>, serviceNames: [String]) {
+    init(_ context: UnsafePointer<sp_store_context>, serviceNames: [String], services: HostServices) {
         self.context = context
         self.serviceNames = serviceNames
+        self.services = services
     }
 
     /// The implementation the host passed for `name`, as a raw function pointer.

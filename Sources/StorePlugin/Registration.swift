@@ -32,7 +32,6 @@ public enum StorePlugin {
     public static func register(host: UnsafeRawPointer, error: UnsafeMutableRawPointer, models: [PluginModel]) -> Int32 {
         let table = host.assumingMemoryBound(to: storeplugin_host.self)
         let errorPointer = error.assumingMemoryBound(to: sp_error.self)
-        HostServices.install(table)
         for model in models {
             let pointers = Unchecked((table, errorPointer))
             let status = MainActor.assumeIsolated { register(model, table: pointers.value.0, error: pointers.value.1) }
@@ -45,7 +44,7 @@ public enum StorePlugin {
     private static func register(_ model: PluginModel, table: UnsafePointer<storeplugin_host>, error: UnsafeMutablePointer<sp_error>) -> Int32 {
         var strings = CStrings()
         defer { strings.free() }
-        let handle = ModelHandle(model)
+        let handle = ModelHandle(model, services: HostServices(table: table))
         let actions = UnsafeMutablePointer<sp_action>.allocate(capacity: max(1, model.actions.count))
         var paramLists: [UnsafeMutablePointer<sp_param>] = []
         defer {
@@ -114,7 +113,11 @@ private struct CStrings {
 /// What `model_data` points to.
 final class ModelHandle {
     let model: PluginModel
-    init(_ model: PluginModel) { self.model = model }
+    let services: HostServices
+    init(_ model: PluginModel, services: HostServices) {
+        self.model = model
+        self.services = services
+    }
 }
 
 /// What a store handle points to.

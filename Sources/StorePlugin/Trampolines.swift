@@ -8,8 +8,9 @@ enum Trampolines {
         return MainActor.assumeIsolated {
             let (modelData, context, storeOut, error_) = args.value
             guard let modelData, let context, let storeOut else { return Int32(SP_ERR_INTERNAL) }
-            let model = Unmanaged<ModelHandle>.fromOpaque(modelData).takeUnretainedValue().model
-            let storeContext = StoreContext(context, serviceNames: model.services.map(\.name))
+            let modelHandle = Unmanaged<ModelHandle>.fromOpaque(modelData).takeUnretainedValue()
+            let model = modelHandle.model
+            let storeContext = StoreContext(context, serviceNames: model.services.map(\.name), services: modelHandle.services)
             do throws(PluginFailure) {
                 let store = try model.makeStore(storeContext)
                 storeOut.pointee = Unmanaged.passRetained(StoreHandle(store: store, context: storeContext, actionNames: model.actions.map(\.name))).toOpaque()
@@ -53,7 +54,7 @@ enum Trampolines {
             guard let raw = store.value else { return Unchecked(nil) }
             let handle = Unmanaged<StoreHandle>.fromOpaque(raw).takeUnretainedValue()
             guard let value = try? handle.store.snapshot() else { return Unchecked(nil) }
-            return Unchecked(value.build(with: HostServices.host))
+            return Unchecked(value.build(with: handle.context.services.host))
         }
         return built.value
     }

@@ -17,3 +17,60 @@ let buildDirectory: String = {
 func makeHost(clock: (any HostClock)? = nil) -> PluginHost {
     PluginHost(clock: clock ?? VirtualClock(), searchPath: [buildDirectory])
 }
+
+/// Lets the main queue run (effects deliver there) until `condition` holds, or fails the
+/// test after `timeout` seconds of wall time.
+@MainActor
+func eventually(
+    timeout: Double = 5,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: @MainActor () -> Bool
+) async {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() {
+        if Date() > deadline {
+            Issue.record("condition not met within \(timeout)s", sourceLocation: sourceLocation)
+            return
+        }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+}
+
+/// A session of `model` from plugin `plugin`, on a virtual clock, recording its events.
+@MainActor
+final class Harness {
+    let clock = VirtualClock()
+    let host: PluginHost
+    let session: Session
+    var events: [SessionEvent] = []
+
+    init(plugin: String, model: String) throws {
+        host = makeHost(clock: clock)
+        try host.load(plugin)
+        session = try Session(model: host.model(named: model), host: host)
+        session.onEvent = { [unowned self] in self.events.append($0) }
+    }
+
+    /// Effect events as short strings: "started 1 authenticate", "emitted 1 succeed(...)".
+    var effectLog: [String] {
+        events.compactMap { event in
+            guard case .effect(let record) = event else { return nil }
+            let detail = record.label ?? record.action ?? record.message
+            return "\(record.kind) \(record.effect)" + (detail.map { " \($0)" } ?? "")
+        }
+    }
+
+    /// Actions effects applied.
+    var applied: [String] {
+        events.compactMap { event in
+            if case .applied(let action, _) = event { return action }
+            return nil
+        }
+    }
+
+    /// Waits for an effect to ask for a timer, then moves virtual time forward.
+    func advance(milliseconds: Int64) async {
+        await eventually { self.clock.nextDeadline != nil }
+        clock.advance(by: milliseconds * 1_000_000)
+    }
+}

@@ -1,0 +1,80 @@
+import StoreHost
+import StoreValue
+import Testing
+
+@MainActor
+@Suite("Plugins with effects, on a virtual clock")
+struct EffectPluginTests {
+    @Test func authSucceedsAfterHalfASecondOfHostTime() async throws {
+        let auth = try Harness(plugin: "Auth", model: "auth")
+        let result = try auth.session.send(text: #"authenticate user: "bo", password: "open sesame""#)
+        #expect(result.effectsStarted == 1)
+        #expect(auth.session.state["phase"] == .string("authenticating"))
+        await auth.advance(milliseconds: 499)
+        #expect(auth.applied.isEmpty, "nothing happens before the deadline")
+        auth.clock.advance(by: 1_000_000)
+        await eventually { auth.applied.count == 1 }
+        #expect(auth.applied == [#"succeed user: "bo""#])
+        #expect(auth.session.state["phase"] == .string("signedIn"))
+        await eventually { auth.effectLog.count == 3 }
+        #expect(auth.effectLog == ["started 1 authenticate", #"emitted 1 succeed user: "bo""#, "finished 1"])
+    }
+
+    @Test func authFailsWithTheWrongPassword() async throws {
+        let auth = try Harness(plugin: "Auth", model: "auth")
+        _ = try auth.session.send(text: #"authenticate("bo", "guess")"#)
+        await auth.advance(milliseconds: 500)
+        await eventually { auth.session.state["phase"] == .string("failed") }
+        #expect(auth.session.state["error"] == .string("wrong user or password"))
+    }
+
+    @Test func cancelStopsTheAttemptAndItsTimer() async throws {
+        let auth = try Harness(plugin: "Auth", model: "auth")
+        _ = try auth.session.send(text: #"authenticate user: "bo", password: "open sesame""#)
+        await eventually { auth.clock.nextDeadline != nil }
+        let cancelled = try auth.session.send(text: "cancel")
+        #expect(cancelled.changes.map(\.description).contains("~ phase: \"authenticating\" → \"signedOut\""))
+        await eventually { auth.clock.nextDeadline == nil }
+        auth.clock.advance(by: 2_000_000_000)
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(auth.applied.isEmpty, "a cancelled attempt never answers")
+        #expect(auth.effectLog == ["started 1 authenticate", "cancelled 1"])
+        #expect(auth.session.state["phase"] == .string("signedOut"))
+    }
+
+    @Test func aNewAttemptReplacesTheOneInFlight() async throws {
+        let auth = try Harness(plugin: "Auth", model: "auth")
+        _ = try auth.session.send(text: #"authenticate user: "a", password: "x""#)
+        _ = try auth.session.send(text: #"authenticate user: "b", password: "open sesame""#)
+        await auth.advance(milliseconds: 500)
+        await eventually { auth.applied.count == 1 }
+        #expect(auth.applied == [#"succeed user: "b""#])
+        #expect(auth.effectLog.prefix(3) == ["started 1 authenticate", "cancelled 1", "started 2 authenticate"])
+    }
+
+    @Test func compositeChildEffectsComeBackTagged() async throws {
+        let board = try Harness(plugin: "Composite", model: "composite")
+        _ = try board.session.send(text: "child.increment")
+        _ = try board.session.send(text: "other.setValue 5")
+        let later = try board.session.send(text: "child.incrementLater")
+        #expect(later.effectsStarted == 1)
+        await board.advance(milliseconds: 1000)
+        await eventually { board.applied.count == 1 }
+        #expect(board.applied == ["child.increment"])
+        #expect(board.session.state["child"]?["value"] == .int(2))
+        let reset = try board.session.send(text: "resetAll")
+        #expect(reset.changes.map(\.description) == ["~ child.value: 2 → 0", "~ other.value: 5 → 0"])
+    }
+
+    @Test func arborealEffectOnTheHostClock() async throws {
+        let counter = try Harness(plugin: "ArborealCounter", model: "arboreal")
+        _ = try counter.session.send(text: "increment")
+        let later = try counter.session.send(text: "incrementLater")
+        #expect(later.effectsStarted == 1)
+        #expect(!later.stateChanged)
+        await counter.advance(milliseconds: 1000)
+        await eventually { counter.session.state["count"] == .int(2) }
+        #expect(counter.applied == ["increment"])
+        #expect(counter.effectLog == ["started 1 incrementLater", "emitted 1 increment", "finished 1"])
+    }
+}
