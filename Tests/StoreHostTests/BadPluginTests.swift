@@ -1,0 +1,182 @@
+import Foundation
+import StoreHost
+import Testing
+
+/// Builds small C libraries against storeplugin.h at test time, with the C compiler that
+/// comes with the toolchain, into a fresh temporary directory.
+enum Fixtures {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let header = repository.appendingPathComponent("Sources/CStorePlugin/include").path
+
+    static func directory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-fixtures-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func compiler() -> String {
+        for candidate in ["/usr/bin/cc", "/usr/bin/clang", "/usr/bin/gcc"] where FileManager.default.isExecutableFile(atPath: candidate) {
+            return candidate
+        }
+        return "clang"
+    }
+
+    /// Compiles `source` into `name` in `directory`; returns the library's path.
+    static func library(_ name: String, source: String, in directory: URL) throws -> String {
+        let sourceFile = directory.appendingPathComponent(name + ".c")
+        try source.write(to: sourceFile, atomically: true, encoding: .utf8)
+        let output = directory.appendingPathComponent(name).path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [compiler(), "-shared", "-fPIC", "-I", header, "-o", output, sourceFile.path]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CompileFailed(name: name) }
+        return output
+    }
+
+    struct CompileFailed: Error { let name: String }
+
+    /// A plugin skeleton whose info and entry point are given as C code.
+    static func plugin(info: String, register: String) -> String {
+        """
+        #include "storeplugin.h"
+        static const storeplugin_info info = \(info);
+        const storeplugin_info *storeplugin_info_v1(void) { return &info; }
+        int32_t storeplugin_register_v1(const storeplugin_host *host, sp_error *error) { \(register) }
+        """
+    }
+}
+
+@MainActor
+@Suite("Bad plugins: each gives its own error, and the host carries on")
+struct BadPluginTests {
+    let host = makeHost()
+    let directory: URL
+
+    init() throws {
+        directory = try Fixtures.directory()
+    }
+
+    private func file(_ name: String, _ contents: Data) throws -> String {
+        let url = directory.appendingPathComponent(name)
+        try contents.write(to: url)
+        return url.path
+    }
+
+    private func expectLoadError(_ path: String, _ matches: (PluginError) -> Bool, sourceLocation: SourceLocation = #_sourceLocation) {
+        do {
+            try host.load(path)
+            Issue.record("\(path) loaded", sourceLocation: sourceLocation)
+        } catch {
+            #expect(matches(error), "\(error)", sourceLocation: sourceLocation)
+            #expect(error.description.contains(path), "the message names the file: \(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func missingFile() {
+        expectLoadError(directory.appendingPathComponent("nothing.so").path) { if case .fileMissing = $0 { true } else { false } }
+    }
+
+    @Test func unknownName() {
+        #expect(throws: PluginError.notFound(name: "nosuchplugin", searched: [buildDirectory])) { try host.load("nosuchplugin") }
+    }
+
+    @Test func emptyTextAndRandomFiles() throws {
+        let empty = try file("empty.so", Data())
+        let text = try file("text.so", Data("hello, I am not a library\n".utf8))
+        var generator = SystemRandomNumberGenerator()
+        let random = try file("random.so", Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+        for path in [empty, text, random] {
+            expectLoadError(path) { if case .notASharedLibrary = $0 { true } else { false } }
+        }
+    }
+
+    @Test func sharedLibraryWithoutTheEntrySymbol() throws {
+        let library = try Fixtures.library("libplain.so", source: "int plain_function(void) { return 42; }", in: directory)
+        expectLoadError(library) { error in
+            guard case .missingSymbol(_, let symbol) = error else { return false }
+            return symbol == "storeplugin_info_v1"
+        }
+    }
+
+    @Test func futureABIVersion() throws {
+        let source = Fixtures.plugin(
+            info: #"{ sizeof(storeplugin_info), STOREPLUGIN_MAGIC, 2, "future", "9.0.0", 0 }"#,
+            register: "(void)host; (void)error; return SP_ERR_INTERNAL;"
+        )
+        let library = try Fixtures.library("libfuture.so", source: source, in: directory)
+        expectLoadError(library) { $0 == .abiMismatch(path: library, plugin: 2, host: 1) }
+    }
+
+    @Test func badMagic() throws {
+        let source = Fixtures.plugin(
+            info: #"{ sizeof(storeplugin_info), 0x12345678u, STOREPLUGIN_ABI_VERSION, "magic", "1.0", 0 }"#,
+            register: "(void)host; (void)error; return SP_OK;"
+        )
+        let library = try Fixtures.library("libmagic.so", source: source, in: directory)
+        expectLoadError(library) { error in
+            guard case .notAPlugin(_, let reason) = error else { return false }
+            return reason.contains("bad magic")
+        }
+    }
+
+    @Test func toolchainMismatch() throws {
+        let source = Fixtures.plugin(
+            info: #"{ sizeof(storeplugin_info), STOREPLUGIN_MAGIC, STOREPLUGIN_ABI_VERSION, "other", "1.0", "swift-0.0-other" }"#,
+            register: "(void)host; (void)error; return SP_OK;"
+        )
+        let library = try Fixtures.library("libother.so", source: source, in: directory)
+        expectLoadError(library) { $0 == .toolchainMismatch(path: library, plugin: "swift-0.0-other", host: PluginHost.toolchain) }
+    }
+
+    @Test func registrationFailure() throws {
+        let source = Fixtures.plugin(
+            info: #"{ sizeof(storeplugin_info), STOREPLUGIN_MAGIC, STOREPLUGIN_ABI_VERSION, "failing", "1.0", 0 }"#,
+            register: #"(void)host; snprintf(error->message, sizeof error->message, "database is locked"); return SP_ERR_SERVICE;"#
+        ).replacingOccurrences(of: "#include \"storeplugin.h\"", with: "#include \"storeplugin.h\"\n#include <stdio.h>")
+        let library = try Fixtures.library("libfailing.so", source: source, in: directory)
+        expectLoadError(library) { $0 == .registrationFailed(path: library, code: 5, message: "database is locked") }
+    }
+
+    @Test func malformedModelIsRefusedByTheHost() throws {
+        let source = Fixtures.plugin(
+            info: #"{ sizeof(storeplugin_info), STOREPLUGIN_MAGIC, STOREPLUGIN_ABI_VERSION, "malformed", "1.0", 0 }"#,
+            register: #"sp_model model = { sizeof(sp_model), "bad name!", "doc" }; return host->register_model(host->host_data, &model, error);"#
+        )
+        let library = try Fixtures.library("libmalformed.so", source: source, in: directory)
+        expectLoadError(library) { error in
+            guard case .registrationFailed(_, let code, let message) = error else { return false }
+            return code == 4 && message.contains("[A-Za-z_]")
+        }
+    }
+
+    @Test func aGoodPluginStillLoadsAfterEveryFailure() throws {
+        _ = try? host.load(directory.appendingPathComponent("nothing.so").path)
+        let text = try file("text2.so", Data("text".utf8))
+        _ = try? host.load(text)
+        let plugin = try host.load("Counter")
+        #expect(plugin.models.map(\.name) == ["counter"])
+        let session = try Session(model: host.model(named: "counter"), host: host)
+        _ = try session.send(text: "increment")
+        #expect(session.state["count"] == .int(1))
+    }
+
+    @Test func sameModelNameInTwoPluginsMustBeQualified() throws {
+        let source = Fixtures.plugin(
+            info: #"{ sizeof(storeplugin_info), STOREPLUGIN_MAGIC, STOREPLUGIN_ABI_VERSION, "twin", "1.0", 0 }"#,
+            register: """
+            sp_model model = { sizeof(sp_model), "counter", "a second counter", 0, 0, 0, 0, 0,
+                (void *)1, (void *)1, (void *)1, (void *)1 };
+            return host->register_model(host->host_data, &model, error);
+            """
+        )
+        let library = try Fixtures.library("libtwin.so", source: source, in: directory)
+        try host.load("Counter")
+        try host.load(library)
+        #expect(throws: PluginError.ambiguousModel(name: "counter", candidates: ["counter.counter", "twin.counter"])) {
+            try host.model(named: "counter")
+        }
+        #expect(try host.model(named: "twin.counter").doc == "a second counter")
+    }
+}
