@@ -13,6 +13,12 @@ let package = Package(
     products: [
         .library(name: "ObservableStore", targets: ["ObservableStore"]),
         .library(name: "Arboreal", targets: ["Arboreal"]),
+        // For plugin authors: turns a model into a storesh plugin.
+        .library(name: "StorePlugin", targets: ["StorePlugin"]),
+        // For programs that embed the headless host (storesh is one).
+        .library(name: "StoreHost", targets: ["StoreHost"]),
+        // Language-neutral values shared by host and SDK.
+        .library(name: "StoreValue", targets: ["StoreValue"]),
         .executable(name: "store-demo", targets: ["store-demo"]),
         // Example plugins, each a dynamic library storesh loads by name.
         .library(name: "CCounter", type: .dynamic, targets: ["CCounter"]),

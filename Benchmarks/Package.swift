@@ -3,6 +3,8 @@
 // libraries never build the benchmark harness. Run from this folder:
 //   swift package benchmark            (package-benchmark: full statistics)
 //   swift run -c release store-ratios  (throughput and ratios to the raw update loop)
+// The plugin figures load the example plugins the root package builds: run
+// `swift build -c release` at the root first (or pass --plugins DIR).
 import PackageDescription
 
 let package = Package(
@@ -19,6 +21,8 @@ let package = Package(
             dependencies: [
                 .product(name: "ObservableStore", package: "storesh"),
                 .product(name: "Arboreal", package: "storesh"),
+                .product(name: "StoreHost", package: "storesh"),
+                .product(name: "StoreValue", package: "storesh"),
             ]
         ),
         .executableTarget(

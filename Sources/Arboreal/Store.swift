@@ -20,6 +20,9 @@ public final class Store<Model: ArborealModel>: ArborealStore {
     @ObservationIgnored @exclusivity(unchecked) public var logger: Logger?
     /// Called on the main actor for every effect event, for tools that watch effects.
     @ObservationIgnored @exclusivity(unchecked) public var onEffectEvent: (@MainActor (EffectEvent) -> Void)?
+    /// Called after an action an effect produced has been applied, with the effect's id:
+    /// for tools that show what effects did.
+    @ObservationIgnored public var onEffectAction: (@MainActor (UInt64, Model.Action) -> Void)?
 
     @ObservationIgnored private let inFlight = InFlightEffects<Task<Void, Never>>()
     @ObservationIgnored private lazy var mailbox = EffectMailbox<Completion<Model.Action>> { [weak self] completion in
@@ -86,6 +89,7 @@ public final class Store<Model: ArborealModel>: ArborealStore {
         guard inFlight.remove(completion.effect) else { return }
         onEffectEvent?(.emitted(effect: completion.effect, action: "\(completion.action)"))
         send(completion.action)
+        onEffectAction?(completion.effect, completion.action)
         onEffectEvent?(.finished(effect: completion.effect))
     }
 }

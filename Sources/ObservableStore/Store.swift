@@ -19,6 +19,9 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
     @exclusivity(unchecked) public var logger: Logger?
     /// Called on the main actor for every effect event, for tools that watch effects.
     public var onEffectEvent: (@MainActor (EffectEvent) -> Void)?
+    /// Called after an action an effect produced has been applied, with the effect's id:
+    /// for tools that show what effects did.
+    public var onEffectAction: (@MainActor (UInt64, Model.Action) -> Void)?
 
     @usableFromInline let stateCell: StateCell<Model>
     @exclusivity(unchecked) @usableFromInline var willChange: ObservableObjectPublisher?
@@ -149,6 +152,7 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
             guard inFlight.contains(effect) else { return }
             onEffectEvent?(.emitted(effect: effect, action: "\(action)"))
             send(action)
+            onEffectAction?(effect, action)
         case .finished(let effect):
             if inFlight.remove(effect) {
                 onEffectEvent?(.finished(effect: effect))

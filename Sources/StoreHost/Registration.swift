@@ -84,16 +84,25 @@ enum Registration {
         return ActionDescriptor(name: name, doc: action.doc.map { String(cString: $0) }, params: params, typed: typed)
     }
 
+    /// `[A-Za-z_][A-Za-z0-9_-]*`, checked on bytes (it runs for every field of a diff).
     static func isIdentifier(_ text: String) -> Bool {
-        guard let first = text.unicodeScalars.first, first == "_" || first.properties.isAlphabetic, first.isASCII else { return false }
-        return text.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || $0 == "-" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        var bytes = text.utf8.makeIterator()
+        guard let first = bytes.next(), first == UInt8(ascii: "_") || isLetter(first) else { return false }
+        while let byte = bytes.next() {
+            guard byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || isLetter(byte) || (48...57).contains(byte) else { return false }
+        }
+        return true
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (65...90).contains(byte) || (97...122).contains(byte)
     }
 
     static func isActionName(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         return !parts.isEmpty && parts.allSatisfy { part in
             let base = part.hasSuffix("[]") ? part.dropLast(2) : part
-            return isIdentifier(String(base)) && !base.contains("-")
+            return isIdentifier(String(base)) && !base.utf8.contains(UInt8(ascii: "-"))
         }
     }
 

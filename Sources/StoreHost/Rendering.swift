@@ -77,7 +77,7 @@ extension Value {
     }
 
     static func label(_ name: String) -> String {
-        Registration.isIdentifier(name) && !name.contains("-") ? name : quoted(name)
+        Registration.isIdentifier(name) && !name.utf8.contains(UInt8(ascii: "-")) ? name : quoted(name)
     }
 
     /// JSON string syntax.

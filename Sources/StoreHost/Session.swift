@@ -2,12 +2,22 @@ public import CStorePlugin
 public import StoreValue
 
 /// One store of one model, driven through the plugin ABI: send actions, read the state,
-/// watch effects. The state is re-read from the plugin after every action.
+/// watch effects. The state is re-read from the plugin after every observed action, or on
+/// the next read of `state` after unobserved ones (`--quiet` runs).
 @MainActor
 public final class Session {
     public let model: ModelDescriptor
-    /// The state after the last action (or effect) the session saw.
-    public private(set) var state: Value
+    /// The current state, as the plugin last reported it.
+    public var state: Value {
+        if isStale, let fresh = try? readState() {
+            knownState = fresh
+            isStale = false
+        }
+        return knownState
+    }
+
+    private var knownState: Value
+    private var isStale = false
     /// Called for every effect event and every action an effect applied.
     public var onEvent: ((SessionEvent) -> Void)?
     /// Service implementations passed to the store, in the model's declaration order.
@@ -23,7 +33,7 @@ public final class Session {
     public init(model: ModelDescriptor, host: PluginHost, services overrides: [String: sp_typed_entry] = [:]) throws(SessionError) {
         self.model = model
         self.host = host
-        self.state = .null
+        self.knownState = .null
         self.startTime = host.clock.now
         services = model.services.map { overrides[$0.name] ?? $0.defaultImplementation }
         servicePointers = .allocate(capacity: max(1, services.count))
@@ -47,7 +57,7 @@ public final class Session {
             throw SessionError(message: "\(model.qualifiedName): could not create a store (\(ErrorCode.name(status))): \(error.text)")
         }
         store = handle
-        state = try readState()
+        knownState = try readState()
     }
 
     isolated deinit {
@@ -57,8 +67,9 @@ public final class Session {
     }
 
     /// Sends an action by name with arguments in schema order, already checked by
-    /// `ActionBinding`. Uses the typed entry point when the action has one.
-    public func send(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendResult {
+    /// `ActionBinding`. Uses the typed entry point when the action has one. With
+    /// `observe: false` the state is not re-read and no diff is made (fast batch runs).
+    public func send(_ action: ActionDescriptor, arguments: [Value], observe: Bool = true) throws(SessionError) -> SendResult {
         guard let store else { throw SessionError(message: "the store is gone") }
         var result = sp_dispatch_result(struct_size: UInt32(MemoryLayout<sp_dispatch_result>.size), state_changed: 0, effects_started: 0)
         var error = sp_error.empty()
@@ -71,9 +82,13 @@ public final class Session {
         guard status == Int32(SP_OK) else {
             throw SessionError(message: "\(action.name): \(error.text) (\(ErrorCode.name(status)))")
         }
+        guard observe else {
+            isStale = isStale || result.state_changed != 0
+            return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: [])
+        }
         let before = state
-        state = try readState()
-        let changes = result.state_changed != 0 ? StateDiff.changes(from: before, to: state) : []
+        knownState = try readState()
+        let changes = result.state_changed != 0 ? StateDiff.changes(from: before, to: knownState) : []
         return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: changes)
     }
 
@@ -87,6 +102,7 @@ public final class Session {
         guard status == Int32(SP_OK) else {
             throw SessionError(message: "\(action.name): \(error.text) (\(ErrorCode.name(status)))")
         }
+        isStale = isStale || result.state_changed != 0
         return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: [])
     }
 
@@ -142,8 +158,9 @@ public final class Session {
 
     private func applied(_ action: String) {
         let before = state
-        state = (try? readState()) ?? state
-        onEvent?(.applied(action: action, changes: StateDiff.changes(from: before, to: state)))
+        knownState = (try? readState()) ?? knownState
+        isStale = false
+        onEvent?(.applied(action: action, changes: StateDiff.changes(from: before, to: knownState)))
     }
 
     private static func session(_ userData: UnsafeMutableRawPointer?) -> Session {

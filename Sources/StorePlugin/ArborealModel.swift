@@ -1,6 +1,5 @@
 public import Arboreal
 import CStorePlugin
-import ObservableStore
 
 extension PluginModel {
     /// Exports an Arboreal model. Reference models are not `Encodable` by synthesis, so
@@ -19,43 +18,40 @@ extension PluginModel {
             actions: actions.map { ($0.name, $0.doc, $0.params) },
             services: services,
             makeStore: { context throws(PluginFailure) in
-                ArborealStoreBox(
+                let box = ArborealStoreBox(
                     model: initial(), environment: environment(PluginEnvironment(context: context)),
                     state: state, actions: actions, context: context
+                )
+                return PluginStore(
+                    dispatch: { index, arguments throws(PluginFailure) in try box.dispatch(action: index, arguments: arguments) },
+                    snapshot: { try box.snapshot() },
+                    dispose: { box.dispose() }
                 )
             }
         )
     }
 }
 
-/// An Arboreal store behind the ABI. The model is wrapped in a `DidUpdateDecorator` so
-/// actions that effects apply are reported to the host.
+/// An Arboreal store behind the ABI.
 @MainActor
-final class ArborealStoreBox<Model: ArborealModel, State: Encodable>: PluginStore {
-    private let store: Arboreal.Store<DidUpdateDecorator<Model>>
+final class ArborealStoreBox<Model: ArborealModel, State: Encodable> {
+    private let store: Arboreal.Store<Model>
     private let state: (Model) -> State
     private let actions: [ActionSchema<Model.Action>]
     private let context: StoreContext
     private var dispatching: String?
     private var effectsStarted = 0
-    private var subscription: AnyCancellable?
-    private var pendingEmission: UInt64?
 
     init(model: Model, environment: Model.Environment, state: @escaping (Model) -> State,
          actions: [ActionSchema<Model.Action>], context: StoreContext) {
-        let decorated = DidUpdateDecorator(model)
-        store = Arboreal.Store(state: decorated, environment: environment)
+        store = Arboreal.Store(state: model, environment: environment)
         self.state = state
         self.actions = actions
         self.context = context
         store.onEffectEvent = { [unowned self] event in self.forward(event) }
-        subscription = decorated.didUpdate.sink { [unowned self] action in
-            guard self.dispatching == nil else { return }
+        store.onEffectAction = { [unowned self] effect, action in
             let text = ActionText.render(action)
-            if let effect = self.pendingEmission {
-                self.pendingEmission = nil
-                self.context.report(SP_EFFECT_EMITTED, effect: effect, action: text)
-            }
+            self.context.report(SP_EFFECT_EMITTED, effect: effect, action: text)
             self.context.applied(text)
         }
     }
@@ -82,8 +78,8 @@ final class ArborealStoreBox<Model: ArborealModel, State: Encodable>: PluginStor
         case .started(let id, let cancelID):
             if dispatching != nil { effectsStarted += 1 }
             context.report(SP_EFFECT_STARTED, effect: id, label: dispatching ?? cancelID)
-        case .emitted(let id, _):
-            pendingEmission = id
+        case .emitted:
+            break // reported by onEffectAction, with the action in shell syntax
         case .finished(let id):
             context.report(SP_EFFECT_FINISHED, effect: id)
         case .cancelled(let id):
@@ -92,11 +88,11 @@ final class ArborealStoreBox<Model: ArborealModel, State: Encodable>: PluginStor
     }
 
     func snapshot() throws -> Value {
-        try ValueEncoder().encode(state(store.state.wrapped)).named("\(Model.self)")
+        try ValueEncoder().encode(state(store.state)).named("\(Model.self)")
     }
 
     func dispose() {
-        subscription = nil
         store.onEffectEvent = nil
+        store.onEffectAction = nil
     }
 }

@@ -5,6 +5,7 @@ extension PluginModel {
     /// Exports an ObservableStore model. Its state is snapshotted with `Encodable`; its
     /// actions are built from `actions` (see `ActionSchema`); `environment` makes the
     /// model's environment from what the host provides (clock, scheduler, services).
+    @inlinable
     public static func observable<Model: ModelProtocol & Encodable>(
         _ name: String,
         doc: String,
@@ -18,9 +19,14 @@ extension PluginModel {
             actions: actions.map { ($0.name, $0.doc, $0.params) },
             services: services,
             makeStore: { context throws(PluginFailure) in
-                ObservableStoreBox(
+                let box = ObservableStoreBox(
                     store: Store(state: initial(), environment: environment(PluginEnvironment(context: context))),
                     actions: actions, context: context
+                )
+                return PluginStore(
+                    dispatch: { index, arguments throws(PluginFailure) in try box.dispatch(action: index, arguments: arguments) },
+                    snapshot: { try box.snapshot() },
+                    dispose: { box.dispose() }
                 )
             }
         )
@@ -29,41 +35,32 @@ extension PluginModel {
 
 /// An ObservableStore `Store` behind the ABI: decodes actions, counts the effects each
 /// starts, reports effect events and the actions effects apply.
+@usableFromInline
 @MainActor
-final class ObservableStoreBox<Model: ModelProtocol & Encodable>: PluginStore {
-    let store: Store<Model>
-    private let actions: [ActionSchema<Model.Action>]
-    /// Actions without parameters, decoded once.
-    private var constants: [Int: Model.Action] = [:]
-    private let context: StoreContext
-    private var dispatching: String?
-    private var effectsStarted = 0
-    /// An effect whose action is about to be sent: reported once the action is seen.
-    private var pendingEmission: UInt64?
-    private var subscriptions: [AnyCancellable] = []
+final class ObservableStoreBox<Model: ModelProtocol & Encodable> {
+    @usableFromInline let store: Store<Model>
+    @usableFromInline let actions: [ActionSchema<Model.Action>]
+    /// Actions without parameters, decoded once, by action index.
+    @usableFromInline var constants: [Model.Action?]
+    let context: StoreContext
+    @usableFromInline var dispatching: String?
+    @usableFromInline var effectsStarted = 0
 
+    @usableFromInline
     init(store: Store<Model>, actions: [ActionSchema<Model.Action>], context: StoreContext) {
         self.store = store
         self.actions = actions
+        self.constants = Array(repeating: nil, count: actions.count)
         self.context = context
         store.onEffectEvent = { [unowned self] event in self.forward(event) }
-        var applying: String?
-        store.actions.sink { [unowned self] action in
-            guard self.dispatching == nil else { return }
+        store.onEffectAction = { [unowned self] effect, action in
             let text = ActionText.render(action)
-            if let effect = self.pendingEmission {
-                self.pendingEmission = nil
-                self.context.report(SP_EFFECT_EMITTED, effect: effect, action: text)
-            }
-            applying = text
-        }.store(in: &subscriptions)
-        store.updates.sink { [unowned self] _ in
-            guard self.dispatching == nil, let text = applying else { return }
-            applying = nil
+            self.context.report(SP_EFFECT_EMITTED, effect: effect, action: text)
             self.context.applied(text)
-        }.store(in: &subscriptions)
+        }
     }
 
+    @inlinable
     func dispatch(action index: Int, arguments: [Value]) throws(PluginFailure) -> DispatchOutcome {
         guard actions.indices.contains(index) else { throw .unknownAction("#\(index)") }
         let action = try decode(index, arguments)
@@ -75,7 +72,8 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable>: PluginStore {
         return DispatchOutcome(stateChanged: store.state != before, effectsStarted: effectsStarted)
     }
 
-    private func decode(_ index: Int, _ arguments: [Value]) throws(PluginFailure) -> Model.Action {
+    @inlinable
+    func decode(_ index: Int, _ arguments: [Value]) throws(PluginFailure) -> Model.Action {
         if let constant = constants[index] { return constant }
         let schema = actions[index]
         do {
@@ -92,8 +90,8 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable>: PluginStore {
         case .started(let id, let cancelID):
             if dispatching != nil { effectsStarted += 1 }
             context.report(SP_EFFECT_STARTED, effect: id, label: dispatching ?? cancelID)
-        case .emitted(let id, _):
-            pendingEmission = id
+        case .emitted:
+            break // reported by onEffectAction, with the action in shell syntax
         case .finished(let id):
             context.report(SP_EFFECT_FINISHED, effect: id)
         case .cancelled(let id):
@@ -101,13 +99,15 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable>: PluginStore {
         }
     }
 
+    @usableFromInline
     func snapshot() throws -> Value {
         try ValueEncoder().encode(store.state).named("\(Model.self)")
     }
 
+    @usableFromInline
     func dispose() {
-        subscriptions.removeAll()
         store.onEffectEvent = nil
+        store.onEffectAction = nil
     }
 }
 
@@ -120,6 +120,7 @@ extension Value {
 }
 
 /// A decoding error in words a user can act on.
+@usableFromInline
 func describe(_ error: any Error) -> String {
     switch error as? DecodingError {
     case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):

@@ -4,6 +4,11 @@
 public struct PluginEnvironment {
     let context: StoreContext
 
+    @usableFromInline
+    init(context: StoreContext) {
+        self.context = context
+    }
+
     /// The host clock for async effects: `try await environment.clock.sleep(for: .milliseconds(500))`.
     /// Real time at the prompt, virtual under `storesh test`.
     public var clock: HostClock { HostClock(services: context.services) }

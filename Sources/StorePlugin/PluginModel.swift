@@ -7,33 +7,72 @@ public struct PluginModel: @unchecked Sendable {
     public let doc: String
     let actions: [(name: String, doc: String, params: [Param])]
     let services: [ServiceDeclaration]
-    let makeStore: @MainActor (StoreContext) throws(PluginFailure) -> any PluginStore
+    let makeStore: @MainActor (StoreContext) throws(PluginFailure) -> PluginStore
+
+    @usableFromInline
+    init(
+        name: String, doc: String, actions: [(name: String, doc: String, params: [Param])],
+        services: [ServiceDeclaration], makeStore: @escaping @MainActor (StoreContext) throws(PluginFailure) -> PluginStore
+    ) {
+        self.name = name
+        self.doc = doc
+        self.actions = actions
+        self.services = services
+        self.makeStore = makeStore
+    }
 }
 
 /// An error to report to the host: an ABI code and a message.
+@usableFromInline
 struct PluginFailure: Error {
-    let code: Int32
-    let message: String
+    @usableFromInline let code: Int32
+    @usableFromInline let message: String
 
-    static func badArguments(_ message: String) -> PluginFailure { .init(code: Int32(SP_ERR_BAD_ARGUMENTS), message: message) }
-    static func unknownAction(_ name: String) -> PluginFailure { .init(code: Int32(SP_ERR_UNKNOWN_ACTION), message: "no action named '\(name)'") }
+    @usableFromInline init(code: Int32, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    @usableFromInline static func badArguments(_ message: String) -> PluginFailure { .init(code: Int32(SP_ERR_BAD_ARGUMENTS), message: message) }
+    @usableFromInline static func unknownAction(_ name: String) -> PluginFailure { .init(code: Int32(SP_ERR_UNKNOWN_ACTION), message: "no action named '\(name)'") }
 }
 
 /// What dispatching one action did.
+@usableFromInline
 struct DispatchOutcome {
-    let stateChanged: Bool
-    let effectsStarted: Int
+    @usableFromInline let stateChanged: Bool
+    @usableFromInline let effectsStarted: Int
+
+    @usableFromInline init(stateChanged: Bool, effectsStarted: Int) {
+        self.stateChanged = stateChanged
+        self.effectsStarted = effectsStarted
+    }
 }
 
-/// One store, as the C trampolines see it.
+/// One store, as the C trampolines see it: closures made where the model's type is
+/// known (in the plugin's own module, through `@inlinable` adapters), so the hot path
+/// runs code specialized for the model instead of generic code.
+@usableFromInline
 @MainActor
-protocol PluginStore: AnyObject {
-    func dispatch(action index: Int, arguments: [Value]) throws(PluginFailure) -> DispatchOutcome
-    func snapshot() throws -> Value
-    func dispose()
+struct PluginStore {
+    @usableFromInline let dispatch: @MainActor (_ action: Int, _ arguments: [Value]) throws(PluginFailure) -> DispatchOutcome
+    @usableFromInline let snapshot: @MainActor () throws -> Value
+    @usableFromInline let dispose: @MainActor () -> Void
+
+    @usableFromInline
+    init(
+        dispatch: @escaping @MainActor (Int, [Value]) throws(PluginFailure) -> DispatchOutcome,
+        snapshot: @escaping @MainActor () throws -> Value,
+        dispose: @escaping @MainActor () -> Void
+    ) {
+        self.dispatch = dispatch
+        self.snapshot = snapshot
+        self.dispose = dispose
+    }
 }
 
 /// The host's per-store callbacks and the services it passed (`sp_store_context`).
+@usableFromInline
 @MainActor
 final class StoreContext {
     private let context: UnsafePointer<sp_store_context>

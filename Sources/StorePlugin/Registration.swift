@@ -123,10 +123,10 @@ final class ModelHandle {
 /// What a store handle points to.
 @MainActor
 final class StoreHandle {
-    let store: any PluginStore
+    let store: PluginStore
     let context: StoreContext
     let actionNames: [String]
-    init(store: any PluginStore, context: StoreContext, actionNames: [String]) {
+    init(store: PluginStore, context: StoreContext, actionNames: [String]) {
         self.store = store
         self.context = context
         self.actionNames = actionNames

@@ -33,7 +33,7 @@ public struct ActionSchema<Action>: @unchecked Sendable {
     public let name: String
     public let doc: String
     public let params: [Param]
-    let make: ([Value]) throws -> Action
+    @usableFromInline let make: ([Value]) throws -> Action
 
     public init(_ name: String, _ doc: String, _ params: [Param] = [], make: @escaping ([Value]) throws -> Action) {
         self.name = name

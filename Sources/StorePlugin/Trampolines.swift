@@ -75,7 +75,7 @@ enum TypedDispatch {
     @MainActor
     static func perform(_ handle: StoreHandle, _ index: Int, _ arguments: [Value], _ result: UnsafeMutablePointer<sp_dispatch_result>?, _ errorOut: UnsafeMutablePointer<sp_error>?) -> Int32 {
         do throws(PluginFailure) {
-            let outcome = try handle.store.dispatch(action: index, arguments: arguments)
+            let outcome = try handle.store.dispatch(index, arguments)
             result?.pointee.state_changed = outcome.stateChanged ? 1 : 0
             result?.pointee.effects_started = UInt32(outcome.effectsStarted)
             return Int32(SP_OK)

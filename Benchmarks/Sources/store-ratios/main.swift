@@ -1,25 +1,40 @@
 // Prints the throughput of each store workload beside its raw update loop, measured in
 // the same run, and the ratio between them. Best of several rounds, to damp noise.
-//   swift run -c release store-ratios [--actions N] [--effects N] [--rounds N]
+//   swift run -c release store-ratios [--actions N] [--effects N] [--host-actions N] [--rounds N] [--plugins DIR]
 import Dispatch
+import Foundation
 import Workloads
+
+let usage = "usage: store-ratios [--actions N] [--effects N] [--host-actions N] [--rounds N] [--plugins DIR]"
 
 struct Options {
     var actions = 10_000_000
     var effects = 500_000
+    var hostActions = 1_000_000
     var rounds = 5
+    /// Where the root package built the example plugins.
+    var plugins: String = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let release = root.appendingPathComponent(".build/release").path
+        return FileManager.default.fileExists(atPath: release + "/libCounter.so") ? release : root.appendingPathComponent(".build/debug").path
+    }()
 
     init(_ arguments: [String]) {
         var rest = arguments.dropFirst()
         while let flag = rest.popFirst() {
-            guard let text = rest.popFirst(), let value = Int(text), value > 0 else {
-                fatalError("usage: store-ratios [--actions N] [--effects N] [--rounds N]")
+            guard let text = rest.popFirst() else { fatalError(usage) }
+            if flag == "--plugins" {
+                plugins = text
+                continue
             }
+            guard let value = Int(text), value > 0 else { fatalError(usage) }
             switch flag {
             case "--actions": actions = value
             case "--effects": effects = value
+            case "--host-actions": hostActions = value
             case "--rounds": rounds = value
-            default: fatalError("unknown option \(flag)")
+            default: fatalError("unknown option \(flag)\n" + usage)
             }
         }
     }
@@ -69,3 +84,24 @@ report("Arboreal Store.send", count: n, measured: arborealSend, raw: rawArboreal
 
 let arborealTrip = await best(r, expected: e) { await Workloads.arborealEffectRoundTrip(e) }
 report("Arboreal effect round trip", count: e, measured: arborealTrip, raw: rawArboreal * Double(e) / Double(n), target: ">= 500 k/s")
+
+print("\nplugins from \(options.plugins)")
+do {
+    let counterFirst = try HostWorkloads.load("Counter", from: options.plugins)
+    let cFirst = try HostWorkloads.load("CCounter", from: options.plugins)
+    var again = UInt64.max
+    for _ in 0..<r { again = min(again, try HostWorkloads.load("Counter", from: options.plugins)) }
+    print(String(format: "plugin load to registered: Counter %.2f ms, CCounter %.2f ms (first dlopen); Counter again %.3f ms   target <= 5 ms",
+                 Double(counterFirst) / 1e6, Double(cFirst) / 1e6, Double(again) / 1e6))
+
+    let h = options.hostActions
+    let inProcess = await best(r, expected: h) { Workloads.storeSend(h) }
+    for (path, label) in [(HostWorkloads.Path.typed, "typed (libffi)"), (.valueTree, "value tree"), (.observed, "typed + state read + diff")] {
+        let seconds = await best(r, expected: h) { (try? HostWorkloads.send(h, action: "increment", model: "counter", plugin: "Counter", from: options.plugins, path: path)) ?? -1 }
+        report("host → Counter, \(label)", count: h, measured: seconds, raw: inProcess, target: "ratio to in-process Store.send")
+    }
+    let cTyped = await best(r, expected: h) { (try? HostWorkloads.send(h, action: "increment", model: "ccounter", plugin: "CCounter", from: options.plugins, path: .typed)) ?? -1 }
+    report("host → CCounter, typed (libffi)", count: h, measured: cTyped, raw: inProcess, target: "ratio to in-process Store.send")
+} catch {
+    print("plugin benchmarks skipped: \(error) (build the root package first)")
+}

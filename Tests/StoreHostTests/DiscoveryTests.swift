@@ -1,0 +1,35 @@
+import Foundation
+import StoreHost
+import Testing
+
+@MainActor
+@Suite("Finding plugins")
+struct DiscoveryTests {
+    @Test func everyExamplePluginIsFoundInTheBuildDirectory() {
+        let names = Set(makeHost().availablePlugins().map(\.name))
+        #expect(names.isSuperset(of: ["Counter", "CCounter", "Todos", "Auth", "Composite", "ArborealCounter"]))
+    }
+
+    @Test func searchPathOrder() {
+        let path = PluginHost.defaultSearchPath(extra: ["/a", "/b"], environment: ["STORESH_PLUGIN_PATH": "/c:/d", "HOME": "/home/me"])
+        #expect(Array(path.prefix(5)) == ["/a", "/b", "/c", "/d", "/home/me/.local/share/storesh/plugins"])
+        #expect(path.count == 6, "and last, the directory of the running program")
+    }
+
+    @Test func aLibraryDroppedIntoASearchedDirectoryLoadsByName() throws {
+        let directory = try Fixtures.directory()
+        try FileManager.default.copyItem(atPath: buildDirectory + "/libCCounter.so", toPath: directory.appendingPathComponent("libMyCounter.so").path)
+        let host = PluginHost(clock: VirtualClock(), searchPath: [directory.path, buildDirectory])
+        #expect(host.availablePlugins().first?.name == "MyCounter")
+        let plugin = try host.load("mycounter")
+        #expect(plugin.path.hasSuffix("libMyCounter.so"))
+        #expect(plugin.models.map(\.name) == ["ccounter"])
+    }
+
+    @Test func loadingTheSameFileTwiceIsRefused() throws {
+        let host = makeHost()
+        try host.load("Counter")
+        #expect(throws: PluginError.self) { try host.load("Counter") }
+        #expect(host.plugins.count == 1)
+    }
+}
