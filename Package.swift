@@ -82,7 +82,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ObservableStoreTests", dependencies: ["ObservableStore"], swiftSettings: strict),
-        .testTarget(name: "StoreHostTests", dependencies: ["StoreHost", "StoreValue"], swiftSettings: strict),
+        .testTarget(name: "StoreHostTests", dependencies: ["StoreHost", "StoreValue", "CStorePlugin"], swiftSettings: strict),
         .testTarget(name: "ArborealTests", dependencies: ["Arboreal", .product(name: "OpenCombine", package: "OpenCombine")], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

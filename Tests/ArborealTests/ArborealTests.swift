@@ -47,6 +47,16 @@ struct ArborealStoreTests {
         ])
     }
 
+    @Test func onEffectActionSeesEffectActionsAfterTheyApplied() async {
+        let store = Store(state: CounterModel(), environment: .init())
+        var seen: [String] = []
+        store.onEffectAction = { effect, action in seen.append("#\(effect) \(action) → \(store.state.count)") }
+        store.send(.increment)
+        store.send(.incrementLater(milliseconds: 1))
+        await eventually { seen.count == 1 }
+        #expect(seen == ["#1 increment → 2"])
+    }
+
     @Test func cancelByIdCancelsTheTaskAndDropsItsAction() async {
         let environment = CounterModel.Environment()
         let store = Store(state: CounterModel(), environment: environment)

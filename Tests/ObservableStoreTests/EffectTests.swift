@@ -95,6 +95,42 @@ struct EffectTests {
         ])
     }
 
+    @Test func onEffectActionSeesEachEffectActionAfterItApplied() async {
+        let store = Store(state: Counter(), environment: ())
+        var seen: [String] = []
+        store.onEffectAction = { effect, action in seen.append("#\(effect) \(action) → \(store.state.count)") }
+        store.send(.incrementTwiceNow)
+        store.send(.increment)
+        await mainQueueTurn()
+        #expect(seen == ["#1 increment → 2", "#2 increment → 3"], "typed actions are not reported; effect actions are, after applying")
+    }
+
+    @Test func taskEffectsRunOnSubscriptionAndStopWhenCancelled() async {
+        let started = Locked(0)
+        let finished = Locked(0)
+        let effect = Fx<Counter.Action>.task {
+            started.update { $0 += 1 }
+            try? await Task.sleep(for: .milliseconds(40))
+            guard !Task.isCancelled else { return .noop }
+            finished.update { $0 += 1 }
+            return .increment
+        }
+        try? await Task.sleep(for: .milliseconds(10))
+        #expect(started.current == 0, "nothing runs before a subscriber asks")
+        let store = Store(state: Counter(), environment: ())
+        store.subscribe(to: effect)
+        store.subscribe(to: effect)
+        await eventually { store.state.count == 2 }
+        #expect(finished.current == 2)
+        let cancelled = Store(state: Counter(), environment: ())
+        cancelled.send(.incrementLaterCancellable(id: "x", cancelInFlight: false))
+        cancelled.subscribe(to: effect)
+        await eventually { started.current == 3 }
+        _ = consume cancelled
+        try? await Task.sleep(for: .milliseconds(80))
+        #expect(finished.current == 2, "releasing the store cancelled the task")
+    }
+
     @Test func releasingTheStoreCancelsWorkAndDropsLateActions() async {
         var store: Store<Counter>? = Store(state: Counter(), environment: ())
         let cancelled = Locked(false)

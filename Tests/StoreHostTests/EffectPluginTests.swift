@@ -1,6 +1,10 @@
+import CStorePlugin
 import StoreHost
 import StoreValue
 import Testing
+
+/// A credential check that lets everyone in, standing in for the plugin's own.
+private let acceptEveryone: @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Bool = { _, _ in true }
 
 @MainActor
 @Suite("Plugins with effects, on a virtual clock")
@@ -64,6 +68,34 @@ struct EffectPluginTests {
         #expect(board.session.state["child"]?["value"] == .int(2))
         let reset = try board.session.send(text: "resetAll")
         #expect(reset.changes.map(\.description) == ["~ child.value: 2 → 0", "~ other.value: 5 → 0"])
+    }
+
+    @Test func publisherEffectOnTheHostScheduler() async throws {
+        let board = try Harness(plugin: "Composite", model: "composite")
+        _ = try board.session.send(text: "child.setValue 3")
+        _ = try board.session.send(text: "resetLater")
+        await board.advance(milliseconds: 1999)
+        #expect(board.applied.isEmpty)
+        board.clock.advance(by: 1_000_000)
+        await eventually { board.applied == ["resetAll"] }
+        #expect(board.session.state["child"]?["value"] == .int(0))
+    }
+
+    @Test func aServiceReplacedAtStoreCreationIsTheOneCalled() async throws {
+        let clock = VirtualClock()
+        let host = makeHost(clock: clock)
+        try host.load("Auth")
+        let model = try host.model(named: "auth")
+        #expect(model.services.map(\.name) == ["checkCredentials"])
+        #expect(model.services.first?.signature == "ss>b")
+        let session = try Session(model: model, host: host, services: ["checkCredentials": unsafeBitCast(acceptEveryone, to: sp_typed_entry.self)])
+        var applied: [String] = []
+        session.onEvent = { if case .applied(let action, _) = $0 { applied.append(action) } }
+        _ = try session.send(text: #"authenticate user: "mallory", password: "wrong""#)
+        await eventually { clock.nextDeadline != nil }
+        clock.advance(by: 500_000_000)
+        await eventually { !applied.isEmpty }
+        #expect(applied == [#"succeed user: "mallory""#])
     }
 
     @Test func arborealEffectOnTheHostClock() async throws {

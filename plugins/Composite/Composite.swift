@@ -42,20 +42,30 @@ struct Composite: ModelProtocol, Codable {
         case other(Tally.Action)
         case rename(String)
         case resetAll
+        /// `resetAll` after two seconds: a publisher effect on the host scheduler.
+        case resetLater
     }
 
-    static func update(state: Composite, action: Action, environment: HostClock) -> Update<Composite> {
+    struct Environment {
+        let clock: HostClock
+        let scheduler: HostScheduler
+    }
+
+    static func update(state: Composite, action: Action, environment: Environment) -> Update<Composite> {
         switch action {
         case .child(let action):
-            return ChildCursor.update(state: state, action: action, environment: environment)
+            return ChildCursor.update(state: state, action: action, environment: environment.clock)
         case .other(let action):
-            return OtherCursor.update(state: state, action: action, environment: environment)
+            return OtherCursor.update(state: state, action: action, environment: environment.clock)
         case .rename(let title):
             var next = state
             next.title = title
             return Update(state: next)
         case .resetAll:
             return update(state: state, actions: [.child(.setValue(0)), .other(.setValue(0))], environment: environment)
+        case .resetLater:
+            let later = Just(Action.resetAll).delay(for: .seconds(2), scheduler: environment.scheduler)
+            return Update(state: state, fx: later.eraseToAnyPublisher())
         }
     }
 }
@@ -97,8 +107,9 @@ let compositeModel = PluginModel.observable(
     actions: childActions("child") + childActions("other") + [
         .init("rename", "Renames the board.", [.string(doc: "the new title")]),
         .init("resetAll", "Sets both children to zero in one update."),
+        .init("resetLater", "Sets both children to zero after two seconds (a publisher effect)."),
     ],
-    environment: { $0.clock }
+    environment: { Composite.Environment(clock: $0.clock, scheduler: $0.scheduler) }
 )
 
 @_cdecl("storeplugin_info_v1")
