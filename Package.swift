@@ -75,15 +75,17 @@ let package = Package(
         .target(name: "Composite", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Composite", swiftSettings: strict),
         .target(name: "ArborealCounter", dependencies: ["StorePlugin", "Arboreal"], path: "plugins/ArborealCounter", swiftSettings: strict),
         // The Swift SDK: turns an ObservableStore or Arboreal model into a plugin.
-        .target(name: "StorePlugin", dependencies: ["CStorePlugin", "StoreValue", "ObservableStore", "Arboreal"], swiftSettings: strict),
+        .target(name: "StorePlugin", dependencies: ["CStorePlugin", "StoreValue", "StoreRuntime", "ObservableStore", "Arboreal"], swiftSettings: strict),
         .executableTarget(
             name: "store-demo",
             dependencies: ["ObservableStore", "Arboreal"],
             swiftSettings: strict
         ),
-        .testTarget(name: "ObservableStoreTests", dependencies: ["ObservableStore"], swiftSettings: strict),
-        .testTarget(name: "StoreHostTests", dependencies: ["StoreHost", "StoreValue", "CStorePlugin"], swiftSettings: strict),
-        .testTarget(name: "ArborealTests", dependencies: ["Arboreal", .product(name: "OpenCombine", package: "OpenCombine")], swiftSettings: strict),
+        // Waiting and locking helpers shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "ObservableStoreTests", dependencies: ["ObservableStore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "StoreHostTests", dependencies: ["StoreHost", "StoreValue", "CStorePlugin", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ArborealTests", dependencies: ["Arboreal", "TestSupport", .product(name: "OpenCombine", package: "OpenCombine")], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

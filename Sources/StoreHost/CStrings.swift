@@ -1,15 +1,5 @@
 import CStorePlugin
 
-extension UnsafeMutablePointer where Pointee == sp_error {
-    /// Writes `message` into the error's buffer, NUL-terminated and truncated to fit.
-    func write(_ message: String) {
-        withUnsafeMutableBytes(of: &pointee.message) { buffer in
-            let bytes = Array(message.utf8.prefix(buffer.count - 1))
-            buffer.copyBytes(from: bytes)
-            buffer[bytes.count] = 0
-        }
-    }
-}
 
 extension sp_error {
     /// A zeroed error with its size set, ready to pass to a plugin.

@@ -1,23 +1,6 @@
 public import StoreValue
 
 extension Value {
-    /// One line, JSON-like: `{count: 3, tags: ["a"]}`, `.loggedIn(user: "bo")`.
-    public var compact: String {
-        switch self {
-        case .null: return "null"
-        case .bool(let v): return v ? "true" : "false"
-        case .int(let v): return String(v)
-        case .double(let v): return v == v.rounded() && abs(v) < 1e15 ? String(format1: v) : "\(v)"
-        case .string(let v): return Self.quoted(v)
-        case .array(let items): return "[" + items.map(\.compact).joined(separator: ", ") + "]"
-        case .record(_, let fields):
-            return "{" + fields.map { "\(Self.label($0.label ?? "")): \($0.value.compact)" }.joined(separator: ", ") + "}"
-        case .enumCase(let name, let payload):
-            guard !payload.isEmpty else { return "." + name }
-            return "." + name + "(" + payload.map { ($0.label.map { Self.label($0) + ": " } ?? "") + $0.value.compact }.joined(separator: ", ") + ")"
-        }
-    }
-
     /// An indented tree, one leaf per line, cut off below `depth` levels (nil: no limit).
     public func tree(depth: Int? = nil) -> String {
         var lines: [String] = []
@@ -74,36 +57,5 @@ extension Value {
         case .enumCase(let name, let payload): ".\(name)(…) (\(payload.count) values)"
         default: compact
         }
-    }
-
-    static func label(_ name: String) -> String {
-        Registration.isIdentifier(name) && !name.utf8.contains(UInt8(ascii: "-")) ? name : quoted(name)
-    }
-
-    /// JSON string syntax.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format4: scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-}
-
-private extension String {
-    /// A whole double with its decimal point kept: 3.0 → "3.0".
-    init(format1 value: Double) { self = "\(Int64(value)).0" }
-    /// A \uXXXX escape.
-    init(format4 code: UInt32) {
-        let hex = String(code, radix: 16)
-        self = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 }

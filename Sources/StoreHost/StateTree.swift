@@ -83,7 +83,7 @@ public enum PathSyntax {
     }
 
     static func append(_ label: String, to path: String) -> String {
-        if Registration.isIdentifier(label), !label.utf8.contains(UInt8(ascii: "-")) {
+        if Value.isBareLabel(label) {
             return path.isEmpty ? label : path + "." + label
         }
         return path + "[" + Value.string(label).compact + "]"

@@ -43,32 +43,7 @@ enum ActionText {
         }
     }
 
-    /// The literal syntax storesh parses: JSON-like, with bare field names in records.
     private static func literal(_ value: Value) -> String {
-        switch value {
-        case .null: return "null"
-        case .bool(let v): return v ? "true" : "false"
-        case .int(let v): return "\(v)"
-        case .double(let v): return "\(v)"
-        case .string(let v): return quote(v)
-        case .array(let items): return "[" + items.map(literal).joined(separator: ", ") + "]"
-        case .record(_, let fields), .enumCase(_, let fields):
-            return "{" + fields.map { "\($0.label ?? "_"): \(literal($0.value))" }.joined(separator: ", ") + "}"
-        }
-    }
-
-    private static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        value.compact
     }
 }

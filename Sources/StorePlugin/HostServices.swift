@@ -36,13 +36,3 @@ struct HostServices: @unchecked Sendable {
     private static let markMainQueue: Void = DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
 }
 
-extension UnsafeMutablePointer where Pointee == sp_error {
-    /// Writes `message` into the caller's error buffer, truncated to fit.
-    func write(_ message: String) {
-        withUnsafeMutableBytes(of: &pointee.message) { buffer in
-            let bytes = Array(message.utf8.prefix(buffer.count - 1))
-            buffer.copyBytes(from: bytes)
-            buffer[bytes.count] = 0
-        }
-    }
-}

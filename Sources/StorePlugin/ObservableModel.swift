@@ -52,12 +52,10 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable> {
         self.actions = actions
         self.constants = Array(repeating: nil, count: actions.count)
         self.context = context
-        store.onEffectEvent = { [unowned self] event in self.forward(event) }
-        store.onEffectAction = { [unowned self] effect, action in
-            let text = ActionText.render(action)
-            self.context.report(SP_EFFECT_EMITTED, effect: effect, action: text)
-            self.context.applied(text)
+        store.onEffectEvent = { [unowned self] event in
+            if self.context.forward(event, dispatching: self.dispatching), self.dispatching != nil { self.effectsStarted += 1 }
         }
+        store.onEffectAction = { [unowned self] effect, action in self.context.effectAction(effect, action) }
     }
 
     @inlinable
@@ -82,20 +80,6 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable> {
             return action
         } catch {
             throw .badArguments("\(schema.name): \(describe(error))")
-        }
-    }
-
-    private func forward(_ event: EffectEvent) {
-        switch event {
-        case .started(let id, let cancelID):
-            if dispatching != nil { effectsStarted += 1 }
-            context.report(SP_EFFECT_STARTED, effect: id, label: dispatching ?? cancelID)
-        case .emitted:
-            break // reported by onEffectAction, with the action in shell syntax
-        case .finished(let id):
-            context.report(SP_EFFECT_FINISHED, effect: id)
-        case .cancelled(let id):
-            context.report(SP_EFFECT_CANCELLED, effect: id)
         }
     }
 

@@ -1,4 +1,5 @@
 import CStorePlugin
+import StoreRuntime
 
 /// A model ready to be registered with the host: its schema, and how to make stores.
 /// Build one with `PluginModel.observable(…)` or `PluginModel.arboreal(…)`.
@@ -104,6 +105,30 @@ final class StoreContext {
                 }
             }
         }
+    }
+
+    /// Reports a store's effect event. `dispatching` is the action the host is sending,
+    /// if any: it labels the effects that action starts. Returns true for a start.
+    func forward(_ event: EffectEvent, dispatching: String?) -> Bool {
+        switch event {
+        case .started(let id, let cancelID):
+            report(SP_EFFECT_STARTED, effect: id, label: dispatching ?? cancelID)
+            return true
+        case .emitted:
+            break // reported by `effectAction`, with the action in shell syntax
+        case .finished(let id):
+            report(SP_EFFECT_FINISHED, effect: id)
+        case .cancelled(let id):
+            report(SP_EFFECT_CANCELLED, effect: id)
+        }
+        return false
+    }
+
+    /// Reports an action an effect sent, once the store has applied it.
+    func effectAction(_ effect: UInt64, _ action: Any) {
+        let text = ActionText.render(action)
+        report(SP_EFFECT_EMITTED, effect: effect, action: text)
+        applied(text)
     }
 
     func applied(_ action: String) {

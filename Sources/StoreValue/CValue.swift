@@ -69,3 +69,14 @@ extension Value {
         return container
     }
 }
+
+extension UnsafeMutablePointer where Pointee == sp_error {
+    /// Writes `message` into the error's buffer, NUL-terminated and truncated to fit.
+    public func write(_ message: String) {
+        withUnsafeMutableBytes(of: &pointee.message) { buffer in
+            let bytes = Array(message.utf8.prefix(buffer.count - 1))
+            buffer.copyBytes(from: bytes)
+            buffer[bytes.count] = 0
+        }
+    }
+}

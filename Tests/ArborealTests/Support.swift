@@ -1,30 +1,8 @@
+@_exported import TestSupport
 import Arboreal
 import Dispatch
 import Observation
 import Testing
-
-@MainActor
-func mainQueueTurn() async {
-    await withCheckedContinuation { continuation in
-        DispatchQueue.main.async { continuation.resume() }
-    }
-}
-
-@MainActor
-func eventually(
-    timeout: Double = 5,
-    sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: @MainActor () -> Bool
-) async {
-    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
-    while !condition() {
-        if DispatchTime.now().uptimeNanoseconds > deadline {
-            Issue.record("condition not met within \(timeout)s", sourceLocation: sourceLocation)
-            return
-        }
-        try? await Task.sleep(for: .milliseconds(2))
-    }
-}
 
 /// Counts how many times the effects of a test actually ran to completion.
 final class RunLog: @unchecked Sendable {

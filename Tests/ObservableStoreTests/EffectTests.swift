@@ -137,8 +137,8 @@ struct EffectTests {
         let delivered = Locked(false)
         let slow = delayed(Counter.Action.increment, milliseconds: 30)
             .handleEvents(
-                receiveOutput: { _ in delivered.update { $0 = true } },
-                receiveCancel: { cancelled.update { $0 = true } }
+                receiveOutput: { @Sendable _ in delivered.update { $0 = true } },
+                receiveCancel: { @Sendable in cancelled.update { $0 = true } }
             )
             .eraseToAnyPublisher()
         store?.subscribe(to: slow)

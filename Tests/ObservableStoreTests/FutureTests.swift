@@ -15,8 +15,8 @@ struct FutureTests {
             return 42
         }
         .sink(
-            receiveCompletion: { _ in received.update { $0.append("finished") } },
-            receiveValue: { value in received.update { $0.append("\(value)") } }
+            receiveCompletion: { @Sendable _ in received.update { $0.append("finished") } },
+            receiveValue: { @Sendable value in received.update { $0.append("\(value)") } }
         )
         await eventually { received.current.count == 2 }
         #expect(received.current == ["42", "finished"])
@@ -30,12 +30,12 @@ struct FutureTests {
         var subscriptions: [AnyCancellable] = []
         for future in [ok, bad] {
             future.sink(
-                receiveCompletion: { completion in
+                receiveCompletion: { @Sendable completion in
                     if case .failure(let error) = completion {
                         results.update { $0.append(.failure(error as! Boom)) }
                     }
                 },
-                receiveValue: { value in results.update { $0.append(.success(value)) } }
+                receiveValue: { @Sendable value in results.update { $0.append(.success(value)) } }
             ).store(in: &subscriptions)
         }
         await eventually { results.current.count == 2 }
@@ -47,10 +47,10 @@ struct FutureTests {
         let values = Locked<[Int]>([])
         var subscriptions: [AnyCancellable] = []
         Future<Int, Never>.detached { 1 }
-            .sink { value in values.update { $0.append(value) } }
+            .sink { @Sendable value in values.update { $0.append(value) } }
             .store(in: &subscriptions)
         Future<Int, any Error>.detached { 2 }
-            .sink(receiveCompletion: { _ in }, receiveValue: { value in values.update { $0.append(value) } })
+            .sink(receiveCompletion: { _ in }, receiveValue: { @Sendable value in values.update { $0.append(value) } })
             .store(in: &subscriptions)
         await eventually { values.current.count == 2 }
         #expect(values.current.sorted() == [1, 2])

@@ -1,34 +1,6 @@
-import Dispatch
-import Foundation
+@_exported import TestSupport
 import ObservableStore
 import Testing
-
-/// Returns after every main-queue block queued before the call has run — in particular
-/// after the store's effect mailbox has delivered what was posted so far.
-@MainActor
-func mainQueueTurn() async {
-    await withCheckedContinuation { continuation in
-        DispatchQueue.main.async { continuation.resume() }
-    }
-}
-
-/// Waits (on the main actor, letting the main queue run) until `condition` holds, or
-/// records a test failure after `timeout` seconds.
-@MainActor
-func eventually(
-    timeout: Double = 5,
-    sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: @MainActor () -> Bool
-) async {
-    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
-    while !condition() {
-        if DispatchTime.now().uptimeNanoseconds > deadline {
-            Issue.record("condition not met within \(timeout)s", sourceLocation: sourceLocation)
-            return
-        }
-        try? await Task.sleep(for: .milliseconds(2))
-    }
-}
 
 /// A publisher of one action that arrives after `milliseconds`, from another thread.
 func delayed<Action: Sendable>(_ action: Action, milliseconds: Int = 20) -> Fx<Action> {
@@ -87,25 +59,5 @@ struct Counter: ModelProtocol {
             next.count = value
             return Update(state: next, animation: .easeOut())
         }
-    }
-}
-
-/// A value shared with publishers that emit on other threads.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func update(_ body: (inout Value) -> Void) {
-        lock.lock()
-        body(&value)
-        lock.unlock()
-    }
-
-    var current: Value {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
     }
 }

@@ -1,3 +1,4 @@
+@_exported import TestSupport
 import Foundation
 import StoreHost
 import Testing
@@ -16,24 +17,6 @@ let buildDirectory: String = {
 @MainActor
 func makeHost(clock: (any HostClock)? = nil) -> PluginHost {
     PluginHost(clock: clock ?? VirtualClock(), searchPath: [buildDirectory])
-}
-
-/// Lets the main queue run (effects deliver there) until `condition` holds, or fails the
-/// test after `timeout` seconds of wall time.
-@MainActor
-func eventually(
-    timeout: Double = 5,
-    sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: @MainActor () -> Bool
-) async {
-    let deadline = Date().addingTimeInterval(timeout)
-    while !condition() {
-        if Date() > deadline {
-            Issue.record("condition not met within \(timeout)s", sourceLocation: sourceLocation)
-            return
-        }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
 }
 
 /// A session of `model` from plugin `plugin`, on a virtual clock, recording its events.

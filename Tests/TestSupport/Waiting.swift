@@ -1,0 +1,52 @@
+// Helpers every test target shares: waiting for the main queue (where store effects
+// deliver), and collecting values from other threads.
+public import Testing
+import Dispatch
+import Foundation
+
+/// Returns after every main-queue block queued before the call has run — in particular
+/// after a store's effect mailbox has delivered what was posted so far.
+@MainActor
+public func mainQueueTurn() async {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.main.async { continuation.resume() }
+    }
+}
+
+/// Lets the main queue run until `condition` holds, or records a test failure after
+/// `timeout` seconds of wall time.
+@MainActor
+public func eventually(
+    timeout: Double = 5,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: @MainActor () -> Bool
+) async {
+    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
+    while !condition() {
+        if DispatchTime.now().uptimeNanoseconds > deadline {
+            Issue.record("condition not met within \(timeout)s", sourceLocation: sourceLocation)
+            return
+        }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+}
+
+/// A value shared with code that runs on other threads (publishers, tasks).
+public final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    public init(_ value: Value) { self.value = value }
+
+    public func update(_ body: (inout Value) -> Void) {
+        lock.lock()
+        body(&value)
+        lock.unlock()
+    }
+
+    public var current: Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+}
