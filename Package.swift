@@ -20,6 +20,7 @@ let package = Package(
         // Language-neutral values shared by host and SDK.
         .library(name: "StoreValue", targets: ["StoreValue"]),
         .executable(name: "store-demo", targets: ["store-demo"]),
+        .executable(name: "storesh", targets: ["storesh"]),
         // Example plugins, each a dynamic library storesh loads by name.
         .library(name: "CCounter", type: .dynamic, targets: ["CCounter"]),
         .library(name: "Counter", type: .dynamic, targets: ["Counter"]),
@@ -31,6 +32,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // Pieces both store flavours share: the effect mailbox, Binding, Transaction.
@@ -76,6 +78,14 @@ let package = Package(
         .target(name: "ArborealCounter", dependencies: ["StorePlugin", "Arboreal"], path: "plugins/ArborealCounter", swiftSettings: strict),
         // The Swift SDK: turns an ObservableStore or Arboreal model into a plugin.
         .target(name: "StorePlugin", dependencies: ["CStorePlugin", "StoreValue", "StoreRuntime", "ObservableStore", "Arboreal"], swiftSettings: strict),
+        // libedit for the prompt (needs libedit-dev).
+        .target(name: "CEditLine", linkerSettings: [.linkedLibrary("edit")]),
+        // The shell: arguments, the libedit front end, batch mode, terminal output. Thin.
+        .executableTarget(
+            name: "storesh",
+            dependencies: ["StoreHost", "CEditLine", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "store-demo",
             dependencies: ["ObservableStore", "Arboreal"],

@@ -71,6 +71,7 @@ public final class Session {
     /// `observe: false` the state is not re-read and no diff is made (fast batch runs).
     public func send(_ action: ActionDescriptor, arguments: [Value], observe: Bool = true) throws(SessionError) -> SendResult {
         guard let store else { throw SessionError(message: "the store is gone") }
+        let before = observe ? state : knownState
         var result = sp_dispatch_result(struct_size: UInt32(MemoryLayout<sp_dispatch_result>.size), state_changed: 0, effects_started: 0)
         var error = sp_error.empty()
         let status: Int32
@@ -86,7 +87,6 @@ public final class Session {
             isStale = isStale || result.state_changed != 0
             return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: [])
         }
-        let before = state
         knownState = try readState()
         let changes = result.state_changed != 0 ? StateDiff.changes(from: before, to: knownState) : []
         return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: changes)

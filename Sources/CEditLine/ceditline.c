@@ -1,0 +1,133 @@
+#include "ceditline.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wchar.h>
+
+static char *prompt_text;
+static void (*idle_hook)(EditLine *);
+static volatile sig_atomic_t interrupted;
+
+static char *prompt(EditLine *editor) {
+    (void)editor;
+    return prompt_text ? prompt_text : "";
+}
+
+static void on_sigint(int signal) {
+    (void)signal;
+    interrupted = 1;
+}
+
+/* Reads one character, polling stdin so the idle hook runs while the user thinks.
+ * Returns 1 with a character, 0 at end of input, -1 when interrupted. */
+static int read_character(EditLine *editor, wchar_t *out) {
+    mbstate_t state;
+    memset(&state, 0, sizeof state);
+    for (;;) {
+        if (interrupted) return -1;
+        struct pollfd input = { .fd = STDIN_FILENO, .events = POLLIN };
+        int ready = poll(&input, 1, 20);
+        if (ready < 0) {
+            if (errno == EINTR) continue;
+            return 0;
+        }
+        if (ready == 0) {
+            if (idle_hook) idle_hook(editor);
+            continue;
+        }
+        char byte;
+        ssize_t got = read(STDIN_FILENO, &byte, 1);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return 0;
+        wchar_t character;
+        size_t used = mbrtowc(&character, &byte, 1, &state);
+        if (used == (size_t)-2) continue;          /* the middle of a UTF-8 sequence */
+        if (used == (size_t)-1) {                   /* not UTF-8: take the byte as is */
+            memset(&state, 0, sizeof state);
+            character = (unsigned char)byte;
+        }
+        *out = character;
+        return 1;
+    }
+}
+
+EditLine *cel_open(const char *program) {
+    EditLine *editor = el_init(program, stdin, stdout, stderr);
+    if (!editor) return NULL;
+    el_set(editor, EL_EDITOR, "emacs");
+    el_set(editor, EL_PROMPT, prompt);
+    el_set(editor, EL_SIGNAL, 0);
+    el_set(editor, EL_GETCFN, read_character);
+    el_source(editor, NULL); /* ~/.editrc: "bind -v" there switches to vi keys */
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_sigint;
+    sigaction(SIGINT, &action, NULL);
+    return editor;
+}
+
+void cel_close(EditLine *editor) {
+    if (editor) el_end(editor);
+}
+
+void cel_set_prompt(const char *text) {
+    free(prompt_text);
+    prompt_text = strdup(text ? text : "");
+}
+
+void cel_set_idle(void (*idle)(EditLine *)) { idle_hook = idle; }
+
+void cel_redisplay(EditLine *editor) { el_set(editor, EL_REFRESH); }
+
+const char *cel_gets(EditLine *editor, int *count) {
+    const char *line = el_gets(editor, count);
+    if (interrupted) el_reset(editor);
+    return line;
+}
+
+int cel_take_interrupt(void) {
+    int was = interrupted;
+    interrupted = 0;
+    return was;
+}
+
+void cel_set_completer(EditLine *editor, unsigned char (*complete)(EditLine *, int)) {
+    el_set(editor, EL_ADDFN, "storesh-complete", "complete the word before the cursor", complete);
+    el_set(editor, EL_BIND, "^I", "storesh-complete", NULL);
+}
+
+History *cel_history_open(int size) {
+    History *h = history_init();
+    if (!h) return NULL;
+    HistEvent event;
+    history(h, &event, H_SETSIZE, size);
+    history(h, &event, H_SETUNIQUE, 1);
+    return h;
+}
+
+void cel_history_close(History *h) {
+    if (h) history_end(h);
+}
+
+void cel_history_attach(EditLine *editor, History *h) {
+    el_set(editor, EL_HIST, history, h);
+}
+
+int cel_history_enter(History *h, const char *line) {
+    HistEvent event;
+    return history(h, &event, H_ENTER, line);
+}
+
+int cel_history_load(History *h, const char *path) {
+    HistEvent event;
+    return history(h, &event, H_LOAD, path);
+}
+
+int cel_history_save(History *h, const char *path) {
+    HistEvent event;
+    return history(h, &event, H_SAVE, path);
+}

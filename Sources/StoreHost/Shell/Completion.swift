@@ -1,0 +1,80 @@
+import Foundation
+import StoreValue
+
+extension ShellCore {
+    /// Completions for the word before `cursor` (a byte offset): where that word starts,
+    /// and the candidates that could replace it. Commands, action names, parameter
+    /// labels, state paths, plugin and model names, and file paths.
+    public func completions(line: String, cursor: Int) -> (start: Int, candidates: [String]) {
+        let before = String(decoding: line.utf8.prefix(cursor), as: UTF8.self)
+        let wordStart = before.utf8.lastIndex { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "(") }
+            .map { before.utf8.distance(from: before.utf8.startIndex, to: $0) + 1 } ?? 0
+        let word = String(decoding: before.utf8.dropFirst(wordStart), as: UTF8.self)
+        let earlier = String(decoding: before.utf8.prefix(wordStart), as: UTF8.self)
+        let words = ShellWords.split(earlier)
+        let candidates: [String]
+        if before.hasPrefix(":") {
+            if words.isEmpty {
+                candidates = Self.commands.map { ":" + $0.name }
+            } else {
+                candidates = commandArguments(words[0], word: word)
+            }
+        } else if words.isEmpty {
+            candidates = current?.model.actions.map(\.name) ?? []
+        } else {
+            candidates = labels(for: words[0], given: earlier)
+        }
+        return (wordStart, candidates.filter { $0.hasPrefix(word) }.sorted())
+    }
+
+    private func commandArguments(_ command: String, word: String) -> [String] {
+        switch Self.aliases[String(command.dropFirst())] ?? String(command.dropFirst()) {
+        case "help": return Self.commands.map(\.name) + ["actions"]
+        case "load": return host.availablePlugins().map(\.name) + filePaths(word)
+        case "use": return host.models.map(\.name) + host.models.map(\.qualifiedName)
+        case "state": return current.map { statePaths($0.state) } ?? []
+        case "diff": return ["on", "off"]
+        default: return []
+        }
+    }
+
+    private func labels(for actionName: String, given earlier: String) -> [String] {
+        let name = (try? ActionCall.parse(actionName))?.name ?? actionName
+        guard let action = current?.model.action(named: name) else { return [] }
+        return action.params.compactMap(\.label).filter { !earlier.contains("\($0):") }.map { "\($0): " }
+    }
+
+    /// Paths into `value`, a few levels deep, as `:state` takes them.
+    func statePaths(_ value: Value, prefix: String = "", depth: Int = 3) -> [String] {
+        guard depth > 0 else { return [] }
+        var paths: [String] = []
+        switch value {
+        case .record(_, let fields):
+            for field in fields {
+                let path = PathSyntax.append(field.label ?? "", to: prefix)
+                paths.append(path)
+                paths += statePaths(field.value, prefix: path, depth: depth - 1)
+            }
+        case .array(let items):
+            for (index, item) in items.prefix(20).enumerated() {
+                let path = prefix + "[\(index)]"
+                paths.append(path)
+                paths += statePaths(item, prefix: path, depth: depth - 1)
+            }
+        default:
+            break
+        }
+        return paths
+    }
+
+    private func filePaths(_ word: String) -> [String] {
+        let directory = word.contains("/") ? String(word[...word.lastIndex(of: "/")!]) : ""
+        let listed = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
+        return listed.map { entry in
+            var isDirectory: ObjCBool = false
+            let path = directory + entry
+            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            return isDirectory.boolValue ? path + "/" : path
+        }
+    }
+}

@@ -1,0 +1,49 @@
+public import StoreValue
+
+/// A tiny JSON writer for storesh's `--format json`: one object per line, keys in a
+/// fixed order so output is stable.
+public enum JSON {
+    /// An object from ordered key/value pairs; nil values are left out.
+    public static func object(_ pairs: [(String, String?)]) -> String {
+        "{" + pairs.compactMap { key, value in value.map { "\(string(key)):\($0)" } }.joined(separator: ",") + "}"
+    }
+
+    public static func array(_ items: [String]) -> String {
+        "[" + items.joined(separator: ",") + "]"
+    }
+
+    /// A JSON string literal.
+    public static func string(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// A value: records become objects keyed by field name; an enum case becomes
+    /// `{"$case": name, …payload}` (unlabelled payload values under "$0", "$1", …).
+    public static func value(_ value: Value) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let v): return v ? "true" : "false"
+        case .int(let v): return String(v)
+        case .double(let v): return v.isFinite ? "\(v)" : "null"
+        case .string(let v): return string(v)
+        case .array(let items): return array(items.map(Self.value))
+        case .record(_, let fields): return object(fields.map { ($0.label ?? "", Self.value($0.value)) })
+        case .enumCase(let name, let payload):
+            return object([("$case", string(name))] + payload.enumerated().map { ($0.element.label ?? "$\($0.offset)", Self.value($0.element.value)) })
+        }
+    }
+}

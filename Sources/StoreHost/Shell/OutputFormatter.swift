@@ -1,0 +1,129 @@
+import StoreValue
+
+/// Turns `ShellOutput` into text: readable lines for people (optionally coloured), or one
+/// JSON object per line for programs. Pure formatting; it never touches a terminal.
+public struct OutputFormatter: Sendable {
+    public enum Format: String, Sendable, CaseIterable {
+        case tree, json
+    }
+
+    public var format: Format
+    /// ANSI colours; storesh turns them on only at a terminal and never with NO_COLOR.
+    public var color: Bool
+
+    public init(format: Format = .tree, color: Bool = false) {
+        self.format = format
+        self.color = color
+    }
+
+    /// The lines for one output, without trailing newlines.
+    public func lines(for output: ShellOutput) -> [String] {
+        format == .json ? [json(output)] : text(output)
+    }
+
+    // MARK: Text
+
+    private func paint(_ text: String, _ code: String) -> String {
+        color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    private func diffLines(_ changes: [StateChange]) -> [String] {
+        changes.map { change in
+            let code = switch change.kind {
+            case .added: "32"
+            case .removed: "31"
+            case .changed: "33"
+            }
+            return "  " + paint(change.description, code)
+        }
+    }
+
+    private func text(_ output: ShellOutput) -> [String] {
+        switch output {
+        case .action(let typed, let result):
+            var summary = result.stateChanged ? "state changed" : "no change"
+            if result.effectsStarted > 0 { summary += ", \(result.effectsStarted) effect\(result.effectsStarted == 1 ? "" : "s") started" }
+            return ["\(paint(typed, "1")): \(summary)"] + diffLines(result.changes)
+        case .state(_, let value, let depth):
+            return value.tree(depth: depth).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        case .effect(let report):
+            let event = report.event
+            var line = "fx #\(event.effect) \(report.label ?? "effect") "
+            switch event.kind {
+            case .started: line += "started"
+            case .emitted: line += "emitted \(event.action ?? "?")"
+            case .finished: line += "finished"
+            case .failed: line += "failed: \(event.message ?? "?")"
+            case .cancelled: line += "cancelled"
+            }
+            if event.kind != .started { line += " (+\(report.elapsedMilliseconds)ms)" }
+            return [paint(line, "36")]
+        case .applied(_, let changes, let showDiff):
+            return showDiff ? diffLines(changes) : []
+        case .error(let error):
+            var location = ""
+            if let file = error.origin.file {
+                location = "\(file):\(error.origin.line):" + (error.column.map { "\($0):" } ?? "") + " "
+            }
+            var lines = [location + paint("error:", "31;1") + " " + error.message]
+            if let text = error.text, let column = error.column {
+                lines.append("  " + text)
+                lines.append("  " + String(repeating: " ", count: column - 1) + paint("^", "32;1"))
+            }
+            return lines
+        case .info(_, let lines):
+            return lines
+        case .loaded(let plugin, let version, let models):
+            return ["loaded \(plugin) \(version): \(models.joined(separator: ", "))"]
+        }
+    }
+
+    // MARK: JSON
+
+    private func jsonDiff(_ changes: [StateChange]) -> String {
+        JSON.array(changes.map { change in
+            JSON.object([
+                ("op", JSON.string(change.kind.rawValue)),
+                ("path", JSON.string(change.path)),
+                ("old", change.old.map(JSON.value)),
+                ("new", change.new.map(JSON.value)),
+            ])
+        })
+    }
+
+    private func json(_ output: ShellOutput) -> String {
+        switch output {
+        case .action(let typed, let result):
+            return JSON.object([
+                ("kind", JSON.string("action")), ("action", JSON.string(typed)), ("name", JSON.string(result.action)),
+                ("changed", result.stateChanged ? "true" : "false"), ("effects", String(result.effectsStarted)),
+                ("diff", jsonDiff(result.changes)),
+            ])
+        case .state(let path, let value, _):
+            return JSON.object([("kind", JSON.string("state")), ("path", path.map(JSON.string)), ("value", JSON.value(value))])
+        case .effect(let report):
+            let event = report.event
+            return JSON.object([
+                ("kind", JSON.string("effect")), ("event", JSON.string("\(event.kind)")), ("id", String(event.effect)),
+                ("model", JSON.string(report.model)), ("label", report.label.map(JSON.string)),
+                ("action", event.action.map(JSON.string)), ("message", event.message.map(JSON.string)),
+                ("elapsed_ms", String(report.elapsedMilliseconds)),
+            ])
+        case .applied(let action, let changes, _):
+            return JSON.object([("kind", JSON.string("applied")), ("action", JSON.string(action)), ("diff", jsonDiff(changes))])
+        case .error(let error):
+            return JSON.object([
+                ("kind", JSON.string("error")), ("message", JSON.string(error.message)),
+                ("file", error.origin.file.map(JSON.string)), ("line", error.origin.file == nil ? nil : String(error.origin.line)),
+                ("column", error.column.map { String($0) }),
+            ])
+        case .info(let kind, let lines):
+            return JSON.object([("kind", JSON.string(kind)), ("lines", JSON.array(lines.map(JSON.string)))])
+        case .loaded(let plugin, let version, let models):
+            return JSON.object([
+                ("kind", JSON.string("loaded")), ("plugin", JSON.string(plugin)), ("version", JSON.string(version)),
+                ("models", JSON.array(models.map(JSON.string))),
+            ])
+        }
+    }
+}

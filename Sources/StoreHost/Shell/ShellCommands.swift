@@ -1,0 +1,300 @@
+import Dispatch
+import StoreValue
+
+/// One `:command`: its syntax, a line of help, more detail, and what it does.
+struct ShellCommand {
+    let name: String
+    let usage: String
+    let summary: String
+    let detail: [String]
+    let run: @MainActor (ShellCore, [String], LineOrigin) async -> Bool
+}
+
+extension ShellCore {
+    /// Every command, in the order `:help` lists them.
+    static let commands: [ShellCommand] = [
+        ShellCommand(name: "help", usage: ":help [COMMAND]", summary: "list commands, or explain one",
+                     detail: ["Actions are typed as text; see ':help actions' for the grammar."]) { core, args, origin in
+            core.help(args.first, origin: origin)
+        },
+        ShellCommand(name: "plugins", usage: ":plugins", summary: "loaded plugins, and the ones in the search path",
+                     detail: ["The search path: --plugin-path directories, $STORESH_PLUGIN_PATH, ~/.local/share/storesh/plugins, and the directory storesh runs from."]) { core, _, _ in
+            var lines = core.host.plugins.map { "\($0.name) \($0.version)  \($0.path)  (loaded: \($0.models.map(\.name).joined(separator: ", ")))" }
+            let loaded = Set(core.host.plugins.map(\.path))
+            lines += core.host.availablePlugins().filter { !loaded.contains($0.path) }.map { "\($0.name)  \($0.path)  (not loaded)" }
+            core.output(.info(kind: "plugins", lines: lines.isEmpty ? ["no plugins found"] : lines))
+            return true
+        },
+        ShellCommand(name: "load", usage: ":load PATH|NAME", summary: "load a plugin and make its first model current",
+                     detail: ["NAME is looked up in the search path (see :plugins); a PATH has a '/' or ends in .so."]) { core, args, origin in
+            guard let target = args.first, args.count == 1 else { return core.fail("usage: :load PATH|NAME", origin: origin) }
+            do {
+                let plugin = try core.host.load(target)
+                core.output(.loaded(plugin: plugin.name, version: plugin.version, models: plugin.models.map(\.qualifiedName)))
+                if let first = plugin.models.first { try core.use(first.qualifiedName) }
+                return true
+            } catch let error as PluginError {
+                return core.fail(error.description, origin: origin)
+            } catch let error as ShellError {
+                return core.fail(error.message, origin: origin)
+            } catch {
+                return core.fail("\(error)", origin: origin)
+            }
+        },
+        ShellCommand(name: "models", usage: ":models", summary: "models of the loaded plugins; * marks the current one",
+                     detail: []) { core, _, _ in
+            let current = core.current?.model.qualifiedName
+            let lines = core.host.models.map { ($0.qualifiedName == current ? "* " : "  ") + "\($0.qualifiedName)  \($0.doc ?? "")" }
+            core.output(.info(kind: "models", lines: lines.isEmpty ? ["no models are loaded"] : lines))
+            return true
+        },
+        ShellCommand(name: "use", usage: ":use MODEL", summary: "switch to another model (its state is kept)",
+                     detail: ["MODEL is a model name, plugin.model when two plugins share a name, or a plugin name."]) { core, args, origin in
+            guard let name = args.first, args.count == 1 else { return core.fail("usage: :use MODEL", origin: origin) }
+            do throws(ShellError) {
+                try core.use(name)
+                return true
+            } catch {
+                return core.fail(error.message, origin: origin)
+            }
+        },
+        ShellCommand(name: "actions", usage: ":actions", summary: "the current model's actions, with parameters and docs",
+                     detail: []) { core, _, origin in
+            guard let model = core.current?.model else { return core.fail("no model is loaded", origin: origin) }
+            let width = model.actions.map { ActionBinding.signature(of: $0).count }.max() ?? 0
+            let lines = model.actions.map { action in
+                let signature = ActionBinding.signature(of: action)
+                return signature.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (action.doc ?? "")
+            }
+            core.output(.info(kind: "actions", lines: lines))
+            return true
+        },
+        ShellCommand(name: "state", usage: ":state [PATH] [--depth N]", summary: "the state, or the part at PATH",
+                     detail: ["PATH looks like todos[0].title or counters[\"a\"]; --depth N stops N levels down."]) { core, args, origin in
+            core.showState(args, origin: origin)
+        },
+        ShellCommand(name: "diff", usage: ":diff [on|off]", summary: "show the state diff after each action, or say whether it is shown",
+                     detail: []) { core, args, origin in
+            switch args.first {
+            case nil: core.output(.info(kind: "diff", lines: ["diff is \(core.showDiff ? "on" : "off")"]))
+            case "on": core.showDiff = true
+            case "off": core.showDiff = false
+            default: return core.fail("usage: :diff [on|off]", origin: origin)
+            }
+            return true
+        },
+        ShellCommand(name: "fx", usage: ":fx", summary: "effects in flight in the current model", detail: []) { core, _, _ in
+            let lines = core.inFlightDescriptions()
+            core.output(.info(kind: "fx", lines: lines.isEmpty ? ["no effects in flight"] : lines))
+            return true
+        },
+        ShellCommand(name: "wait", usage: ":wait [TIMEOUT]", summary: "wait until the current model's effects settle",
+                     detail: ["TIMEOUT is like 500ms, 2s or 1m (default 10s). Under a virtual clock, time is advanced to each next wake-up instead."]) { core, args, origin in
+            await core.wait(args, origin: origin)
+        },
+        ShellCommand(name: "advance", usage: ":advance DURATION", summary: "move the virtual clock forward (storesh --virtual-clock)",
+                     detail: ["DURATION is like 500ms, 2s or 1m. Effects due by then fire in deadline order; ties in the order they were scheduled."]) { core, args, origin in
+            await core.advance(args, origin: origin)
+        },
+        ShellCommand(name: "reset", usage: ":reset", summary: "start the current model over from its initial state",
+                     detail: ["Effects in flight are cancelled."]) { core, _, origin in
+            do throws(ShellError) {
+                try core.reset()
+                return true
+            } catch {
+                return core.fail(error.message, origin: origin)
+            }
+        },
+        ShellCommand(name: "quit", usage: ":quit", summary: "leave storesh (Ctrl-D does too)", detail: []) { core, _, _ in
+            core.requestQuit()
+            return true
+        },
+    ]
+
+    static let aliases = ["q": "quit", "exit": "quit", "h": "help", "?": "help"]
+
+    static func command(named name: String) -> ShellCommand? {
+        let resolved = aliases[name] ?? name
+        return commands.first { $0.name == resolved }
+    }
+
+    func command(_ line: String, origin: LineOrigin) async -> Bool {
+        let words = ShellWords.split(String(line.dropFirst()))
+        guard let name = words.first else { return fail("expected a command after ':'; try :help", origin: origin, text: line, offset: 1) }
+        guard let command = Self.command(named: name) else {
+            var message = "unknown command ':\(name)'"
+            if let suggestion = Suggestion.nearest(to: name, in: Self.commands.map(\.name)) { message += "; did you mean ':\(suggestion)'?" }
+            return fail(message, origin: origin, text: line, offset: 1)
+        }
+        return await command.run(self, Array(words.dropFirst()), origin)
+    }
+
+    private func help(_ topic: String?, origin: LineOrigin) -> Bool {
+        guard let topic else {
+            let width = Self.commands.map(\.usage.count).max() ?? 0
+            var lines = Self.commands.map { $0.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary }
+            lines += ["", "Anything not starting with ':' is an action for the current model; ':help actions' explains the syntax."]
+            output(.info(kind: "help", lines: lines))
+            return true
+        }
+        if topic == "actions" {
+            output(.info(kind: "help", lines: Self.actionGrammar))
+            return true
+        }
+        guard let command = Self.command(named: topic.hasPrefix(":") ? String(topic.dropFirst()) : topic) else {
+            return fail("no help for '\(topic)'; :help lists the commands", origin: origin)
+        }
+        output(.info(kind: "help", lines: [command.usage, "  " + command.summary] + command.detail.map { "  " + $0 }))
+        return true
+    }
+
+    static let actionGrammar = [
+        "increment                      an action without parameters",
+        "setCount 5                     positional arguments, separated by ','",
+        "setCount(5)                    the same, in parentheses",
+        "setUser name: \"bo\", age: 3     labelled arguments",
+        "child.increment                an action of a child component",
+        "todos[\"t1\"].toggle             an action of one keyed child",
+        "setTags [\"a\", \"b\"]             lists; records are {field: value}",
+        "Literals: 42, -1.5, \"text\" (JSON escapes), true, false, null.",
+        ":actions lists what the current model accepts.",
+    ]
+
+    private func showState(_ args: [String], origin: LineOrigin) -> Bool {
+        guard let session = current else { return fail("no model is loaded", origin: origin) }
+        var path: String?
+        var depth: Int?
+        var rest = args[...]
+        while let word = rest.popFirst() {
+            if word == "--depth" {
+                guard let text = rest.popFirst(), let number = Int(text), number > 0 else {
+                    return fail("--depth needs a positive number", origin: origin)
+                }
+                depth = number
+            } else if path == nil {
+                path = word
+            } else {
+                return fail("usage: :state [PATH] [--depth N]", origin: origin)
+            }
+        }
+        do {
+            let value = try PathSyntax.lookup(path ?? ".", in: session.state)
+            output(.state(path: path, value: value, depth: depth))
+            return true
+        } catch {
+            return fail(error.message, origin: origin)
+        }
+    }
+
+    private func advance(_ args: [String], origin: LineOrigin) async -> Bool {
+        guard let virtual = host.clock as? VirtualClock else {
+            return fail("the clock is real; start storesh with --virtual-clock to move time by hand", origin: origin)
+        }
+        guard let text = args.first, args.count == 1, let milliseconds = Duration.milliseconds(text) else {
+            return fail("usage: :advance DURATION (like 500ms, 2s, 1m)", origin: origin)
+        }
+        let target = virtual.now + milliseconds * 1_000_000
+        // Effects resume on other threads after a timer fires; give each a moment to reach
+        // its next wait (or finish) before time moves on.
+        await settle()
+        while let next = virtual.nextDeadline, next <= target {
+            virtual.advance(by: next - virtual.now)
+            await settle()
+        }
+        virtual.advance(by: target - virtual.now)
+        await settle()
+        return true
+    }
+
+    /// Lets effects that just woke run until they wait again, finish, or 2 ms pass quietly.
+    private func settle() async {
+        let deadline = DispatchTime.now().uptimeNanoseconds + 200_000_000
+        var lastCount = -1
+        var quietSince = DispatchTime.now().uptimeNanoseconds
+        while DispatchTime.now().uptimeNanoseconds < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
+            let count = effectsInFlight + ((host.clock as? VirtualClock)?.nextDeadline == nil ? 0 : 1000)
+            if count != lastCount {
+                lastCount = count
+                quietSince = DispatchTime.now().uptimeNanoseconds
+            } else if DispatchTime.now().uptimeNanoseconds - quietSince > 2_000_000 {
+                return
+            }
+        }
+    }
+
+    private func wait(_ args: [String], origin: LineOrigin) async -> Bool {
+        var timeout: Int64 = 10_000
+        if let text = args.first {
+            guard let parsed = Duration.milliseconds(text) else {
+                return fail("'\(text)' is not a duration; write 500ms, 2s or 1m", origin: origin)
+            }
+            timeout = parsed
+        }
+        let virtual = host.clock as? VirtualClock
+        let start = host.clock.now
+        var quietSince = DispatchTime.now().uptimeNanoseconds
+        while effectsInFlight > 0 {
+            if let virtual {
+                // Let running effects reach their next wait, then move time to it.
+                try? await Task.sleep(for: .milliseconds(1))
+                if let next = virtual.nextDeadline, DispatchTime.now().uptimeNanoseconds - quietSince > 2_000_000 {
+                    guard next - start <= timeout * 1_000_000 else { break }
+                    virtual.advance(by: next - virtual.now)
+                    quietSince = DispatchTime.now().uptimeNanoseconds
+                } else if virtual.nextDeadline == nil, DispatchTime.now().uptimeNanoseconds - quietSince > 2_000_000_000 {
+                    break // effects that wait on nothing the host clock controls
+                }
+            } else {
+                guard host.clock.now - start < timeout * 1_000_000 else { break }
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+        }
+        guard effectsInFlight == 0 else {
+            return fail("\(effectsInFlight) effect\(effectsInFlight == 1 ? "" : "s") still in flight after \(timeout)ms", origin: origin)
+        }
+        return true
+    }
+}
+
+extension Duration {
+    /// "500ms", "2s", "1.5s", "1m" → milliseconds.
+    static func milliseconds(_ text: String) -> Int64? {
+        for (suffix, scale) in [("ms", 1.0), ("s", 1000.0), ("m", 60_000.0)] where text.hasSuffix(suffix) {
+            guard let number = Double(text.dropLast(suffix.count)), number >= 0, number.isFinite else { return nil }
+            return Int64(number * scale)
+        }
+        return nil
+    }
+}
+
+/// Splits a command line into words; double quotes group words and take JSON escapes.
+enum ShellWords {
+    static func split(_ text: String) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var inWord = false
+        var quoted = false
+        var escaped = false
+        for character in text {
+            if escaped {
+                word.append(character == "n" ? "\n" : character)
+                escaped = false
+            } else if quoted {
+                if character == "\\" { escaped = true } else if character == "\"" { quoted = false } else { word.append(character) }
+            } else if character == "\"" {
+                quoted = true
+                inWord = true
+            } else if character == " " || character == "\t" {
+                if inWord { words.append(word) }
+                word = ""
+                inWord = false
+            } else {
+                word.append(character)
+                inWord = true
+            }
+        }
+        if inWord { words.append(word) }
+        return words
+    }
+}

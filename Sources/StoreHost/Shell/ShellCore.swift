@@ -1,0 +1,161 @@
+import Dispatch
+import Foundation
+import StoreValue
+
+/// The shell without a terminal: runs lines (actions and `:commands`) against the current
+/// model and reports what happened as `ShellOutput`. storesh's prompt, its batch mode and
+/// the transcript runner all drive this one object.
+@MainActor
+public final class ShellCore {
+    public let host: PluginHost
+    /// Show the state diff after each action (`:diff on|off`).
+    public var showDiff: Bool
+    /// Report each action's result; off in `--quiet` runs, where only errors and asked-for
+    /// output appear.
+    public var reportActions: Bool
+    /// Receives everything the shell reports, as it happens.
+    public var output: (ShellOutput) -> Void
+    /// Set by `:quit`.
+    public private(set) var quitRequested = false
+
+    /// The session of the current model.
+    public private(set) var current: Session?
+    private var sessions: [String: Session] = [:]
+    private var effects: [String: [UInt64: (label: String?, started: Int64)]] = [:]
+    /// Output produced while an action is being sent (effects it starts), shown after the
+    /// action's own result line.
+    private var held: [ShellOutput]?
+
+    public init(host: PluginHost, showDiff: Bool = true, reportActions: Bool = true, output: @escaping (ShellOutput) -> Void) {
+        self.host = host
+        self.showDiff = showDiff
+        self.reportActions = reportActions
+        self.output = output
+    }
+
+    /// Effects started and not yet finished, failed or cancelled, in the current model.
+    public var effectsInFlight: Int {
+        guard let current else { return 0 }
+        return effects[current.model.qualifiedName]?.count ?? 0
+    }
+
+    /// Runs one line. Returns false when it failed (the error has been reported); the
+    /// session and its state are then as they were.
+    @discardableResult
+    public func execute(_ line: String, origin: LineOrigin = .prompt) async -> Bool {
+        let trimmed = line.drop { $0 == " " || $0 == "\t" }
+        if trimmed.isEmpty || trimmed.hasPrefix("#") { return true }
+        if trimmed.hasPrefix(":") {
+            return await command(String(trimmed), origin: origin)
+        }
+        return send(line, origin: origin)
+    }
+
+    // MARK: Actions
+
+    private func send(_ line: String, origin: LineOrigin) -> Bool {
+        guard let session = current else {
+            return fail("no model is loaded; load one with :load NAME", origin: origin)
+        }
+        let bound: (ActionDescriptor, [Value])
+        do {
+            bound = try ActionBinding.bind(ActionCall.parse(line), to: session.model)
+        } catch {
+            return fail(error.message, origin: origin, text: line, offset: error.offset)
+        }
+        held = []
+        defer {
+            let later = held ?? []
+            held = nil
+            later.forEach(output)
+        }
+        do {
+            let result = try session.send(bound.0, arguments: bound.1, observe: reportActions && showDiff)
+            if reportActions { output(.action(text: line.trimmingCharacters(in: .whitespaces), result: result)) }
+            return true
+        } catch {
+            return fail(error.message, origin: origin, text: line)
+        }
+    }
+
+    @discardableResult
+    func fail(_ message: String, origin: LineOrigin, text: String? = nil, offset: Int? = nil) -> Bool {
+        output(.error(ShellError(message, origin: origin, text: text, offset: offset)))
+        return false
+    }
+
+    // MARK: Models and sessions
+
+    /// Makes `name` (a model, `plugin.model`, or a plugin whose first model is meant)
+    /// current, creating its session on first use.
+    public func use(_ name: String) throws(ShellError) {
+        let model: ModelDescriptor
+        do {
+            model = try host.model(named: name)
+        } catch {
+            if let plugin = host.plugins.first(where: { $0.name == name }), let first = plugin.models.first {
+                model = first
+            } else {
+                throw ShellError(error.description, origin: .prompt)
+            }
+        }
+        if let existing = sessions[model.qualifiedName] {
+            current = existing
+            return
+        }
+        current = try makeSession(model)
+    }
+
+    private func makeSession(_ model: ModelDescriptor) throws(ShellError) -> Session {
+        let session: Session
+        do {
+            session = try Session(model: model, host: host)
+        } catch {
+            throw ShellError(error.message, origin: .prompt)
+        }
+        let key = model.qualifiedName
+        sessions[key] = session
+        effects[key] = [:]
+        session.onEvent = { [weak self] event in self?.observe(event, in: key) }
+        return session
+    }
+
+    /// Replaces the current model's store with a new one in its initial state.
+    public func reset() throws(ShellError) {
+        guard let current else { throw ShellError("no model is loaded", origin: .prompt) }
+        sessions[current.model.qualifiedName] = nil
+        current.onEvent = nil
+        self.current = try makeSession(current.model)
+    }
+
+    private func observe(_ event: SessionEvent, in model: String) {
+        switch event {
+        case .effect(let record):
+            let now = host.clock.now
+            var table = effects[model] ?? [:]
+            if record.kind == .started { table[record.effect] = (record.label, now) }
+            let known = table[record.effect]
+            if [.finished, .failed, .cancelled].contains(record.kind) { table[record.effect] = nil }
+            effects[model] = table
+            let elapsed = known.map { (now - $0.started) / 1_000_000 } ?? 0
+            report(.effect(EffectReport(model: model, event: record, label: known?.label ?? record.label, elapsedMilliseconds: elapsed)))
+        case .applied(let action, let changes):
+            report(.applied(action: action, changes: changes, showDiff: showDiff))
+        }
+    }
+
+    private func report(_ item: ShellOutput) {
+        if held != nil { held?.append(item) } else { output(item) }
+    }
+
+    /// Lists effects in flight in the current model: id, label, age.
+    func inFlightDescriptions() -> [String] {
+        guard let current, let table = effects[current.model.qualifiedName] else { return [] }
+        let now = host.clock.now
+        return table.sorted { $0.key < $1.key }.map { id, info in
+            "#\(id) \(info.label ?? "effect") running for \((now - info.started) / 1_000_000)ms"
+        }
+    }
+
+    func requestQuit() { quitRequested = true }
+}

@@ -1,0 +1,67 @@
+public import StoreValue
+
+/// Where a line came from: a script file and line, `-c` argument, or the prompt.
+public struct LineOrigin: Equatable, Sendable {
+    public var file: String?
+    public var line: Int
+
+    public init(file: String?, line: Int) {
+        self.file = file
+        self.line = line
+    }
+
+    public static let prompt = LineOrigin(file: nil, line: 0)
+}
+
+/// Everything the shell reports, before formatting (text at a terminal, JSON lines for
+/// programs). The formatter decides how it looks; the core decides what happened.
+public enum ShellOutput: Equatable, Sendable {
+    /// An action was applied; `text` is the action as typed.
+    case action(text: String, result: SendResult)
+    /// `:state`: the state, or the part of it at `path`.
+    case state(path: String?, value: Value, depth: Int?)
+    /// An effect started, emitted, finished, failed or was cancelled.
+    case effect(EffectReport)
+    /// An action an effect sent was applied; `changes` is its diff.
+    case applied(action: String, changes: [StateChange], showDiff: Bool)
+    /// A mistake: what, where in the line (byte offset, if known), which line.
+    case error(ShellError)
+    /// Plain lines from a command (`:help`, `:models`, …), with a kind for JSON.
+    case info(kind: String, lines: [String])
+    /// `:load` loaded a plugin.
+    case loaded(plugin: String, version: String, models: [String])
+}
+
+/// One effect event with what the shell knows about the effect.
+public struct EffectReport: Equatable, Sendable {
+    public let model: String
+    public let event: EffectEventRecord
+    /// The label the effect started with.
+    public let label: String?
+    /// Milliseconds on the host clock since the effect started.
+    public let elapsedMilliseconds: Int64
+}
+
+/// An error with everything needed to show where it happened.
+public struct ShellError: Error, Equatable, Sendable {
+    public let message: String
+    public let origin: LineOrigin
+    /// The line as typed, when the error points into it.
+    public let text: String?
+    /// Byte offset into `text`.
+    public let offset: Int?
+
+    public init(_ message: String, origin: LineOrigin, text: String? = nil, offset: Int? = nil) {
+        self.message = message
+        self.origin = origin
+        self.text = text
+        self.offset = offset
+    }
+
+    /// 1-based column of `offset` in characters, for FILE:LINE:COL.
+    public var column: Int? {
+        guard let text, let offset else { return nil }
+        let prefix = text.utf8.prefix(offset)
+        return String(decoding: prefix, as: UTF8.self).count + 1
+    }
+}

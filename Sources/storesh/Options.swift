@@ -1,0 +1,86 @@
+import ArgumentParser
+
+/// storesh's command line. The order of `-f` and `-c` matters (they run in the order
+/// given, as in sqlite3), which ArgumentParser does not keep, so `scriptSteps` rebuilds it
+/// from the raw arguments.
+struct Options: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "storesh",
+        abstract: "Load store-based models from plugins, send them actions, watch their state and effects.",
+        discussion: """
+        With no -f or -c, storesh shows a prompt when standard input is a terminal and reads a \
+        script from it otherwise. Scripts hold actions (setCount 5) and :commands (:state); \
+        type :help at the prompt for both. Exit status: 0 when every line succeeded, 1 when a \
+        line or a --plugin failed, 2 for a bad option or a missing script.
+        """
+    )
+
+    @Option(name: .customLong("plugin"), help: ArgumentHelp("Load a plugin (a name from the search path, or a path). Repeatable. Without it, the bundled Counter loads.", valueName: "NAME|PATH"))
+    var plugins: [String] = []
+
+    @Option(help: ArgumentHelp("Start with this model current.", valueName: "NAME"))
+    var model: String?
+
+    @Option(name: .customShort("f"), help: ArgumentHelp("Run a script ('-' for standard input). Repeatable.", valueName: "FILE"))
+    var files: [String] = []
+
+    @Option(name: .customShort("c"), help: ArgumentHelp("Run one line. Repeatable.", valueName: "LINE"))
+    var commands: [String] = []
+
+    @Flag(name: .customShort("i"), help: "Show the prompt after running -f/-c.")
+    var interactive = false
+
+    @Flag(help: "Stop at the first error.")
+    var bail = false
+
+    @Flag(help: "Print each input line before its output.")
+    var echo = false
+
+    @Flag(help: "Print only errors and what commands are asked to show (no action results).")
+    var quiet = false
+
+    @Option(help: ArgumentHelp("Output format: tree (for people) or json (one object per line).", valueName: "FORMAT"))
+    var format: String = "tree"
+
+    @Flag(name: .customLong("no-color"), help: "No colours, even at a terminal.")
+    var noColor = false
+
+    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also search this directory for plugins. Repeatable.", valueName: "DIR"))
+    var pluginPath: [String] = []
+
+    @Flag(name: .customLong("virtual-clock"), help: "Plugins see a clock that stands still until :wait or :advance moves it.")
+    var virtualClock = false
+
+    func validate() throws {
+        guard ["tree", "json"].contains(format) else {
+            throw ValidationError("--format must be tree or json, not '\(format)'")
+        }
+    }
+
+    /// One script step: a file to run, or a line from -c.
+    enum Step: Equatable {
+        case file(String)
+        case line(String)
+    }
+
+    /// The -f and -c steps in the order they were given.
+    static func scriptSteps(_ arguments: [String]) -> [Step] {
+        var steps: [Step] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if (argument == "-f" || argument == "-c"), index + 1 < arguments.count {
+                steps.append(argument == "-f" ? .file(arguments[index + 1]) : .line(arguments[index + 1]))
+                index += 2
+                continue
+            }
+            if argument.hasPrefix("-f"), argument.count > 2, !argument.hasPrefix("--") {
+                steps.append(.file(String(argument.dropFirst(2))))
+            } else if argument.hasPrefix("-c"), argument.count > 2, !argument.hasPrefix("--") {
+                steps.append(.line(String(argument.dropFirst(2))))
+            }
+            index += 1
+        }
+        return steps
+    }
+}

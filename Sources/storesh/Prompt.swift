@@ -1,0 +1,80 @@
+import Dispatch
+import Foundation
+import StoreHost
+
+/// The interactive loop: a reader thread edits lines with libedit and hands each whole
+/// statement to the main actor, which runs it and lets the reader show the next prompt.
+@MainActor
+struct Prompt {
+    let core: ShellCore
+    let printer: Printer
+
+    func run() async {
+        let core = self.core
+        let complete: @Sendable (String, Int) -> (Int, [String]) = { line, cursor in
+            DispatchQueue.main.sync {
+                MainActor.assumeIsolated { core.completions(line: line, cursor: cursor) }
+            }
+        }
+        guard let editor = LineEditor(historyPath: historyFile(), complete: complete) else {
+            printer.write("storesh: cannot start the line editor\n", toStderr: true)
+            return
+        }
+        printer.editor = editor
+        defer { printer.editor = nil }
+        if !printer.formatter.color || true {
+            printer.write("storesh — \(core.current?.model.qualifiedName ?? "no model loaded"). :help lists commands, Tab completes, Ctrl-D leaves.\n")
+        }
+        let (statements, continuation) = AsyncStream.makeStream(of: String.self)
+        let done = DispatchSemaphore(value: 0)
+        let prompt = PromptText(core: core)
+        let reader = Thread {
+            var statement = ""
+            while true {
+                let text = statement.isEmpty ? prompt.main() : "...> "
+                switch editor.read(prompt: text) {
+                case .end:
+                    if !statement.isEmpty { continuation.yield(statement) ; done.wait() }
+                    FileHandle.standardOutput.write(Data("\n".utf8))
+                    continuation.finish()
+                    return
+                case .interrupt:
+                    statement = ""
+                case .line(let line):
+                    statement = statement.isEmpty ? line : statement + "\n" + line
+                    guard LineAssembler.isComplete(statement) else { continue }
+                    editor.remember(statement)
+                    continuation.yield(statement)
+                    statement = ""
+                    done.wait()
+                    if prompt.quit() {
+                        continuation.finish()
+                        return
+                    }
+                }
+            }
+        }
+        reader.start()
+        for await statement in statements {
+            await core.execute(statement)
+            done.signal()
+        }
+    }
+}
+
+/// What the reader thread asks the main actor between lines.
+private struct PromptText: Sendable {
+    let core: ShellCore
+
+    func main() -> String {
+        DispatchQueue.main.sync {
+            MainActor.assumeIsolated { (core.current?.model.name ?? "storesh") + "> " }
+        }
+    }
+
+    func quit() -> Bool {
+        DispatchQueue.main.sync {
+            MainActor.assumeIsolated { core.quitRequested }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+// storesh: load store-based models from plugins, send them actions as text, watch their
+// state and effects — at a prompt, or from scripts.
+import ArgumentParser
+import Dispatch
+import Foundation
+import StoreHost
+
+@MainActor
+func storesh() async -> Int32 {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    let options: Options
+    do {
+        options = try Options.parse(arguments)
+    } catch {
+        if Options.exitCode(for: error) == .success {
+            print(Options.helpMessage())
+            return 0
+        }
+        FileHandle.standardError.write(Data("storesh: \(Options.message(for: error))\nTry 'storesh --help'.\n".utf8))
+        return 2
+    }
+    let steps = Options.scriptSteps(arguments)
+    for case .file(let path) in steps where path != "-" && !FileManager.default.isReadableFile(atPath: path) {
+        FileHandle.standardError.write(Data("storesh: cannot read script '\(path)': no such file\n".utf8))
+        return 2
+    }
+    let interactive = options.interactive || (steps.isEmpty && Terminal.stdinIsTerminal)
+    let format = OutputFormatter.Format(rawValue: options.format) ?? .tree
+    let printer = Printer(formatter: OutputFormatter(format: format, color: format == .tree && Terminal.wantsColor(disabled: options.noColor)))
+    let clock: any HostClock = options.virtualClock ? VirtualClock() : RealClock()
+    let host = PluginHost(clock: clock, searchPath: PluginHost.defaultSearchPath(extra: options.pluginPath))
+    // The diff is on at a terminal and for programs that asked for JSON.
+    let core = ShellCore(host: host, showDiff: Terminal.stdoutIsTerminal || format == .json, reportActions: !options.quiet) { printer.emit($0) }
+
+    var failed = false
+    for name in options.plugins.isEmpty ? ["Counter"] : options.plugins {
+        do {
+            let plugin = try host.load(name)
+            if interactive || !options.plugins.isEmpty, !options.quiet {
+                printer.emit(.loaded(plugin: plugin.name, version: plugin.version, models: plugin.models.map(\.qualifiedName)))
+            }
+        } catch {
+            printer.emit(.error(ShellError(error.description, origin: .prompt)))
+            failed = true
+        }
+    }
+    do throws(ShellError) {
+        if let model = options.model {
+            try core.use(model)
+        } else if let first = host.plugins.first?.models.first {
+            try core.use(first.qualifiedName)
+        }
+    } catch {
+        printer.emit(.error(error))
+        failed = true
+    }
+
+    let runner = ScriptRunner(core: core, printer: printer, echo: options.echo, bail: options.bail)
+    var stopped = false
+    var counter = 0
+    for step in steps where !stopped {
+        switch step {
+        case .file(let path):
+            let text: String
+            if path == "-" {
+                text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            } else {
+                text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            }
+            let outcome = await runner.run(text, file: path == "-" ? "<stdin>" : path)
+            failed = failed || outcome.failures > 0
+            stopped = outcome.stop
+        case .line(let line):
+            counter += 1
+            let outcome = await runner.run(line, file: "-c#\(counter)")
+            failed = failed || outcome.failures > 0
+            stopped = outcome.stop
+        }
+    }
+    if steps.isEmpty, !interactive {
+        let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        let outcome = await runner.run(text, file: "<stdin>")
+        failed = failed || outcome.failures > 0
+        stopped = outcome.stop
+    }
+    if interactive, !(stopped && (options.bail || core.quitRequested)) {
+        await Prompt(core: core, printer: printer).run()
+    }
+    return failed ? 1 : 0
+}
+
+exit(await storesh())
