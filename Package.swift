@@ -95,6 +95,9 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "ObservableStoreTests", dependencies: ["ObservableStore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoreHostTests", dependencies: ["StoreHost", "StoreValue", "CStorePlugin", "TestSupport"], swiftSettings: strict),
+        // End to end: runs the built storesh binary, in batch mode and through a pseudo-terminal.
+        .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
+        .testTarget(name: "StoreshTests", dependencies: ["TestSupport", "CPseudoTerminal"], swiftSettings: strict),
         .testTarget(name: "ArborealTests", dependencies: ["Arboreal", "TestSupport", .product(name: "OpenCombine", package: "OpenCombine")], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -49,7 +49,7 @@ public struct ActionCall: Equatable, Sendable {
         if scanner.current == UInt8(ascii: "(") {
             scanner.index += 1
             closing = UInt8(ascii: ")")
-        } else if let next = scanner.current, next != 0x20, next != 0x09 {
+        } else if let next = scanner.current, next != 0x20, next != 0x09, next != 0x0A, next != 0x0D {
             throw TextError("unexpected '\(Character(Unicode.Scalar(next)))' after the action name; put a space before arguments", at: scanner.index)
         }
         var arguments: [Argument] = []

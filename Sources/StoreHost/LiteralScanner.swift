@@ -22,8 +22,9 @@ struct LiteralScanner {
     var atEnd: Bool { index >= bytes.count }
     var current: UInt8? { atEnd ? nil : bytes[index] }
 
+    /// Skips spaces, tabs and line breaks (a statement may continue over lines).
     mutating func skipSpaces() {
-        while let byte = current, byte == 0x20 || byte == 0x09 { index += 1 }
+        while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { index += 1 }
     }
 
     mutating func identifier() -> String? {

@@ -61,13 +61,12 @@ func storesh() async -> Int32 {
     for step in steps where !stopped {
         switch step {
         case .file(let path):
-            let text: String
+            let outcome: ScriptRunner.Outcome
             if path == "-" {
-                text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+                outcome = await runner.runStandardInput()
             } else {
-                text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+                outcome = await runner.run((try? String(contentsOfFile: path, encoding: .utf8)) ?? "", file: path)
             }
-            let outcome = await runner.run(text, file: path == "-" ? "<stdin>" : path)
             failed = failed || outcome.failures > 0
             stopped = outcome.stop
         case .line(let line):
@@ -78,8 +77,7 @@ func storesh() async -> Int32 {
         }
     }
     if steps.isEmpty, !interactive {
-        let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-        let outcome = await runner.run(text, file: "<stdin>")
+        let outcome = await runner.runStandardInput()
         failed = failed || outcome.failures > 0
         stopped = outcome.stop
     }

@@ -1,0 +1,23 @@
+#define _XOPEN_SOURCE 600
+#include "cpty.h"
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+int cpty_open(char *name, size_t size) {
+    int master = posix_openpt(O_RDWR | O_NOCTTY);
+    if (master < 0) return -1;
+    if (grantpt(master) != 0 || unlockpt(master) != 0) {
+        close(master);
+        return -1;
+    }
+    const char *slave = ptsname(master);
+    if (!slave) {
+        close(master);
+        return -1;
+    }
+    snprintf(name, size, "%s", slave);
+    fcntl(master, F_SETFD, FD_CLOEXEC);
+    return master;
+}

@@ -1,0 +1,110 @@
+import Glibc
+import Foundation
+import Testing
+
+@Suite("storesh in batch mode, as a program")
+struct BatchTests {
+    @Test func linesFromArgumentsRunInOrder() throws {
+        let run = try storesh(["-c", "increment", "-c", "setCount 5", "-c", ":state count"])
+        #expect(run.status == 0)
+        #expect(run.stdout == "increment: state changed\nsetCount 5: state changed\n5\n")
+        #expect(run.stderr == "")
+    }
+
+    @Test func scriptsReportFileLineAndColumnAndGoOn() throws {
+        let script = try temporaryFile("counter.storesh", "increment\nsetCount \"x\"\n# a comment\nincrement\n:state count\n")
+        let run = try storesh(["-f", script])
+        #expect(run.status == 1, "a failed line makes the exit status 1")
+        #expect(run.stderr.contains("\(script):2:10: error: setCount: this argument should be int, not string \"x\""))
+        #expect(run.stdout.hasSuffix("2\n"), "lines after the error still ran")
+    }
+
+    @Test func bailStopsAtTheFirstError() throws {
+        let script = try temporaryFile("bail.storesh", "increment\nnope\nincrement\n")
+        let run = try storesh(["--bail", "-f", script, "-c", ":state count"])
+        #expect(run.status == 1)
+        #expect(run.stdout == "increment: state changed\n")
+    }
+
+    @Test func standardInputIsAScriptWhenItIsNotATerminal() throws {
+        let run = try storesh(["--quiet"], input: "increment\nincrement\n:state\n")
+        #expect(run.status == 0)
+        #expect(run.stdout == "count: 2\n")
+    }
+
+    @Test func statementsContinueOverLines() throws {
+        let run = try storesh(["--plugin", "Todos", "--quiet"], input: "add(title: \"a\",\n    priority: 1)\n:state todos[0].title\n")
+        #expect(run.status == 0)
+        #expect(run.stdout.hasSuffix("\"a\"\n"))
+    }
+
+    @Test func usageErrorsExitWithTwo() throws {
+        let unknown = try storesh(["--bogus"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("Unknown option '--bogus'"))
+        let missing = try storesh(["-f", "/nonexistent/script.storesh"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "storesh: cannot read script '/nonexistent/script.storesh': no such file\n")
+        let format = try storesh(["--format", "xml"])
+        #expect(format.status == 2)
+    }
+
+    @Test func aPluginThatFailsIsReportedAndTheOthersLoad() throws {
+        let bad = try temporaryFile("libbroken.so", "not a library")
+        let run = try storesh(["--plugin", bad, "--plugin", "CCounter", "-c", "increment"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("\(bad): not a loadable shared library"))
+        #expect(run.stdout.contains("loaded ccounter 1.0.0: ccounter.ccounter"))
+        #expect(run.stdout.contains("increment: state changed"))
+    }
+
+    @Test func jsonLinesCarryAKind() throws {
+        let run = try storesh(["--format", "json", "--plugin", "Auth", "--virtual-clock"], input: """
+        authenticate user: "bo", password: "open sesame"
+        :wait
+        :state
+        oops
+        """)
+        #expect(run.status == 1)
+        let objects = try run.stdout.split(separator: "\n").map { line in
+            try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+        }
+        #expect(objects.map { $0["kind"] as? String } == ["loaded", "action", "effect", "effect", "applied", "effect", "state", "error"])
+        let state = objects[6]["value"] as? [String: Any]
+        #expect(state?["phase"] as? String == "signedIn")
+        #expect(objects[7]["line"] as? Int == 4)
+    }
+
+    @Test func eachResultIsFlushedAtOnce() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: storeshBinary)
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data("increment\n".utf8))
+        // The answer must arrive while storesh is still waiting for more input.
+        let line = output.fileHandleForReading.availableLine(timeout: 5)
+        #expect(line == "increment: state changed")
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
+
+extension FileHandle {
+    /// Reads until a newline or `timeout` seconds, without waiting for end of file.
+    func availableLine(timeout: Double) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var bytes: [UInt8] = []
+        var pollDescriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+        while Date() < deadline {
+            guard poll(&pollDescriptor, 1, 50) > 0 else { continue }
+            var byte: UInt8 = 0
+            guard Glibc.read(fileDescriptor, &byte, 1) == 1 else { return nil }
+            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(byte)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// The prompt, driven through a pseudo-terminal.
+@Suite("storesh at the prompt", .serialized)
+struct InteractiveTests {
+    /// libedit puts the terminal back in cooked mode between lines and draws the prompt a
+    /// moment before it is raw again; a Ctrl-D sent in that instant is eaten by the tty
+    /// driver as cooked-mode end-of-file. No person types that fast; a test can, so it
+    /// waits like a person.
+    func settle(_ terminal: PseudoTerminal) {
+        terminal.pump(milliseconds: 100)
+    }
+
+    let history = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-pty-history-\(UUID())").path
+
+    @Test func historyIsRecalledInTheNextRun() throws {
+        let first = try PseudoTerminal([], environment: ["STORESH_HISTORY": history])
+        #expect(first.expect("counter> "))
+        first.type("setCount 7\r")
+        #expect(first.expect("setCount 7: state changed"))
+        #expect(first.expect("counter> ", after: "setCount 7: state changed"), "the next prompt")
+        settle(first)
+        first.type("\u{4}")
+        #expect(first.exitStatus() == 0, "\(first.transcript)")
+
+        let second = try PseudoTerminal([], environment: ["STORESH_HISTORY": history])
+        #expect(second.expect("counter> "))
+        let mark = second.mark
+        second.type("\u{1B}[A\r") // up arrow, Enter
+        #expect(second.expect("setCount 7: state changed", since: mark), "\(second.transcript)")
+    }
+
+    @Test func tabCompletesCommandsAndActions() throws {
+        let shell = try PseudoTerminal([], environment: ["STORESH_HISTORY": history])
+        #expect(shell.expect("counter> "))
+        shell.type("incr\t\r")
+        #expect(shell.expect("increment: state changed"), "\(shell.transcript)")
+        shell.type(":sta\t\r")
+        #expect(shell.expect("count: 1"), "\(shell.transcript)")
+    }
+
+    @Test func anEffectFinishingWhileThePromptWaitsIsPrintedAboveIt() throws {
+        let shell = try PseudoTerminal(["--plugin", "Auth"], environment: ["STORESH_HISTORY": history])
+        #expect(shell.expect("auth> "))
+        shell.type("authenticate user: \"bo\", password: \"open sesame\"\r")
+        #expect(shell.expect("1 effect started"))
+        shell.type("sig") // half a line, and no Enter: the effect lands meanwhile
+        let mark = shell.mark
+        #expect(shell.expect("emitted succeed user: \"bo\"", since: mark, timeout: 5), "\(shell.transcript)")
+        #expect(shell.expect("auth> sig", since: mark), "the prompt and the half-typed line are drawn again")
+        shell.type("nOut\r")
+        #expect(shell.expect("signOut: state changed", since: mark), "\(shell.transcript)")
+    }
+
+    @Test func ctrlCDropsTheLineAndCtrlDLeaves() throws {
+        let shell = try PseudoTerminal([], environment: ["STORESH_HISTORY": history])
+        #expect(shell.expect("counter> "))
+        settle(shell)
+        shell.type("incre")
+        shell.pump(milliseconds: 100)
+        shell.type("\u{3}")
+        #expect(shell.expect("^C"), "\(shell.transcript)")
+        shell.type("decrement\r")
+        #expect(shell.expect("decrement: state changed"), "\(shell.transcript)")
+        #expect(!shell.transcript.contains("increment:"))
+        #expect(shell.expect("counter> ", after: "decrement: state changed"), "the next prompt")
+        settle(shell)
+        shell.type("\u{4}")
+        #expect(shell.exitStatus() == 0)
+    }
+}
