@@ -93,8 +93,9 @@ final class TypedEntry: @unchecked Sendable {
     }
 }
 
-/// A model a plugin registered: its schema, and the entry points to drive it.
-public struct ModelDescriptor: @unchecked Sendable {
+/// A model a plugin registered: its schema, and the entry points to drive it. A class,
+/// so handing it around (once per action) costs one retain, not one per field.
+public final class ModelDescriptor: @unchecked Sendable {
     /// The plugin that registered it.
     public let plugin: String
     public let name: String
@@ -110,8 +111,33 @@ public struct ModelDescriptor: @unchecked Sendable {
     let dispatch: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32
     let snapshot: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?
 
+    init(
+        plugin: String, name: String, doc: String?, actions: [ActionDescriptor], services: [ServiceDescriptor],
+        modelData: UnsafeMutableRawPointer?,
+        create: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_store_context>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, UnsafeMutablePointer<sp_error>?) -> Int32,
+        destroy: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Void,
+        dispatch: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32,
+        snapshot: @escaping @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?
+    ) {
+        self.plugin = plugin
+        self.name = name
+        self.doc = doc
+        self.actions = actions
+        self.services = services
+        self.modelData = modelData
+        self.create = create
+        self.destroy = destroy
+        self.dispatch = dispatch
+        self.snapshot = snapshot
+        var index: [String: Int] = [:]
+        for (position, action) in actions.enumerated() { index[action.name] = position }
+        actionIndex = index
+    }
+
+    private let actionIndex: [String: Int]
+
     /// The action called `name`, if the schema has one.
     public func action(named name: String) -> ActionDescriptor? {
-        actions.first { $0.name == name }
+        actionIndex[name].map { actions[$0] }
     }
 }

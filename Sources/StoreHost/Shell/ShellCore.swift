@@ -43,12 +43,15 @@ public final class ShellCore {
     /// session and its state are then as they were.
     @discardableResult
     public func execute(_ line: String, origin: LineOrigin = .prompt) async -> Bool {
-        let trimmed = line.drop { $0 == " " || $0 == "\t" }
-        if trimmed.isEmpty || trimmed.hasPrefix("#") { return true }
-        if trimmed.hasPrefix(":") {
-            return await command(String(trimmed), origin: origin)
+        // The first byte that is not a space decides: nothing or '#' is a comment,
+        // ':' a command, anything else an action.
+        let utf8 = line.utf8
+        guard let first = utf8.firstIndex(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return true }
+        switch utf8[first] {
+        case UInt8(ascii: "#"): return true
+        case UInt8(ascii: ":"): return await command(String(line[first...]), origin: origin)
+        default: return send(line, origin: origin)
         }
-        return send(line, origin: origin)
     }
 
     // MARK: Actions
