@@ -11,46 +11,48 @@ public struct ValueEncoder {
 }
 
 /// A value being built: a scalar, or a container that children are added to later.
+/// Children are appended in place, so a list of n items costs O(n), not O(n²).
 private final class EncodingNode {
-    enum Content {
-        case empty
-        case scalar(Value)
-        case keyed([(String, EncodingNode)])
-        case unkeyed([EncodingNode])
+    enum Kind {
+        case empty, scalar, keyed, unkeyed
     }
 
-    var content: Content = .empty
+    var kind = Kind.empty
+    var scalar = Value.null
+    var keyed: [(String, EncodingNode)] = []
+    var unkeyed: [EncodingNode] = []
 
     var value: Value {
-        switch content {
+        switch kind {
         case .empty: return .record(type: nil, fields: [])
-        case .scalar(let value): return value
-        case .keyed(let pairs): return .record(type: nil, fields: pairs.map { .init($0.0, $0.1.value) })
-        case .unkeyed(let nodes): return .array(nodes.map(\.value))
+        case .scalar: return scalar
+        case .keyed: return .record(type: nil, fields: keyed.map { .init($0.0, $0.1.value) })
+        case .unkeyed: return .array(unkeyed.map(\.value))
         }
     }
 
+    func set(_ value: Value) {
+        kind = .scalar
+        scalar = value
+    }
+
     func child(forKey key: String) -> EncodingNode {
-        var pairs: [(String, EncodingNode)] = []
-        if case .keyed(let existing) = content { pairs = existing }
-        if let found = pairs.first(where: { $0.0 == key }) { return found.1 }
+        becomeKeyed()
+        if let found = keyed.first(where: { $0.0 == key }) { return found.1 }
         let node = EncodingNode()
-        pairs.append((key, node))
-        content = .keyed(pairs)
+        keyed.append((key, node))
         return node
     }
 
     func appendChild() -> EncodingNode {
-        var nodes: [EncodingNode] = []
-        if case .unkeyed(let existing) = content { nodes = existing }
+        becomeUnkeyed()
         let node = EncodingNode()
-        nodes.append(node)
-        content = .unkeyed(nodes)
+        unkeyed.append(node)
         return node
     }
 
-    func becomeKeyed() { if case .empty = content { content = .keyed([]) } }
-    func becomeUnkeyed() { if case .empty = content { content = .unkeyed([]) } }
+    func becomeKeyed() { if kind == .empty { kind = .keyed } }
+    func becomeUnkeyed() { if kind == .empty { kind = .unkeyed } }
 }
 
 private struct NodeEncoder: Encoder {
@@ -76,24 +78,24 @@ private struct NodeEncoder: Encoder {
 /// Encodes scalars; shared by the three container kinds.
 private func scalar<T: Encodable>(_ value: T, into node: EncodingNode, codingPath: [any CodingKey]) throws {
     switch value {
-    case let v as Bool: node.content = .scalar(.bool(v))
-    case let v as String: node.content = .scalar(.string(v))
-    case let v as Double: node.content = .scalar(.double(v))
-    case let v as Float: node.content = .scalar(.double(Double(v)))
-    case let v as Int: node.content = .scalar(.int(Int64(v)))
-    case let v as Int8: node.content = .scalar(.int(Int64(v)))
-    case let v as Int16: node.content = .scalar(.int(Int64(v)))
-    case let v as Int32: node.content = .scalar(.int(Int64(v)))
-    case let v as Int64: node.content = .scalar(.int(v))
-    case let v as UInt8: node.content = .scalar(.int(Int64(v)))
-    case let v as UInt16: node.content = .scalar(.int(Int64(v)))
-    case let v as UInt32: node.content = .scalar(.int(Int64(v)))
+    case let v as Bool: node.set(.bool(v))
+    case let v as String: node.set(.string(v))
+    case let v as Double: node.set(.double(v))
+    case let v as Float: node.set(.double(Double(v)))
+    case let v as Int: node.set(.int(Int64(v)))
+    case let v as Int8: node.set(.int(Int64(v)))
+    case let v as Int16: node.set(.int(Int64(v)))
+    case let v as Int32: node.set(.int(Int64(v)))
+    case let v as Int64: node.set(.int(v))
+    case let v as UInt8: node.set(.int(Int64(v)))
+    case let v as UInt16: node.set(.int(Int64(v)))
+    case let v as UInt32: node.set(.int(Int64(v)))
     case let v as UInt:
         guard let exact = Int64(exactly: v) else { throw tooLarge(v, codingPath) }
-        node.content = .scalar(.int(exact))
+        node.set(.int(exact))
     case let v as UInt64:
         guard let exact = Int64(exactly: v) else { throw tooLarge(v, codingPath) }
-        node.content = .scalar(.int(exact))
+        node.set(.int(exact))
     default: try value.encode(to: NodeEncoder(node: node, codingPath: codingPath))
     }
 }
@@ -106,7 +108,7 @@ private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     let node: EncodingNode
     let codingPath: [any CodingKey]
 
-    mutating func encodeNil(forKey key: Key) throws { node.child(forKey: key.stringValue).content = .scalar(.null) }
+    mutating func encodeNil(forKey key: Key) throws { node.child(forKey: key.stringValue).set(.null) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try scalar(value, into: node.child(forKey: key.stringValue), codingPath: codingPath + [key])
@@ -133,12 +135,9 @@ private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
     let node: EncodingNode
     let codingPath: [any CodingKey]
-    var count: Int {
-        if case .unkeyed(let nodes) = node.content { return nodes.count }
-        return 0
-    }
+    var count: Int { node.unkeyed.count }
 
-    mutating func encodeNil() throws { node.appendChild().content = .scalar(.null) }
+    mutating func encodeNil() throws { node.appendChild().set(.null) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         try scalar(value, into: node.appendChild(), codingPath: codingPath)
@@ -163,7 +162,7 @@ private struct SingleNodeContainer: SingleValueEncodingContainer {
     let node: EncodingNode
     let codingPath: [any CodingKey]
 
-    mutating func encodeNil() throws { node.content = .scalar(.null) }
+    mutating func encodeNil() throws { node.set(.null) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         try scalar(value, into: node, codingPath: codingPath)

@@ -5,12 +5,14 @@ import Dispatch
 import Foundation
 import Workloads
 
-let usage = "usage: store-ratios [--actions N] [--effects N] [--host-actions N] [--rounds N] [--plugins DIR]"
+let usage = "usage: store-ratios [--actions N] [--effects N] [--host-actions N] [--script-lines N] [--todos N] [--rounds N] [--plugins DIR]"
 
 struct Options {
     var actions = 10_000_000
     var effects = 500_000
     var hostActions = 1_000_000
+    var scriptLines = 1_000_000
+    var todos = 10_000
     var rounds = 5
     /// Where the root package built the example plugins.
     var plugins: String = {
@@ -33,6 +35,8 @@ struct Options {
             case "--actions": actions = value
             case "--effects": effects = value
             case "--host-actions": hostActions = value
+            case "--script-lines": scriptLines = value
+            case "--todos": todos = value
             case "--rounds": rounds = value
             default: fatalError("unknown option \(flag)\n" + usage)
             }
@@ -104,4 +108,27 @@ do {
     report("host → CCounter, typed (libffi)", count: h, measured: cTyped, raw: inProcess, target: "ratio to in-process Store.send")
 } catch {
     print("plugin benchmarks skipped: \(error) (build the root package first)")
+}
+
+print("\nstoresh (\(options.plugins)/storesh)")
+do {
+    let binary = options.plugins + "/storesh"
+    var script = Double.infinity, startUp = Double.infinity
+    for _ in 0..<r {
+        script = min(script, try ShellWorkloads.script(lines: options.scriptLines, storesh: binary))
+        startUp = min(startUp, try ShellWorkloads.startUp(storesh: binary))
+    }
+    print(String(format: "%d-line script of increment, --quiet: %.3f s = %.2f M actions/s end to end   target >= 1 M/s",
+                 options.scriptLines, script, Double(options.scriptLines) / script / 1e6))
+    print(String(format: "start, load Counter, :quit: %.1f ms (upper bound on start to first prompt)   target <= 50 ms", startUp * 1000))
+    let before = ShellWorkloads.todoState(count: options.todos)
+    let after = ShellWorkloads.todoState(count: options.todos, toggled: options.todos / 2)
+    var diff = Double.infinity
+    for _ in 0..<r { diff = min(diff, ShellWorkloads.diff(before, after)) }
+    var observed = Double.infinity
+    for _ in 0..<r { observed = min(observed, try ShellWorkloads.observedToggle(count: options.todos, from: options.plugins)) }
+    print(String(format: "diff of a %d-todo state after one toggle: %.2f ms   target <= 5 ms; the whole observed toggle through the Todos plugin (dispatch, snapshot, diff): %.2f ms",
+                 options.todos, diff * 1000, observed * 1000))
+} catch {
+    print("storesh benchmarks skipped: \(error) (build the root package first)")
 }

@@ -1,0 +1,88 @@
+import Dispatch
+import Foundation
+import StoreHost
+import StoreValue
+
+/// Workloads for the shell: the storesh binary end to end, and the state diff.
+public enum ShellWorkloads {
+    /// Seconds for `storesh --quiet -f SCRIPT` where SCRIPT is `lines` lines of `increment`
+    /// (parse, libffi dispatch and update per line, plus start-up and plugin load).
+    public static func script(lines: Int, storesh: String) throws -> Double {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-bench-\(lines).storesh").path
+        if !FileManager.default.fileExists(atPath: path) {
+            try String(repeating: "increment\n", count: lines).write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        return try time(storesh, ["--quiet", "-f", path, "-c", ":state count"], expect: "\(lines)\n")
+    }
+
+    /// Seconds from exec to exit for `storesh -c :quit` (start, load Counter, one command):
+    /// an upper bound on the time to the first prompt, which needs a terminal to see.
+    public static func startUp(storesh: String) throws -> Double {
+        try time(storesh, ["-c", ":quit"], expect: "")
+    }
+
+    private static func time(_ executable: String, _ arguments: [String], expect: String) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        let start = DispatchTime.now().uptimeNanoseconds
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0, text == expect else {
+            throw Failure(message: "\(executable) \(arguments.joined(separator: " ")) printed \(text.prefix(200)) (status \(process.terminationStatus))")
+        }
+        return seconds
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+
+    /// A todo list state as the Todos plugin reports it, with `count` todos.
+    public static func todoState(count: Int, toggled: Int? = nil) -> Value {
+        .record(type: "TodoList", fields: [
+            .init("todos", .array((0..<count).map { index in
+                .record(type: nil, fields: [
+                    .init("id", .string("t\(index + 1)")), .init("title", .string("todo number \(index + 1)")),
+                    .init("done", .bool(index == toggled)), .init("priority", .int(Int64(index % 5))),
+                    .init("created", .int(Int64(index + 1))),
+                ])
+            })),
+            .init("added", .int(Int64(count))),
+        ])
+    }
+
+    /// Seconds for one diff of `before` against `after`; checks it finds exactly one change.
+    public static func diff(_ before: Value, _ after: Value) -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let changes = StateDiff.changes(from: before, to: after)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        precondition(changes.count == 1, "expected one change, found \(changes.count)")
+        return seconds
+    }
+
+    /// Seconds for one toggle in a session of the Todos plugin holding `count` todos, with
+    /// the state re-read and diffed as the shell does after every action.
+    @MainActor
+    public static func observedToggle(count: Int, from directory: String) throws -> Double {
+        let host = PluginHost(clock: VirtualClock(), searchPath: [directory])
+        try host.load("Todos")
+        let session = try Session(model: host.model(named: "todos"), host: host)
+        let add = session.model.action(named: "add")!
+        for index in 0..<count {
+            _ = try session.send(add, arguments: [.string("todo number \(index + 1)"), .int(Int64(index % 5))], observe: false)
+        }
+        _ = session.state
+        let start = DispatchTime.now().uptimeNanoseconds
+        let result = try session.send(text: #"todos["t\#(count / 2)"].toggle"#)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        precondition(result.changes.count == 1, "expected one change, found \(result.changes.count)")
+        return seconds
+    }
+}
