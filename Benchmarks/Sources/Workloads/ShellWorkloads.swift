@@ -21,6 +21,37 @@ public enum ShellWorkloads {
         try time(storesh, ["-c", ":quit"], expect: "")
     }
 
+    /// Milliseconds from starting `command` under `script` (which gives it a pseudo-terminal)
+    /// until "counter> " appears on its output.
+    public static func promptLatency(_ command: String) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-q", "-e", "-c", command, "/dev/null"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["STORESH_HISTORY"] = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-bench-history").path
+        environment["TERM"] = "xterm"
+        process.environment = environment
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let start = DispatchTime.now().uptimeNanoseconds
+        try process.run()
+        var seen = Data()
+        let handle = output.fileHandleForReading
+        while !String(decoding: seen, as: UTF8.self).contains("counter> ") {
+            let chunk = handle.availableData
+            if chunk.isEmpty { throw Failure(message: "\(command) ended before its prompt") }
+            seen.append(chunk)
+        }
+        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        input.fileHandleForWriting.write(Data([4]))
+        try? input.fileHandleForWriting.close()
+        process.terminate()
+        process.waitUntilExit()
+        return milliseconds
+    }
+
     private static func time(_ executable: String, _ arguments: [String], expect: String) throws -> Double {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
