@@ -73,6 +73,19 @@ public final class VirtualClock: HostClock {
     /// The deadline of the next timer, if any.
     public var nextDeadline: Int64? { timers.map(\.deadline).min() }
 
+    /// How many timers are waiting.
+    public var pendingCount: Int { timers.count }
+
+    /// Moves time to the earliest timer and fires that one timer alone (ties: the one
+    /// scheduled first). Returns false when no timer is waiting.
+    @discardableResult
+    public func fireNext() -> Bool {
+        guard let next = dueTimer(by: .max) else { return false }
+        now = max(now, next.deadline)
+        next.fire()
+        return true
+    }
+
     /// Moves time forward by `nanoseconds`, firing due timers one at a time (a timer a
     /// fired timer schedules fires too, if it falls due within the span).
     public func advance(by nanoseconds: Int64) {

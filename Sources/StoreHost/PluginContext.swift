@@ -1,4 +1,5 @@
 import CStorePlugin
+import StoreValue
 
 /// What `host_data` points to for one plugin: the services table the plugin was given,
 /// and the models it registered. Lives as long as the host (plugins are never unloaded).
@@ -11,6 +12,8 @@ final class PluginContext {
     var isRegistering = true
     /// The first malformed registration, which fails the whole load.
     var registrationProblem: String?
+    /// Set by a stub told to fail; reported once through `service_failure`.
+    var serviceFailure: String?
     private var table: UnsafeMutablePointer<storeplugin_host>?
 
     init(host: PluginHost, plugin: String, path: String) {
@@ -40,7 +43,8 @@ final class PluginContext {
             value_free: ValueFunctions.free_,
             clock_now: PluginContext.clockNow,
             clock_wake: PluginContext.clockWake,
-            clock_cancel: PluginContext.clockCancel
+            clock_cancel: PluginContext.clockCancel,
+            service_failure: PluginContext.serviceFailure
         ))
         self.table = table
         return table
@@ -95,6 +99,17 @@ final class PluginContext {
         let hostData = Unchecked(hostData)
         return MainActor.assumeIsolated {
             context(hostData.value).host.clock.wake(at: deadline) { callback.fire(callback.userData) }
+        }
+    }
+
+    private static let serviceFailure: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<sp_error>?) -> Int32 = { hostData, error in
+        let args = Unchecked((hostData, error))
+        return MainActor.assumeIsolated {
+            let context = context(args.value.0)
+            guard let message = context.serviceFailure else { return Int32(SP_OK) }
+            context.serviceFailure = nil
+            args.value.1?.write(message)
+            return Int32(SP_ERR_SERVICE)
         }
     }
 

@@ -92,6 +92,16 @@ public final class Session {
         return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: changes)
     }
 
+    /// Puts `entry` in place of the service `name` (nil: the plugin's own again). The
+    /// plugin reads the service array at each call, so the change takes effect at once.
+    func replaceService(_ name: String, with entry: sp_typed_entry?) -> Bool {
+        guard let index = model.services.firstIndex(where: { $0.name == name }) else { return false }
+        let implementation = entry ?? model.services[index].defaultImplementation
+        services[index] = implementation
+        servicePointers[index] = implementation
+        return true
+    }
+
     /// Sends through `dispatch` with a value-tree argument array, even for typed actions
     /// (benchmarks compare the two paths).
     public func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendResult {

@@ -1,3 +1,4 @@
+import CStorePlugin
 /// What the host gives a model's environment: its clock (as a Swift `Clock` and as a
 /// Combine-style scheduler), the services the model declared, and its log.
 @MainActor
@@ -20,10 +21,10 @@ public struct PluginEnvironment {
     /// own, or a stub from the shell — as the `@convention(c)` type `Function`. Call it on
     /// the main thread (the ABI's rule for every call between host and plugin).
     public func service<Function>(_ name: String, as type: Function.Type) -> Service<Function> {
-        guard let pointer = context.service(name) else {
+        guard context.service(name) != nil else {
             fatalError("StorePlugin: the model uses service '\(name)' but did not declare it")
         }
-        return Service(function: unsafeBitCast(pointer, to: Function.self))
+        return Service(context: context, name: name)
     }
 
     /// Writes to the host's log.
@@ -32,8 +33,26 @@ public struct PluginEnvironment {
     }
 }
 
-/// A service implementation: a C function pointer, which is only a code address and so
-/// safe to hand to an effect running on another thread.
+/// A declared service. The host may replace its implementation while the store lives
+/// (storesh's `:stub`), so `function` is looked up at each call. Use it on the main actor.
 public struct Service<Function>: @unchecked Sendable {
-    public let function: Function
+    let context: StoreContext
+    let name: String
+
+    /// The implementation to call now: the plugin's own, or the host's replacement.
+    @MainActor
+    public var function: Function {
+        unsafeBitCast(context.service(name)!, to: Function.self)
+    }
+
+    /// Right after a call: why the host's replacement failed, or nil when it did not.
+    @MainActor
+    public func failure() -> String? {
+        let host = context.services.host
+        guard host.struct_size >= UInt32(MemoryLayout<storeplugin_host>.size), let check = host.service_failure else { return nil }
+        var error = sp_error()
+        error.struct_size = UInt32(MemoryLayout<sp_error>.size)
+        guard check(host.host_data, &error) != Int32(SP_OK) else { return nil }
+        return withUnsafeBytes(of: &error.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
 }

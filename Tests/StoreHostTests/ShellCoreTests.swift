@@ -101,7 +101,8 @@ struct ShellCoreTests {
 
     @Test func completion() async throws {
         let shell = try ShellHarness(plugins: ["Auth"])
-        #expect(shell.core.completions(line: ":st", cursor: 3) == (0, [":state"]))
+        #expect(shell.core.completions(line: ":st", cursor: 3) == (0, [":state", ":stub", ":stubs"]))
+        #expect(shell.core.completions(line: ":sta", cursor: 4) == (0, [":state"]))
         #expect(shell.core.completions(line: "si", cursor: 2) == (0, ["signOut"]))
         #expect(shell.core.completions(line: "authenticate ", cursor: 13) == (13, ["password: ", "user: "]))
         #expect(shell.core.completions(line: #"authenticate user: "a", "#, cursor: 24) == (24, ["password: "]))

@@ -26,7 +26,8 @@ struct Auth: ModelProtocol, Codable {
 
     struct Environment: Sendable {
         let clock: HostClock
-        let checkCredentials: @Sendable (String, String) async -> Bool
+        /// True when the user may sign in; throws when the service itself fails.
+        let checkCredentials: @Sendable (String, String) async throws -> Bool
     }
 
     static func update(state: Auth, action: Action, environment: Environment) -> Update<Auth> {
@@ -43,8 +44,12 @@ struct Auth: ModelProtocol, Codable {
                 } catch {
                     return .fail(reason: "cancelled")
                 }
-                let ok = await environment.checkCredentials(user, password)
-                return ok ? .succeed(user: user) : .fail(reason: "wrong user or password")
+                do {
+                    let ok = try await environment.checkCredentials(user, password)
+                    return ok ? .succeed(user: user) : .fail(reason: "wrong user or password")
+                } catch {
+                    return .fail(reason: "\(error)")
+                }
             }
             return Update(state: next, fx: attempt).cancellable(id: "authenticate", cancelInFlight: true)
         case .succeed(let user):
@@ -64,6 +69,12 @@ struct Auth: ModelProtocol, Codable {
             return Update(state: Auth(attempts: state.attempts)).cancelFx(id: "authenticate")
         }
     }
+}
+
+/// The credential service failed (the shell's stub was told to fail).
+struct ServiceFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }
 
 /// The plugin's own credential check: any user, password "open sesame".
@@ -92,7 +103,11 @@ let authModel = PluginModel.observable(
         let check = environment.service("checkCredentials", as: CheckCredentials.self)
         return Auth.Environment(clock: environment.clock, checkCredentials: { user, password in
             // Services are called on the main thread, as the ABI requires.
-            await MainActor.run { user.withCString { u in password.withCString { p in check.function(u, p) } } }
+            try await MainActor.run {
+                let ok = user.withCString { u in password.withCString { p in check.function(u, p) } }
+                if let failure = check.failure() { throw ServiceFailure(message: failure) }
+                return ok
+            }
         })
     }
 )

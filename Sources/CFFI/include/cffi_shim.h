@@ -26,4 +26,25 @@ static inline void cffi_call(ffi_cif *cif, void (*function)(void), void *result,
     ffi_call(cif, function, result, arguments);
 }
 
+/* What a closure runs: libffi hands it the call's arguments and a buffer for the result
+ * (at least sizeof(ffi_arg) bytes for integer results). */
+typedef void (*cffi_handler)(ffi_cif *cif, void *result, void **arguments, void *user_data);
+
+/* A C function of cif's signature that calls handler(…, user_data): for host code that
+ * must stand in for a function whose signature is known only at run time. Returns the
+ * closure to release later, with its entry point in *code; NULL on failure. */
+static inline void *cffi_closure_make(ffi_cif *cif, cffi_handler handler, void *user_data, void **code) {
+    void *entry = 0;
+    ffi_closure *closure = (ffi_closure *)ffi_closure_alloc(sizeof(ffi_closure), &entry);
+    if (!closure) return 0;
+    if (ffi_prep_closure_loc(closure, cif, handler, user_data, entry) != FFI_OK) {
+        ffi_closure_free(closure);
+        return 0;
+    }
+    *code = entry;
+    return closure;
+}
+
+static inline void cffi_closure_release(void *closure) { ffi_closure_free(closure); }
+
 #endif

@@ -173,7 +173,10 @@ typedef struct sp_action {
 
 /* A service the model needs from its environment (a network client, a clock, a
  * random source). The host passes an implementation of each in sp_store_context; it
- * passes default_impl unless the user replaced the service (storesh's :stub).
+ * passes default_impl unless the user replaced the service (storesh's :stub). The host
+ * may replace an entry while the store lives, so read it from the array at each call.
+ * After calling a service, ask host->service_failure whether a replacement was told to
+ * fail (the C signature has no room for an error).
  *
  * signature: parameter letters, '>', then the return letter or 'v' for void; e.g.
  * "ss>b" is bool fn(const char *, const char *). A returned string must stay valid
@@ -197,7 +200,7 @@ typedef struct sp_store_context {
     /* An action the host did not dispatch (one an effect sent) has been applied. */
     void (*action_applied)(void *user_data, const char *action_text);
     /* Service implementations, one per sp_model.services entry, in the same order. */
-    const sp_typed_entry *services;
+    const sp_typed_entry *services; /* may change between calls: read at each call */
     uint32_t service_count;
 } sp_store_context;
 
@@ -295,6 +298,11 @@ typedef struct storeplugin_host {
                            void *user_data);
     /* Cancels a timer that has not fired; fire is then never called. */
     void (*clock_cancel)(void *host_data, uint64_t timer);
+
+    /* After a service call: SP_OK, or SP_ERR_SERVICE with a message in *error when the
+     * host's replacement for the service was told to fail (storesh's `:stub S fail "…"`).
+     * The failure is reported once. A plugin's own implementations never set it. */
+    int32_t (*service_failure)(void *host_data, sp_error *error);
 } storeplugin_host;
 
 /* The two exported functions, for reference (a plugin defines them; the host finds

@@ -1,4 +1,3 @@
-import Dispatch
 import StoreValue
 
 /// One `:command`: its syntax, a line of help, more detail, and what it does.
@@ -96,6 +95,20 @@ extension ShellCore {
                      detail: ["DURATION is like 500ms, 2s or 1m. Effects due by then fire in deadline order; ties in the order they were scheduled."]) { core, args, origin in
             await core.advance(args, origin: origin)
         },
+        ShellCommand(name: "stub", usage: ":stub SERVICE RESULT[, RESULT…] | fail \"MESSAGE\"", summary: "replace one of the model's environment services",
+                     detail: ["Answers come in order, the last one repeating; fail \"…\" makes the service fail. The stub is a libffi closure of the service's C signature, so it works for plugins in any language. A result that does not fit the signature is refused."]) { core, args, origin in
+            core.stub(origin: origin)
+        },
+        ShellCommand(name: "stubs", usage: ":stubs", summary: "the current model's services and their stubs", detail: []) { core, _, origin in
+            core.listStubs(origin: origin)
+        },
+        ShellCommand(name: "unstub", usage: ":unstub SERVICE", summary: "give a service back its own implementation", detail: []) { core, args, origin in
+            core.unstub(args, origin: origin)
+        },
+        ShellCommand(name: "expect", usage: ":expect PATH == VALUE  (or !=)", summary: "check part of the state; a failed check is an error",
+                     detail: ["VALUE is a literal: 3, \"text\", true, null, [1, 2], {x: 1}. Records compare by their fields."]) { core, _, origin in
+            core.expect(origin: origin)
+        },
         ShellCommand(name: "reset", usage: ":reset", summary: "start the current model over from its initial state",
                      detail: ["Effects in flight are cancelled."]) { core, _, origin in
             do throws(ShellError) {
@@ -126,6 +139,8 @@ extension ShellCore {
             if let suggestion = Suggestion.nearest(to: name, in: Self.commands.map(\.name)) { message += "; did you mean ':\(suggestion)'?" }
             return fail(message, origin: origin, text: line, offset: 1)
         }
+        let afterName = line.drop { $0 == ":" || $0 == " " }.drop { $0 != " " && $0 != "\t" }
+        commandArguments = String(afterName.drop { $0 == " " || $0 == "\t" })
         return await command.run(self, Array(words.dropFirst()), origin)
     }
 
@@ -184,76 +199,6 @@ extension ShellCore {
         } catch {
             return fail(error.message, origin: origin)
         }
-    }
-
-    private func advance(_ args: [String], origin: LineOrigin) async -> Bool {
-        guard let virtual = host.clock as? VirtualClock else {
-            return fail("the clock is real; start storesh with --virtual-clock to move time by hand", origin: origin)
-        }
-        guard let text = args.first, args.count == 1, let milliseconds = Duration.milliseconds(text) else {
-            return fail("usage: :advance DURATION (like 500ms, 2s, 1m)", origin: origin)
-        }
-        let target = virtual.now + milliseconds * 1_000_000
-        // Effects resume on other threads after a timer fires; give each a moment to reach
-        // its next wait (or finish) before time moves on.
-        await settle()
-        while let next = virtual.nextDeadline, next <= target {
-            virtual.advance(by: next - virtual.now)
-            await settle()
-        }
-        virtual.advance(by: target - virtual.now)
-        await settle()
-        return true
-    }
-
-    /// Lets effects that just woke run until they wait again, finish, or 2 ms pass quietly.
-    private func settle() async {
-        let deadline = DispatchTime.now().uptimeNanoseconds + 200_000_000
-        var lastCount = -1
-        var quietSince = DispatchTime.now().uptimeNanoseconds
-        while DispatchTime.now().uptimeNanoseconds < deadline {
-            try? await Task.sleep(for: .milliseconds(1))
-            let count = effectsInFlight + ((host.clock as? VirtualClock)?.nextDeadline == nil ? 0 : 1000)
-            if count != lastCount {
-                lastCount = count
-                quietSince = DispatchTime.now().uptimeNanoseconds
-            } else if DispatchTime.now().uptimeNanoseconds - quietSince > 2_000_000 {
-                return
-            }
-        }
-    }
-
-    private func wait(_ args: [String], origin: LineOrigin) async -> Bool {
-        var timeout: Int64 = 10_000
-        if let text = args.first {
-            guard let parsed = Duration.milliseconds(text) else {
-                return fail("'\(text)' is not a duration; write 500ms, 2s or 1m", origin: origin)
-            }
-            timeout = parsed
-        }
-        let virtual = host.clock as? VirtualClock
-        let start = host.clock.now
-        var quietSince = DispatchTime.now().uptimeNanoseconds
-        while effectsInFlight > 0 {
-            if let virtual {
-                // Let running effects reach their next wait, then move time to it.
-                try? await Task.sleep(for: .milliseconds(1))
-                if let next = virtual.nextDeadline, DispatchTime.now().uptimeNanoseconds - quietSince > 2_000_000 {
-                    guard next - start <= timeout * 1_000_000 else { break }
-                    virtual.advance(by: next - virtual.now)
-                    quietSince = DispatchTime.now().uptimeNanoseconds
-                } else if virtual.nextDeadline == nil, DispatchTime.now().uptimeNanoseconds - quietSince > 2_000_000_000 {
-                    break // effects that wait on nothing the host clock controls
-                }
-            } else {
-                guard host.clock.now - start < timeout * 1_000_000 else { break }
-                try? await Task.sleep(for: .milliseconds(1))
-            }
-        }
-        guard effectsInFlight == 0 else {
-            return fail("\(effectsInFlight) effect\(effectsInFlight == 1 ? "" : "s") still in flight after \(timeout)ms", origin: origin)
-        }
-        return true
     }
 }
 

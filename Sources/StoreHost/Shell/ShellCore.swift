@@ -22,6 +22,10 @@ public final class ShellCore {
     public private(set) var current: Session?
     private var sessions: [String: Session] = [:]
     private var effects: [String: [UInt64: (label: String?, started: Int64)]] = [:]
+    /// Stubbed services, by model, then service name.
+    var stubs: [String: [String: ServiceStub]] = [:]
+    /// The text after the command word of the `:command` being run.
+    var commandArguments = ""
     /// Output produced while an action is being sent (effects it starts), shown after the
     /// action's own result line.
     private var held: [ShellOutput]?
@@ -128,7 +132,9 @@ public final class ShellCore {
         guard let current else { throw ShellError("no model is loaded", origin: .prompt) }
         sessions[current.model.qualifiedName] = nil
         current.onEvent = nil
-        self.current = try makeSession(current.model)
+        let fresh = try makeSession(current.model)
+        for (name, stub) in stubs[current.model.qualifiedName] ?? [:] { _ = fresh.replaceService(name, with: stub.entry) }
+        self.current = fresh
     }
 
     private func observe(_ event: SessionEvent, in model: String) {
@@ -161,4 +167,7 @@ public final class ShellCore {
     }
 
     func requestQuit() { quitRequested = true }
+
+    /// Effects in flight per model.
+    var effectCounts: [Int] { effects.values.map(\.count) }
 }

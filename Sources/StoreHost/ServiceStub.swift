@@ -1,0 +1,148 @@
+import CFFI
+import CStorePlugin
+import StoreValue
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A stand-in for a model's environment service, built at run time: a libffi closure of
+/// the service's C signature, so it works for plugins in any language. It answers with
+/// the queued results in order, repeating the last; a `fail` answer returns the zero
+/// value and reports the failure through `service_failure`.
+@MainActor
+final class ServiceStub {
+    enum Answer: Equatable {
+        case value(Value)
+        case fail(String)
+    }
+
+    let service: ServiceDescriptor
+    private(set) var answers: [Answer]
+    private(set) var calls = 0
+    private let result: Character
+    private unowned let context: PluginContext
+    private let cif: UnsafeMutablePointer<ffi_cif>
+    private let argumentTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
+    private var closure: UnsafeMutableRawPointer?
+    /// The C function the plugin calls.
+    private(set) var entry: sp_typed_entry?
+    /// A returned string, kept until the next call (storeplugin.h's rule).
+    private var lastString: UnsafeMutablePointer<CChar>?
+
+    struct Refused: Error {
+        let message: String
+    }
+
+    init(service: ServiceDescriptor, answers: [Answer], context: PluginContext) throws(Refused) {
+        guard let (params, result) = Registration.parseServiceSignature(service.signature) else {
+            throw Refused(message: "service '\(service.name)' has an unreadable signature \"\(service.signature)\"")
+        }
+        for answer in answers {
+            guard case .value(let value) = answer else { continue }
+            try Self.check(value, fits: result, service: service)
+        }
+        guard !answers.isEmpty || result == "v" else {
+            throw Refused(message: "give :stub \(service.name) a result of type \(Self.typeName(result)) (its signature is \"\(service.signature)\")")
+        }
+        self.service = service
+        self.answers = answers
+        self.result = result
+        self.context = context
+        argumentTypes = .allocate(capacity: max(1, params.count))
+        for (index, param) in params.enumerated() { argumentTypes[index] = Self.ffiType(param.letter) }
+        cif = .allocate(capacity: 1)
+        guard cffi_prepare(cif, UInt32(params.count), Self.ffiType(result), argumentTypes) == 0 else {
+            throw Refused(message: "libffi cannot describe \"\(service.signature)\"")
+        }
+        var code: UnsafeMutableRawPointer?
+        closure = cffi_closure_make(cif, ServiceStub.handler, Unmanaged.passUnretained(self).toOpaque(), &code)
+        guard closure != nil, let code else { throw Refused(message: "libffi could not make a closure for \(service.name)") }
+        entry = unsafeBitCast(code, to: sp_typed_entry.self)
+    }
+
+    isolated deinit {
+        if let closure { cffi_closure_release(closure) }
+        free(lastString)
+        cif.deallocate()
+        argumentTypes.deallocate()
+    }
+
+    private static func ffiType(_ letter: Character?) -> UnsafeMutablePointer<ffi_type> {
+        switch letter {
+        case "i": cffi_type_sint64()
+        case "d": cffi_type_double()
+        case "b": cffi_type_bool()
+        case "s": cffi_type_pointer()
+        default: cffi_type_void()
+        }
+    }
+
+    static func typeName(_ letter: Character) -> String {
+        switch letter {
+        case "i": "int"
+        case "d": "double"
+        case "b": "bool"
+        case "s": "string"
+        default: "nothing (void)"
+        }
+    }
+
+    private static func check(_ value: Value, fits letter: Character, service: ServiceDescriptor) throws(Refused) {
+        switch (letter, value) {
+        case ("i", .int), ("d", .double), ("d", .int), ("b", .bool), ("s", .string): return
+        default:
+            throw Refused(message: "\(service.name) returns \(typeName(letter)) (signature \"\(service.signature)\"), so it cannot answer \(value.compact)")
+        }
+    }
+
+    /// Answers one call.
+    private func answer(into buffer: UnsafeMutableRawPointer?) {
+        calls += 1
+        let answer = answers.count > 1 ? answers.removeFirst() : answers.first
+        var value = Value.null
+        switch answer {
+        case .value(let given)?: value = given
+        case .fail(let message)?: context.serviceFailure = "\(service.name): \(message)"
+        case nil: break
+        }
+        guard let buffer else { return }
+        switch result {
+        case "i":
+            if case .int(let v) = value { buffer.storeBytes(of: v, as: Int64.self) } else { buffer.storeBytes(of: 0, as: Int64.self) }
+        case "d":
+            let real: Double = switch value {
+            case .double(let v): v
+            case .int(let v): Double(v)
+            default: 0
+            }
+            buffer.storeBytes(of: real, as: Double.self)
+        case "b":
+            // Small integer results fill a whole ffi_arg.
+            buffer.storeBytes(of: value == .bool(true) ? 1 : 0, as: UInt64.self)
+        case "s":
+            free(lastString)
+            if case .string(let text) = value { lastString = strdup(text) } else { lastString = strdup("") }
+            buffer.storeBytes(of: UnsafeRawPointer(lastString), as: UnsafeRawPointer?.self)
+        default:
+            break
+        }
+    }
+
+    private static let handler: @convention(c) (UnsafeMutablePointer<ffi_cif>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, UnsafeMutableRawPointer?) -> Void = { _, result, _, userData in
+        let args = Unchecked((result, userData))
+        MainActor.assumeIsolated {
+            Unmanaged<ServiceStub>.fromOpaque(args.value.1!).takeUnretainedValue().answer(into: args.value.0)
+        }
+    }
+
+    /// `true, false` / `fail "message"`, for `:stubs`.
+    var summary: String {
+        let queued = answers.map { answer in
+            switch answer {
+            case .value(let value): value.compact
+            case .fail(let message): "fail \(Value.quoted(message))"
+            }
+        }
+        return "\(service.name) → \(queued.isEmpty ? "(returns nothing)" : queued.joined(separator: ", ")) (called \(calls) time\(calls == 1 ? "" : "s"))"
+    }
+}

@@ -1,0 +1,121 @@
+import StoreValue
+
+extension ShellCore {
+    /// `:stub SERVICE RESULT, …` and `:stub SERVICE fail "message"`.
+    func stub(origin: LineOrigin) -> Bool {
+        guard let session = current else { return fail("no model is loaded", origin: origin) }
+        var scanner = LiteralScanner(bytes: Array(commandArguments.utf8), index: 0)
+        scanner.skipSpaces()
+        guard let name = scanner.identifier() else { return fail("usage: :stub SERVICE RESULT[, RESULT…]", origin: origin) }
+        guard let service = session.model.services.first(where: { $0.name == name }) else {
+            let known = session.model.services.map(\.name)
+            return fail("\(session.model.qualifiedName) has no service '\(name)'" + (known.isEmpty ? " (it declares none)" : "; its services: \(known.joined(separator: ", "))"), origin: origin)
+        }
+        var answers: [ServiceStub.Answer] = []
+        do {
+            while true {
+                scanner.skipSpaces()
+                if scanner.atEnd { break }
+                let mark = scanner.index
+                if scanner.identifier() == "fail" {
+                    scanner.skipSpaces()
+                    guard scanner.current == UInt8(ascii: "\"") else { throw TextError("fail needs a message in quotes", at: scanner.index) }
+                    answers.append(.fail(try scanner.string()))
+                } else {
+                    scanner.index = mark
+                    answers.append(.value(try scanner.literal()))
+                }
+                scanner.skipSpaces()
+                if scanner.current == UInt8(ascii: ",") { scanner.index += 1 } else if !scanner.atEnd {
+                    throw TextError("separate results with ','", at: scanner.index)
+                }
+            }
+        } catch let error as TextError {
+            return fail(error.message, origin: origin)
+        } catch {
+            return fail("\(error)", origin: origin)
+        }
+        guard let plugin = host.plugins.first(where: { $0.name == session.model.plugin }) else {
+            return fail("the plugin of \(session.model.qualifiedName) is not loaded", origin: origin)
+        }
+        let made: ServiceStub
+        do {
+            made = try ServiceStub(service: service, answers: answers, context: plugin.context)
+        } catch {
+            return fail(error.message, origin: origin)
+        }
+        stubs[session.model.qualifiedName, default: [:]][name] = made
+        _ = session.replaceService(name, with: made.entry)
+        return true
+    }
+
+    func listStubs(origin: LineOrigin) -> Bool {
+        guard let session = current else { return fail("no model is loaded", origin: origin) }
+        let mine = stubs[session.model.qualifiedName] ?? [:]
+        let lines = session.model.services.map { service in
+            mine[service.name]?.summary ?? "\(service.name) (\(service.signature)): its own implementation"
+        }
+        output(.info(kind: "stubs", lines: lines.isEmpty ? ["\(session.model.qualifiedName) declares no services"] : lines))
+        return true
+    }
+
+    func unstub(_ args: [String], origin: LineOrigin) -> Bool {
+        guard let session = current else { return fail("no model is loaded", origin: origin) }
+        guard let name = args.first, args.count == 1 else { return fail("usage: :unstub SERVICE", origin: origin) }
+        guard stubs[session.model.qualifiedName]?.removeValue(forKey: name) != nil else {
+            return fail("'\(name)' is not stubbed; :stubs lists the stubs", origin: origin)
+        }
+        _ = session.replaceService(name, with: nil)
+        return true
+    }
+
+    /// `:expect PATH == VALUE` / `:expect PATH != VALUE`.
+    func expect(origin: LineOrigin) -> Bool {
+        guard let session = current else { return fail("no model is loaded", origin: origin) }
+        let text = commandArguments
+        guard let operatorRange = text.range(of: "==") ?? text.range(of: "!=") else {
+            return fail("usage: :expect PATH == VALUE (or !=)", origin: origin)
+        }
+        let equal = text[operatorRange] == "=="
+        let path = text[..<operatorRange.lowerBound].trimmingCharacters(in: .whitespaces)
+        var scanner = LiteralScanner(bytes: Array(text[operatorRange.upperBound...].utf8), index: 0)
+        let expected: Value
+        do {
+            expected = try scanner.literal()
+            scanner.skipSpaces()
+            guard scanner.atEnd else { throw TextError("unexpected text after the value", at: scanner.index) }
+        } catch let error as TextError {
+            return fail(error.message, origin: origin)
+        } catch {
+            return fail("\(error)", origin: origin)
+        }
+        let actual: Value
+        do {
+            actual = try PathSyntax.lookup(path.isEmpty ? "." : path, in: session.state)
+        } catch {
+            return fail("expectation failed: \(error.message)", origin: origin)
+        }
+        let matches = Self.same(actual, expected)
+        guard matches == equal else {
+            return fail(equal
+                ? "expectation failed: \(path) is \(actual.compact), expected \(expected.compact)"
+                : "expectation failed: \(path) is \(actual.compact), expected anything else", origin: origin)
+        }
+        return true
+    }
+
+    /// Equality for expectations: record type names are ignored (a literal has none) and
+    /// whole doubles equal integers.
+    static func same(_ a: Value, _ b: Value) -> Bool {
+        switch (a, b) {
+        case (.record(_, let x), .record(_, let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { $0.label == $1.label && same($0.value, $1.value) }
+        case (.array(let x), .array(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
+        case (.int(let x), .double(let y)), (.double(let y), .int(let x)):
+            return Double(x) == y
+        default:
+            return a == b
+        }
+    }
+}

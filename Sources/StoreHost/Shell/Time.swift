@@ -1,0 +1,87 @@
+import Dispatch
+
+/// Time in the shell: `:advance`, `:wait`, and the settling that makes runs on a virtual
+/// clock repeatable.
+///
+/// Effects run on other threads and report back through the main queue, so after every
+/// step the shell *settles*: it lets the main queue run until every effect in flight is
+/// waiting on the host clock (or none is left). Only then does it move time, one timer at
+/// a time, settling after each — so effects due at the same instant always fire, and
+/// report, in the order they were scheduled.
+extension ShellCore {
+    /// Effects in flight in every model (each model's session keeps running).
+    var allEffectsInFlight: Int {
+        effectCounts.reduce(0, +)
+    }
+
+    /// Returns once effects are quiet: none in flight, or (on a virtual clock) each one
+    /// waiting on a timer. Gives up after `limit` seconds of real time (an effect waiting
+    /// on something the host clock does not control).
+    public func settle(limit: Double = 5) async {
+        let virtual = host.clock as? VirtualClock
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(limit * 1e9)
+        var quietTurns = 0
+        while DispatchTime.now().uptimeNanoseconds < deadline {
+            await Self.mainQueueTurn()
+            let inFlight = allEffectsInFlight
+            let quiet = inFlight == 0 || (virtual.map { $0.pendingCount >= inFlight } ?? false)
+            if quiet {
+                quietTurns += 1
+                if quietTurns >= 3 { return }
+            } else {
+                quietTurns = 0
+                try? await Task.sleep(for: .microseconds(100))
+            }
+        }
+    }
+
+    /// Returns after the main queue has run everything queued before the call.
+    static func mainQueueTurn() async {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.main.async { continuation.resume() }
+        }
+    }
+
+    func advance(_ args: [String], origin: LineOrigin) async -> Bool {
+        guard let virtual = host.clock as? VirtualClock else {
+            return fail("the clock is real; start storesh with --virtual-clock to move time by hand", origin: origin)
+        }
+        guard let text = args.first, args.count == 1, let milliseconds = Duration.milliseconds(text) else {
+            return fail("usage: :advance DURATION (like 500ms, 2s, 1m)", origin: origin)
+        }
+        let target = virtual.now + milliseconds * 1_000_000
+        await settle()
+        while let next = virtual.nextDeadline, next <= target {
+            virtual.fireNext()
+            await settle()
+        }
+        virtual.advance(by: target - virtual.now)
+        return true
+    }
+
+    func wait(_ args: [String], origin: LineOrigin) async -> Bool {
+        var timeout: Int64 = 10_000
+        if let text = args.first {
+            guard let parsed = Duration.milliseconds(text) else {
+                return fail("'\(text)' is not a duration; write 500ms, 2s or 1m", origin: origin)
+            }
+            timeout = parsed
+        }
+        let start = host.clock.now
+        if let virtual = host.clock as? VirtualClock {
+            await settle()
+            while effectsInFlight > 0, let next = virtual.nextDeadline, next - start <= timeout * 1_000_000 {
+                virtual.fireNext()
+                await settle()
+            }
+        } else {
+            while effectsInFlight > 0, host.clock.now - start < timeout * 1_000_000 {
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+        }
+        guard effectsInFlight == 0 else {
+            return fail("\(effectsInFlight) effect\(effectsInFlight == 1 ? "" : "s") still in flight after \(timeout)ms", origin: origin)
+        }
+        return true
+    }
+}
