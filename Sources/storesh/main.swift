@@ -8,6 +8,9 @@ import StoreHost
 @MainActor
 func storesh() async -> Int32 {
     let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.first == "test" {
+        return await runTests(Array(arguments.dropFirst()))
+    }
     let options: Options
     do {
         options = try Options.parse(arguments)

@@ -84,7 +84,7 @@ struct ShellCoreTests {
             #"authenticate user: "bo", password: "open sesame": state changed, 1 effect started"#,
             "fx #1 authenticate started",
         ])
-        #expect(await shell.run(":fx") == ["#1 authenticate running for 0ms"])
+        #expect(await shell.run(":fx") == ["fx #1 authenticate running for 0ms"])
         #expect(await shell.run(":advance 499ms") == [])
         #expect(await shell.run(":advance 1ms") == [#"fx #1 authenticate emitted succeed user: "bo" (+500ms)"#, "fx #1 authenticate finished (+500ms)"])
         _ = await shell.run(#"authenticate user: "x", password: "y""#, ":wait")

@@ -108,3 +108,27 @@ extension FileHandle {
         return nil
     }
 }
+
+@Suite("storesh test, as a program")
+struct TestCommandTests {
+    @Test func reportsEachFileAndACountAndFailsWithOne() throws {
+        let good = try temporaryFile("good.transcript", "> increment\nincrement: state changed\n  ~ count: 0 → 1\n")
+        let directory = (good as NSString).deletingLastPathComponent
+        try "> increment\nwrong\n".write(toFile: directory + "/bad.transcript", atomically: true, encoding: .utf8)
+        let run = try storesh(["test", directory])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("FAIL \(directory)/bad.transcript\n--- \(directory)/bad.transcript (expected)"))
+        #expect(run.stdout.contains("PASS \(directory)/good.transcript"))
+        #expect(run.stdout.hasSuffix("1 passed, 1 failed\n"))
+        let update = try storesh(["test", "--update", "--jobs", "2", directory])
+        #expect(update.status == 0)
+        #expect(try String(contentsOfFile: directory + "/bad.transcript", encoding: .utf8) == "> increment\nincrement: state changed\n  ~ count: 0 → 1\n")
+        #expect(try storesh(["test", directory]).stdout.hasSuffix("2 passed, 0 failed\n"))
+    }
+
+    @Test func aMissingPathIsAUsageError() throws {
+        let run = try storesh(["test", "/nonexistent/dir"])
+        #expect(run.status == 2)
+        #expect(run.stderr == "storesh test: no such file or directory: /nonexistent/dir\n")
+    }
+}

@@ -162,7 +162,7 @@ public final class ShellCore {
         guard let current, let table = effects[current.model.qualifiedName] else { return [] }
         let now = host.clock.now
         return table.sorted { $0.key < $1.key }.map { id, info in
-            "#\(id) \(info.label ?? "effect") running for \((now - info.started) / 1_000_000)ms"
+            "fx #\(id) \(info.label ?? "effect") running for \((now - info.started) / 1_000_000)ms"
         }
     }
 

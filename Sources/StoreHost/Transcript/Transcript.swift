@@ -1,0 +1,135 @@
+import Foundation
+
+/// A recorded shell session used as a test (cram and doctest are the models):
+///
+///     # a comment
+///     > setCount 5
+///     setCount 5: state changed
+///       ~ count: 0 → 5
+///     > :state
+///     count: \d+ (re)
+///
+/// `> ` lines are fed to the shell as typed (`... ` lines continue a statement); the
+/// lines after them, up to the next input or comment, are the expected output. An
+/// expected line ending in ` (re)` is a regular expression for the whole line, one ending
+/// in ` (glob)` a glob (`*` any text, `?` one character). Blank lines at the end of a
+/// block only separate blocks.
+public struct Transcript: Equatable, Sendable {
+    /// One line of the file, classified.
+    public enum Item: Equatable, Sendable {
+        case comment(String)
+        case blank
+        /// A statement: its lines as written (prefixes removed) and the file line it starts on.
+        case input([String], line: Int)
+        case output(String, line: Int)
+    }
+
+    public var items: [Item]
+
+    public init(items: [Item]) {
+        self.items = items
+    }
+
+    public static func parse(_ text: String) -> Transcript {
+        var items: [Item] = []
+        var lines = text.components(separatedBy: "\n")
+        if lines.last == "" { lines.removeLast() }
+        for (index, line) in lines.enumerated() {
+            let number = index + 1
+            if line.hasPrefix("> ") || line == ">" {
+                items.append(.input([String(line.dropFirst(2))], line: number))
+            } else if line.hasPrefix("... "), case .input(let statement, let start)? = items.last {
+                items[items.count - 1] = .input(statement + [String(line.dropFirst(4))], line: start)
+            } else if line.hasPrefix("#") {
+                items.append(.comment(line))
+            } else if line.isEmpty {
+                items.append(.blank)
+            } else {
+                items.append(.output(line, line: number))
+            }
+        }
+        return Transcript(items: items)
+    }
+
+    /// The blocks: each input with its expected output lines (trailing blanks dropped).
+    public var blocks: [(input: [String], line: Int, expected: [(text: String, line: Int)])] {
+        var blocks: [(input: [String], line: Int, expected: [(text: String, line: Int)])] = []
+        var pendingBlanks: [Int] = []
+        for (position, item) in items.enumerated() {
+            switch item {
+            case .input(let statement, let line):
+                blocks.append((statement, line, []))
+                pendingBlanks = []
+            case .output(let text, let line):
+                guard !blocks.isEmpty else { continue }
+                for blank in pendingBlanks { blocks[blocks.count - 1].expected.append(("", blank)) }
+                pendingBlanks = []
+                blocks[blocks.count - 1].expected.append((text, line))
+            case .blank:
+                pendingBlanks.append(lineNumber(ofItemAt: position))
+            case .comment:
+                pendingBlanks = []
+            }
+        }
+        return blocks
+    }
+
+    private func lineNumber(ofItemAt position: Int) -> Int {
+        var line = 0
+        for item in items[...position] {
+            if case .input(let statement, _) = item { line += statement.count } else { line += 1 }
+        }
+        return line
+    }
+
+    /// The file text.
+    public var text: String {
+        items.map { item in
+            switch item {
+            case .comment(let text): text
+            case .blank: ""
+            case .input(let statement, _): statement.enumerated().map { ($0.offset == 0 ? "> " : "... ") + $0.element }.joined(separator: "\n")
+            case .output(let text, _): text
+            }
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// Whether actual output `line` matches expected line `pattern`.
+    public static func matches(_ line: String, _ pattern: String) -> Bool {
+        if pattern.hasSuffix(" (re)") {
+            let expression = String(pattern.dropLast(5))
+            guard let regex = try? NSRegularExpression(pattern: "^(?:" + expression + ")$") else { return false }
+            return regex.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil
+        }
+        if pattern.hasSuffix(" (glob)") {
+            return glob(Array(pattern.dropLast(7)), Array(line))
+        }
+        return line == pattern
+    }
+
+    private static func glob(_ pattern: [Character], _ text: [Character]) -> Bool {
+        // Iterative wildcard match with backtracking to the last '*'.
+        var p = 0, t = 0, star = -1, mark = 0
+        while t < text.count {
+            if p < pattern.count, pattern[p] == "\\", p + 1 < pattern.count, pattern[p + 1] == text[t] {
+                p += 2
+                t += 1
+            } else if p < pattern.count, pattern[p] == "?" || (pattern[p] == text[t] && pattern[p] != "*") {
+                p += 1
+                t += 1
+            } else if p < pattern.count, pattern[p] == "*" {
+                star = p
+                mark = t
+                p += 1
+            } else if star >= 0 {
+                p = star + 1
+                mark += 1
+                t = mark
+            } else {
+                return false
+            }
+        }
+        while p < pattern.count, pattern[p] == "*" { p += 1 }
+        return p == pattern.count
+    }
+}

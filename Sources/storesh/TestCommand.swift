@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import StoreHost
+
+/// `storesh test PATH...`: runs transcripts and reports, like a test runner.
+struct TestOptions: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "storesh test",
+        abstract: "Run transcripts (recorded sessions) as tests.",
+        discussion: """
+        Each *.transcript file (directories are searched) runs in a fresh session, as storesh \
+        starts with no flags, on a virtual clock and without colour. One line per file, a unified \
+        diff for each failure, and a last line 'N passed, M failed'; exit status 1 when anything \
+        failed. --update writes the actual output into the files.
+        """
+    )
+
+    @Argument(help: ArgumentHelp("Transcript files, or directories holding *.transcript files.", valueName: "PATH"))
+    var paths: [String]
+
+    @Flag(help: "Write the actual output back into each file.")
+    var update = false
+
+    @Option(help: ArgumentHelp("Run up to N transcripts at a time.", valueName: "N"))
+    var jobs: Int = 1
+
+    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also search this directory for plugins. Repeatable.", valueName: "DIR"))
+    var pluginPath: [String] = []
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    /// The transcript files named by `paths`, sorted; nil with a message for a missing path.
+    func files() -> Result<[String], ValidationError> {
+        var found: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                return .failure(ValidationError("no such file or directory: \(path)"))
+            }
+            if isDirectory.boolValue {
+                let entries = FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? []
+                found += entries.filter { $0.hasSuffix(".transcript") }.sorted().map { (path as NSString).appendingPathComponent($0) }
+            } else {
+                found.append(path)
+            }
+        }
+        return .success(found)
+    }
+}
+
+@MainActor
+func runTests(_ arguments: [String]) async -> Int32 {
+    let options: TestOptions
+    do {
+        options = try TestOptions.parse(arguments)
+    } catch {
+        if TestOptions.exitCode(for: error) == .success {
+            print(TestOptions.helpMessage())
+            return 0
+        }
+        FileHandle.standardError.write(Data("storesh test: \(TestOptions.message(for: error))\n".utf8))
+        return 2
+    }
+    let files: [String]
+    switch options.files() {
+    case .success(let list): files = list
+    case .failure(let error):
+        FileHandle.standardError.write(Data("storesh test: \(error.message)\n".utf8))
+        return 2
+    }
+    let searchPath = PluginHost.defaultSearchPath(extra: options.pluginPath)
+    var results: [TranscriptRunner.Result?] = Array(repeating: nil, count: files.count)
+    // Up to --jobs transcripts at a time; each has its own host, clock and sessions.
+    var start = 0
+    while start < files.count {
+        let chunk = Array(start..<min(start + options.jobs, files.count))
+        var running: [(Int, Task<TranscriptRunner.Result, Never>)] = []
+        for index in chunk {
+            let file = files[index]
+            running.append((index, Task { @MainActor in
+                let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+                return await TranscriptRunner.run(text, file: file, searchPath: searchPath)
+            }))
+        }
+        for (index, task) in running { results[index] = await task.value }
+        start += options.jobs
+    }
+    var passed = 0, failed = 0
+    for result in results.compactMap({ $0 }) {
+        if result.passed {
+            passed += 1
+            print("PASS \(result.file)")
+        } else {
+            failed += 1
+            print("FAIL \(result.file)")
+            print(result.diff.joined(separator: "\n"))
+        }
+        if options.update, !result.passed {
+            do {
+                try result.updated.write(toFile: result.file, atomically: true, encoding: .utf8)
+                print("updated \(result.file)")
+            } catch {
+                FileHandle.standardError.write(Data("storesh test: cannot write \(result.file): \(error)\n".utf8))
+            }
+        }
+    }
+    print("\(passed) passed, \(failed) failed")
+    return failed == 0 || options.update ? 0 : 1
+}

@@ -1,0 +1,78 @@
+import Foundation
+import StoreHost
+import Testing
+
+@Suite("Transcripts: the format")
+struct TranscriptFormatTests {
+    @Test func inputsOutputsCommentsAndContinuations() {
+        let transcript = Transcript.parse("""
+        # comment
+        > setTags ["a",
+        ... "b"]
+        line one
+
+        line three
+
+        > :state
+        count: 1
+        """)
+        let blocks = transcript.blocks
+        #expect(blocks.count == 2)
+        #expect(blocks[0].input == [#"setTags ["a","#, #""b"]"#])
+        #expect(blocks[0].line == 2)
+        #expect(blocks[0].expected.map(\.text) == ["line one", "", "line three"], "inner blank lines count; trailing ones separate")
+        #expect(blocks[1].expected.map(\.line) == [9])
+        #expect(Transcript.parse(transcript.text) == transcript, "the text round-trips")
+    }
+
+    @Test func regularExpressionsAndGlobs() {
+        #expect(Transcript.matches("count: 42", #"count: \d+ (re)"#))
+        #expect(!Transcript.matches("count: 42x", #"count: \d+ (re)"#), "a (re) line matches the whole line")
+        #expect(Transcript.matches("took 12ms", "took *ms (glob)"))
+        #expect(Transcript.matches("id a7", "id a? (glob)"))
+        #expect(!Transcript.matches("id a77", "id a? (glob)"))
+        #expect(Transcript.matches("a*b", #"a\*b (glob)"#))
+        #expect(!Transcript.matches("count: 1", "count: 2"))
+    }
+
+    @Test func unifiedDiffCarriesLineNumbers() {
+        let diff = UnifiedDiff.lines(from: ["a", "b", "c", "d"], to: ["a", "B", "c", "d", "e"], oldName: "x (expected)", newName: "x (actual)")
+        #expect(diff == ["--- x (expected)", "+++ x (actual)", "@@ -1,4 +1,5 @@", " a", "-b", "+B", " c", " d", "+e"])
+        #expect(UnifiedDiff.lines(from: ["same"], to: ["same"], oldName: "a", newName: "b").isEmpty)
+    }
+}
+
+@MainActor
+@Suite("Transcripts: running them")
+struct TranscriptRunTests {
+    static let examples = Fixtures.repository.appendingPathComponent("examples")
+
+    @Test func theAuthExampleIsByteForByteTheSameOnEveryRun() async throws {
+        let file = Self.examples.appendingPathComponent("auth.transcript").path
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        for run in 0..<100 {
+            let result = await TranscriptRunner.run(text, file: file, searchPath: [buildDirectory])
+            #expect(result.passed, "run \(run): \(result.diff.joined(separator: "\n"))")
+            #expect(result.updated == text)
+            if !result.passed { break }
+        }
+    }
+
+    @Test func aFailureIsAUnifiedDiffAndUpdateRecordsTheActualOutput() async {
+        let text = "> increment\nincrement: state changed\n  ~ count: 0 → 2\n> :state count\n"
+        let result = await TranscriptRunner.run(text, file: "t.transcript", searchPath: [buildDirectory])
+        #expect(!result.passed)
+        #expect(result.diff == [
+            "--- t.transcript (expected)", "+++ t.transcript (actual)", "@@ -1,4 +1,5 @@",
+            " > increment", " increment: state changed", "-  ~ count: 0 → 2", "+  ~ count: 0 → 1", " > :state count", "+1",
+        ])
+        #expect(result.updated == "> increment\nincrement: state changed\n  ~ count: 0 → 1\n> :state count\n1\n")
+        let again = await TranscriptRunner.run(result.updated, file: "t.transcript", searchPath: [buildDirectory])
+        #expect(again.passed)
+    }
+
+    @Test func inputsOnlyBecomeARecordedTranscript() async {
+        let result = await TranscriptRunner.run("# record me\n> setCount 3\n\n> :state\n", file: "new.transcript", searchPath: [buildDirectory])
+        #expect(result.updated == "# record me\n> setCount 3\nsetCount 3: state changed\n  ~ count: 0 → 3\n\n> :state\ncount: 3\n")
+    }
+}
