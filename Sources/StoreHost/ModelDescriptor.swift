@@ -110,6 +110,11 @@ public final class ModelDescriptor: @unchecked Sendable {
     let destroy: @convention(c) (UnsafeMutableRawPointer?) -> Void
     let dispatch: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32
     let snapshot: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?
+    let replay: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32)?
+    let restore: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_error>?) -> Int32)?
+
+    /// True when the model can replay its history (undo, jumps, resume).
+    public var supportsTimeTravel: Bool { replay != nil }
 
     init(
         plugin: String, name: String, doc: String?, actions: [ActionDescriptor], services: [ServiceDescriptor],
@@ -117,8 +122,12 @@ public final class ModelDescriptor: @unchecked Sendable {
         create: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_store_context>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, UnsafeMutablePointer<sp_error>?) -> Int32,
         destroy: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Void,
         dispatch: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32,
-        snapshot: @escaping @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?
+        snapshot: @escaping @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?,
+        replay: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32)?,
+        restore: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_error>?) -> Int32)?
     ) {
+        self.replay = replay
+        self.restore = restore
         self.plugin = plugin
         self.name = name
         self.doc = doc

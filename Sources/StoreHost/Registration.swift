@@ -9,9 +9,12 @@ enum Registration {
 
     static func describe(_ pointer: UnsafePointer<sp_model>, plugin: String) throws(Invalid) -> ModelDescriptor {
         let model = pointer.pointee
-        guard model.struct_size >= UInt32(MemoryLayout<sp_model>.size) else {
-            throw Invalid(message: "sp_model.struct_size is \(model.struct_size), expected at least \(MemoryLayout<sp_model>.size)")
+        // Version 1 began without the time-travel fields; read them only when present.
+        let minimum = MemoryLayout<sp_model>.offset(of: \sp_model.replay)!
+        guard model.struct_size >= UInt32(minimum) else {
+            throw Invalid(message: "sp_model.struct_size is \(model.struct_size), expected at least \(minimum)")
         }
+        let hasTimeTravel = model.struct_size >= UInt32(MemoryLayout<sp_model>.size)
         guard let rawName = model.name.map({ String(cString: $0) }), isIdentifier(rawName) else {
             throw Invalid(message: "a model name must match [A-Za-z_][A-Za-z0-9_-]*")
         }
@@ -49,7 +52,8 @@ enum Registration {
         return ModelDescriptor(
             plugin: plugin, name: rawName, doc: model.doc.map { String(cString: $0) },
             actions: actions, services: services, modelData: model.model_data,
-            create: create, destroy: destroy, dispatch: dispatch, snapshot: snapshot
+            create: create, destroy: destroy, dispatch: dispatch, snapshot: snapshot,
+            replay: hasTimeTravel ? model.replay : nil, restore: hasTimeTravel ? model.restore : nil
         )
     }
 

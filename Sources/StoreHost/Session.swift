@@ -92,6 +92,42 @@ public final class Session {
         return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: changes)
     }
 
+    /// Time travel: applies an action's update alone (its effects are dropped). The
+    /// state is not re-read; `state` reads it when next asked.
+    func replay(_ name: String, arguments: [Value]) throws(SessionError) -> Bool {
+        guard let store, let replay = model.replay else {
+            throw SessionError(message: "\(model.qualifiedName) cannot replay actions (its plugin has no replay entry point)")
+        }
+        var result = sp_dispatch_result(struct_size: UInt32(MemoryLayout<sp_dispatch_result>.size), state_changed: 0, effects_started: 0)
+        var error = sp_error.empty()
+        let table = hostTable
+        guard let tree = Value.array(arguments).build(with: table) else { throw SessionError(message: "out of memory") }
+        defer { table.value_free(tree) }
+        let status = name.withCString { replay(store, $0, tree, &result, &error) }
+        guard status == Int32(SP_OK) else {
+            throw SessionError(message: "\(name): \(error.text) (\(ErrorCode.name(status)))")
+        }
+        isStale = isStale || result.state_changed != 0
+        return result.state_changed != 0
+    }
+
+    /// Time travel: puts back a state the model reported earlier. Returns false when the
+    /// model cannot restore (the caller then replays from a new store).
+    func restore(_ state: Value) throws(SessionError) -> Bool {
+        guard let store, let restore = model.restore else { return false }
+        let table = hostTable
+        guard let tree = state.build(with: table) else { throw SessionError(message: "out of memory") }
+        defer { table.value_free(tree) }
+        var error = sp_error.empty()
+        let status = restore(store, tree, &error)
+        guard status == Int32(SP_OK) else {
+            throw SessionError(message: "\(model.qualifiedName): cannot restore a snapshot: \(error.text)")
+        }
+        knownState = state
+        isStale = false
+        return true
+    }
+
     /// Puts `entry` in place of the service `name` (nil: the plugin's own again). The
     /// plugin reads the service array at each call, so the change takes effect at once.
     func replaceService(_ name: String, with entry: sp_typed_entry?) -> Bool {

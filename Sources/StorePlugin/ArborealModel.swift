@@ -25,7 +25,9 @@ extension PluginModel {
                 return PluginStore(
                     dispatch: { index, arguments throws(PluginFailure) in try box.dispatch(action: index, arguments: arguments) },
                     snapshot: { try box.snapshot() },
-                    dispose: { box.dispose() }
+                    dispose: { box.dispose() },
+                    replay: { index, arguments throws(PluginFailure) in try box.replay(action: index, arguments: arguments) },
+                    restore: nil // a reference model has no snapshot to decode from: the host replays from the start
                 )
             }
         )
@@ -69,6 +71,21 @@ final class ArborealStoreBox<Model: ArborealModel, State: Encodable> {
         store.send(action)
         dispatching = nil
         return DispatchOutcome(stateChanged: (try? snapshot()) != before, effectsStarted: effectsStarted)
+    }
+
+    /// Time travel: the model's update alone; the effects it returns are dropped.
+    func replay(action index: Int, arguments: [Value]) throws(PluginFailure) -> DispatchOutcome {
+        guard actions.indices.contains(index) else { throw .unknownAction("#\(index)") }
+        let schema = actions[index]
+        let action: Model.Action
+        do {
+            action = try schema.make(arguments)
+        } catch {
+            throw .badArguments("\(schema.name): \(describe(error))")
+        }
+        let before = try? snapshot()
+        _ = store.state.update(action: action, environment: store.environment)
+        return DispatchOutcome(stateChanged: (try? snapshot()) != before, effectsStarted: 0)
     }
 
     func snapshot() throws -> Value {

@@ -23,10 +23,16 @@ extension PluginModel {
                     store: Store(state: initial(), environment: environment(PluginEnvironment(context: context))),
                     actions: actions, context: context
                 )
+                var restore: (@MainActor (Value) throws(PluginFailure) -> Void)?
+                if box.canRestore {
+                    restore = { value throws(PluginFailure) in try box.restore(value) }
+                }
                 return PluginStore(
                     dispatch: { index, arguments throws(PluginFailure) in try box.dispatch(action: index, arguments: arguments) },
                     snapshot: { try box.snapshot() },
-                    dispose: { box.dispose() }
+                    dispose: { box.dispose() },
+                    replay: { index, arguments throws(PluginFailure) in try box.replay(action: index, arguments: arguments) },
+                    restore: restore
                 )
             }
         )
@@ -38,7 +44,9 @@ extension PluginModel {
 @usableFromInline
 @MainActor
 final class ObservableStoreBox<Model: ModelProtocol & Encodable> {
-    @usableFromInline let store: Store<Model>
+    @usableFromInline var store: Store<Model>
+    /// The state replays and restores have built, not yet in a store (see `replay`).
+    @usableFromInline var pending: Model?
     @usableFromInline let actions: [ActionSchema<Model.Action>]
     /// Actions without parameters, decoded once, by action index.
     @usableFromInline var constants: [Model.Action?]
@@ -52,14 +60,63 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable> {
         self.actions = actions
         self.constants = Array(repeating: nil, count: actions.count)
         self.context = context
+        wire(store)
+    }
+
+    private func wire(_ store: Store<Model>) {
         store.onEffectEvent = { [unowned self] event in
             if self.context.forward(event, dispatching: self.dispatching), self.dispatching != nil { self.effectsStarted += 1 }
         }
         store.onEffectAction = { [unowned self] effect, action in self.context.effectAction(effect, action) }
     }
 
+    /// Time travel: runs only the update function, so no effect starts. The states it
+    /// builds are kept aside and put into a new store (releasing the old one cancels its
+    /// effects) only when the store is next used, so a jump of many actions costs one store.
+    @inlinable
+    func replay(action index: Int, arguments: [Value]) throws(PluginFailure) -> DispatchOutcome {
+        guard actions.indices.contains(index) else { throw .unknownAction("#\(index)") }
+        let action = try decode(index, arguments)
+        let current = pending ?? store.state
+        let next = Model.update(state: current, action: action, environment: store.environment).state
+        pending = next
+        return DispatchOutcome(stateChanged: next != current, effectsStarted: 0)
+    }
+
+    /// Whether `restore` can rebuild a state from a snapshot (the model is Decodable).
+    @usableFromInline var canRestore: Bool { Model.self is any Decodable.Type }
+
+    @usableFromInline
+    func restore(_ value: Value) throws(PluginFailure) {
+        guard let type = Model.self as? any Decodable.Type else {
+            throw PluginFailure(code: Int32(SP_ERR_REJECTED), message: "\(Model.self) is not Decodable, so it cannot be restored from a snapshot")
+        }
+        do {
+            pending = try Self.decode(type, from: value)
+        } catch {
+            throw PluginFailure(code: Int32(SP_ERR_BAD_ARGUMENTS), message: "cannot restore \(Model.self): \(describe(error))")
+        }
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, from value: Value) throws -> Model {
+        try ValueDecoder().decode(T.self, from: value) as! Model
+    }
+
+    /// Moves a replayed or restored state into a new store.
+    @usableFromInline
+    func commit() {
+        guard let state = pending else { return }
+        pending = nil
+        store.onEffectEvent = nil
+        store.onEffectAction = nil
+        let fresh = Store(state: state, environment: store.environment)
+        wire(fresh)
+        store = fresh
+    }
+
     @inlinable
     func dispatch(action index: Int, arguments: [Value]) throws(PluginFailure) -> DispatchOutcome {
+        if pending != nil { commit() }
         guard actions.indices.contains(index) else { throw .unknownAction("#\(index)") }
         let action = try decode(index, arguments)
         let before = store.state
@@ -85,7 +142,8 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable> {
 
     @usableFromInline
     func snapshot() throws -> Value {
-        try ValueEncoder().encode(store.state).named("\(Model.self)")
+        if pending != nil { commit() }
+        return try ValueEncoder().encode(store.state).named("\(Model.self)")
     }
 
     @usableFromInline

@@ -59,16 +59,24 @@ struct PluginStore {
     @usableFromInline let dispatch: @MainActor (_ action: Int, _ arguments: [Value]) throws(PluginFailure) -> DispatchOutcome
     @usableFromInline let snapshot: @MainActor () throws -> Value
     @usableFromInline let dispose: @MainActor () -> Void
+    /// The update alone, effects dropped (time travel).
+    @usableFromInline let replay: @MainActor (_ action: Int, _ arguments: [Value]) throws(PluginFailure) -> DispatchOutcome
+    /// Replaces the state with a snapshot; nil when the model cannot be decoded.
+    @usableFromInline let restore: (@MainActor (Value) throws(PluginFailure) -> Void)?
 
     @usableFromInline
     init(
         dispatch: @escaping @MainActor (Int, [Value]) throws(PluginFailure) -> DispatchOutcome,
         snapshot: @escaping @MainActor () throws -> Value,
-        dispose: @escaping @MainActor () -> Void
+        dispose: @escaping @MainActor () -> Void,
+        replay: @escaping @MainActor (Int, [Value]) throws(PluginFailure) -> DispatchOutcome,
+        restore: (@MainActor (Value) throws(PluginFailure) -> Void)?
     ) {
         self.dispatch = dispatch
         self.snapshot = snapshot
         self.dispose = dispose
+        self.replay = replay
+        self.restore = restore
     }
 }
 

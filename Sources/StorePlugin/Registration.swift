@@ -79,7 +79,8 @@ public enum StorePlugin {
             actions: UnsafePointer(actions), action_count: UInt32(model.actions.count),
             services: UnsafePointer(services), service_count: UInt32(model.services.count),
             model_data: Unmanaged.passRetained(handle).toOpaque(),
-            create: Trampolines.create, destroy: Trampolines.destroy, dispatch: Trampolines.dispatch, snapshot: Trampolines.snapshot
+            create: Trampolines.create, destroy: Trampolines.destroy, dispatch: Trampolines.dispatch, snapshot: Trampolines.snapshot,
+            replay: Trampolines.replay, restore: Trampolines.restore
         )
         return table.pointee.register_model(table.pointee.host_data, &description, error)
     }

@@ -48,6 +48,53 @@ enum Trampolines {
         }
     }
 
+    static let replay: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32 = { store, name, arguments, result, error in
+        let actionName = name.map { String(cString: $0) } ?? ""
+        let values: [Value]
+        if let arguments, case .array(let items) = Value(reading: arguments) { values = items } else { values = [] }
+        let args = Unchecked((store, result, error))
+        return MainActor.assumeIsolated {
+            let (store, result, errorOut) = args.value
+            guard let store else { return Int32(SP_ERR_INTERNAL) }
+            let handle = Unmanaged<StoreHandle>.fromOpaque(store).takeUnretainedValue()
+            guard let index = handle.actionIndex(actionName) else {
+                errorOut?.write("no action named '\(actionName)'")
+                return Int32(SP_ERR_UNKNOWN_ACTION)
+            }
+            do throws(PluginFailure) {
+                let outcome = try handle.store.replay(index, values)
+                result?.pointee.state_changed = outcome.stateChanged ? 1 : 0
+                result?.pointee.effects_started = 0
+                return Int32(SP_OK)
+            } catch {
+                errorOut?.write(error.message)
+                return error.code
+            }
+        }
+    }
+
+    static let restore: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_error>?) -> Int32 = { store, state, error in
+        guard let state else { return Int32(SP_ERR_BAD_ARGUMENTS) }
+        let value = Value(reading: state)
+        let args = Unchecked((store, error))
+        return MainActor.assumeIsolated {
+            let (store, errorOut) = args.value
+            guard let store else { return Int32(SP_ERR_INTERNAL) }
+            let handle = Unmanaged<StoreHandle>.fromOpaque(store).takeUnretainedValue()
+            guard let restore = handle.store.restore else {
+                errorOut?.write("this model cannot be restored from a snapshot")
+                return Int32(SP_ERR_REJECTED)
+            }
+            do throws(PluginFailure) {
+                try restore(value)
+                return Int32(SP_OK)
+            } catch {
+                errorOut?.write(error.message)
+                return error.code
+            }
+        }
+    }
+
     static let snapshot: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>? = { store in
         let store = Unchecked(store)
         let built: Unchecked<UnsafeMutablePointer<sp_value>?> = MainActor.assumeIsolated {

@@ -74,6 +74,25 @@ static int32_t dispatch(void *store, const char *action, const sp_value *argumen
     return SP_ERR_UNKNOWN_ACTION;
 }
 
+/* Time travel: this model has no effects, so replaying is dispatching. */
+static int32_t replay(void *store, const char *action, const sp_value *arguments, sp_dispatch_result *result, sp_error *error) {
+    return dispatch(store, action, arguments, result, error);
+}
+
+/* Puts back a state that snapshot produced: a record with an int field "count". */
+static int32_t restore(void *store, const sp_value *state, sp_error *error) {
+    if (state && state->kind == SP_RECORD) {
+        for (uint32_t i = 0; i < state->count; i++) {
+            if (state->names[i] && strcmp(state->names[i], "count") == 0 && state->items[i]->kind == SP_INT) {
+                ((counter_store *)store)->count = state->items[i]->scalar.integer;
+                return SP_OK;
+            }
+        }
+    }
+    fail(error, "a ccounter state is a record with an int field 'count'");
+    return SP_ERR_BAD_ARGUMENTS;
+}
+
 static sp_value *snapshot(void *store) {
     sp_value *state = host->value_record("CCounter");
     if (!state) return NULL;
@@ -129,6 +148,8 @@ int32_t storeplugin_register_v1(const storeplugin_host *services, sp_error *erro
         .destroy = destroy,
         .dispatch = dispatch,
         .snapshot = snapshot,
+        .replay = replay,
+        .restore = restore,
     };
     return host->register_model(host->host_data, &model, error);
 }

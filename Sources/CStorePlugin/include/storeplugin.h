@@ -236,6 +236,19 @@ typedef struct sp_model {
     /* The current state as a value tree built with the host's value functions, owned by
      * the host from then on; NULL if it cannot be produced (out of memory). */
     sp_value *(*snapshot)(void *store);
+
+    /* ---- Time travel (optional; NULL when not supported). Hosts use these to replay a
+     * session's history: undo, jump to an earlier action, resume from a journal. ---- */
+
+    /* Applies one action like dispatch, but runs only the update: the effects it would
+     * start are dropped, not started. Every action an effect can send should be in the
+     * schema, so a history that contains it can be replayed. */
+    int32_t (*replay)(void *store, const char *action, const sp_value *arguments,
+                      sp_dispatch_result *result, sp_error *error);
+    /* Replaces the store's state with a snapshot this model produced earlier (a jump in
+     * time); effects in flight are cancelled and none are started. NULL: the host starts
+     * from a new store and replays instead. */
+    int32_t (*restore)(void *store, const sp_value *state, sp_error *error);
 } sp_model;
 
 /* ---- What a plugin exports ---------------------------------------------------------- */
