@@ -14,6 +14,9 @@ public final class PluginHost {
     public var log: ((LogLevel, String) -> Void)?
     public private(set) var plugins: [LoadedPlugin] = []
 
+    /// The plugin ABI version this host speaks.
+    public static let abiVersion = STOREPLUGIN_ABI_VERSION
+
     /// The Swift toolchain this host was built with; Swift plugins must match it.
     public static let toolchain = String(cString: storeplugin_compiler_tag())
 

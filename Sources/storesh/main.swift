@@ -36,7 +36,9 @@ func storesh() async -> Int32 {
     let core = ShellCore(host: host, showDiff: Terminal.stdoutIsTerminal || format == .json, reportActions: !options.quiet) { printer.emit($0) }
 
     var failed = false
-    for name in options.plugins.isEmpty ? ["Counter"] : options.plugins {
+    // A resumed session loads what its journal says; otherwise the named plugins, or Counter.
+    let startupPlugins = options.resume != nil && options.plugins.isEmpty ? [] : (options.plugins.isEmpty ? ["Counter"] : options.plugins)
+    for name in startupPlugins {
         do {
             let plugin = try host.load(name)
             if interactive || !options.plugins.isEmpty, !options.quiet {
@@ -57,6 +59,37 @@ func storesh() async -> Int32 {
         printer.emit(.error(error))
         failed = true
     }
+
+    if let path = options.resume {
+        let records: [JournalRecord]
+        do {
+            let read = try Journal.read(path)
+            records = read.records
+            if let warning = read.warning { printer.write("storesh: warning: \(warning)\n", toStderr: true) }
+        } catch {
+            FileHandle.standardError.write(Data("storesh: \(error.message)\n".utf8))
+            return 2
+        }
+        guard await core.resume(records) else { return 1 }
+        if !options.quiet {
+            let count = core.current.flatMap { core.histories[$0.model.qualifiedName]?.entries.count } ?? 0
+            printer.emit(.info(kind: "resumed", lines: ["resumed \(path): \(records.count) records, \(count) actions in \(core.current?.model.qualifiedName ?? "no model")"]))
+        }
+    }
+    if let path = options.journal ?? options.resume {
+        do {
+            let journal = try Journal(path: path)
+            core.journal = journal
+            if options.resume == nil {
+                for plugin in host.plugins { journal.append(.load(plugin: plugin.path)) }
+                if let model = core.current?.model.qualifiedName { journal.append(.use(model: model)) }
+            }
+        } catch {
+            FileHandle.standardError.write(Data("storesh: \(error.message)\n".utf8))
+            return 2
+        }
+    }
+    defer { core.journal?.sync() }
 
     let runner = ScriptRunner(core: core, printer: printer, echo: options.echo, bail: options.bail)
     var stopped = false

@@ -29,6 +29,7 @@ extension ShellCore {
             guard let target = args.first, args.count == 1 else { return core.fail("usage: :load PATH|NAME", origin: origin) }
             do {
                 let plugin = try core.host.load(target)
+                core.journal?.append(.load(plugin: target))
                 core.output(.loaded(plugin: plugin.name, version: plugin.version, models: plugin.models.map(\.qualifiedName)))
                 if let first = plugin.models.first { try core.use(first.qualifiedName) }
                 return true
@@ -108,6 +109,33 @@ extension ShellCore {
         ShellCommand(name: "expect", usage: ":expect PATH == VALUE  (or !=)", summary: "check part of the state; a failed check is an error",
                      detail: ["VALUE is a literal: 3, \"text\", true, null, [1, 2], {x: 1}. Records compare by their fields."]) { core, _, origin in
             core.expect(origin: origin)
+        },
+        ShellCommand(name: "log", usage: ":log [N]", summary: "the last N actions (default 20): source, and whether each changed the state",
+                     detail: ["Sources: typed (at the prompt), script (-f, -c, stdin), effect (sent by an effect)."]) { core, args, origin in
+            core.log(args, origin: origin)
+        },
+        ShellCommand(name: "goto", usage: ":goto N [--with-effects]", summary: "show and continue from the state after action N (0: the initial state)",
+                     detail: ["Replays run the update function only; --with-effects sends the typed and scripted actions again, so their effects run. A new action after a jump drops the undone ones."]) { core, args, origin in
+            core.jump(args, origin: origin) { _, wanted in wanted }
+        },
+        ShellCommand(name: "undo", usage: ":undo", summary: "go back one action", detail: []) { core, args, origin in
+            core.jump(["."] + args, origin: origin) { position, _ in position - 1 }
+        },
+        ShellCommand(name: "redo", usage: ":redo", summary: "go forward one undone action", detail: []) { core, args, origin in
+            core.jump(["."] + args, origin: origin) { position, _ in position + 1 }
+        },
+        ShellCommand(name: "skip", usage: ":skip N", summary: "recompute the history without action N, as Redux DevTools' toggle does", detail: []) { core, args, origin in
+            core.toggle(args, skipped: true, origin: origin)
+        },
+        ShellCommand(name: "unskip", usage: ":unskip N", summary: "put a skipped action back", detail: []) { core, args, origin in
+            core.toggle(args, skipped: false, origin: origin)
+        },
+        ShellCommand(name: "export", usage: ":export FILE", summary: "write the action log, with a fingerprint of the model it came from", detail: []) { core, args, origin in
+            core.export(args, origin: origin)
+        },
+        ShellCommand(name: "import", usage: ":import FILE [--force]", summary: "replay an exported log into a new store of the current model",
+                     detail: ["A log from a model whose schema changed is refused with what changed, unless --force."]) { core, args, origin in
+            core.importLog(args, origin: origin)
         },
         ShellCommand(name: "reset", usage: ":reset", summary: "start the current model over from its initial state",
                      detail: ["Effects in flight are cancelled."]) { core, _, origin in

@@ -22,6 +22,12 @@ public final class ShellCore {
     public private(set) var current: Session?
     private var sessions: [String: Session] = [:]
     private var effects: [String: [UInt64: (label: String?, started: Int64)]] = [:]
+    /// Each model's history of actions (see `:log`, `:goto`).
+    public internal(set) var histories: [String: History] = [:]
+    /// Appends every accepted action (and history change) before its result is printed.
+    public var journal: Journal?
+    /// True while a jump replays history: replayed actions are not recorded again.
+    var rebuilding = false
     /// Stubbed services, by model, then service name.
     var stubs: [String: [String: ServiceStub]] = [:]
     /// The text after the command word of the `:command` being run.
@@ -78,6 +84,7 @@ public final class ShellCore {
         }
         do {
             let result = try session.send(bound.0, arguments: bound.1, observe: reportActions && showDiff)
+            record(bound.0, bound.1, source: origin.file == nil ? .typed : .script, changed: result.stateChanged, in: session)
             if reportActions { output(.action(text: line.trimmingCharacters(in: .whitespaces), result: result)) }
             return true
         } catch {
@@ -106,11 +113,24 @@ public final class ShellCore {
                 throw ShellError(error.description, origin: .prompt)
             }
         }
+        journal?.append(.use(model: model.qualifiedName))
         if let existing = sessions[model.qualifiedName] {
             current = existing
             return
         }
         current = try makeSession(model)
+    }
+
+    /// A new store for `old`'s model in its initial state, with the same stubs, replacing
+    /// `old` (whose effects are cancelled as it goes).
+    func freshSession(for old: Session) throws(ShellError) -> Session {
+        let key = old.model.qualifiedName
+        sessions[key] = nil
+        old.onEvent = nil
+        let fresh = try makeSession(old.model)
+        for (name, stub) in stubs[key] ?? [:] { _ = fresh.replaceService(name, with: stub.entry) }
+        if current === old { current = fresh }
+        return fresh
     }
 
     private func makeSession(_ model: ModelDescriptor) throws(ShellError) -> Session {
@@ -123,6 +143,7 @@ public final class ShellCore {
         let key = model.qualifiedName
         sessions[key] = session
         effects[key] = [:]
+        if histories[key] == nil { histories[key] = History(initial: session.state) }
         session.onEvent = { [weak self] event in self?.observe(event, in: key) }
         return session
     }
@@ -130,11 +151,9 @@ public final class ShellCore {
     /// Replaces the current model's store with a new one in its initial state.
     public func reset() throws(ShellError) {
         guard let current else { throw ShellError("no model is loaded", origin: .prompt) }
-        sessions[current.model.qualifiedName] = nil
-        current.onEvent = nil
-        let fresh = try makeSession(current.model)
-        for (name, stub) in stubs[current.model.qualifiedName] ?? [:] { _ = fresh.replaceService(name, with: stub.entry) }
-        self.current = fresh
+        histories[current.model.qualifiedName] = nil
+        self.current = try freshSession(for: current)
+        journal?.append(.reset)
     }
 
     private func observe(_ event: SessionEvent, in model: String) {
@@ -149,6 +168,7 @@ public final class ShellCore {
             let elapsed = known.map { (now - $0.started) / 1_000_000 } ?? 0
             report(.effect(EffectReport(model: model, event: record, label: known?.label ?? record.label, elapsedMilliseconds: elapsed)))
         case .applied(let action, let changes):
+            if let session = sessions[model] { recordEffectAction(action, changed: !changes.isEmpty, in: session) }
             report(.applied(action: action, changes: changes, showDiff: showDiff))
         }
     }

@@ -1,0 +1,91 @@
+public import StoreValue
+
+/// Where an action in the history came from.
+public enum ActionSource: String, Sendable, CaseIterable {
+    case typed, script, effect
+}
+
+/// One accepted action of a session.
+public struct HistoryEntry: Sendable, Equatable {
+    /// The action's index in the model's schema, or -1 when it is not in the schema (an
+    /// effect sent an action the plugin did not list): such an entry cannot be replayed.
+    public let action: Int32
+    public let arguments: [Value]
+    public let source: ActionSource
+    /// The action as text, kept only for actions not in the schema.
+    public let text: String?
+    public var changed: Bool
+    public var skipped: Bool
+}
+
+/// A session's actions, the position in them (actions past it are undone and can be
+/// redone), and snapshots of the state every `interval` actions so a jump replays at most
+/// `interval - 1` actions (Elm's debugger keeps one every 64 as well).
+public struct History: Sendable {
+    public private(set) var entries: [HistoryEntry] = []
+    /// How many entries are applied; entries from here on are undone.
+    public private(set) var position = 0
+    /// State after entry `index` (0: the initial state), for indexes that are multiples
+    /// of `interval`, valid for the current timeline.
+    private(set) var snapshots: [Int: Value] = [:]
+    public let interval: Int
+
+    public init(initial: Value, interval: Int = 64) {
+        self.interval = interval
+        snapshots[0] = initial
+    }
+
+    /// Adds an action at the position. Undone actions past it are dropped, as an editor
+    /// drops its redo stack when you type.
+    mutating func record(_ entry: HistoryEntry) {
+        if position < entries.count { truncate() }
+        entries.append(entry)
+        position += 1
+    }
+
+    private mutating func truncate() {
+        entries.removeSubrange(position...)
+        snapshots = snapshots.filter { $0.key <= position }
+    }
+
+    mutating func move(to position: Int) {
+        self.position = position
+    }
+
+    /// Whether a snapshot is due after the current position.
+    var wantsSnapshot: Bool { position % interval == 0 && snapshots[position] == nil }
+
+    mutating func remember(_ state: Value, at index: Int) {
+        snapshots[index] = state
+    }
+
+    /// The latest snapshot at or before `index`.
+    func snapshot(atOrBefore index: Int) -> (index: Int, state: Value) {
+        var candidate = index - index % interval
+        while candidate > 0 {
+            if let state = snapshots[candidate] { return (candidate, state) }
+            candidate -= interval
+        }
+        return (0, snapshots[0]!)
+    }
+
+    /// Marks entry `index` (0-based) skipped or not; snapshots after it are invalid.
+    mutating func setSkipped(_ skipped: Bool, at index: Int) {
+        entries[index].skipped = skipped
+        snapshots = snapshots.filter { $0.key <= index }
+    }
+
+    mutating func setChanged(_ changed: Bool, at index: Int) {
+        entries[index].changed = changed
+    }
+
+    /// The state before anything happened.
+    var initial: Value { snapshots[0]! }
+
+    /// Replaces everything (an import).
+    mutating func reset(initial: Value) {
+        entries = []
+        position = 0
+        snapshots = [0: initial]
+    }
+}

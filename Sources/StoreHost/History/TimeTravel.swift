@@ -1,0 +1,118 @@
+import StoreValue
+
+extension ShellCore {
+    func log(_ args: [String], origin: LineOrigin) -> Bool {
+        guard let session = current, let history = histories[session.model.qualifiedName] else { return fail("no model is loaded", origin: origin) }
+        var count = 20
+        if let text = args.first {
+            guard let number = Int(text), number > 0 else { return fail("usage: :log [N]", origin: origin) }
+            count = number
+        }
+        let entries = history.entries
+        let width = String(entries.count).count
+        var lines = entries.indices.suffix(count).map { index in
+            let entry = entries[index]
+            var line = String(repeating: " ", count: width - String(index + 1).count) + "\(index + 1)  "
+            line += entry.source.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0) + text(of: entry, in: session.model)
+            if !entry.changed { line += "  (no change)" }
+            if entry.skipped { line += "  (skipped)" }
+            if index >= history.position { line += "  (undone)" }
+            return line
+        }
+        lines.append("at \(history.position) of \(entries.count)")
+        output(.info(kind: "log", lines: lines))
+        return true
+    }
+
+    func text(of entry: HistoryEntry, in model: ModelDescriptor) -> String {
+        entry.action >= 0 ? model.actions[Int(entry.action)].text(with: entry.arguments) : entry.text ?? "?"
+    }
+
+    /// `:goto N`, `:undo`, `:redo`: `target(position, N)` says where to go.
+    func jump(_ args: [String], origin: LineOrigin, target: (Int, Int) -> Int) -> Bool {
+        guard let session = current, let history = histories[session.model.qualifiedName] else { return fail("no model is loaded", origin: origin) }
+        let withEffects = args.contains("--with-effects")
+        let words = args.filter { $0 != "--with-effects" }
+        let wanted: Int
+        if words.first == "." {
+            wanted = target(history.position, 0)
+        } else {
+            guard let text = words.first, let number = Int(text), words.count == 1 else { return fail("usage: :goto N [--with-effects]", origin: origin) }
+            wanted = target(history.position, number)
+        }
+        guard (0...history.entries.count).contains(wanted) else {
+            return fail(history.entries.isEmpty ? "there is no history yet" : "there is no action \(wanted); the history has 0 to \(history.entries.count)", origin: origin)
+        }
+        do {
+            try rebuild(session, to: wanted, withEffects: withEffects)
+            journal?.append(.goto(model: session.model.qualifiedName, position: wanted))
+            return true
+        } catch {
+            return fail(error.message, origin: origin)
+        }
+    }
+
+    func toggle(_ args: [String], skipped: Bool, origin: LineOrigin) -> Bool {
+        guard let session = current, var history = histories[session.model.qualifiedName] else { return fail("no model is loaded", origin: origin) }
+        guard let text = args.first, let number = Int(text), args.count == 1, (1...max(1, history.entries.count)).contains(number), !history.entries.isEmpty else {
+            return fail("usage: :\(skipped ? "skip" : "unskip") N, with N from 1 to \(history.entries.count)", origin: origin)
+        }
+        history.setSkipped(skipped, at: number - 1)
+        histories[session.model.qualifiedName] = history
+        do {
+            try rebuild(session, to: history.position, withEffects: false)
+            journal?.append(skipped ? .skip(model: session.model.qualifiedName, index: number) : .unskip(model: session.model.qualifiedName, index: number))
+            return true
+        } catch {
+            return fail(error.message, origin: origin)
+        }
+    }
+
+    /// Recomputes the state after `target` actions: from the nearest snapshot (or a new
+    /// store), replaying the actions in between that are not skipped. Reports the diff.
+    func rebuild(_ session: Session, to target: Int, withEffects: Bool) throws(ShellError) {
+        let key = session.model.qualifiedName
+        guard var history = histories[key] else { return }
+        guard session.model.supportsTimeTravel else {
+            throw ShellError("\(key) cannot travel in time: its plugin has no replay entry point", origin: .prompt)
+        }
+        let before = session.state
+        var start = history.snapshot(atOrBefore: target)
+        var live = session
+        rebuilding = true
+        defer { rebuilding = false }
+        do {
+            if try start.index == 0 || withEffects || !session.restore(start.state) {
+                live = try freshSession(for: session)
+                start = (0, history.initial)
+            }
+            for index in start.index..<target {
+                let entry = history.entries[index]
+                if entry.skipped { continue }
+                guard entry.action >= 0 else {
+                    throw ShellError("action \(index + 1) (\(entry.text ?? "?"), sent by an effect) is not in \(key)'s schema, so it cannot be replayed", origin: .prompt)
+                }
+                let action = live.model.actions[Int(entry.action)]
+                let changed: Bool
+                if withEffects {
+                    if entry.source == .effect { continue }
+                    changed = try live.send(action, arguments: entry.arguments, observe: false).stateChanged
+                } else {
+                    changed = try live.replay(action.name, arguments: entry.arguments)
+                }
+                history.setChanged(changed, at: index)
+                if (index + 1) % history.interval == 0 { history.remember(live.state, at: index + 1) }
+            }
+        } catch let error as ShellError {
+            throw error
+        } catch let error as SessionError {
+            throw ShellError(error.message, origin: .prompt)
+        } catch {
+            throw ShellError("\(error)", origin: .prompt)
+        }
+        history.move(to: target)
+        histories[key] = history
+        let changes = StateDiff.changes(from: before, to: live.state)
+        output(.info(kind: "position", lines: ["at \(target) of \(history.entries.count)"] + (showDiff ? changes.map { "  " + $0.description } : [])))
+    }
+}
