@@ -191,6 +191,10 @@ public final class Session {
     public var elapsed: Int64 { (host.clock.now - startTime) / 1_000_000 }
 
     private func receive(_ event: sp_effect_event) {
+        let hasChangedFlag = event.struct_size >= UInt32(MemoryLayout<sp_effect_event>.size)
+        if event.kind == SP_EFFECT_EMITTED.rawValue {
+            lastEmittedChanged = hasChangedFlag ? event.state_changed != 0 : nil
+        }
         let record = EffectEventRecord(
             kind: EffectEventRecord.Kind(rawValue: event.kind) ?? .failed,
             effect: event.effect_id,
@@ -202,11 +206,19 @@ public final class Session {
         onEvent?(.effect(record))
     }
 
+    /// Whether the last emitted effect action changed the state, as the plugin said.
+    private var lastEmittedChanged: Bool?
+
     private func applied(_ action: String) {
-        let before = state
+        // A stale state (after unobserved sends) cannot give a faithful diff: report no
+        // diff then, and take "changed" from the plugin when it says.
+        let before: Value? = isStale ? nil : knownState
         knownState = (try? readState()) ?? knownState
         isStale = false
-        onEvent?(.applied(action: action, changes: StateDiff.changes(from: before, to: knownState)))
+        let changes = before.map { StateDiff.changes(from: $0, to: knownState) } ?? []
+        let changed = lastEmittedChanged ?? !changes.isEmpty
+        lastEmittedChanged = nil
+        onEvent?(.applied(action: action, changes: changes, changed: changed))
     }
 
     private static func session(_ userData: UnsafeMutableRawPointer?) -> Session {
@@ -244,8 +256,9 @@ public struct SendResult: Equatable, Sendable {
 /// Something that happened in a session outside a `send`.
 public enum SessionEvent: Equatable, Sendable {
     case effect(EffectEventRecord)
-    /// An effect's action was applied; `changes` is the state diff it caused.
-    case applied(action: String, changes: [StateChange])
+    /// An effect's action was applied; `changes` is the state diff it caused (empty when
+    /// the state was not being watched), `changed` whether it changed the state.
+    case applied(action: String, changes: [StateChange], changed: Bool)
 }
 
 /// One effect event, as the plugin reported it, with the host-clock time it arrived.

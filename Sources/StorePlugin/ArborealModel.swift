@@ -41,6 +41,8 @@ final class ArborealStoreBox<Model: ArborealModel, State: Encodable> {
     private let state: (Model) -> State
     private let actions: [ActionSchema<Model.Action>]
     private let context: StoreContext
+    /// The state just before an effect's action, to tell whether it changed anything.
+    private var beforeEffectAction: Value?
     private var dispatching: String?
     private var effectsStarted = 0
 
@@ -51,9 +53,14 @@ final class ArborealStoreBox<Model: ArborealModel, State: Encodable> {
         self.actions = actions
         self.context = context
         store.onEffectEvent = { [unowned self] event in
+            if case .emitted = event { self.beforeEffectAction = try? self.snapshot() }
             if self.context.forward(event, dispatching: self.dispatching), self.dispatching != nil { self.effectsStarted += 1 }
         }
-        store.onEffectAction = { [unowned self] effect, action in self.context.effectAction(effect, action) }
+        store.onEffectAction = { [unowned self] effect, action in
+            let changed = (try? self.snapshot()) != self.beforeEffectAction
+            self.beforeEffectAction = nil
+            self.context.effectAction(effect, action, changed: changed)
+        }
     }
 
     func dispatch(action index: Int, arguments: [Value]) throws(PluginFailure) -> DispatchOutcome {

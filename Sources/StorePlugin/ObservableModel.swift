@@ -65,10 +65,19 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable> {
 
     private func wire(_ store: Store<Model>) {
         store.onEffectEvent = { [unowned self] event in
+            // An effect's action is about to be applied: remember the state it starts from.
+            if case .emitted = event { self.beforeEffectAction = self.store.state }
             if self.context.forward(event, dispatching: self.dispatching), self.dispatching != nil { self.effectsStarted += 1 }
         }
-        store.onEffectAction = { [unowned self] effect, action in self.context.effectAction(effect, action) }
+        store.onEffectAction = { [unowned self] effect, action in
+            let changed = self.beforeEffectAction.map { $0 != self.store.state } ?? true
+            self.beforeEffectAction = nil
+            self.context.effectAction(effect, action, changed: changed)
+        }
     }
+
+    /// The state just before an effect's action, to tell whether it changed anything.
+    private var beforeEffectAction: Model?
 
     /// Time travel: runs only the update function, so no effect starts. The states it
     /// builds are kept aside and put into a new store (releasing the old one cancels its

@@ -102,13 +102,14 @@ final class StoreContext {
         return unsafeBitCast(entry, to: UnsafeRawPointer.self)
     }
 
-    func report(_ kind: sp_effect_kind, effect: UInt64, label: String? = nil, action: String? = nil, message: String? = nil) {
+    func report(_ kind: sp_effect_kind, effect: UInt64, label: String? = nil, action: String? = nil, message: String? = nil, changed: Bool = false) {
         guard let callback = context.pointee.effect_event else { return }
         withOptionalCString(label) { label in
             withOptionalCString(action) { action in
                 withOptionalCString(message) { message in
                     var event = sp_effect_event(struct_size: UInt32(MemoryLayout<sp_effect_event>.size), kind: kind.rawValue,
-                                                effect_id: effect, label: label, action: action, message: message)
+                                                effect_id: effect, label: label, action: action, message: message,
+                                                state_changed: changed ? 1 : 0)
                     callback(context.pointee.user_data, &event)
                 }
             }
@@ -133,9 +134,9 @@ final class StoreContext {
     }
 
     /// Reports an action an effect sent, once the store has applied it.
-    func effectAction(_ effect: UInt64, _ action: Any) {
+    func effectAction(_ effect: UInt64, _ action: Any, changed: Bool) {
         let text = ActionText.render(action)
-        report(SP_EFFECT_EMITTED, effect: effect, action: text)
+        report(SP_EFFECT_EMITTED, effect: effect, action: text, changed: changed)
         applied(text)
     }
 

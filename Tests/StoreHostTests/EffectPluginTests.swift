@@ -90,7 +90,7 @@ struct EffectPluginTests {
         #expect(model.services.first?.signature == "ss>b")
         let session = try Session(model: model, host: host, services: ["checkCredentials": unsafeBitCast(acceptEveryone, to: sp_typed_entry.self)])
         var applied: [String] = []
-        session.onEvent = { if case .applied(let action, _) = $0 { applied.append(action) } }
+        session.onEvent = { if case .applied(let action, _, _) = $0 { applied.append(action) } }
         _ = try session.send(text: #"authenticate user: "mallory", password: "wrong""#)
         await eventually { clock.nextDeadline != nil }
         clock.advance(by: 500_000_000)

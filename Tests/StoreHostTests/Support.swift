@@ -46,7 +46,7 @@ final class Harness {
     /// Actions effects applied.
     var applied: [String] {
         events.compactMap { event in
-            if case .applied(let action, _) = event { return action }
+            if case .applied(let action, _, _) = event { return action }
             return nil
         }
     }

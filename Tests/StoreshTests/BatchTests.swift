@@ -132,3 +132,32 @@ struct TestCommandTests {
         #expect(run.stderr == "storesh test: no such file or directory: /nonexistent/dir\n")
     }
 }
+
+@Suite("The journal, as a program")
+struct JournalProgramTests {
+    @Test func killedWithSIGKILLAndResumedNothingPrintedIsLost() throws {
+        let journal = try temporaryFile("session.journal", "")
+        try FileManager.default.removeItem(atPath: journal)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: storeshBinary)
+        process.arguments = ["--journal", journal]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var printed = 0
+        for index in 1...200 {
+            input.fileHandleForWriting.write(Data((index == 100 ? "setCount 1000\n" : "increment\n").utf8))
+            if output.fileHandleForReading.availableLine(timeout: 5) != nil { printed += 1 }
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(printed == 200)
+        let resumed = try storesh(["--resume", journal, "-c", ":state count", "-c", ":log 1"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stdout.contains("resumed \(journal)"))
+        #expect(resumed.stdout.contains("\n1100\n"), "every action whose result was printed is back: \(resumed.stdout)")
+        #expect(resumed.stdout.contains("200  script  increment"))
+    }
+}

@@ -130,6 +130,9 @@ typedef struct sp_effect_event {
     const char *label;   /* STARTED */
     const char *action;  /* EMITTED */
     const char *message; /* FAILED */
+    /* EMITTED: 1 when the action the effect sent changed the state. Reported after the
+     * action has been applied (readers check struct_size: older plugins lack it). */
+    uint32_t state_changed;
 } sp_effect_event;
 
 /* ---- Schema ------------------------------------------------------------------------- */

@@ -13,7 +13,7 @@ extension ShellCore {
         var lines = entries.indices.suffix(count).map { index in
             let entry = entries[index]
             var line = String(repeating: " ", count: width - String(index + 1).count) + "\(index + 1)  "
-            line += entry.source.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0) + text(of: entry, in: session.model)
+            line += entry.source.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + text(of: entry, in: session.model)
             if !entry.changed { line += "  (no change)" }
             if entry.skipped { line += "  (skipped)" }
             if index >= history.position { line += "  (undone)" }

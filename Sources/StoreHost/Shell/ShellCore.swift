@@ -167,8 +167,8 @@ public final class ShellCore {
             effects[model] = table
             let elapsed = known.map { (now - $0.started) / 1_000_000 } ?? 0
             report(.effect(EffectReport(model: model, event: record, label: known?.label ?? record.label, elapsedMilliseconds: elapsed)))
-        case .applied(let action, let changes):
-            if let session = sessions[model] { recordEffectAction(action, changed: !changes.isEmpty, in: session) }
+        case .applied(let action, let changes, let changed):
+            if let session = sessions[model] { recordEffectAction(action, changed: changed, in: session) }
             report(.applied(action: action, changes: changes, showDiff: showDiff))
         }
     }

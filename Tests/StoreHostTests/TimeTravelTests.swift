@@ -1,0 +1,124 @@
+import Foundation
+import StoreHost
+import StoreValue
+import Testing
+
+@MainActor
+@Suite("Time travel: log, goto, undo, skip, export and import")
+struct TimeTravelTests {
+    @Test func logGotoUndoRedo() async throws {
+        let shell = try ShellHarness()
+        _ = await shell.run("increment", "setCount 5", "setCount 5", "increment")
+        #expect(await shell.run(":log") == ["1  script  increment", "2  script  setCount 5", "3  script  setCount 5  (no change)", "4  script  increment", "at 4 of 4"])
+        #expect(await shell.run(":goto 2") == ["at 2 of 4", "  ~ count: 6 → 5"])
+        #expect(await shell.run(":undo") == ["at 1 of 4", "  ~ count: 5 → 1"])
+        #expect(await shell.run(":redo", ":redo", ":redo") == ["at 2 of 4", "  ~ count: 1 → 5", "at 3 of 4", "at 4 of 4", "  ~ count: 5 → 6"])
+        #expect(await shell.run(":goto 0", ":state count") == ["at 0 of 4", "  ~ count: 6 → 0", "0"])
+        #expect(await shell.run(":goto 9") == ["t.storesh:1: error: there is no action 9; the history has 0 to 4"])
+    }
+
+    @Test func aNewActionAfterAJumpDropsTheUndoneTail() async throws {
+        let shell = try ShellHarness()
+        _ = await shell.run("increment", "increment", "increment", ":goto 1", "decrement")
+        #expect(await shell.run(":log") == ["1  script  increment", "2  script  decrement", "at 2 of 2"])
+        #expect(await shell.run(":redo") == ["t.storesh:1: error: there is no action 3; the history has 0 to 2"])
+    }
+
+    @Test func skipRecomputesWithoutTheAction() async throws {
+        let shell = try ShellHarness()
+        _ = await shell.run("setCount 10", "increment", "increment")
+        #expect(await shell.run(":skip 1") == ["at 3 of 3", "  ~ count: 12 → 2"])
+        #expect(await shell.run(":log 2") == ["2  script  increment", "3  script  increment", "at 3 of 3"])
+        #expect(await shell.run(":unskip 1") == ["at 3 of 3", "  ~ count: 2 → 12"])
+    }
+
+    @Test func replaysDoNotRunEffectsAgain() async throws {
+        let shell = try ShellHarness(plugins: ["Auth"])
+        shell.core.showDiff = false
+        _ = await shell.run(#"authenticate user: "bo", password: "open sesame""#, ":wait")
+        #expect(await shell.run(":log") == [#"1  script  authenticate user: "bo", password: "open sesame""#, #"2  effect  succeed user: "bo""#, "at 2 of 2"])
+        #expect(await shell.run(":goto 1", ":fx", ":state phase") == ["at 1 of 2", "no effects in flight", #""authenticating""#])
+        shell.clock.advance(by: 5_000_000_000)
+        await shell.core.settle()
+        #expect(await shell.run(":goto 2", ":state phase") == ["at 2 of 2", #""signedIn""#], "the effect's own action is replayed instead")
+    }
+
+    @Test func manyActionsUseSnapshots() async throws {
+        let shell = try ShellHarness()
+        shell.core.reportActions = false
+        for _ in 0..<1000 { await shell.core.execute("increment") }
+        #expect(await shell.run(":goto 777", ":state count") == ["at 777 of 1000", "  ~ count: 1000 → 777", "777"])
+        #expect(await shell.run(":goto 1000", ":state count") == ["at 1000 of 1000", "  ~ count: 777 → 1000", "1000"])
+    }
+
+    @Test func arborealModelsReplayFromANewStore() async throws {
+        let shell = try ShellHarness(plugins: ["ArborealCounter"])
+        shell.core.showDiff = false
+        _ = await shell.run("increment", "increment", "setCount 10")
+        #expect(await shell.run(":goto 2", ":state count") == ["at 2 of 3", "2"])
+    }
+
+    @Test func exportAndImportRoundTrip() async throws {
+        let directory = try Fixtures.directory()
+        let file = directory.appendingPathComponent("log.storesh-export").path
+        let shell = try ShellHarness()
+        _ = await shell.run("increment", "setCount 40", "increment", "increment", ":skip 3")
+        #expect(await shell.run(":export \(file)") == ["exported 4 actions of counter.counter to \(file)"])
+        let exported = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(exported.contains("# model: counter.counter\n# abi: 1\n# schema: "))
+        #expect(exported.hasSuffix("# action: reset()\nscript increment\nscript setCount 40\nscript increment\n"))
+        let other = try ShellHarness()
+        #expect(await other.run(":import \(file)", ":state count") == ["imported 3 actions into counter.counter", "41"])
+        #expect(await other.run(":log").last == "at 3 of 3")
+    }
+
+    @Test func importRefusesALogFromAChangedSchemaAndExplains() async throws {
+        let directory = try Fixtures.directory()
+        let file = directory.appendingPathComponent("old.storesh-export").path
+        try """
+        # storesh export 1
+        # plugin: counter 0.9.0
+        # model: counter.counter
+        # abi: 1
+        # schema: 00000000
+        # action: increment()
+        # action: add(amount: int)
+        typed increment
+        typed add amount: 2
+
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let shell = try ShellHarness()
+        let refused = await shell.run(":import \(file)")
+        #expect(refused.first?.contains("was recorded with a different schema: actions the log knows that the model no longer has: add(amount: int); actions the model has that the log does not know: decrement(), setCount(int), reset(). Use :import") == true, "\(refused)")
+        #expect(await shell.run(":import \(file) --force", ":state count") == ["imported 1 actions into counter.counter; 1 did not fit and were left out", "1"])
+    }
+}
+
+@Suite("The journal")
+struct JournalTests {
+    @Test func aTornLastRecordIsDroppedWithAWarning() throws {
+        let directory = try Fixtures.directory()
+        let path = directory.appendingPathComponent("journal").path
+        do {
+            let journal = try Journal(path: path)
+            journal.append(.use(model: "counter.counter"))
+            journal.append(.action(model: "counter.counter", source: .typed, text: "increment"))
+            journal.append(.action(model: "counter.counter", source: .typed, text: "setCount 5"))
+        }
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes.removeLast(4) // storesh died in the middle of the last write
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let (records, warning) = try Journal.read(path)
+        #expect(records == [.use(model: "counter.counter"), .action(model: "counter.counter", source: .typed, text: "increment")])
+        #expect(warning?.contains("journal:4: the last record was cut short") == true)
+    }
+
+    @Test func aDamagedRecordInTheMiddleIsAnError() throws {
+        let directory = try Fixtures.directory()
+        let path = directory.appendingPathComponent("journal").path
+        try "storesh-journal 1\n00000000 U counter.counter\n00000000 R\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: Journal.Problem.self) { try Journal.read(path) }
+        try "not a journal\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: Journal.Problem.self) { try Journal.read(path) }
+    }
+}
