@@ -38,6 +38,8 @@ public struct ParamDescriptor: Sendable, Equatable {
 
 /// One action a model accepts, copied out of the plugin at registration.
 public struct ActionDescriptor: @unchecked Sendable {
+    /// Its position in the model's `actions`.
+    public let index: Int
     public let name: String
     public let doc: String?
     public let params: [ParamDescriptor]
@@ -144,6 +146,11 @@ public final class ModelDescriptor: @unchecked Sendable {
     }
 
     private let actionIndex: [String: Int]
+
+    /// The position of the action called `name` in `actions`.
+    public func index(ofAction name: String) -> Int? {
+        actionIndex[name]
+    }
 
     /// The action called `name`, if the schema has one.
     public func action(named name: String) -> ActionDescriptor? {

@@ -27,7 +27,7 @@ enum Registration {
         var actions: [ActionDescriptor] = []
         for index in 0..<Int(model.action_count) {
             guard let list = model.actions else { throw Invalid(message: "\(where_): action_count is \(model.action_count) but actions is NULL") }
-            let action = try describe(list + index, in: where_)
+            let action = try describe(list + index, position: index, in: where_)
             if actions.contains(where: { $0.name == action.name }) {
                 throw Invalid(message: "\(where_): action '\(action.name)' is declared twice")
             }
@@ -57,7 +57,7 @@ enum Registration {
         )
     }
 
-    private static func describe(_ pointer: UnsafePointer<sp_action>, in where_: String) throws(Invalid) -> ActionDescriptor {
+    private static func describe(_ pointer: UnsafePointer<sp_action>, position: Int, in where_: String) throws(Invalid) -> ActionDescriptor {
         let action = pointer.pointee
         guard let name = action.name.map({ String(cString: $0) }), isActionName(name) else {
             throw Invalid(message: "\(where_): an action has no valid name (letters, digits, '_', '.' between parts, '[]' for a keyed child)")
@@ -85,7 +85,7 @@ enum Registration {
             }
             typed = prepared
         }
-        return ActionDescriptor(name: name, doc: action.doc.map { String(cString: $0) }, params: params, typed: typed)
+        return ActionDescriptor(index: position, name: name, doc: action.doc.map { String(cString: $0) }, params: params, typed: typed)
     }
 
     /// `[A-Za-z_][A-Za-z0-9_-]*`, checked on bytes (it runs for every field of a diff).

@@ -20,8 +20,10 @@ public struct HistoryEntry: Sendable, Equatable {
 
 /// A session's actions, the position in them (actions past it are undone and can be
 /// redone), and snapshots of the state every `interval` actions so a jump replays at most
-/// `interval - 1` actions (Elm's debugger keeps one every 64 as well).
-public struct History: Sendable {
+/// `interval - 1` actions (Elm's debugger keeps one every 64 as well). A class: it is
+/// changed in place, once per action, and must never be copied.
+@MainActor
+public final class History {
     public private(set) var entries: [HistoryEntry] = []
     /// How many entries are applied; entries from here on are undone.
     public private(set) var position = 0
@@ -37,25 +39,25 @@ public struct History: Sendable {
 
     /// Adds an action at the position. Undone actions past it are dropped, as an editor
     /// drops its redo stack when you type.
-    mutating func record(_ entry: HistoryEntry) {
+    func record(_ entry: HistoryEntry) {
         if position < entries.count { truncate() }
         entries.append(entry)
         position += 1
     }
 
-    private mutating func truncate() {
+    private func truncate() {
         entries.removeSubrange(position...)
         snapshots = snapshots.filter { $0.key <= position }
     }
 
-    mutating func move(to position: Int) {
+    func move(to position: Int) {
         self.position = position
     }
 
     /// Whether a snapshot is due after the current position.
     var wantsSnapshot: Bool { position % interval == 0 && snapshots[position] == nil }
 
-    mutating func remember(_ state: Value, at index: Int) {
+    func remember(_ state: Value, at index: Int) {
         snapshots[index] = state
     }
 
@@ -70,12 +72,12 @@ public struct History: Sendable {
     }
 
     /// Marks entry `index` (0-based) skipped or not; snapshots after it are invalid.
-    mutating func setSkipped(_ skipped: Bool, at index: Int) {
+    func setSkipped(_ skipped: Bool, at index: Int) {
         entries[index].skipped = skipped
         snapshots = snapshots.filter { $0.key <= index }
     }
 
-    mutating func setChanged(_ changed: Bool, at index: Int) {
+    func setChanged(_ changed: Bool, at index: Int) {
         entries[index].changed = changed
     }
 
@@ -83,7 +85,7 @@ public struct History: Sendable {
     var initial: Value { snapshots[0]! }
 
     /// Replaces everything (an import).
-    mutating func reset(initial: Value) {
+    func reset(initial: Value) {
         entries = []
         position = 0
         snapshots = [0: initial]

@@ -6,12 +6,22 @@ extension ShellCore {
     func record(_ action: ActionDescriptor, _ arguments: [Value], source: ActionSource, changed: Bool, in session: Session) {
         guard !rebuilding else { return }
         let key = session.model.qualifiedName
-        guard var history = histories[key] else { return }
-        let index = session.model.actions.firstIndex { $0.name == action.name } ?? -1
+        guard let history = history(of: session) else { return }
+        let index = action.index
         history.record(HistoryEntry(action: Int32(index), arguments: arguments, source: source, text: nil, changed: changed, skipped: false))
         if history.wantsSnapshot { history.remember(session.state, at: history.position) }
-        histories[key] = history
         journal?.append(.action(model: key, source: source, text: action.text(with: arguments)))
+    }
+
+    /// The history of `session`'s model, from a one-entry cache: the same session records
+    /// one action after another, and a dictionary lookup per action shows in batch runs.
+    func history(of session: Session) -> History? {
+        if let cached = historyCache, cached.session === session {
+            return cached.history
+        }
+        let found = histories[session.model.qualifiedName]
+        historyCache = found.map { (session, $0) }
+        return found
     }
 
     /// Records an action an effect applied, from the text the plugin reported.

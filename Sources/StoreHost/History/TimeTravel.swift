@@ -53,12 +53,13 @@ extension ShellCore {
     }
 
     func toggle(_ args: [String], skipped: Bool, origin: LineOrigin) -> Bool {
-        guard let session = current, var history = histories[session.model.qualifiedName] else { return fail("no model is loaded", origin: origin) }
-        guard let text = args.first, let number = Int(text), args.count == 1, (1...max(1, history.entries.count)).contains(number), !history.entries.isEmpty else {
-            return fail("usage: :\(skipped ? "skip" : "unskip") N, with N from 1 to \(history.entries.count)", origin: origin)
+        let key = current?.model.qualifiedName ?? ""
+        guard let session = current, let history = histories[key] else { return fail("no model is loaded", origin: origin) }
+        let count = history.entries.count
+        guard let text = args.first, let number = Int(text), args.count == 1, (1...max(1, count)).contains(number), count > 0 else {
+            return fail("usage: :\(skipped ? "skip" : "unskip") N, with N from 1 to \(count)", origin: origin)
         }
         history.setSkipped(skipped, at: number - 1)
-        histories[session.model.qualifiedName] = history
         do {
             try rebuild(session, to: history.position, withEffects: false)
             journal?.append(skipped ? .skip(model: session.model.qualifiedName, index: number) : .unskip(model: session.model.qualifiedName, index: number))
@@ -72,11 +73,12 @@ extension ShellCore {
     /// store), replaying the actions in between that are not skipped. Reports the diff.
     func rebuild(_ session: Session, to target: Int, withEffects: Bool) throws(ShellError) {
         let key = session.model.qualifiedName
-        guard var history = histories[key] else { return }
+        guard let history = histories[key] else { return }
         guard session.model.supportsTimeTravel else {
             throw ShellError("\(key) cannot travel in time: its plugin has no replay entry point", origin: .prompt)
         }
         let before = session.state
+        let interval = history.interval
         var start = history.snapshot(atOrBefore: target)
         var live = session
         rebuilding = true
@@ -100,8 +102,8 @@ extension ShellCore {
                 } else {
                     changed = try live.replay(action.name, arguments: entry.arguments)
                 }
-                history.setChanged(changed, at: index)
-                if (index + 1) % history.interval == 0 { history.remember(live.state, at: index + 1) }
+                if changed != entry.changed { history.setChanged(changed, at: index) }
+                if (index + 1) % interval == 0 { history.remember(live.state, at: index + 1) }
             }
         } catch let error as ShellError {
             throw error
@@ -111,7 +113,6 @@ extension ShellCore {
             throw ShellError("\(error)", origin: .prompt)
         }
         history.move(to: target)
-        histories[key] = history
         let changes = StateDiff.changes(from: before, to: live.state)
         output(.info(kind: "position", lines: ["at \(target) of \(history.entries.count)"] + (showDiff ? changes.map { "  " + $0.description } : [])))
     }

@@ -23,9 +23,12 @@ public final class ShellCore {
     private var sessions: [String: Session] = [:]
     private var effects: [String: [UInt64: (label: String?, started: Int64)]] = [:]
     /// Each model's history of actions (see `:log`, `:goto`).
-    public internal(set) var histories: [String: History] = [:]
+    public internal(set) var histories: [String: History] = [:] {
+        didSet { historyCache = nil }
+    }
     /// Appends every accepted action (and history change) before its result is printed.
     public var journal: Journal?
+    var historyCache: (session: Session, history: History)?
     /// True while a jump replays history: replayed actions are not recorded again.
     var rebuilding = false
     /// Stubbed services, by model, then service name.
