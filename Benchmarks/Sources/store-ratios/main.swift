@@ -5,7 +5,7 @@ import Dispatch
 import Foundation
 import Workloads
 
-let usage = "usage: store-ratios [--actions N] [--effects N] [--host-actions N] [--script-lines N] [--todos N] [--rounds N] [--plugins DIR]"
+let usage = "usage: store-ratios [--actions N] [--effects N] [--host-actions N] [--script-lines N] [--todos N] [--history N] [--rounds N] [--plugins DIR]"
 
 struct Options {
     var actions = 10_000_000
@@ -13,6 +13,7 @@ struct Options {
     var hostActions = 1_000_000
     var scriptLines = 1_000_000
     var todos = 10_000
+    var history = 1_000_000
     var rounds = 5
     /// Where the root package built the example plugins.
     var plugins: String = {
@@ -37,6 +38,7 @@ struct Options {
             case "--host-actions": hostActions = value
             case "--script-lines": scriptLines = value
             case "--todos": todos = value
+            case "--history": history = value
             case "--rounds": rounds = value
             default: fatalError("unknown option \(flag)\n" + usage)
             }
@@ -139,4 +141,15 @@ do {
                  options.todos, diff * 1000, observed * 1000))
 } catch {
     print("storesh benchmarks skipped: \(error) (build the root package first)")
+}
+
+print("\ntime travel over a \(options.history)-action history (storesh's core, Counter plugin)")
+do {
+    let figures = try await HistoryWorkloads.run(count: options.history, from: options.plugins)
+    let worst = figures.gotoMilliseconds.map(\.milliseconds).max() ?? 0
+    print(String(format: "recording: %.2f M actions/s; :goto worst %.2f ms over %d jumps   target <= 10 ms; resident %.0f MB   target <= 200 MB",
+                 Double(options.history) / figures.recordSeconds / 1e6, worst, figures.gotoMilliseconds.count, figures.residentMegabytes))
+    print("  " + figures.gotoMilliseconds.map { String(format: ":goto %d %.2f ms", $0.target, $0.milliseconds) }.joined(separator: ", "))
+} catch {
+    print("time-travel benchmark skipped: \(error)")
 }
