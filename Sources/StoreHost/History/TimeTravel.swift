@@ -44,8 +44,12 @@ extension ShellCore {
             return fail(history.entries.isEmpty ? "there is no history yet" : "there is no action \(wanted); the history has 0 to \(history.entries.count)", origin: origin)
         }
         do {
-            try rebuild(session, to: wanted, withEffects: withEffects)
-            journal?.append(.goto(model: session.model.qualifiedName, position: wanted))
+            if withEffects {
+                try resend(session, upTo: wanted)
+            } else {
+                try rebuild(session, to: wanted)
+                journal?.append(.goto(model: session.model.qualifiedName, position: wanted))
+            }
             return true
         } catch {
             return fail(error.message, origin: origin)
@@ -61,7 +65,7 @@ extension ShellCore {
         }
         history.setSkipped(skipped, at: number - 1)
         do {
-            try rebuild(session, to: history.position, withEffects: false)
+            try rebuild(session, to: history.position)
             journal?.append(skipped ? .skip(model: session.model.qualifiedName, index: number) : .unskip(model: session.model.qualifiedName, index: number))
             return true
         } catch {
@@ -69,9 +73,33 @@ extension ShellCore {
         }
     }
 
+    /// `:goto N --with-effects`: a new store, then the typed and scripted actions among the
+    /// first N sent again, so their effects run and send their actions anew. The history
+    /// becomes those actions, plus whatever the effects send from now on.
+    func resend(_ session: Session, upTo target: Int) throws(ShellError) {
+        let key = session.model.qualifiedName
+        guard let old = histories[key] else { return }
+        let before = session.state
+        let kept = old.entries.prefix(target).filter { $0.source != .effect && !$0.skipped && $0.action >= 0 }
+        let live = try freshSession(for: session)
+        histories[key] = History(initial: live.state)
+        journal?.append(.reset)
+        for entry in kept {
+            let action = live.model.actions[Int(entry.action)]
+            do {
+                let result = try live.send(action, arguments: entry.arguments, observe: false)
+                record(action, entry.arguments, source: entry.source, changed: result.stateChanged, in: live)
+            } catch {
+                throw ShellError(error.message, origin: .prompt)
+            }
+        }
+        let changes = StateDiff.changes(from: before, to: live.state)
+        output(.info(kind: "position", lines: ["sent \(kept.count) actions again with their effects; at \(kept.count) of \(kept.count)"] + (showDiff ? changes.map { "  " + $0.description } : [])))
+    }
+
     /// Recomputes the state after `target` actions: from the nearest snapshot (or a new
     /// store), replaying the actions in between that are not skipped. Reports the diff.
-    func rebuild(_ session: Session, to target: Int, withEffects: Bool) throws(ShellError) {
+    func rebuild(_ session: Session, to target: Int) throws(ShellError) {
         let key = session.model.qualifiedName
         guard let history = histories[key] else { return }
         guard session.model.supportsTimeTravel else {
@@ -84,7 +112,7 @@ extension ShellCore {
         rebuilding = true
         defer { rebuilding = false }
         do {
-            if try start.index == 0 || withEffects || !session.restore(start.state) {
+            if try start.index == 0 || !session.restore(start.state) {
                 live = try freshSession(for: session)
                 start = (0, history.initial)
             }
@@ -95,13 +123,7 @@ extension ShellCore {
                     throw ShellError("action \(index + 1) (\(entry.text ?? "?"), sent by an effect) is not in \(key)'s schema, so it cannot be replayed", origin: .prompt)
                 }
                 let action = live.model.actions[Int(entry.action)]
-                let changed: Bool
-                if withEffects {
-                    if entry.source == .effect { continue }
-                    changed = try live.send(action, arguments: entry.arguments, observe: false).stateChanged
-                } else {
-                    changed = try live.replay(action.name, arguments: entry.arguments)
-                }
+                let changed = try live.replay(action.name, arguments: entry.arguments)
                 if changed != entry.changed { history.setChanged(changed, at: index) }
                 if (index + 1) % interval == 0 { history.remember(live.state, at: index + 1) }
             }

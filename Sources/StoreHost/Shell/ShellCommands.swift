@@ -115,7 +115,7 @@ extension ShellCore {
             core.log(args, origin: origin)
         },
         ShellCommand(name: "goto", usage: ":goto N [--with-effects]", summary: "show and continue from the state after action N (0: the initial state)",
-                     detail: ["Replays run the update function only; --with-effects sends the typed and scripted actions again, so their effects run. A new action after a jump drops the undone ones."]) { core, args, origin in
+                     detail: ["Replays run the update function only. --with-effects starts a new store and sends the typed and scripted actions among the first N again, so their effects run and send their actions anew (the history becomes those). A new action after a jump drops the undone ones."]) { core, args, origin in
             core.jump(args, origin: origin) { _, wanted in wanted }
         },
         ShellCommand(name: "undo", usage: ":undo", summary: "go back one action", detail: []) { core, args, origin in
