@@ -64,32 +64,29 @@ final class ArborealStoreBox<Model: ArborealModel, State: Encodable> {
     }
 
     func dispatch(action index: Int, arguments: [Value]) throws(PluginFailure) -> DispatchOutcome {
-        guard actions.indices.contains(index) else { throw .unknownAction("#\(index)") }
-        let schema = actions[index]
-        let action: Model.Action
-        do {
-            action = try schema.make(arguments)
-        } catch {
-            throw .badArguments("\(schema.name): \(describe(error))")
-        }
+        let action = try decode(index, arguments)
         let before = try? snapshot()
-        dispatching = schema.name
+        dispatching = actions[index].name
         effectsStarted = 0
         store.send(action)
         dispatching = nil
         return DispatchOutcome(stateChanged: (try? snapshot()) != before, effectsStarted: effectsStarted)
     }
 
-    /// Time travel: the model's update alone; the effects it returns are dropped.
-    func replay(action index: Int, arguments: [Value]) throws(PluginFailure) -> DispatchOutcome {
+    /// The action at schema position `index` built from `arguments`.
+    private func decode(_ index: Int, _ arguments: [Value]) throws(PluginFailure) -> Model.Action {
         guard actions.indices.contains(index) else { throw .unknownAction("#\(index)") }
         let schema = actions[index]
-        let action: Model.Action
         do {
-            action = try schema.make(arguments)
+            return try schema.make(arguments)
         } catch {
             throw .badArguments("\(schema.name): \(describe(error))")
         }
+    }
+
+    /// Time travel: the model's update alone; the effects it returns are dropped.
+    func replay(action index: Int, arguments: [Value]) throws(PluginFailure) -> DispatchOutcome {
+        let action = try decode(index, arguments)
         let before = try? snapshot()
         _ = store.state.update(action: action, environment: store.environment)
         return DispatchOutcome(stateChanged: (try? snapshot()) != before, effectsStarted: 0)

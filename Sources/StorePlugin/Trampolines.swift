@@ -32,23 +32,24 @@ enum Trampolines {
     }
 
     static let dispatch: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32 = { store, name, arguments, result, error in
-        let actionName = name.map { String(cString: $0) } ?? ""
-        let values: [Value]
-        if let arguments, case .array(let items) = Value(reading: arguments) { values = items } else { values = [] }
-        let args = Unchecked((store, result, error))
-        return MainActor.assumeIsolated {
-            let (store, result, error) = args.value
-            guard let store else { return Int32(SP_ERR_INTERNAL) }
-            let handle = Unmanaged<StoreHandle>.fromOpaque(store).takeUnretainedValue()
-            guard let index = handle.actionIndex(actionName) else {
-                error?.write("no action named '\(actionName)'")
-                return Int32(SP_ERR_UNKNOWN_ACTION)
-            }
-            return TypedDispatch.perform(handle, index, values, result, error)
+        run(store, name, arguments, result, error) { handle, index, values throws(PluginFailure) in
+            try handle.store.dispatch(index, values)
         }
     }
 
     static let replay: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32 = { store, name, arguments, result, error in
+        run(store, name, arguments, result, error) { handle, index, values throws(PluginFailure) in
+            try handle.store.replay(index, values)
+        }
+    }
+
+    /// The shared half of dispatch and replay: finds the action by name, reads the
+    /// arguments, runs `body` on the main actor and reports its outcome or failure.
+    private static func run(
+        _ store: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?, _ arguments: UnsafePointer<sp_value>?,
+        _ result: UnsafeMutablePointer<sp_dispatch_result>?, _ error: UnsafeMutablePointer<sp_error>?,
+        _ body: @MainActor (StoreHandle, Int, [Value]) throws(PluginFailure) -> DispatchOutcome
+    ) -> Int32 {
         let actionName = name.map { String(cString: $0) } ?? ""
         let values: [Value]
         if let arguments, case .array(let items) = Value(reading: arguments) { values = items } else { values = [] }
@@ -62,9 +63,9 @@ enum Trampolines {
                 return Int32(SP_ERR_UNKNOWN_ACTION)
             }
             do throws(PluginFailure) {
-                let outcome = try handle.store.replay(index, values)
+                let outcome = try body(handle, index, values)
                 result?.pointee.state_changed = outcome.stateChanged ? 1 : 0
-                result?.pointee.effects_started = 0
+                result?.pointee.effects_started = UInt32(outcome.effectsStarted)
                 return Int32(SP_OK)
             } catch {
                 errorOut?.write(error.message)

@@ -12,23 +12,9 @@ public enum JSON {
         "[" + items.joined(separator: ",") + "]"
     }
 
-    /// A JSON string literal.
+    /// A JSON string literal (the same syntax storesh's literals use).
     public static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        Value.quoted(text)
     }
 
     /// A value: records become objects keyed by field name; an enum case becomes
