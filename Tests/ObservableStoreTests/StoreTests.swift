@@ -88,3 +88,35 @@ struct StoreSendTests {
         #expect(first.state.count == 4)
     }
 }
+
+import Logging
+
+/// Collects log messages, for the opt-in action logging.
+struct CapturingLogHandler: LogHandler {
+    let messages: Locked<[String]>
+    var logLevel: Logger.Level = .trace
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        messages.update { $0.append("\(event.level) \(event.message)") }
+    }
+}
+
+@MainActor
+@Suite("Store: logging")
+struct StoreLoggingTests {
+    @Test func actionsAreLoggedOnlyWhenALoggerIsSet() {
+        let messages = Locked<[String]>([])
+        let store = Store(state: Counter(), environment: ())
+        store.send(.increment)
+        store.logger = Logger(label: "test") { _ in CapturingLogHandler(messages: messages) }
+        store.send(.setCount(5))
+        store.send(.noop)
+        #expect(messages.current == ["debug action: setCount(5)", "trace state: Counter(count: 5)", "debug action: noop"])
+    }
+}
