@@ -31,18 +31,22 @@ public enum StateDiff {
         return changes
     }
 
+    /// Compares children before descending into them, so each unchanged subtree is
+    /// compared once, by its parent, and never walked again.
     private static func diff(_ old: Value, _ new: Value, path: String, into changes: inout [StateChange]) {
-        if old == new { return }
         switch (old, new) {
         case (.record(let oldType, let oldFields), .record(let newType, let newFields)) where oldType == newType:
             diffFields(oldFields, newFields, path: path, into: &changes)
         case (.enumCase(let oldName, let oldPayload), .enumCase(let newName, let newPayload))
             where oldName == newName && oldPayload.count == newPayload.count:
-            for (index, (a, b)) in zip(oldPayload, newPayload).enumerated() {
+            for (index, (a, b)) in zip(oldPayload, newPayload).enumerated() where a.value != b.value {
                 diff(a.value, b.value, path: PathSyntax.append(a.label ?? "\(index)", to: path), into: &changes)
             }
         case (.array(let oldItems), .array(let newItems)):
             for index in 0..<max(oldItems.count, newItems.count) {
+                let both = index < oldItems.count && index < newItems.count
+                // Most elements are unchanged: skip them before building their path.
+                if both, oldItems[index] == newItems[index] { continue }
                 let itemPath = path + "[\(index)]"
                 switch (index < oldItems.count, index < newItems.count) {
                 case (true, true): diff(oldItems[index], newItems[index], path: itemPath, into: &changes)
@@ -51,7 +55,9 @@ public enum StateDiff {
                 }
             }
         default:
-            changes.append(.init(kind: .changed, path: path.isEmpty ? "." : path, old: old, new: new))
+            if old != new {
+                changes.append(.init(kind: .changed, path: path.isEmpty ? "." : path, old: old, new: new))
+            }
         }
     }
 
@@ -64,7 +70,7 @@ public enum StateDiff {
             oldLabels.insert(label)
             let fieldPath = PathSyntax.append(label, to: path)
             if let replacement = newByLabel[label] {
-                diff(field.value, replacement, path: fieldPath, into: &changes)
+                if field.value != replacement { diff(field.value, replacement, path: fieldPath, into: &changes) }
             } else {
                 changes.append(.init(kind: .removed, path: fieldPath, old: field.value, new: nil))
             }
