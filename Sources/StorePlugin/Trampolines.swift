@@ -62,15 +62,7 @@ enum Trampolines {
                 errorOut?.write("no action named '\(actionName)'")
                 return Int32(SP_ERR_UNKNOWN_ACTION)
             }
-            do throws(PluginFailure) {
-                let outcome = try body(handle, index, values)
-                result?.pointee.state_changed = outcome.stateChanged ? 1 : 0
-                result?.pointee.effects_started = UInt32(outcome.effectsStarted)
-                return Int32(SP_OK)
-            } catch {
-                errorOut?.write(error.message)
-                return error.code
-            }
+            return TypedDispatch.perform(result, errorOut) { () throws(PluginFailure) in try body(handle, index, values) }
         }
     }
 
@@ -116,14 +108,18 @@ enum TypedDispatch {
             let (store, data, result, error) = args.value
             guard let store, let data else { return Int32(SP_ERR_INTERNAL) }
             let handle = Unmanaged<StoreHandle>.fromOpaque(store).takeUnretainedValue()
-            return perform(handle, Int(bitPattern: data) - 1, arguments, result, error)
+            return perform(result, error) { () throws(PluginFailure) in try handle.store.dispatch(Int(bitPattern: data) - 1, arguments) }
         }
     }
 
+    /// Runs an action and reports its outcome, or its failure, the ABI's way.
     @MainActor
-    static func perform(_ handle: StoreHandle, _ index: Int, _ arguments: [Value], _ result: UnsafeMutablePointer<sp_dispatch_result>?, _ errorOut: UnsafeMutablePointer<sp_error>?) -> Int32 {
+    static func perform(
+        _ result: UnsafeMutablePointer<sp_dispatch_result>?, _ errorOut: UnsafeMutablePointer<sp_error>?,
+        _ action: @MainActor () throws(PluginFailure) -> DispatchOutcome
+    ) -> Int32 {
         do throws(PluginFailure) {
-            let outcome = try handle.store.dispatch(index, arguments)
+            let outcome = try action()
             result?.pointee.state_changed = outcome.stateChanged ? 1 : 0
             result?.pointee.effects_started = UInt32(outcome.effectsStarted)
             return Int32(SP_OK)
