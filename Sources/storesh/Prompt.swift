@@ -22,9 +22,7 @@ struct Prompt {
         }
         printer.editor = editor
         defer { printer.editor = nil }
-        if !printer.formatter.color || true {
-            printer.write("storesh — \(core.current?.model.qualifiedName ?? "no model loaded"). :help lists commands, Tab completes, Ctrl-D leaves.\n")
-        }
+        printer.write("storesh — \(core.current?.model.qualifiedName ?? "no model loaded"). :help lists commands, Tab completes, Ctrl-D leaves.\n")
         let (statements, continuation) = AsyncStream.makeStream(of: String.self)
         let done = DispatchSemaphore(value: 0)
         let prompt = PromptText(core: core)
@@ -34,7 +32,10 @@ struct Prompt {
                 let text = statement.isEmpty ? prompt.main() : "...> "
                 switch editor.read(prompt: text) {
                 case .end:
-                    if !statement.isEmpty { continuation.yield(statement) ; done.wait() }
+                    if !statement.isEmpty {
+                        continuation.yield(statement)
+                        done.wait()
+                    }
                     FileHandle.standardOutput.write(Data("\n".utf8))
                     continuation.finish()
                     return
