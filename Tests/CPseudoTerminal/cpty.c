@@ -1,4 +1,4 @@
-#define _XOPEN_SOURCE 600
+#define _XOPEN_SOURCE 700
 #include "cpty.h"
 #include <fcntl.h>
 #include <stdio.h>
@@ -6,7 +6,8 @@
 #include <unistd.h>
 
 int cpty_open(char *name, size_t size) {
-    int master = posix_openpt(O_RDWR | O_NOCTTY);
+    /* Close-on-exec from the start: other tests spawn processes concurrently. */
+    int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
     if (master < 0) return -1;
     if (grantpt(master) != 0 || unlockpt(master) != 0) {
         close(master);
