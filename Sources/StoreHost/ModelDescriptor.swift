@@ -147,11 +147,6 @@ public final class ModelDescriptor: @unchecked Sendable {
 
     private let actionIndex: [String: Int]
 
-    /// The position of the action called `name` in `actions`.
-    public func index(ofAction name: String) -> Int? {
-        actionIndex[name]
-    }
-
     /// The action called `name`, if the schema has one.
     public func action(named name: String) -> ActionDescriptor? {
         actionIndex[name].map { actions[$0] }

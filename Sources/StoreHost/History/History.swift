@@ -84,10 +84,4 @@ public final class History {
     /// The state before anything happened.
     var initial: Value { snapshots[0]! }
 
-    /// Replaces everything (an import).
-    func reset(initial: Value) {
-        entries = []
-        position = 0
-        snapshots = [0: initial]
-    }
 }
