@@ -1,6 +1,13 @@
 import CStorePlugin
 
 
+extension sp_dispatch_result {
+    /// A zeroed result with its size set, for a plugin to fill in.
+    static func empty() -> sp_dispatch_result {
+        sp_dispatch_result(struct_size: UInt32(MemoryLayout<sp_dispatch_result>.size), state_changed: 0, effects_started: 0)
+    }
+}
+
 extension sp_error {
     /// A zeroed error with its size set, ready to pass to a plugin.
     static func empty() -> sp_error {

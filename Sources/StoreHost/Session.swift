@@ -72,7 +72,7 @@ public final class Session {
     public func send(_ action: ActionDescriptor, arguments: [Value], observe: Bool = true) throws(SessionError) -> SendResult {
         guard let store else { throw SessionError(message: "the store is gone") }
         let before = observe ? state : knownState
-        var result = sp_dispatch_result(struct_size: UInt32(MemoryLayout<sp_dispatch_result>.size), state_changed: 0, effects_started: 0)
+        var result = sp_dispatch_result.empty()
         var error = sp_error.empty()
         let status: Int32
         if let typed = action.typed {
@@ -98,12 +98,9 @@ public final class Session {
         guard let store, let replay = model.replay else {
             throw SessionError(message: "\(model.qualifiedName) cannot replay actions (its plugin has no replay entry point)")
         }
-        var result = sp_dispatch_result(struct_size: UInt32(MemoryLayout<sp_dispatch_result>.size), state_changed: 0, effects_started: 0)
+        var result = sp_dispatch_result.empty()
         var error = sp_error.empty()
-        let table = hostTable
-        guard let tree = Value.array(arguments).build(with: table) else { throw SessionError(message: "out of memory") }
-        defer { table.value_free(tree) }
-        let status = name.withCString { replay(store, $0, tree, &result, &error) }
+        let status = callWithValueTree(replay, name, arguments: arguments, store: store, result: &result, error: &error)
         guard status == Int32(SP_OK) else {
             throw SessionError(message: "\(name): \(error.text) (\(ErrorCode.name(status)))")
         }
@@ -142,7 +139,7 @@ public final class Session {
     /// (benchmarks compare the two paths).
     public func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendResult {
         guard let store else { throw SessionError(message: "the store is gone") }
-        var result = sp_dispatch_result(struct_size: UInt32(MemoryLayout<sp_dispatch_result>.size), state_changed: 0, effects_started: 0)
+        var result = sp_dispatch_result.empty()
         var error = sp_error.empty()
         let status = dispatchValueTree(action.name, arguments: arguments, store: store, result: &result, error: &error)
         guard status == Int32(SP_OK) else {
@@ -156,10 +153,20 @@ public final class Session {
         _ name: String, arguments: [Value], store: UnsafeMutableRawPointer,
         result: UnsafeMutablePointer<sp_dispatch_result>, error: UnsafeMutablePointer<sp_error>
     ) -> Int32 {
+        callWithValueTree(model.dispatch, name, arguments: arguments, store: store, result: result, error: error)
+    }
+
+    /// Calls `dispatch` or `replay` (same C signature) with the arguments as a value-tree
+    /// array built with the host's value functions, and frees it afterwards.
+    private func callWithValueTree(
+        _ entry: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32,
+        _ name: String, arguments: [Value], store: UnsafeMutableRawPointer,
+        result: UnsafeMutablePointer<sp_dispatch_result>, error: UnsafeMutablePointer<sp_error>
+    ) -> Int32 {
         let table = hostTable
         guard let tree = Value.array(arguments).build(with: table) else { return Int32(SP_ERR_NO_MEMORY) }
         defer { table.value_free(tree) }
-        return name.withCString { model.dispatch(store, $0, tree, result, error) }
+        return name.withCString { entry(store, $0, tree, result, error) }
     }
 
     /// Reads the state from the plugin again.

@@ -83,5 +83,4 @@ public final class History {
 
     /// The state before anything happened.
     var initial: Value { snapshots[0]! }
-
 }
