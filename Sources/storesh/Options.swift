@@ -48,11 +48,14 @@ struct Options: ParsableCommand {
     @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also search this directory for plugins. Repeatable.", valueName: "DIR"))
     var pluginPath: [String] = []
 
-    @Option(help: ArgumentHelp("Append every accepted action to this journal before its result is printed.", valueName: "PATH"))
+    @Option(help: ArgumentHelp("Write every accepted action to this new journal before its result is printed. With --resume: continue in this new file, leaving the old journal as it was.", valueName: "PATH"))
     var journal: String?
 
     @Option(help: ArgumentHelp("Rebuild the session from a journal, then keep appending to it.", valueName: "PATH"))
     var resume: String?
+
+    @Flag(help: "With --resume: leave out actions the model no longer has, instead of stopping at the first.")
+    var force = false
 
     @Flag(name: .customLong("virtual-clock"), help: "Plugins see a clock that stands still until :wait or :advance moves it.")
     var virtualClock = false

@@ -24,6 +24,8 @@ final class ScriptRunner {
     struct Outcome {
         var failures = 0
         var stop = false
+        /// The script could not be read to its end (exit status 2).
+        var unreadable = false
     }
 
     /// Puts lines together into statements and runs each.
@@ -57,84 +59,67 @@ final class ScriptRunner {
         }
     }
 
-    /// Runs the whole of `text`, read from `file`.
+    /// Runs one `-c` argument (it may hold several lines).
     func run(_ text: String, file: String) async -> Outcome {
-        let lines = Self.lines(of: text)
-        let showProgress = Terminal.stderrIsTerminal && lines.count > 10_000
-        var lastProgress = DispatchTime.now().uptimeNanoseconds
         var statements = Statements()
         var outcome = Outcome()
-        for (index, line) in lines.enumerated() {
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             if let (statement, number) = statements.add(line, number: index + 1) {
                 if await !execute(statement, file: file, line: number, into: &outcome) { return outcome }
             }
-            if showProgress, index & 1023 == 0 {
-                let now = DispatchTime.now().uptimeNanoseconds
-                if now - lastProgress > 100_000_000 {
-                    lastProgress = now
-                    printer.write("\r\(file): \(index + 1)/\(lines.count) lines (\(100 * (index + 1) / lines.count)%)", toStderr: true)
-                }
-            }
         }
-        if showProgress { printer.write("\r\u{1B}[K", toStderr: true) }
         if let (statement, number) = statements.rest() {
             _ = await execute(statement, file: file, line: number, into: &outcome)
         }
         return outcome
     }
 
-    /// The lines of `text`, split on newline bytes (much cheaper than by Character).
-    static func lines(of text: String) -> [Substring] {
-        var text = text
-        let offsets: [Int] = text.withUTF8 { bytes in
-            var found: [Int] = []
-            for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { found.append(offset) }
-            return found
+    /// Runs a script file ("-" for standard input) line by line as it arrives, so a
+    /// program driving storesh through a pipe gets each answer before it sends the next
+    /// line. A script that cannot be read, or holds a line that is not UTF-8 or is too
+    /// long, is an error at FILE:LINE:COL that stops the run (`Outcome.unreadable`).
+    func run(file path: String) async -> Outcome {
+        let name = path == "-" ? "<stdin>" : path
+        var outcome = Outcome()
+        let reader: ScriptReader
+        switch ScriptReader.open(path) {
+        case .success(let opened): reader = opened
+        case .failure(let error):
+            printer.emit(.error(ShellError(error.message, origin: .prompt)))
+            outcome.unreadable = true
+            outcome.stop = true
+            return outcome
         }
-        var lines: [Substring] = []
-        lines.reserveCapacity(offsets.count + 1)
-        let utf8 = text.utf8
-        var start = utf8.startIndex
-        for offset in offsets {
-            let newline = utf8.index(utf8.startIndex, offsetBy: offset)
-            lines.append(text[start..<newline])
-            start = utf8.index(after: newline)
-        }
-        lines.append(text[start...])
-        return lines
-    }
-
-    /// Runs standard input line by line as it arrives, so a program driving storesh
-    /// through a pipe gets each answer before it sends the next line. Lines are read on a
-    /// thread of their own: the main actor stays free to deliver effects meanwhile.
-    func runStandardInput() async -> Outcome {
-        let (lines, continuation) = AsyncStream.makeStream(of: Substring.self)
-        let reader = Thread {
-            var buffer = Data()
-            while true {
-                let chunk = FileHandle.standardInput.availableData
-                if chunk.isEmpty { break }
-                buffer.append(chunk)
-                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    continuation.yield(Substring(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)))
-                    buffer.removeSubrange(buffer.startIndex...newline)
+        let showProgress = Terminal.stderrIsTerminal && (reader.size ?? 0) > 0
+        var lastProgress = DispatchTime.now().uptimeNanoseconds
+        var statements = Statements()
+        var number = 0
+        while let batch = await reader.next() {
+            for item in batch {
+                switch item {
+                case .line(let line):
+                    number += 1
+                    if let (statement, first) = statements.add(line, number: number) {
+                        if await !execute(statement, file: name, line: first, into: &outcome) { return outcome }
+                    }
+                case .problem(let message, let line, let column):
+                    printer.emit(.error(ShellError("\(message); the script stops here", origin: LineOrigin(file: name, line: line), column: column)))
+                    outcome.unreadable = true
+                    outcome.stop = true
+                    return outcome
                 }
             }
-            if !buffer.isEmpty { continuation.yield(Substring(String(decoding: buffer, as: UTF8.self))) }
-            continuation.finish()
-        }
-        reader.start()
-        var statements = Statements()
-        var outcome = Outcome()
-        var number = 0
-        for await line in lines {
-            number += 1
-            if let (statement, first) = statements.add(line, number: number) {
-                if await !execute(statement, file: "<stdin>", line: first, into: &outcome) { return outcome }
+            if showProgress, number > 10_000, let size = reader.size {
+                let now = DispatchTime.now().uptimeNanoseconds
+                if now - lastProgress > 100_000_000 {
+                    lastProgress = now
+                    printer.write("\r\(name): \(number) lines (\(100 * reader.bytesRead / max(size, 1))%)", toStderr: true)
+                }
             }
         }
+        if showProgress, number > 10_000 { printer.write("\r\u{1B}[K", toStderr: true) }
         if let (statement, first) = statements.rest() {
-            _ = await execute(statement, file: "<stdin>", line: first, into: &outcome)
+            _ = await execute(statement, file: name, line: first, into: &outcome)
         }
         return outcome
     }

@@ -23,9 +23,11 @@ func storesh() async -> Int32 {
         return 2
     }
     let steps = Options.scriptSteps(arguments)
-    for case .file(let path) in steps where path != "-" && !FileManager.default.isReadableFile(atPath: path) {
-        FileHandle.standardError.write(Data("storesh: cannot read script '\(path)': no such file\n".utf8))
-        return 2
+    for case .file(let path) in steps {
+        if let problem = ScriptReader.check(path) {
+            FileHandle.standardError.write(Data("storesh: \(problem.message)\n".utf8))
+            return 2
+        }
     }
     let interactive = options.interactive || (steps.isEmpty && Terminal.stdinIsTerminal)
     let format = OutputFormatter.Format(rawValue: options.format) ?? .tree
@@ -61,66 +63,52 @@ func storesh() async -> Int32 {
     }
 
     if let path = options.resume {
-        let records: [JournalRecord]
         do {
-            let read = try Journal.read(path)
-            records = read.records
-            if let warning = read.warning { printer.write("storesh: warning: \(warning)\n", toStderr: true) }
-        } catch {
-            FileHandle.standardError.write(Data("storesh: \(error.message)\n".utf8))
-            return 2
-        }
-        guard await core.resume(records) else { return 1 }
-        if !options.quiet {
-            let count = core.current.flatMap { core.histories[$0.model.qualifiedName]?.entries.count } ?? 0
-            printer.emit(.info(kind: "resumed", lines: ["resumed \(path): \(records.count) records, \(count) actions in \(core.current?.model.qualifiedName ?? "no model")"]))
-        }
-    }
-    if let path = options.journal ?? options.resume {
-        do {
-            let journal = try Journal(path: path)
-            core.journal = journal
-            if options.resume == nil {
-                for plugin in host.plugins { journal.append(.load(plugin: plugin.path)) }
-                if let model = core.current?.model.qualifiedName { journal.append(.use(model: model)) }
+            guard let resumed = try await core.resumeJournal(from: path, continuingIn: options.journal, force: options.force) else { return 1 }
+            for warning in resumed.warnings { printer.write("storesh: warning: \(warning)\n", toStderr: true) }
+            if !options.quiet {
+                let count = core.current.flatMap { core.histories[$0.model.qualifiedName]?.entries.count } ?? 0
+                printer.emit(.info(kind: "resumed", lines: ["resumed \(path): \(resumed.records) records, \(count) actions in \(core.current?.model.qualifiedName ?? "no model")"]))
             }
         } catch {
             FileHandle.standardError.write(Data("storesh: \(error.message)\n".utf8))
             return 2
         }
+    } else if let path = options.journal {
+        do {
+            try core.startJournal(at: path)
+        } catch {
+            FileHandle.standardError.write(Data("storesh: \(error.message)\n".utf8))
+            return 2
+        }
     }
-    defer { core.journal?.sync() }
 
     let runner = ScriptRunner(core: core, printer: printer, echo: options.echo, bail: options.bail)
     var stopped = false
+    var unreadable = false
     var counter = 0
-    for step in steps where !stopped {
+    for step in steps + (steps.isEmpty && !interactive ? [.file("-")] : []) where !stopped {
+        let outcome: ScriptRunner.Outcome
         switch step {
         case .file(let path):
-            let outcome: ScriptRunner.Outcome
-            if path == "-" {
-                outcome = await runner.runStandardInput()
-            } else {
-                outcome = await runner.run((try? String(contentsOfFile: path, encoding: .utf8)) ?? "", file: path)
-            }
-            failed = failed || outcome.failures > 0
-            stopped = outcome.stop
+            outcome = await runner.run(file: path)
         case .line(let line):
             counter += 1
-            let outcome = await runner.run(line, file: "-c#\(counter)")
-            failed = failed || outcome.failures > 0
-            stopped = outcome.stop
+            outcome = await runner.run(line, file: "-c#\(counter)")
         }
-    }
-    if steps.isEmpty, !interactive {
-        let outcome = await runner.runStandardInput()
         failed = failed || outcome.failures > 0
+        unreadable = unreadable || outcome.unreadable
         stopped = outcome.stop
     }
     if interactive, !(stopped && (options.bail || core.quitRequested)) {
         await Prompt(core: core, printer: printer).run()
     }
-    return failed ? 1 : 0
+    if let journal = core.journal, !journal.sync() {
+        FileHandle.standardError.write(Data("storesh: cannot flush journal \(journal.path) to the disk\n".utf8))
+        failed = true
+    }
+    if unreadable { return 2 }
+    return failed || core.journalFailures > 0 ? 1 : 0
 }
 
 exit(await storesh())

@@ -94,35 +94,6 @@ struct TimeTravelTests {
     }
 }
 
-@Suite("The journal")
-struct JournalTests {
-    @Test func aTornLastRecordIsDroppedWithAWarning() throws {
-        let directory = try Fixtures.directory()
-        let path = directory.appendingPathComponent("journal").path
-        do {
-            let journal = try Journal(path: path)
-            journal.append(.use(model: "counter.counter"))
-            journal.append(.action(model: "counter.counter", source: .typed, text: "increment"))
-            journal.append(.action(model: "counter.counter", source: .typed, text: "setCount 5"))
-        }
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        bytes.removeLast(4) // storesh died in the middle of the last write
-        try bytes.write(to: URL(fileURLWithPath: path))
-        let (records, warning) = try Journal.read(path)
-        #expect(records == [.use(model: "counter.counter"), .action(model: "counter.counter", source: .typed, text: "increment")])
-        #expect(warning?.contains("journal:4: the last record was cut short") == true)
-    }
-
-    @Test func aDamagedRecordInTheMiddleIsAnError() throws {
-        let directory = try Fixtures.directory()
-        let path = directory.appendingPathComponent("journal").path
-        try "storesh-journal 1\n00000000 U counter.counter\n00000000 R\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(throws: Journal.Problem.self) { try Journal.read(path) }
-        try "not a journal\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(throws: Journal.Problem.self) { try Journal.read(path) }
-    }
-}
-
 @MainActor
 @Suite("Time travel with effects")
 struct TimeTravelWithEffectsTests {

@@ -44,7 +44,7 @@ struct BatchTests {
         #expect(unknown.stderr.contains("Unknown option '--bogus'"))
         let missing = try storesh(["-f", "/nonexistent/script.storesh"])
         #expect(missing.status == 2)
-        #expect(missing.stderr == "storesh: cannot read script '/nonexistent/script.storesh': no such file\n")
+        #expect(missing.stderr == "storesh: cannot read script '/nonexistent/script.storesh': No such file or directory\n")
         let format = try storesh(["--format", "xml"])
         #expect(format.status == 2)
     }

@@ -60,74 +60,45 @@ extension ShellCore {
             return fail("\(path) was recorded with a different schema: " + problems.joined(separator: "; ") + ". Use :import \(path) --force to replay it anyway", origin: origin)
         }
         let entries = lines.filter { !$0.hasPrefix("#") }
-        do {
-            let fresh = try freshSession(for: session)
-            histories[model.qualifiedName] = History(initial: fresh.state)
-            journal?.append(.reset)
-            var skipped = 0
-            for (index, line) in entries.enumerated() {
-                let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
-                guard parts.count == 2, let source = ActionSource(rawValue: parts[0]),
-                      let bound = try? ActionBinding.bind(ActionCall.parse(parts[1]), to: model)
-                else {
-                    guard force else { return fail("\(path): entry \(index + 1) (\(line)) does not fit \(model.qualifiedName)", origin: origin) }
-                    skipped += 1
-                    continue
-                }
-                let changed = try fresh.replay(bound.0.name, arguments: bound.1)
-                record(bound.0, bound.1, source: source, changed: changed, in: fresh)
+        // Validate everything, then replace: a refusal leaves the session as it was.
+        var fitting: [(action: ActionDescriptor, arguments: [Value], source: ActionSource)] = []
+        for (index, line) in entries.enumerated() {
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let source = ActionSource(rawValue: parts[0]),
+                  let bound = try? ActionBinding.bind(ActionCall.parse(parts[1]), to: model)
+            else {
+                guard force else { return fail("\(path): entry \(index + 1) (\(line)) does not fit \(model.qualifiedName); nothing was imported", origin: origin) }
+                continue
             }
-            output(.info(kind: "import", lines: ["imported \(entries.count - skipped) actions into \(model.qualifiedName)" + (skipped > 0 ? "; \(skipped) did not fit and were left out" : "")]))
-            return true
-        } catch let error as ShellError {
-            return fail(error.message, origin: origin)
-        } catch let error as SessionError {
-            return fail(error.message, origin: origin)
+            fitting.append((bound.0, bound.1, source))
+        }
+        if fitting.isEmpty, !entries.isEmpty {
+            return fail("\(path): none of its \(entries.count) actions fit \(model.qualifiedName); nothing was imported", origin: origin)
+        }
+        let fresh: Session
+        do throws(ShellError) {
+            fresh = try detachedSession(of: model)
         } catch {
-            return fail("\(error)", origin: origin)
+            return fail(error.message, origin: origin)
         }
-    }
-
-    /// Rebuilds a session from journal records (`storesh --resume`): loads, model
-    /// switches, actions (replayed, effects not re-run), jumps and skips, in order.
-    public func resume(_ records: [JournalRecord]) async -> Bool {
-        let saved = journal
-        let savedOutput = output
-        journal = nil
-        // Rebuilding is quiet; only errors are shown.
-        output = { item in if case .error = item { savedOutput(item) } }
-        defer {
-            journal = saved
-            output = savedOutput
-        }
-        for entry in records {
-            switch entry {
-            case .load(let plugin):
-                if host.plugins.contains(where: { $0.path.hasSuffix(plugin) || $0.name.caseInsensitiveCompare(plugin) == .orderedSame }) { continue }
-                if await !execute(":load \(plugin)") { return false }
-            case .use(let model):
-                if await !execute(":use \(model)") { return false }
-            case .reset:
-                if await !execute(":reset") { return false }
-            case .action(let model, let source, let text):
-                if current?.model.qualifiedName != model, await !execute(":use \(model)") { return false }
-                guard let session = current else { return false }
-                do {
-                    let bound = try ActionBinding.bind(ActionCall.parse(text), to: session.model)
-                    let changed = try session.replay(bound.0.name, arguments: bound.1)
-                    record(bound.0, bound.1, source: source, changed: changed, in: session)
-                } catch {
-                    return fail("cannot resume: \(text): \(error)", origin: .prompt)
-                }
-            case .goto(let model, let position):
-                if current?.model.qualifiedName != model, await !execute(":use \(model)") { return false }
-                if await !execute(":goto \(position)") { return false }
-            case .skip(let model, let index), .unskip(let model, let index):
-                if current?.model.qualifiedName != model, await !execute(":use \(model)") { return false }
-                let skip = if case .skip = entry { true } else { false }
-                if await !execute(":\(skip ? "skip" : "unskip") \(index)") { return false }
+        let history = History(initial: fresh.state)
+        for (index, entry) in fitting.enumerated() {
+            do {
+                let changed = try fresh.replay(entry.action.name, arguments: entry.arguments)
+                history.record(HistoryEntry(action: Int32(entry.action.index), arguments: entry.arguments, source: entry.source, text: nil, changed: changed, skipped: false))
+                if history.wantsSnapshot { history.remember(fresh.state, at: history.position) }
+            } catch {
+                return fail("\(path): action \(index + 1) (\(entry.action.text(with: entry.arguments))) failed: \(error.message); nothing was imported", origin: origin)
             }
         }
+        guard journalAhead(.reset, origin: origin) else { return false }
+        histories[model.qualifiedName] = history
+        install(fresh, replacing: session)
+        for entry in fitting {
+            journalDone(.action(model: model.qualifiedName, source: entry.source, text: entry.action.text(with: entry.arguments)))
+        }
+        let left = entries.count - fitting.count
+        output(.info(kind: "import", lines: ["imported \(fitting.count) actions into \(model.qualifiedName)" + (left > 0 ? "; \(left) did not fit and were left out" : "")]))
         return true
     }
 }

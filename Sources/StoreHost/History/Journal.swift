@@ -3,46 +3,6 @@ import Foundation
 import Glibc
 #endif
 
-/// One thing a session did that a resume must do again.
-public enum JournalRecord: Equatable, Sendable {
-    case load(plugin: String)
-    case use(model: String)
-    case action(model: String, source: ActionSource, text: String)
-    case goto(model: String, position: Int)
-    case skip(model: String, index: Int)
-    case unskip(model: String, index: Int)
-    case reset
-
-    /// One line, without its checksum.
-    var line: String {
-        switch self {
-        case .load(let plugin): "L \(plugin)"
-        case .use(let model): "U \(model)"
-        case .action(let model, let source, let text): "A \(model) \(source.rawValue) \(text)"
-        case .goto(let model, let position): "G \(model) \(position)"
-        case .skip(let model, let index): "S \(model) \(index)"
-        case .unskip(let model, let index): "K \(model) \(index)"
-        case .reset: "R"
-        }
-    }
-
-    init?(line: Substring) {
-        let parts = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
-        switch (parts.first, parts.count) {
-        case ("L", 2): self = .load(plugin: parts[1])
-        case ("U", 2): self = .use(model: parts[1])
-        case ("A", 4):
-            guard let source = ActionSource(rawValue: parts[2]) else { return nil }
-            self = .action(model: parts[1], source: source, text: parts[3])
-        case ("G", 3): guard let n = Int(parts[2]) else { return nil }; self = .goto(model: parts[1], position: n)
-        case ("S", 3): guard let n = Int(parts[2]) else { return nil }; self = .skip(model: parts[1], index: n)
-        case ("K", 3): guard let n = Int(parts[2]) else { return nil }; self = .unskip(model: parts[1], index: n)
-        case ("R", 1): self = .reset
-        default: return nil
-        }
-    }
-}
-
 /// A crash-safe, append-only log of a session: `storesh --journal PATH` writes it,
 /// `storesh --resume PATH` rebuilds the session from it.
 ///
@@ -50,25 +10,77 @@ public enum JournalRecord: Equatable, Sendable {
 /// action is printed, so anything a user saw survives storesh being killed (even with
 /// SIGKILL): the bytes are in the kernel. The file is synced (`fsync`) when storesh exits
 /// normally, not per record, so a power failure can lose the last records — the usual
-/// shell-history trade-off. Each line carries a CRC-32 of its content; a torn or garbled
-/// last line is detected on resume and dropped with a warning.
+/// shell-history trade-off. Each line carries a CRC-32 of its content; a torn last line is
+/// detected on resume and cut off, so the next record starts on a line of its own.
+///
+/// A write that fails (a full disk, an I/O error) is an error for its caller, never
+/// ignored: the partial bytes are cut off again, so the journal stays a sequence of whole
+/// records. When even that fails the journal is closed, and every later append fails.
 public final class Journal {
     public static let header = "storesh-journal 1"
     private let descriptor: Int32
     public let path: String
+    /// Bytes in the file that are whole records (where the next record starts).
+    private var size: off_t
+    /// Where the last record started, so a refused action can take its record back.
+    private var lastRecordStart: off_t?
+    /// Why appends fail from now on, once the file could not be put back in order.
+    public private(set) var closedReason: String?
 
     public struct Problem: Error, CustomStringConvertible {
         public let message: String
         public var description: String { message }
     }
 
-    /// Opens `path` for appending, creating it with a header when new.
-    public init(path: String) throws(Problem) {
+    /// How to open a journal file.
+    public enum Mode {
+        /// A new session: the file must not exist, or be empty, or hold only the header.
+        case create
+        /// Go on with a session read by `Journal.read`: anything after its `validLength`
+        /// bytes (a torn last record) is cut off first.
+        case resume(validLength: Int)
+    }
+
+    public init(path: String, mode: Mode) throws(Problem) {
         self.path = path
-        let exists = FileManager.default.fileExists(atPath: path)
         descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Problem(message: "cannot open journal \(path): \(String(cString: strerror(errno)))") }
-        if !exists { write(Self.header + "\n") }
+        guard descriptor >= 0 else { throw Problem(message: "cannot open journal \(path): \(Self.lastError)") }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            throw Problem(message: "cannot use \(path) as a journal: it is not a regular file")
+        }
+        size = status.st_size
+        switch mode {
+        case .create:
+            if size > 0 {
+                let existing = try? Self.read(path)
+                guard let existing, existing.records.isEmpty, existing.warning == nil else {
+                    close(descriptor)
+                    let what = existing.map { "a session (\($0.records.count) records)" } ?? "something that is not an empty storesh journal"
+                    throw Problem(message: "\(path) already holds \(what); go on with it with --resume \(path), or name a new file")
+                }
+                return
+            }
+            do throws(Problem) { try write(Self.header + "\n") } catch {
+                close(descriptor)
+                throw error
+            }
+        case .resume(let validLength):
+            if size > off_t(validLength) {
+                guard ftruncate(descriptor, off_t(validLength)) == 0 else {
+                    close(descriptor)
+                    throw Problem(message: "cannot cut the torn last record off \(path): \(Self.lastError)")
+                }
+                size = off_t(validLength)
+            }
+            if size == 0 {
+                do throws(Problem) { try write(Self.header + "\n") } catch {
+                    close(descriptor)
+                    throw error
+                }
+            }
+        }
     }
 
     deinit {
@@ -76,55 +88,61 @@ public final class Journal {
         close(descriptor)
     }
 
-    /// Appends `record` (one write, see the durability note above).
-    public func append(_ record: JournalRecord) {
+    /// Appends `record` in one write (see the durability note above). Throws when it did
+    /// not reach the file whole; the file then holds exactly what it held before.
+    public func append(_ record: JournalRecord) throws(Problem) {
         let line = record.line
-        write(String(format: "%08x", CRC32.checksum(line)) + " " + line + "\n")
+        let start = size
+        try write(String(format: "%08x", CRC32.checksum(line)) + " " + line + "\n")
+        lastRecordStart = start
     }
 
-    private func write(_ text: String) {
+    /// Takes back the record just appended (its action was refused after it was written).
+    public func retractLast() throws(Problem) {
+        guard let start = lastRecordStart else { return }
+        lastRecordStart = nil
+        try truncate(to: start, after: "taking back a refused action's record")
+    }
+
+    /// Flushes the journal to the disk; false when the disk refused.
+    @discardableResult
+    public func sync() -> Bool { fsync(descriptor) == 0 }
+
+    private func write(_ text: String) throws(Problem) {
+        if let closedReason { throw Problem(message: closedReason) }
+        let start = size
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 { if errno == EINTR { continue }; return }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let reason = Self.lastError
+                try truncate(to: start, after: "a failed write (\(reason))")
+                throw Problem(message: "cannot write to journal \(path): \(reason)")
+            }
             offset += written
+            size += off_t(written)
         }
         bytes.removeAll()
     }
 
-    /// Flushes the journal to the disk.
-    public func sync() { fsync(descriptor) }
-
-    /// The records of the journal at `path`, and a warning when its last record was torn.
-    public static func read(_ path: String) throws(Problem) -> (records: [JournalRecord], warning: String?) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Problem(message: "cannot read journal \(path)")
+    private func truncate(to length: off_t, after what: String) throws(Problem) {
+        guard ftruncate(descriptor, length) == 0 else {
+            let reason = "journal \(path) is closed: it could not be put back in order after \(what): \(Self.lastError)"
+            closedReason = reason
+            throw Problem(message: reason)
         }
-        let text = String(decoding: data, as: UTF8.self)
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        let complete = text.hasSuffix("\n")
-        if complete { lines.removeLast() }
-        guard lines.first == Substring(header) else {
-            throw Problem(message: "\(path) is not a storesh journal (its first line should be '\(header)')")
-        }
-        var records: [JournalRecord] = []
-        for (index, line) in lines.enumerated().dropFirst() {
-            let isLast = index == lines.count - 1
-            let checksum = line.prefix(8)
-            let payload = line.dropFirst(9)
-            guard line.count > 9, UInt32(checksum, radix: 16) == CRC32.checksum(String(payload)), let record = JournalRecord(line: payload),
-                  !isLast || complete
-            else {
-                if isLast {
-                    return (records, "\(path):\(index + 1): the last record was cut short (storesh stopped while writing it); it was dropped")
-                }
-                throw Problem(message: "\(path):\(index + 1): damaged record (checksum does not match); the journal cannot be trusted past here")
-            }
-            records.append(record)
-        }
-        return (records, nil)
+        size = length
     }
+
+    /// Marks the journal unusable: it no longer matches the session (a record that
+    /// could not be written for something that already happened).
+    public func markClosed(because reason: String) {
+        if closedReason == nil { closedReason = "journal \(path) is closed: \(reason)" }
+    }
+
+    private static var lastError: String { String(cString: strerror(errno)) }
 }
 
 /// CRC-32 (IEEE 802.3), as zlib computes it.

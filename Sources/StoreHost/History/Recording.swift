@@ -1,16 +1,15 @@
 import StoreValue
 
 extension ShellCore {
-    /// Adds an accepted action to its model's history (and the journal), taking a
-    /// snapshot every `interval` actions.
+    /// Adds an accepted action to its model's history, taking a snapshot every `interval`
+    /// actions. The journal is written by the callers: ahead of an action they send, after
+    /// one an effect applied.
     func record(_ action: ActionDescriptor, _ arguments: [Value], source: ActionSource, changed: Bool, in session: Session) {
         guard !rebuilding else { return }
-        let key = session.model.qualifiedName
         guard let history = history(of: session) else { return }
         let index = action.index
         history.record(HistoryEntry(action: Int32(index), arguments: arguments, source: source, text: nil, changed: changed, skipped: false))
         if history.wantsSnapshot { history.remember(session.state, at: history.position) }
-        journal?.append(.action(model: key, source: source, text: action.text(with: arguments)))
     }
 
     /// The history of `session`'s model, from a one-entry cache: the same session records
@@ -27,12 +26,65 @@ extension ShellCore {
     /// Records an action an effect applied, from the text the plugin reported.
     func recordEffectAction(_ text: String, changed: Bool, in session: Session) {
         guard !rebuilding else { return }
+        let key = session.model.qualifiedName
         if let bound = try? ActionBinding.bind(ActionCall.parse(text), to: session.model) {
             record(bound.0, bound.1, source: .effect, changed: changed, in: session)
+            journalDone(.action(model: key, source: .effect, text: bound.0.text(with: bound.1)))
             return
         }
-        let key = session.model.qualifiedName
         histories[key]?.record(HistoryEntry(action: -1, arguments: [], source: .effect, text: text, changed: changed, skipped: false))
-        journal?.append(.action(model: key, source: .effect, text: text))
+        journalDone(.action(model: key, source: .effect, text: text))
+    }
+
+    // MARK: The journal
+
+    /// Writes `record` ahead of doing what it says, so nothing is reported as done before
+    /// it is in the journal. False (with the error reported) when the write failed: the
+    /// caller must then not do it. `retractJournal()` takes it back if the deed fails.
+    func journalAhead(_ record: JournalRecord, origin: LineOrigin, text: String? = nil) -> Bool {
+        do throws(ShellError) {
+            try writeAhead(record)
+            return true
+        } catch {
+            return fail(error.message, origin: origin, text: text)
+        }
+    }
+
+    /// `journalAhead` for callers that throw.
+    func writeAhead(_ record: JournalRecord) throws(ShellError) {
+        guard let journal else { return }
+        do {
+            try journal.append(record)
+        } catch {
+            throw ShellError("\(error.message); nothing was done", origin: .prompt)
+        }
+    }
+
+    /// Takes back the record `journalAhead` wrote, after the deed itself failed.
+    func retractJournal() {
+        guard let journal else { return }
+        do {
+            try journal.retractLast()
+        } catch {
+            journalFailures += 1
+            output(.error(ShellError(error.message, origin: .prompt)))
+        }
+    }
+
+    /// Journals something that already happened (an effect's action, a jump). If the
+    /// write fails the journal no longer matches the session: it is closed, the failure is
+    /// reported and counted, and every later journaled deed is refused.
+    @discardableResult
+    func journalDone(_ record: JournalRecord) -> Bool {
+        guard let journal else { return true }
+        do {
+            try journal.append(record)
+            return true
+        } catch {
+            journal.markClosed(because: "a record of something already done could not be written (\(error.message))")
+            journalFailures += 1
+            output(.error(ShellError("\(error.message); the journal no longer matches the session, so it is closed and later actions are refused", origin: .prompt)))
+            return false
+        }
     }
 }

@@ -43,12 +43,17 @@ extension ShellCore {
         guard (0...history.entries.count).contains(wanted) else {
             return fail(history.entries.isEmpty ? "there is no history yet" : "there is no action \(wanted); the history has 0 to \(history.entries.count)", origin: origin)
         }
-        do {
+        do throws(ShellError) {
             if withEffects {
                 try resend(session, upTo: wanted)
             } else {
-                try rebuild(session, to: wanted)
-                journal?.append(.goto(model: session.model.qualifiedName, position: wanted))
+                guard journalAhead(.goto(model: session.model.qualifiedName, position: wanted), origin: origin) else { return false }
+                do {
+                    try rebuild(session, to: wanted)
+                } catch {
+                    retractJournal()
+                    throw error
+                }
             }
             return true
         } catch {
@@ -63,12 +68,16 @@ extension ShellCore {
         guard let text = args.first, let number = Int(text), args.count == 1, (1...max(1, count)).contains(number), count > 0 else {
             return fail("usage: :\(skipped ? "skip" : "unskip") N, with N from 1 to \(count)", origin: origin)
         }
+        let model = session.model.qualifiedName
+        guard journalAhead(skipped ? .skip(model: model, index: number) : .unskip(model: model, index: number), origin: origin) else { return false }
+        let was = history.entries[number - 1].skipped
         history.setSkipped(skipped, at: number - 1)
-        do {
+        do throws(ShellError) {
             try rebuild(session, to: history.position)
-            journal?.append(skipped ? .skip(model: session.model.qualifiedName, index: number) : .unskip(model: session.model.qualifiedName, index: number))
             return true
         } catch {
+            history.setSkipped(was, at: number - 1)
+            retractJournal()
             return fail(error.message, origin: origin)
         }
     }
@@ -81,14 +90,15 @@ extension ShellCore {
         guard let old = histories[key] else { return }
         let before = session.state
         let kept = old.entries.prefix(target).filter { $0.source != .effect && !$0.skipped && $0.action >= 0 }
+        try writeAhead(.reset)
         let live = try freshSession(for: session)
         histories[key] = History(initial: live.state)
-        journal?.append(.reset)
         for entry in kept {
             let action = live.model.actions[Int(entry.action)]
             do {
                 let result = try live.send(action, arguments: entry.arguments, observe: false)
                 record(action, entry.arguments, source: entry.source, changed: result.stateChanged, in: live)
+                journalDone(.action(model: key, source: entry.source, text: action.text(with: entry.arguments)))
             } catch {
                 throw ShellError(error.message, origin: .prompt)
             }

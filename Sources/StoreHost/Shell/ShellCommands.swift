@@ -29,7 +29,8 @@ extension ShellCore {
             guard let target = args.first, args.count == 1 else { return core.fail("usage: :load PATH|NAME", origin: origin) }
             do {
                 let plugin = try core.host.load(target)
-                core.journal?.append(.load(plugin: target))
+                // Its resolved path, so a resume from another directory finds it.
+                guard core.journalDone(.load(plugin: plugin.path)) else { return false }
                 core.output(.loaded(plugin: plugin.name, version: plugin.version, models: plugin.models.map(\.qualifiedName)))
                 if let first = plugin.models.first { try core.use(first.qualifiedName) }
                 return true

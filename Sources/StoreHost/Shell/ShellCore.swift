@@ -28,6 +28,9 @@ public final class ShellCore {
     }
     /// Appends every accepted action (and history change) before its result is printed.
     public var journal: Journal?
+    /// Journal writes that failed after the fact (an effect's action that could not be
+    /// recorded): a run with any must not exit 0.
+    public internal(set) var journalFailures = 0
     var historyCache: (session: Session, history: History)?
     /// True while a jump replays history: replayed actions are not recorded again.
     var rebuilding = false
@@ -79,6 +82,9 @@ public final class ShellCore {
         } catch {
             return fail(error.message, origin: origin, text: line, offset: error.offset)
         }
+        let source: ActionSource = origin.file == nil ? .typed : .script
+        let journaled = JournalRecord.action(model: session.model.qualifiedName, source: source, text: bound.0.text(with: bound.1))
+        guard journalAhead(journaled, origin: origin, text: line) else { return false }
         held = []
         defer {
             let later = held ?? []
@@ -87,10 +93,11 @@ public final class ShellCore {
         }
         do {
             let result = try session.send(bound.0, arguments: bound.1, observe: reportActions && showDiff)
-            record(bound.0, bound.1, source: origin.file == nil ? .typed : .script, changed: result.stateChanged, in: session)
+            record(bound.0, bound.1, source: source, changed: result.stateChanged, in: session)
             if reportActions { output(.action(text: line.trimmingCharacters(in: .whitespaces), result: result)) }
             return true
         } catch {
+            retractJournal()
             return fail(error.message, origin: origin, text: line)
         }
     }
@@ -116,47 +123,68 @@ public final class ShellCore {
                 throw ShellError(error.description, origin: .prompt)
             }
         }
-        journal?.append(.use(model: model.qualifiedName))
+        try writeAhead(.use(model: model.qualifiedName))
         if let existing = sessions[model.qualifiedName] {
             current = existing
             return
         }
-        current = try makeSession(model)
+        do {
+            current = try makeSession(model)
+        } catch {
+            retractJournal()
+            throw error
+        }
     }
 
     /// A new store for `old`'s model in its initial state, with the same stubs, replacing
     /// `old` (whose effects are cancelled as it goes).
     func freshSession(for old: Session) throws(ShellError) -> Session {
-        let key = old.model.qualifiedName
-        sessions[key] = nil
-        old.onEvent = nil
-        let fresh = try makeSession(old.model)
-        for (name, stub) in stubs[key] ?? [:] { _ = fresh.replaceService(name, with: stub.entry) }
-        if current === old { current = fresh }
+        let fresh = try detachedSession(of: old.model)
+        install(fresh, replacing: old)
         return fresh
     }
 
-    private func makeSession(_ model: ModelDescriptor) throws(ShellError) -> Session {
+    /// A new store for `model` with the model's stubs, not yet the model's session: work
+    /// that may still be refused (an import) is done on it before `install` makes it so.
+    func detachedSession(of model: ModelDescriptor) throws(ShellError) -> Session {
         let session: Session
         do {
             session = try Session(model: model, host: host)
         } catch {
             throw ShellError(error.message, origin: .prompt)
         }
-        let key = model.qualifiedName
+        for (name, stub) in stubs[model.qualifiedName] ?? [:] { _ = session.replaceService(name, with: stub.entry) }
+        return session
+    }
+
+    /// Makes `session` its model's session (and the current one if `old` was).
+    func install(_ session: Session, replacing old: Session?) {
+        let key = session.model.qualifiedName
+        old?.onEvent = nil
         sessions[key] = session
         effects[key] = [:]
         if histories[key] == nil { histories[key] = History(initial: session.state) }
         session.onEvent = { [weak self] event in self?.observe(event, in: key) }
+        if let old, current === old { current = session }
+    }
+
+    private func makeSession(_ model: ModelDescriptor) throws(ShellError) -> Session {
+        let session = try detachedSession(of: model)
+        install(session, replacing: nil)
         return session
     }
 
     /// Replaces the current model's store with a new one in its initial state.
     public func reset() throws(ShellError) {
         guard let current else { throw ShellError("no model is loaded", origin: .prompt) }
-        histories[current.model.qualifiedName] = nil
-        self.current = try freshSession(for: current)
-        journal?.append(.reset)
+        try writeAhead(.reset)
+        do {
+            self.current = try freshSession(for: current)
+        } catch {
+            retractJournal()
+            throw error
+        }
+        histories[current.model.qualifiedName] = History(initial: self.current!.state)
     }
 
     private func observe(_ event: SessionEvent, in model: String) {

@@ -50,16 +50,29 @@ public struct ShellError: Error, Equatable, Sendable {
     public let text: String?
     /// Byte offset into `text`.
     public let offset: Int?
+    /// The column when there is no text to point into (a line that is not UTF-8).
+    private let knownColumn: Int?
 
     public init(_ message: String, origin: LineOrigin, text: String? = nil, offset: Int? = nil) {
         self.message = message
         self.origin = origin
         self.text = text
         self.offset = offset
+        knownColumn = nil
+    }
+
+    /// An error at a column of a line that cannot be shown (1-based, in characters).
+    public init(_ message: String, origin: LineOrigin, column: Int) {
+        self.message = message
+        self.origin = origin
+        text = nil
+        offset = nil
+        knownColumn = column
     }
 
     /// 1-based column of `offset` in characters, for FILE:LINE:COL.
     public var column: Int? {
+        if let knownColumn { return knownColumn }
         guard let text, let offset else { return nil }
         let prefix = text.utf8.prefix(offset)
         return String(decoding: prefix, as: UTF8.self).count + 1

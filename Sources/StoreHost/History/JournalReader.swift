@@ -1,0 +1,59 @@
+import Foundation
+
+extension Journal {
+    /// What a journal file holds: its records with their line numbers, a warning when the
+    /// last record was torn, and how many bytes are whole records (where to append next).
+    public struct Contents {
+        public var records: [(record: JournalRecord, line: Int)]
+        public var warning: String?
+        public var validLength: Int
+    }
+
+    /// Reads the journal at `path`. A torn last record (storesh stopped while writing it)
+    /// is left out with a warning; any other damaged record is an error naming its line.
+    public static func read(_ path: String) throws(Problem) -> Contents {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw Problem(message: "cannot read journal \(path): no such file")
+        }
+        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
+            throw Problem(message: "cannot read journal \(path)\(isDirectory.boolValue ? ": it is a directory" : "")")
+        }
+        let bytes = [UInt8](data)
+        if bytes.isEmpty { return Contents(records: [], warning: nil, validLength: 0) } // a new, empty file
+        var lines: [ArraySlice<UInt8>] = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+        let complete = bytes.last == 0x0A
+        if complete { lines.removeLast() }
+        guard let first = lines.first, first.elementsEqual(header.utf8), lines.count > 1 || complete else {
+            throw Problem(message: "\(path) is not a storesh journal (its first line should be '\(header)')")
+        }
+        var contents = Contents(records: [], warning: nil, validLength: first.count + 1)
+        for (index, line) in lines.enumerated().dropFirst() {
+            let isLast = index == lines.count - 1
+            if let record = record(in: line), !isLast || complete {
+                contents.records.append((record, index + 1))
+                contents.validLength += line.count + 1
+                continue
+            }
+            if isLast {
+                contents.warning = "\(path):\(index + 1): the last record was cut short (storesh stopped while writing it); it was dropped"
+                return contents
+            }
+            throw Problem(message: "\(path):\(index + 1): damaged record (\(damage(of: line))); the journal cannot be trusted past here")
+        }
+        return contents
+    }
+
+    /// The record on one line, if its checksum matches and it reads as a record.
+    private static func record(in line: ArraySlice<UInt8>) -> JournalRecord? {
+        guard line.count > 9, let text = String(validating: line, as: UTF8.self) else { return nil }
+        guard UInt32(text.prefix(8), radix: 16) == CRC32.checksum(String(text.dropFirst(9))) else { return nil }
+        return JournalRecord(line: text.dropFirst(9))
+    }
+
+    private static func damage(of line: ArraySlice<UInt8>) -> String {
+        guard line.count > 9, let text = String(validating: line, as: UTF8.self) else { return "not a checksummed line of text" }
+        guard UInt32(text.prefix(8), radix: 16) == CRC32.checksum(String(text.dropFirst(9))) else { return "checksum does not match" }
+        return "not a record storesh writes"
+    }
+}

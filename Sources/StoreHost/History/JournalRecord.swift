@@ -1,0 +1,61 @@
+import Foundation
+import StoreValue
+
+/// One thing a session did that a resume must do again.
+public enum JournalRecord: Equatable, Sendable {
+    case load(plugin: String)
+    case use(model: String)
+    case action(model: String, source: ActionSource, text: String)
+    case goto(model: String, position: Int)
+    case skip(model: String, index: Int)
+    case unskip(model: String, index: Int)
+    case reset
+
+    /// One line, without its checksum. A plugin path is quoted (JSON string syntax), so
+    /// spaces, newlines or any other character a path may hold survive the round trip;
+    /// action text never holds a line break (the renderer escapes them).
+    var line: String {
+        switch self {
+        case .load(let plugin): "L \(Value.quoted(plugin))"
+        case .use(let model): "U \(model)"
+        case .action(let model, let source, let text): "A \(model) \(source.rawValue) \(Self.singleLine(text))"
+        case .goto(let model, let position): "G \(model) \(position)"
+        case .skip(let model, let index): "S \(model) \(index)"
+        case .unskip(let model, let index): "K \(model) \(index)"
+        case .reset: "R"
+        }
+    }
+
+    init?(line: Substring) {
+        let parts = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
+        switch (parts.first, parts.count) {
+        case ("L", _):
+            guard let plugin = Self.path(line.dropFirst(2)) else { return nil }
+            self = .load(plugin: plugin)
+        case ("U", 2): self = .use(model: parts[1])
+        case ("A", 4):
+            guard let source = ActionSource(rawValue: parts[2]) else { return nil }
+            self = .action(model: parts[1], source: source, text: parts[3])
+        case ("G", 3): guard let n = Int(parts[2]) else { return nil }; self = .goto(model: parts[1], position: n)
+        case ("S", 3): guard let n = Int(parts[2]) else { return nil }; self = .skip(model: parts[1], index: n)
+        case ("K", 3): guard let n = Int(parts[2]) else { return nil }; self = .unskip(model: parts[1], index: n)
+        case ("R", 1): self = .reset
+        default: return nil
+        }
+    }
+
+    /// A quoted path; journals written before paths were quoted hold the bare path.
+    private static func path(_ text: Substring) -> String? {
+        guard text.first == "\"" else { return text.isEmpty ? nil : String(text) }
+        var scanner = LiteralScanner(bytes: Array(text.utf8), index: 0)
+        guard let path = try? scanner.string(), scanner.atEnd else { return nil }
+        return path
+    }
+
+    /// Text from a plugin (an effect's action outside the schema) can hold a line break,
+    /// which would split the record: it is kept as the two characters `\n`.
+    private static func singleLine(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
+        return text.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
+    }
+}

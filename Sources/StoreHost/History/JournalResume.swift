@@ -1,0 +1,121 @@
+import StoreValue
+
+/// `--journal` and `--resume`: starting a journal, and rebuilding a session from one.
+extension ShellCore {
+    /// `storesh --journal PATH`: a new journal (PATH must not hold a session yet) that
+    /// starts with the plugins loaded so far and the current model.
+    public func startJournal(at path: String) throws(Journal.Problem) {
+        let journal = try Journal(path: path, mode: .create)
+        for plugin in host.plugins { try journal.append(.load(plugin: plugin.path)) }
+        if let model = current?.model.qualifiedName { try journal.append(.use(model: model)) }
+        self.journal = journal
+    }
+
+    /// What `resumeJournal` did.
+    public struct Resumed: Sendable {
+        public var records: Int
+        /// Action records left out under `force` because the model no longer has them.
+        public var skipped: Int
+        public var warnings: [String]
+    }
+
+    /// `storesh --resume PATH`: rebuilds the session the journal at `path` describes
+    /// (loads, model switches, actions replayed with their effects not re-run, jumps and
+    /// skips, in order), then appends to it — or, with `continuingIn`, copies it to that
+    /// new file and appends there, leaving `path` as it was. An action the model no
+    /// longer has stops the resume with the journal's line, unless `force` leaves it out.
+    /// Throws for a journal that cannot be read or written; returns nil when a record
+    /// could not be replayed (the error has been reported).
+    public func resumeJournal(from path: String, continuingIn target: String? = nil, force: Bool = false) async throws(Journal.Problem) -> Resumed? {
+        let contents = try Journal.read(path)
+        var resumed = Resumed(records: contents.records.count, skipped: 0, warnings: contents.warning.map { [$0] } ?? [])
+        let savedOutput = output
+        journal = nil
+        // Rebuilding is quiet; only errors are shown.
+        output = { item in if case .error = item { savedOutput(item) } }
+        var kept: [JournalRecord] = []
+        for (record, line) in contents.records {
+            let origin = LineOrigin(file: path, line: line)
+            switch await replay(record, origin: origin, force: force) {
+            case .done: kept.append(record)
+            case .skipped: resumed.skipped += 1
+            case .failed:
+                output = savedOutput
+                return nil
+            }
+        }
+        output = savedOutput
+        if resumed.skipped > 0 {
+            resumed.warnings.append("\(path): \(resumed.skipped) action records the model no longer has were left out (--force; --journal NEW --resume \(path) writes a copy without them)")
+        }
+        if let target, target != path {
+            let journal = try Journal(path: target, mode: .create)
+            for record in kept { try journal.append(record) }
+            self.journal = journal
+        } else {
+            journal = try Journal(path: path, mode: .resume(validLength: contents.validLength))
+        }
+        return resumed
+    }
+
+    private enum ReplayOutcome { case done, skipped, failed }
+
+    private func replay(_ entry: JournalRecord, origin: LineOrigin, force: Bool) async -> ReplayOutcome {
+        switch entry {
+        case .load(let plugin):
+            if host.plugins.contains(where: { $0.path == plugin || $0.name.caseInsensitiveCompare(plugin) == .orderedSame }) { return .done }
+            do {
+                try host.load(plugin)
+                return .done
+            } catch {
+                fail("cannot resume: \(error.description)", origin: origin)
+                return .failed
+            }
+        case .use(let model):
+            return switchModel(to: model, origin: origin) ? .done : .failed
+        case .reset:
+            do throws(ShellError) {
+                try reset()
+                return .done
+            } catch {
+                fail(error.message, origin: origin)
+                return .failed
+            }
+        case .action(let model, let source, let text):
+            guard switchModel(to: model, origin: origin), let session = current else { return .failed }
+            let bound: (ActionDescriptor, [Value])
+            do {
+                bound = try ActionBinding.bind(ActionCall.parse(text), to: session.model)
+            } catch {
+                if force { return .skipped }
+                fail("\(model) does not accept '\(text)' any more (\(error.message)); the journal was recorded with another version of the plugin. --force leaves such actions out", origin: origin)
+                return .failed
+            }
+            do {
+                let changed = try session.replay(bound.0.name, arguments: bound.1)
+                record(bound.0, bound.1, source: source, changed: changed, in: session)
+                return .done
+            } catch {
+                fail("cannot resume '\(text)': \(error.message)", origin: origin)
+                return .failed
+            }
+        case .goto(let model, let position):
+            guard switchModel(to: model, origin: origin) else { return .failed }
+            return await execute(":goto \(position)", origin: origin) ? .done : .failed
+        case .skip(let model, let index), .unskip(let model, let index):
+            guard switchModel(to: model, origin: origin) else { return .failed }
+            let skip = if case .skip = entry { true } else { false }
+            return await execute(":\(skip ? "skip" : "unskip") \(index)", origin: origin) ? .done : .failed
+        }
+    }
+
+    private func switchModel(to model: String, origin: LineOrigin) -> Bool {
+        guard current?.model.qualifiedName != model else { return true }
+        do throws(ShellError) {
+            try use(model)
+            return true
+        } catch {
+            return fail("cannot resume: \(error.message)", origin: origin)
+        }
+    }
+}
