@@ -17,6 +17,7 @@ final class LineEditor: @unchecked Sendable {
     private let editor: OpaquePointer
     private let history: OpaquePointer?
     private let historyPath: String?
+    private var historySaveFailed = false
     private let lock = NSLock()
     private var pending: [String] = []
     private var atPrompt = false
@@ -71,11 +72,16 @@ final class LineEditor: @unchecked Sendable {
         return .line(line)
     }
 
-    /// Remembers a line in the history, and in the history file at once.
+    /// Remembers a line in the history, and in the history file at once. A file that
+    /// cannot be written is reported once, at the first failure.
     func remember(_ line: String) {
         guard let history, !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }
         _ = cel_history_enter(history, line)
-        if let historyPath { _ = cel_history_save(history, historyPath) }
+        if let historyPath, !historySaveFailed, cel_history_save(history, historyPath) < 0 {
+            historySaveFailed = true
+            let reason = errno == 0 ? "unknown error" : String(cString: strerror(errno))
+            FileHandle.standardError.write(Data("storesh: warning: cannot write history file \(historyPath): \(reason); history of this session is not kept\n".utf8))
+        }
     }
 
     /// Queues lines to print above the prompt; the reader thread prints them within ~20 ms.
@@ -137,21 +143,4 @@ final class LineEditor: @unchecked Sendable {
         }
         return UInt8(CC_REFRESH)
     }
-}
-
-/// Where the prompt's history lives: $STORESH_HISTORY, else $XDG_STATE_HOME/storesh/history,
-/// else ~/.local/state/storesh/history. The directory is created when missing.
-func historyFile() -> String? {
-    let environment = ProcessInfo.processInfo.environment
-    let path: String
-    if let explicit = environment["STORESH_HISTORY"], !explicit.isEmpty {
-        path = explicit
-    } else if let state = environment["XDG_STATE_HOME"], !state.isEmpty {
-        path = state + "/storesh/history"
-    } else {
-        path = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/storesh/history"
-    }
-    let directory = (path as NSString).deletingLastPathComponent
-    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    return path
 }

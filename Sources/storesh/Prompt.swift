@@ -16,7 +16,9 @@ struct Prompt {
                 MainActor.assumeIsolated { core.completions(line: line, cursor: cursor) }
             }
         }
-        guard let editor = LineEditor(historyPath: historyFile(), complete: complete) else {
+        let history = HistoryFile.path()
+        if let warning = history.warning { printer.write("storesh: warning: \(warning)\n", toStderr: true) }
+        guard let editor = LineEditor(historyPath: history.path, complete: complete) else {
             printer.write("storesh: cannot start the line editor\n", toStderr: true)
             return
         }

@@ -69,4 +69,34 @@ struct InteractiveTests {
         shell.type("\u{4}")
         #expect(shell.exitStatus() == 0)
     }
+
+    @Test func aHistoryPathThatIsNotAHistoryFileIsLeftAloneWithAWarning() throws {
+        let notLibedit = try temporaryFile("notes.txt", "my notes\n")
+        let directory = (notLibedit as NSString).deletingLastPathComponent
+        for (path, why) in [("/dev/full", "is not a regular file"), ("/dev/zero", "is not a regular file"), (directory, "is not a regular file"), (notLibedit, "was not written by libedit")] {
+            let shell = try PseudoTerminal([], environment: ["STORESH_HISTORY": path])
+            #expect(shell.expect("storesh: warning: history file \(path) \(why)"), "\(shell.transcript)")
+            #expect(shell.expect("counter> "))
+            shell.type("increment\r")
+            #expect(shell.expect("increment: state changed"), "\(shell.transcript)")
+            #expect(shell.expect("counter> ", after: "increment: state changed"))
+            settle(shell)
+            shell.type("\u{4}")
+            #expect(shell.exitStatus() == 0, "\(shell.transcript)")
+        }
+        #expect(try String(contentsOfFile: notLibedit, encoding: .utf8) == "my notes\n", "the file was not replaced")
+    }
+
+    @Test func aHistoryFileThatCannotBeWrittenIsReportedOnce() throws {
+        let directory = URL(fileURLWithPath: try temporaryFile("x", "")).deletingLastPathComponent()
+        let missing = directory.appendingPathComponent("gone/history").path // its directory is removed below
+        let shell = try PseudoTerminal([], environment: ["STORESH_HISTORY": missing])
+        #expect(shell.expect("counter> "))
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("gone"))
+        shell.type("increment\r")
+        #expect(shell.expect("increment: state changed"))
+        shell.type("increment\r")
+        #expect(shell.expect("count: 1 → 2"), "\(shell.transcript)")
+        #expect(shell.transcript.components(separatedBy: "cannot write history file \(missing)").count == 2, "reported once: \(shell.transcript)")
+    }
 }

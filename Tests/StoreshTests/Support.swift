@@ -1,8 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
-/// The built storesh, beside this test bundle.
+/// The built storesh, beside this test bundle — or `$STORESH_BINARY`, to run these tests
+/// against another build (an older one, to see a test fail before its fix).
 let storeshBinary: String = {
+    if let chosen = ProcessInfo.processInfo.environment["STORESH_BINARY"] { return chosen }
     var url = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).resolvingSymlinksInPath().deletingLastPathComponent()
     while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("storesh").path) {
         url.deleteLastPathComponent()
@@ -19,8 +22,14 @@ struct Run {
 /// Runs storesh with `arguments`, feeding `input` on standard input (a pipe, so not a
 /// terminal), with history kept away from the user's.
 func storesh(_ arguments: [String], input: String = "", environment extra: [String: String] = [:]) throws -> Run {
+    try run(storeshBinary, arguments, input: Data(input.utf8), environment: extra)
+}
+
+/// Runs `executable` with `arguments` and `input` on standard input.
+func run(_ executable: String, _ arguments: [String], input: Data, environment extra: [String: String] = [:]) throws -> Run {
+    signal(SIGPIPE, SIG_IGN) // a program may stop reading before all input is written
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: storeshBinary)
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     var environment = ProcessInfo.processInfo.environment
     environment["STORESH_HISTORY"] = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-test-history-\(UUID())").path
@@ -31,12 +40,20 @@ func storesh(_ arguments: [String], input: String = "", environment extra: [Stri
     process.standardOutput = stdout
     process.standardError = stderr
     try process.run()
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    try stdin.fileHandleForWriting.close()
+    // Fed on a thread of its own: storesh may answer before it has read everything.
+    let writer = stdin.fileHandleForWriting
+    let feeding = Thread {
+        writer.write(input)
+        try? writer.close()
+    }
+    feeding.start()
+    let err = Locked<Data?>(nil)
+    let errors = stderr.fileHandleForReading
+    Thread { let data = errors.readDataToEndOfFile(); err.update { $0 = data } }.start()
     let out = stdout.fileHandleForReading.readDataToEndOfFile()
-    let err = stderr.fileHandleForReading.readDataToEndOfFile()
+    while err.current == nil { usleep(1000) }
     process.waitUntilExit()
-    return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err.current ?? Data(), as: UTF8.self))
 }
 
 /// A file in a fresh temporary directory.
