@@ -71,12 +71,17 @@ public final class PluginHost {
         return name.isEmpty ? nil : String(name)
     }
 
+    /// Whether `load` takes `nameOrPath` as a path (it has a '/' or a library extension).
+    public static func isPath(_ nameOrPath: String) -> Bool {
+        nameOrPath.contains("/") || pluginName(fromFile: nameOrPath) != nil
+    }
+
     /// Loads a plugin given by path (anything with a '/' or a library extension) or by
     /// name (looked up in the search path, case-insensitively).
     @discardableResult
     public func load(_ nameOrPath: String) throws(PluginError) -> LoadedPlugin {
         let path: String
-        if nameOrPath.contains("/") || Self.pluginName(fromFile: nameOrPath) != nil {
+        if Self.isPath(nameOrPath) {
             path = nameOrPath
         } else if let match = availablePlugins().first(where: { $0.name.caseInsensitiveCompare(nameOrPath) == .orderedSame }) {
             path = match.path

@@ -11,7 +11,10 @@ struct TestOptions: ParsableCommand {
         Each *.transcript file (directories are searched) runs in a fresh session, as storesh \
         starts with no flags, on a virtual clock and without colour. One line per file, a unified \
         diff for each failure, and a last line 'N passed, M failed'; exit status 1 when anything \
-        failed. --update writes the actual output into the files.
+        failed. An input that reports an error fails its transcript unless written '!> ' (expected \
+        to fail), and so do effects still running at the end (unless ':fx leave-running'). \
+        --update writes the actual output into the files whose only difference is output; it \
+        never records an unexpected error.
         """
     )
 
@@ -70,6 +73,10 @@ func runTests(_ arguments: [String]) async -> Int32 {
         FileHandle.standardError.write(Data("storesh test: \(error.message)\n".utf8))
         return 2
     }
+    guard !files.isEmpty else {
+        FileHandle.standardError.write(Data("storesh test: no *.transcript files in \(options.paths.joined(separator: ", ")); nothing was tested\n".utf8))
+        return 1
+    }
     let searchPath = PluginHost.defaultSearchPath(extra: options.pluginPath)
     var results: [TranscriptRunner.Result?] = Array(repeating: nil, count: files.count)
     // Up to --jobs transcripts at a time; each has its own host, clock and sessions.
@@ -79,33 +86,44 @@ func runTests(_ arguments: [String]) async -> Int32 {
         var running: [(Int, Task<TranscriptRunner.Result, Never>)] = []
         for index in chunk {
             let file = files[index]
-            running.append((index, Task { @MainActor in
-                let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-                return await TranscriptRunner.run(text, file: file, searchPath: searchPath)
-            }))
+            running.append((index, Task { @MainActor in await runTranscript(file, searchPath: searchPath) }))
         }
         for (index, task) in running { results[index] = await task.value }
         start += options.jobs
     }
-    var passed = 0, failed = 0
+    var passed = 0, failed = 0, updated = 0
     for result in results.compactMap({ $0 }) {
         if result.passed {
             passed += 1
             print("PASS \(result.file)")
-        } else {
-            failed += 1
-            print("FAIL \(result.file)")
-            print(result.diff.joined(separator: "\n"))
-        }
-        if options.update, !result.passed {
+        } else if options.update, result.problems.isEmpty {
+            // Only output differs: record it (and show what changed).
             do {
                 try result.updated.write(toFile: result.file, atomically: true, encoding: .utf8)
-                print("updated \(result.file)")
+                updated += 1
+                print("UPDATED \(result.file)")
+                print(result.diff.joined(separator: "\n"))
             } catch {
-                FileHandle.standardError.write(Data("storesh test: cannot write \(result.file): \(error)\n".utf8))
+                failed += 1
+                print("FAIL \(result.file): cannot write it: \(error.localizedDescription)")
             }
+        } else {
+            failed += 1
+            print("FAIL \(result.file)" + (options.update ? " (not updated)" : ""))
+            for problem in result.problems { print("  " + problem) }
+            if !result.diff.isEmpty { print(result.diff.joined(separator: "\n")) }
         }
     }
-    print("\(passed) passed, \(failed) failed")
-    return failed == 0 || options.update ? 0 : 1
+    print("\(passed) passed, \(failed) failed" + (options.update ? ", \(updated) updated" : ""))
+    return failed == 0 ? 0 : 1
+}
+
+/// Runs one transcript file; one that cannot be read, is not UTF-8 or holds no input fails.
+@MainActor
+private func runTranscript(_ file: String, searchPath: [String]) async -> TranscriptRunner.Result {
+    let failure = { (problem: String) in TranscriptRunner.Result(file: file, diff: [], updated: "", problems: ["\(file): \(problem)"]) }
+    guard let data = FileManager.default.contents(atPath: file) else { return failure("cannot be read") }
+    guard let text = String(validating: data, as: UTF8.self) else { return failure("is not valid UTF-8") }
+    guard !Transcript.parse(text).blocks.isEmpty else { return failure("holds no '> ' input, so it tests nothing") }
+    return await TranscriptRunner.run(text, file: file, searchPath: searchPath)
 }

@@ -100,6 +100,12 @@ func storesh() async -> Int32 {
         unreadable = unreadable || outcome.unreadable
         stopped = outcome.stop
     }
+    // A run that ends with effects in flight has not shown what they do (TCA's TestStore
+    // fails the same way); the prompt is exempt, where the user sees them land.
+    if !interactive, let unfinished = core.unfinishedEffects() {
+        printer.emit(.error(ShellError(unfinished, origin: .prompt)))
+        failed = true
+    }
     if interactive, !(stopped && (options.bail || core.quitRequested)) {
         await Prompt(core: core, printer: printer).run()
     }

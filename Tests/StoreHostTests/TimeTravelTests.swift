@@ -92,6 +92,33 @@ struct TimeTravelTests {
         #expect(refused.first?.contains("was recorded with a different schema: actions the log knows that the model no longer has: add(amount: int); actions the model has that the log does not know: decrement(), setCount(int), reset(). Use :import") == true, "\(refused)")
         #expect(await shell.run(":import \(file) --force", ":state count") == ["imported 1 actions into counter.counter; 1 did not fit and were left out", "1"])
     }
+
+    /// An export whose schema matches the Counter's, holding `entries`.
+    private func counterExport(_ entries: [String]) async throws -> String {
+        let file = try Fixtures.directory().appendingPathComponent("log.storesh-export").path
+        let shell = try ShellHarness()
+        _ = await shell.run(":export \(file)")
+        try (String(contentsOfFile: file, encoding: .utf8) + entries.map { $0 + "\n" }.joined()).write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    @Test func aRefusedImportLeavesStateAndHistoryAsTheyWere() async throws {
+        let file = try await counterExport(["typed increment", "typed setCount \"x\"", "typed increment"])
+        let shell = try ShellHarness()
+        _ = await shell.run("setCount 40", "increment")
+        let refused = await shell.run(":import \(file)")
+        #expect(refused.first?.contains("entry 2 (typed setCount \"x\") does not fit counter.counter; nothing was imported") == true, "\(refused)")
+        #expect(await shell.run(":state count", ":log") == ["41", "1  script  setCount 40", "2  script  increment", "at 2 of 2"])
+    }
+
+    @Test func aForcedImportThatFitsNothingFails() async throws {
+        let file = try await counterExport(["typed nope", "typed setCount \"x\""])
+        let shell = try ShellHarness()
+        _ = await shell.run("setCount 40")
+        #expect(await shell.run(":import \(file) --force") == ["t.storesh:1: error: \(file): none of its 2 actions fit counter.counter; nothing was imported"])
+        #expect(shell.outputs.contains { if case .error = $0 { true } else { false } })
+        #expect(await shell.run(":state count") == ["40"])
+    }
 }
 
 @MainActor

@@ -43,7 +43,7 @@ func run(_ executable: String, _ arguments: [String], input: Data, environment e
     // Fed on a thread of its own: storesh may answer before it has read everything.
     let writer = stdin.fileHandleForWriting
     let feeding = Thread {
-        writer.write(input)
+        try? writer.write(contentsOf: input) // the throwing form: a closed pipe is not a crash
         try? writer.close()
     }
     feeding.start()

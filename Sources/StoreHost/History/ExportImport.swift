@@ -13,7 +13,8 @@ extension ShellCore {
 
     func export(_ args: [String], origin: LineOrigin) -> Bool {
         guard let session = current, let history = histories[session.model.qualifiedName] else { return fail("no model is loaded", origin: origin) }
-        guard let path = args.first, args.count == 1 else { return fail("usage: :export FILE", origin: origin) }
+        guard let written = args.first, args.count == 1 else { return fail("usage: :export FILE", origin: origin) }
+        let path = resolvePath(written)
         let model = session.model
         let plugin = host.plugins.first { $0.name == model.plugin }
         let schema = schemaLines(model)
@@ -31,19 +32,20 @@ extension ShellCore {
         do {
             try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
-            return fail("cannot write \(path): \(error.localizedDescription)", origin: origin)
+            return fail("cannot write \(written): \(error.localizedDescription)", origin: origin)
         }
-        output(.info(kind: "export", lines: ["exported \(history.position) actions of \(model.qualifiedName) to \(path)"]))
+        output(.info(kind: "export", lines: ["exported \(history.position) actions of \(model.qualifiedName) to \(written)"]))
         return true
     }
 
     func importLog(_ args: [String], origin: LineOrigin) -> Bool {
         guard let session = current else { return fail("no model is loaded", origin: origin) }
         let force = args.contains("--force")
-        guard let path = args.first(where: { $0 != "--force" }) else { return fail("usage: :import FILE [--force]", origin: origin) }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return fail("cannot read \(path)", origin: origin) }
+        guard let written = args.first(where: { $0 != "--force" }) else { return fail("usage: :import FILE [--force]", origin: origin) }
+        let path = resolvePath(written)
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return fail("cannot read \(written)", origin: origin) }
         let lines = text.split(separator: "\n").map(String.init)
-        guard lines.first == Self.exportHeader else { return fail("\(path) is not a storesh export (its first line should be '\(Self.exportHeader)')", origin: origin) }
+        guard lines.first == Self.exportHeader else { return fail("\(written) is not a storesh export (its first line should be '\(Self.exportHeader)')", origin: origin) }
         let model = session.model
         let exportedModel = lines.first { $0.hasPrefix("# model: ") }.map { String($0.dropFirst(9)) } ?? "?"
         let exportedSchema = lines.filter { $0.hasPrefix("# action: ") }.map { String($0.dropFirst(10)) }
@@ -57,7 +59,7 @@ extension ShellCore {
         if !gone.isEmpty { problems.append("actions the log knows that the model no longer has: \(gone.joined(separator: ", "))") }
         if !new.isEmpty { problems.append("actions the model has that the log does not know: \(new.joined(separator: ", "))") }
         if !problems.isEmpty && !force {
-            return fail("\(path) was recorded with a different schema: " + problems.joined(separator: "; ") + ". Use :import \(path) --force to replay it anyway", origin: origin)
+            return fail("\(written) was recorded with a different schema: " + problems.joined(separator: "; ") + ". Use :import \(written) --force to replay it anyway", origin: origin)
         }
         let entries = lines.filter { !$0.hasPrefix("#") }
         // Validate everything, then replace: a refusal leaves the session as it was.
@@ -67,13 +69,13 @@ extension ShellCore {
             guard parts.count == 2, let source = ActionSource(rawValue: parts[0]),
                   let bound = try? ActionBinding.bind(ActionCall.parse(parts[1]), to: model)
             else {
-                guard force else { return fail("\(path): entry \(index + 1) (\(line)) does not fit \(model.qualifiedName); nothing was imported", origin: origin) }
+                guard force else { return fail("\(written): entry \(index + 1) (\(line)) does not fit \(model.qualifiedName); nothing was imported", origin: origin) }
                 continue
             }
             fitting.append((bound.0, bound.1, source))
         }
         if fitting.isEmpty, !entries.isEmpty {
-            return fail("\(path): none of its \(entries.count) actions fit \(model.qualifiedName); nothing was imported", origin: origin)
+            return fail("\(written): none of its \(entries.count) actions fit \(model.qualifiedName); nothing was imported", origin: origin)
         }
         let fresh: Session
         do throws(ShellError) {
@@ -88,7 +90,7 @@ extension ShellCore {
                 history.record(HistoryEntry(action: Int32(entry.action.index), arguments: entry.arguments, source: entry.source, text: nil, changed: changed, skipped: false))
                 if history.wantsSnapshot { history.remember(fresh.state, at: history.position) }
             } catch {
-                return fail("\(path): action \(index + 1) (\(entry.action.text(with: entry.arguments))) failed: \(error.message); nothing was imported", origin: origin)
+                return fail("\(written): action \(index + 1) (\(entry.action.text(with: entry.arguments))) failed: \(error.message); nothing was imported", origin: origin)
             }
         }
         guard journalAhead(.reset, origin: origin) else { return false }

@@ -28,7 +28,7 @@ extension ShellCore {
                      detail: ["NAME is looked up in the search path (see :plugins); a PATH has a '/' or ends in .so."]) { core, args, origin in
             guard let target = args.first, args.count == 1 else { return core.fail("usage: :load PATH|NAME", origin: origin) }
             do {
-                let plugin = try core.host.load(target)
+                let plugin = try core.host.load(PluginHost.isPath(target) ? core.resolvePath(target) : target)
                 // Its resolved path, so a resume from another directory finds it.
                 guard core.journalDone(.load(plugin: plugin.path)) else { return false }
                 core.output(.loaded(plugin: plugin.name, version: plugin.version, models: plugin.models.map(\.qualifiedName)))
@@ -84,7 +84,15 @@ extension ShellCore {
             }
             return true
         },
-        ShellCommand(name: "fx", usage: ":fx", summary: "effects in flight in the current model", detail: []) { core, _, _ in
+        ShellCommand(name: "fx", usage: ":fx [leave-running]", summary: "effects in flight in the current model",
+                     detail: ["A script or transcript that ends with effects in flight fails, as TCA's TestStore does; ':fx leave-running' says that is expected."]) { core, args, origin in
+            switch args.first {
+            case nil: break
+            case "leave-running" where args.count == 1:
+                core.effectsMayOutlive = true
+                return true
+            default: return core.fail("usage: :fx [leave-running]", origin: origin)
+            }
             let lines = core.inFlightDescriptions()
             core.output(.info(kind: "fx", lines: lines.isEmpty ? ["no effects in flight"] : lines))
             return true

@@ -36,6 +36,11 @@ public final class ShellCore {
     var rebuilding = false
     /// Stubbed services, by model, then service name.
     var stubs: [String: [String: ServiceStub]] = [:]
+    /// Where relative file arguments (`:load ./x.so`, `:import`, `:export`) are found:
+    /// a transcript's folder; nil for the working directory.
+    public var baseDirectory: String?
+    /// Set by `:fx leave-running`: effects still in flight at the end are not a failure.
+    public var effectsMayOutlive = false
     /// The text after the command word of the `:command` being run.
     var commandArguments = ""
     /// Output produced while an action is being sent (effects it starts), shown after the
@@ -218,6 +223,30 @@ public final class ShellCore {
     }
 
     func requestQuit() { quitRequested = true }
+
+    /// A file argument as the user means it: `~` is the home directory, and a relative
+    /// path is relative to `baseDirectory` when there is one.
+    func resolvePath(_ path: String) -> String {
+        if path == "~" || path.hasPrefix("~/") {
+            return NSHomeDirectory() + path.dropFirst()
+        }
+        guard let baseDirectory, !path.hasPrefix("/") else { return path }
+        return baseDirectory + "/" + path
+    }
+
+    /// Why the end of a run or transcript is not clean: effects still in flight in any
+    /// model (named), unless `:fx leave-running` said that is expected. Nil when clean.
+    public func unfinishedEffects() -> String? {
+        guard !effectsMayOutlive else { return nil }
+        let now = host.clock.now
+        let running = effects.sorted { $0.key < $1.key }.flatMap { model, table in
+            table.sorted { $0.key < $1.key }.map { id, info in
+                "\(model) fx #\(id) \(info.label ?? "effect") (running for \((now - info.started) / 1_000_000)ms)"
+            }
+        }
+        guard !running.isEmpty else { return nil }
+        return "effects still running at the end: " + running.joined(separator: ", ") + "; wait for them with :wait, or accept them with :fx leave-running"
+    }
 
     /// Effects in flight per model.
     var effectCounts: [Int] { effects.values.map(\.count) }

@@ -10,7 +10,9 @@ import Foundation
 ///     count: \d+ (re)
 ///
 /// `> ` lines are fed to the shell as typed (`... ` lines continue a statement); the
-/// lines after them, up to the next input or comment, are the expected output. An
+/// lines after them, up to the next input or comment, are the expected output. An input
+/// that reports an error fails the transcript unless it is written `!> ` (an input
+/// expected to fail), so a recording of a broken setup can never pass. An
 /// expected line ending in ` (re)` is a regular expression for the whole line, one ending
 /// in ` (glob)` a glob (`*` any text, `?` one character). Blank lines at the end of a
 /// block only separate blocks.
@@ -25,19 +27,26 @@ public struct Transcript: Equatable, Sendable {
     }
 
     public var items: [Item]
+    /// The lines of inputs written `!> `: each must report an error.
+    public var expectedFailures: Set<Int>
 
-    public init(items: [Item]) {
+    public init(items: [Item], expectedFailures: Set<Int> = []) {
         self.items = items
+        self.expectedFailures = expectedFailures
     }
 
     public static func parse(_ text: String) -> Transcript {
         var items: [Item] = []
+        var failing: Set<Int> = []
         var lines = text.components(separatedBy: "\n")
         if lines.last == "" { lines.removeLast() }
         for (index, line) in lines.enumerated() {
             let number = index + 1
             if line.hasPrefix("> ") || line == ">" {
                 items.append(.input([String(line.dropFirst(2))], line: number))
+            } else if line.hasPrefix("!> ") {
+                items.append(.input([String(line.dropFirst(3))], line: number))
+                failing.insert(number)
             } else if line.hasPrefix("... "), case .input(let statement, let start)? = items.last {
                 items[items.count - 1] = .input(statement + [String(line.dropFirst(4))], line: start)
             } else if line.hasPrefix("#") {
@@ -48,17 +57,17 @@ public struct Transcript: Equatable, Sendable {
                 items.append(.output(line, line: number))
             }
         }
-        return Transcript(items: items)
+        return Transcript(items: items, expectedFailures: failing)
     }
 
     /// The blocks: each input with its expected output lines (trailing blanks dropped).
-    public var blocks: [(input: [String], line: Int, expected: [(text: String, line: Int)])] {
-        var blocks: [(input: [String], line: Int, expected: [(text: String, line: Int)])] = []
+    public var blocks: [(input: [String], line: Int, expected: [(text: String, line: Int)], expectsError: Bool)] {
+        var blocks: [(input: [String], line: Int, expected: [(text: String, line: Int)], expectsError: Bool)] = []
         var pendingBlanks: [Int] = []
         for (position, item) in items.enumerated() {
             switch item {
             case .input(let statement, let line):
-                blocks.append((statement, line, []))
+                blocks.append((statement, line, [], expectedFailures.contains(line)))
                 pendingBlanks = []
             case .output(let text, let line):
                 guard !blocks.isEmpty else { continue }
@@ -88,7 +97,8 @@ public struct Transcript: Equatable, Sendable {
             switch item {
             case .comment(let text): text
             case .blank: ""
-            case .input(let statement, _): statement.enumerated().map { ($0.offset == 0 ? "> " : "... ") + $0.element }.joined(separator: "\n")
+            case .input(let statement, let line):
+                statement.enumerated().map { ($0.offset == 0 ? (expectedFailures.contains(line) ? "!> " : "> ") : "... ") + $0.element }.joined(separator: "\n")
             case .output(let text, _): text
             }
         }.joined(separator: "\n") + "\n"

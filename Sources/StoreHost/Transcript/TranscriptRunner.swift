@@ -1,3 +1,5 @@
+import Foundation
+
 /// Runs transcripts: each in a fresh session exactly as storesh starts with no flags (the
 /// bundled Counter loaded and current), on a virtual clock, without colour, settling
 /// after every input so effects report in a stable order.
@@ -6,42 +8,69 @@ public enum TranscriptRunner {
     /// What running one transcript found.
     public struct Result: Sendable {
         public let file: String
-        public let passed: Bool
+        /// The output matched and nothing went wrong that the output cannot show.
+        public var passed: Bool { diff.isEmpty && problems.isEmpty }
         /// A unified diff of the file against what the session actually printed.
         public let diff: [String]
         /// The file with its expected output replaced by the actual output (for --update).
         public let updated: String
+        /// What fails the transcript whatever its expected output says, FILE:LINE first: a
+        /// setup that failed, an error from an input not written `!> `, a `!> ` input that
+        /// succeeded, effects still running at the end. `--update` never records these.
+        public let problems: [String]
+
+        public init(file: String, diff: [String], updated: String, problems: [String]) {
+            self.file = file
+            self.diff = diff
+            self.updated = updated
+            self.problems = problems
+        }
     }
 
     public static func run(_ text: String, file: String, searchPath: [String]) async -> Result {
         let transcript = Transcript.parse(text)
         let host = PluginHost(clock: VirtualClock(), searchPath: searchPath)
         var printed: [String] = []
+        var errors: [String] = []
         let formatter = OutputFormatter(format: .tree, color: false)
         let core = ShellCore(host: host, showDiff: true, reportActions: true) { output in
+            if case .error(let error) = output { errors.append(error.message) }
             printed += formatter.lines(for: output)
         }
+        // Paths in the transcript (:load ../x.so, :import, :export) are relative to its folder.
+        core.baseDirectory = URL(fileURLWithPath: file).deletingLastPathComponent().path
         do {
             try host.load("Counter")
             try core.use("counter")
         } catch {
-            printed.append("transcript setup: \(error)")
+            let problem = "\(file): setup failed, nothing was tested: \(error) (is the plugin search path right? --plugin-path, STORESH_PLUGIN_PATH)"
+            return Result(file: file, diff: [], updated: text, problems: [problem])
         }
+        var problems: [String] = []
         var actualByLine: [Int: [String]] = [:]
-        let startup = printed
         for block in transcript.blocks {
             printed = []
+            errors = []
             // Errors are output like any other; without FILE:LINE, which would change
             // whenever the file is updated.
-            await core.execute(block.input.joined(separator: "\n"), origin: .prompt)
+            let input = block.input.joined(separator: "\n")
+            await core.execute(input, origin: .prompt)
             await core.settle()
             while printed.last == "" { printed.removeLast() }
             actualByLine[block.line] = printed
+            if let error = errors.first, !block.expectsError {
+                problems.append("\(file):\(block.line): '\(input)' failed, and the transcript does not expect it to (write it as '!> \(block.input[0])' if it should): \(error)")
+            } else if errors.isEmpty, block.expectsError {
+                problems.append("\(file):\(block.line): '\(input)' is written '!> ' (expected to fail) but succeeded")
+            }
             if core.quitRequested { break }
+        }
+        if let unfinished = core.unfinishedEffects() {
+            problems.append("\(file): \(unfinished)")
         }
         // The file as it would read with the actual output, keeping (re)/(glob) lines that
         // matched, so the diff shows only real differences.
-        var items: [Transcript.Item] = startup.isEmpty ? [] : startup.map { .comment("# " + $0) }
+        var items: [Transcript.Item] = []
         let blocks = transcript.blocks
         var blockIndex = 0
         var position = 0
@@ -80,10 +109,10 @@ public enum TranscriptRunner {
             }
             items += trailing
         }
-        let updated = Transcript(items: items).text
+        let updated = Transcript(items: items, expectedFailures: transcript.expectedFailures).text
         let oldLines = Array(text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast(text.hasSuffix("\n") ? 1 : 0))
         let newLines = Array(updated.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast(1))
         let diff = UnifiedDiff.lines(from: oldLines, to: newLines, oldName: file + " (expected)", newName: file + " (actual)")
-        return Result(file: file, passed: diff.isEmpty, diff: diff, updated: updated)
+        return Result(file: file, diff: diff, updated: updated, problems: problems)
     }
 }

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+/// A fresh directory holding `files` (name → contents).
+private func transcriptDirectory(_ files: [String: String]) throws -> String {
+    let directory = URL(fileURLWithPath: try temporaryFile("x", "")).deletingLastPathComponent().appendingPathComponent("suite").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    for (name, contents) in files {
+        try contents.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+    }
+    return directory
+}
+
+@Suite("Transcripts cannot pass while testing nothing")
+struct TranscriptTrustTests {
+    @Test func recordingAnErrorFromSetupIsLoudAndFailsAndWritesNothing() throws {
+        // A forgotten plugin path: every :load fails. Recording must not make that "expected".
+        let source = "> :load Missing\n> :state\n"
+        let directory = try transcriptDirectory(["setup.transcript": source])
+        let update = try storesh(["test", "--update", directory])
+        #expect(update.status == 1)
+        #expect(update.stdout.contains("FAIL \(directory)/setup.transcript (not updated)"))
+        #expect(update.stdout.contains("\(directory)/setup.transcript:1: ':load Missing' failed, and the transcript does not expect it to (write it as '!> :load Missing' if it should): no plugin named 'Missing'"), "\(update.stdout)")
+        #expect(update.stdout.hasSuffix("0 passed, 1 failed, 0 updated\n"))
+        #expect(try String(contentsOfFile: directory + "/setup.transcript", encoding: .utf8) == source)
+        // Said to be expected, it records and then passes.
+        try "!> :load Missing\n".write(toFile: directory + "/setup.transcript", atomically: true, encoding: .utf8)
+        let marked = try storesh(["test", "--update", directory])
+        #expect(marked.status == 0, "\(marked.stdout)")
+        #expect(marked.stdout.hasSuffix("0 passed, 0 failed, 1 updated\n"))
+        #expect(try storesh(["test", directory]).stdout.hasSuffix("1 passed, 0 failed\n"))
+    }
+
+    @Test func anExpectedFailureThatSucceedsFails() throws {
+        let directory = try transcriptDirectory(["x.transcript": "!> increment\nincrement: state changed\n  ~ count: 0 → 1\n"])
+        let run = try storesh(["test", directory])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("x.transcript:1: 'increment' is written '!> ' (expected to fail) but succeeded"))
+    }
+
+    @Test func effectsStillRunningAtTheEndFailUnlessAccepted() throws {
+        let running = """
+        > :load Auth
+        loaded auth 1.0.0: auth.auth
+        > authenticate user: "bo", password: "open sesame"
+        authenticate user: "bo", password: "open sesame": state changed, 1 effect started
+          ~ phase: "signedOut" → "authenticating"
+          ~ attempts: 0 → 1
+          + user: "bo"
+        fx #1 authenticate started
+
+        """
+        let directory = try transcriptDirectory(["running.transcript": running, "accepted.transcript": running + "> :fx leave-running\n"])
+        let run = try storesh(["test", directory])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("FAIL \(directory)/running.transcript\n  \(directory)/running.transcript: effects still running at the end: auth.auth fx #1 authenticate (running for 0ms); wait for them with :wait, or accept them with :fx leave-running"), "\(run.stdout)")
+        #expect(run.stdout.contains("PASS \(directory)/accepted.transcript"))
+    }
+
+    @Test func aBatchRunEndingWithEffectsInFlightFails() throws {
+        let run = try storesh(["--plugin", "Auth", "--quiet", "-c", #"authenticate user: "bo", password: "open sesame""#])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("error: effects still running at the end: auth.auth fx #1 authenticate"))
+        let waited = try storesh(["--plugin", "Auth", "--quiet", "-c", #"authenticate user: "bo", password: "open sesame""#, "-c", ":wait"])
+        #expect(waited.status == 0, "\(waited.stderr)")
+    }
+
+    @Test func updateSaysWhatItDid() throws {
+        let directory = try transcriptDirectory([
+            "same.transcript": "> increment\nincrement: state changed\n  ~ count: 0 → 1\n",
+            "changed.transcript": "> increment\nold output\n",
+        ])
+        let update = try storesh(["test", "--update", directory])
+        #expect(update.status == 0)
+        #expect(update.stdout.contains("PASS \(directory)/same.transcript"))
+        #expect(update.stdout.contains("UPDATED \(directory)/changed.transcript"))
+        #expect(!update.stdout.contains("FAIL"))
+        #expect(update.stdout.hasSuffix("1 passed, 0 failed, 1 updated\n"))
+    }
+
+    @Test func pathsInATranscriptAreRelativeToItsFolder() throws {
+        let directory = try transcriptDirectory(["paths.transcript": """
+        > setCount 3
+        setCount 3: state changed
+          ~ count: 0 → 3
+        > :export saved.log
+        exported 1 actions of counter.counter to saved.log
+        > :reset
+        > :import saved.log
+        imported 1 actions into counter.counter
+        > :state count
+        3
+
+        """])
+        let elsewhere = try run("/bin/sh", ["-c", "cd / && exec \"$0\" test \"$1\"", storeshBinary, directory + "/paths.transcript"], input: Data())
+        #expect(elsewhere.status == 0, "\(elsewhere.stdout)")
+        #expect(FileManager.default.fileExists(atPath: directory + "/saved.log"))
+    }
+
+    @Test func aTranscriptThatTestsNothingFails() throws {
+        let directory = try transcriptDirectory(["empty.transcript": "# nothing here\n"])
+        let run = try storesh(["test", directory])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("empty.transcript: holds no '> ' input, so it tests nothing"))
+        let emptyDirectory = try transcriptDirectory([:]) + "/nothing"
+        try FileManager.default.createDirectory(atPath: emptyDirectory, withIntermediateDirectories: true)
+        let none = try storesh(["test", emptyDirectory])
+        #expect(none.status == 1)
+        #expect(none.stderr == "storesh test: no *.transcript files in \(emptyDirectory); nothing was tested\n")
+    }
+}
