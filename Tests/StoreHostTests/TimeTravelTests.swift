@@ -17,11 +17,30 @@ struct TimeTravelTests {
         #expect(await shell.run(":goto 9") == ["t.storesh:1: error: there is no action 9; the history has 0 to 4"])
     }
 
-    @Test func aNewActionAfterAJumpDropsTheUndoneTail() async throws {
+    @Test func aNewActionAfterAJumpSetsTheUndoneOnesAsideAsABranch() async throws {
         let shell = try ShellHarness()
-        _ = await shell.run("increment", "increment", "increment", ":goto 1", "decrement")
+        shell.core.showDiff = false
+        _ = await shell.run("increment", "increment", "setCount 7", ":goto 1")
+        #expect(await shell.run("decrement") == ["decrement: state changed", "note: the 2 undone actions after #1 were set aside as branch 1; :branch 1 brings them back"])
         #expect(await shell.run(":log") == ["1  script  increment", "2  script  decrement", "at 2 of 2"])
         #expect(await shell.run(":redo") == ["t.storesh:1: error: there is no action 3; the history has 0 to 2"])
+        #expect(await shell.run(":branches") == ["branch 1: 2 actions after #1: increment, setCount 7"])
+        #expect(await shell.run(":branch 1", ":state count") == ["at 3 of 3", "7"])
+        #expect(await shell.run(":branches") == ["branch 1: 1 action after #1: decrement"], "the timeline it replaced is kept in its place")
+        #expect(await shell.run(":branch 1", ":state count", ":log") == ["at 2 of 2", "0", "1  script  increment", "2  script  decrement", "at 2 of 2"])
+        #expect(await shell.run(":branch 2") == ["t.storesh:1: error: usage: :branch N, with N from 1 to 1 (:branches lists them)"])
+    }
+
+    @Test func branchesSurviveAResume() async throws {
+        let path = try Fixtures.directory().appendingPathComponent("journal").path
+        do {
+            let shell = try ShellHarness()
+            try shell.core.startJournal(at: path)
+            _ = await shell.run("setCount 5", "increment", ":undo", "decrement", ":branch 1")
+        }
+        let resumed = try ShellHarness(plugins: [])
+        _ = try await resumed.core.resumeJournal(from: path)
+        #expect(await resumed.run(":state count", ":branches") == ["6", "branch 1: 1 action after #1: decrement"])
     }
 
     @Test func skipRecomputesWithoutTheAction() async throws {

@@ -37,17 +37,46 @@ public final class History {
         snapshots[0] = initial
     }
 
-    /// Adds an action at the position. Undone actions past it are dropped, as an editor
-    /// drops its redo stack when you type.
-    func record(_ entry: HistoryEntry) {
-        if position < entries.count { truncate() }
-        entries.append(entry)
-        position += 1
+    /// Timelines set aside: when an action is added after a jump back, the timeline with
+    /// its undone actions is kept here (an undo tree, as Emacs and Vim keep one), so
+    /// `:branch N` can bring it back.
+    public private(set) var branches: [Branch] = []
+
+    /// A timeline set aside: all its actions, and how many undone ones it had past the
+    /// point where the current timeline left it.
+    public struct Branch: Sendable {
+        public let entries: [HistoryEntry]
+        /// Where the current timeline went another way (actions before it were shared).
+        public let fork: Int
+        public var undone: Int { entries.count - fork }
     }
 
-    private func truncate() {
-        entries.removeSubrange(position...)
-        snapshots = snapshots.filter { $0.key <= position }
+    /// Adds an action at the position. Undone actions past it are not lost: the timeline
+    /// holding them is set aside as a branch. Returns that branch's number (1-based), or
+    /// nil when nothing was undone.
+    @discardableResult
+    func record(_ entry: HistoryEntry) -> Int? {
+        var branch: Int?
+        if position < entries.count {
+            branches.append(Branch(entries: entries, fork: position))
+            branch = branches.count
+            entries.removeSubrange(position...)
+            snapshots = snapshots.filter { $0.key <= position }
+        }
+        entries.append(entry)
+        position += 1
+        return branch
+    }
+
+    /// Makes branch `number` (1-based) the timeline, at its end; the current timeline is
+    /// set aside in its place. The caller recomputes the state.
+    func switchToBranch(_ number: Int) {
+        let chosen = branches[number - 1]
+        let shared = zip(entries, chosen.entries).prefix { $0 == $1 }.count
+        branches[number - 1] = Branch(entries: entries, fork: shared)
+        entries = chosen.entries
+        position = entries.count
+        snapshots = snapshots.filter { $0.key <= shared }
     }
 
     func move(to position: Int) {

@@ -9,6 +9,7 @@ public enum JournalRecord: Equatable, Sendable {
     case goto(model: String, position: Int)
     case skip(model: String, index: Int)
     case unskip(model: String, index: Int)
+    case branch(model: String, number: Int)
     case reset
 
     /// One line, without its checksum. A plugin path is quoted (JSON string syntax), so
@@ -22,6 +23,7 @@ public enum JournalRecord: Equatable, Sendable {
         case .goto(let model, let position): "G \(model) \(position)"
         case .skip(let model, let index): "S \(model) \(index)"
         case .unskip(let model, let index): "K \(model) \(index)"
+        case .branch(let model, let number): "B \(model) \(number)"
         case .reset: "R"
         }
     }
@@ -39,6 +41,7 @@ public enum JournalRecord: Equatable, Sendable {
         case ("G", 3): guard let n = Int(parts[2]) else { return nil }; self = .goto(model: parts[1], position: n)
         case ("S", 3): guard let n = Int(parts[2]) else { return nil }; self = .skip(model: parts[1], index: n)
         case ("K", 3): guard let n = Int(parts[2]) else { return nil }; self = .unskip(model: parts[1], index: n)
+        case ("B", 3): guard let n = Int(parts[2]) else { return nil }; self = .branch(model: parts[1], number: n)
         case ("R", 1): self = .reset
         default: return nil
         }

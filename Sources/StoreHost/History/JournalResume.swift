@@ -102,6 +102,9 @@ extension ShellCore {
         case .goto(let model, let position):
             guard switchModel(to: model, origin: origin) else { return .failed }
             return await execute(":goto \(position)", origin: origin) ? .done : .failed
+        case .branch(let model, let number):
+            guard switchModel(to: model, origin: origin) else { return .failed }
+            return await execute(":branch \(number)", origin: origin) ? .done : .failed
         case .skip(let model, let index), .unskip(let model, let index):
             guard switchModel(to: model, origin: origin) else { return .failed }
             let skip = if case .skip = entry { true } else { false }

@@ -4,12 +4,22 @@ extension ShellCore {
     /// Adds an accepted action to its model's history, taking a snapshot every `interval`
     /// actions. The journal is written by the callers: ahead of an action they send, after
     /// one an effect applied.
-    func record(_ action: ActionDescriptor, _ arguments: [Value], source: ActionSource, changed: Bool, in session: Session) {
-        guard !rebuilding else { return }
-        guard let history = history(of: session) else { return }
+    /// Returns a note to show when undone actions were set aside as a branch.
+    @discardableResult
+    func record(_ action: ActionDescriptor, _ arguments: [Value], source: ActionSource, changed: Bool, in session: Session) -> ShellOutput? {
+        guard !rebuilding else { return nil }
+        guard let history = history(of: session) else { return nil }
         let index = action.index
-        history.record(HistoryEntry(action: Int32(index), arguments: arguments, source: source, text: nil, changed: changed, skipped: false))
+        let branch = history.record(HistoryEntry(action: Int32(index), arguments: arguments, source: source, text: nil, changed: changed, skipped: false))
         if history.wantsSnapshot { history.remember(session.state, at: history.position) }
+        return branch.map { branchNote($0, in: history) }
+    }
+
+    /// "The undone actions were set aside": what a user sees instead of losing them.
+    func branchNote(_ number: Int, in history: History) -> ShellOutput {
+        let branch = history.branches[number - 1]
+        let count = branch.undone == 1 ? "1 undone action" : "\(branch.undone) undone actions"
+        return .info(kind: "branch", lines: ["note: the \(count) after #\(branch.fork) were set aside as branch \(number); :branch \(number) brings them back"])
     }
 
     /// The history of `session`'s model, from a one-entry cache: the same session records
@@ -28,12 +38,15 @@ extension ShellCore {
         guard !rebuilding else { return }
         let key = session.model.qualifiedName
         if let bound = try? ActionBinding.bind(ActionCall.parse(text), to: session.model) {
-            record(bound.0, bound.1, source: .effect, changed: changed, in: session)
+            let note = record(bound.0, bound.1, source: .effect, changed: changed, in: session)
             journalDone(.action(model: key, source: .effect, text: bound.0.text(with: bound.1)))
+            if let note { output(note) }
             return
         }
-        histories[key]?.record(HistoryEntry(action: -1, arguments: [], source: .effect, text: text, changed: changed, skipped: false))
+        guard let history = histories[key] else { return }
+        let branch = history.record(HistoryEntry(action: -1, arguments: [], source: .effect, text: text, changed: changed, skipped: false))
         journalDone(.action(model: key, source: .effect, text: text))
+        if let branch { output(branchNote(branch, in: history)) }
     }
 
     // MARK: The journal

@@ -61,6 +61,39 @@ extension ShellCore {
         }
     }
 
+    /// `:branches`: the timelines set aside when actions were sent after a jump back.
+    func listBranches(origin: LineOrigin) -> Bool {
+        guard let session = current, let history = histories[session.model.qualifiedName] else { return fail("no model is loaded", origin: origin) }
+        let lines = history.branches.enumerated().map { index, branch in
+            let undone = branch.entries[branch.fork...].prefix(3).map { text(of: $0, in: session.model) }.joined(separator: ", ")
+            return "branch \(index + 1): \(branch.undone) action\(branch.undone == 1 ? "" : "s") after #\(branch.fork): \(undone)\(branch.undone > 3 ? ", …" : "")"
+        }
+        output(.info(kind: "branches", lines: lines.isEmpty ? ["no branches: undone actions are set aside here when a new action replaces them"] : lines))
+        return true
+    }
+
+    /// `:branch N`: brings back a timeline set aside, at its end; the current one is set
+    /// aside in its place (so `:branch N` again goes back).
+    func switchBranch(_ args: [String], origin: LineOrigin) -> Bool {
+        guard let session = current, let history = histories[session.model.qualifiedName] else { return fail("no model is loaded", origin: origin) }
+        guard !history.branches.isEmpty else { return fail("there are no branches; a new action after :goto or :undo sets the undone ones aside as one", origin: origin) }
+        guard let text = args.first, args.count == 1, let number = Int(text), (1...history.branches.count).contains(number) else {
+            return fail("usage: :branch N, with N from 1 to \(history.branches.count) (:branches lists them)", origin: origin)
+        }
+        guard journalAhead(.branch(model: session.model.qualifiedName, number: number), origin: origin) else { return false }
+        let saved = (entries: history.entries, position: history.position)
+        history.switchToBranch(number)
+        do throws(ShellError) {
+            try rebuild(session, to: history.position)
+            return true
+        } catch {
+            history.switchToBranch(number) // the same move again puts the timelines back
+            history.move(to: saved.position)
+            retractJournal()
+            return fail(error.message, origin: origin)
+        }
+    }
+
     func toggle(_ args: [String], skipped: Bool, origin: LineOrigin) -> Bool {
         let key = current?.model.qualifiedName ?? ""
         guard let session = current, let history = histories[key] else { return fail("no model is loaded", origin: origin) }

@@ -124,7 +124,7 @@ extension ShellCore {
             core.log(args, origin: origin)
         },
         ShellCommand(name: "goto", usage: ":goto N [--with-effects]", summary: "show and continue from the state after action N (0: the initial state)",
-                     detail: ["Replays run the update function only. --with-effects starts a new store and sends the typed and scripted actions among the first N again, so their effects run and send their actions anew (the history becomes those). A new action after a jump drops the undone ones."]) { core, args, origin in
+                     detail: ["Replays run the update function only. --with-effects starts a new store and sends the typed and scripted actions among the first N again, so their effects run and send their actions anew (the history becomes those). A new action after a jump sets the undone ones aside as a branch (see :branches)."]) { core, args, origin in
             core.jump(args, origin: origin) { _, wanted in wanted }
         },
         ShellCommand(name: "undo", usage: ":undo", summary: "go back one action", detail: []) { core, args, origin in
@@ -132,6 +132,14 @@ extension ShellCore {
         },
         ShellCommand(name: "redo", usage: ":redo", summary: "go forward one undone action", detail: []) { core, args, origin in
             core.jump(["."] + args, origin: origin) { position, _ in position + 1 }
+        },
+        ShellCommand(name: "branches", usage: ":branches", summary: "timelines set aside when a new action replaced undone ones",
+                     detail: ["After :goto or :undo, a new action starts a new timeline; the old one, with its undone actions, is kept as a branch (an undo tree)."]) { core, _, origin in
+            core.listBranches(origin: origin)
+        },
+        ShellCommand(name: "branch", usage: ":branch N", summary: "bring back branch N (the current timeline is set aside in its place)",
+                     detail: ["The state becomes the state at the end of the branch; ':branch N' again swaps back."]) { core, args, origin in
+            core.switchBranch(args, origin: origin)
         },
         ShellCommand(name: "skip", usage: ":skip N", summary: "recompute the history without action N, as Redux DevTools' toggle does", detail: []) { core, args, origin in
             core.toggle(args, skipped: true, origin: origin)

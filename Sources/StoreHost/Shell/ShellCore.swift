@@ -98,8 +98,9 @@ public final class ShellCore {
         }
         do {
             let result = try session.send(bound.0, arguments: bound.1, observe: reportActions && showDiff)
-            record(bound.0, bound.1, source: source, changed: result.stateChanged, in: session)
+            let note = record(bound.0, bound.1, source: source, changed: result.stateChanged, in: session)
             if reportActions { output(.action(text: line.trimmingCharacters(in: .whitespaces), result: result)) }
+            if let note { output(note) }
             return true
         } catch {
             retractJournal()
