@@ -28,34 +28,65 @@ final class ScriptRunner {
         var unreadable = false
     }
 
-    /// Puts lines together into statements and runs each.
+    /// Puts lines together into statements: a line with an unclosed quote or bracket
+    /// continues on the next. A statement left open is given up — reported where it was
+    /// opened — when the next line starts a `:command` (it cannot be a continuation, so
+    /// the mistake does not swallow it) or when it grows past the line limit.
     private struct Statements {
-        var text = ""
-        var firstLine = 0
-
-        /// Adds line number `number`; returns a whole statement when there is one.
-        mutating func add(_ line: Substring, number: Int) -> (String, Int)? {
-            var line = line
-            if line.utf8.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            if text.isEmpty, LineAssembler.isComplete(line) {
-                return (String(line), number) // the common case: one line, one statement
-            }
-            if text.isEmpty {
-                firstLine = number
-                text = String(line)
-            } else {
-                text += "\n" + line
-            }
-            guard LineAssembler.isComplete(text) else { return nil }
-            defer { text = "" }
-            return (text, firstLine)
+        enum Piece {
+            case statement(String, line: Int)
+            /// A statement given up: the line and column where its quote or bracket opened.
+            case unclosed(String, line: Int, text: String, offset: Int)
         }
 
-        /// What is left at the end of input (an unclosed statement, run for its error).
-        mutating func rest() -> (String, Int)? {
+        var text = ""
+        var firstLine = 0
+        var assembler = LineAssembler()
+
+        /// Adds line number `number`; returns what is ready to run or report.
+        mutating func add(_ line: Substring, number: Int) -> [Piece] {
+            var line = line
+            if line.utf8.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            var pieces: [Piece] = []
+            if !text.isEmpty, line.utf8.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: ":") {
+                pieces.append(giveUp(because: "the next line starts a command"))
+            }
+            if text.isEmpty {
+                if LineAssembler.isComplete(line) { return pieces + [.statement(String(line), line: number)] } // the common case
+                firstLine = number
+                text = String(line)
+                assembler = LineAssembler()
+                assembler.feed(line.utf8)
+            } else {
+                text += "\n" + line
+                assembler.feed(CollectionOfOne(0x0A))
+                assembler.feed(line.utf8)
+            }
+            if assembler.isComplete {
+                defer { text = "" }
+                return pieces + [.statement(text, line: firstLine)]
+            }
+            if text.utf8.count > ScriptReader.maxLineBytes {
+                pieces.append(giveUp(because: "it is still open after \(ScriptReader.maxLineBytes) bytes"))
+            }
+            return pieces
+        }
+
+        /// What is left at the end of input: an unclosed statement.
+        mutating func rest() -> Piece? {
             guard !text.isEmpty else { return nil }
+            return giveUp(because: "the script ends first")
+        }
+
+        private mutating func giveUp(because reason: String) -> Piece {
             defer { text = "" }
-            return (text, firstLine)
+            let offset = assembler.openedAt ?? 0
+            let before = text.utf8.prefix(offset)
+            let lineIndex = before.filter { $0 == 0x0A }.count
+            let lineStart = before.lastIndex(of: 0x0A).map { text.utf8.distance(from: text.utf8.startIndex, to: $0) + 1 } ?? 0
+            let lineText = String(decoding: text.utf8.dropFirst(lineStart).prefix { $0 != 0x0A }, as: UTF8.self)
+            let opener = String(decoding: text.utf8.dropFirst(offset).prefix(1), as: UTF8.self)
+            return .unclosed("this \(opener == "\"" ? "quote" : "'\(opener)'") is never closed (\(reason))", line: firstLine + lineIndex, text: lineText, offset: offset - lineStart)
         }
     }
 
@@ -64,13 +95,11 @@ final class ScriptRunner {
         var statements = Statements()
         var outcome = Outcome()
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            if let (statement, number) = statements.add(line, number: index + 1) {
-                if await !execute(statement, file: file, line: number, into: &outcome) { return outcome }
+            for piece in statements.add(line, number: index + 1) {
+                if await !handle(piece, file: file, into: &outcome) { return outcome }
             }
         }
-        if let (statement, number) = statements.rest() {
-            _ = await execute(statement, file: file, line: number, into: &outcome)
-        }
+        if let piece = statements.rest() { _ = await handle(piece, file: file, into: &outcome) }
         return outcome
     }
 
@@ -99,8 +128,8 @@ final class ScriptRunner {
                 switch item {
                 case .line(let line):
                     number += 1
-                    if let (statement, first) = statements.add(line, number: number) {
-                        if await !execute(statement, file: name, line: first, into: &outcome) { return outcome }
+                    for piece in statements.add(line, number: number) {
+                        if await !handle(piece, file: name, into: &outcome) { return outcome }
                     }
                 case .problem(let message, let line, let column):
                     printer.emit(.error(ShellError("\(message); the script stops here", origin: LineOrigin(file: name, line: line), column: column)))
@@ -118,10 +147,21 @@ final class ScriptRunner {
             }
         }
         if showProgress, number > 10_000 { printer.write("\r\u{1B}[K", toStderr: true) }
-        if let (statement, first) = statements.rest() {
-            _ = await execute(statement, file: name, line: first, into: &outcome)
-        }
+        if let piece = statements.rest() { _ = await handle(piece, file: name, into: &outcome) }
         return outcome
+    }
+
+    /// Runs a statement, or reports one given up; false when the script should stop.
+    private func handle(_ piece: Statements.Piece, file: String, into outcome: inout Outcome) async -> Bool {
+        switch piece {
+        case .statement(let statement, let line):
+            return await execute(statement, file: file, line: line, into: &outcome)
+        case .unclosed(let message, let line, let text, let offset):
+            printer.emit(.error(ShellError(message, origin: LineOrigin(file: file, line: line), text: text, offset: offset)))
+            outcome.failures += 1
+            outcome.stop = bail
+            return !bail
+        }
     }
 
     /// Runs one statement; returns false when the script should stop.

@@ -128,4 +128,20 @@ struct ScriptTrustTests {
         let big = try storesh(["--quiet"], input: "setCount " + String(repeating: " ", count: 1_000_000) + "5\n:state count\n")
         #expect(big.stdout == "5\n", "\(big.stderr)")
     }
+
+    @Test func anUnclosedBracketNamesWhereItOpenedAndDoesNotSwallowTheNextCommand() throws {
+        let script = try temporaryFile("u.storesh", "setCount [1,\n  2\n:state count\nincrement\nsetCount(\n  7)\nsetTags \"abc\n")
+        let run = try storesh(["-f", script])
+        #expect(run.status == 1)
+        #expect(run.stdout == "0\nincrement: state changed\nsetCount(\n  7): state changed\n", "the :state after the mistake ran")
+        #expect(run.stderr == """
+        \(script):1:10: error: this '[' is never closed (the next line starts a command)
+          setCount [1,
+                   ^
+        \(script):7:9: error: this quote is never closed (the script ends first)
+          setTags "abc
+                  ^
+
+        """)
+    }
 }

@@ -1,34 +1,50 @@
-/// Decides whether typed text is a whole line yet: a line with an unclosed quote or
+/// Decides whether typed text is a whole statement yet: a line with an unclosed quote or
 /// bracket continues on the next one (at the prompt, in scripts and in transcripts).
-public enum LineAssembler {
-    /// True when every quote and bracket in `text` is closed (or closed too often, which
-    /// the parser reports as an error instead of waiting for more).
-    public static func isComplete(_ text: Substring) -> Bool {
-        var text = text
-        return text.withUTF8(isComplete(bytes:))
-    }
+///
+/// Incremental: feed it line after line and each byte is looked at once, so a long
+/// statement costs linear time, not a rescan per line.
+public struct LineAssembler: Sendable {
+    private var openers: [Int] = [] // byte offsets of the brackets still open
+    private var closedTooOften = false
+    private var stringStart: Int?
+    private var escaped = false
+    /// Bytes fed so far.
+    public private(set) var count = 0
 
-    public static func isComplete(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8(isComplete(bytes:))
-    }
+    public init() {}
 
-    private static func isComplete(bytes text: UnsafeBufferPointer<UInt8>) -> Bool {
-        var depth = 0
-        var inString = false
-        var escaped = false
-        for byte in text {
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+    /// True when every quote and bracket fed so far is closed (or one was closed too
+    /// often, which the parser reports as an error instead of waiting for more).
+    public var isComplete: Bool { stringStart == nil && (openers.isEmpty || closedTooOften) }
+
+    /// The byte offset of the quote or bracket that keeps the statement open.
+    public var openedAt: Int? { stringStart ?? openers.last }
+
+    public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        for byte in bytes {
+            defer { count += 1 }
+            if stringStart != nil {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { stringStart = nil }
                 continue
             }
             switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "("): depth += 1
-            case UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ")"): depth -= 1
+            case UInt8(ascii: "\""): stringStart = count
+            case UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "("): openers.append(count)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ")"):
+                if openers.popLast() == nil { closedTooOften = true }
             default: break
             }
         }
-        return !inString && depth <= 0
+    }
+
+    /// True when every quote and bracket in `text` is closed (or closed too often).
+    public static func isComplete(_ text: Substring) -> Bool {
+        var assembler = LineAssembler()
+        assembler.feed(text.utf8)
+        return assembler.isComplete
+    }
+
+    public static func isComplete(_ text: String) -> Bool {
+        isComplete(Substring(text))
     }
 }
