@@ -36,7 +36,7 @@ public struct ActionCall: Equatable, Sendable {
                 scanner.index += 1
                 keys.append(try scanner.literal())
                 scanner.skipSpaces()
-                guard scanner.current == UInt8(ascii: "]") else { throw TextError("the '[' at byte \(open) is not closed", at: scanner.index) }
+                guard scanner.current == UInt8(ascii: "]") else { throw TextError("the '[' at \(scanner.column(open)) is not closed", at: scanner.index) }
                 scanner.index += 1
                 name += "[]"
             }

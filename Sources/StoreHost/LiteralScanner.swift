@@ -10,14 +10,36 @@ public struct TextError: Error, Equatable, CustomStringConvertible {
         self.offset = offset
     }
 
-    public var description: String { "\(message) (at byte \(offset))" }
+    public var description: String { message }
 }
 
 /// Reads JSON-like literals from UTF-8 bytes: numbers, "strings" with JSON escapes,
 /// true/false/null, [arrays] and {records with: labels}.
+///
+/// Nesting is limited to `Value.maxDepth` levels (an error past it), so the recursion
+/// here is bounded whatever the input.
 struct LiteralScanner {
     let bytes: [UInt8]
     var index: Int
+    /// Lists and records open around the current position.
+    private var depth = 0
+
+    init(bytes: [UInt8], index: Int) {
+        self.bytes = bytes
+        self.index = index
+    }
+
+    /// "column N" for a byte offset: characters from 1, as every message counts them.
+    func column(_ offset: Int) -> String {
+        "column \(String(decoding: bytes[..<min(offset, bytes.count)], as: UTF8.self).count + 1)"
+    }
+
+    private mutating func enter(_ start: Int) throws(TextError) {
+        depth += 1
+        if depth > Value.maxDepth {
+            throw TextError("lists and records nest more than \(Value.maxDepth) levels deep here (the limit)", at: start)
+        }
+    }
 
     var atEnd: Bool { index >= bytes.count }
     var current: UInt8? { atEnd ? nil : bytes[index] }
@@ -85,12 +107,7 @@ struct LiteralScanner {
                 case UInt8(ascii: "\\"): scalars.append("\\")
                 case UInt8(ascii: "/"): scalars.append("/")
                 case UInt8(ascii: "u"):
-                    let hex = bytes[index..<min(index + 4, bytes.count)]
-                    guard hex.count == 4, let code = UInt32(String(decoding: hex, as: UTF8.self), radix: 16), let scalar = Unicode.Scalar(code) else {
-                        throw TextError("\\u needs four hex digits naming a character", at: index - 2)
-                    }
-                    index += 4
-                    scalars.append(scalar)
+                    scalars.append(try unicodeEscape())
                 default:
                     throw TextError("unknown escape '\\\(Character(Unicode.Scalar(escaped)))'", at: index - 2)
                 }
@@ -98,7 +115,33 @@ struct LiteralScanner {
                 pending.append(byte)
             }
         }
-        throw TextError("the string opened at byte \(start) is not closed", at: start)
+        throw TextError("the string opened at \(column(start)) is not closed", at: start)
+    }
+
+    /// After `\u`: four hex digits, or a JSON surrogate pair (`\ud83c\udf89`).
+    private mutating func unicodeEscape() throws(TextError) -> Unicode.Scalar {
+        let escapeStart = index - 2
+        guard let high = hexQuad() else { throw TextError("\\u needs four hex digits", at: escapeStart) }
+        if let scalar = Unicode.Scalar(high) { return scalar }
+        guard (0xD800...0xDBFF).contains(high) else {
+            throw TextError("\\u\(String(high, radix: 16)) is a lone low surrogate; it must follow a high one (\\ud800–\\udbff)", at: escapeStart)
+        }
+        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+            throw TextError("\\u\(String(high, radix: 16)) is a high surrogate; a low one (\\udc00–\\udfff) must follow", at: escapeStart)
+        }
+        index += 2
+        guard let low = hexQuad(), (0xDC00...0xDFFF).contains(low) else {
+            throw TextError("\\u\(String(high, radix: 16)) must be followed by a low surrogate (\\udc00–\\udfff)", at: escapeStart)
+        }
+        return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
+    }
+
+    private mutating func hexQuad() -> UInt32? {
+        let hex = bytes[index..<min(index + 4, bytes.count)]
+        guard hex.count == 4, hex.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
+              let code = UInt32(String(decoding: hex, as: UTF8.self), radix: 16) else { return nil }
+        index += 4
+        return code
     }
 
     mutating func number() throws(TextError) -> Value {
@@ -124,6 +167,8 @@ struct LiteralScanner {
 
     private mutating func array() throws(TextError) -> Value {
         let start = index
+        try enter(start)
+        defer { depth -= 1 }
         index += 1
         var items: [Value] = []
         skipSpaces()
@@ -139,16 +184,19 @@ struct LiteralScanner {
             case UInt8(ascii: "]"):
                 index += 1
                 return .array(items)
-            case nil: throw TextError("the '[' at byte \(start) is not closed", at: index)
-            default: throw TextError("expected ',' or ']' in the list opened at byte \(start)", at: index)
+            case nil: throw TextError("the '[' at \(column(start)) is not closed", at: index)
+            default: throw TextError("expected ',' or ']' in the list opened at \(column(start))", at: index)
             }
         }
     }
 
     private mutating func record() throws(TextError) -> Value {
         let start = index
+        try enter(start)
+        defer { depth -= 1 }
         index += 1
         var fields: [Value.Field] = []
+        var labels: Set<String> = []
         skipSpaces()
         if current == UInt8(ascii: "}") {
             index += 1
@@ -163,9 +211,9 @@ struct LiteralScanner {
             } else if let name = identifier() {
                 label = name
             } else {
-                throw TextError("expected a field name in the record opened at byte \(start)", at: index)
+                throw TextError("expected a field name in the record opened at \(column(start))", at: index)
             }
-            if fields.contains(where: { $0.label == label }) { throw TextError("field '\(label)' appears twice", at: labelStart) }
+            guard labels.insert(label).inserted else { throw TextError("field '\(label)' appears twice", at: labelStart) }
             skipSpaces()
             guard current == UInt8(ascii: ":") else { throw TextError("expected ':' after field name '\(label)'", at: index) }
             index += 1
@@ -176,8 +224,8 @@ struct LiteralScanner {
             case UInt8(ascii: "}"):
                 index += 1
                 return .record(type: nil, fields: fields)
-            case nil: throw TextError("the '{' at byte \(start) is not closed", at: index)
-            default: throw TextError("expected ',' or '}' in the record opened at byte \(start)", at: index)
+            case nil: throw TextError("the '{' at \(column(start)) is not closed", at: index)
+            default: throw TextError("expected ',' or '}' in the record opened at \(column(start))", at: index)
             }
         }
     }

@@ -25,18 +25,19 @@ enum Registration {
             throw Invalid(message: "\(where_): create, destroy, dispatch and snapshot must all be set")
         }
         var actions: [ActionDescriptor] = []
-        for index in 0..<Int(model.action_count) {
-            guard let list = model.actions else { throw Invalid(message: "\(where_): action_count is \(model.action_count) but actions is NULL") }
-            let action = try describe(list + index, position: index, in: where_)
+        if model.action_count > 0, model.actions == nil { throw Invalid(message: "\(where_): action_count is \(model.action_count) but actions is NULL") }
+        let declaredActions = try model.actions.map { list throws(Invalid) in try elements(list, count: Int(model.action_count), what: "\(where_): actions") } ?? []
+        for (index, declared) in declaredActions.enumerated() {
+            let action = try describe(declared, position: index, in: where_)
             if actions.contains(where: { $0.name == action.name }) {
                 throw Invalid(message: "\(where_): action '\(action.name)' is declared twice")
             }
             actions.append(action)
         }
         var services: [ServiceDescriptor] = []
-        for index in 0..<Int(model.service_count) {
-            guard let list = model.services else { throw Invalid(message: "\(where_): service_count is \(model.service_count) but services is NULL") }
-            let service = list[index]
+        if model.service_count > 0, model.services == nil { throw Invalid(message: "\(where_): service_count is \(model.service_count) but services is NULL") }
+        let declaredServices = try model.services.map { list throws(Invalid) in try elements(list, count: Int(model.service_count), what: "\(where_): services") } ?? []
+        for (index, service) in declaredServices.enumerated() {
             guard let name = service.name.map({ String(cString: $0) }), isIdentifier(name) else {
                 throw Invalid(message: "\(where_): service \(index) has no valid name")
             }
@@ -57,15 +58,23 @@ enum Registration {
         )
     }
 
-    private static func describe(_ pointer: UnsafePointer<sp_action>, position: Int, in where_: String) throws(Invalid) -> ActionDescriptor {
-        let action = pointer.pointee
+    /// A plugin's array, stepped by its declared struct size; a problem names the array.
+    private static func elements<Element: SizedABIStruct>(_ base: UnsafePointer<Element>, count: Int, what: String) throws(Invalid) -> [Element] {
+        do {
+            return try ABIArray.elements(base, count: count)
+        } catch {
+            throw Invalid(message: "\(what): \(error.message)")
+        }
+    }
+
+    private static func describe(_ action: sp_action, position: Int, in where_: String) throws(Invalid) -> ActionDescriptor {
         guard let name = action.name.map({ String(cString: $0) }), isActionName(name) else {
             throw Invalid(message: "\(where_): an action has no valid name (letters, digits, '_', '.' between parts, '[]' for a keyed child)")
         }
         var params: [ParamDescriptor] = []
-        for index in 0..<Int(action.param_count) {
-            guard let list = action.params else { throw Invalid(message: "\(where_), action '\(name)': param_count is \(action.param_count) but params is NULL") }
-            let param = list[index]
+        if action.param_count > 0, action.params == nil { throw Invalid(message: "\(where_), action '\(name)': param_count is \(action.param_count) but params is NULL") }
+        let declaredParams = try action.params.map { list throws(Invalid) in try elements(list, count: Int(action.param_count), what: "\(where_), action '\(name)': params") } ?? []
+        for (index, param) in declaredParams.enumerated() {
             let typeName = param.type.map { String(cString: $0) } ?? ""
             guard let type = ParamType(rawValue: typeName) else {
                 throw Invalid(message: "\(where_), action '\(name)': parameter \(index) has type \"\(typeName)\"; expected int, double, bool, string or value")

@@ -7,10 +7,21 @@ public import StoreValue
 @MainActor
 public final class Session {
     public let model: ModelDescriptor
-    /// The current state, as the plugin last reported it.
+    /// The current state, as the plugin last reported it. When it cannot be read (a tree
+    /// nested past the limit) this is the last state that could be, and
+    /// `currentState()` says why; code that shows the state to a user asks that instead.
     public var state: Value {
         if isStale, let fresh = try? readState() {
             knownState = fresh
+            isStale = false
+        }
+        return knownState
+    }
+
+    /// The current state, or why it cannot be read.
+    public func currentState() throws(SessionError) -> Value {
+        if isStale {
+            knownState = try readState()
             isStale = false
         }
         return knownState
@@ -87,7 +98,13 @@ public final class Session {
             isStale = isStale || result.state_changed != 0
             return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: [])
         }
-        knownState = try readState()
+        do {
+            knownState = try readState()
+        } catch {
+            // The action was applied; only showing its result failed.
+            isStale = true
+            return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: [], stateError: error.message)
+        }
         let changes = result.state_changed != 0 ? StateDiff.changes(from: before, to: knownState) : []
         return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: changes)
     }
@@ -175,7 +192,11 @@ public final class Session {
             throw SessionError(message: "\(model.qualifiedName): the plugin returned no state snapshot")
         }
         defer { ValueFunctions.free_(snapshot) }
-        return Value(reading: snapshot)
+        do {
+            return try Value(reading: snapshot)
+        } catch {
+            throw SessionError(message: "\(model.qualifiedName): cannot show the state: \(error)")
+        }
     }
 
     /// The value functions, for building arguments the same way plugins build values.
@@ -220,8 +241,12 @@ public final class Session {
         // A stale state (after unobserved sends) cannot give a faithful diff: report no
         // diff then, and take "changed" from the plugin when it says.
         let before: Value? = isStale ? nil : knownState
-        knownState = (try? readState()) ?? knownState
-        isStale = false
+        if let fresh = try? readState() {
+            knownState = fresh
+            isStale = false
+        } else {
+            isStale = true // `:state` will say why it cannot be read
+        }
         let changes = before.map { StateDiff.changes(from: $0, to: knownState) } ?? []
         let changed = lastEmittedChanged ?? !changes.isEmpty
         lastEmittedChanged = nil
@@ -258,6 +283,16 @@ public struct SendResult: Equatable, Sendable {
     public let effectsStarted: Int
     /// The state diff, empty when nothing changed.
     public let changes: [StateChange]
+    /// Why the state could not be read after the action (which was applied all the same).
+    public var stateError: String?
+
+    public init(action: String, stateChanged: Bool, effectsStarted: Int, changes: [StateChange], stateError: String? = nil) {
+        self.action = action
+        self.stateChanged = stateChanged
+        self.effectsStarted = effectsStarted
+        self.changes = changes
+        self.stateError = stateError
+    }
 }
 
 /// Something that happened in a session outside a `send`.

@@ -95,44 +95,58 @@ public enum PathSyntax {
         return path + "[" + Value.string(label).compact + "]"
     }
 
+    /// Reads a path: field names joined by '.', `[N]` indexes and `["key"]` keys; `.` (or
+    /// nothing) is the whole state. Every mistake is an error at its byte offset.
     public static func parse(_ text: String) throws(TextError) -> [Segment] {
         let bytes = Array(text.utf8)
         var segments: [Segment] = []
         var index = 0
         if bytes == [UInt8(ascii: ".")] || bytes.isEmpty { return [] }
+        var afterDot = false
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: ".") {
                 guard !segments.isEmpty else { throw TextError("a path starts with a field name", at: index) }
+                guard !afterDot else { throw TextError("expected a field name between the dots", at: index) }
+                afterDot = true
                 index += 1
-            } else if byte == UInt8(ascii: "[") {
+                continue
+            }
+            if byte == UInt8(ascii: "[") {
+                guard !afterDot else { throw TextError("expected a field name after '.', not '['", at: index) }
                 let start = index
                 index += 1
                 if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
                     var scanner = LiteralScanner(bytes: bytes, index: index)
-                    let label: String
-                    label = try scanner.string()
+                    segments.append(.field(try scanner.string()))
                     index = scanner.index
-                    segments.append(.field(label))
                 } else {
                     let digits = bytes[index...].prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-                    guard !digits.isEmpty, let number = Int(String(decoding: digits, as: UTF8.self)) else {
-                        throw TextError("expected an index or a quoted key after '['", at: index)
+                    guard !digits.isEmpty else { throw TextError("expected an index or a quoted key after '['", at: index) }
+                    guard let number = Int(String(decoding: digits, as: UTF8.self)) else {
+                        throw TextError("index \(String(decoding: digits, as: UTF8.self)) is too large", at: index)
                     }
                     index += digits.count
                     segments.append(.index(number))
                 }
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "]") else {
-                    throw TextError("'[' at byte \(start) is not closed", at: index)
+                    let column = String(decoding: bytes[..<start], as: UTF8.self).count + 1
+                    throw TextError("the '[' at column \(column) is not closed", at: index)
                 }
                 index += 1
                 continue
             }
+            guard afterDot || segments.isEmpty else { throw TextError("expected '.' or '[' before a field name", at: index) }
             let name = bytes[index...].prefix { $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }
-            guard !name.isEmpty else { throw TextError("unexpected '\(Character(Unicode.Scalar(bytes[index])))' in path", at: index) }
+            guard !name.isEmpty else {
+                let character = String(decoding: bytes[index...].prefix(4), as: UTF8.self).first.map(String.init) ?? "?"
+                throw TextError("unexpected '\(character)' in path", at: index)
+            }
             segments.append(.field(String(decoding: name, as: UTF8.self)))
             index += name.count
+            afterDot = false
         }
+        if afterDot { throw TextError("expected a field name after the last '.'", at: index) }
         return segments
     }
 

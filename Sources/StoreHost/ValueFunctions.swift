@@ -98,18 +98,21 @@ enum ValueFunctions {
         return Int32(SP_OK)
     }
 
-    static let free_: @convention(c) (UnsafeMutablePointer<sp_value>?) -> Void = { value in
-        guard let value else { return }
-        let count = Int(value.pointee.count)
-        if let items = value.pointee.items {
-            for index in 0..<count { free_(items[index]) }
-            free(UnsafeMutableRawPointer(mutating: items))
+    /// Frees a tree without recursion: a plugin may hand over a tree of any depth.
+    static let free_: @convention(c) (UnsafeMutablePointer<sp_value>?) -> Void = { root in
+        var pending: [UnsafeMutablePointer<sp_value>] = root.map { [$0] } ?? []
+        while let value = pending.popLast() {
+            let count = Int(value.pointee.count)
+            if let items = value.pointee.items {
+                for index in 0..<count { if let item = items[index] { pending.append(UnsafeMutablePointer(mutating: item)) } }
+                free(UnsafeMutableRawPointer(mutating: items))
+            }
+            if let names = value.pointee.names {
+                for index in 0..<count { free(UnsafeMutableRawPointer(mutating: names[index])) }
+                free(UnsafeMutableRawPointer(mutating: names))
+            }
+            free(UnsafeMutableRawPointer(mutating: value.pointee.text))
+            free(value)
         }
-        if let names = value.pointee.names {
-            for index in 0..<count { free(UnsafeMutableRawPointer(mutating: names[index])) }
-            free(UnsafeMutableRawPointer(mutating: names))
-        }
-        free(UnsafeMutableRawPointer(mutating: value.pointee.text))
-        free(value)
     }
 }

@@ -52,7 +52,7 @@ enum Trampolines {
     ) -> Int32 {
         let actionName = name.map { String(cString: $0) } ?? ""
         let values: [Value]
-        if let arguments, case .array(let items) = Value(reading: arguments) { values = items } else { values = [] }
+        if let arguments, case .array(let items)? = try? Value(reading: arguments) { values = items } else { values = [] }
         let args = Unchecked((store, result, error))
         return MainActor.assumeIsolated {
             let (store, result, errorOut) = args.value
@@ -68,7 +68,10 @@ enum Trampolines {
 
     static let restore: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_error>?) -> Int32 = { store, state, error in
         guard let state else { return Int32(SP_ERR_BAD_ARGUMENTS) }
-        let value = Value(reading: state)
+        guard let value = try? Value(reading: state) else {
+            error?.write("the state is nested more than \(Value.maxDepth) levels deep")
+            return Int32(SP_ERR_BAD_ARGUMENTS)
+        }
         let args = Unchecked((store, error))
         return MainActor.assumeIsolated {
             let (store, errorOut) = args.value

@@ -1,30 +1,44 @@
 public import CStorePlugin
 
 extension Value {
-    /// Reads a C value tree (see `sp_value`); the tree is not freed.
-    public init(reading pointer: UnsafePointer<sp_value>) {
+    /// How deeply values may nest: literals typed by users and trees read from plugins
+    /// deeper than this are refused with an error, so no recursion over a value (reading,
+    /// comparing, diffing, rendering, freeing) can run out of stack.
+    public static let maxDepth = 256
+
+    /// A value tree nested deeper than `Value.maxDepth`.
+    public struct TooDeep: Error, CustomStringConvertible {
+        public var description: String { "the value is nested more than \(Value.maxDepth) levels deep (the limit)" }
+    }
+
+    /// Reads a C value tree (see `sp_value`); the tree is not freed. Throws for a tree
+    /// nested deeper than `maxDepth`.
+    public init(reading pointer: UnsafePointer<sp_value>) throws(TooDeep) {
+        try self.init(reading: pointer, depth: 0)
+    }
+
+    private init(reading pointer: UnsafePointer<sp_value>, depth: Int) throws(TooDeep) {
         let raw = pointer.pointee
-        func child(_ index: Int) -> Value {
-            guard let items = raw.items, let item = items[index] else { return .null }
-            return Value(reading: item)
-        }
-        func label(_ index: Int) -> String? {
-            guard let names = raw.names, let name = names[index] else { return nil }
-            return String(cString: name)
-        }
         let count = Int(raw.count)
-        switch sp_kind(rawValue: raw.kind) {
+        let kind = sp_kind(rawValue: raw.kind)
+        if count > 0, kind == SP_ARRAY || kind == SP_RECORD || kind == SP_ENUM, depth >= Self.maxDepth { throw TooDeep() }
+        var children: [Field] = []
+        if count > 0, kind == SP_ARRAY || kind == SP_RECORD || kind == SP_ENUM {
+            children.reserveCapacity(count)
+            for index in 0..<count {
+                let label = raw.names?[index].map { String(cString: $0) }
+                let value = try raw.items?[index].map { item throws(TooDeep) in try Value(reading: item, depth: depth + 1) } ?? .null
+                children.append(Field(label, value))
+            }
+        }
+        switch kind {
         case SP_BOOL: self = .bool(raw.scalar.boolean)
         case SP_INT: self = .int(raw.scalar.integer)
         case SP_DOUBLE: self = .double(raw.scalar.real)
         case SP_STRING: self = .string(raw.text.map { String(cString: $0) } ?? "")
-        case SP_ARRAY: self = .array((0..<count).map(child))
-        case SP_RECORD:
-            self = .record(type: raw.text.map { String(cString: $0) },
-                           fields: (0..<count).map { Field(label($0) ?? "", child($0)) })
-        case SP_ENUM:
-            self = .enumCase(name: raw.text.map { String(cString: $0) } ?? "",
-                             payload: (0..<count).map { Field(label($0), child($0)) })
+        case SP_ARRAY: self = .array(children.map(\.value))
+        case SP_RECORD: self = .record(type: raw.text.map { String(cString: $0) }, fields: children.map { Field($0.label ?? "", $0.value) })
+        case SP_ENUM: self = .enumCase(name: raw.text.map { String(cString: $0) } ?? "", payload: children)
         default: self = .null
         }
     }

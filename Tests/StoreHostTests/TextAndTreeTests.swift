@@ -40,8 +40,8 @@ struct ActionTextTests {
         }
         #expect(error("") == TextError("expected an action name", at: 0))
         #expect(error("setCount 5 6") == TextError("unexpected '6'; separate arguments with ','", at: 11))
-        #expect(error(#"say "open"#) == TextError("the string opened at byte 4 is not closed", at: 4))
-        #expect(error("setTags [1, 2") == TextError("the '[' at byte 8 is not closed", at: 13))
+        #expect(error(#"say "open"#) == TextError("the string opened at column 5 is not closed", at: 4))
+        #expect(error("setTags [1, 2") == TextError("the '[' at column 9 is not closed", at: 13))
         #expect(error("setCount(5") == TextError("expected ',' or ')'", at: 10))
         #expect(error("say hello") == TextError(#"'hello' is not a value; text must be quoted: "hello""#, at: 4))
         #expect(error("child.") == TextError("expected a name after '.'", at: 6))
@@ -104,7 +104,7 @@ struct StateTreeTests {
         #expect(try PathSyntax.lookup(".", in: todos) == todos)
         #expect(throws: TextError("index 5 is out of range: todos has 2 items", at: 0)) { try PathSyntax.lookup("todos[5]", in: todos) }
         #expect(throws: TextError("no field 'nope' at the top level; fields: title, todos", at: 0)) { try PathSyntax.lookup("nope", in: todos) }
-        #expect(throws: TextError("'[' at byte 5 is not closed", at: 7)) { try PathSyntax.lookup("todos[1", in: todos) }
+        #expect(throws: TextError("the '[' at column 6 is not closed", at: 7)) { try PathSyntax.lookup("todos[1", in: todos) }
     }
 }
 

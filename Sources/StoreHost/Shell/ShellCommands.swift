@@ -186,6 +186,7 @@ extension ShellCore {
         }
         let afterName = line.drop { $0 == ":" || $0 == " " }.drop { $0 != " " && $0 != "\t" }
         commandArguments = String(afterName.drop { $0 == " " || $0 == "\t" })
+        commandLine = line
         return await command.run(self, Array(words.dropFirst()), origin)
     }
 
@@ -238,21 +239,38 @@ extension ShellCore {
             }
         }
         do {
-            let value = try PathSyntax.lookup(path ?? ".", in: session.state)
+            _ = try PathSyntax.parse(path ?? ".")
+        } catch {
+            let start = path.flatMap { commandArguments.range(of: $0) }.map { commandArguments.utf8.distance(from: commandArguments.startIndex, to: $0.lowerBound) } ?? 0
+            return failInArguments(error.message, origin: origin, at: start + error.offset)
+        }
+        do {
+            let value = try PathSyntax.lookup(path ?? ".", in: session.currentState())
             output(.state(path: path, value: value, depth: depth))
             return true
-        } catch {
+        } catch let error as TextError {
             return fail(error.message, origin: origin)
+        } catch let error as SessionError {
+            return fail(error.message, origin: origin)
+        } catch {
+            return fail("\(error)", origin: origin)
         }
     }
 }
 
 extension Duration {
-    /// "500ms", "2s", "1.5s", "1m" → milliseconds.
+    /// The longest duration `:wait` and `:advance` take: 365 days, so that nanoseconds on
+    /// the clock stay far from Int64's limit.
+    static let maxMilliseconds: Int64 = 365 * 24 * 3_600_000
+
+    /// "500ms", "2s", "1.5s", "1m" → milliseconds; nil for anything else, negative, not
+    /// finite, or longer than `maxMilliseconds`.
     static func milliseconds(_ text: String) -> Int64? {
         for (suffix, scale) in [("ms", 1.0), ("s", 1000.0), ("m", 60_000.0)] where text.hasSuffix(suffix) {
             guard let number = Double(text.dropLast(suffix.count)), number >= 0, number.isFinite else { return nil }
-            return Int64(number * scale)
+            let milliseconds = (number * scale).rounded()
+            guard milliseconds <= Double(maxMilliseconds) else { return nil }
+            return Int64(exactly: milliseconds)
         }
         return nil
     }

@@ -43,6 +43,8 @@ public final class ShellCore {
     public var effectsMayOutlive = false
     /// The text after the command word of the `:command` being run.
     var commandArguments = ""
+    /// The whole `:command` line being run, for errors that point into it.
+    var commandLine = ""
     /// Output produced while an action is being sent (effects it starts), shown after the
     /// action's own result line.
     private var held: [ShellOutput]?
@@ -101,6 +103,7 @@ public final class ShellCore {
             let note = record(bound.0, bound.1, source: source, changed: result.stateChanged, in: session)
             if reportActions { output(.action(text: line.trimmingCharacters(in: .whitespaces), result: result)) }
             if let note { output(note) }
+            if let problem = result.stateError { return fail("the action was applied, but \(problem)", origin: origin) }
             return true
         } catch {
             retractJournal()
@@ -112,6 +115,13 @@ public final class ShellCore {
     func fail(_ message: String, origin: LineOrigin, text: String? = nil, offset: Int? = nil) -> Bool {
         output(.error(ShellError(message, origin: origin, text: text, offset: offset)))
         return false
+    }
+
+    /// An error with a caret at byte `offset` of the running command's arguments.
+    @discardableResult
+    func failInArguments(_ message: String, origin: LineOrigin, at offset: Int) -> Bool {
+        let argumentsStart = commandLine.utf8.count - commandArguments.utf8.count
+        return fail(message, origin: origin, text: commandLine, offset: argumentsStart + offset)
     }
 
     // MARK: Models and sessions

@@ -78,6 +78,7 @@ extension ShellCore {
         }
         let equal = text[operatorRange] == "=="
         let path = text[..<operatorRange.lowerBound].trimmingCharacters(in: .whitespaces)
+        let valueStart = text.utf8.distance(from: text.startIndex, to: operatorRange.upperBound)
         var scanner = LiteralScanner(bytes: Array(text[operatorRange.upperBound...].utf8), index: 0)
         let expected: Value
         do {
@@ -85,15 +86,25 @@ extension ShellCore {
             scanner.skipSpaces()
             guard scanner.atEnd else { throw TextError("unexpected text after the value", at: scanner.index) }
         } catch let error as TextError {
-            return fail(error.message, origin: origin)
+            return failInArguments(error.message, origin: origin, at: valueStart + error.offset)
         } catch {
             return fail("\(error)", origin: origin)
         }
+        do {
+            _ = try PathSyntax.parse(path.isEmpty ? "." : path)
+        } catch {
+            let pathStart = text.utf8.prefix { $0 == 0x20 || $0 == 0x09 }.count
+            return failInArguments(error.message, origin: origin, at: pathStart + error.offset)
+        }
         let actual: Value
         do {
-            actual = try PathSyntax.lookup(path.isEmpty ? "." : path, in: session.state)
-        } catch {
+            actual = try PathSyntax.lookup(path.isEmpty ? "." : path, in: session.currentState())
+        } catch let error as TextError {
             return fail("expectation failed: \(error.message)", origin: origin)
+        } catch let error as SessionError {
+            return fail(error.message, origin: origin)
+        } catch {
+            return fail("\(error)", origin: origin)
         }
         let matches = Self.same(actual, expected)
         guard matches == equal else {

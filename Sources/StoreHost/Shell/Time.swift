@@ -47,9 +47,10 @@ extension ShellCore {
             return fail("the clock is real; start storesh with --virtual-clock to move time by hand", origin: origin)
         }
         guard let text = args.first, args.count == 1, let milliseconds = Duration.milliseconds(text) else {
-            return fail("usage: :advance DURATION (like 500ms, 2s, 1m)", origin: origin)
+            return fail("usage: :advance DURATION (like 500ms, 2s or 1m; at most 365 days)", origin: origin)
         }
-        let target = virtual.now + milliseconds * 1_000_000
+        let (target, overflow) = virtual.now.addingReportingOverflow(milliseconds * 1_000_000)
+        guard !overflow else { return fail("the virtual clock cannot go that far (it counts nanoseconds in 64 bits)", origin: origin) }
         await settle()
         while let next = virtual.nextDeadline, next <= target {
             virtual.fireNext()
@@ -63,7 +64,7 @@ extension ShellCore {
         var timeout: Int64 = 10_000
         if let text = args.first {
             guard let parsed = Duration.milliseconds(text) else {
-                return fail("'\(text)' is not a duration; write 500ms, 2s or 1m", origin: origin)
+                return fail("'\(text)' is not a duration; write 500ms, 2s or 1m (at most 365 days)", origin: origin)
             }
             timeout = parsed
         }
