@@ -8,6 +8,7 @@ protocol SizedABIStruct {
 extension sp_action: SizedABIStruct {}
 extension sp_param: SizedABIStruct {}
 extension sp_service: SizedABIStruct {}
+extension sp_model: SizedABIStruct {}
 
 /// Reads a plugin's arrays of ABI structs the way the header promises: stepped by the
 /// struct_size the plugin declared (a plugin built against a newer header has larger

@@ -8,12 +8,14 @@ enum Registration {
     }
 
     static func describe(_ pointer: UnsafePointer<sp_model>, plugin: String) throws(Invalid) -> ModelDescriptor {
-        let model = pointer.pointee
         // Version 1 began without the time-travel fields; read them only when present.
         let minimum = MemoryLayout<sp_model>.offset(of: \sp_model.replay)!
-        guard model.struct_size >= UInt32(minimum) else {
-            throw Invalid(message: "sp_model.struct_size is \(model.struct_size), expected at least \(minimum)")
+        let declared = UnsafeRawPointer(pointer).loadUnaligned(as: UInt32.self)
+        guard declared >= UInt32(minimum) else {
+            throw Invalid(message: "sp_model.struct_size is \(declared), expected at least \(minimum)")
         }
+        // Only the bytes the plugin declared are read; fields it lacks stay zero.
+        let model = try elements(pointer, count: 1, minimumSize: minimum, what: "sp_model")[0]
         let hasTimeTravel = model.struct_size >= UInt32(MemoryLayout<sp_model>.size)
         guard let rawName = model.name.map({ String(cString: $0) }), isIdentifier(rawName) else {
             throw Invalid(message: "a model name must match [A-Za-z_][A-Za-z0-9_-]*")
@@ -59,9 +61,11 @@ enum Registration {
     }
 
     /// A plugin's array, stepped by its declared struct size; a problem names the array.
-    private static func elements<Element: SizedABIStruct>(_ base: UnsafePointer<Element>, count: Int, what: String) throws(Invalid) -> [Element] {
+    private static func elements<Element: SizedABIStruct>(
+        _ base: UnsafePointer<Element>, count: Int, minimumSize: Int = MemoryLayout<Element>.size, what: String
+    ) throws(Invalid) -> [Element] {
         do {
-            return try ABIArray.elements(base, count: count)
+            return try ABIArray.elements(base, count: count, minimumSize: minimumSize)
         } catch {
             throw Invalid(message: "\(what): \(error.message)")
         }

@@ -126,7 +126,7 @@ struct TimeTravelTests {
         let shell = try ShellHarness()
         _ = await shell.run("setCount 40", "increment")
         let refused = await shell.run(":import \(file)")
-        #expect(refused.first?.contains("entry 2 (typed setCount \"x\") does not fit counter.counter; nothing was imported") == true, "\(refused)")
+        #expect(refused.first?.contains(": entry 2 (setCount \"x\") does not fit counter.counter; nothing was imported") == true, "\(refused)")
         #expect(await shell.run(":state count", ":log") == ["41", "1  script  setCount 40", "2  script  increment", "at 2 of 2"])
     }
 

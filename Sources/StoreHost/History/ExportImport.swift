@@ -5,7 +5,7 @@ import StoreValue
 /// it (plugin, model, ABI version, and the action schema with a hash), so a log from a
 /// model whose actions changed is refused with an explanation instead of replaying wrong.
 extension ShellCore {
-    static let exportHeader = "# storesh export 1"
+    static var exportHeader: String { ExportedLog.header }
 
     func schemaLines(_ model: ModelDescriptor) -> [String] {
         model.actions.map { ActionBinding.signature(of: $0) }
@@ -43,37 +43,37 @@ extension ShellCore {
         let force = args.contains("--force")
         guard let written = args.first(where: { $0 != "--force" }) else { return fail("usage: :import FILE [--force]", origin: origin) }
         let path = resolvePath(written)
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return fail("cannot read \(written)", origin: origin) }
-        let lines = text.split(separator: "\n").map(String.init)
-        guard lines.first == Self.exportHeader else { return fail("\(written) is not a storesh export (its first line should be '\(Self.exportHeader)')", origin: origin) }
+        guard let data = FileManager.default.contents(atPath: path) else { return fail("cannot read \(written)", origin: origin) }
+        let log: ExportedLog
+        do throws(ExportedLog.Problem) {
+            log = try ExportedLog.parse(data, name: written)
+        } catch {
+            return fail(error.message, origin: origin)
+        }
         let model = session.model
-        let exportedModel = lines.first { $0.hasPrefix("# model: ") }.map { String($0.dropFirst(9)) } ?? "?"
-        let exportedSchema = lines.filter { $0.hasPrefix("# action: ") }.map { String($0.dropFirst(10)) }
         let currentSchema = schemaLines(model)
         var problems: [String] = []
-        if exportedModel != model.qualifiedName {
-            problems.append("the log is from \(exportedModel), the current model is \(model.qualifiedName)")
+        if log.model != model.qualifiedName {
+            problems.append("the log is from \(log.model), the current model is \(model.qualifiedName)")
         }
-        let gone = exportedSchema.filter { !currentSchema.contains($0) }
-        let new = currentSchema.filter { !exportedSchema.contains($0) }
+        let exportedSet = Set(log.schema), currentSet = Set(currentSchema)
+        let gone = log.schema.filter { !currentSet.contains($0) }
+        let new = currentSchema.filter { !exportedSet.contains($0) }
         if !gone.isEmpty { problems.append("actions the log knows that the model no longer has: \(gone.joined(separator: ", "))") }
         if !new.isEmpty { problems.append("actions the model has that the log does not know: \(new.joined(separator: ", "))") }
         if !problems.isEmpty && !force {
             return fail("\(written) was recorded with a different schema: " + problems.joined(separator: "; ") + ". Use :import \(written) --force to replay it anyway", origin: origin)
         }
-        let entries = lines.filter { !$0.hasPrefix("#") }
         // Validate everything, then replace: a refusal leaves the session as it was.
         var fitting: [(action: ActionDescriptor, arguments: [Value], source: ActionSource)] = []
-        for (index, line) in entries.enumerated() {
-            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let source = ActionSource(rawValue: parts[0]),
-                  let bound = try? ActionBinding.bind(ActionCall.parse(parts[1]), to: model)
-            else {
-                guard force else { return fail("\(written): entry \(index + 1) (\(line)) does not fit \(model.qualifiedName); nothing was imported", origin: origin) }
+        for (index, entry) in log.entries.enumerated() {
+            guard let source = entry.source, let bound = try? ActionBinding.bind(ActionCall.parse(entry.text), to: model) else {
+                guard force else { return fail("\(written):\(entry.line): entry \(index + 1) (\(entry.text)) does not fit \(model.qualifiedName); nothing was imported", origin: origin) }
                 continue
             }
             fitting.append((bound.0, bound.1, source))
         }
+        let entries = log.entries
         if fitting.isEmpty, !entries.isEmpty {
             return fail("\(written): none of its \(entries.count) actions fit \(model.qualifiedName); nothing was imported", origin: origin)
         }

@@ -1,0 +1,47 @@
+import Foundation
+
+/// An exported action log read back for `:import`: the model and action schema its
+/// header names, and its entries (`SOURCE ACTION-TEXT`, one a line). Reading it checks
+/// only the form; whether the entries fit a model is the importer's question.
+struct ExportedLog {
+    static let header = "# storesh export 1"
+
+    struct Problem: Error {
+        let message: String
+    }
+
+    /// One entry: where it came from (nil when the word is not a source), its action text,
+    /// and its line in the file.
+    struct Entry {
+        let source: ActionSource?
+        let text: String
+        let line: Int
+    }
+
+    var model: String
+    var schema: [String]
+    var entries: [Entry]
+
+    static func parse(_ data: Data, name: String) throws(Problem) -> ExportedLog {
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw Problem(message: "\(name) is not valid UTF-8, so it is not a storesh export")
+        }
+        var log = ExportedLog(model: "?", schema: [], entries: [])
+        var sawHeader = false
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if index == 0 {
+                guard line == header else { throw Problem(message: "\(name) is not a storesh export (its first line should be '\(header)')") }
+                sawHeader = true
+            } else if line.hasPrefix("# model: ") {
+                log.model = String(line.dropFirst(9))
+            } else if line.hasPrefix("# action: ") {
+                log.schema.append(String(line.dropFirst(10)))
+            } else if !line.hasPrefix("#"), !line.isEmpty {
+                let parts = line.split(separator: " ", maxSplits: 1)
+                log.entries.append(Entry(source: ActionSource(rawValue: String(parts[0])), text: parts.count == 2 ? String(parts[1]) : "", line: index + 1))
+            }
+        }
+        guard sawHeader else { throw Problem(message: "\(name) is empty, so it is not a storesh export") }
+        return log
+    }
+}
