@@ -86,6 +86,9 @@ let package = Package(
             dependencies: ["StoreHost", "CEditLine", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
+        // libFuzzer targets for the parsers (scripts/fuzz builds them with -sanitize=fuzzer);
+        // a plain build replays a corpus through them.
+        .executableTarget(name: "storesh-fuzz", dependencies: ["StoreHost", "StoreValue"], swiftSettings: strict),
         .executableTarget(
             name: "store-demo",
             dependencies: ["ObservableStore", "Arboreal"],

@@ -94,7 +94,7 @@ final class ScriptRunner {
     func run(_ text: String, file: String) async -> Outcome {
         var statements = Statements()
         var outcome = Outcome()
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, line) in TextLines.split(text).enumerated() {
             for piece in statements.add(line, number: index + 1) {
                 if await !handle(piece, file: file, into: &outcome) { return outcome }
             }

@@ -28,7 +28,7 @@ struct ExportedLog {
         }
         var log = ExportedLog(model: "?", schema: [], entries: [])
         var sawHeader = false
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, line) in TextLines.split(text).enumerated() {
             if index == 0 {
                 guard line == header else { throw Problem(message: "\(name) is not a storesh export (its first line should be '\(header)')") }
                 sawHeader = true
@@ -36,8 +36,8 @@ struct ExportedLog {
                 log.model = String(line.dropFirst(9))
             } else if line.hasPrefix("# action: ") {
                 log.schema.append(String(line.dropFirst(10)))
-            } else if !line.hasPrefix("#"), !line.isEmpty {
-                let parts = line.split(separator: " ", maxSplits: 1)
+            } else if !line.hasPrefix("#"), line.utf8.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) {
+                let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
                 log.entries.append(Entry(source: ActionSource(rawValue: String(parts[0])), text: parts.count == 2 ? String(parts[1]) : "", line: index + 1))
             }
         }

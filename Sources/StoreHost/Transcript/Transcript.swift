@@ -38,7 +38,7 @@ public struct Transcript: Equatable, Sendable {
     public static func parse(_ text: String) -> Transcript {
         var items: [Item] = []
         var failing: Set<Int> = []
-        var lines = text.components(separatedBy: "\n")
+        var lines = TextLines.split(text).map(String.init)
         if lines.last == "" { lines.removeLast() }
         for (index, line) in lines.enumerated() {
             let number = index + 1

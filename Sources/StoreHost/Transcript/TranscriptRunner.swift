@@ -110,8 +110,8 @@ public enum TranscriptRunner {
             items += trailing
         }
         let updated = Transcript(items: items, expectedFailures: transcript.expectedFailures).text
-        let oldLines = Array(text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast(text.hasSuffix("\n") ? 1 : 0))
-        let newLines = Array(updated.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast(1))
+        let oldLines = Array(TextLines.split(text).map(String.init).dropLast(TextLines.endsWithNewline(text) ? 1 : 0))
+        let newLines = Array(TextLines.split(updated).map(String.init).dropLast(1))
         let diff = UnifiedDiff.lines(from: oldLines, to: newLines, oldName: file + " (expected)", newName: file + " (actual)")
         return Result(file: file, diff: diff, updated: updated, problems: problems)
     }

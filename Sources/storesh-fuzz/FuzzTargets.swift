@@ -1,0 +1,136 @@
+// The parsers storesh reads user input with, as libFuzzer targets. Each target checks
+// that no input crashes it and, where the format can be written back, that writing and
+// reading again gives the same thing (the oracle that catches silent corruption).
+import Foundation
+@testable import StoreHost
+import StoreValue
+
+/// The fuzz targets, by name (`scripts/fuzz` runs each with `STORESH_FUZZ_TARGET=name`).
+enum FuzzTarget: String, CaseIterable {
+    case action, literal, transcript, journal, `import`
+
+    func run(_ data: Data) {
+        switch self {
+        case .action: Self.actionText(data)
+        case .literal: Self.literalAndPath(data)
+        case .transcript: Self.transcript(data)
+        case .journal: Self.journal(data)
+        case .import: Self.exportedLog(data)
+        }
+    }
+
+    /// Fails the run with what went wrong (libFuzzer saves the input that did it).
+    static func violated(_ what: String) -> Never {
+        fatalError("oracle violated: \(what)")
+    }
+
+    /// Action text parsed and bound to a model with every kind of parameter; a bound
+    /// action rendered back as text must parse and bind to the same action and values.
+    static func actionText(_ data: Data) {
+        guard let text = String(validating: data.prefix(4096), as: UTF8.self) else { return }
+        guard let call = try? ActionCall.parse(text), let bound = try? ActionBinding.bind(call, to: FuzzModel.model) else { return }
+        let rendered = bound.0.text(with: bound.1)
+        guard let again = try? ActionBinding.bind(ActionCall.parse(rendered), to: FuzzModel.model) else {
+            violated("'\(text)' rendered as '\(rendered)', which does not parse and bind")
+        }
+        guard again.0.index == bound.0.index, again.1 == bound.1 else {
+            violated("'\(text)' rendered as '\(rendered)' reads back as \(again.1), not \(bound.1)")
+        }
+    }
+
+    /// A literal written back compactly reads back the same; a state path written back
+    /// reads back the same segments; looking a path up never traps.
+    static func literalAndPath(_ data: Data) {
+        let bytes = Array(data.prefix(4096))
+        var scanner = LiteralScanner(bytes: bytes, index: 0)
+        if let value = try? scanner.literal() {
+            var again = LiteralScanner(bytes: Array(value.compact.utf8), index: 0)
+            guard let reread = try? again.literal(), reread == value else {
+                violated("literal \(value.compact) does not read back as itself")
+            }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self), let segments = try? PathSyntax.parse(text) else { return }
+        var path = ""
+        for segment in segments {
+            switch segment {
+            case .field(let label): path = PathSyntax.append(label, to: path)
+            case .index(let index): path += "[\(index)]"
+            }
+        }
+        guard (try? PathSyntax.parse(path.isEmpty ? "." : path)) == segments else {
+            violated("path '\(text)' written back as '\(path)' reads back differently")
+        }
+        _ = try? PathSyntax.lookup(text, in: FuzzModel.sampleState)
+    }
+
+    /// A transcript written back is stable: reading and writing it again changes nothing.
+    static func transcript(_ data: Data) {
+        guard let text = String(validating: data.prefix(16_384), as: UTF8.self) else { return }
+        let written = Transcript.parse(text).text
+        let parsed = Transcript.parse(written)
+        guard parsed.text == written else { violated("transcript text is not stable when read and written again") }
+        _ = parsed.blocks
+    }
+
+    /// The journal reader never traps; every record it returns writes back as itself; and
+    /// a journal it accepts can be resumed: one more record appended reads back whole.
+    static func journal(_ data: Data) {
+        let path = FuzzModel.scratchFile
+        guard FileManager.default.createFile(atPath: path, contents: data.prefix(16_384)) else { violated("cannot write \(path)") }
+        guard let contents = try? Journal.read(path) else { return }
+        for (record, _) in contents.records where JournalRecord(line: Substring(record.line)) != record {
+            violated("journal record '\(record.line)' does not read back as itself")
+        }
+        guard contents.validLength <= data.count else { violated("validLength \(contents.validLength) past the end") }
+        do {
+            let journal = try Journal(path: path, mode: .resume(validLength: contents.validLength))
+            try journal.append(.reset)
+        } catch {
+            violated("a journal that reads cannot be resumed: \(error)")
+        }
+        guard let resumed = try? Journal.read(path), resumed.warning == nil, resumed.records.count == contents.records.count + 1 else {
+            violated("after resuming and appending, the journal does not read back whole")
+        }
+    }
+
+    /// The `:import` reader never traps, and binding its entries never traps.
+    static func exportedLog(_ data: Data) {
+        guard let log = try? ExportedLog.parse(data.prefix(16_384), name: "fuzz") else { return }
+        for entry in log.entries.prefix(64) {
+            _ = try? ActionBinding.bind(ActionCall.parse(entry.text), to: FuzzModel.model)
+        }
+    }
+}
+
+/// A model with every kind of parameter, built without a plugin (its entry points are
+/// never called: the targets only parse and bind).
+enum FuzzModel {
+    static let model: ModelDescriptor = {
+        func action(_ index: Int, _ name: String, _ params: [(String?, ParamType)]) -> ActionDescriptor {
+            ActionDescriptor(index: index, name: name, doc: nil, params: params.map { ParamDescriptor(label: $0.0, type: $0.1, doc: nil) }, typed: nil)
+        }
+        let actions = [
+            action(0, "increment", []),
+            action(1, "setCount", [(nil, .int)]),
+            action(2, "setUser", [("name", .string), ("age", .int)]),
+            action(3, "todos[].toggle", [(nil, .string)]),
+            action(4, "todos[].rename", [(nil, .string), (nil, .string)]),
+            action(5, "setTags", [(nil, .value)]),
+            action(6, "child.setRatio", [("ratio", .double)]),
+            action(7, "flag", [(nil, .bool)]),
+        ]
+        return ModelDescriptor(
+            plugin: "fuzz", name: "fuzz", doc: nil, actions: actions, services: [], modelData: nil,
+            create: { _, _, _, _ in 1 }, destroy: { _ in }, dispatch: { _, _, _, _, _ in 1 }, snapshot: { _ in nil },
+            replay: nil, restore: nil
+        )
+    }()
+
+    static let sampleState = Value.record([
+        "count": .int(3),
+        "todos": .array([.record(["id": .string("t1"), "title": .string("milk")])]),
+        "weird key": .string("x"),
+    ])
+
+    static let scratchFile = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-fuzz-\(getpid()).journal").path
+}
