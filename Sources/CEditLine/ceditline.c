@@ -1,8 +1,11 @@
 #include "ceditline.h"
 
 #include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,7 +13,9 @@
 
 static char *prompt_text;
 static void (*idle_hook)(EditLine *);
-static volatile sig_atomic_t interrupted;
+/* Set by the SIGINT handler, read and cleared by the reader thread: an atomic, so the
+ * two never race (lock-free atomics are async-signal-safe). */
+static atomic_int interrupted;
 
 static char *prompt(EditLine *editor) {
     (void)editor;
@@ -19,7 +24,17 @@ static char *prompt(EditLine *editor) {
 
 static void on_sigint(int signal) {
     (void)signal;
-    interrupted = 1;
+    atomic_store(&interrupted, 1);
+}
+
+/* libedit reads and writes characters through the C library's locale: in the "C" locale
+ * every byte past ASCII is lost or mangled. storesh speaks UTF-8, so take the user's
+ * locale when it is UTF-8 and C.UTF-8 otherwise. */
+static void use_utf8_locale(void) {
+    setlocale(LC_CTYPE, "");
+    const char *codeset = nl_langinfo(CODESET);
+    if (codeset && strcmp(codeset, "UTF-8") == 0) return;
+    if (!setlocale(LC_CTYPE, "C.UTF-8")) setlocale(LC_CTYPE, "en_US.UTF-8");
 }
 
 /* Reads one character, polling stdin so the idle hook runs while the user thinks.
@@ -28,7 +43,7 @@ static int read_character(EditLine *editor, wchar_t *out) {
     mbstate_t state;
     memset(&state, 0, sizeof state);
     for (;;) {
-        if (interrupted) return -1;
+        if (atomic_load(&interrupted)) return -1;
         struct pollfd input = { .fd = STDIN_FILENO, .events = POLLIN };
         int ready = poll(&input, 1, 20);
         if (ready < 0) {
@@ -56,6 +71,7 @@ static int read_character(EditLine *editor, wchar_t *out) {
 }
 
 EditLine *cel_open(const char *program) {
+    use_utf8_locale();
     EditLine *editor = el_init(program, stdin, stdout, stderr);
     if (!editor) return NULL;
     el_set(editor, EL_EDITOR, "emacs");
@@ -85,14 +101,12 @@ void cel_redisplay(EditLine *editor) { el_set(editor, EL_REFRESH); }
 
 const char *cel_gets(EditLine *editor, int *count) {
     const char *line = el_gets(editor, count);
-    if (interrupted) el_reset(editor);
+    if (atomic_load(&interrupted)) el_reset(editor);
     return line;
 }
 
 int cel_take_interrupt(void) {
-    int was = interrupted;
-    interrupted = 0;
-    return was;
+    return atomic_exchange(&interrupted, 0);
 }
 
 void cel_set_completer(EditLine *editor, unsigned char (*complete)(EditLine *, int)) {

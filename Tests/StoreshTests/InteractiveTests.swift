@@ -99,4 +99,18 @@ struct InteractiveTests {
         #expect(shell.expect("count: 1 → 2"), "\(shell.transcript)")
         #expect(shell.transcript.components(separatedBy: "cannot write history file \(missing)").count == 2, "reported once: \(shell.transcript)")
     }
+
+    @Test func unicodeTypedAtThePromptIsSentExactly() throws {
+        // LANG is unset here on purpose: storesh must not depend on the caller's locale.
+        let shell = try PseudoTerminal(["--plugin", "Todos"], environment: ["STORESH_HISTORY": history, "LANG": "", "LC_ALL": ""])
+        #expect(shell.expect("todos> "))
+        shell.type("add title: \"café ✓ 日本 🎉\", priority: 1\r")
+        #expect(shell.expect("state changed"), "\(shell.transcript)")
+        shell.type(":state todos[0].title\r")
+        #expect(shell.expect("\"café ✓ 日本 🎉\""), "\(shell.transcript)")
+        // Editing moves by characters: two Ctrl-B (back) over "✓d", then type "-".
+        shell.type("todos[\"t1\"].rename \"abc✓def\"")
+        shell.type("\u{2}\u{2}\u{2}-\r")
+        #expect(shell.expect("\"abc✓d-ef\""), "\(shell.transcript)")
+    }
 }
