@@ -79,11 +79,15 @@ EditLine *cel_open(const char *program) {
     el_set(editor, EL_SIGNAL, 0);
     el_set(editor, EL_GETCFN, read_character);
     el_source(editor, NULL); /* ~/.editrc: "bind -v" there switches to vi keys */
+    cel_catch_interrupts();
+    return editor;
+}
+
+void cel_catch_interrupts(void) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = on_sigint;
     sigaction(SIGINT, &action, NULL);
-    return editor;
 }
 
 void cel_close(EditLine *editor) {

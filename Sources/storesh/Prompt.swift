@@ -35,8 +35,11 @@ struct Prompt {
                 switch editor.read(prompt: text) {
                 case .end:
                     if !statement.isEmpty {
-                        continuation.yield(statement)
-                        done.wait()
+                        // Ctrl-D at a continuation prompt gives up the statement, as
+                        // Ctrl-C does; it leaves only from an empty prompt.
+                        FileHandle.standardOutput.write(Data("\n(statement cancelled)\n".utf8))
+                        statement = ""
+                        continue
                     }
                     FileHandle.standardOutput.write(Data("\n".utf8))
                     continuation.finish()

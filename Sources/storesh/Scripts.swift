@@ -167,6 +167,12 @@ final class ScriptRunner {
     /// Runs one statement; returns false when the script should stop.
     private func execute(_ statement: String, file: String, line: Int, into outcome: inout Outcome) async -> Bool {
         if statement.utf8.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return true }
+        if core.takeInterrupt() {
+            printer.emit(.error(ShellError("interrupted (Ctrl-C): the script stops before this line", origin: LineOrigin(file: file, line: line))))
+            outcome.failures += 1
+            outcome.stop = true
+            return false
+        }
         if echo { echoLine(statement) }
         if await !core.execute(statement, origin: LineOrigin(file: file, line: line)) {
             outcome.failures += 1

@@ -3,6 +3,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import CEditLine
 import StoreHost
 
 @MainActor
@@ -30,12 +31,18 @@ func storesh() async -> Int32 {
         }
     }
     let interactive = options.interactive || (steps.isEmpty && Terminal.stdinIsTerminal)
+    if interactive {
+        // Ctrl-C stops what is running (a script, :wait, a :goto replay) and keeps the
+        // session; at the prompt it drops the line.
+        cel_catch_interrupts()
+    }
     let format = OutputFormatter.Format(rawValue: options.format) ?? .tree
     let printer = Printer(formatter: OutputFormatter(format: format, color: format == .tree && Terminal.wantsColor(disabled: options.noColor)))
     let clock: any HostClock = options.virtualClock ? VirtualClock() : RealClock()
     let host = PluginHost(clock: clock, searchPath: PluginHost.defaultSearchPath(extra: options.pluginPath))
     // The diff is on at a terminal and for programs that asked for JSON.
     let core = ShellCore(host: host, showDiff: Terminal.stdoutIsTerminal || format == .json, reportActions: !options.quiet) { printer.emit($0) }
+    if interactive { core.takeInterrupt = { cel_take_interrupt() != 0 } }
 
     var failed = false
     // A resumed session loads what its journal says; otherwise the named plugins, or Counter.

@@ -153,3 +153,34 @@ struct TimeTravelWithEffectsTests {
         #expect(await shell.run(":state phase", ":log") == [#""signedIn""#, #"1  script  authenticate user: "bo", password: "open sesame""#, #"2  effect  succeed user: "bo""#, "at 2 of 2"])
     }
 }
+
+@MainActor
+@Suite("Interrupting time travel")
+struct InterruptTests {
+    @Test func ctrlCStopsALongReplayWhereItGot() async throws {
+        // Arboreal models have no restore: a jump replays from a new store.
+        let shell = try ShellHarness(plugins: ["ArborealCounter"])
+        shell.core.showDiff = false
+        shell.core.reportActions = false
+        for _ in 0..<3000 { await shell.core.execute("increment") }
+        _ = await shell.run(":goto 0")
+        shell.core.takeInterrupt = { true }
+        let interrupted = await shell.run(":goto 3000")
+        #expect(interrupted == ["at 1023 of 3000", "t.storesh:1: error: interrupted: the replay stopped at action 1023 of the 3000 wanted"], "\(interrupted)")
+        shell.core.takeInterrupt = { false }
+        let after = await shell.run(":state count", ":log 1")
+        #expect(after == ["1023", "3000  typed   increment  (undone)", "at 1023 of 3000"], "\(after)")
+    }
+}
+
+@MainActor
+@Suite("Time travel without restore")
+struct NoRestoreTests {
+    @Test func aJumpPastTheFirstSnapshotReplaysFromANewStore() async throws {
+        // Arboreal models cannot restore a snapshot: the jump must not fail for that.
+        let shell = try ShellHarness(plugins: ["ArborealCounter"])
+        shell.core.showDiff = false
+        for _ in 0..<100 { await shell.core.execute("increment") }
+        #expect(await shell.run(":goto 90", ":state count") == ["at 90 of 100", "90"])
+    }
+}

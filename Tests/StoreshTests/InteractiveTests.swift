@@ -113,4 +113,47 @@ struct InteractiveTests {
         shell.type("\u{2}\u{2}\u{2}-\r")
         #expect(shell.expect("\"abc✓d-ef\""), "\(shell.transcript)")
     }
+
+    @Test func ctrlDAtAContinuationPromptCancelsTheStatementOnly() throws {
+        let shell = try PseudoTerminal([], environment: ["STORESH_HISTORY": history])
+        #expect(shell.expect("counter> "))
+        shell.type("setCount(\r")
+        #expect(shell.expect("...> "), "\(shell.transcript)")
+        settle(shell)
+        shell.type("\u{4}")
+        #expect(shell.expect("(statement cancelled)"), "\(shell.transcript)")
+        #expect(shell.expect("counter> ", after: "(statement cancelled)"), "still in the shell")
+        shell.type(":state\r")
+        #expect(shell.expect("count: 0"), "\(shell.transcript)")
+    }
+
+    @Test func ctrlCStopsALongScriptAndKeepsTheSession() throws {
+        let script = try temporaryFile("long.storesh", String(repeating: "increment\n", count: 300_000))
+        let shell = try PseudoTerminal(["--quiet", "-i", "-f", script], environment: ["STORESH_HISTORY": history])
+        shell.pump(milliseconds: 300)
+        shell.type("\u{3}")
+        #expect(shell.expect("error: interrupted (Ctrl-C): the script stops before this line", timeout: 20), "\(shell.transcript.suffix(500))")
+        #expect(shell.expect("counter> "), "the prompt, with the session")
+        shell.type(":expect count != 300000\r")
+        shell.type(":expect count != 0\r")
+        shell.type(":state\r")
+        #expect(shell.expect("count: "), "\(shell.transcript.suffix(300))")
+        #expect(!shell.transcript.contains("expectation failed"), "\(shell.transcript.suffix(300))")
+    }
+
+    @Test func ctrlCStopsAWait() throws {
+        // resetLater fires after two seconds: ample time to press Ctrl-C during the wait.
+        let shell = try PseudoTerminal(["--plugin", "Composite"], environment: ["STORESH_HISTORY": history])
+        #expect(shell.expect("composite> "))
+        shell.type("resetLater\r")
+        #expect(shell.expect("1 effect started"), "\(shell.transcript)")
+        #expect(shell.expect("composite> ", after: "1 effect started"))
+        settle(shell) // the editor is raw again; keys typed before that can be lost
+        shell.type(":wait 10s\r")
+        #expect(shell.expect(":wait 10s\r\n"), "the editor took the line: the wait is under way")
+        shell.pump(milliseconds: 200)
+        shell.type("\u{3}")
+        #expect(shell.expect("error: interrupted; 1 effect still in flight"), "\(shell.transcript)")
+        #expect(shell.expect("composite> ", after: "still in flight"), "\(shell.transcript)")
+    }
 }

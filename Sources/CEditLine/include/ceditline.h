@@ -24,8 +24,13 @@ void cel_redisplay(EditLine *editor);
 /* The next line, or NULL at end of input or on Ctrl-C (see cel_take_interrupt). */
 const char *cel_gets(EditLine *editor, int *count);
 
-/* True (once) when Ctrl-C interrupted the last cel_gets. */
+/* True (once) when Ctrl-C was pressed since the last call: it interrupted cel_gets, or
+ * whatever the shell was running. */
 int cel_take_interrupt(void);
+
+/* From now on Ctrl-C sets the flag cel_take_interrupt reads instead of ending the
+ * program (storesh does this when it will show a prompt). */
+void cel_catch_interrupts(void);
 
 /* Binds Tab to complete(editor), which returns a CC_* code. */
 void cel_set_completer(EditLine *editor, unsigned char (*complete)(EditLine *editor, int key));

@@ -48,10 +48,13 @@ extension ShellCore {
                 try resend(session, upTo: wanted)
             } else {
                 guard journalAhead(.goto(model: session.model.qualifiedName, position: wanted), origin: origin) else { return false }
+                let before = history.position
                 do {
-                    try rebuild(session, to: wanted)
+                    try rebuild(session, to: wanted, interruptible: true)
                 } catch {
                     retractJournal()
+                    // Interrupted part way: the session is at a position of its own now.
+                    if history.position != before { journalDone(.goto(model: session.model.qualifiedName, position: history.position)) }
                     throw error
                 }
             }
@@ -142,7 +145,9 @@ extension ShellCore {
 
     /// Recomputes the state after `target` actions: from the nearest snapshot (or a new
     /// store), replaying the actions in between that are not skipped. Reports the diff.
-    func rebuild(_ session: Session, to target: Int) throws(ShellError) {
+    /// `interruptible`: Ctrl-C stops the replay, leaving the session at the action it
+    /// reached (jumps only: a skip must replay to its end to mean what it says).
+    func rebuild(_ session: Session, to target: Int, interruptible: Bool = false) throws(ShellError) {
         let key = session.model.qualifiedName
         guard let history = histories[key] else { return }
         guard session.model.supportsTimeTravel else {
@@ -155,11 +160,19 @@ extension ShellCore {
         rebuilding = true
         defer { rebuilding = false }
         do {
-            if try start.index == 0 || !session.restore(start.state) {
+            // A plugin that cannot restore this snapshot (its restore entry point says so)
+            // is replayed from a new store instead: slower, never wrong.
+            if start.index == 0 || (try? session.restore(start.state)) != true {
                 live = try freshSession(for: session)
                 start = (0, history.initial)
             }
             for index in start.index..<target {
+                if interruptible, index & 1023 == 1023, takeInterrupt() {
+                    // Stop where the replay got to: that state is consistent.
+                    history.move(to: index)
+                    output(.info(kind: "position", lines: ["at \(index) of \(history.entries.count)"]))
+                    throw ShellError("interrupted: the replay stopped at action \(index) of the \(target) wanted", origin: .prompt)
+                }
                 let entry = history.entries[index]
                 if entry.skipped { continue }
                 guard entry.action >= 0 else {

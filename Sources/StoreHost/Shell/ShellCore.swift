@@ -39,6 +39,9 @@ public final class ShellCore {
     /// Where relative file arguments (`:load ./x.so`, `:import`, `:export`) are found:
     /// a transcript's folder; nil for the working directory.
     public var baseDirectory: String?
+    /// Asked by long-running work (`:wait`, `:advance`, a `:goto` replay, a script between
+    /// statements): true (once) when the user pressed Ctrl-C. The front end sets it.
+    public var takeInterrupt: () -> Bool = { false }
     /// Set by `:fx leave-running`: effects still in flight at the end are not a failure.
     public var effectsMayOutlive = false
     /// The text after the command word of the `:command` being run.

@@ -53,11 +53,16 @@ extension ShellCore {
         guard !overflow else { return fail("the virtual clock cannot go that far (it counts nanoseconds in 64 bits)", origin: origin) }
         await settle()
         while let next = virtual.nextDeadline, next <= target {
+            if takeInterrupt() { return fail("interrupted before the clock reached the end (effects due up to here have run)", origin: origin) }
             virtual.fireNext()
             await settle()
         }
         virtual.advance(by: target - virtual.now)
         return true
+    }
+
+    private func interruptedWait(_ origin: LineOrigin) -> Bool {
+        fail("interrupted; \(effectsInFlight) effect\(effectsInFlight == 1 ? "" : "s") still in flight (:fx lists them)", origin: origin)
     }
 
     func wait(_ args: [String], origin: LineOrigin) async -> Bool {
@@ -72,11 +77,13 @@ extension ShellCore {
         if let virtual = host.clock as? VirtualClock {
             await settle()
             while effectsInFlight > 0, let next = virtual.nextDeadline, next - start <= timeout * 1_000_000 {
+                if takeInterrupt() { return interruptedWait(origin) }
                 virtual.fireNext()
                 await settle()
             }
         } else {
             while effectsInFlight > 0, host.clock.now - start < timeout * 1_000_000 {
+                if takeInterrupt() { return interruptedWait(origin) }
                 try? await Task.sleep(for: .milliseconds(1))
             }
         }
