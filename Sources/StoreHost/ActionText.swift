@@ -7,6 +7,8 @@ public struct ActionCall: Equatable, Sendable {
     public let name: String
     /// Keys written in the name, in order; they become the first arguments.
     public let keys: [Value]
+    /// Byte offset of each key in the text.
+    public let keyOffsets: [Int]
     public let arguments: [Argument]
     /// Byte range of the name in the text.
     public let nameRange: Range<Int>
@@ -26,6 +28,7 @@ public struct ActionCall: Equatable, Sendable {
         let nameStart = scanner.index
         var name = ""
         var keys: [Value] = []
+        var keyOffsets: [Int] = []
         while true {
             guard let part = scanner.identifier() else {
                 throw TextError(scanner.atEnd && name.isEmpty ? "expected an action name" : "expected a name after '.'", at: scanner.index)
@@ -34,6 +37,8 @@ public struct ActionCall: Equatable, Sendable {
             while scanner.current == UInt8(ascii: "[") {
                 let open = scanner.index
                 scanner.index += 1
+                scanner.skipSpaces()
+                keyOffsets.append(scanner.index)
                 keys.append(try scanner.literal())
                 scanner.skipSpaces()
                 guard scanner.current == UInt8(ascii: "]") else { throw TextError("the '[' at \(scanner.column(open)) is not closed", at: scanner.index) }
@@ -97,7 +102,7 @@ public struct ActionCall: Equatable, Sendable {
                 ? "unexpected '\(Character(Unicode.Scalar(extra)))' after the action"
                 : "unexpected '\(Character(Unicode.Scalar(extra)))'; separate arguments with ','", at: scanner.index)
         }
-        return ActionCall(name: name, keys: keys, arguments: arguments, nameRange: nameRange)
+        return ActionCall(name: name, keys: keys, keyOffsets: keyOffsets, arguments: arguments, nameRange: nameRange)
     }
 }
 
@@ -115,9 +120,13 @@ public enum ActionBinding {
         let params = action.params
         var slots = [Value?](repeating: nil, count: params.count)
         var position = 0
-        for key in call.keys {
-            guard position < params.count else { throw TextError("\(call.name) takes no key", at: call.nameRange.lowerBound) }
-            slots[position] = key
+        for (key, offset) in zip(call.keys, call.keyOffsets) {
+            guard position < params.count else { throw TextError("\(call.name) takes no key", at: offset) }
+            let param = params[position]
+            guard let coerced = coerced(key, to: param.type) else {
+                throw TextError("\(call.name): the key is \(article(param.type.rawValue)) \(param.type.rawValue), not \(key.kindName) \(key.compact)", at: offset)
+            }
+            slots[position] = coerced
             position += 1
         }
         var sawLabel = false
@@ -158,12 +167,23 @@ public enum ActionBinding {
     }
 
     private static func coerce(_ value: Value, to param: ParamDescriptor, at offset: Int, action: String) throws(TextError) -> Value {
-        switch (param.type, value) {
-        case (.value, _), (.int, .int), (.double, .double), (.bool, .bool), (.string, .string): return value
-        case (.double, .int(let v)): return .double(Double(v))
-        default:
+        guard let coerced = coerced(value, to: param.type) else {
             throw TextError("\(action): \(param.label.map { "'\($0)'" } ?? "this argument") should be \(param.type.rawValue), not \(value.kindName) \(value.compact)", at: offset)
         }
+        return coerced
+    }
+
+    /// `value` as a parameter of `type` takes it (an int is a double too), or nil.
+    private static func coerced(_ value: Value, to type: ParamType) -> Value? {
+        switch (type, value) {
+        case (.value, _), (.int, .int), (.double, .double), (.bool, .bool), (.string, .string): value
+        case (.double, .int(let v)): .double(Double(v))
+        default: nil
+        }
+    }
+
+    private static func article(_ word: String) -> String {
+        "aeiou".contains(word.first ?? "x") ? "an" : "a"
     }
 }
 

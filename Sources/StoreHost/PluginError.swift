@@ -43,6 +43,20 @@ public enum PluginError: Error, Equatable, CustomStringConvertible {
 
 /// The ABI's return codes, by name.
 enum ErrorCode {
+    /// What a plugin said about a failed call, in words: its message, or what the code
+    /// means when it gave none (ABI constant names are for plugin authors, not users).
+    static func explain(_ code: Int32, _ message: String) -> String {
+        if !message.isEmpty { return message }
+        switch code {
+        case 1: return "the plugin does not know this action"
+        case 2: return "the plugin refused the arguments"
+        case 3: return "the plugin refused the action"
+        case 5: return "a service failed"
+        case 6: return "the plugin ran out of memory"
+        default: return "the plugin failed (error \(code))"
+        }
+    }
+
     static func name(_ code: Int32) -> String {
         switch code {
         case 0: "SP_OK"

@@ -92,7 +92,7 @@ public final class Session {
             status = dispatchValueTree(action.name, arguments: arguments, store: store, result: &result, error: &error)
         }
         guard status == Int32(SP_OK) else {
-            throw SessionError(message: "\(action.name): \(error.text) (\(ErrorCode.name(status)))")
+            throw SessionError(message: "\(action.name): \(ErrorCode.explain(status, error.text))")
         }
         guard observe else {
             isStale = isStale || result.state_changed != 0
@@ -119,7 +119,7 @@ public final class Session {
         var error = sp_error.empty()
         let status = callWithValueTree(replay, name, arguments: arguments, store: store, result: &result, error: &error)
         guard status == Int32(SP_OK) else {
-            throw SessionError(message: "\(name): \(error.text) (\(ErrorCode.name(status)))")
+            throw SessionError(message: "\(name): \(ErrorCode.explain(status, error.text))")
         }
         isStale = isStale || result.state_changed != 0
         return result.state_changed != 0
@@ -160,7 +160,7 @@ public final class Session {
         var error = sp_error.empty()
         let status = dispatchValueTree(action.name, arguments: arguments, store: store, result: &result, error: &error)
         guard status == Int32(SP_OK) else {
-            throw SessionError(message: "\(action.name): \(error.text) (\(ErrorCode.name(status)))")
+            throw SessionError(message: "\(action.name): \(ErrorCode.explain(status, error.text))")
         }
         isStale = isStale || result.state_changed != 0
         return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: [])

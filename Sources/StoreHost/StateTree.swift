@@ -158,6 +158,17 @@ public enum PathSyntax {
         for segment in segments {
             switch segment {
             case .field(let label):
+                if case .array(let items) = current {
+                    // A keyed path into a list: the element whose `id` is the key, as
+                    // `todos["t1"].toggle` names it in actions.
+                    guard let item = items.first(where: { $0["id"] == .string(label) }) else {
+                        let ids = items.prefix(10).compactMap { $0["id"]?.compact }
+                        throw TextError("no element with id \(Value.quoted(label)) in \(walked.isEmpty ? "the state" : walked)" + (ids.isEmpty ? " (its elements have no id field)" : "; ids: \(ids.joined(separator: ", "))\(items.count > 10 ? ", …" : "")"), at: 0)
+                    }
+                    walked += "[\(Value.quoted(label))]"
+                    current = item
+                    continue
+                }
                 guard let next = current[label] else {
                     let known = current.children.compactMap(\.label)
                     throw TextError("no field '\(label)' at \(walked.isEmpty ? "the top level" : walked)" + (known.isEmpty ? "" : "; fields: \(known.joined(separator: ", "))"), at: 0)

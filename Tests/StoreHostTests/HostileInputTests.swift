@@ -132,3 +132,24 @@ struct HostileInputTests {
         #expect(await shell.run(#"add title: "\udf89", priority: 1"#).first?.contains("lone low surrogate") == true)
     }
 }
+
+@MainActor
+@Suite("Errors point at the mistake, in words")
+struct ErrorWordingTests {
+    @Test func undoRedoAndSkipAtTheEdgesSayWhy() async throws {
+        let shell = try ShellHarness()
+        #expect(await shell.run(":undo") == ["t.storesh:1: error: nothing to undo: at the start of the history"])
+        #expect(await shell.run(":redo") == ["t.storesh:1: error: nothing to redo: at the last action (0 of 0)"])
+        #expect(await shell.run(":skip 1") == ["t.storesh:1: error: there is no history yet: nothing to skip"])
+        #expect(await shell.run(":goto 3") == ["t.storesh:1: error: there is no history yet: :goto 0 is the only place to go"])
+    }
+
+    @Test func aKeyOfTheWrongTypeIsPointedAtAndNoABIConstantIsShown() async throws {
+        let shell = try ShellHarness(plugins: ["Todos"])
+        shell.core.showDiff = false
+        _ = await shell.run(#"add title: "a", priority: 1"#)
+        #expect(await shell.run("todos[0].toggle") == ["t.storesh:1:7: error: todos[].toggle: the key is a string, not int 0", "  todos[0].toggle", "        ^"])
+        #expect(await shell.run(#":state todos["t1"].title"#) == [#""a""#], "keyed paths work where :help shows them")
+        #expect(await shell.run(#":state todos["t9"]"#) == [#"t.storesh:1: error: no element with id "t9" in todos; ids: "t1""#])
+    }
+}

@@ -23,7 +23,7 @@ struct TimeTravelTests {
         _ = await shell.run("increment", "increment", "setCount 7", ":goto 1")
         #expect(await shell.run("decrement") == ["decrement: state changed", "note: the 2 undone actions after #1 were set aside as branch 1; :branch 1 brings them back"])
         #expect(await shell.run(":log") == ["1  script  increment", "2  script  decrement", "at 2 of 2"])
-        #expect(await shell.run(":redo") == ["t.storesh:1: error: there is no action 3; the history has 0 to 2"])
+        #expect(await shell.run(":redo") == ["t.storesh:1: error: nothing to redo: at the last action (2 of 2)"])
         #expect(await shell.run(":branches") == ["branch 1: 2 actions after #1: increment, setCount 7"])
         #expect(await shell.run(":branch 1", ":state count") == ["at 3 of 3", "7"])
         #expect(await shell.run(":branches") == ["branch 1: 1 action after #1: decrement"], "the timeline it replaced is kept in its place")

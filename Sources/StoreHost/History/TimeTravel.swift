@@ -41,7 +41,10 @@ extension ShellCore {
             wanted = target(history.position, number)
         }
         guard (0...history.entries.count).contains(wanted) else {
-            return fail(history.entries.isEmpty ? "there is no history yet" : "there is no action \(wanted); the history has 0 to \(history.entries.count)", origin: origin)
+            if words.first == "." {
+                return fail(wanted < 0 ? "nothing to undo: at the start of the history" : "nothing to redo: at the last action (\(history.position) of \(history.entries.count))", origin: origin)
+            }
+            return fail(history.entries.isEmpty ? "there is no history yet: :goto 0 is the only place to go" : "there is no action \(wanted); the history has 0 to \(history.entries.count)", origin: origin)
         }
         do throws(ShellError) {
             if withEffects {
@@ -101,7 +104,8 @@ extension ShellCore {
         let key = current?.model.qualifiedName ?? ""
         guard let session = current, let history = histories[key] else { return fail("no model is loaded", origin: origin) }
         let count = history.entries.count
-        guard let text = args.first, let number = Int(text), args.count == 1, (1...max(1, count)).contains(number), count > 0 else {
+        guard count > 0 else { return fail("there is no history yet: nothing to \(skipped ? "skip" : "unskip")", origin: origin) }
+        guard let text = args.first, let number = Int(text), args.count == 1, (1...count).contains(number) else {
             return fail("usage: :\(skipped ? "skip" : "unskip") N, with N from 1 to \(count)", origin: origin)
         }
         let model = session.model.qualifiedName

@@ -225,7 +225,8 @@ extension ShellCore {
         guard let session = current else { return fail("no model is loaded", origin: origin) }
         var path: String?
         var depth: Int?
-        var rest = args[...]
+        // Words as typed: a path keeps its quotes (`todos["t1"]`).
+        var rest = RawWords.split(commandArguments)[...]
         while let word = rest.popFirst() {
             if word == "--depth" {
                 guard let text = rest.popFirst(), let number = Int(text), number > 0 else {
@@ -273,6 +274,36 @@ extension Duration {
             return Int64(exactly: milliseconds)
         }
         return nil
+    }
+}
+
+/// Splits a command's arguments at spaces outside quotes and brackets, keeping every
+/// character (for paths and literals, which have quotes of their own).
+enum RawWords {
+    static func split(_ text: String) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var depth = 0
+        var quoted = false
+        var escaped = false
+        for character in text {
+            if quoted {
+                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { quoted = false }
+            } else if character == "\"" {
+                quoted = true
+            } else if character == "[" || character == "{" {
+                depth += 1
+            } else if character == "]" || character == "}" {
+                depth -= 1
+            } else if (character == " " || character == "\t"), depth <= 0 {
+                if !word.isEmpty { words.append(word) }
+                word = ""
+                continue
+            }
+            word.append(character)
+        }
+        if !word.isEmpty { words.append(word) }
+        return words
     }
 }
 
