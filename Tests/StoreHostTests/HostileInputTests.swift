@@ -153,3 +153,22 @@ struct ErrorWordingTests {
         #expect(await shell.run(#":state todos["t9"]"#) == [#"t.storesh:1: error: no element with id "t9" in todos; ids: "t1""#])
     }
 }
+
+@MainActor
+@Suite("Completion where :help shows paths and keys")
+struct CompletionTests {
+    @Test func keyedActionsFieldsAndFiles() async throws {
+        let shell = try ShellHarness(plugins: ["Todos"])
+        _ = await shell.run(#"add title: "a", priority: 1"#)
+        let keyed = #"todos["t1"]."#
+        #expect(shell.core.completions(line: keyed, cursor: keyed.utf8.count).candidates.contains(#"todos["t1"].toggle"#))
+        let state = #":state todos["t1"].t"#
+        #expect(shell.core.completions(line: state, cursor: state.utf8.count).candidates == [#"todos["t1"].title"#])
+        let help = shell.core.completions(line: ":help ", cursor: 6).candidates
+        #expect(help.count == Set(help).count && help.contains("actions"), "each topic once: \(help)")
+        let directory = try Fixtures.directory()
+        #expect(FileManager.default.createFile(atPath: directory.appendingPathComponent("saved.log").path, contents: Data()))
+        shell.core.baseDirectory = directory.path
+        #expect(shell.core.completions(line: ":import sa", cursor: 10).candidates == ["saved.log"])
+    }
+}

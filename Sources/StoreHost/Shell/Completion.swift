@@ -20,17 +20,45 @@ extension ShellCore {
                 candidates = commandArguments(words[0], word: word)
             }
         } else if words.isEmpty {
-            candidates = current?.model.actions.map(\.name) ?? []
+            candidates = actionNames(completing: word)
         } else {
             candidates = labels(for: words[0], given: earlier)
         }
-        return (wordStart, candidates.filter { $0.hasPrefix(word) }.sorted())
+        var seen = Set<String>()
+        return (wordStart, candidates.filter { $0.hasPrefix(word) && seen.insert($0).inserted }.sorted())
+    }
+
+    /// Action names, with the keys the user already typed in place of `[]`:
+    /// `todos["t1"].` completes to `todos["t1"].toggle`, `todos["t1"].rename`, ….
+    private func actionNames(completing word: String) -> [String] {
+        let names = current?.model.actions.map(\.name) ?? []
+        var keys: [Substring] = []
+        var schemaWord = ""
+        var rest = Substring(word)
+        while let open = rest.firstIndex(of: "["), let close = rest[open...].firstIndex(of: "]") {
+            schemaWord += rest[...open] + "]"
+            keys.append(rest[rest.index(after: open)..<close])
+            rest = rest[rest.index(after: close)...]
+        }
+        schemaWord += rest
+        guard !keys.isEmpty else { return names }
+        return names.filter { $0.hasPrefix(schemaWord) }.map { name in
+            var filled = ""
+            var remaining = keys[...]
+            var parts = Substring(name)
+            while let slot = parts.range(of: "[]"), let key = remaining.popFirst() {
+                filled += parts[..<slot.lowerBound] + "[" + key + "]"
+                parts = parts[slot.upperBound...]
+            }
+            return filled + parts
+        }
     }
 
     private func commandArguments(_ command: String, word: String) -> [String] {
         switch Self.aliases[String(command.dropFirst())] ?? String(command.dropFirst()) {
         case "help": return Self.commands.map(\.name) + ["actions"]
         case "load": return host.availablePlugins().map(\.name) + filePaths(word)
+        case "import", "export": return filePaths(word)
         case "use": return host.models.map(\.name) + host.models.map(\.qualifiedName)
         case "state": return current.map { statePaths($0.state) } ?? []
         case "diff": return ["on", "off"]
@@ -57,9 +85,12 @@ extension ShellCore {
             }
         case .array(let items):
             for (index, item) in items.prefix(20).enumerated() {
-                let path = prefix + "[\(index)]"
-                paths.append(path)
-                paths += statePaths(item, prefix: path, depth: depth - 1)
+                // Elements with an id are also reached by it, as keyed actions name them.
+                let keyed = item["id"].flatMap { id in if case .string(let text) = id { prefix + "[\(Value.quoted(text))]" } else { nil } }
+                for path in [prefix + "[\(index)]"] + (keyed.map { [$0] } ?? []) {
+                    paths.append(path)
+                    paths += statePaths(item, prefix: path, depth: depth - 1)
+                }
             }
         default:
             break
@@ -67,13 +98,15 @@ extension ShellCore {
         return paths
     }
 
+    /// Files and directories (with a '/') that `word` may be the start of; `~` and the
+    /// base directory count as the commands that take files resolve them.
     private func filePaths(_ word: String) -> [String] {
         let directory = word.contains("/") ? String(word[...word.lastIndex(of: "/")!]) : ""
-        let listed = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
+        let listed = (try? FileManager.default.contentsOfDirectory(atPath: resolvePath(directory.isEmpty ? "." : directory))) ?? []
         return listed.map { entry in
             var isDirectory: ObjCBool = false
             let path = directory + entry
-            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: resolvePath(path), isDirectory: &isDirectory)
             return isDirectory.boolValue ? path + "/" : path
         }
     }

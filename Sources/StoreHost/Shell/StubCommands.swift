@@ -26,12 +26,18 @@ extension ShellCore {
                     answers.append(.value(try scanner.literal()))
                 }
                 scanner.skipSpaces()
-                if scanner.current == UInt8(ascii: ",") { scanner.index += 1 } else if !scanner.atEnd {
+                if scanner.current == UInt8(ascii: ",") {
+                    let comma = scanner.index
+                    scanner.index += 1
+                    scanner.skipSpaces()
+                    if scanner.atEnd { throw TextError("a result must follow ','", at: comma) }
+                } else if !scanner.atEnd {
                     throw TextError("separate results with ','", at: scanner.index)
                 }
             }
+            if answers.isEmpty { throw TextError("usage: :stub SERVICE RESULT[, RESULT…] (at least one result)", at: scanner.index) }
         } catch let error as TextError {
-            return fail(error.message, origin: origin)
+            return failInArguments(error.message, origin: origin, at: error.offset)
         } catch {
             return fail("\(error)", origin: origin)
         }
