@@ -10,6 +10,9 @@ public enum PluginError: Error, Equatable, CustomStringConvertible {
     case toolchainMismatch(path: String, plugin: String, host: String)
     case registrationFailed(path: String, code: Int32, message: String)
     case alreadyLoaded(path: String)
+    /// Another file with a plugin of the same name is loaded (a dev build and an installed
+    /// copy): their models would have the same qualified names.
+    case nameTaken(path: String, name: String, loadedFrom: String)
     case unknownModel(name: String, known: [String])
     case ambiguousModel(name: String, candidates: [String])
 
@@ -33,6 +36,8 @@ public enum PluginError: Error, Equatable, CustomStringConvertible {
             return "\(path): the plugin failed to register its models (\(ErrorCode.name(code))): \(message)"
         case .alreadyLoaded(let path):
             return "\(path): already loaded"
+        case .nameTaken(let path, let name, let loadedFrom):
+            return "\(path): a plugin named '\(name)' is already loaded from \(loadedFrom); both would have the same model names, so this one is not loaded (start storesh with the one you want)"
         case .unknownModel(let name, let known):
             return "no model named '\(name)'" + (known.isEmpty ? "; no models are loaded" : "; loaded: \(known.joined(separator: ", "))")
         case .ambiguousModel(let name, let candidates):

@@ -106,6 +106,9 @@ public final class PluginHost {
             throw .missingSymbol(path: path, symbol: STOREPLUGIN_ENTRY_SYMBOL)
         }
         let info = try checkInfo(unsafeBitCast(infoSymbol, to: storeplugin_info_fn.self), path: path)
+        if let twin = plugins.first(where: { $0.name == info.name }) {
+            throw .nameTaken(path: path, name: info.name, loadedFrom: twin.path)
+        }
         let context = PluginContext(host: self, plugin: info.name, path: path)
         let table = context.makeTable()
         var error = sp_error.empty()

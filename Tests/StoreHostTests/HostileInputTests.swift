@@ -172,3 +172,16 @@ struct CompletionTests {
         #expect(shell.core.completions(line: ":import sa", cursor: 10).candidates == ["saved.log"])
     }
 }
+
+@MainActor
+@Suite("Two copies of one plugin")
+struct TwinPluginTests {
+    @Test func aSecondPluginOfTheSameNameIsRefusedNamingBothFiles() throws {
+        let copy = try Fixtures.directory().appendingPathComponent("libCCounter.so").path
+        try FileManager.default.copyItem(atPath: buildDirectory + "/libCCounter.so", toPath: copy)
+        let host = makeHost()
+        let first = try host.load("CCounter")
+        #expect(throws: PluginError.nameTaken(path: copy, name: "ccounter", loadedFrom: first.path)) { try host.load(copy) }
+        #expect(try host.model(named: "ccounter.ccounter").plugin == "ccounter", "the first stays, unambiguous")
+    }
+}
