@@ -15,10 +15,10 @@ public final class PluginHost {
     public private(set) var plugins: [LoadedPlugin] = []
 
     /// The plugin ABI version this host speaks.
-    public static let abiVersion = STOREPLUGIN_ABI_VERSION
+    public nonisolated static let abiVersion = STOREPLUGIN_ABI_VERSION
 
     /// The Swift toolchain this host was built with; Swift plugins must match it.
-    public static let toolchain = String(cString: storeplugin_compiler_tag())
+    public nonisolated static let toolchain = String(cString: storeplugin_compiler_tag())
 
     public init(clock: any HostClock = RealClock(), searchPath: [String]) {
         self.clock = clock

@@ -5,13 +5,14 @@ import ArgumentParser
 /// from the raw arguments.
 struct Options: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "storesh",
-        abstract: "Load store-based models from plugins, send them actions, watch their state and effects.",
+        commandName: "shell",
+        abstract: "Run the shell (the default): load plugins, run scripts, show the prompt.",
         discussion: """
         With no -f or -c, storesh shows a prompt when standard input is a terminal and reads a \
         script from it otherwise. Scripts hold actions (setCount 5) and :commands (:state); \
         type :help at the prompt for both. Exit status: 0 when every line succeeded, 1 when a \
-        line or a --plugin failed, 2 for a bad option or a missing script.
+        line, a journal write or a --plugin failed, 2 for a bad option or a script \
+        that could not be read to its end.
         """
     )
 

@@ -5,7 +5,7 @@ import StoreHost
 /// `storesh test PATH...`: runs transcripts and reports, like a test runner.
 struct TestOptions: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "storesh test",
+        commandName: "test",
         abstract: "Run transcripts (recorded sessions) as tests.",
         discussion: """
         Each *.transcript file (directories are searched) runs in a fresh session, as storesh \
@@ -53,19 +53,9 @@ struct TestOptions: ParsableCommand {
     }
 }
 
+/// Runs `storesh test`; returns the exit status.
 @MainActor
-func runTests(_ arguments: [String]) async -> Int32 {
-    let options: TestOptions
-    do {
-        options = try TestOptions.parse(arguments)
-    } catch {
-        if TestOptions.exitCode(for: error) == .success {
-            print(TestOptions.helpMessage())
-            return 0
-        }
-        FileHandle.standardError.write(Data("storesh test: \(TestOptions.message(for: error))\n".utf8))
-        return 2
-    }
+func runTests(_ options: TestOptions) async -> Int32 {
     let files: [String]
     switch options.files() {
     case .success(let list): files = list

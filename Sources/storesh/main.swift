@@ -1,127 +1,48 @@
 // storesh: load store-based models from plugins, send them actions as text, watch their
 // state and effects — at a prompt, or from scripts.
 import ArgumentParser
-import Dispatch
 import Foundation
-import CEditLine
 import StoreHost
 
-@MainActor
-func storesh() async -> Int32 {
-    let arguments = Array(CommandLine.arguments.dropFirst())
-    if arguments.first == "test" {
-        return await runTests(Array(arguments.dropFirst()))
-    }
-    let options: Options
-    do {
-        options = try Options.parse(arguments)
-    } catch {
-        if Options.exitCode(for: error) == .success {
-            print(Options.helpMessage())
-            return 0
-        }
-        FileHandle.standardError.write(Data("storesh: \(Options.message(for: error))\nTry 'storesh --help'.\n".utf8))
-        return 2
-    }
-    let steps = Options.scriptSteps(arguments)
-    for case .file(let path) in steps {
-        if let problem = ScriptReader.check(path) {
-            FileHandle.standardError.write(Data("storesh: \(problem.message)\n".utf8))
-            return 2
-        }
-    }
-    let interactive = options.interactive || (steps.isEmpty && Terminal.stdinIsTerminal)
-    if interactive {
-        // Ctrl-C stops what is running (a script, :wait, a :goto replay) and keeps the
-        // session; at the prompt it drops the line.
-        cel_catch_interrupts()
-    }
-    let format = OutputFormatter.Format(rawValue: options.format) ?? .tree
-    let printer = Printer(formatter: OutputFormatter(format: format, color: format == .tree && Terminal.wantsColor(disabled: options.noColor)))
-    let clock: any HostClock = options.virtualClock ? VirtualClock() : RealClock()
-    let host = PluginHost(clock: clock, searchPath: PluginHost.defaultSearchPath(extra: options.pluginPath))
-    // The diff is on at a terminal and for programs that asked for JSON.
-    let core = ShellCore(host: host, showDiff: Terminal.stdoutIsTerminal || format == .json, reportActions: !options.quiet) { printer.emit($0) }
-    if interactive { core.takeInterrupt = { cel_take_interrupt() != 0 } }
-
-    var failed = false
-    // A resumed session loads what its journal says; otherwise the named plugins, or Counter.
-    let startupPlugins = options.resume != nil && options.plugins.isEmpty ? [] : (options.plugins.isEmpty ? ["Counter"] : options.plugins)
-    for name in startupPlugins {
-        do {
-            let plugin = try host.load(name)
-            if interactive || !options.plugins.isEmpty, !options.quiet {
-                printer.emit(.loaded(plugin: plugin.name, version: plugin.version, models: plugin.models.map(\.qualifiedName)))
-            }
-        } catch {
-            printer.emit(.error(ShellError(error.description, origin: .prompt)))
-            failed = true
-        }
-    }
-    do throws(ShellError) {
-        if let model = options.model {
-            try core.use(model)
-        } else if let first = host.plugins.first?.models.first {
-            try core.use(first.qualifiedName)
-        }
-    } catch {
-        printer.emit(.error(error))
-        failed = true
-    }
-
-    if let path = options.resume {
-        do {
-            guard let resumed = try await core.resumeJournal(from: path, continuingIn: options.journal, force: options.force) else { return 1 }
-            for warning in resumed.warnings { printer.write("storesh: warning: \(warning)\n", toStderr: true) }
-            if !options.quiet {
-                let count = core.current.flatMap { core.histories[$0.model.qualifiedName]?.entries.count } ?? 0
-                printer.emit(.info(kind: "resumed", lines: ["resumed \(path): \(resumed.records) records, \(count) actions in \(core.current?.model.qualifiedName ?? "no model")"]))
-            }
-        } catch {
-            FileHandle.standardError.write(Data("storesh: \(error.message)\n".utf8))
-            return 2
-        }
-    } else if let path = options.journal {
-        do {
-            try core.startJournal(at: path)
-        } catch {
-            FileHandle.standardError.write(Data("storesh: \(error.message)\n".utf8))
-            return 2
-        }
-    }
-
-    let runner = ScriptRunner(core: core, printer: printer, echo: options.echo, bail: options.bail)
-    var stopped = false
-    var unreadable = false
-    var counter = 0
-    for step in steps + (steps.isEmpty && !interactive ? [.file("-")] : []) where !stopped {
-        let outcome: ScriptRunner.Outcome
-        switch step {
-        case .file(let path):
-            outcome = await runner.run(file: path)
-        case .line(let line):
-            counter += 1
-            outcome = await runner.run(line, file: "-c#\(counter)")
-        }
-        failed = failed || outcome.failures > 0
-        unreadable = unreadable || outcome.unreadable
-        stopped = outcome.stop
-    }
-    // A run that ends with effects in flight has not shown what they do (TCA's TestStore
-    // fails the same way); the prompt is exempt, where the user sees them land.
-    if !interactive, let unfinished = core.unfinishedEffects() {
-        printer.emit(.error(ShellError(unfinished, origin: .prompt)))
-        failed = true
-    }
-    if interactive, !(stopped && (options.bail || core.quitRequested)) {
-        await Prompt(core: core, printer: printer).run()
-    }
-    if let journal = core.journal, !journal.sync() {
-        FileHandle.standardError.write(Data("storesh: cannot flush journal \(journal.path) to the disk\n".utf8))
-        failed = true
-    }
-    if unreadable { return 2 }
-    return failed || core.journalFailures > 0 ? 1 : 0
+/// `storesh` and its subcommands: the shell (the default, so `storesh -c increment`
+/// needs no subcommand name) and `storesh test`.
+struct Storesh: ParsableCommand {
+    static let version = "0.2.0"
+    static let configuration = CommandConfiguration(
+        commandName: "storesh",
+        abstract: "Load store-based models from plugins, send them actions, watch their state and effects.",
+        discussion: "Without a subcommand storesh runs the shell: see 'storesh shell --help'.",
+        version: "storesh \(version) (plugin ABI \(PluginHost.abiVersion), \(PluginHost.toolchain))",
+        subcommands: [Options.self, TestOptions.self],
+        defaultSubcommand: Options.self
+    )
 }
 
-exit(await storesh())
+/// Parses the command line and runs what it names. Usage errors exit with status 2.
+@MainActor
+func main() async -> Int32 {
+    let command: any ParsableCommand
+    do {
+        command = try Storesh.parseAsRoot()
+    } catch {
+        if Storesh.exitCode(for: error) == .success {
+            Storesh.exit(withError: error) // --help, --version: printed for the right command
+        }
+        FileHandle.standardError.write(Data("storesh: \(Storesh.message(for: error))\nTry 'storesh --help'.\n".utf8))
+        return 2
+    }
+    switch command {
+    case let options as Options: return await runShell(options)
+    case let options as TestOptions: return await runTests(options)
+    default: // `storesh help [SUBCOMMAND]`
+        var other = command
+        do {
+            try other.run()
+        } catch {
+            Storesh.exit(withError: error)
+        }
+        return 0
+    }
+}
+
+exit(await main())

@@ -49,6 +49,19 @@ struct BatchTests {
         #expect(format.status == 2)
     }
 
+    @Test func versionAndHelpNameTheSubcommands() throws {
+        let version = try storesh(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("storesh 0.2.0 (plugin ABI 1, "))
+        let help = try storesh(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("shell (default)"))
+        #expect(help.stdout.contains("test                    Run transcripts"))
+        let shellHelp = try storesh(["shell", "--help"])
+        #expect(shellHelp.stdout.contains("--journal <PATH>"))
+        #expect(try storesh(["shell", "-c", ":state count"]).stdout == "0\n")
+    }
+
     @Test func aPluginThatFailsIsReportedAndTheOthersLoad() throws {
         let bad = try temporaryFile("libbroken.so", "not a library")
         let run = try storesh(["--plugin", bad, "--plugin", "CCounter", "-c", "increment"])
