@@ -28,6 +28,7 @@ func runShell(_ options: Options) async -> Int32 {
     // The diff is on at a terminal and for programs that asked for JSON.
     let core = ShellCore(host: host, showDiff: Terminal.stdoutIsTerminal || format == .json, reportActions: !options.quiet) { printer.emit($0) }
     if interactive { core.takeInterrupt = { cel_take_interrupt() != 0 } }
+    core.watchesStateWhenQuiet = format == .json
 
     var failed = false
     // A resumed session loads what its journal says; otherwise the named plugins, or Counter.

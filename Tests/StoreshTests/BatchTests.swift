@@ -88,6 +88,34 @@ struct BatchTests {
         #expect(objects[7]["line"] as? Int == 4)
     }
 
+    @Test func jsonRecordsAreStructuredAndQuietRunsKeepEffectDiffs() throws {
+        let run = try storesh(["--format", "json", "--quiet", "--plugin", "Auth", "--virtual-clock"], input: """
+        authenticate user: "bo", password: "open sesame"
+        :fx
+        :wait
+        :log
+        :stub checkCredentials false, fail "down"
+        :stubs
+        :models
+        """)
+        #expect(run.status == 0, "\(run.stderr)")
+        let objects = try run.stdout.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        func record(_ kind: String) -> [String: Any]? { objects.first { $0["kind"] as? String == kind } }
+        let fx = try #require(record("fx")?["effects"] as? [[String: Any]])
+        #expect(fx.first?["label"] as? String == "authenticate")
+        let applied = try #require(record("applied")?["diff"] as? [[String: Any]])
+        #expect(applied.first?["path"] as? String == "phase", "the applied record has its diff in a --quiet run")
+        let log = try #require(record("log"))
+        #expect((log["entries"] as? [[String: Any]])?.map { $0["source"] as? String } == ["script", "effect"])
+        #expect(log["position"] as? Int == 2)
+        let stubs = try #require((record("stubs")?["services"] as? [[String: Any]])?.first)
+        #expect(stubs["stubbed"] as? Bool == true)
+        #expect((stubs["answers"] as? [Any])?.count == 2)
+        let models = try #require(record("models")?["models"] as? [[String: Any]])
+        #expect(models.first?["qualified_name"] as? String == "auth.auth")
+        #expect(models.first?["current"] as? Bool == true)
+    }
+
     @Test func eachResultIsFlushedAtOnce() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: storeshBinary)

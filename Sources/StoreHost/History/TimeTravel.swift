@@ -10,7 +10,16 @@ extension ShellCore {
         }
         let entries = history.entries
         let width = String(entries.count).count
-        var lines = entries.indices.suffix(count).map { index in
+        let shown = entries.indices.suffix(count)
+        let records: [Value] = shown.map { index in
+            let entry = entries[index]
+            return .record([
+                "index": .int(Int64(index + 1)), "source": .string(entry.source.rawValue),
+                "action": .string(text(of: entry, in: session.model)), "changed": .bool(entry.changed),
+                "skipped": .bool(entry.skipped), "undone": .bool(index >= history.position),
+            ])
+        }
+        var lines = shown.map { index in
             let entry = entries[index]
             var line = String(repeating: " ", count: width - String(index + 1).count) + "\(index + 1)  "
             line += entry.source.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + text(of: entry, in: session.model)
@@ -20,7 +29,9 @@ extension ShellCore {
             return line
         }
         lines.append("at \(history.position) of \(entries.count)")
-        output(.info(kind: "log", lines: lines))
+        output(.report(kind: "log", lines: lines, data: .record([
+            "entries": .array(records), "position": .int(Int64(history.position)), "count": .int(Int64(entries.count)),
+        ])))
         return true
     }
 

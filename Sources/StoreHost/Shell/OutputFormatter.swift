@@ -71,7 +71,7 @@ public struct OutputFormatter: Sendable {
                 lines.append("  " + String(repeating: " ", count: column - 1) + paint("^", "32;1"))
             }
             return lines
-        case .info(_, let lines):
+        case .info(_, let lines), .report(_, let lines, _):
             return lines
         case .loaded(let plugin, let version, let models):
             return ["loaded \(plugin) \(version): \(models.joined(separator: ", "))"]
@@ -119,6 +119,9 @@ public struct OutputFormatter: Sendable {
             ])
         case .info(let kind, let lines):
             return JSON.object([("kind", JSON.string(kind)), ("lines", JSON.array(lines.map(JSON.string)))])
+        case .report(let kind, let lines, let data):
+            let fields = data.children.map { ($0.label ?? "", Optional(JSON.value($0.value))) }
+            return JSON.object([("kind", JSON.string(kind)), ("lines", JSON.array(lines.map(JSON.string)))] + fields)
         case .loaded(let plugin, let version, let models):
             return JSON.object([
                 ("kind", JSON.string("loaded")), ("plugin", JSON.string(plugin)), ("version", JSON.string(version)),

@@ -46,7 +46,13 @@ extension ShellCore {
                      detail: []) { core, _, _ in
             let current = core.current?.model.qualifiedName
             let lines = core.host.models.map { ($0.qualifiedName == current ? "* " : "  ") + "\($0.qualifiedName)  \($0.doc ?? "")" }
-            core.output(.info(kind: "models", lines: lines.isEmpty ? ["no models are loaded"] : lines))
+            let records: [Value] = core.host.models.map { model in
+                .record([
+                    "name": .string(model.name), "plugin": .string(model.plugin), "qualified_name": .string(model.qualifiedName),
+                    "current": .bool(model.qualifiedName == current), "doc": model.doc.map(Value.string) ?? .null,
+                ])
+            }
+            core.output(.report(kind: "models", lines: lines.isEmpty ? ["no models are loaded"] : lines, data: .record(["models": .array(records)])))
             return true
         },
         ShellCommand(name: "use", usage: ":use MODEL", summary: "switch to another model (its state is kept)",
@@ -93,8 +99,14 @@ extension ShellCore {
                 return true
             default: return core.fail("usage: :fx [leave-running]", origin: origin)
             }
-            let lines = core.inFlightDescriptions()
-            core.output(.info(kind: "fx", lines: lines.isEmpty ? ["no effects in flight"] : lines))
+            let running = core.inFlight()
+            let lines = running.map { "fx #\($0.id) \($0.label ?? "effect") running for \($0.milliseconds)ms" }
+            let records: [Value] = running.map { effect in
+                .record(["id": .int(Int64(effect.id)), "label": effect.label.map(Value.string) ?? .null, "running_ms": .int(effect.milliseconds)])
+            }
+            core.output(.report(kind: "fx", lines: lines.isEmpty ? ["no effects in flight"] : lines, data: .record([
+                "model": core.current.map { .string($0.model.qualifiedName) } ?? .null, "effects": .array(records),
+            ])))
             return true
         },
         ShellCommand(name: "wait", usage: ":wait [TIMEOUT]", summary: "wait until the current model's effects settle",

@@ -15,6 +15,9 @@ public final class ShellCore {
     public var reportActions: Bool
     /// Receives everything the shell reports, as it happens.
     public var output: (ShellOutput) -> Void
+    /// Keep the state current after every action even when action results are not
+    /// reported, so what effects apply still comes with its diff (`--format json --quiet`).
+    public var watchesStateWhenQuiet = false
     /// Set by `:quit`.
     public private(set) var quitRequested = false
 
@@ -102,7 +105,7 @@ public final class ShellCore {
             later.forEach(output)
         }
         do {
-            let result = try session.send(bound.0, arguments: bound.1, observe: reportActions && showDiff)
+            let result = try session.send(bound.0, arguments: bound.1, observe: showDiff && (reportActions || watchesStateWhenQuiet))
             let note = record(bound.0, bound.1, source: source, changed: result.stateChanged, in: session)
             if reportActions { output(.action(text: line.trimmingCharacters(in: .whitespaces), result: result)) }
             if let note { output(note) }
@@ -227,13 +230,11 @@ public final class ShellCore {
         if held != nil { held?.append(item) } else { output(item) }
     }
 
-    /// Lists effects in flight in the current model: id, label, age.
-    func inFlightDescriptions() -> [String] {
+    /// Effects in flight in the current model: id, label, milliseconds running.
+    func inFlight() -> [(id: UInt64, label: String?, milliseconds: Int64)] {
         guard let current, let table = effects[current.model.qualifiedName] else { return [] }
         let now = host.clock.now
-        return table.sorted { $0.key < $1.key }.map { id, info in
-            "fx #\(id) \(info.label ?? "effect") running for \((now - info.started) / 1_000_000)ms"
-        }
+        return table.sorted { $0.key < $1.key }.map { ($0.key, $0.value.label, (now - $0.value.started) / 1_000_000) }
     }
 
     func requestQuit() { quitRequested = true }

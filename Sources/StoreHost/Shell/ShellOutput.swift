@@ -26,8 +26,11 @@ public enum ShellOutput: Equatable, Sendable {
     case applied(action: String, changes: [StateChange], showDiff: Bool)
     /// A mistake: what, where in the line (byte offset, if known), which line.
     case error(ShellError)
-    /// Plain lines from a command (`:help`, `:models`, …), with a kind for JSON.
+    /// Plain lines from a command (`:help`, …), with a kind for JSON.
     case info(kind: String, lines: [String])
+    /// A command's lines for people, and the same facts as a record for programs: JSON
+    /// gets the record's fields beside `kind` and `lines` (`:log`, `:fx`, `:stubs`, `:models`).
+    case report(kind: String, lines: [String], data: Value)
     /// `:load` loaded a plugin.
     case loaded(plugin: String, version: String, models: [String])
 }

@@ -61,7 +61,22 @@ extension ShellCore {
         let lines = session.model.services.map { service in
             mine[service.name]?.summary ?? "\(service.name) (\(service.signature)): its own implementation"
         }
-        output(.info(kind: "stubs", lines: lines.isEmpty ? ["\(session.model.qualifiedName) declares no services"] : lines))
+        let records: [Value] = session.model.services.map { service in
+            var fields: [Value.Field] = [.init("name", .string(service.name)), .init("signature", .string(service.signature)), .init("stubbed", .bool(mine[service.name] != nil))]
+            if let stub = mine[service.name] {
+                fields.append(.init("answers", .array(stub.answers.map { answer in
+                    switch answer {
+                    case .value(let value): value
+                    case .fail(let message): .record(["fail": .string(message)])
+                    }
+                })))
+                fields.append(.init("calls", .int(Int64(stub.calls))))
+            }
+            return .record(type: nil, fields: fields)
+        }
+        output(.report(kind: "stubs", lines: lines.isEmpty ? ["\(session.model.qualifiedName) declares no services"] : lines, data: .record([
+            "model": .string(session.model.qualifiedName), "services": .array(records),
+        ])))
         return true
     }
 
