@@ -1,4 +1,4 @@
-import StoreValue
+public import StoreValue
 
 /// A mistake in action or path text, with the byte offset where it was found.
 public struct TextError: Error, Equatable, CustomStringConvertible {
@@ -228,5 +228,18 @@ struct LiteralScanner {
             default: throw TextError("expected ',' or '}' in the record opened at \(column(start))", at: index)
             }
         }
+    }
+}
+
+/// The literal syntax of action arguments and `:expect` values, for programs that read it.
+public enum Literal {
+    /// Reads one literal (surrounding spaces allowed) from UTF-8 bytes; anything after it
+    /// is an error.
+    public static func parse<Bytes: Collection>(_ bytes: Bytes) throws(TextError) -> Value where Bytes.Element == UInt8 {
+        var scanner = LiteralScanner(bytes: Array(bytes), index: 0)
+        let value = try scanner.literal()
+        scanner.skipSpaces()
+        guard scanner.atEnd else { throw TextError("unexpected text after the value", at: scanner.index) }
+        return value
     }
 }

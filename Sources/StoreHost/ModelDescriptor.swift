@@ -145,6 +145,22 @@ public final class ModelDescriptor: @unchecked Sendable {
         actionIndex = index
     }
 
+    /// A model known only by its schema, with no plugin behind it: for checking action
+    /// text against a schema (a linter, a fuzz target). Its store cannot be created.
+    public static func schemaOnly(plugin: String, name: String, actions: [(name: String, params: [ParamDescriptor])]) -> ModelDescriptor {
+        ModelDescriptor(
+            plugin: plugin, name: name, doc: nil,
+            actions: actions.enumerated().map { ActionDescriptor(index: $0.offset, name: $0.element.name, doc: nil, params: $0.element.params, typed: nil) },
+            services: [], modelData: nil,
+            create: { _, _, _, error in
+                error?.write("this model has no plugin behind it")
+                return Int32(SP_ERR_INTERNAL)
+            },
+            destroy: { _ in }, dispatch: { _, _, _, _, _ in Int32(SP_ERR_INTERNAL) }, snapshot: { _ in nil },
+            replay: nil, restore: nil
+        )
+    }
+
     private let actionIndex: [String: Int]
 
     /// The action called `name`, if the schema has one.

@@ -88,6 +88,18 @@ public enum PathSyntax {
         case index(Int)
     }
 
+    /// `segments` written as a path (`todos[0].title`, `counters["a b"]`); `.` for none.
+    public static func text(of segments: [Segment]) -> String {
+        var path = ""
+        for segment in segments {
+            switch segment {
+            case .field(let label): path = append(label, to: path)
+            case .index(let index): path += "[\(index)]"
+            }
+        }
+        return path.isEmpty ? "." : path
+    }
+
     static func append(_ label: String, to path: String) -> String {
         if Value.isBareLabel(label) {
             return path.isEmpty ? label : path + "." + label

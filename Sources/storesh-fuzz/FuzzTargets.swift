@@ -2,7 +2,7 @@
 // that no input crashes it and, where the format can be written back, that writing and
 // reading again gives the same thing (the oracle that catches silent corruption).
 import Foundation
-@testable import StoreHost
+import StoreHost
 import StoreValue
 
 /// The fuzz targets, by name (`scripts/fuzz` runs each with `STORESH_FUZZ_TARGET=name`).
@@ -42,22 +42,14 @@ enum FuzzTarget: String, CaseIterable {
     /// reads back the same segments; looking a path up never traps.
     static func literalAndPath(_ data: Data) {
         let bytes = Array(data.prefix(4096))
-        var scanner = LiteralScanner(bytes: bytes, index: 0)
-        if let value = try? scanner.literal() {
-            var again = LiteralScanner(bytes: Array(value.compact.utf8), index: 0)
-            guard let reread = try? again.literal(), reread == value else {
+        if let value = try? Literal.parse(bytes) {
+            guard let reread = try? Literal.parse(value.compact.utf8), reread == value else {
                 violated("literal \(value.compact) does not read back as itself")
             }
         }
         guard let text = String(validating: bytes, as: UTF8.self), let segments = try? PathSyntax.parse(text) else { return }
-        var path = ""
-        for segment in segments {
-            switch segment {
-            case .field(let label): path = PathSyntax.append(label, to: path)
-            case .index(let index): path += "[\(index)]"
-            }
-        }
-        guard (try? PathSyntax.parse(path.isEmpty ? "." : path)) == segments else {
+        let path = PathSyntax.text(of: segments)
+        guard (try? PathSyntax.parse(path)) == segments else {
             violated("path '\(text)' written back as '\(path)' reads back differently")
         }
         _ = try? PathSyntax.lookup(text, in: FuzzModel.sampleState)
@@ -106,24 +98,19 @@ enum FuzzTarget: String, CaseIterable {
 /// never called: the targets only parse and bind).
 enum FuzzModel {
     static let model: ModelDescriptor = {
-        func action(_ index: Int, _ name: String, _ params: [(String?, ParamType)]) -> ActionDescriptor {
-            ActionDescriptor(index: index, name: name, doc: nil, params: params.map { ParamDescriptor(label: $0.0, type: $0.1, doc: nil) }, typed: nil)
+        func action(_ name: String, _ params: [(String?, ParamType)]) -> (name: String, params: [ParamDescriptor]) {
+            (name, params.map { ParamDescriptor(label: $0.0, type: $0.1, doc: nil) })
         }
-        let actions = [
-            action(0, "increment", []),
-            action(1, "setCount", [(nil, .int)]),
-            action(2, "setUser", [("name", .string), ("age", .int)]),
-            action(3, "todos[].toggle", [(nil, .string)]),
-            action(4, "todos[].rename", [(nil, .string), (nil, .string)]),
-            action(5, "setTags", [(nil, .value)]),
-            action(6, "child.setRatio", [("ratio", .double)]),
-            action(7, "flag", [(nil, .bool)]),
-        ]
-        return ModelDescriptor(
-            plugin: "fuzz", name: "fuzz", doc: nil, actions: actions, services: [], modelData: nil,
-            create: { _, _, _, _ in 1 }, destroy: { _ in }, dispatch: { _, _, _, _, _ in 1 }, snapshot: { _ in nil },
-            replay: nil, restore: nil
-        )
+        return ModelDescriptor.schemaOnly(plugin: "fuzz", name: "fuzz", actions: [
+            action("increment", []),
+            action("setCount", [(nil, .int)]),
+            action("setUser", [("name", .string), ("age", .int)]),
+            action("todos[].toggle", [(nil, .string)]),
+            action("todos[].rename", [(nil, .string), (nil, .string)]),
+            action("setTags", [(nil, .value)]),
+            action("child.setRatio", [("ratio", .double)]),
+            action("flag", [(nil, .bool)]),
+        ])
     }()
 
     static let sampleState = Value.record([

@@ -1,28 +1,28 @@
-import Foundation
+public import Foundation
 
 /// An exported action log read back for `:import`: the model and action schema its
 /// header names, and its entries (`SOURCE ACTION-TEXT`, one a line). Reading it checks
 /// only the form; whether the entries fit a model is the importer's question.
-struct ExportedLog {
-    static let header = "# storesh export 1"
+public struct ExportedLog: Sendable {
+    public static let header = "# storesh export 1"
 
-    struct Problem: Error {
-        let message: String
+    public struct Problem: Error {
+        public let message: String
     }
 
     /// One entry: where it came from (nil when the word is not a source), its action text,
     /// and its line in the file.
-    struct Entry {
-        let source: ActionSource?
-        let text: String
-        let line: Int
+    public struct Entry: Sendable {
+        public let source: ActionSource?
+        public let text: String
+        public let line: Int
     }
 
-    var model: String
-    var schema: [String]
-    var entries: [Entry]
+    public var model: String
+    public var schema: [String]
+    public var entries: [Entry]
 
-    static func parse(_ data: Data, name: String) throws(Problem) -> ExportedLog {
+    public static func parse(_ data: Data, name: String) throws(Problem) -> ExportedLog {
         guard let text = String(validating: data, as: UTF8.self) else {
             throw Problem(message: "\(name) is not valid UTF-8, so it is not a storesh export")
         }

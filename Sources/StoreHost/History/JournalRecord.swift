@@ -15,7 +15,7 @@ public enum JournalRecord: Equatable, Sendable {
     /// One line, without its checksum. A plugin path is quoted (JSON string syntax), so
     /// spaces, newlines or any other character a path may hold survive the round trip;
     /// action text never holds a line break (the renderer escapes them).
-    var line: String {
+    public var line: String {
         switch self {
         case .load(let plugin): "L \(Value.quoted(plugin))"
         case .use(let model): "U \(model)"
@@ -28,7 +28,7 @@ public enum JournalRecord: Equatable, Sendable {
         }
     }
 
-    init?(line: Substring) {
+    public init?(line: Substring) {
         let parts = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
         switch (parts.first, parts.count) {
         case ("L", _):
