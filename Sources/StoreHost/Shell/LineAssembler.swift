@@ -39,6 +39,11 @@ public struct LineAssembler: Sendable {
 
     /// True when every quote and bracket in `text` is closed (or closed too often).
     public static func isComplete(_ text: Substring) -> Bool {
+        // Most lines open nothing: one pass over contiguous bytes decides them.
+        let opensNothing = text.utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "(") }
+        }
+        if opensNothing == true { return true }
         var assembler = LineAssembler()
         assembler.feed(text.utf8)
         return assembler.isComplete

@@ -96,8 +96,10 @@ public final class ShellCore {
             return fail(error.message, origin: origin, text: line, offset: error.offset)
         }
         let source: ActionSource = origin.file == nil ? .typed : .script
-        let journaled = JournalRecord.action(model: session.model.qualifiedName, source: source, text: bound.0.text(with: bound.1))
-        guard journalAhead(journaled, origin: origin, text: line) else { return false }
+        if journal != nil { // the record's text is rendered only for a journal
+            let record = JournalRecord.action(model: session.model.qualifiedName, source: source, text: bound.0.text(with: bound.1))
+            guard journalAhead(record, origin: origin, text: line) else { return false }
+        }
         held = []
         defer {
             let later = held ?? []
