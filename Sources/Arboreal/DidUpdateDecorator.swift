@@ -15,8 +15,11 @@ public final class DidUpdateDecorator<Wrapped: ArborealModel>: ArborealModel {
     public typealias Action = Wrapped.Action
     public typealias Environment = Wrapped.Environment
 
-    /// The decorated model.
+    /// The decorated model (upstream Arboreal calls it `state`).
     public let wrapped: Wrapped
+
+    /// The decorated model, by upstream Arboreal's name.
+    public var state: Wrapped { wrapped }
     @ObservationIgnored private let subject = PassthroughSubject<Action, Never>()
 
     public init(_ wrapped: Wrapped) {
@@ -36,5 +39,22 @@ public final class DidUpdateDecorator<Wrapped: ArborealModel>: ArborealModel {
 
     public subscript<Value>(dynamicMember keyPath: KeyPath<Wrapped, Value>) -> Value {
         wrapped[keyPath: keyPath]
+    }
+}
+
+/// A model that publishes each action after applying it (`DidUpdateDecorator`).
+@MainActor
+public protocol DidUpdatePublishing {
+    associatedtype Action
+    var didUpdate: AnyPublisher<Action, Never> { get }
+}
+
+extension DidUpdateDecorator: DidUpdatePublishing {}
+
+extension ArborealStore where Model: DidUpdatePublishing {
+    /// Each action, published after the store's model has applied it (effect results
+    /// included): `store.didUpdate`, as upstream Arboreal offers it.
+    public var didUpdate: AnyPublisher<Model.Action, Never> {
+        state.didUpdate
     }
 }

@@ -4,6 +4,28 @@ public typealias ViewStore<ViewModel: ArborealModel> = ScopedStore<ViewModel, Vi
 
 extension ScopedStore: ArborealStore where State: ArborealModel, Action == State.Action {
     public typealias Model = State
+
+    /// The view store of `store`'s child model that `get` reads, whose actions reach
+    /// `store` wrapped by `tag` — `store.viewStore(get:tag:)` as an initializer.
+    public init<Parent: ArborealStore>(
+        store: Parent,
+        get: @escaping (Parent.Model) -> State,
+        tag: @escaping (Action) -> Parent.Model.Action
+    ) {
+        self = store.viewStore(get: get, tag: tag)
+    }
+}
+
+extension Binding {
+    /// A binding to one value of `store`'s model whose writes are sent as
+    /// `tag(newValue)` — `store.binding(get:tag:)` as an initializer (upstream Arboreal's form).
+    public init<Store: ArborealStore>(
+        store: Store,
+        get: @escaping (Store.Model) -> Value,
+        tag: @escaping (Value) -> Store.Model.Action
+    ) {
+        self = store.binding(get: get, tag: tag)
+    }
 }
 
 extension ArborealStore {

@@ -42,17 +42,31 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
 
     /// A store whose initial state and effects come from `create`, so a model can start
     /// work (load data, subscribe to a service) the moment it exists.
-    public init(
+    public convenience init(
         create: (Model.Environment) -> Model.UpdateType,
         environment: Model.Environment,
         logger: Logger? = nil
     ) {
-        let initial = create(environment)
+        self.init(initial: create(environment), environment: environment, logger: logger)
+    }
+
+    private init(initial: Model.UpdateType, environment: Model.Environment, logger: Logger?) {
         self.stateCell = StateCell(initial.state)
         self._state = PublishedState(cell: stateCell)
         self.environment = environment
         self.logger = logger
         run(initial.effects)
+    }
+
+    /// `init(create:environment:logger:)` for the default `Update`, so the closure's type
+    /// alone says which model the store holds: `Store(create: { _ in Update(state:
+    /// AppModel()) }, environment: env)`, as upstream ObservableStore writes it.
+    public convenience init(
+        create: (Model.Environment) -> Update<Model>,
+        environment: Model.Environment,
+        logger: Logger? = nil
+    ) where Model.UpdateType == Update<Model> {
+        self.init(initial: create(environment), environment: environment, logger: logger)
     }
 
     /// A store starting at `state` that immediately receives `action`.

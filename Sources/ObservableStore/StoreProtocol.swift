@@ -14,6 +14,28 @@ public typealias ViewStore<ViewModel: ModelProtocol> = ScopedStore<ViewModel, Vi
 
 extension ScopedStore: StoreProtocol where State: ModelProtocol, Action == State.Action {
     public typealias Model = State
+
+    /// The view store of `store`'s child that `get` reads, whose actions reach `store`
+    /// wrapped by `tag` — `store.viewStore(get:tag:)` as an initializer.
+    public init<Parent: StoreProtocol>(
+        store: Parent,
+        get: @escaping (Parent.Model) -> State,
+        tag: @escaping (Action) -> Parent.Model.Action
+    ) {
+        self = store.viewStore(get: get, tag: tag)
+    }
+}
+
+extension Binding {
+    /// A binding to one value of `store`'s state whose writes are sent as `tag(newValue)`
+    /// — `store.binding(get:tag:)` as an initializer.
+    public init<Store: StoreProtocol>(
+        store: Store,
+        get: @escaping (Store.Model) -> Value,
+        tag: @escaping (Value) -> Store.Model.Action
+    ) {
+        self = store.binding(get: get, tag: tag)
+    }
 }
 
 extension StoreProtocol {

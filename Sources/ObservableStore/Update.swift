@@ -50,6 +50,11 @@ public struct Update<Model: ModelProtocol>: UpdateProtocol {
         self.transaction = transaction
     }
 
+    /// A new state with effects, its change animated (upstream ObservableStore's form).
+    public init(state: Model, fx: Fx<Model.Action>, animation: Animation?) {
+        self.init(state: state, fx: fx, transaction: Transaction(animation: animation))
+    }
+
     @inlinable
     public init(state: Model, effects: Effects<Model.Action>, transaction: Transaction? = nil) {
         self.state = state

@@ -15,6 +15,16 @@ public struct Binding<Value> {
         self.setValue = set
     }
 
+    /// A binding whose writes are sent to `send` as `tag(newValue)`: a store's (or an
+    /// address's) send function turned into a binding.
+    public init<Action>(
+        get: @escaping @MainActor () -> Value,
+        send: @escaping @MainActor (Action) -> Void,
+        tag: @escaping @MainActor (Value) -> Action
+    ) {
+        self.init(get: get, set: { send(tag($0)) })
+    }
+
     /// A binding that always reads `value` and ignores writes (previews and tests).
     public static func constant(_ value: Value) -> Binding<Value> {
         Binding(get: { value }, set: { _ in })
