@@ -40,6 +40,30 @@ struct TranscriptFormatTests {
         #expect(diff == ["--- x (expected)", "+++ x (actual)", "@@ -1,4 +1,5 @@", " a", "-b", "+B", " c", " d", "+e"])
         #expect(UnifiedDiff.lines(from: ["same"], to: ["same"], oldName: "a", newName: "b").isEmpty)
     }
+
+    @Test func theDiffIsMinimalAndRebuildsBothSides() {
+        // Against a plain LCS on many random pairs: the edit script turns old into new and
+        // has exactly n + m - 2·LCS edits.
+        var generator = SplitMix(seed: 42)
+        for _ in 0..<400 {
+            let old = (0..<Int(generator.next() % 13)).map { _ in ["a", "b", "c"][Int(generator.next() % 3)] }
+            let new = (0..<Int(generator.next() % 13)).map { _ in ["a", "b", "c"][Int(generator.next() % 3)] }
+            let body = UnifiedDiff.lines(from: old, to: new, oldName: "o", newName: "n", context: 1_000).dropFirst(3)
+            #expect(body.filter { !$0.hasPrefix("+") }.map { String($0.dropFirst()) } == (old == new ? [] : old))
+            #expect(body.filter { !$0.hasPrefix("-") }.map { String($0.dropFirst()) } == (old == new ? [] : new))
+            let edits = body.filter { $0.hasPrefix("+") || $0.hasPrefix("-") }.count
+            #expect(edits == old.count + new.count - 2 * longestCommonSubsequence(old, new), "\(old) → \(new)")
+        }
+    }
+
+    @Test func aLongPassingTranscriptIsComparedWithoutATable() {
+        // 200,000 equal lines: the old LCS table would need 40 billion cells.
+        let lines = (0..<200_000).map { "line \($0)" }
+        #expect(UnifiedDiff.lines(from: lines, to: lines, oldName: "a", newName: "b").isEmpty)
+        var changed = lines
+        changed[100_000] = "different"
+        #expect(UnifiedDiff.lines(from: lines, to: changed, oldName: "a", newName: "b").filter { $0.hasPrefix("-l") || $0.hasPrefix("+d") } == ["-line 100000", "+different"])
+    }
 }
 
 @MainActor
@@ -74,5 +98,31 @@ struct TranscriptRunTests {
     @Test func inputsOnlyBecomeARecordedTranscript() async {
         let result = await TranscriptRunner.run("# record me\n> setCount 3\n\n> :state\n", file: "new.transcript", searchPath: [buildDirectory])
         #expect(result.updated == "# record me\n> setCount 3\nsetCount 3: state changed\n  ~ count: 0 → 3\n\n> :state\ncount: 3\n")
+    }
+}
+
+private func longestCommonSubsequence(_ a: [String], _ b: [String]) -> Int {
+    var row = [Int](repeating: 0, count: b.count + 1)
+    for x in a {
+        var previous = 0
+        for (j, y) in b.enumerated() {
+            let saved = row[j + 1]
+            row[j + 1] = x == y ? previous + 1 : max(row[j + 1], row[j])
+            previous = saved
+        }
+    }
+    return row[b.count]
+}
+
+/// A small seeded generator, so the random cases are the same on every run.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -1,7 +1,7 @@
 /// A unified diff of two texts by lines (longest common subsequence), with `@@` hunk
 /// headers carrying line numbers, as `diff -u` prints them.
 public enum UnifiedDiff {
-    private enum Op {
+    enum Op {
         case same(String), delete(String), insert(String)
     }
 
@@ -43,26 +43,91 @@ public enum UnifiedDiff {
         return output
     }
 
+    /// The edit script from `old` to `new`: Myers' O((N+M)·D) algorithm in its
+    /// linear-space form (find the middle snake, solve both halves), so memory stays
+    /// linear and recursion depth logarithmic in the number of differences.
     private static func operations(_ old: [String], _ new: [String]) -> [Op] {
-        let n = old.count, m = new.count
-        // lcs[i][j]: length of the longest common subsequence of old[i...] and new[j...].
-        var lcs = [[Int]](repeating: [Int](repeating: 0, count: m + 1), count: n + 1)
-        for i in stride(from: n - 1, through: 0, by: -1) {
-            for j in stride(from: m - 1, through: 0, by: -1) {
-                lcs[i][j] = old[i] == new[j] ? lcs[i + 1][j + 1] + 1 : max(lcs[i + 1][j], lcs[i][j + 1])
-            }
-        }
         var ops: [Op] = []
-        var i = 0, j = 0
-        while i < n || j < m {
-            if i < n, j < m, old[i] == new[j] {
-                ops.append(.same(old[i])); i += 1; j += 1
-            } else if i < n, j == m || lcs[i + 1][j] >= lcs[i][j + 1] {
-                ops.append(.delete(old[i])); i += 1
-            } else {
-                ops.append(.insert(new[j])); j += 1
+        ops.reserveCapacity(max(old.count, new.count))
+        var myers = Myers(old: old, new: new)
+        myers.solve(0, old.count, 0, new.count, into: &ops)
+        return ops
+    }
+}
+
+/// Myers' difference algorithm, linear-space variant (Myers 1986, section 4b).
+private struct Myers {
+    let old: [String]
+    let new: [String]
+    /// Furthest x on each diagonal, forward and backward; indexed by k + offset.
+    private var forward: [Int]
+    private var backward: [Int]
+    private let offset: Int
+
+    init(old: [String], new: [String]) {
+        self.old = old
+        self.new = new
+        offset = old.count + new.count + 2
+        forward = Array(repeating: 0, count: 2 * offset + 2)
+        backward = Array(repeating: 0, count: 2 * offset + 2)
+    }
+
+    mutating func solve(_ aLow: Int, _ aHigh: Int, _ bLow: Int, _ bHigh: Int, into ops: inout [UnifiedDiff.Op]) {
+        var aLow = aLow, bLow = bLow, aHigh = aHigh, bHigh = bHigh
+        var prefix: [UnifiedDiff.Op] = [], suffix: [UnifiedDiff.Op] = []
+        while aLow < aHigh, bLow < bHigh, old[aLow] == new[bLow] {
+            prefix.append(.same(old[aLow])); aLow += 1; bLow += 1
+        }
+        while aLow < aHigh, bLow < bHigh, old[aHigh - 1] == new[bHigh - 1] {
+            suffix.append(.same(old[aHigh - 1])); aHigh -= 1; bHigh -= 1
+        }
+        ops += prefix
+        if aLow == aHigh {
+            ops += new[bLow..<bHigh].map { .insert($0) }
+        } else if bLow == bHigh {
+            ops += old[aLow..<aHigh].map { .delete($0) }
+        } else {
+            let snake = middleSnake(aLow, aHigh, bLow, bHigh)
+            solve(aLow, snake.x1, bLow, snake.y1, into: &ops)
+            ops += old[snake.x1..<snake.x2].map { .same($0) }
+            solve(snake.x2, aHigh, snake.y2, bHigh, into: &ops)
+        }
+        ops += suffix.reversed()
+    }
+
+    /// The middle snake of the shortest edit path between the two ranges, in absolute
+    /// coordinates: the path goes through (x1, y1) and (x2, y2), equal lines between.
+    private mutating func middleSnake(_ aLow: Int, _ aHigh: Int, _ bLow: Int, _ bHigh: Int) -> (x1: Int, y1: Int, x2: Int, y2: Int) {
+        let n = aHigh - aLow, m = bHigh - bLow
+        let delta = n - m
+        let odd = delta & 1 != 0
+        let limit = (n + m + 1) / 2
+        forward[offset + 1] = 0
+        backward[offset + 1] = 0
+        for d in 0...limit {
+            for k in stride(from: -d, through: d, by: 2) {
+                var x = (k == -d || (k != d && forward[offset + k - 1] < forward[offset + k + 1])) ? forward[offset + k + 1] : forward[offset + k - 1] + 1
+                var y = x - k
+                let startX = x, startY = y
+                while x < n, y < m, old[aLow + x] == new[bLow + y] { x += 1; y += 1 }
+                forward[offset + k] = x
+                let reverse = delta - k
+                if odd, reverse >= -(d - 1), reverse <= d - 1, x + backward[offset + reverse] >= n {
+                    return (aLow + startX, bLow + startY, aLow + x, bLow + y)
+                }
+            }
+            for k in stride(from: -d, through: d, by: 2) {
+                var x = (k == -d || (k != d && backward[offset + k - 1] < backward[offset + k + 1])) ? backward[offset + k + 1] : backward[offset + k - 1] + 1
+                var y = x - k
+                let startX = x, startY = y
+                while x < n, y < m, old[aHigh - 1 - x] == new[bHigh - 1 - y] { x += 1; y += 1 }
+                backward[offset + k] = x
+                let ahead = delta - k
+                if !odd, ahead >= -d, ahead <= d, x + forward[offset + ahead] >= n {
+                    return (aHigh - x, bHigh - y, aHigh - startX, bHigh - startY)
+                }
             }
         }
-        return ops
+        return (aLow, bLow, aLow, bLow) // not reached: a path always exists
     }
 }
