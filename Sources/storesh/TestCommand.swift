@@ -30,8 +30,46 @@ struct TestOptions: ParsableCommand {
     @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also search this directory for plugins. Repeatable.", valueName: "DIR"))
     var pluginPath: [String] = []
 
+    @Option(help: ArgumentHelp("Run only the transcripts whose path matches this regular expression.", valueName: "REGEX"))
+    var filter: String?
+
+    @Option(help: ArgumentHelp("Run only shard I of N (1-based): every Nth transcript of the sorted list, for splitting a suite across machines.", valueName: "I/N"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("Also write the results as JUnit XML (what GitLab, Jenkins and GitHub read).", valueName: "FILE"))
+    var junit: String?
+
+    @Option(help: ArgumentHelp("Fail a transcript still running after this many seconds (checked between inputs; 0: no limit).", valueName: "SECONDS"))
+    var timeout: Double = 120
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard timeout >= 0, timeout.isFinite else { throw ValidationError("--timeout must be 0 or more seconds") }
+        if let filter, (try? NSRegularExpression(pattern: filter)) == nil {
+            throw ValidationError("--filter '\(filter)' is not a regular expression")
+        }
+        if let shard, shardNumbers(shard) == nil {
+            throw ValidationError("--shard must be I/N with 1 ≤ I ≤ N, like 2/4; not '\(shard)'")
+        }
+    }
+
+    /// "2/4" → (2, 4).
+    func shardNumbers(_ text: String) -> (index: Int, count: Int)? {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else { return nil }
+        return (index, count)
+    }
+
+    /// The files this run takes: those `paths` name, filtered, then this shard's share.
+    func selected(_ files: [String]) -> [String] {
+        var chosen = files
+        if let filter, let expression = try? NSRegularExpression(pattern: filter) {
+            chosen = chosen.filter { expression.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil }
+        }
+        if let shard, let (index, count) = shardNumbers(shard) {
+            chosen = chosen.enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
+        }
+        return chosen
     }
 
     /// The transcript files named by `paths`, sorted; nil with a message for a missing path.
@@ -51,69 +89,4 @@ struct TestOptions: ParsableCommand {
         }
         return .success(found)
     }
-}
-
-/// Runs `storesh test`; returns the exit status.
-@MainActor
-func runTests(_ options: TestOptions) async -> Int32 {
-    let files: [String]
-    switch options.files() {
-    case .success(let list): files = list
-    case .failure(let error):
-        FileHandle.standardError.write(Data("storesh test: \(error.message)\n".utf8))
-        return 2
-    }
-    guard !files.isEmpty else {
-        FileHandle.standardError.write(Data("storesh test: no *.transcript files in \(options.paths.joined(separator: ", ")); nothing was tested\n".utf8))
-        return 1
-    }
-    let searchPath = PluginHost.defaultSearchPath(extra: options.pluginPath)
-    var results: [TranscriptRunner.Result?] = Array(repeating: nil, count: files.count)
-    // Up to --jobs transcripts at a time; each has its own host, clock and sessions.
-    var start = 0
-    while start < files.count {
-        let chunk = Array(start..<min(start + options.jobs, files.count))
-        var running: [(Int, Task<TranscriptRunner.Result, Never>)] = []
-        for index in chunk {
-            let file = files[index]
-            running.append((index, Task { @MainActor in await runTranscript(file, searchPath: searchPath) }))
-        }
-        for (index, task) in running { results[index] = await task.value }
-        start += options.jobs
-    }
-    var passed = 0, failed = 0, updated = 0
-    for result in results.compactMap({ $0 }) {
-        if result.passed {
-            passed += 1
-            print("PASS \(result.file)")
-        } else if options.update, result.problems.isEmpty {
-            // Only output differs: record it (and show what changed).
-            do {
-                try result.updated.write(toFile: result.file, atomically: true, encoding: .utf8)
-                updated += 1
-                print("UPDATED \(result.file)")
-                print(result.diff.joined(separator: "\n"))
-            } catch {
-                failed += 1
-                print("FAIL \(result.file): cannot write it: \(error.localizedDescription)")
-            }
-        } else {
-            failed += 1
-            print("FAIL \(result.file)" + (options.update ? " (not updated)" : ""))
-            for problem in result.problems { print("  " + problem) }
-            if !result.diff.isEmpty { print(result.diff.joined(separator: "\n")) }
-        }
-    }
-    print("\(passed) passed, \(failed) failed" + (options.update ? ", \(updated) updated" : ""))
-    return failed == 0 ? 0 : 1
-}
-
-/// Runs one transcript file; one that cannot be read, is not UTF-8 or holds no input fails.
-@MainActor
-private func runTranscript(_ file: String, searchPath: [String]) async -> TranscriptRunner.Result {
-    let failure = { (problem: String) in TranscriptRunner.Result(file: file, diff: [], updated: "", problems: ["\(file): \(problem)"]) }
-    guard let data = FileManager.default.contents(atPath: file) else { return failure("cannot be read") }
-    guard let text = String(validating: data, as: UTF8.self) else { return failure("is not valid UTF-8") }
-    guard !Transcript.parse(text).blocks.isEmpty else { return failure("holds no '> ' input, so it tests nothing") }
-    return await TranscriptRunner.run(text, file: file, searchPath: searchPath)
 }

@@ -109,3 +109,56 @@ struct TranscriptTrustTests {
         #expect(none.stderr == "storesh test: no *.transcript files in \(emptyDirectory); nothing was tested\n")
     }
 }
+
+@Suite("storesh test for large suites: filter, shards, JUnit, timeouts")
+struct TestSuiteScaleTests {
+    private func suite() throws -> String {
+        let pass = "> increment\nincrement: state changed\n  ~ count: 0 → 1\n"
+        let directory = URL(fileURLWithPath: try temporaryFile("x", "")).deletingLastPathComponent().appendingPathComponent("suite").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for name in ["a", "b", "c", "d"] {
+            try pass.write(toFile: "\(directory)/\(name).transcript", atomically: true, encoding: .utf8)
+        }
+        try "> increment\nwrong & <odd>\n".write(toFile: "\(directory)/e.transcript", atomically: true, encoding: .utf8)
+        return directory
+    }
+
+    @Test func filterAndShardsSelectFilesAndShardsPartitionTheSuite() throws {
+        let directory = try suite()
+        let filtered = try storesh(["test", "--filter", "[bc]\\.transcript$", directory])
+        #expect(filtered.stdout.hasSuffix("2 passed, 0 failed\n"), "\(filtered.stdout)")
+        var seen: [String] = []
+        for index in 1...3 {
+            let shard = try storesh(["test", "--shard", "\(index)/3", directory])
+            seen += shard.stdout.split(separator: "\n").filter { $0.hasPrefix("PASS") || $0.hasPrefix("FAIL") }.map { String($0.split(separator: "/").last!) }
+        }
+        #expect(seen.sorted() == ["a.transcript", "b.transcript", "c.transcript", "d.transcript", "e.transcript"], "every file in exactly one shard")
+        let bad = try storesh(["test", "--shard", "4/3", directory])
+        #expect(bad.status == 2)
+        let none = try storesh(["test", "--filter", "nothing-matches", directory])
+        #expect(none.status == 1)
+        #expect(none.stderr.contains("nothing was tested"))
+    }
+
+    @Test func junitReportsEachFileAndItsFailure() throws {
+        let directory = try suite()
+        let report = directory + "/report.xml"
+        let run = try storesh(["test", "--junit", report, directory])
+        #expect(run.status == 1)
+        let xml = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(xml.components(separatedBy: "<testcase ").count == 6)
+        #expect(xml.contains(#"<testsuites tests="5" failures="1""#))
+        #expect(xml.contains("<failure message=\"the output differs from the transcript\">"))
+        #expect(xml.contains("+increment: state changed"))
+        #expect(xml.contains("-wrong &amp; &lt;odd&gt;"), "markup in the diff is escaped")
+    }
+
+    @Test func aTranscriptPastItsTimeoutFails() throws {
+        let directory = URL(fileURLWithPath: try temporaryFile("x", "")).deletingLastPathComponent().path
+        let long = String(repeating: "> increment\n", count: 20_000)
+        try long.write(toFile: directory + "/long.transcript", atomically: true, encoding: .utf8)
+        let run = try storesh(["test", "--timeout", "0.2", directory + "/long.transcript"])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("timed out after 0.2 s; the rest was not run"), "\(run.stdout.prefix(400))")
+    }
+}

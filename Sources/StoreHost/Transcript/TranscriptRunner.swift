@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// Runs transcripts: each in a fresh session exactly as storesh starts with no flags (the
@@ -27,7 +28,11 @@ public enum TranscriptRunner {
         }
     }
 
-    public static func run(_ text: String, file: String, searchPath: [String]) async -> Result {
+    /// Runs the transcript `text` read from `file`. With a `timeout` (seconds), a
+    /// transcript still running after it stops at the next input and fails; the check is
+    /// between inputs, so a plugin call that never returns is not cut short.
+    public static func run(_ text: String, file: String, searchPath: [String], timeout: Double? = nil) async -> Result {
+        let deadline = timeout.map { DispatchTime.now().uptimeNanoseconds + UInt64($0 * 1e9) }
         let transcript = Transcript.parse(text)
         let host = PluginHost(clock: VirtualClock(), searchPath: searchPath)
         var printed: [String] = []
@@ -49,6 +54,10 @@ public enum TranscriptRunner {
         var problems: [String] = []
         var actualByLine: [Int: [String]] = [:]
         for block in transcript.blocks {
+            if let deadline, DispatchTime.now().uptimeNanoseconds > deadline {
+                problems.append("\(file):\(block.line): timed out after \(timeout ?? 0) s; the rest was not run")
+                break
+            }
             printed = []
             errors = []
             // Errors are output like any other; without FILE:LINE, which would change

@@ -1,0 +1,103 @@
+import Foundation
+import StoreHost
+
+/// Runs `storesh test`; returns the exit status.
+@MainActor
+func runTests(_ options: TestOptions) async -> Int32 {
+    let files: [String]
+    switch options.files() {
+    case .success(let list): files = list
+    case .failure(let error):
+        FileHandle.standardError.write(Data("storesh test: \(error.message)\n".utf8))
+        return 2
+    }
+    guard !files.isEmpty else {
+        FileHandle.standardError.write(Data("storesh test: no *.transcript files in \(options.paths.joined(separator: ", ")); nothing was tested\n".utf8))
+        return 1
+    }
+    let chosen = options.selected(files)
+    guard !chosen.isEmpty else {
+        FileHandle.standardError.write(Data("storesh test: none of the \(files.count) transcripts is selected by --filter/--shard; nothing was tested\n".utf8))
+        return 1
+    }
+    let searchPath = PluginHost.defaultSearchPath(extra: options.pluginPath)
+    let timeout = options.timeout > 0 ? options.timeout : nil
+    var outcomes: [TestOutcome] = []
+    var tally = Tally()
+    // Up to --jobs transcripts at a time; each has its own host, clock and sessions.
+    // Each chunk is reported as it finishes, in file order.
+    var start = 0
+    while start < chosen.count {
+        var running: [Task<TestOutcome, Never>] = []
+        for file in chosen[start..<min(start + options.jobs, chosen.count)] {
+            running.append(Task { @MainActor in
+                let began = DispatchTime.now().uptimeNanoseconds
+                let result = await runTranscript(file, searchPath: searchPath, timeout: timeout)
+                return TestOutcome(result: result, seconds: Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9)
+            })
+        }
+        for task in running {
+            let outcome = await task.value
+            report(outcome, update: options.update, into: &tally)
+            outcomes.append(outcome)
+        }
+        start += options.jobs
+    }
+    if let path = options.junit {
+        do {
+            try JUnitReport.xml(outcomes).write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            FileHandle.standardError.write(Data("storesh test: cannot write the JUnit report \(path): \(error.localizedDescription)\n".utf8))
+            tally.failed += 1
+        }
+    }
+    print("\(tally.passed) passed, \(tally.failed) failed" + (options.update ? ", \(tally.updated) updated" : ""))
+    return tally.failed == 0 ? 0 : 1
+}
+
+/// One transcript's result and how long it took.
+struct TestOutcome {
+    let result: TranscriptRunner.Result
+    let seconds: Double
+}
+
+private struct Tally {
+    var passed = 0, failed = 0, updated = 0
+}
+
+/// Prints one transcript's line (and its diff or problems); with --update, writes the
+/// files whose only difference is output.
+@MainActor
+private func report(_ outcome: TestOutcome, update: Bool, into tally: inout Tally) {
+    let result = outcome.result
+    if result.passed {
+        tally.passed += 1
+        print("PASS \(result.file)")
+    } else if update, result.problems.isEmpty {
+        // Only output differs: record it (and show what changed).
+        do {
+            try result.updated.write(toFile: result.file, atomically: true, encoding: .utf8)
+            tally.updated += 1
+            print("UPDATED \(result.file)")
+            print(result.diff.joined(separator: "\n"))
+        } catch {
+            tally.failed += 1
+            print("FAIL \(result.file): cannot write it: \(error.localizedDescription)")
+        }
+    } else {
+        tally.failed += 1
+        print("FAIL \(result.file)" + (update ? " (not updated)" : ""))
+        for problem in result.problems { print("  " + problem) }
+        if !result.diff.isEmpty { print(result.diff.joined(separator: "\n")) }
+    }
+}
+
+/// Runs one transcript file; one that cannot be read, is not UTF-8 or holds no input fails.
+@MainActor
+private func runTranscript(_ file: String, searchPath: [String], timeout: Double?) async -> TranscriptRunner.Result {
+    let failure = { (problem: String) in TranscriptRunner.Result(file: file, diff: [], updated: "", problems: ["\(file): \(problem)"]) }
+    guard let data = FileManager.default.contents(atPath: file) else { return failure("cannot be read") }
+    guard let text = String(validating: data, as: UTF8.self) else { return failure("is not valid UTF-8") }
+    guard !Transcript.parse(text).blocks.isEmpty else { return failure("holds no '> ' input, so it tests nothing") }
+    return await TranscriptRunner.run(text, file: file, searchPath: searchPath, timeout: timeout)
+}
