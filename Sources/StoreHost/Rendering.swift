@@ -2,10 +2,16 @@ public import StoreValue
 
 extension Value {
     /// An indented tree, one leaf per line, cut off below `depth` levels (nil: no limit).
-    public func tree(depth: Int? = nil) -> String {
+    /// Unless `whole`, lists and records show their first `shownItems` children and then
+    /// how many more there are, and long strings are cut (see `brief`).
+    public func tree(depth: Int? = nil, whole: Bool = false) -> String {
         var lines: [String] = []
-        renderTree(into: &lines, indent: "", depth: depth)
+        renderTree(into: &lines, indent: "", depth: depth, whole: whole)
         return lines.joined(separator: "\n")
+    }
+
+    private func leaf(_ whole: Bool) -> String {
+        whole ? compact : brief()
     }
 
     private var isLeaf: Bool {
@@ -17,20 +23,24 @@ extension Value {
         }
     }
 
-    private func renderTree(into lines: inout [String], indent: String, depth: Int?) {
+    private func renderTree(into lines: inout [String], indent: String, depth: Int?, whole: Bool) {
         guard !isLeaf else {
-            lines.append(indent + compact)
+            lines.append(indent + leaf(whole))
             return
         }
-        for (label, child) in labelledChildren {
+        let children = labelledChildren
+        for (label, child) in whole ? children[...] : children.prefix(Self.shownItems) {
             if child.isLeaf {
-                lines.append("\(indent)\(label): \(child.compact)")
+                lines.append("\(indent)\(label): \(child.leaf(whole))")
             } else if let depth, depth <= 1 {
                 lines.append("\(indent)\(label): \(child.summary)")
             } else {
                 lines.append("\(indent)\(label):\(child.header)")
-                child.renderTree(into: &lines, indent: indent + "  ", depth: depth.map { $0 - 1 })
+                child.renderTree(into: &lines, indent: indent + "  ", depth: depth.map { $0 - 1 }, whole: whole)
             }
+        }
+        if !whole, children.count > Self.shownItems {
+            lines.append("\(indent)… \(Self.count(children.count - Self.shownItems)) more (:state PATH --all shows everything)")
         }
     }
 

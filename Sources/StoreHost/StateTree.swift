@@ -12,12 +12,13 @@ public struct StateChange: Equatable, Sendable, CustomStringConvertible {
     public let old: Value?
     public let new: Value?
 
-    /// `- path: old`, `+ path: new`, or `~ path: old → new`.
+    /// `- path: old`, `+ path: new`, or `~ path: old → new`; long values cut short
+    /// (`:state PATH --all` shows one whole).
     public var description: String {
         switch kind {
-        case .added: "+ \(path): \(new?.compact ?? "")"
-        case .removed: "- \(path): \(old?.compact ?? "")"
-        case .changed: "~ \(path): \(old?.compact ?? "") → \(new?.compact ?? "")"
+        case .added: "+ \(path): \(new?.brief(items: 20) ?? "")"
+        case .removed: "- \(path): \(old?.brief(items: 20) ?? "")"
+        case .changed: "~ \(path): \(old?.brief(items: 20) ?? "") → \(new?.brief(items: 20) ?? "")"
         }
     }
 }

@@ -44,8 +44,8 @@ public struct OutputFormatter: Sendable {
             var summary = result.stateChanged ? "state changed" : "no change"
             if result.effectsStarted > 0 { summary += ", \(result.effectsStarted) effect\(result.effectsStarted == 1 ? "" : "s") started" }
             return ["\(paint(typed, "1")): \(summary)"] + diffLines(result.changes)
-        case .state(_, let value, let depth):
-            return value.tree(depth: depth).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        case .state(_, let value, let depth, let whole):
+            return value.tree(depth: depth, whole: whole).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         case .effect(let report):
             let event = report.event
             var line = "fx #\(event.effect) \(report.label ?? "effect") "
@@ -99,7 +99,7 @@ public struct OutputFormatter: Sendable {
                 ("changed", result.stateChanged ? "true" : "false"), ("effects", String(result.effectsStarted)),
                 ("diff", jsonDiff(result.changes)),
             ])
-        case .state(let path, let value, _):
+        case .state(let path, let value, _, _):
             return JSON.object([("kind", JSON.string("state")), ("path", path.map(JSON.string)), ("value", JSON.value(value))])
         case .effect(let report):
             let event = report.event

@@ -76,8 +76,9 @@ extension ShellCore {
             core.output(.info(kind: "actions", lines: lines))
             return true
         },
-        ShellCommand(name: "state", usage: ":state [PATH] [--depth N]", summary: "the state, or the part at PATH",
-                     detail: ["PATH looks like todos[0].title or counters[\"a\"]; --depth N stops N levels down."]) { core, args, origin in
+        ShellCommand(name: "state", usage: ":state [PATH] [--depth N] [--all]", summary: "the state, or the part at PATH",
+                     detail: ["PATH looks like todos[0].title, todos[\"t1\"] (the element whose id is t1) or counters[\"a\"]; --depth N stops N levels down.",
+                              "Lists and records show their first 100 entries and how many more there are, strings their first 500 characters; --all shows everything."]) { core, args, origin in
             core.showState(args, origin: origin)
         },
         ShellCommand(name: "diff", usage: ":diff [on|off]", summary: "show the state diff after each action, or say whether it is shown",
@@ -237,10 +238,13 @@ extension ShellCore {
         guard let session = current else { return fail("no model is loaded", origin: origin) }
         var path: String?
         var depth: Int?
+        var whole = false
         // Words as typed: a path keeps its quotes (`todos["t1"]`).
         var rest = RawWords.split(commandArguments)[...]
         while let word = rest.popFirst() {
-            if word == "--depth" {
+            if word == "--all" {
+                whole = true
+            } else if word == "--depth" {
                 guard let text = rest.popFirst(), let number = Int(text), number > 0 else {
                     return fail("--depth needs a positive number", origin: origin)
                 }
@@ -248,7 +252,7 @@ extension ShellCore {
             } else if path == nil {
                 path = word
             } else {
-                return fail("usage: :state [PATH] [--depth N]", origin: origin)
+                return fail("usage: :state [PATH] [--depth N] [--all]", origin: origin)
             }
         }
         do {
@@ -259,7 +263,7 @@ extension ShellCore {
         }
         do {
             let value = try PathSyntax.lookup(path ?? ".", in: session.currentState())
-            output(.state(path: path, value: value, depth: depth))
+            output(.state(path: path, value: value, depth: depth, whole: whole))
             return true
         } catch let error as TextError {
             return fail(error.message, origin: origin)

@@ -18,8 +18,8 @@ public struct LineOrigin: Equatable, Sendable {
 public enum ShellOutput: Equatable, Sendable {
     /// An action was applied; `text` is the action as typed.
     case action(text: String, result: SendResult)
-    /// `:state`: the state, or the part of it at `path`.
-    case state(path: String?, value: Value, depth: Int?)
+    /// `:state`: the state, or the part of it at `path`; `whole`: nothing cut short.
+    case state(path: String?, value: Value, depth: Int?, whole: Bool = false)
     /// An effect started, emitted, finished, failed or was cancelled.
     case effect(EffectReport)
     /// An action an effect sent was applied; `changes` is its diff.
