@@ -3,14 +3,26 @@ public import StoreValue
 /// One difference between two states.
 public struct StateChange: Equatable, Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable {
-        case added, removed, changed
+        case added, removed, changed, moved
     }
 
     public let kind: Kind
-    /// Where, written as a path `:state` accepts: `todos[2].done`.
+    /// Where, written as a path `:state` accepts: `todos[2].done`, `todos["t3"]`.
     public let path: String
     public let old: Value?
     public let new: Value?
+    /// For `moved`: the element's index before and after.
+    public var from: Int?
+    public var to: Int?
+
+    public init(kind: Kind, path: String, old: Value?, new: Value?, from: Int? = nil, to: Int? = nil) {
+        self.kind = kind
+        self.path = path
+        self.old = old
+        self.new = new
+        self.from = from
+        self.to = to
+    }
 
     /// `- path: old`, `+ path: new`, or `~ path: old → new`; long values cut short
     /// (`:state PATH --all` shows one whole).
@@ -19,12 +31,15 @@ public struct StateChange: Equatable, Sendable, CustomStringConvertible {
         case .added: "+ \(path): \(new?.brief(items: 20) ?? "")"
         case .removed: "- \(path): \(old?.brief(items: 20) ?? "")"
         case .changed: "~ \(path): \(old?.brief(items: 20) ?? "") → \(new?.brief(items: 20) ?? "")"
+        case .moved: "↕ \(path): moved from [\(from ?? 0)] to [\(to ?? 0)]"
         }
     }
 }
 
-/// Structural diff of value trees: records by field name, arrays by index, enum cases by
-/// name then payload. Equal subtrees are skipped without descending.
+/// Structural diff of value trees: records by field name, enum cases by name then payload,
+/// arrays of records with a unique string `id` by identity (moves, inserts, removes, as
+/// Redux DevTools' jsondiffpatch does with an object hash), other arrays by index. Equal
+/// subtrees are skipped without descending.
 public enum StateDiff {
     public static func changes(from old: Value, to new: Value) -> [StateChange] {
         var changes: [StateChange] = []
@@ -44,6 +59,11 @@ public enum StateDiff {
                 diff(a.value, b.value, path: PathSyntax.append(a.label ?? "\(index)", to: path), into: &changes)
             }
         case (.array(let oldItems), .array(let newItems)):
+            if diffByPosition(oldItems, newItems, path: path, into: &changes) { return }
+            if let oldIDs = identities(oldItems), let newIDs = identities(newItems) {
+                diffByIdentity(oldItems, oldIDs, newItems, newIDs, path: path, into: &changes)
+                return
+            }
             for index in 0..<max(oldItems.count, newItems.count) {
                 let both = index < oldItems.count && index < newItems.count
                 // Most elements are unchanged: skip them before building their path.
@@ -60,6 +80,93 @@ public enum StateDiff {
                 changes.append(.init(kind: .changed, path: path.isEmpty ? "." : path, old: old, new: new))
             }
         }
+    }
+
+    /// The common case: the same elements in the same places (a toggle in a long list),
+    /// told apart without hashing every id. False, having reported nothing, when the
+    /// lengths or an element's id differ.
+    private static func diffByPosition(_ old: [Value], _ new: [Value], path: String, into changes: inout [StateChange]) -> Bool {
+        guard old.count == new.count else { return false }
+        var changed: [Int] = []
+        for index in old.indices where old[index] != new[index] {
+            guard let id = identity(old[index]), id == identity(new[index]) else { return false }
+            changed.append(index)
+        }
+        for index in changed {
+            diff(old[index], new[index], path: keyedPath(path, identity(old[index])!), into: &changes)
+        }
+        return true
+    }
+
+    /// Lists whose elements are records with unique string ids are compared by id:
+    /// removed ids, then in the new order each added, moved (not in the longest run kept
+    /// in order) or changed element.
+    private static func diffByIdentity(_ old: [Value], _ oldIDs: [String], _ new: [Value], _ newIDs: [String], path: String, into changes: inout [StateChange]) {
+        var oldIndex: [String: Int] = [:]
+        oldIndex.reserveCapacity(oldIDs.count)
+        for (index, id) in oldIDs.enumerated() { oldIndex[id] = index }
+        let newSet = Set(newIDs)
+        for (index, id) in oldIDs.enumerated() where !newSet.contains(id) {
+            changes.append(.init(kind: .removed, path: keyedPath(path, id), old: old[index], new: nil))
+        }
+        let kept = newIDs.compactMap { oldIndex[$0] }
+        let staying = Set(longestIncreasingRun(kept))
+        for (index, id) in newIDs.enumerated() {
+            guard let before = oldIndex[id] else {
+                changes.append(.init(kind: .added, path: keyedPath(path, id), old: nil, new: new[index]))
+                continue
+            }
+            if !staying.contains(before) {
+                changes.append(.init(kind: .moved, path: keyedPath(path, id), old: nil, new: nil, from: before, to: index))
+            }
+            if old[before] != new[index] { diff(old[before], new[index], path: keyedPath(path, id), into: &changes) }
+        }
+    }
+
+    /// The elements of `values` in a longest strictly increasing subsequence, found in
+    /// O(n log n) (patience sorting): the elements that need not move.
+    public static func longestIncreasingRun(_ values: [Int]) -> [Int] {
+        var tails: [Int] = [] // index into values of the last element of each run length
+        var previous = [Int](repeating: -1, count: values.count)
+        for (index, value) in values.enumerated() {
+            var low = 0, high = tails.count
+            while low < high {
+                let middle = (low + high) / 2
+                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
+            }
+            if low > 0 { previous[index] = tails[low - 1] }
+            if low == tails.count { tails.append(index) } else { tails[low] = index }
+        }
+        var run: [Int] = []
+        var cursor = tails.last ?? -1
+        while cursor >= 0 {
+            run.append(values[cursor])
+            cursor = previous[cursor]
+        }
+        return run.reversed()
+    }
+
+    /// A list element's id: the string field `id` of a record.
+    private static func identity(_ value: Value) -> String? {
+        guard case .record(_, let fields) = value, let field = fields.first(where: { $0.label == "id" }), case .string(let id) = field.value else { return nil }
+        return id
+    }
+
+    /// Every element's id, when each has one and none repeats; else nil.
+    private static func identities(_ items: [Value]) -> [String]? {
+        var ids: [String] = []
+        ids.reserveCapacity(items.count)
+        var seen = Set<String>()
+        for item in items {
+            guard let id = identity(item), seen.insert(id).inserted else { return nil }
+            ids.append(id)
+        }
+        return ids
+    }
+
+    /// `todos["t3"]`: an element by its id, as `:state` and keyed actions name it.
+    private static func keyedPath(_ path: String, _ id: String) -> String {
+        path + "[" + Value.quoted(id) + "]"
     }
 
     private static func diffFields(_ old: [Value.Field], _ new: [Value.Field], path: String, into changes: inout [StateChange]) {

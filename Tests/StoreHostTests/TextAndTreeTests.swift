@@ -71,11 +71,11 @@ struct StateTreeTests {
             "count": .int(3),
         ])
         #expect(StateDiff.changes(from: todos, to: toggled).map(\.description) == [
-            "~ todos[1].done: false → true",
-            #"+ todos[2]: {id: "t3", done: false}"#,
+            #"~ todos["t2"].done: false → true"#,
+            #"+ todos["t3"]: {id: "t3", done: false}"#,
             "+ count: 3",
         ])
-        #expect(StateDiff.changes(from: toggled, to: todos).map(\.description).contains(#"- todos[2]: {id: "t3", done: false}"#))
+        #expect(StateDiff.changes(from: toggled, to: todos).map(\.description).contains(#"- todos["t3"]: {id: "t3", done: false}"#))
         #expect(StateDiff.changes(from: todos, to: todos).isEmpty)
         #expect(StateDiff.changes(from: .int(1), to: .string("1")).map(\.description) == [#"~ .: 1 → "1""#])
     }
@@ -169,7 +169,7 @@ struct BigValueTests {
         shell.core.showDiff = true
         let long = String(repeating: "é", count: 600)
         let diff = await shell.run(#"todos["t1"].rename "\#(long)""#)
-        #expect(diff.last == #"  ~ todos[0].title: "t0" → ""# + String(repeating: "é", count: 500) + #""… (100 more characters)"#)
+        #expect(diff.last == #"  ~ todos["t1"].title: "t0" → ""# + String(repeating: "é", count: 500) + #""… (100 more characters)"#)
         #expect(await shell.run(#":state todos["t1"].title --all"#) == [Value.quoted(long)])
     }
 
@@ -178,5 +178,46 @@ struct BigValueTests {
         #expect(list.brief(items: 3) == "[0, 1, 2, … 22 more]")
         #expect(Value.array((0..<1_234).map { _ in .null }).brief().hasSuffix(", … 1,134 more]"))
         #expect(list.compact.hasSuffix("24]"), "compact stays whole for files and programs")
+    }
+}
+
+@Suite("Diffs that understand identity")
+struct IdentityDiffTests {
+    private func list(_ ids: [String], done: Set<String> = []) -> Value {
+        .array(ids.map { .record(["id": .string($0), "done": .bool(done.contains($0))]) })
+    }
+
+    @Test func reorderingIsMovesNotEveryField() {
+        let changes = StateDiff.changes(from: list(["a", "b", "c", "d"]), to: list(["d", "a", "b", "c"]))
+        #expect(changes.map(\.description) == [#"↕ ["d"]: moved from [3] to [0]"#])
+        #expect(changes.first?.from == 3 && changes.first?.to == 0)
+    }
+
+    @Test func insertsRemovesMovesAndChangesTogether() {
+        let changes = StateDiff.changes(from: list(["a", "b", "c"]), to: list(["c", "x", "a"], done: ["a"]))
+        #expect(changes.map(\.description) == [
+            #"- ["b"]: {id: "b", done: false}"#,
+            #"↕ ["c"]: moved from [2] to [0]"#,
+            #"+ ["x"]: {id: "x", done: false}"#,
+            #"~ ["a"].done: false → true"#,
+        ])
+    }
+
+    @Test func sortingTenThousandIsAtMostOneRecordEach() {
+        let ids = (0..<10_000).map { "t\($0)" }
+        let changes = StateDiff.changes(from: list(ids), to: list(ids.reversed()))
+        #expect(changes.count <= 10_001)
+        #expect(changes.allSatisfy { $0.kind == .moved })
+    }
+
+    @Test func theLongestRunStaysInPlace() {
+        #expect(StateDiff.longestIncreasingRun([3, 1, 2, 0, 4]) == [1, 2, 4])
+        #expect(StateDiff.longestIncreasingRun([]) == [])
+    }
+
+    @Test func listsWithoutIdsOrWithRepeatedIdsStayByIndex() {
+        #expect(StateDiff.changes(from: .array([.int(1), .int(2)]), to: .array([.int(2), .int(1)])).map(\.description) == ["~ [0]: 1 → 2", "~ [1]: 2 → 1"])
+        let twice = Value.array([.record(["id": .string("a")]), .record(["id": .string("a")])])
+        #expect(StateDiff.changes(from: twice, to: .array([])).map(\.description).first == #"- [0]: {id: "a"}"#)
     }
 }

@@ -22,7 +22,7 @@ struct TodosPluginTests {
         _ = try session.send(text: #"add title: "eggs", priority: 3"#)
         _ = try session.send(text: #"add title: "bread", priority: 2"#)
         let toggled = try session.send(text: #"todos["t2"].toggle"#)
-        #expect(toggled.changes.map(\.description) == ["~ todos[1].done: false → true"])
+        #expect(toggled.changes.map(\.description) == [#"~ todos["t2"].done: false → true"#])
         _ = try session.send(text: "removeCompleted")
         #expect(titles(session) == ["milk", "bread"])
     }

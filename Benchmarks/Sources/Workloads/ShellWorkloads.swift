@@ -89,6 +89,20 @@ public enum ShellWorkloads {
         ])
     }
 
+    /// `state` with its todos in reverse order (a sort that moves every element).
+    public static func reversed(_ state: Value) -> Value {
+        guard case .record(let type, var fields) = state, case .array(let todos) = fields[0].value else { return state }
+        fields[0].value = .array(todos.reversed())
+        return .record(type: type, fields: fields)
+    }
+
+    /// Seconds for one diff and how many records it gave.
+    public static func timedDiff(_ before: Value, _ after: Value) -> (seconds: Double, records: Int) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let changes = StateDiff.changes(from: before, to: after)
+        return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, changes.count)
+    }
+
     /// Seconds for one diff of `before` against `after`; checks it finds exactly one change.
     public static func diff(_ before: Value, _ after: Value) -> Double {
         let start = DispatchTime.now().uptimeNanoseconds

@@ -139,6 +139,16 @@ do {
     for _ in 0..<r { observed = min(observed, try ShellWorkloads.observedToggle(count: options.todos, from: options.plugins)) }
     print(String(format: "diff of a %d-todo state after one toggle: %.2f ms   target <= 5 ms; the whole observed toggle through the Todos plugin (dispatch, snapshot, diff): %.2f ms",
                  options.todos, diff * 1000, observed * 1000))
+    // Identity diffs: a sort of 10x the todos (every element moves), a toggle in 100x.
+    let sortedCount = options.todos, bigCount = options.todos * 10
+    let unsorted = ShellWorkloads.todoState(count: sortedCount)
+    var sort = (seconds: Double.infinity, records: 0)
+    for _ in 0..<r { let run = ShellWorkloads.timedDiff(unsorted, ShellWorkloads.reversed(unsorted)); if run.seconds < sort.seconds { sort = run } }
+    let big = ShellWorkloads.todoState(count: bigCount), bigToggled = ShellWorkloads.todoState(count: bigCount, toggled: bigCount / 2)
+    var toggle = Double.infinity
+    for _ in 0..<r { toggle = min(toggle, ShellWorkloads.diff(big, bigToggled)) }
+    print(String(format: "identity diff: reversing %d identified todos %.2f ms, %d records (targets at 10,000: <= 50 ms, <= 10,001 records); one toggle in %d todos %.2f ms (target at 100,000: <= 20 ms)",
+                 sortedCount, sort.seconds * 1000, sort.records, bigCount, toggle * 1000))
 } catch {
     print("storesh benchmarks skipped: \(error) (build the root package first)")
 }

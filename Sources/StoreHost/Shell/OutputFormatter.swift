@@ -30,6 +30,7 @@ public struct OutputFormatter: Sendable {
     private func diffLines(_ changes: [StateChange]) -> [String] {
         changes.map { change in
             let code = switch change.kind {
+            case .moved: "36"
             case .added: "32"
             case .removed: "31"
             case .changed: "33"
@@ -87,6 +88,8 @@ public struct OutputFormatter: Sendable {
                 ("path", JSON.string(change.path)),
                 ("old", change.old.map(JSON.value)),
                 ("new", change.new.map(JSON.value)),
+                ("from", change.from.map { String($0) }),
+                ("to", change.to.map { String($0) }),
             ])
         })
     }
