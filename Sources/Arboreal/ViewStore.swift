@@ -30,7 +30,8 @@ extension Binding {
 
 extension ArborealStore {
     /// A store for the child model `get` reads; its actions reach this store wrapped by
-    /// `tag`. View stores nest.
+    /// `tag`. View stores nest. Inlinable, so its closures call the caller's `send`.
+    @inlinable
     public func viewStore<ViewModel: ArborealModel>(
         get: @escaping (Model) -> ViewModel,
         tag: @escaping (ViewModel.Action) -> Model.Action

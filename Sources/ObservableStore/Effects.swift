@@ -23,6 +23,7 @@ public struct Effects<Action> {
     /// Ids of running effects to cancel; applied before `items` start.
     public var cancellations: [CancelID]
 
+    @inlinable
     public init(items: [Item] = [], cancellations: [CancelID] = []) {
         self.items = items
         self.cancellations = cancellations
@@ -60,8 +61,17 @@ public struct Effects<Action> {
         cancellations.append(contentsOf: other.cancellations)
     }
 
-    /// The same effects producing `transform(action)`; ids are kept.
+    /// The same effects producing `transform(action)`; ids are kept. No effects (the
+    /// common case for a child's update) costs nothing: inlined into the caller, which
+    /// then never builds a publisher or touches generic metadata.
+    @inlinable
     public func map<Other>(_ transform: @escaping (Action) -> Other) -> Effects<Other> {
+        if items.isEmpty { return Effects<Other>(items: [], cancellations: cancellations) }
+        return mapped(transform)
+    }
+
+    @usableFromInline
+    func mapped<Other>(_ transform: @escaping (Action) -> Other) -> Effects<Other> {
         Effects<Other>(
             items: items.map {
                 .init(publisher: $0.publisher.map(transform).eraseToAnyPublisher(),

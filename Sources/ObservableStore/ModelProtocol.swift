@@ -31,7 +31,9 @@ extension ModelProtocol {
 
     /// Runs a child model's update on the part of this state that `get` reads, writes the
     /// child's next state back with `set`, and maps its effects to parent actions with
-    /// `tag`. When `get` returns nil (the child is absent) nothing happens.
+    /// `tag`. When `get` returns nil (the child is absent) nothing happens. Inlinable, so
+    /// it is specialized in the model's own module rather than run generically.
+    @inlinable
     public static func update<Child: ModelProtocol>(
         get: (Self) -> Child?,
         set: (Self, Child) -> Self,

@@ -41,6 +41,8 @@ extension Binding {
 extension StoreProtocol {
     /// A store for the child component that `get` reads; its actions reach this store
     /// wrapped by `tag`. View stores nest: a view store of a view store works the same.
+    /// Inlinable, so its closures call the caller's specialized `send`.
+    @inlinable
     public func viewStore<ViewModel: ModelProtocol>(
         get: @escaping (Model) -> ViewModel,
         tag: @escaping (ViewModel.Action) -> Model.Action

@@ -2,9 +2,10 @@
 /// actions through another. Both store flavours call it `ViewStore`.
 @MainActor
 public struct ScopedStore<State, Action> {
-    private let getState: @MainActor () -> State
-    private let sendAction: @MainActor (Action) -> Void
+    @usableFromInline let getState: @MainActor () -> State
+    @usableFromInline let sendAction: @MainActor (Action) -> Void
 
+    @inlinable
     public init(
         get: @escaping @MainActor () -> State,
         send: @escaping @MainActor (Action) -> Void
@@ -14,8 +15,10 @@ public struct ScopedStore<State, Action> {
     }
 
     /// The current state, read through the closure each time.
+    @inlinable
     public var state: State { getState() }
 
+    @inlinable
     public func send(_ action: Action) {
         sendAction(action)
     }

@@ -52,3 +52,33 @@ public final class TrivialArborealCounter: ArborealModel {
         }
     }
 }
+
+/// A parent holding a `TrivialCounter` child, wired the usual way: its child actions go
+/// through `update(get:set:tag:)`. For the child-send and view-store workloads.
+public struct CounterParent: ModelProtocol {
+    public var child = TrivialCounter()
+
+    public init() {}
+
+    public enum Action: Sendable {
+        case child(TrivialCounter.Action)
+    }
+
+    public static func update(state: CounterParent, action: Action, environment: Void) -> Update<CounterParent> {
+        switch action {
+        case .child(let action):
+            return update(
+                get: { $0.child },
+                set: { parent, child in
+                    var next = parent
+                    next.child = child
+                    return next
+                },
+                tag: Action.child,
+                state: state,
+                action: action,
+                environment: ()
+            )
+        }
+    }
+}

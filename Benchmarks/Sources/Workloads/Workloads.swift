@@ -106,3 +106,26 @@ public enum Workloads {
         }
     }
 }
+
+extension Workloads {
+    /// A child action sent to the root store, through `update(get:set:tag:)`.
+    @MainActor
+    public static func childSend(_ n: Int) -> Int {
+        let store = ObservableStore.Store(state: CounterParent(), environment: ())
+        for _ in 0..<n {
+            store.send(opaque(.child(.increment)))
+        }
+        return store.state.child.count
+    }
+
+    /// The same child action sent through a `ViewStore` of the child.
+    @MainActor
+    public static func viewStoreSend(_ n: Int) -> Int {
+        let store = ObservableStore.Store(state: CounterParent(), environment: ())
+        let child = store.viewStore(get: \.child, tag: CounterParent.Action.child)
+        for _ in 0..<n {
+            child.send(opaque(.increment))
+        }
+        return store.state.child.count
+    }
+}

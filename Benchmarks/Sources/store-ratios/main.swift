@@ -79,6 +79,10 @@ print("store-ratios: \(n) actions, \(e) effects, best of \(r) rounds")
 let rawSend = await best(r, expected: n) { Workloads.rawUpdateLoop(n) }
 let send = await best(r, expected: n) { Workloads.storeSend(n) }
 report("ObservableStore Store.send", count: n, measured: send, raw: rawSend, target: ">= 10 M/s, <= 4x raw")
+let childSend = await best(r, expected: n) { Workloads.childSend(n) }
+report("child action via update(get:set:tag:)", count: n, measured: childSend, raw: send, target: "<= 2x Store.send")
+let viewStoreSend = await best(r, expected: n) { Workloads.viewStoreSend(n) }
+report("ViewStore send", count: n, measured: viewStoreSend, raw: send, target: "<= 2x Store.send")
 
 let rawPing = await best(r, expected: e) { Workloads.rawPingPongLoop(e) }
 let roundTrip = await best(r, expected: e) { await Workloads.storeEffectRoundTrip(e) }
