@@ -146,7 +146,7 @@ final class ScriptReader: @unchecked Sendable {
             consumed += count
             condition.unlock()
             if pending.count > Self.maxLineBytes {
-                batch.append(.problem("line is longer than \(Self.maxLineBytes) bytes (the limit)", line: lineNumber + 1, column: 1))
+                batch.append(Self.tooLong(line: lineNumber + 1))
                 hand(batch)
                 return
             }
@@ -155,10 +155,14 @@ final class ScriptReader: @unchecked Sendable {
         if !pending.isEmpty, let item = check(pending, line: lineNumber + 1) { hand([item]) }
     }
 
+    private static func tooLong(line: Int) -> Item {
+        .problem("line is longer than \(maxLineBytes) bytes (the limit)", line: line, column: 1)
+    }
+
     /// The line as text, or the problem with it.
     private func check(_ bytes: [UInt8], line: Int) -> Item? {
         if bytes.count > Self.maxLineBytes {
-            return .problem("line is longer than \(Self.maxLineBytes) bytes (the limit)", line: line, column: 1)
+            return Self.tooLong(line: line)
         }
         if let text = String(validating: bytes, as: UTF8.self) { return .line(Substring(text)) }
         // Find the first byte that is not UTF-8, and count the characters before it.

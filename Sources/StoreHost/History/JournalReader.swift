@@ -30,7 +30,8 @@ extension Journal {
         var contents = Contents(records: [], warning: nil, validLength: first.count + 1)
         for (index, line) in lines.enumerated().dropFirst() {
             let isLast = index == lines.count - 1
-            if let record = record(in: line), !isLast || complete {
+            let parsed = record(in: line)
+            if case .success(let record) = parsed, !isLast || complete {
                 contents.records.append((record, index + 1))
                 contents.validLength += line.count + 1
                 continue
@@ -39,21 +40,22 @@ extension Journal {
                 contents.warning = "\(path):\(index + 1): the last record was cut short (storesh stopped while writing it); it was dropped"
                 return contents
             }
-            throw Problem(message: "\(path):\(index + 1): damaged record (\(damage(of: line))); the journal cannot be trusted past here")
+            let damage = if case .failure(let why) = parsed { why.reason } else { "" }
+            throw Problem(message: "\(path):\(index + 1): damaged record (\(damage)); the journal cannot be trusted past here")
         }
         return contents
     }
 
-    /// The record on one line, if its checksum matches and it reads as a record.
-    private static func record(in line: ArraySlice<UInt8>) -> JournalRecord? {
-        guard line.count > 9, let text = String(validating: line, as: UTF8.self) else { return nil }
-        guard UInt32(text.prefix(8), radix: 16) == CRC32.checksum(String(text.dropFirst(9))) else { return nil }
-        return JournalRecord(line: text.dropFirst(9))
+    /// Why a line is not a record.
+    private struct Damage: Error {
+        let reason: String
     }
 
-    private static func damage(of line: ArraySlice<UInt8>) -> String {
-        guard line.count > 9, let text = String(validating: line, as: UTF8.self) else { return "not a checksummed line of text" }
-        guard UInt32(text.prefix(8), radix: 16) == CRC32.checksum(String(text.dropFirst(9))) else { return "checksum does not match" }
-        return "not a record storesh writes"
+    /// The record on one line, or why it is not one (its checksum, or its form).
+    private static func record(in line: ArraySlice<UInt8>) -> Result<JournalRecord, Damage> {
+        guard line.count > 9, let text = String(validating: line, as: UTF8.self) else { return .failure(Damage(reason: "not a checksummed line of text")) }
+        guard UInt32(text.prefix(8), radix: 16) == CRC32.checksum(String(text.dropFirst(9))) else { return .failure(Damage(reason: "checksum does not match")) }
+        guard let record = JournalRecord(line: text.dropFirst(9)) else { return .failure(Damage(reason: "not a record storesh writes")) }
+        return .success(record)
     }
 }
