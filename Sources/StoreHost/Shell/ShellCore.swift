@@ -234,7 +234,12 @@ public final class ShellCore {
 
     /// Effects in flight in the current model: id, label, milliseconds running.
     func inFlight() -> [(id: UInt64, label: String?, milliseconds: Int64)] {
-        guard let current, let table = effects[current.model.qualifiedName] else { return [] }
+        current.map { inFlight(in: $0.model.qualifiedName) } ?? []
+    }
+
+    /// Effects in flight in `model`, by id.
+    func inFlight(in model: String) -> [(id: UInt64, label: String?, milliseconds: Int64)] {
+        guard let table = effects[model] else { return [] }
         let now = host.clock.now
         return table.sorted { $0.key < $1.key }.map { ($0.key, $0.value.label, (now - $0.value.started) / 1_000_000) }
     }
@@ -255,11 +260,8 @@ public final class ShellCore {
     /// model (named), unless `:fx leave-running` said that is expected. Nil when clean.
     public func unfinishedEffects() -> String? {
         guard !effectsMayOutlive else { return nil }
-        let now = host.clock.now
-        let running = effects.sorted { $0.key < $1.key }.flatMap { model, table in
-            table.sorted { $0.key < $1.key }.map { id, info in
-                "\(model) fx #\(id) \(info.label ?? "effect") (running for \((now - info.started) / 1_000_000)ms)"
-            }
+        let running = effects.keys.sorted().flatMap { model in
+            inFlight(in: model).map { "\(model) fx #\($0.id) \($0.label ?? "effect") (running for \($0.milliseconds)ms)" }
         }
         guard !running.isEmpty else { return nil }
         return "effects still running at the end: " + running.joined(separator: ", ") + "; wait for them with :wait, or accept them with :fx leave-running"
