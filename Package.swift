@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "StoreValue", targets: ["StoreValue"]),
         .executable(name: "store-demo", targets: ["store-demo"]),
         .executable(name: "storesh", targets: ["storesh"]),
+        .executable(name: "storesh-worker", targets: ["storesh-worker"]),
         // Example plugins, each a dynamic library storesh loads by name.
         .library(name: "CCounter", type: .dynamic, targets: ["CCounter"]),
         .library(name: "Counter", type: .dynamic, targets: ["Counter"]),
@@ -88,6 +89,8 @@ let package = Package(
         ),
         // libFuzzer targets for the parsers (scripts/fuzz builds them with -sanitize=fuzzer);
         // a plain build replays a corpus through them.
+        // One plugin in a process of its own, driven by storesh (docs/worker-protocol.md).
+        .executableTarget(name: "storesh-worker", dependencies: ["StoreHost"], swiftSettings: strict),
         .executableTarget(name: "storesh-fuzz", dependencies: ["StoreHost", "StoreValue"], swiftSettings: strict),
         .executableTarget(
             name: "store-demo",

@@ -44,8 +44,17 @@ public struct ActionDescriptor: @unchecked Sendable {
     public let doc: String?
     public let params: [ParamDescriptor]
     /// True when the action has a typed entry point the host calls through libffi.
-    public var isTyped: Bool { typed != nil }
+    public let isTyped: Bool
     let typed: TypedEntry?
+
+    init(index: Int, name: String, doc: String?, params: [ParamDescriptor], typed: TypedEntry?, isTyped: Bool? = nil) {
+        self.index = index
+        self.name = name
+        self.doc = doc
+        self.params = params
+        self.typed = typed
+        self.isTyped = isTyped ?? (typed != nil)
+    }
 }
 
 /// A model's declared environment service.
@@ -54,7 +63,8 @@ public struct ServiceDescriptor: @unchecked Sendable {
     public let doc: String?
     /// Parameter letters, '>', the result letter ('v' for none).
     public let signature: String
-    let defaultImplementation: sp_typed_entry
+    /// The plugin's own implementation; nil for a model in a worker (it is there).
+    let defaultImplementation: sp_typed_entry?
 }
 
 /// A typed entry point and the libffi call interface prepared for it at registration.
@@ -116,7 +126,13 @@ public final class ModelDescriptor: @unchecked Sendable {
     let restore: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_error>?) -> Int32)?
 
     /// True when the model can replay its history (undo, jumps, resume).
-    public var supportsTimeTravel: Bool { replay != nil }
+    public var supportsTimeTravel: Bool { worker.map { _ in workerTimeTravel } ?? (replay != nil) }
+
+    /// The worker process running the model, nil when it runs in this process.
+    let worker: WorkerPlugin?
+    /// The model's position in its plugin's registration order (how a worker names it).
+    let indexInPlugin: Int
+    private let workerTimeTravel: Bool
 
     init(
         plugin: String, name: String, doc: String?, actions: [ActionDescriptor], services: [ServiceDescriptor],
@@ -126,8 +142,12 @@ public final class ModelDescriptor: @unchecked Sendable {
         dispatch: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32,
         snapshot: @escaping @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?,
         replay: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32)?,
-        restore: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_error>?) -> Int32)?
+        restore: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_error>?) -> Int32)?,
+        worker: WorkerPlugin? = nil, indexInPlugin: Int = 0, workerTimeTravel: Bool = false
     ) {
+        self.worker = worker
+        self.indexInPlugin = indexInPlugin
+        self.workerTimeTravel = workerTimeTravel
         self.replay = replay
         self.restore = restore
         self.plugin = plugin
@@ -151,13 +171,25 @@ public final class ModelDescriptor: @unchecked Sendable {
         ModelDescriptor(
             plugin: plugin, name: name, doc: nil,
             actions: actions.enumerated().map { ActionDescriptor(index: $0.offset, name: $0.element.name, doc: nil, params: $0.element.params, typed: nil) },
-            services: [], modelData: nil,
+            services: []
+        )
+    }
+
+    /// A model whose entry points are elsewhere (in a worker process, or nowhere): the
+    /// schema alone, with C entry points that refuse to run.
+    convenience init(
+        plugin: String, name: String, doc: String?, actions: [ActionDescriptor], services: [ServiceDescriptor],
+        worker: WorkerPlugin? = nil, indexInPlugin: Int = 0, timeTravel: Bool = false
+    ) {
+        self.init(
+            plugin: plugin, name: name, doc: doc, actions: actions, services: services, modelData: nil,
             create: { _, _, _, error in
                 error?.write("this model has no plugin behind it")
                 return Int32(SP_ERR_INTERNAL)
             },
             destroy: { _ in }, dispatch: { _, _, _, _, _ in Int32(SP_ERR_INTERNAL) }, snapshot: { _ in nil },
-            replay: nil, restore: nil
+            replay: nil, restore: nil,
+            worker: worker, indexInPlugin: indexInPlugin, workerTimeTravel: timeTravel
         )
     }
 

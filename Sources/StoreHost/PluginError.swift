@@ -13,6 +13,10 @@ public enum PluginError: Error, Equatable, CustomStringConvertible {
     /// Another file with a plugin of the same name is loaded (a dev build and an installed
     /// copy): their models would have the same qualified names.
     case nameTaken(path: String, name: String, loadedFrom: String)
+    /// The worker process for the plugin could not start, or died loading it.
+    case workerFailed(path: String, reason: String)
+    /// Loading failed in the worker, which said why (in the words of the cases above).
+    case inWorker(message: String)
     case unknownModel(name: String, known: [String])
     case ambiguousModel(name: String, candidates: [String])
 
@@ -38,6 +42,10 @@ public enum PluginError: Error, Equatable, CustomStringConvertible {
             return "\(path): already loaded"
         case .nameTaken(let path, let name, let loadedFrom):
             return "\(path): a plugin named '\(name)' is already loaded from \(loadedFrom); both would have the same model names, so this one is not loaded (start storesh with the one you want)"
+        case .workerFailed(let path, let reason):
+            return "\(path): cannot load it in a worker process: \(reason)"
+        case .inWorker(let message):
+            return message
         case .unknownModel(let name, let known):
             return "no model named '\(name)'" + (known.isEmpty ? "; no models are loaded" : "; loaded: \(known.joined(separator: ", "))")
         case .ambiguousModel(let name, let candidates):

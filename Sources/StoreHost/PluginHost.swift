@@ -13,6 +13,26 @@ public final class PluginHost {
     /// Receives plugins' log messages.
     public var log: ((LogLevel, String) -> Void)?
     public private(set) var plugins: [LoadedPlugin] = []
+    /// Where plugins run: each in a worker process of its own (a crash or hang in a model
+    /// is reported and recovered from), or in this process (`--in-process`: fastest).
+    public var isolation: Isolation = .inProcess
+    /// Seconds a model in a worker may take to answer one request before it counts as
+    /// hung and its worker is stopped; nil: no limit.
+    public var actionTimeout: Double? = 5
+    /// Asked while waiting for a worker: true when the user pressed Ctrl-C.
+    public var takeInterrupt: () -> Bool = { false }
+    /// A worker died while nobody was waiting for it (an effect crashed it).
+    public var workerLost: ((WorkerPlugin, WorkerLoss) -> Void)?
+    /// What plugins in workers print (their stdout and stderr), as it arrives.
+    public var workerOutput: ((String) -> Void)? = { text in
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// Where plugin code runs.
+    public enum Isolation: Sendable {
+        case inProcess
+        case workers
+    }
 
     /// The plugin ABI version this host speaks.
     public nonisolated static let abiVersion = STOREPLUGIN_ABI_VERSION
@@ -95,6 +115,7 @@ public final class PluginHost {
         let resolved = URL(fileURLWithPath: path).standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: resolved) else { throw .fileMissing(path: path) }
         if plugins.contains(where: { $0.path == resolved }) { throw .alreadyLoaded(path: path) }
+        if isolation == .workers { return try loadInWorker(path: path) }
         guard let handle = dlopen(resolved, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "unknown reason"
             throw .notASharedLibrary(path: path, reason: reason.replacingOccurrences(of: resolved + ": ", with: ""))
@@ -121,9 +142,30 @@ public final class PluginHost {
         guard status == Int32(SP_OK) else {
             throw .registrationFailed(path: path, code: status, message: error.text)
         }
-        let plugin = LoadedPlugin(name: info.name, version: info.version, path: resolved, toolchain: info.toolchain, models: context.models, context: context)
+        let plugin = LoadedPlugin(name: info.name, version: info.version, path: resolved, toolchain: info.toolchain, models: context.models, context: context, worker: nil)
         plugins.append(plugin)
         return plugin
+    }
+
+    /// Loads a plugin in a worker process of its own.
+    private func loadInWorker(path: String) throws(PluginError) -> LoadedPlugin {
+        let worker = WorkerPlugin(host: self, path: path)
+        let registered = try worker.start()
+        if let twin = plugins.first(where: { $0.name == registered.name }) {
+            throw .nameTaken(path: path, name: registered.name, loadedFrom: twin.path)
+        }
+        let plugin = LoadedPlugin(
+            name: registered.name, version: registered.version, path: registered.resolvedPath, toolchain: registered.toolchain,
+            models: worker.descriptors(of: registered), context: nil, worker: worker
+        )
+        plugins.append(plugin)
+        return plugin
+    }
+
+    /// Puts `plugin` in the place of the loaded plugin with the same path (`:reload`).
+    func replace(_ plugin: LoadedPlugin) {
+        guard let index = plugins.firstIndex(where: { $0.path == plugin.path }) else { return }
+        plugins[index] = plugin
     }
 
     private func checkInfo(_ infoFunction: storeplugin_info_fn, path: String) throws(PluginError) -> (name: String, version: String, toolchain: String?) {
@@ -174,5 +216,8 @@ public struct LoadedPlugin: @unchecked Sendable {
     /// The toolchain tag the plugin reported, nil for language-neutral plugins.
     public let toolchain: String?
     public let models: [ModelDescriptor]
-    let context: PluginContext
+    /// The plugin's services table, when it runs in this process.
+    let context: PluginContext?
+    /// The worker process it runs in, when it runs in one.
+    public let worker: WorkerPlugin?
 }

@@ -5,13 +5,12 @@ import StoreValue
 import Glibc
 #endif
 
-/// A stand-in for a model's environment service, built at run time: a libffi closure of
-/// the service's C signature, so it works for plugins in any language. It answers with
-/// the queued results in order, repeating the last; a `fail` answer returns the zero
-/// value and reports the failure through `service_failure`.
+/// What a stubbed service answers (`:stub`): the queued results in order, repeating the
+/// last, and how often it was called. The shell keeps one per stubbed service; the
+/// libffi closure that answers the plugin (in this process or in a worker) consumes it.
 @MainActor
-final class ServiceStub {
-    enum Answer: Equatable {
+final class StubScript {
+    enum Answer: Equatable, Sendable {
         case value(Value)
         case fail(String)
     }
@@ -19,21 +18,15 @@ final class ServiceStub {
     let service: ServiceDescriptor
     private(set) var answers: [Answer]
     private(set) var calls = 0
-    private let result: Character
-    private unowned let context: PluginContext
-    private let cif: UnsafeMutablePointer<ffi_cif>
-    private let argumentTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
-    private var closure: UnsafeMutableRawPointer?
-    /// The C function the plugin calls.
-    private(set) var entry: sp_typed_entry?
-    /// A returned string, kept until the next call (storeplugin.h's rule).
-    private var lastString: UnsafeMutablePointer<CChar>?
+    /// The result letter of the service's signature ('v': returns nothing).
+    let result: Character
+    let params: [ParamType]
 
     struct Refused: Error {
         let message: String
     }
 
-    init(service: ServiceDescriptor, answers: [Answer], context: PluginContext) throws(Refused) {
+    init(service: ServiceDescriptor, answers: [Answer]) throws(Refused) {
         guard let (params, result) = Registration.parseServiceSignature(service.signature) else {
             throw Refused(message: "service '\(service.name)' has an unreadable signature \"\(service.signature)\"")
         }
@@ -47,34 +40,13 @@ final class ServiceStub {
         self.service = service
         self.answers = answers
         self.result = result
-        self.context = context
-        argumentTypes = .allocate(capacity: max(1, params.count))
-        for (index, param) in params.enumerated() { argumentTypes[index] = Self.ffiType(param.letter) }
-        cif = .allocate(capacity: 1)
-        guard cffi_prepare(cif, UInt32(params.count), Self.ffiType(result), argumentTypes) == 0 else {
-            throw Refused(message: "libffi cannot describe \"\(service.signature)\"")
-        }
-        var code: UnsafeMutableRawPointer?
-        closure = cffi_closure_make(cif, ServiceStub.handler, Unmanaged.passUnretained(self).toOpaque(), &code)
-        guard closure != nil, let code else { throw Refused(message: "libffi could not make a closure for \(service.name)") }
-        entry = unsafeBitCast(code, to: sp_typed_entry.self)
+        self.params = params
     }
 
-    isolated deinit {
-        if let closure { cffi_closure_release(closure) }
-        free(lastString)
-        cif.deallocate()
-        argumentTypes.deallocate()
-    }
-
-    private static func ffiType(_ letter: Character?) -> UnsafeMutablePointer<ffi_type> {
-        switch letter {
-        case "i": cffi_type_sint64()
-        case "d": cffi_type_double()
-        case "b": cffi_type_bool()
-        case "s": cffi_type_pointer()
-        default: cffi_type_void()
-        }
+    /// Takes the answer for one call.
+    func next() -> Answer? {
+        calls += 1
+        return answers.count > 1 ? answers.removeFirst() : answers.first
     }
 
     static func typeName(_ letter: Character) -> String {
@@ -95,18 +67,80 @@ final class ServiceStub {
         }
     }
 
+    /// `true, false` / `fail "message"`, for `:stubs`.
+    var summary: String {
+        let queued = answers.map { answer in
+            switch answer {
+            case .value(let value): value.compact
+            case .fail(let message): "fail \(Value.quoted(message))"
+            }
+        }
+        return "\(service.name) → \(queued.isEmpty ? "(returns nothing)" : queued.joined(separator: ", ")) (called \(calls) time\(calls == 1 ? "" : "s"))"
+    }
+}
+
+/// A stand-in for a model's environment service, built at run time: a libffi closure of
+/// the service's C signature, so it works for plugins in any language. It answers what
+/// its `StubScript` says; a `fail` answer returns the zero value and reports the failure
+/// through `service_failure`.
+@MainActor
+final class ServiceStub {
+    let script: StubScript
+    /// Called after each call (a worker tells the shell, whose copy of the script counts).
+    var onCall: (() -> Void)?
+    private unowned let context: PluginContext
+    private let cif: UnsafeMutablePointer<ffi_cif>
+    private let argumentTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
+    private var closure: UnsafeMutableRawPointer?
+    /// The C function the plugin calls.
+    private(set) var entry: sp_typed_entry?
+    /// A returned string, kept until the next call (storeplugin.h's rule).
+    private var lastString: UnsafeMutablePointer<CChar>?
+
+    init(script: StubScript, context: PluginContext) throws(StubScript.Refused) {
+        self.script = script
+        self.context = context
+        let params = script.params
+        argumentTypes = .allocate(capacity: max(1, params.count))
+        for (index, param) in params.enumerated() { argumentTypes[index] = Self.ffiType(param.letter) }
+        cif = .allocate(capacity: 1)
+        guard cffi_prepare(cif, UInt32(params.count), Self.ffiType(script.result), argumentTypes) == 0 else {
+            throw StubScript.Refused(message: "libffi cannot describe \"\(script.service.signature)\"")
+        }
+        var code: UnsafeMutableRawPointer?
+        closure = cffi_closure_make(cif, ServiceStub.handler, Unmanaged.passUnretained(self).toOpaque(), &code)
+        guard closure != nil, let code else { throw StubScript.Refused(message: "libffi could not make a closure for \(script.service.name)") }
+        entry = unsafeBitCast(code, to: sp_typed_entry.self)
+    }
+
+    isolated deinit {
+        if let closure { cffi_closure_release(closure) }
+        free(lastString)
+        cif.deallocate()
+        argumentTypes.deallocate()
+    }
+
+    private static func ffiType(_ letter: Character?) -> UnsafeMutablePointer<ffi_type> {
+        switch letter {
+        case "i": cffi_type_sint64()
+        case "d": cffi_type_double()
+        case "b": cffi_type_bool()
+        case "s": cffi_type_pointer()
+        default: cffi_type_void()
+        }
+    }
+
     /// Answers one call.
     private func answer(into buffer: UnsafeMutableRawPointer?) {
-        calls += 1
-        let answer = answers.count > 1 ? answers.removeFirst() : answers.first
         var value = Value.null
-        switch answer {
+        switch script.next() {
         case .value(let given)?: value = given
-        case .fail(let message)?: context.serviceFailure = "\(service.name): \(message)"
+        case .fail(let message)?: context.serviceFailure = "\(script.service.name): \(message)"
         case nil: break
         }
+        onCall?()
         guard let buffer else { return }
-        switch result {
+        switch script.result {
         case "i":
             if case .int(let v) = value { buffer.storeBytes(of: v, as: Int64.self) } else { buffer.storeBytes(of: 0, as: Int64.self) }
         case "d":
@@ -133,16 +167,5 @@ final class ServiceStub {
         MainActor.assumeIsolated {
             Unmanaged<ServiceStub>.fromOpaque(args.value.1!).takeUnretainedValue().answer(into: args.value.0)
         }
-    }
-
-    /// `true, false` / `fail "message"`, for `:stubs`.
-    var summary: String {
-        let queued = answers.map { answer in
-            switch answer {
-            case .value(let value): value.compact
-            case .fail(let message): "fail \(Value.quoted(message))"
-            }
-        }
-        return "\(service.name) → \(queued.isEmpty ? "(returns nothing)" : queued.joined(separator: ", ")) (called \(calls) time\(calls == 1 ? "" : "s"))"
     }
 }

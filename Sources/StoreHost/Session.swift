@@ -35,6 +35,10 @@ public final class Session {
     public private(set) var services: [sp_typed_entry]
 
     private unowned let host: PluginHost
+    /// The store in a worker process, when the model runs in one.
+    private var remote: RemoteStore?
+    /// The stubs made in this process (a model in a worker has its stubs made there).
+    private var localStubs: [String: ServiceStub] = [:]
     private var store: UnsafeMutableRawPointer?
     private let context: UnsafeMutablePointer<sp_store_context>
     private let servicePointers: UnsafeMutablePointer<sp_typed_entry?>
@@ -46,7 +50,7 @@ public final class Session {
         self.host = host
         self.knownState = .null
         self.startTime = host.clock.now
-        services = model.services.map { overrides[$0.name] ?? $0.defaultImplementation }
+        services = model.services.compactMap { overrides[$0.name] ?? $0.defaultImplementation }
         servicePointers = .allocate(capacity: max(1, services.count))
         for (index, service) in services.enumerated() { servicePointers[index] = service }
         context = .allocate(capacity: 1)
@@ -59,6 +63,12 @@ public final class Session {
             service_count: UInt32(services.count)
         ))
         context.pointee.user_data = Unmanaged.passUnretained(self).toOpaque()
+        if let worker = model.worker {
+            let remote = try RemoteStore(plugin: worker, model: model, session: self)
+            self.remote = remote
+            knownState = try remote.create()
+            return
+        }
         var error = sp_error.empty()
         var handle: UnsafeMutableRawPointer?
         let status = model.create(model.modelData, context, &handle, &error)
@@ -72,6 +82,7 @@ public final class Session {
     }
 
     isolated deinit {
+        remote?.destroy()
         if let store { model.destroy(store) }
         context.deallocate()
         servicePointers.deallocate()
@@ -81,6 +92,7 @@ public final class Session {
     /// `ActionBinding`. Uses the typed entry point when the action has one. With
     /// `observe: false` the state is not re-read and no diff is made (fast batch runs).
     public func send(_ action: ActionDescriptor, arguments: [Value], observe: Bool = true) throws(SessionError) -> SendResult {
+        if let remote { return try sendRemote(action, arguments: arguments, observe: observe, remote: remote) }
         guard let store else { throw SessionError(message: "the store is gone") }
         let before = observe ? state : knownState
         var result = sp_dispatch_result.empty()
@@ -112,6 +124,11 @@ public final class Session {
     /// Time travel: applies an action's update alone (its effects are dropped). The
     /// state is not re-read; `state` reads it when next asked.
     func replay(_ name: String, arguments: [Value]) throws(SessionError) -> Bool {
+        if let remote {
+            let changed = try remote.replay(name, arguments: arguments)
+            isStale = isStale || changed
+            return changed
+        }
         guard let store, let replay = model.replay else {
             throw SessionError(message: "\(model.qualifiedName) cannot replay actions (its plugin has no replay entry point)")
         }
@@ -128,6 +145,12 @@ public final class Session {
     /// Time travel: puts back a state the model reported earlier. Returns false when the
     /// model cannot restore (the caller then replays from a new store).
     func restore(_ state: Value) throws(SessionError) -> Bool {
+        if let remote {
+            guard try remote.restore(state) else { return false }
+            knownState = state
+            isStale = false
+            return true
+        }
         guard let store, let restore = model.restore else { return false }
         let table = hostTable
         guard let tree = state.build(with: table) else { throw SessionError(message: "out of memory") }
@@ -142,19 +165,39 @@ public final class Session {
         return true
     }
 
-    /// Puts `entry` in place of the service `name` (nil: the plugin's own again). The
-    /// plugin reads the service array at each call, so the change takes effect at once.
-    func replaceService(_ name: String, with entry: sp_typed_entry?) -> Bool {
-        guard let index = model.services.firstIndex(where: { $0.name == name }) else { return false }
-        let implementation = entry ?? model.services[index].defaultImplementation
+    /// Answers calls of the service `name` as `script` says (nil: the plugin's own
+    /// implementation again). The plugin reads the service array at each call, so the
+    /// change takes effect at once.
+    func useStub(_ script: StubScript?, for name: String) throws(SessionError) {
+        guard let index = model.services.firstIndex(where: { $0.name == name }) else {
+            throw SessionError(message: "\(model.qualifiedName) has no service '\(name)'")
+        }
+        if let remote { return try remote.stub(service: index, script) }
+        var implementation = model.services[index].defaultImplementation!
+        localStubs[name] = nil
+        if let script {
+            guard let context = host.plugins.first(where: { $0.name == model.plugin })?.context else {
+                throw SessionError(message: "the plugin of \(model.qualifiedName) is not loaded")
+            }
+            do {
+                let stub = try ServiceStub(script: script, context: context)
+                localStubs[name] = stub
+                implementation = stub.entry!
+            } catch {
+                throw SessionError(message: error.message)
+            }
+        }
         services[index] = implementation
         servicePointers[index] = implementation
-        return true
     }
+
+    /// The stub this process made for `name`, if any (a worker reports calls through it).
+    func localStub(for name: String) -> ServiceStub? { localStubs[name] }
 
     /// Sends through `dispatch` with a value-tree argument array, even for typed actions
     /// (benchmarks compare the two paths).
     public func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendResult {
+        if let remote { return try sendRemote(action, arguments: arguments, observe: false, remote: remote) }
         guard let store else { throw SessionError(message: "the store is gone") }
         var result = sp_dispatch_result.empty()
         var error = sp_error.empty()
@@ -188,6 +231,7 @@ public final class Session {
 
     /// Reads the state from the plugin again.
     public func readState() throws(SessionError) -> Value {
+        if let remote { return try remote.snapshot() }
         guard let store, let snapshot = model.snapshot(store) else {
             throw SessionError(message: "\(model.qualifiedName): the plugin returned no state snapshot")
         }
@@ -223,14 +267,18 @@ public final class Session {
         if event.kind == SP_EFFECT_EMITTED.rawValue {
             lastEmittedChanged = hasChangedFlag ? event.state_changed != 0 : nil
         }
-        let record = EffectEventRecord(
+        receive(EffectEventRecord(
             kind: EffectEventRecord.Kind(rawValue: event.kind) ?? .failed,
             effect: event.effect_id,
             label: event.label.map { String(cString: $0) },
             action: event.action.map { String(cString: $0) },
             message: event.message.map { String(cString: $0) },
             elapsedMilliseconds: elapsed
-        )
+        ))
+    }
+
+    /// An effect event, from the plugin or from the worker that runs it.
+    func receive(_ record: EffectEventRecord) {
         onEvent?(.effect(record))
     }
 
@@ -238,19 +286,47 @@ public final class Session {
     private var lastEmittedChanged: Bool?
 
     private func applied(_ action: String) {
+        applied(action, state: try? readState(), changed: lastEmittedChanged)
+        lastEmittedChanged = nil
+    }
+
+    /// An effect's action was applied; `state` is the state after it (nil when it could
+    /// not be read), `changed` what the plugin said (nil: it did not say).
+    func applied(_ action: String, state: Value?, changed pluginSaid: Bool?) {
         // A stale state (after unobserved sends) cannot give a faithful diff: report no
         // diff then, and take "changed" from the plugin when it says.
         let before: Value? = isStale ? nil : knownState
-        if let fresh = try? readState() {
+        if let fresh = state {
             knownState = fresh
             isStale = false
         } else {
             isStale = true // `:state` will say why it cannot be read
         }
         let changes = before.map { StateDiff.changes(from: $0, to: knownState) } ?? []
-        let changed = lastEmittedChanged ?? !changes.isEmpty
-        lastEmittedChanged = nil
-        onEvent?(.applied(action: action, changes: changes, changed: changed))
+        onEvent?(.applied(action: action, changes: changes, changed: pluginSaid ?? !changes.isEmpty))
+    }
+
+    /// `send` for a model in a worker: the worker sends the state back with the result
+    /// when it changed and is watched, so one round trip does it all.
+    private func sendRemote(_ action: ActionDescriptor, arguments: [Value], observe: Bool, remote: RemoteStore) throws(SessionError) -> SendResult {
+        let before = observe ? state : knownState
+        let outcome = try remote.send(action, arguments: arguments, wantState: observe)
+        let result = SendResult(action: action.name, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [])
+        guard observe else {
+            isStale = isStale || outcome.changed
+            return result
+        }
+        switch outcome.state {
+        case .failure(let error):
+            isStale = true
+            return SendResult(action: action.name, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [], stateError: error.message)
+        case .success(let fresh?):
+            knownState = fresh
+            isStale = false
+            return SendResult(action: action.name, stateChanged: true, effectsStarted: outcome.effectsStarted, changes: StateDiff.changes(from: before, to: fresh))
+        case .success(nil):
+            return result
+        }
     }
 
     private static func session(_ userData: UnsafeMutableRawPointer?) -> Session {
@@ -273,7 +349,15 @@ public final class Session {
 /// A session could not be created or an action failed inside the plugin.
 public struct SessionError: Error, Equatable, CustomStringConvertible {
     public let message: String
+    /// Set when the model's worker process died, hung or was stopped: the session must be
+    /// recovered in a new worker.
+    public var workerLoss: WorkerLoss?
     public var description: String { message }
+
+    public init(message: String, workerLoss: WorkerLoss? = nil) {
+        self.message = message
+        self.workerLoss = workerLoss
+    }
 }
 
 /// What one action did.

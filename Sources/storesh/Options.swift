@@ -61,6 +61,8 @@ struct Options: ParsableCommand {
     @Flag(name: .customLong("virtual-clock"), help: "Plugins see a clock that stands still until :wait or :advance moves it.")
     var virtualClock = false
 
+    @OptionGroup var isolation: IsolationOptions
+
     func validate() throws {
         guard ["tree", "json"].contains(format) else {
             throw ValidationError("--format must be tree or json, not '\(format)'")

@@ -25,6 +25,7 @@ func runShell(_ options: Options) async -> Int32 {
     let printer = Printer(formatter: OutputFormatter(format: format, color: format == .tree && Terminal.wantsColor(disabled: options.noColor)))
     let clock: any HostClock = options.virtualClock ? VirtualClock() : RealClock()
     let host = PluginHost(clock: clock, searchPath: PluginHost.defaultSearchPath(extra: options.pluginPath))
+    options.isolation.apply(to: host)
     // The diff is on at a terminal and for programs that asked for JSON.
     let core = ShellCore(host: host, showDiff: Terminal.stdoutIsTerminal || format == .json, reportActions: !options.quiet) { printer.emit($0) }
     if interactive { core.takeInterrupt = { cel_take_interrupt() != 0 } }

@@ -42,6 +42,8 @@ struct TestOptions: ParsableCommand {
     @Option(help: ArgumentHelp("Fail a transcript still running after this many seconds (checked between inputs; 0: no limit).", valueName: "SECONDS"))
     var timeout: Double = 120
 
+    @OptionGroup var isolation: IsolationOptions
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard timeout >= 0, timeout.isFinite else { throw ValidationError("--timeout must be 0 or more seconds") }

@@ -32,7 +32,7 @@ func runTests(_ options: TestOptions) async -> Int32 {
         for file in chosen[start..<min(start + options.jobs, chosen.count)] {
             running.append(Task { @MainActor in
                 let began = DispatchTime.now().uptimeNanoseconds
-                let result = await runTranscript(file, searchPath: searchPath, timeout: timeout)
+                let result = await runTranscript(file, searchPath: searchPath, timeout: timeout, isolation: options.isolation)
                 return TestOutcome(result: result, seconds: Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9)
             })
         }
@@ -94,10 +94,10 @@ private func report(_ outcome: TestOutcome, update: Bool, into tally: inout Tall
 
 /// Runs one transcript file; one that cannot be read, is not UTF-8 or holds no input fails.
 @MainActor
-private func runTranscript(_ file: String, searchPath: [String], timeout: Double?) async -> TranscriptRunner.Result {
+private func runTranscript(_ file: String, searchPath: [String], timeout: Double?, isolation: IsolationOptions) async -> TranscriptRunner.Result {
     let failure = { (problem: String) in TranscriptRunner.Result(file: file, diff: [], updated: "", problems: ["\(file): \(problem)"]) }
     guard let data = FileManager.default.contents(atPath: file) else { return failure("cannot be read") }
     guard let text = String(validating: data, as: UTF8.self) else { return failure("is not valid UTF-8") }
     guard !Transcript.parse(text).blocks.isEmpty else { return failure("holds no '> ' input, so it tests nothing") }
-    return await TranscriptRunner.run(text, file: file, searchPath: searchPath, timeout: timeout)
+    return await TranscriptRunner.run(text, file: file, searchPath: searchPath, timeout: timeout) { isolation.apply(to: $0) }
 }

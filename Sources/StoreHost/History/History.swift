@@ -37,6 +37,21 @@ public final class History {
         snapshots[0] = initial
     }
 
+    /// Actions that never made it into the history because they took the model's worker
+    /// down (crashed, hung, interrupted): `:log` shows them where they happened.
+    public private(set) var incidents: [Incident] = []
+
+    /// Something that happened between two actions of the history.
+    public struct Incident: Sendable, Equatable {
+        /// How many actions had been applied when it happened.
+        public let position: Int
+        public let note: String
+    }
+
+    func noteIncident(_ note: String) {
+        incidents.append(Incident(position: position, note: note))
+    }
+
     /// Timelines set aside: when an action is added after a jump back, the timeline with
     /// its undone actions is kept here (an undo tree, as Emacs and Vim keep one), so
     /// `:branch N` can bring it back.

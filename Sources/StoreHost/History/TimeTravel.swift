@@ -19,18 +19,25 @@ extension ShellCore {
                 "skipped": .bool(entry.skipped), "undone": .bool(index >= history.position),
             ])
         }
-        var lines = shown.map { index in
+        let incidents = Dictionary(grouping: history.incidents, by: \.position)
+        let incidentLines = { (position: Int) in
+            (incidents[position] ?? []).map { String(repeating: " ", count: width + 2) + "!       " + $0.note }
+        }
+        var lines = shown.first.map { incidentLines($0) } ?? incidentLines(0)
+        for index in shown {
             let entry = entries[index]
             var line = String(repeating: " ", count: width - String(index + 1).count) + "\(index + 1)  "
             line += entry.source.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + text(of: entry, in: session.model)
             if !entry.changed { line += "  (no change)" }
             if entry.skipped { line += "  (skipped)" }
             if index >= history.position { line += "  (undone)" }
-            return line
+            lines.append(line)
+            lines += incidentLines(index + 1)
         }
         lines.append("at \(history.position) of \(entries.count)")
         output(.report(kind: "log", lines: lines, data: .record([
             "entries": .array(records), "position": .int(Int64(history.position)), "count": .int(Int64(entries.count)),
+            "incidents": .array(history.incidents.map { .record(["after": .int(Int64($0.position)), "note": .string($0.note)]) }),
         ])))
         return true
     }
@@ -162,7 +169,7 @@ extension ShellCore {
     /// store), replaying the actions in between that are not skipped. Reports the diff.
     /// `interruptible`: Ctrl-C stops the replay, leaving the session at the action it
     /// reached (jumps only: a skip must replay to its end to mean what it says).
-    func rebuild(_ session: Session, to target: Int, interruptible: Bool = false) throws(ShellError) {
+    func rebuild(_ session: Session, to target: Int, interruptible: Bool = false, report: Bool = true) throws(ShellError) {
         let key = session.model.qualifiedName
         guard let history = histories[key] else { return }
         guard session.model.supportsTimeTravel else {
@@ -206,6 +213,7 @@ extension ShellCore {
             throw ShellError("\(error)", origin: .prompt)
         }
         history.move(to: target)
+        guard report else { return }
         let changes = StateDiff.changes(from: before, to: live.state)
         output(.info(kind: "position", lines: ["at \(target) of \(history.entries.count)"] + (showDiff ? changes.map { "  " + $0.description } : [])))
     }

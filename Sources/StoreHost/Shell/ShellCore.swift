@@ -23,7 +23,7 @@ public final class ShellCore {
 
     /// The session of the current model.
     public private(set) var current: Session?
-    private var sessions: [String: Session] = [:]
+    var sessions: [String: Session] = [:]
     private var effects: [String: [UInt64: (label: String?, started: Int64)]] = [:]
     /// Each model's history of actions (see `:log`, `:goto`).
     public internal(set) var histories: [String: History] = [:] {
@@ -38,13 +38,15 @@ public final class ShellCore {
     /// True while a jump replays history: replayed actions are not recorded again.
     var rebuilding = false
     /// Stubbed services, by model, then service name.
-    var stubs: [String: [String: ServiceStub]] = [:]
+    var stubs: [String: [String: StubScript]] = [:]
     /// Where relative file arguments (`:load ./x.so`, `:import`, `:export`) are found:
     /// a transcript's folder; nil for the working directory.
     public var baseDirectory: String?
     /// Asked by long-running work (`:wait`, `:advance`, a `:goto` replay, a script between
     /// statements): true (once) when the user pressed Ctrl-C. The front end sets it.
-    public var takeInterrupt: () -> Bool = { false }
+    public var takeInterrupt: () -> Bool = { false } {
+        didSet { host.takeInterrupt = takeInterrupt }
+    }
     /// Set by `:fx leave-running`: effects still in flight at the end are not a failure.
     public var effectsMayOutlive = false
     /// The text after the command word of the `:command` being run.
@@ -60,6 +62,7 @@ public final class ShellCore {
         self.showDiff = showDiff
         self.reportActions = reportActions
         self.output = output
+        host.workerLost = { [weak self] worker, loss in self?.workerDied(worker, loss) }
     }
 
     /// Effects started and not yet finished, failed or cancelled, in the current model.
@@ -76,6 +79,7 @@ public final class ShellCore {
         // ':' a command, anything else an action.
         let utf8 = line.utf8
         guard let first = utf8.firstIndex(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return true }
+        defer { recoverLostWorkers() }
         switch utf8[first] {
         case UInt8(ascii: "#"): return true
         case UInt8(ascii: ":"): return await command(String(line[first...]), origin: origin)
@@ -115,7 +119,19 @@ public final class ShellCore {
             return true
         } catch {
             retractJournal()
+            if let loss = error.workerLoss {
+                histories[session.model.qualifiedName]?.noteIncident("\(bound.0.text(with: bound.1))  (not applied: \(Self.incidentWord(loss)) \(loss))")
+            }
             return fail(error.message, origin: origin, text: line)
+        }
+    }
+
+    /// How `:log` names what happened to an action that took its worker down.
+    static func incidentWord(_ loss: WorkerLoss) -> String {
+        switch loss.cause {
+        case .hung: "hung,"
+        case .interrupted: "interrupted,"
+        default: "crashed,"
         }
     }
 
@@ -171,14 +187,13 @@ public final class ShellCore {
     /// A new store for `model` with the model's stubs, not yet the model's session: work
     /// that may still be refused (an import) is done on it before `install` makes it so.
     func detachedSession(of model: ModelDescriptor) throws(ShellError) -> Session {
-        let session: Session
         do {
-            session = try Session(model: model, host: host)
+            let session = try Session(model: model, host: host)
+            for (name, script) in stubs[model.qualifiedName] ?? [:] { try session.useStub(script, for: name) }
+            return session
         } catch {
             throw ShellError(error.message, origin: .prompt)
         }
-        for (name, stub) in stubs[model.qualifiedName] ?? [:] { _ = session.replaceService(name, with: stub.entry) }
-        return session
     }
 
     /// Makes `session` its model's session (and the current one if `old` was).

@@ -11,7 +11,7 @@ extension ShellCore {
             let known = session.model.services.map(\.name)
             return fail("\(session.model.qualifiedName) has no service '\(name)'" + (known.isEmpty ? " (it declares none)" : "; its services: \(known.joined(separator: ", "))"), origin: origin)
         }
-        var answers: [ServiceStub.Answer] = []
+        var answers: [StubScript.Answer] = []
         do {
             while true {
                 scanner.skipSpaces()
@@ -41,17 +41,18 @@ extension ShellCore {
         } catch {
             return fail("\(error)", origin: origin)
         }
-        guard let plugin = host.plugins.first(where: { $0.name == session.model.plugin }) else {
-            return fail("the plugin of \(session.model.qualifiedName) is not loaded", origin: origin)
-        }
-        let made: ServiceStub
+        let script: StubScript
         do {
-            made = try ServiceStub(service: service, answers: answers, context: plugin.context)
+            script = try StubScript(service: service, answers: answers)
         } catch {
             return fail(error.message, origin: origin)
         }
-        stubs[session.model.qualifiedName, default: [:]][name] = made
-        _ = session.replaceService(name, with: made.entry)
+        do {
+            try session.useStub(script, for: name)
+        } catch {
+            return failInSession(error, origin: origin)
+        }
+        stubs[session.model.qualifiedName, default: [:]][name] = script
         return true
     }
 
@@ -83,10 +84,15 @@ extension ShellCore {
     func unstub(_ args: [String], origin: LineOrigin) -> Bool {
         guard let session = current else { return fail("no model is loaded", origin: origin) }
         guard let name = args.first, args.count == 1 else { return fail("usage: :unstub SERVICE", origin: origin) }
-        guard stubs[session.model.qualifiedName]?.removeValue(forKey: name) != nil else {
+        guard stubs[session.model.qualifiedName]?[name] != nil else {
             return fail("'\(name)' is not stubbed; :stubs lists the stubs", origin: origin)
         }
-        _ = session.replaceService(name, with: nil)
+        do {
+            try session.useStub(nil, for: name)
+        } catch {
+            return failInSession(error, origin: origin)
+        }
+        stubs[session.model.qualifiedName]?[name] = nil
         return true
     }
 

@@ -1,0 +1,83 @@
+import StoreValue
+
+/// Models in worker processes: a worker that crashed, hung or was interrupted is replaced
+/// by a new one, and each of its models' sessions is rebuilt from its history (the
+/// action that killed the worker is not in it). `:reload` is the same move on purpose,
+/// with the plugin file as it is now.
+extension ShellCore {
+    /// Restarts every worker that is gone and rebuilds its sessions. Run after each line,
+    /// and when a worker dies between lines.
+    func recoverLostWorkers() {
+        for plugin in host.plugins {
+            guard let worker = plugin.worker, let process = worker.process, let loss = process.loss else { continue }
+            recover(plugin, worker: worker, after: loss)
+        }
+    }
+
+    /// Reports a session's error; a worker it took down is recovered after the line.
+    func failInSession(_ error: SessionError, origin: LineOrigin) -> Bool {
+        fail(error.message, origin: origin)
+    }
+
+    /// A worker died while no request was waiting for it: effects were running there.
+    func workerDied(_ worker: WorkerPlugin, _ loss: WorkerLoss) {
+        guard let plugin = host.plugins.first(where: { $0.worker === worker }) else { return }
+        let models = plugin.models.map(\.qualifiedName).filter { sessions[$0] != nil }
+        let running = models.flatMap { model in inFlight(in: model).map { (model, $0) } }
+        let name = models.first ?? plugin.name
+        let doing = running.isEmpty ? "between actions" : "running effect\(running.count == 1 ? "" : "s") " + running.map { "#\($0.1.id) \($0.1.label ?? "effect")" }.joined(separator: ", ")
+        output(.error(ShellError(SessionError(lost: loss, model: name, doing: doing).message, origin: .prompt)))
+        recover(plugin, worker: worker, after: loss)
+    }
+
+    private func recover(_ plugin: LoadedPlugin, worker: WorkerPlugin, after loss: WorkerLoss) {
+        failEffects(of: plugin, because: loss)
+        let before = worker.registered
+        do {
+            let registered = try worker.start()
+            guard registered == before else {
+                output(.error(ShellError("\(plugin.name): the plugin file changed since it was loaded, so its sessions cannot be rebuilt as they were; :reload loads the new one", origin: .prompt)))
+                return
+            }
+        } catch {
+            output(.error(ShellError("\(plugin.name): cannot restart its worker: \(error.description); its models are unavailable until :reload works", origin: .prompt)))
+            return
+        }
+        var rebuilt: [String] = []
+        for model in plugin.models {
+            guard let old = sessions[model.qualifiedName] else { continue }
+            do {
+                let fresh = try freshSession(for: old)
+                try restoreHistory(of: fresh)
+                rebuilt.append("\(model.qualifiedName) at \(histories[model.qualifiedName]?.position ?? 0)")
+            } catch {
+                output(.error(ShellError("\(model.qualifiedName): cannot rebuild its state in the new worker: \(error.message)", origin: .prompt)))
+            }
+        }
+        output(.info(kind: "recovered", lines: ["restarted \(plugin.name)'s worker; rebuilt from the history: " + (rebuilt.isEmpty ? "no sessions" : rebuilt.joined(separator: ", "))]))
+    }
+
+    /// Puts a new session where its model's history says it is, without output. A model
+    /// that cannot replay starts over, and its history with it.
+    func restoreHistory(of session: Session) throws(ShellError) {
+        let key = session.model.qualifiedName
+        guard let history = histories[key], history.position > 0 else { return }
+        guard session.model.supportsTimeTravel else {
+            histories[key] = History(initial: session.state)
+            output(.info(kind: "recovered", lines: ["\(key) cannot replay its history (its plugin has no replay entry point): it starts over from its initial state"]))
+            return
+        }
+        try rebuild(session, to: history.position, report: false)
+    }
+
+    /// Effects in flight in a dead worker fail with it.
+    private func failEffects(of plugin: LoadedPlugin, because loss: WorkerLoss) {
+        for model in plugin.models {
+            for effect in inFlight(in: model.qualifiedName) {
+                let record = EffectEventRecord(kind: .failed, effect: effect.id, label: effect.label, action: nil,
+                                               message: "its worker died (\(loss))", elapsedMilliseconds: 0)
+                sessions[model.qualifiedName]?.receive(record)
+            }
+        }
+    }
+}

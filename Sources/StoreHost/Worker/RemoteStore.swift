@@ -1,0 +1,146 @@
+import StoreValue
+
+/// A store of a model in a worker process: what `Session` calls instead of the plugin's
+/// entry points when the model runs in a worker. Each call is one request.
+@MainActor
+final class RemoteStore {
+    private let plugin: WorkerPlugin
+    private let model: ModelDescriptor
+    private unowned let session: Session
+    /// The worker this store lives in; after it is gone, so is the store.
+    private let process: WorkerProcess?
+    private var id: UInt32 = 0
+    /// The shell's copies of the stubs, by service index: they count the worker's calls.
+    private var scripts: [Int: StubScript] = [:]
+
+    init(plugin: WorkerPlugin, model: ModelDescriptor, session: Session) throws(SessionError) {
+        self.plugin = plugin
+        self.model = model
+        self.session = session
+        process = plugin.process
+        id = plugin.register(self)
+    }
+
+    /// Creates the store in the worker; returns its initial state.
+    func create() throws(SessionError) -> Value {
+        var body = try start()
+        body.u32(UInt32(model.indexInPlugin))
+        var reply = try call(.create, body, doing: "creating a store")
+        return try decode("creating a store") { () throws(WireError) in try reply.value() }
+    }
+
+    func destroy() {
+        plugin.unregister(id)
+        guard plugin.isCurrent(process) else { return }
+        var body = plugin.requestBody()
+        body.u32(id)
+        plugin.post(.destroy, body)
+    }
+
+    struct Outcome {
+        var changed: Bool
+        var effectsStarted: Int
+        /// With `wantState`: the new state when it changed (nil when it did not), or why
+        /// it cannot be read.
+        var state: Result<Value?, SessionError>
+    }
+
+    func send(_ action: ActionDescriptor, arguments: [Value], wantState: Bool) throws(SessionError) -> Outcome {
+        var body = try start()
+        body.u32(UInt32(action.index))
+        body.values(arguments)
+        body.bool(wantState)
+        var reply = try call(.send, body, doing: "handling '\(action.text(with: arguments))'", prefix: action.name)
+        return try decode("handling '\(action.name)'") { () throws(WireError) in
+            let changed = try reply.bool()
+            let effects = Int(try reply.u32())
+            var state: Result<Value?, SessionError> = .success(nil)
+            switch try reply.u8() {
+            case 1: state = .success(try reply.value())
+            case 2: state = .failure(SessionError(message: try reply.string()))
+            default: break
+            }
+            return Outcome(changed: changed, effectsStarted: effects, state: state)
+        }
+    }
+
+    func replay(_ name: String, arguments: [Value]) throws(SessionError) -> Bool {
+        var body = try start()
+        body.string(name)
+        body.values(arguments)
+        var reply = try call(.replay, body, doing: "replaying '\(name)'", prefix: name)
+        return try decode("replaying '\(name)'") { () throws(WireError) in try reply.bool() }
+    }
+
+    func restore(_ state: Value) throws(SessionError) -> Bool {
+        var body = try start()
+        body.value(state)
+        var reply = try call(.restore, body, doing: "restoring a snapshot")
+        return try decode("restoring a snapshot") { () throws(WireError) in try reply.bool() }
+    }
+
+    func snapshot() throws(SessionError) -> Value {
+        var reply = try call(.snapshot, try start(), doing: "making a snapshot of its state")
+        return try decode("making a snapshot") { () throws(WireError) in try reply.value() }
+    }
+
+    /// Makes the worker answer the service at `index` as `script` says (nil: its own).
+    func stub(service index: Int, _ script: StubScript?) throws(SessionError) {
+        var body = try start()
+        body.u32(UInt32(index))
+        body.bool(script != nil)
+        if let script {
+            body.u32(UInt32(script.answers.count))
+            for answer in script.answers {
+                switch answer {
+                case .value(let value): body.u8(0); body.value(value)
+                case .fail(let message): body.u8(1); body.string(message)
+                }
+            }
+        }
+        _ = try call(.stub, body, doing: "stubbing a service")
+        scripts[index] = script
+    }
+
+    func stubCalled(service index: Int) {
+        _ = scripts[index]?.next()
+    }
+
+    func receiveEffect(kind: UInt32, effect: UInt64, label: String?, action: String?, message: String?) {
+        session.receive(EffectEventRecord(
+            kind: EffectEventRecord.Kind(rawValue: kind) ?? .failed, effect: effect,
+            label: label, action: action, message: message, elapsedMilliseconds: session.elapsed
+        ))
+    }
+
+    func receiveApplied(_ action: String, state: Value?, changed: Bool?) {
+        session.applied(action, state: state, changed: changed)
+    }
+
+    /// A request body for this store, or an error when its worker is gone.
+    private func start() throws(SessionError) -> WireWriter {
+        guard plugin.isCurrent(process) else {
+            throw SessionError(message: "\(model.qualifiedName): its worker is gone (the session is being recovered)")
+        }
+        var body = plugin.requestBody()
+        body.u32(id)
+        return body
+    }
+
+    /// Sends a request; a refusal is the plugin's error, with `prefix` before it as the
+    /// in-process host words it.
+    private func call(_ type: WorkerProtocol.Request, _ body: WireWriter, doing what: String, prefix: String? = nil) throws(SessionError) -> WireReader {
+        switch try plugin.call(type, body, model: model.qualifiedName, doing: what) {
+        case .success(let reader): return reader
+        case .failure(let refusal): throw SessionError(message: refusal.message)
+        }
+    }
+
+    private func decode<T>(_ what: String, _ read: () throws(WireError) -> T) throws(SessionError) -> T {
+        do {
+            return try read()
+        } catch {
+            throw plugin.malformed(error, model: model.qualifiedName, doing: what)
+        }
+    }
+}

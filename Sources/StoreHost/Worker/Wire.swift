@@ -1,0 +1,172 @@
+import StoreValue
+
+/// Builds one message body of the worker protocol (docs/worker-protocol.md): integers
+/// little-endian, strings as a u32 byte count and UTF-8, values as a kind byte and their
+/// contents.
+struct WireWriter {
+    var bytes: [UInt8] = []
+
+    mutating func u8(_ value: UInt8) { bytes.append(value) }
+
+    mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
+
+    mutating func u32(_ value: UInt32) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func u64(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func i64(_ value: Int64) { u64(UInt64(bitPattern: value)) }
+
+    mutating func string(_ value: String) {
+        var text = value
+        text.withUTF8 { utf8 in
+            u32(UInt32(utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    mutating func optionalString(_ value: String?) {
+        bool(value != nil)
+        if let value { string(value) }
+    }
+
+    /// A value; its depth is bounded by `Value.maxDepth` wherever it came from.
+    mutating func value(_ value: Value) {
+        switch value {
+        case .null: u8(0)
+        case .bool(let v): u8(1); bool(v)
+        case .int(let v): u8(2); i64(v)
+        case .double(let v): u8(3); u64(v.bitPattern)
+        case .string(let v): u8(4); string(v)
+        case .array(let items):
+            u8(5); u32(UInt32(items.count))
+            for item in items { self.value(item) }
+        case .record(let type, let fields):
+            u8(6); optionalString(type); labelled(fields)
+        case .enumCase(let name, let payload):
+            u8(7); string(name); labelled(payload)
+        }
+    }
+
+    private mutating func labelled(_ fields: [Value.Field]) {
+        u32(UInt32(fields.count))
+        for field in fields {
+            optionalString(field.label)
+            value(field.value)
+        }
+    }
+
+    mutating func values(_ values: [Value]) {
+        u32(UInt32(values.count))
+        for item in values { value(item) }
+    }
+}
+
+/// A message that does not decode: the peer is not speaking this protocol (or is broken).
+struct WireError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Reads one message body written by `WireWriter`. Every read is bounds-checked, and
+/// values nest at most `Value.maxDepth` levels, so no message can crash the reader.
+struct WireReader {
+    private let bytes: [UInt8]
+    private var offset: Int
+
+    init(_ bytes: [UInt8], from offset: Int = 0) {
+        self.bytes = bytes
+        self.offset = offset
+    }
+
+    var atEnd: Bool { offset == bytes.count }
+
+    private mutating func take(_ count: Int) throws(WireError) -> ArraySlice<UInt8> {
+        guard count >= 0, bytes.count - offset >= count else {
+            throw WireError(description: "a message ends early (wanted \(count) bytes at offset \(offset) of \(bytes.count))")
+        }
+        defer { offset += count }
+        return bytes[offset..<offset + count]
+    }
+
+    mutating func u8() throws(WireError) -> UInt8 { try take(1).first! }
+
+    mutating func bool() throws(WireError) -> Bool { try u8() != 0 }
+
+    mutating func u32() throws(WireError) -> UInt32 {
+        let slice = try take(4)
+        return slice.reversed().reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    mutating func u64() throws(WireError) -> UInt64 {
+        let slice = try take(8)
+        return slice.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    mutating func i64() throws(WireError) -> Int64 { Int64(bitPattern: try u64()) }
+
+    mutating func string() throws(WireError) -> String {
+        let count = Int(try u32())
+        return String(decoding: try take(count), as: UTF8.self)
+    }
+
+    mutating func optionalString() throws(WireError) -> String? {
+        try bool() ? try string() : nil
+    }
+
+    /// A count of items that each take at least one byte: larger than what is left is a lie.
+    private mutating func count() throws(WireError) -> Int {
+        let count = Int(try u32())
+        guard count <= bytes.count - offset else { throw WireError(description: "a count of \(count) items with \(bytes.count - offset) bytes left") }
+        return count
+    }
+
+    mutating func value() throws(WireError) -> Value { try value(depth: 0) }
+
+    private mutating func value(depth: Int) throws(WireError) -> Value {
+        let kind = try u8()
+        if kind >= 5, depth >= Value.maxDepth { throw WireError(description: "a value nested more than \(Value.maxDepth) levels") }
+        switch kind {
+        case 0: return .null
+        case 1: return .bool(try bool())
+        case 2: return .int(try i64())
+        case 3: return .double(Double(bitPattern: try u64()))
+        case 4: return .string(try string())
+        case 5:
+            let count = try count()
+            var items: [Value] = []
+            items.reserveCapacity(count)
+            for _ in 0..<count { items.append(try value(depth: depth + 1)) }
+            return .array(items)
+        case 6:
+            let type = try optionalString()
+            return .record(type: type, fields: try fields(depth: depth))
+        case 7:
+            let name = try string()
+            return .enumCase(name: name, payload: try fields(depth: depth))
+        default:
+            throw WireError(description: "unknown value kind \(kind)")
+        }
+    }
+
+    private mutating func fields(depth: Int) throws(WireError) -> [Value.Field] {
+        let count = try count()
+        var fields: [Value.Field] = []
+        fields.reserveCapacity(count)
+        for _ in 0..<count {
+            let label = try optionalString()
+            fields.append(Value.Field(label, try value(depth: depth + 1)))
+        }
+        return fields
+    }
+
+    mutating func values() throws(WireError) -> [Value] {
+        let count = try count()
+        var items: [Value] = []
+        items.reserveCapacity(count)
+        for _ in 0..<count { items.append(try value()) }
+        return items
+    }
+}

@@ -1,0 +1,307 @@
+import Foundation
+import StoreValue
+
+/// A plugin loaded in a worker process, seen from the shell: starts the worker, loads the
+/// plugin there, routes the worker's events to the stores they concern, and keeps the
+/// worker's timers on the shell's clock (so virtual time stays with the shell). When the
+/// worker dies, `restart` starts another one on the same file.
+@MainActor
+public final class WorkerPlugin {
+    /// The plugin file as the user named it (the worker resolves it the same way).
+    public let path: String
+    unowned let host: PluginHost
+    private(set) var process: WorkerProcess?
+    /// What the worker reported when it loaded the plugin.
+    private(set) var registered: RegisteredPlugin?
+    private var stores: [UInt32: Weak<RemoteStore>] = [:]
+    private var lastStore: UInt32 = 0
+    /// The worker's timer ids → the shell clock's.
+    private var timers: [UInt64: UInt64] = [:]
+    /// Milliseconds it took the last worker to start and register its models.
+    public private(set) var startMilliseconds: Double = 0
+
+    init(host: PluginHost, path: String) {
+        self.host = host
+        self.path = path
+    }
+
+    /// The plugin as a worker reported it after loading it.
+    struct RegisteredPlugin: Equatable {
+        var name: String
+        var version: String
+        var toolchain: String?
+        var resolvedPath: String
+        var models: [ModelSchema]
+    }
+
+    /// A model's schema, as it travels from the worker.
+    struct ModelSchema: Equatable {
+        var name: String
+        var doc: String?
+        var timeTravel: Bool
+        var actions: [(name: String, doc: String?, typed: Bool, params: [ParamDescriptor])]
+        var services: [(name: String, doc: String?, signature: String)]
+
+        static func == (a: ModelSchema, b: ModelSchema) -> Bool {
+            a.name == b.name && a.doc == b.doc && a.timeTravel == b.timeTravel
+                && a.actions.map(\.name) == b.actions.map(\.name) && a.actions.map(\.params) == b.actions.map(\.params)
+                && a.services.map(\.name) == b.services.map(\.name) && a.services.map(\.signature) == b.services.map(\.signature)
+        }
+    }
+
+    /// Starts a worker and loads the plugin in it. The old worker (if any) is stopped
+    /// only when the new one has loaded the plugin. Throws what loading said.
+    func start() throws(PluginError) -> RegisteredPlugin {
+        let began = DispatchTime.now().uptimeNanoseconds
+        let fresh: WorkerProcess
+        do {
+            fresh = try WorkerProcess(executable: try WorkerPlugin.executable(), environment: WorkerPlugin.environment())
+        } catch {
+            throw .workerFailed(path: path, reason: error.description)
+        }
+        fresh.onStderr = { [weak self] text in self?.host.workerOutput?(text) }
+        var hello = requestBody()
+        hello.u32(WorkerProtocol.version)
+        hello.bool(host.clock is VirtualClock)
+        var load = requestBody()
+        load.string(path)
+        let registered: RegisteredPlugin
+        do {
+            var greeting = try fresh.request(.hello, hello.bytes, timeout: host.actionTimeout, interrupted: host.takeInterrupt).get()
+            let version = try greeting.u32()
+            guard version == WorkerProtocol.version else {
+                throw PluginError.workerFailed(path: path, reason: "the worker speaks protocol version \(version), storesh \(WorkerProtocol.version)")
+            }
+            switch try fresh.request(.load, load.bytes, timeout: host.actionTimeout, interrupted: host.takeInterrupt) {
+            case .failure(let refusal): throw PluginError.inWorker(message: refusal.message)
+            case .success(var reader): registered = try Self.readRegistration(&reader)
+            }
+        } catch let error as PluginError {
+            throw error
+        } catch let loss as WorkerLoss {
+            throw .workerFailed(path: path, reason: "the worker crashed while loading the plugin (\(loss))")
+        } catch let refusal as RemoteRefusal {
+            throw .workerFailed(path: path, reason: refusal.message)
+        } catch {
+            throw .workerFailed(path: path, reason: "the worker's answer does not decode (\(error))")
+        }
+        process?.stop()
+        abandonTimers()
+        stores = [:]
+        fresh.onEvent = { [weak self] type, body in self?.handle(type, body) }
+        fresh.onLoss = { [weak self] loss in self?.lost(loss) }
+        process = fresh
+        self.registered = registered
+        startMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e6
+        return registered
+    }
+
+    /// The models as descriptors the shell uses.
+    func descriptors(of registered: RegisteredPlugin) -> [ModelDescriptor] {
+        registered.models.enumerated().map { index, schema in
+            ModelDescriptor(
+                plugin: registered.name, name: schema.name, doc: schema.doc,
+                actions: schema.actions.enumerated().map { position, action in
+                    ActionDescriptor(index: position, name: action.name, doc: action.doc, params: action.params, typed: nil, isTyped: action.typed)
+                },
+                services: schema.services.map { ServiceDescriptor(name: $0.name, doc: $0.doc, signature: $0.signature, defaultImplementation: nil) },
+                worker: self, indexInPlugin: index, timeTravel: schema.timeTravel
+            )
+        }
+    }
+
+    /// A request's body, starting with the shell clock's time.
+    func requestBody() -> WireWriter {
+        var writer = WireWriter()
+        writer.i64(host.clock.now)
+        return writer
+    }
+
+    /// Sends a request; a worker that dies, hangs or is interrupted on the way is reported
+    /// as the `SessionError` of `model` doing `what` (and stays dead until restarted).
+    func call(_ type: WorkerProtocol.Request, _ body: WireWriter, model: String, doing what: String) throws(SessionError) -> Result<WireReader, RemoteRefusal> {
+        guard let process else { throw SessionError(message: "\(model): its worker is not running") }
+        do {
+            return try process.request(type, body.bytes, timeout: host.actionTimeout, interrupted: host.takeInterrupt)
+        } catch {
+            lostDuringRequest()
+            throw SessionError(lost: error, model: model, doing: what)
+        }
+    }
+
+    /// Sends a request whose answer does not matter.
+    func post(_ type: WorkerProtocol.Request, _ body: WireWriter) {
+        process?.post(type, body.bytes)
+    }
+
+    /// A reply that does not decode stops the worker (it is broken).
+    func malformed(_ error: WireError, model: String, doing what: String) -> SessionError {
+        guard let process else { return SessionError(message: "\(model): \(error)") }
+        let loss = process.malformed(error)
+        lostDuringRequest()
+        return SessionError(lost: loss, model: model, doing: what)
+    }
+
+    func register(_ store: RemoteStore) -> UInt32 {
+        lastStore += 1
+        stores[lastStore] = Weak(store)
+        return lastStore
+    }
+
+    func unregister(_ id: UInt32) {
+        stores[id] = nil
+    }
+
+    /// True while `process` is the worker that made a store.
+    func isCurrent(_ process: WorkerProcess?) -> Bool { process != nil && process === self.process && process?.loss == nil }
+
+    private func lostDuringRequest() {
+        abandonTimers()
+    }
+
+    /// The worker died while nobody was waiting for it.
+    private func lost(_ loss: WorkerLoss) {
+        abandonTimers()
+        host.workerLost?(self, loss)
+    }
+
+    /// A dead worker's timers will never fire.
+    private func abandonTimers() {
+        for timer in timers.values { host.clock.cancel(timer) }
+        timers = [:]
+    }
+
+    private func handle(_ type: UInt8, _ body: [UInt8]) {
+        var reader = WireReader(body)
+        do {
+            switch WorkerProtocol.Message(rawValue: type) {
+            case .effect:
+                let store = try reader.u32()
+                let kind = try reader.u32()
+                let effect = try reader.u64()
+                let label = try reader.optionalString()
+                let action = try reader.optionalString()
+                let message = try reader.optionalString()
+                stores[store]?.value?.receiveEffect(kind: kind, effect: effect, label: label, action: action, message: message)
+            case .applied:
+                let store = try reader.u32()
+                let text = try reader.string()
+                let changed = try reader.u8()
+                let state = try reader.bool() ? try reader.value() : nil
+                stores[store]?.value?.receiveApplied(text, state: state, changed: changed == 2 ? nil : changed == 1)
+            case .wake:
+                let timer = try reader.u64()
+                let deadline = try reader.i64()
+                timers[timer] = host.clock.wake(at: deadline) { [weak self] in self?.fire(timer) }
+            case .cancel:
+                let timer = try reader.u64()
+                if let mine = timers.removeValue(forKey: timer) { host.clock.cancel(mine) }
+            case .log:
+                let level = LogLevel(rawValue: Int32(truncatingIfNeeded: try reader.i64())) ?? .info
+                host.log?(level, try reader.string())
+            case .stubCalled:
+                let store = try reader.u32()
+                let service = try reader.u32()
+                stores[store]?.value?.stubCalled(service: Int(service))
+            case .reply, nil:
+                throw WireError(description: "unexpected message type \(type)")
+            }
+        } catch {
+            if let process { lost(process.malformed(error as? WireError ?? WireError(description: "\(error)"))) }
+        }
+    }
+
+    /// A worker timer fell due on the shell's clock: the worker runs its callback.
+    private func fire(_ timer: UInt64) {
+        timers[timer] = nil
+        guard let process, process.loss == nil else { return }
+        var body = requestBody()
+        body.u64(timer)
+        do {
+            _ = try process.request(.fire, body.bytes, timeout: host.actionTimeout, interrupted: host.takeInterrupt)
+        } catch {
+            lost(error)
+        }
+    }
+
+    static func readRegistration(_ reader: inout WireReader) throws(WireError) -> RegisteredPlugin {
+        let name = try reader.string()
+        let version = try reader.string()
+        let toolchain = try reader.optionalString()
+        let resolved = try reader.string()
+        var models: [ModelSchema] = []
+        for _ in 0..<(try reader.u32()) {
+            let modelName = try reader.string()
+            let doc = try reader.optionalString()
+            let timeTravel = try reader.bool()
+            var actions: [(name: String, doc: String?, typed: Bool, params: [ParamDescriptor])] = []
+            for _ in 0..<(try reader.u32()) {
+                let actionName = try reader.string()
+                let actionDoc = try reader.optionalString()
+                let typed = try reader.bool()
+                var params: [ParamDescriptor] = []
+                for _ in 0..<(try reader.u32()) {
+                    let label = try reader.optionalString()
+                    let typeName = try reader.string()
+                    guard let type = ParamType(rawValue: typeName) else { throw WireError(description: "unknown parameter type \(typeName)") }
+                    params.append(ParamDescriptor(label: label, type: type, doc: try reader.optionalString()))
+                }
+                actions.append((actionName, actionDoc, typed, params))
+            }
+            var services: [(name: String, doc: String?, signature: String)] = []
+            for _ in 0..<(try reader.u32()) {
+                services.append((try reader.string(), try reader.optionalString(), try reader.string()))
+            }
+            models.append(ModelSchema(name: modelName, doc: doc, timeTravel: timeTravel, actions: actions, services: services))
+        }
+        return RegisteredPlugin(name: name, version: version, toolchain: toolchain, resolvedPath: resolved, models: models)
+    }
+
+    /// Where the worker program is: `$STORESH_WORKER`, or `storesh-worker` beside the
+    /// running program (storesh, or a test runner in the same build folder).
+    static func executable() throws(WorkerLoss) -> String {
+        let environment = ProcessInfo.processInfo.environment
+        if let given = environment["STORESH_WORKER"], !given.isEmpty { return given }
+        var folders: [String] = []
+        if let main = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent().path { folders.append(main) }
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            folders.append((exe as NSString).deletingLastPathComponent)
+        }
+        for folder in folders where FileManager.default.isExecutableFile(atPath: folder + "/storesh-worker") {
+            return folder + "/storesh-worker"
+        }
+        throw WorkerLoss(cause: .couldNotStart("storesh-worker is not beside storesh (looked in \(folders.joined(separator: ", "))); set STORESH_WORKER, or use --in-process"), lastWords: "")
+    }
+
+    /// The worker's environment: storesh's, with Swift's crash backtraces made short and
+    /// plain (the crashed thread, no colours) unless the user chose their own settings.
+    static func environment() -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        if environment["SWIFT_BACKTRACE"] == nil {
+            environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,threads=crashed,registers=none,images=none,limit=24,top=24,color=no,output-to=stderr,sanitize=no"
+        }
+        return environment
+    }
+}
+
+/// A weak reference, for tables that must not keep their entries alive.
+struct Weak<Object: AnyObject> {
+    weak var value: Object?
+    init(_ value: Object) { self.value = value }
+}
+
+extension SessionError {
+    /// A worker that died, hung or was interrupted while `model` was `doing` something.
+    init(lost loss: WorkerLoss, model: String, doing what: String) {
+        let message: String
+        switch loss.cause {
+        case .hung(let seconds):
+            message = "\(model) did not finish \(what) within \(WorkerLoss.seconds(seconds)) (hung); its worker was stopped (--action-timeout sets the limit)"
+        case .interrupted:
+            message = "interrupted \(what) in \(model); its worker was stopped"
+        default:
+            message = "\(model) crashed while \(what) (\(loss))"
+        }
+        self.init(message: message, workerLoss: loss)
+    }
+}

@@ -1,0 +1,390 @@
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a worker process is gone: it crashed (a signal or an exit), did not answer in time,
+/// was interrupted, or broke the protocol. `lastWords` is the end of what it wrote to
+/// stderr (a Swift runtime failure, a fatal error, a backtrace).
+public struct WorkerLoss: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Cause: Sendable, Equatable {
+        case signal(Int32)
+        case exit(Int32)
+        case hung(seconds: Double)
+        case interrupted
+        case protocolError(String)
+        case couldNotStart(String)
+    }
+
+    public let cause: Cause
+    public let lastWords: String
+
+    /// "SIGILL: arithmetic overflow, Counter.swift:18", "exit status 3", "no answer in 5s".
+    public var description: String {
+        let crash = CrashReport(lastWords)
+        var parts: [String] = []
+        switch cause {
+        case .signal(let number): parts.append(Self.signalName(number))
+        case .exit(let status): parts.append("exit status \(status)")
+        case .hung(let seconds): parts.append("no answer in \(Self.seconds(seconds))")
+        case .interrupted: parts.append("interrupted")
+        case .protocolError(let what): parts.append("protocol error: \(what)")
+        case .couldNotStart(let why): parts.append(why)
+        }
+        if let message = crash.message { parts[0] += ": \(message)" }
+        if let place = crash.place { parts.append(place) }
+        return parts.joined(separator: ", ")
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value))s" : "\(value)s"
+    }
+
+    static func signalName(_ number: Int32) -> String {
+        switch number {
+        case SIGILL: "SIGILL"
+        case SIGABRT: "SIGABRT"
+        case SIGSEGV: "SIGSEGV"
+        case SIGBUS: "SIGBUS"
+        case SIGFPE: "SIGFPE"
+        case SIGKILL: "SIGKILL"
+        case SIGTERM: "SIGTERM"
+        case SIGTRAP: "SIGTRAP"
+        default: "signal \(number)"
+        }
+    }
+}
+
+/// One worker process and the pipes to it, seen from the shell: requests go out, and the
+/// replies and events that come back are read here, on the main thread. Events that
+/// arrive while a request waits are kept and handed on, in order, once its reply is in;
+/// events that arrive between requests are read by a dispatch source on the main queue.
+@MainActor
+final class WorkerProcess {
+    let pid: pid_t
+    private let requests: Int32
+    private let replies: Int32
+    private let stderr: Int32
+    private var frames = FrameBuffer()
+    private var pending: [(type: UInt8, body: [UInt8])] = []
+    private var delivering = false
+    private var replySource: (any DispatchSourceRead)?
+    private var stderrSource: (any DispatchSourceRead)?
+    /// Replies to requests nobody waits for (a store destroyed in passing), to drop.
+    private var unwantedReplies = 0
+    /// The end of the worker's stderr, for crash reports.
+    private(set) var lastWords = TailBuffer(limit: 16 * 1024)
+    /// Set once the worker is gone; every request then fails with it.
+    private(set) var loss: WorkerLoss?
+    /// Each event, in order. Set by the owner.
+    var onEvent: ((UInt8, [UInt8]) -> Void)?
+    /// The worker died while nobody was waiting for it (an effect crashed it).
+    var onLoss: ((WorkerLoss) -> Void)?
+    /// Forwards the worker's stderr (the plugin's own prints) as it comes.
+    var onStderr: ((String) -> Void)?
+
+    /// Starts `executable` with the protocol on fds 3 (requests) and 4 (replies), stdout
+    /// and stderr on one pipe, stdin from /dev/null, in a process group of its own (so
+    /// Ctrl-C at the terminal reaches storesh alone, which decides what to stop).
+    init(executable: String, environment: [String: String]) throws(WorkerLoss) {
+        var requestPipe: [Int32] = [0, 0], replyPipe: [Int32] = [0, 0], errorPipe: [Int32] = [0, 0]
+        guard pipe(&requestPipe) == 0, pipe(&replyPipe) == 0, pipe(&errorPipe) == 0 else {
+            throw WorkerLoss(cause: .couldNotStart("cannot make pipes: \(String(cString: strerror(errno)))"), lastWords: "")
+        }
+        // storesh's ends must not leak into the worker (or into later workers).
+        for fd in requestPipe + replyPipe + errorPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
+        posix_spawn_file_actions_adddup2(&actions, requestPipe[0], 3)
+        posix_spawn_file_actions_adddup2(&actions, replyPipe[1], 4)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGPIPE, SIGTERM, SIGQUIT] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+        let arguments = [executable]
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        for fd in [requestPipe[0], replyPipe[1], errorPipe[1]] { close(fd) }
+        guard status == 0 else {
+            for fd in [requestPipe[1], replyPipe[0], errorPipe[0]] { close(fd) }
+            throw WorkerLoss(cause: .couldNotStart("cannot start the worker \(executable): \(String(cString: strerror(status)))"), lastWords: "")
+        }
+        pid = child
+        requests = requestPipe[1]
+        replies = replyPipe[0]
+        stderr = errorPipe[0]
+        for fd in [replies, stderr] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        let replySource = DispatchSource.makeReadSource(fileDescriptor: replies, queue: .main)
+        replySource.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.readBetweenRequests() } }
+        replySource.resume()
+        self.replySource = replySource
+        let stderrSource = DispatchSource.makeReadSource(fileDescriptor: stderr, queue: .main)
+        stderrSource.setEventHandler { [weak self] in MainActor.assumeIsolated { _ = self?.readStderr() } }
+        stderrSource.resume()
+        self.stderrSource = stderrSource
+    }
+
+    isolated deinit {
+        stop()
+        replySource?.cancel()
+        stderrSource?.cancel()
+        close(requests)
+        close(replies)
+        close(stderr)
+    }
+
+    /// Kills the worker (if it still runs) and reaps it.
+    func stop() {
+        guard loss == nil else { return }
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        loss = WorkerLoss(cause: .signal(SIGKILL), lastWords: lastWords.text)
+    }
+
+    /// Sends a request and waits for its reply, handing on events that come first.
+    /// `timeout`: seconds before the worker counts as hung (nil: no limit); it is then
+    /// killed, as it is when `interrupted()` says so. Returns the reply body, or the
+    /// worker's refusal (an error it reports, which is not a crash).
+    func request(_ type: WorkerProtocol.Request, _ body: [UInt8], timeout: Double?, interrupted: () -> Bool) throws(WorkerLoss) -> Result<WireReader, RemoteRefusal> {
+        if let loss { throw loss }
+        try write(WireWriter.frame(type.rawValue, body))
+        var reader = WireReader(try waitForReply(timeout: timeout, interrupted: interrupted))
+        deliverPending()
+        do {
+            if try reader.u8() == 0 { return .success(reader) }
+            return .failure(RemoteRefusal(message: try reader.string()))
+        } catch {
+            throw lose(.protocolError("\(error)"))
+        }
+    }
+
+    /// A reply that does not decode: the worker is broken, so it is stopped.
+    func malformed(_ error: WireError) -> WorkerLoss {
+        lose(.protocolError(error.description))
+    }
+
+    /// Sends a request whose reply nobody needs.
+    func post(_ type: WorkerProtocol.Request, _ body: [UInt8]) {
+        guard loss == nil else { return }
+        do {
+            try write(WireWriter.frame(type.rawValue, body))
+            unwantedReplies += 1
+        } catch {}
+    }
+
+    private func write(_ frame: [UInt8]) throws(WorkerLoss) {
+        var offset = 0
+        while offset < frame.count {
+            let written = frame.withUnsafeBytes { Glibc.write(requests, $0.baseAddress! + offset, $0.count - offset) }
+            if written > 0 {
+                offset += written
+            } else if errno == EAGAIN || errno == EINTR {
+                // The worker is busy writing to us: read while we wait, or both stall.
+                var fds = [pollfd(fd: requests, events: Int16(POLLOUT), revents: 0), pollfd(fd: replies, events: Int16(POLLIN), revents: 0)]
+                _ = poll(&fds, 2, 50)
+                if fds[1].revents != 0 { try readReplies() }
+            } else {
+                throw lose(reapedCause())
+            }
+        }
+    }
+
+    private func waitForReply(timeout: Double?, interrupted: () -> Bool) throws(WorkerLoss) -> [UInt8] {
+        let started = DispatchTime.now().uptimeNanoseconds
+        while true {
+            try readReplies()
+            while let index = pending.firstIndex(where: { $0.type == WorkerProtocol.Message.reply.rawValue }) {
+                let reply = pending.remove(at: index)
+                if unwantedReplies > 0 {
+                    unwantedReplies -= 1
+                    continue
+                }
+                return reply.body
+            }
+            var fds = [pollfd(fd: replies, events: Int16(POLLIN), revents: 0), pollfd(fd: stderr, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, 2, 50)
+            if ready > 0, fds[1].revents != 0 { _ = readStderr() }
+            if interrupted() { throw lose(.interrupted) }
+            if let timeout {
+                let waited = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+                if waited >= timeout, !isTraced {
+                    throw lose(.hung(seconds: timeout))
+                }
+            }
+        }
+    }
+
+    /// True while a debugger is attached to the worker: it is stopped on purpose then.
+    private var isTraced: Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("TracerPid:") }) else { return false }
+        return line.split(separator: "\t").last.map { $0.trimmingCharacters(in: .whitespaces) != "0" } ?? false
+    }
+
+    /// Reads whatever the worker has sent, into frames; throws when it is gone.
+    private func readReplies() throws(WorkerLoss) {
+        if let loss { throw loss }
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(replies, $0.baseAddress!, $0.count) }
+            if count > 0 {
+                chunk.withUnsafeBytes { frames.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                do {
+                    while let frame = try frames.next() { pending.append(frame) }
+                } catch {
+                    throw lose(.protocolError(error.description))
+                }
+                if count < chunk.count { return }
+            } else if count == 0 {
+                throw lose(reapedCause())
+            } else if errno == EINTR {
+                continue
+            } else {
+                return // EAGAIN: nothing more for now
+            }
+        }
+    }
+
+    /// Between requests: events arrive (effects at work), or the worker dies.
+    private func readBetweenRequests() {
+        guard loss == nil else { return }
+        do {
+            try readReplies()
+        } catch {
+            deliverPending()
+            onLoss?(error)
+            return
+        }
+        deliverPending()
+    }
+
+    /// Hands on the events received so far, oldest first. Reentrant: an event handler
+    /// may make a request, which reads (and queues) more.
+    private func deliverPending() {
+        guard !delivering else { return }
+        delivering = true
+        defer { delivering = false }
+        while let index = pending.firstIndex(where: { $0.type != WorkerProtocol.Message.reply.rawValue }) {
+            let event = pending.remove(at: index)
+            onEvent?(event.type, event.body)
+        }
+    }
+
+    /// Reads the worker's stderr; false at its end.
+    private func readStderr() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(stderr, $0.baseAddress!, $0.count) }
+            if count > 0 {
+                let text = String(decoding: chunk[0..<count], as: UTF8.self)
+                lastWords.append(text)
+                forwardLines(text)
+            } else if count < 0, errno == EINTR {
+                continue
+            } else {
+                return count != 0
+            }
+        }
+    }
+
+    /// Hands on whole lines of what the plugin prints, until a crash report starts (that
+    /// goes into the error storesh reports, and `:crash` shows it whole).
+    private func forwardLines(_ text: String) {
+        guard !crashing else { return }
+        partialLine += text
+        guard let end = partialLine.lastIndex(of: "\n") else { return }
+        let lines = partialLine[...end]
+        partialLine = String(partialLine[partialLine.index(after: end)...])
+        var forwarded = ""
+        for line in lines.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+            if line.contains("Fatal error:") || line.hasPrefix("*** Signal ") || line.hasPrefix("💣") {
+                crashing = true
+                break
+            }
+            forwarded += line + "\n"
+        }
+        if !forwarded.isEmpty { onStderr?(forwarded) }
+    }
+
+    private var partialLine = ""
+    private var crashing = false
+
+    /// Marks the worker lost (killing it first when it still runs) and returns why.
+    private func lose(_ cause: WorkerLoss.Cause) -> WorkerLoss {
+        if let loss { return loss }
+        switch cause {
+        case .signal, .exit: break
+        default:
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        }
+        drainStderr()
+        let loss = WorkerLoss(cause: cause, lastWords: lastWords.text)
+        self.loss = loss
+        replySource?.cancel()
+        stderrSource?.cancel()
+        return loss
+    }
+
+    /// The worker closed its end: wait for it to exit and say how it ended.
+    private func reapedCause() -> WorkerLoss.Cause {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR { return .protocolError("the worker closed its pipe") }
+        }
+        let signal = status & 0x7f
+        if signal != 0 { return .signal(signal) }
+        return .exit((status >> 8) & 0xff)
+    }
+
+    /// After the worker is gone: the rest of its stderr (its last words).
+    private func drainStderr() {
+        let deadline = DispatchTime.now().uptimeNanoseconds + 500_000_000
+        while DispatchTime.now().uptimeNanoseconds < deadline {
+            var fds = [pollfd(fd: stderr, events: Int16(POLLIN), revents: 0)]
+            guard poll(&fds, 1, 50) > 0 else { return }
+            if !readStderr() { return }
+        }
+    }
+}
+
+/// The worker refused a request (an error it reports, not a crash): its message.
+struct RemoteRefusal: Error {
+    let message: String
+}
+
+/// The last `limit` bytes of a text stream.
+struct TailBuffer {
+    let limit: Int
+    private var bytes: [UInt8] = []
+
+    init(limit: Int) { self.limit = limit }
+
+    mutating func append(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+        if bytes.count > limit { bytes.removeFirst(bytes.count - limit) }
+    }
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+}

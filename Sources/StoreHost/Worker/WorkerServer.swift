@@ -1,0 +1,332 @@
+import Dispatch
+import Foundation
+import StoreValue
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The worker's side of the protocol: runs in `storesh-worker`, loads one plugin in its
+/// own process and answers the shell's requests on the main thread, through the same
+/// in-process `PluginHost` and `Session` storesh uses with `--in-process`.
+@MainActor
+public final class WorkerServer {
+    private let input: Int32
+    private let output: Int32
+    private var frames = FrameBuffer()
+    private var host: PluginHost?
+    private var plugin: LoadedPlugin?
+    private var stores: [UInt32: Session] = [:]
+    private let clock = ShellTime()
+    private var source: (any DispatchSourceRead)?
+
+    /// Keeps the server of this process alive while the main queue runs.
+    public static func keepAlive(_ server: WorkerServer) { running = server }
+    private static var running: WorkerServer?
+
+    /// Serves requests from `input` and answers on `output` (fds 3 and 4 in a worker).
+    public init(input: Int32, output: Int32) {
+        self.input = input
+        self.output = output
+    }
+
+    /// Starts reading requests on the main queue; the caller then runs the main queue
+    /// (`dispatchMain()`). The process exits when the shell closes the pipe.
+    public func start() {
+        _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
+        clock.onWake = { [weak self] timer, deadline in
+            var body = WireWriter()
+            body.u64(timer)
+            body.i64(deadline)
+            self?.send(.wake, body)
+        }
+        clock.onCancel = { [weak self] timer in
+            var body = WireWriter()
+            body.u64(timer)
+            self?.send(.cancel, body)
+        }
+        let source = DispatchSource.makeReadSource(fileDescriptor: input, queue: .main)
+        source.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.readRequests() } }
+        source.resume()
+        self.source = source
+    }
+
+    private func readRequests() {
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) }
+            if count > 0 {
+                chunk.withUnsafeBytes { frames.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                if count < chunk.count { break }
+            } else if count == 0 {
+                exit(0) // the shell is gone
+            } else if errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+        do {
+            while let frame = try frames.next() { handle(frame.type, frame.body) }
+        } catch {
+            FileHandle.standardError.write(Data("storesh-worker: \(error)\n".utf8))
+            exit(3)
+        }
+    }
+
+    private func handle(_ type: UInt8, _ body: [UInt8]) {
+        var reader = WireReader(body)
+        var reply = WireWriter()
+        reply.u8(0)
+        do {
+            clock.shellNow = try reader.i64()
+            guard let request = WorkerProtocol.Request(rawValue: type) else { throw WireError(description: "unknown request \(type)") }
+            if let refusal = try answer(request, &reader, into: &reply) {
+                reply = WireWriter()
+                reply.u8(1)
+                reply.string(refusal)
+            }
+        } catch {
+            FileHandle.standardError.write(Data("storesh-worker: a request does not decode: \(error)\n".utf8))
+            exit(3)
+        }
+        send(.reply, reply)
+    }
+
+    /// Answers one request into `reply`; returns a refusal message instead when the
+    /// request cannot be done (the worker goes on).
+    private func answer(_ request: WorkerProtocol.Request, _ reader: inout WireReader, into reply: inout WireWriter) throws(WireError) -> String? {
+        switch request {
+        case .hello:
+            let version = try reader.u32()
+            clock.isVirtual = try reader.bool()
+            reply.u32(WorkerProtocol.version)
+            guard version == WorkerProtocol.version else { return nil }
+            reply.u32(PluginHost.abiVersion)
+            reply.string(PluginHost.toolchain)
+            reply.i64(Int64(getpid()))
+        case .load:
+            return load(try reader.string(), into: &reply)
+        case .create:
+            let id = try reader.u32()
+            let index = Int(try reader.u32())
+            guard let plugin, plugin.models.indices.contains(index), let host else { return "no model \(index) in this worker" }
+            do {
+                let session = try Session(model: plugin.models[index], host: host)
+                stores[id] = session
+                session.onEvent = { [weak self] event in self?.forward(event, from: id) }
+                reply.value(session.state)
+            } catch {
+                return error.message
+            }
+        case .destroy:
+            stores[try reader.u32()] = nil
+        case .send:
+            let session = try store(&reader)
+            let index = Int(try reader.u32())
+            let arguments = try reader.values()
+            let wantState = try reader.bool()
+            guard session.model.actions.indices.contains(index) else { return "no action \(index)" }
+            do {
+                let result = try session.send(session.model.actions[index], arguments: arguments, observe: false)
+                reply.bool(result.stateChanged)
+                reply.u32(UInt32(result.effectsStarted))
+                if wantState, result.stateChanged {
+                    do {
+                        let state = try session.readState()
+                        reply.u8(1)
+                        reply.value(state)
+                    } catch {
+                        reply.u8(2)
+                        reply.string(error.message)
+                    }
+                } else {
+                    reply.u8(0)
+                }
+            } catch {
+                return error.message
+            }
+        case .replay:
+            let session = try store(&reader)
+            let name = try reader.string()
+            let arguments = try reader.values()
+            do {
+                reply.bool(try session.replay(name, arguments: arguments))
+            } catch {
+                return error.message
+            }
+        case .restore:
+            let session = try store(&reader)
+            let state = try reader.value()
+            do {
+                reply.bool(try session.restore(state))
+            } catch {
+                return error.message
+            }
+        case .snapshot:
+            let session = try store(&reader)
+            do {
+                reply.value(try session.readState())
+            } catch {
+                return error.message
+            }
+        case .stub:
+            return try stub(&reader)
+        case .fire:
+            clock.fire(try reader.u64())
+        case .sendBatch:
+            return "batches are not supported by this worker"
+        }
+        return nil
+    }
+
+    private func store(_ reader: inout WireReader) throws(WireError) -> Session {
+        let id = try reader.u32()
+        guard let session = stores[id] else { throw WireError(description: "no store \(id)") }
+        return session
+    }
+
+    private func load(_ path: String, into reply: inout WireWriter) -> String? {
+        guard plugin == nil else { return "this worker has a plugin loaded already" }
+        let host = PluginHost(clock: clock.isVirtual ? clock : RealClock(), searchPath: [])
+        host.log = { [weak self] level, message in
+            var body = WireWriter()
+            body.i64(Int64(level.rawValue))
+            body.string(message)
+            self?.send(.log, body)
+        }
+        self.host = host
+        do {
+            let loaded = try host.load(path)
+            plugin = loaded
+            reply.string(loaded.name)
+            reply.string(loaded.version)
+            reply.optionalString(loaded.toolchain)
+            reply.string(loaded.path)
+            reply.u32(UInt32(loaded.models.count))
+            for model in loaded.models {
+                reply.string(model.name)
+                reply.optionalString(model.doc)
+                reply.bool(model.supportsTimeTravel)
+                reply.u32(UInt32(model.actions.count))
+                for action in model.actions {
+                    reply.string(action.name)
+                    reply.optionalString(action.doc)
+                    reply.bool(action.isTyped)
+                    reply.u32(UInt32(action.params.count))
+                    for param in action.params {
+                        reply.optionalString(param.label)
+                        reply.string(param.type.rawValue)
+                        reply.optionalString(param.doc)
+                    }
+                }
+                reply.u32(UInt32(model.services.count))
+                for service in model.services {
+                    reply.string(service.name)
+                    reply.optionalString(service.doc)
+                    reply.string(service.signature)
+                }
+            }
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    private func stub(_ reader: inout WireReader) throws(WireError) -> String? {
+        let id = try reader.u32()
+        guard let session = stores[id] else { throw WireError(description: "no store \(id)") }
+        let index = Int(try reader.u32())
+        guard session.model.services.indices.contains(index) else { return "no service \(index)" }
+        let service = session.model.services[index]
+        var script: StubScript?
+        if try reader.bool() {
+            var answers: [StubScript.Answer] = []
+            for _ in 0..<(try reader.u32()) {
+                answers.append(try reader.u8() == 0 ? .value(try reader.value()) : .fail(try reader.string()))
+            }
+            do {
+                script = try StubScript(service: service, answers: answers)
+            } catch {
+                return error.message
+            }
+        }
+        do {
+            try session.useStub(script, for: service.name)
+        } catch {
+            return error.message
+        }
+        session.localStub(for: service.name)?.onCall = { [weak self] in
+            var body = WireWriter()
+            body.u32(id)
+            body.u32(UInt32(index))
+            self?.send(.stubCalled, body)
+        }
+        return nil
+    }
+
+    private func forward(_ event: SessionEvent, from store: UInt32) {
+        var body = WireWriter()
+        body.u32(store)
+        switch event {
+        case .effect(let record):
+            body.u32(record.kind.rawValue)
+            body.u64(record.effect)
+            body.optionalString(record.label)
+            body.optionalString(record.action)
+            body.optionalString(record.message)
+            send(.effect, body)
+        case .applied(let action, _, let changed):
+            body.string(action)
+            body.u8(changed ? 1 : 0)
+            let state = try? stores[store]?.currentState()
+            body.bool(state != nil)
+            if let state { body.value(state) }
+            send(.applied, body)
+        }
+    }
+
+    private func send(_ type: WorkerProtocol.Message, _ body: WireWriter) {
+        let frame = WireWriter.frame(type.rawValue, body.bytes)
+        var offset = 0
+        while offset < frame.count {
+            let written = frame.withUnsafeBytes { write(output, $0.baseAddress! + offset, $0.count - offset) }
+            if written > 0 {
+                offset += written
+            } else if written < 0, errno == EINTR {
+                continue
+            } else {
+                exit(0) // the shell is gone
+            }
+        }
+    }
+}
+
+/// The clock a worker's plugin sees: the shell's. Virtual time is the time the shell
+/// last sent, and timers are the shell's to fire; real time is read here.
+@MainActor
+final class ShellTime: HostClock {
+    var isVirtual = false
+    var shellNow: Int64 = 0
+    var onWake: ((UInt64, Int64) -> Void)?
+    var onCancel: ((UInt64) -> Void)?
+    private var lastTimer: UInt64 = 0
+    private var callbacks: [UInt64: @MainActor () -> Void] = [:]
+
+    var now: Int64 { shellNow }
+
+    func wake(at deadline: Int64, _ fire: @escaping @MainActor () -> Void) -> UInt64 {
+        lastTimer += 1
+        callbacks[lastTimer] = fire
+        onWake?(lastTimer, deadline)
+        return lastTimer
+    }
+
+    func cancel(_ timer: UInt64) {
+        guard callbacks.removeValue(forKey: timer) != nil else { return }
+        onCancel?(timer)
+    }
+
+    func fire(_ timer: UInt64) {
+        callbacks.removeValue(forKey: timer)?()
+    }
+}

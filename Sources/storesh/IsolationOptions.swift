@@ -1,0 +1,24 @@
+import ArgumentParser
+import StoreHost
+
+/// Where models run: each plugin in a worker process (the default: a crash or hang in a
+/// model is reported and the session recovered), or in storesh itself.
+struct IsolationOptions: ParsableArguments {
+    @Flag(name: .customLong("in-process"), help: "Run plugins inside storesh, not in worker processes: fastest, but a crash in a model ends storesh.")
+    var inProcess = false
+
+    @Option(name: .customLong("action-timeout"), help: ArgumentHelp("Seconds a model in a worker may take to answer before it counts as hung and is stopped (0: no limit).", valueName: "SECONDS"))
+    var actionTimeout: Double = 5
+
+    func validate() throws {
+        guard actionTimeout >= 0, actionTimeout <= 86_400 else {
+            throw ValidationError("--action-timeout must be from 0 (no limit) to 86400 seconds, not \(actionTimeout)")
+        }
+    }
+
+    /// Sets up `host` as these options say.
+    @MainActor func apply(to host: PluginHost) {
+        host.isolation = inProcess ? .inProcess : .workers
+        host.actionTimeout = actionTimeout == 0 ? nil : actionTimeout
+    }
+}
