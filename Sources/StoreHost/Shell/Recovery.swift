@@ -22,6 +22,7 @@ extension ShellCore {
     /// A worker died while no request was waiting for it: effects were running there.
     func workerDied(_ worker: WorkerPlugin, _ loss: WorkerLoss) {
         guard let plugin = host.plugins.first(where: { $0.worker === worker }) else { return }
+        workerCrashes += 1
         let models = plugin.models.map(\.qualifiedName).filter { sessions[$0] != nil }
         let running = models.flatMap { model in inFlight(in: model).map { (model, $0) } }
         let name = models.first ?? plugin.name

@@ -34,6 +34,9 @@ public final class ShellCore {
     /// Journal writes that failed after the fact (an effect's action that could not be
     /// recorded): a run with any must not exit 0.
     public internal(set) var journalFailures = 0
+    /// Workers that died between lines (an effect crashed them): a run with any must not
+    /// exit 0, though no line failed.
+    public internal(set) var workerCrashes = 0
     var historyCache: (session: Session, history: History)?
     /// True while a jump replays history: replayed actions are not recorded again.
     var rebuilding = false

@@ -9,7 +9,7 @@ struct CrashReport {
     init(_ lastWords: String) {
         let lines = lastWords.split(separator: "\n", omittingEmptySubsequences: true)
         for line in lines {
-            if message == nil, let range = line.range(of: "Fatal error: ") {
+            if message == nil, let range = Self.failureKinds.lazy.compactMap({ line.range(of: $0) }).first {
                 let text = line[range.upperBound...].trimmingCharacters(in: .whitespaces)
                 message = text.isEmpty ? "fatal error" : text
                 // "path/File.swift:18: Fatal error: …"
@@ -35,6 +35,9 @@ struct CrashReport {
         }
         if message == "Illegal instruction" || message == "Segmentation fault" || message == "Aborted" { message = nil }
     }
+
+    /// How the Swift runtime starts the line it prints before a trap.
+    static let failureKinds = ["Fatal error: ", "Precondition failed: ", "Assertion failed: "]
 
     private static func baseName<S: StringProtocol>(_ path: S) -> String {
         String(String(path).split(separator: "/").last ?? "")

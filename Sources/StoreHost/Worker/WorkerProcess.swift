@@ -317,15 +317,22 @@ final class WorkerProcess {
         partialLine = String(partialLine[partialLine.index(after: end)...])
         var forwarded = ""
         for line in lines.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
-            if line.contains("Fatal error:") || line.hasPrefix("*** Signal ") || line.hasPrefix("💣") {
+            if CrashReport.failureKinds.contains(where: { line.contains($0) }) || line.hasPrefix("*** Signal ") || line.hasPrefix("💣") {
                 crashing = true
                 break
             }
-            forwarded += line + "\n"
+            // Blank lines wait for the next line: a crash report starts with one.
+            if line.isEmpty {
+                blankLines += 1
+                continue
+            }
+            forwarded += String(repeating: "\n", count: blankLines) + line + "\n"
+            blankLines = 0
         }
         if !forwarded.isEmpty { onStderr?(forwarded) }
     }
 
+    private var blankLines = 0
     private var partialLine = ""
     private var crashing = false
 

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+/// Models run in worker processes: a crash or hang in a model is an error, the worker is
+/// replaced, and the session goes on from its history (issue: models in their own process).
+@Suite("Models in worker processes survive their bugs")
+struct WorkerTests {
+    @Test func theIssuesOverflowIsAnErrorAndTheCounterGoesOn() throws {
+        let run = try storesh(["-c", "setCount 9223372036854775807", "-c", "increment", "-c", ":state", "-c", "decrement", "-c", ":state"])
+        #expect(run.status == 1, "a crash fails the run")
+        #expect(run.stderr.contains("-c 2: error: counter.counter crashed while handling 'increment' (SIGILL: arithmetic overflow, Counter.swift:18)") || run.stderr.contains("error: counter.counter crashed while handling 'increment' (SIGILL: arithmetic overflow, Counter.swift:18)"), "\(run.stderr)")
+        #expect(run.stdout.contains("count: 9223372036854775807\n"), "the crashing action was not applied: \(run.stdout)")
+        #expect(run.stdout.contains("count: 9223372036854775806\n"), "the session goes on: \(run.stdout)")
+        #expect(!run.stderr.contains("Backtracing"), "the backtrace is summed up, not dumped: \(run.stderr)")
+    }
+
+    @Test(arguments: [
+        ("overflow", "SIGILL: arithmetic overflow, Faulty.swift:"),
+        ("unwrapNil", "SIGILL: Unexpectedly found nil while unwrapping an Optional value, Faulty.swift:"),
+        ("segfault", "SIGSEGV"),
+        ("abort", "SIGABRT"),
+    ])
+    func everyKindOfCrashIsReportedAndTheStateRebuilt(action: String, says: String) throws {
+        let script = try temporaryFile("crash.storesh", "increment\nadd 2\n\(action)\nincrement\n:expect count == 4\n:log\n")
+        let run = try storesh(["--plugin", "Faulty", "-f", script])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("crash.storesh:3: error: faulty.faulty crashed while handling '\(action)' (\(says)"), "\(run.stderr)")
+        #expect(!run.stderr.contains("expectation failed"), "the state after recovery is the state before the crash: \(run.stderr)")
+        #expect(run.stdout.contains("!       \(action)  (not applied: crashed,"), ":log marks the action: \(run.stdout)")
+        #expect(run.stdout.contains("at 3 of 3"), "\(run.stdout)")
+    }
+
+    @Test func bailStopsAtTheCrash() throws {
+        let script = try temporaryFile("bail.storesh", "increment\noverflow\nincrement\n")
+        let run = try storesh(["--plugin", "Faulty", "--bail", "-f", script, "-c", ":state"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("bail.storesh:2: error: faulty.faulty crashed"), "\(run.stderr)")
+        #expect(!run.stdout.contains("count:"), "nothing runs after the crash with --bail: \(run.stdout)")
+    }
+
+    @Test func anActionThatNeverReturnsIsStoppedAfterTheTimeout() throws {
+        let run = try storesh(["--plugin", "Faulty", "--action-timeout", "0.5", "-c", "increment", "-c", "spin", "-c", ":state"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("error: faulty.faulty did not finish handling 'spin' within 0.5s (hung); its worker was stopped"), "\(run.stderr)")
+        #expect(run.stdout.contains("count: 1"), "\(run.stdout)")
+    }
+
+    @Test func aCrashInAnEffectFailsThatEffectAndTheRun() throws {
+        let run = try storesh(["--plugin", "Faulty", "--virtual-clock", "-c", "increment", "-c", "crashLater 100", "-c", ":advance 1s", "-c", ":state", "-c", ":fx"])
+        #expect(run.status == 1, "an effect's crash fails the run, though every line succeeded")
+        #expect(run.stderr.contains("error: faulty.faulty crashed while running effect #1 crashLater (SIGILL: Unexpectedly found nil"), "\(run.stderr)")
+        #expect(run.stdout.contains("fx #1 crashLater failed: its worker died (SIGILL"), "\(run.stdout)")
+        #expect(run.stdout.contains("count: 1"), "\(run.stdout)")
+        #expect(run.stdout.contains("no effects in flight"), "\(run.stdout)")
+    }
+
+    @Test func aCrashReadingTheStateIsReported() throws {
+        let run = try storesh(["--plugin", "Faulty", "-c", "increment", "-c", "poison", "-c", ":state", "-c", ":log"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("error: faulty.faulty crashed while making a snapshot of its state (SIGILL: the state of a poisoned model cannot be read, Faulty.swift:"), "\(run.stderr)")
+        #expect(run.stdout.contains("at 2 of 2"), "the history survives: \(run.stdout)")
+    }
+
+    @Test func aTranscriptExpectsACrashLikeAnyError() throws {
+        let transcript = try temporaryFile("crash.transcript", """
+        > :load Faulty
+        loaded faulty 1.0.0: faulty.faulty
+        > increment
+        increment: state changed
+          ~ count: 0 → 1
+        !> overflow
+        error: faulty.faulty crashed while handling 'overflow' (SIGILL: arithmetic overflow, Faulty.swift:36)
+        restarted faulty's worker; rebuilt from the history: faulty.faulty at 1
+        > :state
+        count: 1
+
+        """)
+        let run = try storesh(["test", transcript])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    }
+
+    @Test func inProcessKeepsTodaysMode() throws {
+        let run = try storesh(["--in-process", "-c", "increment", "-c", ":state"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("count: 1"))
+    }
+}

@@ -1,0 +1,108 @@
+// Faulty: a model with the bugs models under development have, on purpose, so storesh's
+// tests can show it survives them: a Swift trap in the update, a force unwrap of nil, a
+// segfault, abort(), an action that never returns, a trap inside an effect (off the main
+// thread), and a state that traps when it is read. `increment` and `add` work, so there is
+// history to rebuild after a crash.
+import Foundation
+import ObservableStore
+import StorePlugin
+
+struct Faulty: ModelProtocol {
+    var count = 0
+    /// Reading the state traps while this is true.
+    var poisoned = false
+
+    enum Action: Sendable {
+        case increment
+        case add(Int)
+        case overflow
+        case unwrapNil
+        case segfault
+        case abort
+        case spin
+        case crashLater(Int)
+        case poison
+    }
+
+    struct Environment: Sendable {
+        let clock: HostClock
+    }
+
+    static func update(state: Faulty, action: Action, environment: Environment) -> Update<Faulty> {
+        var next = state
+        switch action {
+        case .increment: next.count += 1
+        case .add(let amount): next.count += amount
+        case .overflow: next.count = Int.max - Int(Faulty.one()) + next.count + 1
+        case .unwrapNil:
+            let missing: Int? = Faulty.nothing()
+            next.count = missing!
+        case .segfault:
+            UnsafeMutablePointer<Int>(bitPattern: 8)!.pointee = next.count
+        case .abort:
+            Foundation.abort()
+        case .spin:
+            while next.count >= 0 { usleep(1000) }
+        case .crashLater(let milliseconds):
+            let bomb = Fx<Action>.task {
+                try? await environment.clock.sleep(for: .milliseconds(milliseconds))
+                let missing: Int? = Faulty.nothing()
+                return .add(missing!)
+            }
+            return Update(state: next, fx: bomb)
+        case .poison: next.poisoned = true
+        }
+        return Update(state: next)
+    }
+
+    // Opaque to the optimizer, so the traps happen at run time.
+    @inline(never) static func one() -> Int { 1 }
+    @inline(never) static func nothing() -> Int? { nil }
+}
+
+extension Faulty: Encodable {
+    enum CodingKeys: CodingKey { case count, poisoned }
+
+    func encode(to encoder: any Encoder) throws {
+        precondition(!poisoned, "the state of a poisoned model cannot be read")
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(count, forKey: .count)
+    }
+}
+
+extension Faulty: Decodable {
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        count = try container.decode(Int.self, forKey: .count)
+    }
+}
+
+extension Faulty.Action: Codable {}
+
+let faultyModel = PluginModel.observable(
+    "faulty",
+    doc: "A model with bugs on purpose: storesh's crash tests use it.",
+    initial: { Faulty() },
+    actions: [
+        .init("increment", "Adds one."),
+        .init("add", "Adds an amount.", [.int(doc: "the amount")]),
+        .init("overflow", "Traps: arithmetic overflow."),
+        .init("unwrapNil", "Traps: force-unwraps nil."),
+        .init("segfault", "Writes through a bad pointer (SIGSEGV)."),
+        .init("abort", "Calls abort() (SIGABRT)."),
+        .init("spin", "Never returns."),
+        .init("crashLater", "Starts an effect that traps after a delay.", [.int(doc: "milliseconds")]),
+        .init("poison", "Makes reading the state trap."),
+    ],
+    environment: { environment in Faulty.Environment(clock: environment.clock) }
+)
+
+@_cdecl("storeplugin_info_v1")
+public func pluginInfo() -> UnsafeRawPointer {
+    StorePlugin.info(name: "faulty", version: "1.0.0")
+}
+
+@_cdecl("storeplugin_register_v1")
+public func pluginRegister(_ host: UnsafeRawPointer, _ error: UnsafeMutableRawPointer) -> Int32 {
+    StorePlugin.register(host: host, error: error, models: [faultyModel])
+}
