@@ -50,6 +50,8 @@ public final class ShellCore {
     public var takeInterrupt: () -> Bool = { false } {
         didSet { host.takeInterrupt = takeInterrupt }
     }
+    /// The `--watch` timer, while one runs.
+    var watchTimer: (any DispatchSourceTimer)?
     /// Set by `:fx leave-running`: effects still in flight at the end are not a failure.
     public var effectsMayOutlive = false
     /// The text after the command word of the `:command` being run.

@@ -1,0 +1,150 @@
+import Dispatch
+import Foundation
+import StoreValue
+
+/// What identifies a version of a file: its modification time and size (nil: missing).
+struct FileStamp: Equatable {
+    let modified: Date
+    let size: UInt64
+
+    init?(path: String) {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let modified = attributes[.modificationDate] as? Date, let size = attributes[.size] as? NSNumber else { return nil }
+        self.modified = modified
+        self.size = size.uint64Value
+    }
+}
+
+/// `:reload`: a rebuilt plugin, loaded in a new worker, takes over the sessions of the old
+/// one. Each session's history is bound to the new schema and replayed (updates only); the
+/// old worker is kept, and nothing changes, when the new one fails to load or crashes or
+/// refuses an action on the way.
+extension ShellCore {
+    /// Reloads the plugin named `name` (nil: the current model's). Returns false after
+    /// reporting why nothing changed.
+    @discardableResult
+    public func reload(_ name: String?, origin: LineOrigin = .prompt) -> Bool {
+        guard let pluginName = name ?? current?.model.plugin else { return fail("no model is loaded; :reload PLUGIN", origin: origin) }
+        guard let old = host.plugins.first(where: { $0.name == pluginName }) else {
+            return fail("no plugin named '\(pluginName)' is loaded; :plugins lists them", origin: origin)
+        }
+        guard host.isolation == .workers, old.worker != nil else {
+            return fail("\(pluginName) runs inside storesh (--in-process), where a library cannot be loaded again; start storesh without --in-process to reload", origin: origin)
+        }
+        let worker = WorkerPlugin(host: host, path: old.path)
+        let registered: WorkerPlugin.RegisteredPlugin
+        do {
+            registered = try worker.start()
+        } catch {
+            return fail("cannot reload \(pluginName): \(error.description); the old build goes on", origin: origin)
+        }
+        guard registered.name == old.name else {
+            return fail("\(old.path) is now the plugin '\(registered.name)', not '\(old.name)'; the old build goes on", origin: origin)
+        }
+        let models = worker.descriptors(of: registered)
+        var replaced: [(old: Session, fresh: Session, history: History)] = []
+        var notes: [String] = []
+        for oldModel in old.models {
+            guard let session = sessions[oldModel.qualifiedName], let history = histories[oldModel.qualifiedName] else { continue }
+            guard let model = models.first(where: { $0.name == oldModel.name }) else {
+                return fail("the new build of \(pluginName) has no model '\(oldModel.name)', which has a session; the old build goes on", origin: origin)
+            }
+            switch rebind(history, of: oldModel, to: model) {
+            case .failure(let error): return fail(error.message + "; the old build goes on", origin: origin)
+            case .success(let (fresh, rebuilt, left)):
+                replaced.append((session, fresh, rebuilt))
+                if !left.isEmpty {
+                    notes.append("\(model.qualifiedName): left out \(left.count) action\(left.count == 1 ? "" : "s") the new build does not accept: " + left.prefix(5).joined(separator: ", ") + (left.count > 5 ? ", …" : ""))
+                }
+            }
+        }
+        // Everything worked: the new worker takes over.
+        let currentKey = current?.model.qualifiedName
+        var lines = ["reloaded \(registered.name) \(registered.version) from \(registered.resolvedPath) (was \(old.version)); replayed " + replaced.map { "\($0.fresh.model.qualifiedName) to \($0.history.position)" }.joined(separator: ", ")]
+        lines += notes
+        for item in replaced {
+            let key = item.fresh.model.qualifiedName
+            let before = item.old.state
+            histories[key] = item.history
+            install(item.fresh, replacing: item.old)
+            if key == currentKey {
+                let changes = StateDiff.changes(from: before, to: item.fresh.state)
+                lines += changes.isEmpty ? ["  (the state is the same)"] : changes.map { "  " + $0.description }
+            }
+        }
+        host.replace(LoadedPlugin(name: registered.name, version: registered.version, path: old.path, toolchain: registered.toolchain, models: models, context: nil, worker: worker))
+        old.worker?.process?.stop()
+        output(.info(kind: "reload", lines: lines))
+        return true
+    }
+
+    /// `--watch`: checks the files of plugins in workers every `interval` seconds and
+    /// reloads one whose file changed and has stopped changing (a build is writing it).
+    public func watchPluginFiles(every interval: Double = 0.5) {
+        var seen: [String: FileStamp] = [:]
+        for plugin in host.plugins { seen[plugin.path] = FileStamp(path: plugin.path) }
+        var settling: [String: FileStamp] = [:]
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now() + interval, repeating: interval)
+        timer.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                for plugin in self.host.plugins where plugin.worker != nil {
+                    let now = FileStamp(path: plugin.path)
+                    guard let known = seen[plugin.path] else { seen[plugin.path] = now; continue }
+                    guard now != known, now != nil else { settling[plugin.path] = nil; continue }
+                    if settling[plugin.path] == now {
+                        settling[plugin.path] = nil
+                        seen[plugin.path] = now
+                        self.reload(plugin.name)
+                    } else {
+                        settling[plugin.path] = now
+                    }
+                }
+            }
+        }
+        timer.resume()
+        watchTimer = timer
+    }
+
+    /// A new session of `model` with `history` (recorded against `oldModel`) bound to its
+    /// schema and replayed up to the same position. Actions it no longer accepts are left
+    /// out (their text is returned).
+    private func rebind(_ history: History, of oldModel: ModelDescriptor, to model: ModelDescriptor) -> Result<(Session, History, [String]), ShellError> {
+        let fresh: Session
+        do throws(ShellError) {
+            fresh = try detachedSession(of: model)
+        } catch {
+            return .failure(error)
+        }
+        let rebuilt = History(initial: fresh.state)
+        var left: [String] = []
+        var position = 0
+        for (index, entry) in history.entries.enumerated() {
+            let text = text(of: entry, in: oldModel)
+            guard let bound = try? ActionBinding.bind(ActionCall.parse(text), to: model) else {
+                left.append(text)
+                continue
+            }
+            rebuilt.record(HistoryEntry(action: Int32(bound.0.index), arguments: bound.1, source: entry.source, text: nil, changed: entry.changed, skipped: entry.skipped))
+            if index < history.position { position = rebuilt.position }
+        }
+        rebuilt.move(to: position)
+        guard model.supportsTimeTravel || position == 0 else {
+            return .failure(ShellError("the new build of \(model.qualifiedName) cannot replay actions (no replay entry point), so its history cannot be carried over", origin: .prompt))
+        }
+        for index in 0..<position {
+            let entry = rebuilt.entries[index]
+            if entry.skipped { continue }
+            let action = model.actions[Int(entry.action)]
+            do {
+                let changed = try fresh.replay(action.name, arguments: entry.arguments)
+                if changed != entry.changed { rebuilt.setChanged(changed, at: index) }
+                if (index + 1) % rebuilt.interval == 0 { rebuilt.remember(fresh.state, at: index + 1) }
+            } catch {
+                return .failure(ShellError("replaying action \(index + 1) (\(action.text(with: entry.arguments))) in the new build of \(model.qualifiedName) failed: \(error.message)", origin: .prompt))
+            }
+        }
+        return .success((fresh, rebuilt, left))
+    }
+}
