@@ -121,6 +121,27 @@ public final class Session {
         return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: changes)
     }
 
+    /// Sends `actions` in order without reading the state, stopping at the first the
+    /// model refuses: one request for a model in a worker. Returns whether each applied
+    /// action changed the state, and the refusal of the one after them.
+    public func sendBatch(_ actions: [(ActionDescriptor, [Value])]) throws(SessionError) -> (changed: [Bool], error: SessionError?) {
+        if let remote {
+            let outcome = try remote.sendBatch(actions)
+            isStale = isStale || outcome.changed.contains(true)
+            return outcome
+        }
+        var changed: [Bool] = []
+        for (action, arguments) in actions {
+            do {
+                changed.append(try send(action, arguments: arguments, observe: false).stateChanged)
+            } catch {
+                if error.workerLoss != nil { throw error }
+                return (changed, error)
+            }
+        }
+        return (changed, nil)
+    }
+
     /// Time travel: applies an action's update alone (its effects are dropped). The
     /// state is not re-read; `state` reads it when next asked.
     func replay(_ name: String, arguments: [Value]) throws(SessionError) -> Bool {
@@ -140,6 +161,28 @@ public final class Session {
         }
         isStale = isStale || result.state_changed != 0
         return result.state_changed != 0
+    }
+
+    /// True when the model runs in a worker process (each call is a round trip).
+    public var runsInWorker: Bool { remote != nil }
+
+    /// Time travel: replays several actions' updates in order (one request for a model in
+    /// a worker), stopping at the first the model refuses.
+    func replayBatch(_ actions: [(String, [Value])]) throws(SessionError) -> (changed: [Bool], error: SessionError?) {
+        if let remote {
+            let outcome = try remote.replayBatch(actions)
+            isStale = isStale || outcome.changed.contains(true)
+            return outcome
+        }
+        var changed: [Bool] = []
+        for (name, arguments) in actions {
+            do {
+                changed.append(try replay(name, arguments: arguments))
+            } catch {
+                return (changed, error)
+            }
+        }
+        return (changed, nil)
     }
 
     /// Time travel: puts back a state the model reported earlier. Returns false when the

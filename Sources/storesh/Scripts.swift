@@ -123,21 +123,29 @@ final class ScriptRunner {
         var lastProgress = DispatchTime.now().uptimeNanoseconds
         var statements = Statements()
         var number = 0
+        var group: [(text: String, origin: LineOrigin)] = []
         while let batch = await reader.next() {
             for item in batch {
                 switch item {
                 case .line(let line):
                     number += 1
                     for piece in statements.add(line, number: number) {
+                        if case .statement(let statement, let line) = piece, !echo, core.batchesActions, Self.isAction(statement) {
+                            group.append((statement, LineOrigin(file: name, line: line)))
+                            continue
+                        }
+                        if !runGroup(&group, into: &outcome) { return outcome }
                         if await !handle(piece, file: name, into: &outcome) { return outcome }
                     }
                 case .problem(let message, let line, let column):
+                    if !runGroup(&group, into: &outcome) { return outcome }
                     printer.emit(.error(ShellError("\(message); the script stops here", origin: LineOrigin(file: name, line: line), column: column)))
                     outcome.unreadable = true
                     outcome.stop = true
                     return outcome
                 }
             }
+            if !runGroup(&group, into: &outcome) { return outcome }
             if showProgress, number > 10_000, let size = reader.size {
                 let now = DispatchTime.now().uptimeNanoseconds
                 if now - lastProgress > 100_000_000 {
@@ -149,6 +157,29 @@ final class ScriptRunner {
         if showProgress, number > 10_000 { printer.write("\r\u{1B}[K", toStderr: true) }
         if let piece = statements.rest() { _ = await handle(piece, file: name, into: &outcome) }
         return outcome
+    }
+
+    /// Whether a statement is an action (not a comment, a blank or a `:command`).
+    static func isAction(_ statement: String) -> Bool {
+        guard let first = statement.utf8.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return false }
+        return first != UInt8(ascii: "#") && first != UInt8(ascii: ":")
+    }
+
+    /// Runs the action lines gathered so far as batches (see `ShellCore.executeActions`);
+    /// false when the script should stop.
+    private func runGroup(_ group: inout [(text: String, origin: LineOrigin)], into outcome: inout Outcome) -> Bool {
+        guard let first = group.first else { return true }
+        defer { group.removeAll(keepingCapacity: true) }
+        if core.takeInterrupt() {
+            printer.emit(.error(ShellError("interrupted (Ctrl-C): the script stops before this line", origin: first.origin)))
+            outcome.failures += 1
+            outcome.stop = true
+            return false
+        }
+        let result = core.executeActions(group, stopAtFailure: bail)
+        outcome.failures += result.failures
+        if result.stopped { outcome.stop = true }
+        return !result.stopped
     }
 
     /// Runs a statement, or reports one given up; false when the script should stop.

@@ -7,12 +7,12 @@ import StoreValue
 public enum ShellWorkloads {
     /// Seconds for `storesh --quiet -f SCRIPT` where SCRIPT is `lines` lines of `increment`
     /// (parse, libffi dispatch and update per line, plus start-up and plugin load).
-    public static func script(lines: Int, storesh: String) throws -> Double {
+    public static func script(lines: Int, storesh: String, options: [String] = []) throws -> Double {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-bench-\(lines).storesh").path
         if !FileManager.default.fileExists(atPath: path) {
             try String(repeating: "increment\n", count: lines).write(toFile: path, atomically: true, encoding: .utf8)
         }
-        return try time(storesh, ["--quiet", "-f", path, "-c", ":state count"], expect: "\(lines)\n")
+        return try time(storesh, options + ["--quiet", "-f", path, "-c", ":state count"], expect: "\(lines)\n")
     }
 
     /// Seconds from exec to exit for `storesh -c :quit` (start, load Counter, one command):
@@ -71,6 +71,7 @@ public enum ShellWorkloads {
     }
 
     struct Failure: Error, CustomStringConvertible {
+        init(message: String) { self.message = message }
         let message: String
         var description: String { message }
     }

@@ -119,13 +119,14 @@ do {
 print("\nstoresh (\(options.plugins)/storesh)")
 do {
     let binary = options.plugins + "/storesh"
-    var script = Double.infinity, startUp = Double.infinity
+    var script = Double.infinity, inProcessScript = Double.infinity, startUp = Double.infinity
     for _ in 0..<r {
         script = min(script, try ShellWorkloads.script(lines: options.scriptLines, storesh: binary))
+        inProcessScript = min(inProcessScript, try ShellWorkloads.script(lines: options.scriptLines, storesh: binary, options: ["--in-process"]))
         startUp = min(startUp, try ShellWorkloads.startUp(storesh: binary))
     }
-    print(String(format: "%d-line script of increment, --quiet: %.3f s = %.2f M actions/s end to end   target >= 1 M/s",
-                 options.scriptLines, script, Double(options.scriptLines) / script / 1e6))
+    print(String(format: "%d-line script of increment, --quiet: in a worker %.3f s = %.2f M actions/s   target >= 0.5 M/s; --in-process %.3f s = %.2f M actions/s   target >= 1 M/s (end to end)",
+                 options.scriptLines, script, Double(options.scriptLines) / script / 1e6, inProcessScript, Double(options.scriptLines) / inProcessScript / 1e6))
     var prompt = Double.infinity, baseline = Double.infinity
     if FileManager.default.isExecutableFile(atPath: "/usr/bin/script") {
         for _ in 0..<max(r, 5) {
@@ -155,6 +156,31 @@ do {
                  sortedCount, sort.seconds * 1000, sort.records, bigCount, toggle * 1000))
 } catch {
     print("storesh benchmarks skipped: \(error) (build the root package first)")
+}
+
+print("\nmodels in worker processes (\(options.plugins)/storesh-worker)")
+do {
+    WorkerWorkloads.useWorker(from: options.plugins)
+    let start = try WorkerWorkloads.startUp("Counter", from: options.plugins, rounds: max(r, 3))
+    print(String(format: "worker start to Counter registered: %.1f ms   target <= 20 ms", start))
+    let h = options.hostActions
+    var inWorker = Double.infinity, inProcess = Double.infinity
+    for _ in 0..<r {
+        inWorker = min(inWorker, try WorkerWorkloads.observedSends(h, from: options.plugins, isolation: .workers))
+        inProcess = min(inProcess, try WorkerWorkloads.observedSends(h, from: options.plugins, isolation: .inProcess))
+    }
+    print(String(format: "observed action (send, state back, diff) as at the prompt: in a worker %.1f µs, in process %.1f µs (%.1fx)   target <= 1 ms",
+                 inWorker / Double(h) * 1e6, inProcess / Double(h) * 1e6, inWorker / inProcess))
+    var total = Double.infinity, recovery = Double.infinity
+    for _ in 0..<r {
+        let run = try await WorkerWorkloads.crashRecovery(history: min(options.history, 10_000), from: options.plugins)
+        total = min(total, run.total)
+        recovery = min(recovery, run.recovery)
+    }
+    print(String(format: "crash after a %d-action history: recovery (new worker, store, state rebuilt) %.1f ms   target <= 100 ms; crash to error reported, the crash report included, %.1f ms",
+                 min(options.history, 10_000), recovery, total))
+} catch {
+    print("worker benchmarks skipped: \(error) (build the root package first)")
 }
 
 print("\ntime travel over a \(options.history)-action history (storesh's core, Counter plugin)")

@@ -6,12 +6,14 @@ extension ShellCore {
     /// one an effect applied.
     /// Returns a note to show when undone actions were set aside as a branch.
     @discardableResult
-    func record(_ action: ActionDescriptor, _ arguments: [Value], source: ActionSource, changed: Bool, in session: Session) -> ShellOutput? {
+    func record(_ action: ActionDescriptor, _ arguments: [Value], source: ActionSource, changed: Bool, in session: Session, snapshot: Bool = true) -> ShellOutput? {
         guard !rebuilding else { return nil }
         guard let history = history(of: session) else { return nil }
         let index = action.index
         let branch = history.record(HistoryEntry(action: Int32(index), arguments: arguments, source: source, text: nil, changed: changed, skipped: false))
-        if history.wantsSnapshot { history.remember(session.state, at: history.position) }
+        // `snapshot: false` when the session's state is already past this action (a batch
+        // is recorded after it ran): a snapshot now would be of the wrong state.
+        if snapshot, history.wantsSnapshot { history.remember(session.state, at: history.position) }
         return branch.map { branchNote($0, in: history) }
     }
 

@@ -188,22 +188,35 @@ extension ShellCore {
                 live = try freshSession(for: session)
                 start = (0, history.initial)
             }
-            for index in start.index..<target {
-                if interruptible, index & 1023 == 1023, takeInterrupt() {
+            // In chunks that end where snapshots are kept: one request per chunk for a
+            // model in a worker (bigger chunks there: a round trip costs more).
+            let chunk = live.runsInWorker ? max(interval, 1024 / interval * interval) : interval
+            var index = start.index
+            while index < target {
+                if interruptible, index > start.index, takeInterrupt() {
                     // Stop where the replay got to: that state is consistent.
                     history.move(to: index)
                     output(.info(kind: "position", lines: ["at \(index) of \(history.entries.count)"]))
                     throw ShellError("interrupted: the replay stopped at action \(index) of the \(target) wanted", origin: .prompt)
                 }
-                let entry = history.entries[index]
-                if entry.skipped { continue }
-                guard entry.action >= 0 else {
-                    throw ShellError("action \(index + 1) (\(entry.text ?? "?"), sent by an effect) is not in \(key)'s schema, so it cannot be replayed", origin: .prompt)
+                let end = min(target, (index / chunk + 1) * chunk)
+                var batch: [(String, [Value])] = []
+                var positions: [Int] = []
+                for position in index..<end where !history.entries[position].skipped {
+                    let entry = history.entries[position]
+                    guard entry.action >= 0 else {
+                        throw ShellError("action \(position + 1) (\(entry.text ?? "?"), sent by an effect) is not in \(key)'s schema, so it cannot be replayed", origin: .prompt)
+                    }
+                    batch.append((live.model.actions[Int(entry.action)].name, entry.arguments))
+                    positions.append(position)
                 }
-                let action = live.model.actions[Int(entry.action)]
-                let changed = try live.replay(action.name, arguments: entry.arguments)
-                if changed != entry.changed { history.setChanged(changed, at: index) }
-                if (index + 1) % interval == 0 { history.remember(live.state, at: index + 1) }
+                let outcome = try live.replayBatch(batch)
+                for (position, changed) in zip(positions, outcome.changed) where changed != history.entries[position].changed {
+                    history.setChanged(changed, at: position)
+                }
+                if let error = outcome.error { throw error }
+                if end % interval == 0 { history.remember(live.state, at: end) }
+                index = end
             }
         } catch let error as ShellError {
             throw error

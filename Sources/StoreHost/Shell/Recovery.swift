@@ -1,3 +1,4 @@
+import Dispatch
 import StoreValue
 
 /// Models in worker processes: a worker that crashed, hung or was interrupted is replaced
@@ -6,11 +7,12 @@ import StoreValue
 /// with the plugin file as it is now.
 extension ShellCore {
     /// Restarts every worker that is gone and rebuilds its sessions. Run after each line,
-    /// and when a worker dies between lines.
-    func recoverLostWorkers() {
+    /// and when a worker dies between lines. `announce: false` when the caller goes on to
+    /// report what happened itself.
+    func recoverLostWorkers(announce: Bool = true) {
         for plugin in host.plugins {
             guard let worker = plugin.worker, let process = worker.process, let loss = process.loss else { continue }
-            recover(plugin, worker: worker, after: loss)
+            recover(plugin, worker: worker, after: loss, announce: announce)
         }
     }
 
@@ -31,8 +33,10 @@ extension ShellCore {
         recover(plugin, worker: worker, after: loss)
     }
 
-    private func recover(_ plugin: LoadedPlugin, worker: WorkerPlugin, after loss: WorkerLoss) {
+    private func recover(_ plugin: LoadedPlugin, worker: WorkerPlugin, after loss: WorkerLoss, announce: Bool = true) {
         failEffects(of: plugin, because: loss)
+        let began = DispatchTime.now().uptimeNanoseconds
+        defer { lastRecoveryMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e6 }
         let before = worker.registered
         do {
             let registered = try worker.start()
@@ -55,6 +59,7 @@ extension ShellCore {
                 output(.error(ShellError("\(model.qualifiedName): cannot rebuild its state in the new worker: \(error.message)", origin: .prompt)))
             }
         }
+        guard announce else { return }
         output(.info(kind: "recovered", lines: ["restarted \(plugin.name)'s worker; rebuilt from the history: " + (rebuilt.isEmpty ? "no sessions" : rebuilt.joined(separator: ", "))]))
     }
 

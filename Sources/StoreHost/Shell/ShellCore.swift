@@ -50,6 +50,9 @@ public final class ShellCore {
     public var takeInterrupt: () -> Bool = { false } {
         didSet { host.takeInterrupt = takeInterrupt }
     }
+    /// How long the last recovery from a lost worker took (restart and rebuild), for
+    /// benchmarks; not printed, so runs stay repeatable.
+    public internal(set) var lastRecoveryMilliseconds: Double?
     /// The `--watch` timer, while one runs.
     var watchTimer: (any DispatchSourceTimer)?
     /// Set by `:fx leave-running`: effects still in flight at the end are not a failure.
@@ -90,6 +93,11 @@ public final class ShellCore {
         case UInt8(ascii: ":"): return await command(String(line[first...]), origin: origin)
         default: return send(line, origin: origin)
         }
+    }
+
+    /// An action line, sent on its own.
+    func sendLine(_ line: String, origin: LineOrigin) -> Bool {
+        send(line, origin: origin)
     }
 
     // MARK: Actions

@@ -64,6 +64,46 @@ final class RemoteStore {
         }
     }
 
+    /// Sends `actions` in one request; the worker applies them in order and stops at the
+    /// first it refuses. Returns, per applied action, whether it changed the state, and
+    /// the refusal of the one after them.
+    func sendBatch(_ actions: [(ActionDescriptor, [Value])]) throws(SessionError) -> (changed: [Bool], error: SessionError?) {
+        var body = try start()
+        body.u32(UInt32(actions.count))
+        for (action, arguments) in actions {
+            body.u32(UInt32(action.index))
+            body.values(arguments)
+        }
+        var reply = try call(.sendBatch, body, doing: "handling a batch of \(actions.count) actions")
+        return try decode("handling a batch") { () throws(WireError) in
+            var changed: [Bool] = []
+            let count = Int(try reply.u32())
+            changed.reserveCapacity(count)
+            for _ in 0..<count { changed.append(try reply.u8() & 1 != 0) }
+            let error = try reply.bool() ? SessionError(message: try reply.string()) : nil
+            return (changed, error)
+        }
+    }
+
+    /// Replays `actions` (updates only) in one request, stopping at the first refused.
+    func replayBatch(_ actions: [(String, [Value])]) throws(SessionError) -> (changed: [Bool], error: SessionError?) {
+        var body = try start()
+        body.u32(UInt32(actions.count))
+        for (name, arguments) in actions {
+            body.string(name)
+            body.values(arguments)
+        }
+        var reply = try call(.replayBatch, body, doing: "replaying \(actions.count) actions")
+        return try decode("replaying a batch") { () throws(WireError) in
+            var changed: [Bool] = []
+            let count = Int(try reply.u32())
+            changed.reserveCapacity(count)
+            for _ in 0..<count { changed.append(try reply.u8() & 1 != 0) }
+            let error = try reply.bool() ? SessionError(message: try reply.string()) : nil
+            return (changed, error)
+        }
+    }
+
     func replay(_ name: String, arguments: [Value]) throws(SessionError) -> Bool {
         var body = try start()
         body.string(name)

@@ -9,7 +9,10 @@ import StoreValue
 public final class WorkerPlugin {
     /// The plugin file as the user named it (the worker resolves it the same way).
     public let path: String
-    unowned let host: PluginHost
+    /// The host that loaded it; weak, as the plugin's models may outlive it at exit.
+    private weak var host: PluginHost?
+    /// The shell's clock, which the worker's timers run on.
+    private let clock: any HostClock
     private(set) var process: WorkerProcess?
     /// What the worker reported when it loaded the plugin.
     private(set) var registered: RegisteredPlugin?
@@ -22,6 +25,7 @@ public final class WorkerPlugin {
 
     init(host: PluginHost, path: String) {
         self.host = host
+        self.clock = host.clock
         self.path = path
     }
 
@@ -59,20 +63,20 @@ public final class WorkerPlugin {
         } catch {
             throw .workerFailed(path: path, reason: error.description)
         }
-        fresh.onStderr = { [weak self] text in self?.host.workerOutput?(text) }
+        fresh.onStderr = { [weak self] text in self?.host?.workerOutput?(text) }
         var hello = requestBody()
         hello.u32(WorkerProtocol.version)
-        hello.bool(host.clock is VirtualClock)
+        hello.bool(clock is VirtualClock)
         var load = requestBody()
         load.string(path)
         let registered: RegisteredPlugin
         do {
-            var greeting = try fresh.request(.hello, hello.bytes, timeout: host.actionTimeout, interrupted: host.takeInterrupt).get()
+            var greeting = try fresh.request(.hello, hello.bytes, timeout: timeout, interrupted: interrupted).get()
             let version = try greeting.u32()
             guard version == WorkerProtocol.version else {
                 throw PluginError.workerFailed(path: path, reason: "the worker speaks protocol version \(version), storesh \(WorkerProtocol.version)")
             }
-            switch try fresh.request(.load, load.bytes, timeout: host.actionTimeout, interrupted: host.takeInterrupt) {
+            switch try fresh.request(.load, load.bytes, timeout: timeout, interrupted: interrupted) {
             case .failure(let refusal): throw PluginError.inWorker(message: refusal.message)
             case .success(var reader): registered = try Self.readRegistration(&reader)
             }
@@ -110,10 +114,16 @@ public final class WorkerPlugin {
         }
     }
 
+    /// Seconds before a worker that does not answer counts as hung.
+    private var timeout: Double? { host.map(\.actionTimeout) ?? 5 }
+
+    /// Whether the user pressed Ctrl-C (asked while waiting for the worker).
+    private var interrupted: () -> Bool { host?.takeInterrupt ?? { false } }
+
     /// A request's body, starting with the shell clock's time.
     func requestBody() -> WireWriter {
         var writer = WireWriter()
-        writer.i64(host.clock.now)
+        writer.i64(clock.now)
         return writer
     }
 
@@ -122,7 +132,7 @@ public final class WorkerPlugin {
     func call(_ type: WorkerProtocol.Request, _ body: WireWriter, model: String, doing what: String) throws(SessionError) -> Result<WireReader, RemoteRefusal> {
         guard let process else { throw SessionError(message: "\(model): its worker is not running") }
         do {
-            return try process.request(type, body.bytes, timeout: host.actionTimeout, interrupted: host.takeInterrupt)
+            return try process.request(type, body.bytes, timeout: timeout, interrupted: interrupted)
         } catch {
             lostDuringRequest()
             throw SessionError(lost: error, model: model, doing: what)
@@ -162,12 +172,12 @@ public final class WorkerPlugin {
     /// The worker died while nobody was waiting for it.
     private func lost(_ loss: WorkerLoss) {
         abandonTimers()
-        host.workerLost?(self, loss)
+        host?.workerLost?(self, loss)
     }
 
     /// A dead worker's timers will never fire.
     private func abandonTimers() {
-        for timer in timers.values { host.clock.cancel(timer) }
+        for timer in timers.values { clock.cancel(timer) }
         timers = [:]
     }
 
@@ -192,13 +202,13 @@ public final class WorkerPlugin {
             case .wake:
                 let timer = try reader.u64()
                 let deadline = try reader.i64()
-                timers[timer] = host.clock.wake(at: deadline) { [weak self] in self?.fire(timer) }
+                timers[timer] = clock.wake(at: deadline) { [weak self] in self?.fire(timer) }
             case .cancel:
                 let timer = try reader.u64()
-                if let mine = timers.removeValue(forKey: timer) { host.clock.cancel(mine) }
+                if let mine = timers.removeValue(forKey: timer) { clock.cancel(mine) }
             case .log:
                 let level = LogLevel(rawValue: Int32(truncatingIfNeeded: try reader.i64())) ?? .info
-                host.log?(level, try reader.string())
+                host?.log?(level, try reader.string())
             case .stubCalled:
                 let store = try reader.u32()
                 let service = try reader.u32()
@@ -218,7 +228,7 @@ public final class WorkerPlugin {
         var body = requestBody()
         body.u64(timer)
         do {
-            _ = try process.request(.fire, body.bytes, timeout: host.actionTimeout, interrupted: host.takeInterrupt)
+            _ = try process.request(.fire, body.bytes, timeout: timeout, interrupted: interrupted)
         } catch {
             lost(error)
         }

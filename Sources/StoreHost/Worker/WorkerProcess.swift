@@ -150,6 +150,7 @@ final class WorkerProcess {
         close(requests)
         close(replies)
         close(stderr)
+        chunk.deallocate()
     }
 
     /// Kills the worker (if it still runs) and reaps it.
@@ -242,13 +243,14 @@ final class WorkerProcess {
     }
 
     /// Reads whatever the worker has sent, into frames; throws when it is gone.
+    private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
+
     private func readReplies() throws(WorkerLoss) {
         if let loss { throw loss }
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(replies, $0.baseAddress!, $0.count) }
+            let count = read(replies, chunk.baseAddress!, chunk.count)
             if count > 0 {
-                chunk.withUnsafeBytes { frames.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                frames.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
                 do {
                     while let frame = try frames.next() { pending.append(frame) }
                 } catch {

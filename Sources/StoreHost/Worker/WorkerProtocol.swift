@@ -10,7 +10,7 @@ enum WorkerProtocol {
     /// Shell → worker. Every body starts with the shell clock's `now` (i64, ns). The
     /// worker answers each with exactly one `reply`, in order.
     enum Request: UInt8 {
-        case hello = 1, load, create, destroy, send, replay, restore, snapshot, stub, fire, sendBatch
+        case hello = 1, load, create, destroy, send, replay, restore, snapshot, stub, fire, sendBatch, replayBatch
     }
 
     /// Worker → shell.

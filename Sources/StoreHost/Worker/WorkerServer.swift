@@ -50,12 +50,13 @@ public final class WorkerServer {
         self.source = source
     }
 
+    private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
+
     private func readRequests() {
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) }
+            let count = read(input, chunk.baseAddress!, chunk.count)
             if count > 0 {
-                chunk.withUnsafeBytes { frames.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                frames.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
                 if count < chunk.count { break }
             } else if count == 0 {
                 exit(0) // the shell is gone
@@ -173,8 +174,47 @@ public final class WorkerServer {
             return try stub(&reader)
         case .fire:
             clock.fire(try reader.u64())
+        case .replayBatch:
+            let session = try store(&reader)
+            var flags: [UInt8] = []
+            var stopped: String?
+            for _ in 0..<(try reader.u32()) {
+                let name = try reader.string()
+                let arguments = try reader.values()
+                guard stopped == nil else { continue }
+                do {
+                    flags.append(try session.replay(name, arguments: arguments) ? 1 : 0)
+                } catch {
+                    stopped = error.message
+                }
+            }
+            reply.u32(UInt32(flags.count))
+            reply.bytes += flags
+            reply.bool(stopped != nil)
+            if let stopped { reply.string(stopped) }
         case .sendBatch:
-            return "batches are not supported by this worker"
+            let session = try store(&reader)
+            var flags: [UInt8] = []
+            var stopped: String?
+            for _ in 0..<(try reader.u32()) {
+                let index = Int(try reader.u32())
+                let arguments = try reader.values()
+                guard stopped == nil else { continue }
+                guard session.model.actions.indices.contains(index) else {
+                    stopped = "no action \(index)"
+                    continue
+                }
+                do {
+                    let result = try session.send(session.model.actions[index], arguments: arguments, observe: false)
+                    flags.append((result.stateChanged ? 1 : 0) | (result.effectsStarted > 0 ? 2 : 0))
+                } catch {
+                    stopped = error.message
+                }
+            }
+            reply.u32(UInt32(flags.count))
+            reply.bytes += flags
+            reply.bool(stopped != nil)
+            if let stopped { reply.string(stopped) }
         }
         return nil
     }
