@@ -85,3 +85,24 @@ struct WorkerTests {
         #expect(run.stdout.contains("count: 1"))
     }
 }
+
+/// Ctrl-C at the prompt stops an action that does not return.
+@Suite("Interrupting a model in a worker", .serialized)
+struct WorkerInterruptTests {
+    @Test func ctrlCStopsASpinningActionAndTheSessionGoesOn() throws {
+        let history = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-pty-history-\(UUID())").path
+        let shell = try PseudoTerminal(["--plugin", "Faulty", "--action-timeout", "0"], environment: ["STORESH_HISTORY": history])
+        #expect(shell.expect("faulty> "))
+        shell.type("increment\r")
+        #expect(shell.expect("faulty> ", after: "count: 0 → 1"))
+        shell.pump(milliseconds: 100) // the prompt is drawn a moment before it reads (see InteractiveTests.settle)
+        shell.type("spin\r")
+        shell.pump(milliseconds: 300)
+        let mark = shell.mark
+        shell.type("\u{3}")
+        #expect(shell.expect("interrupted handling 'spin' in faulty.faulty; its worker was stopped", since: mark), "\(shell.transcript)")
+        #expect(shell.expect("restarted faulty's worker; rebuilt from the history: faulty.faulty at 1", since: mark), "\(shell.transcript)")
+        shell.type("increment\r")
+        #expect(shell.expect("count: 1 → 2", since: mark), "\(shell.transcript)")
+    }
+}
