@@ -7,7 +7,7 @@ import StoreValue
 
 /// The fuzz targets, by name (`scripts/fuzz` runs each with `STORESH_FUZZ_TARGET=name`).
 enum FuzzTarget: String, CaseIterable {
-    case action, literal, transcript, journal, `import`
+    case action, literal, transcript, journal, `import`, worker
 
     func run(_ data: Data) {
         switch self {
@@ -16,12 +16,19 @@ enum FuzzTarget: String, CaseIterable {
         case .transcript: Self.transcript(data)
         case .journal: Self.journal(data)
         case .import: Self.exportedLog(data)
+        case .worker: Self.workerStream(data)
         }
     }
 
     /// Fails the run with what went wrong (libFuzzer saves the input that did it).
     static func violated(_ what: String) -> Never {
         fatalError("oracle violated: \(what)")
+    }
+
+    /// Bytes as a worker's messages to storesh: frames, registrations, values; every value
+    /// read must write back to the same bytes.
+    static func workerStream(_ data: Data) {
+        if case .failure(let problem) = WorkerWireCheck.check(Array(data)) { violated(problem.description) }
     }
 
     /// Action text parsed and bound to a model with every kind of parameter; a bound

@@ -234,7 +234,7 @@ public final class WorkerPlugin {
         }
     }
 
-    static func readRegistration(_ reader: inout WireReader) throws(WireError) -> RegisteredPlugin {
+    nonisolated static func readRegistration(_ reader: inout WireReader) throws(WireError) -> RegisteredPlugin {
         let name = try reader.string()
         let version = try reader.string()
         let toolchain = try reader.optionalString()

@@ -1,0 +1,40 @@
+/// For fuzzing the worker protocol's reader: decodes bytes as the stream a worker sends
+/// storesh (frames; in each, a registration, a value, or a list of values) and checks that
+/// every value read writes back to the same bytes. No input may crash it.
+public enum WorkerWireCheck {
+    /// How many frames were read, or the first oracle violation.
+    public static func check(_ bytes: [UInt8]) -> Result<Int, OracleViolation> {
+        var frames = FrameBuffer()
+        bytes.withUnsafeBytes { frames.append($0) }
+        var count = 0
+        while let frame = try? frames.next() {
+            count += 1
+            var registration = WireReader(frame.body)
+            _ = try? WorkerPlugin.readRegistration(&registration)
+            var single = WireReader(frame.body)
+            if let value = try? single.value(), let problem = roundTrip([value]) { return .failure(problem) }
+            var list = WireReader(frame.body)
+            if let values = try? list.values(), let problem = roundTrip(values) { return .failure(problem) }
+        }
+        return .success(count)
+    }
+
+    /// A value that did not survive being written and read again.
+    public struct OracleViolation: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    private static func roundTrip(_ values: [Value]) -> OracleViolation? {
+        var first = WireWriter()
+        first.values(values)
+        var reader = WireReader(first.bytes)
+        guard let again = try? reader.values(), reader.atEnd else {
+            return OracleViolation(description: "values written as \(first.bytes.count) bytes do not read back")
+        }
+        var second = WireWriter()
+        second.values(again)
+        return second.bytes == first.bytes ? nil : OracleViolation(description: "values read back differently: \(values) → \(again)")
+    }
+}
+
+import StoreValue
