@@ -15,8 +15,12 @@ let package = Package(
         .library(name: "Arboreal", targets: ["Arboreal"]),
         // For plugin authors: turns a model into a storesh plugin.
         .library(name: "StorePlugin", targets: ["StorePlugin"]),
-        // For programs that embed the headless host (storesh is one).
+        // For programs that embed the headless host (storesh is one): plugins, sessions,
+        // worker processes.
         .library(name: "StoreHost", targets: ["StoreHost"]),
+        // The shell language on top of it: commands, history, time travel, journal,
+        // transcripts, formatting (no terminal).
+        .library(name: "StoreShell", targets: ["StoreShell"]),
         // Language-neutral values shared by host and SDK.
         .library(name: "StoreValue", targets: ["StoreValue"]),
         .executable(name: "store-demo", targets: ["store-demo"]),
@@ -70,9 +74,13 @@ let package = Package(
         // conversions and their C form. Used on both sides of the boundary.
         .target(name: "StoreValue", dependencies: ["CStorePlugin"], swiftSettings: strict),
         .target(name: "CFFI", linkerSettings: [.linkedLibrary("ffi")]),
-        // The headless host: loads and checks plugins, runs sessions, parses action text,
-        // renders and diffs state. No terminal code, and no store library (DESIGN rule 1).
+        // The mechanism: loads and checks plugins, runs their stores in this process or in
+        // worker processes (docs/worker-protocol.md), parses action text, renders and diffs
+        // state. Knows nothing of the shell; no terminal code, no store library (DESIGN rule 1).
         .target(name: "StoreHost", dependencies: ["CStorePlugin", "CFFI", "StoreValue"], swiftSettings: strict),
+        // The shell language: commands, history and time travel, the journal, transcripts,
+        // output formatting. Drives models through StoreHost's Session, wherever they run.
+        .target(name: "StoreShell", dependencies: ["StoreHost", "StoreValue"], swiftSettings: strict),
         .target(name: "CCounter", dependencies: ["CStorePlugin"], path: "plugins/CCounter"),
         .target(name: "Counter", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Counter", swiftSettings: strict),
         .target(name: "Todos", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Todos", swiftSettings: strict),
@@ -87,14 +95,14 @@ let package = Package(
         // The shell: arguments, the libedit front end, batch mode, terminal output. Thin.
         .executableTarget(
             name: "storesh",
-            dependencies: ["StoreHost", "CEditLine", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["StoreHost", "StoreShell", "CEditLine", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
         // libFuzzer targets for the parsers (scripts/fuzz builds them with -sanitize=fuzzer);
         // a plain build replays a corpus through them.
         // One plugin in a process of its own, driven by storesh (docs/worker-protocol.md).
         .executableTarget(name: "storesh-worker", dependencies: ["StoreHost"], swiftSettings: strict),
-        .executableTarget(name: "storesh-fuzz", dependencies: ["StoreHost", "StoreValue"], swiftSettings: strict),
+        .executableTarget(name: "storesh-fuzz", dependencies: ["StoreHost", "StoreShell", "StoreValue"], swiftSettings: strict),
         .executableTarget(
             name: "store-demo",
             dependencies: ["ObservableStore", "Arboreal"],
@@ -103,7 +111,7 @@ let package = Package(
         // Waiting and locking helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "ObservableStoreTests", dependencies: ["ObservableStore", "TestSupport", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
-        .testTarget(name: "StoreHostTests", dependencies: ["StoreHost", "StoreValue", "CStorePlugin", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "StoreHostTests", dependencies: ["StoreHost", "StoreShell", "StoreValue", "CStorePlugin", "TestSupport"], swiftSettings: strict),
         // End to end: runs the built storesh binary, in batch mode and through a pseudo-terminal.
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(name: "StoreshTests", dependencies: ["TestSupport", "CPseudoTerminal"], swiftSettings: strict),

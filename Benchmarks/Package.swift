@@ -22,6 +22,7 @@ let package = Package(
                 .product(name: "ObservableStore", package: "storesh"),
                 .product(name: "Arboreal", package: "storesh"),
                 .product(name: "StoreHost", package: "storesh"),
+                .product(name: "StoreShell", package: "storesh"),
                 .product(name: "StoreValue", package: "storesh"),
             ]
         ),

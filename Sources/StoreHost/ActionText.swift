@@ -188,8 +188,8 @@ public enum ActionBinding {
 }
 
 /// "Did you mean …?": the closest name by edit distance, if it is close enough.
-enum Suggestion {
-    static func nearest(to word: String, in candidates: [String]) -> String? {
+package enum Suggestion {
+    package static func nearest(to word: String, in candidates: [String]) -> String? {
         let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
         return best.1 <= max(2, word.count / 3) ? best.0 : nil

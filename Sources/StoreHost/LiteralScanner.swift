@@ -18,19 +18,19 @@ public struct TextError: Error, Equatable, CustomStringConvertible {
 ///
 /// Nesting is limited to `Value.maxDepth` levels (an error past it), so the recursion
 /// here is bounded whatever the input.
-struct LiteralScanner {
-    let bytes: [UInt8]
-    var index: Int
+package struct LiteralScanner {
+    package let bytes: [UInt8]
+    package var index: Int
     /// Lists and records open around the current position.
     private var depth = 0
 
-    init(bytes: [UInt8], index: Int) {
+    package init(bytes: [UInt8], index: Int) {
         self.bytes = bytes
         self.index = index
     }
 
     /// "column N" for a byte offset: characters from 1, as every message counts them.
-    func column(_ offset: Int) -> String {
+    package func column(_ offset: Int) -> String {
         "column \(String(decoding: bytes[..<min(offset, bytes.count)], as: UTF8.self).count + 1)"
     }
 
@@ -41,15 +41,15 @@ struct LiteralScanner {
         }
     }
 
-    var atEnd: Bool { index >= bytes.count }
-    var current: UInt8? { atEnd ? nil : bytes[index] }
+    package var atEnd: Bool { index >= bytes.count }
+    package var current: UInt8? { atEnd ? nil : bytes[index] }
 
     /// Skips spaces, tabs and line breaks (a statement may continue over lines).
-    mutating func skipSpaces() {
+    package mutating func skipSpaces() {
         while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { index += 1 }
     }
 
-    mutating func identifier() -> String? {
+    package mutating func identifier() -> String? {
         let start = index
         while let byte = current, byte == UInt8(ascii: "_") || (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) {
             if index == start, (48...57).contains(byte) { break }
@@ -58,7 +58,7 @@ struct LiteralScanner {
         return index > start ? String(decoding: bytes[start..<index], as: UTF8.self) : nil
     }
 
-    mutating func literal() throws(TextError) -> Value {
+    package mutating func literal() throws(TextError) -> Value {
         skipSpaces()
         guard let byte = current else { throw TextError("expected a value", at: index) }
         switch byte {
@@ -80,7 +80,7 @@ struct LiteralScanner {
         }
     }
 
-    mutating func string() throws(TextError) -> String {
+    package mutating func string() throws(TextError) -> String {
         let start = index
         index += 1 // opening quote
         var scalars = String.UnicodeScalarView()
@@ -144,7 +144,7 @@ struct LiteralScanner {
         return code
     }
 
-    mutating func number() throws(TextError) -> Value {
+    package mutating func number() throws(TextError) -> Value {
         let start = index
         if current == UInt8(ascii: "-") { index += 1 }
         var isReal = false

@@ -129,7 +129,7 @@ public final class ModelDescriptor: @unchecked Sendable {
     public var supportsTimeTravel: Bool { worker.map { _ in workerTimeTravel } ?? (replay != nil) }
 
     /// The worker process running the model, nil when it runs in this process.
-    let worker: WorkerPlugin?
+    package let worker: WorkerPlugin?
     /// The model's position in its plugin's registration order (how a worker names it).
     let indexInPlugin: Int
     private let workerTimeTravel: Bool

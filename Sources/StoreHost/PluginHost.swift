@@ -163,7 +163,7 @@ public final class PluginHost {
     }
 
     /// Puts `plugin` in the place of the loaded plugin with the same path (`:reload`).
-    func replace(_ plugin: LoadedPlugin) {
+    package func replace(_ plugin: LoadedPlugin) {
         guard let index = plugins.firstIndex(where: { $0.path == plugin.path }) else { return }
         plugins[index] = plugin
     }
@@ -220,4 +220,19 @@ public struct LoadedPlugin: @unchecked Sendable {
     let context: PluginContext?
     /// The worker process it runs in, when it runs in one.
     public let worker: WorkerPlugin?
+
+    init(name: String, version: String, path: String, toolchain: String?, models: [ModelDescriptor], context: PluginContext?, worker: WorkerPlugin?) {
+        self.name = name
+        self.version = version
+        self.path = path
+        self.toolchain = toolchain
+        self.models = models
+        self.context = context
+        self.worker = worker
+    }
+
+    /// A plugin in a worker, as `:reload` makes it.
+    package init(name: String, version: String, path: String, toolchain: String?, models: [ModelDescriptor], worker: WorkerPlugin) {
+        self.init(name: name, version: version, path: path, toolchain: toolchain, models: models, context: nil, worker: worker)
+    }
 }

@@ -1,6 +1,6 @@
 import CFFI
 import CStorePlugin
-import StoreValue
+package import StoreValue
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,24 +9,24 @@ import Glibc
 /// last, and how often it was called. The shell keeps one per stubbed service; the
 /// libffi closure that answers the plugin (in this process or in a worker) consumes it.
 @MainActor
-final class StubScript {
-    enum Answer: Equatable, Sendable {
+package final class StubScript {
+    package enum Answer: Equatable, Sendable {
         case value(Value)
         case fail(String)
     }
 
-    let service: ServiceDescriptor
-    private(set) var answers: [Answer]
-    private(set) var calls = 0
+    package let service: ServiceDescriptor
+    package private(set) var answers: [Answer]
+    package private(set) var calls = 0
     /// The result letter of the service's signature ('v': returns nothing).
     let result: Character
     let params: [ParamType]
 
-    struct Refused: Error {
-        let message: String
+    package struct Refused: Error {
+        package let message: String
     }
 
-    init(service: ServiceDescriptor, answers: [Answer]) throws(Refused) {
+    package init(service: ServiceDescriptor, answers: [Answer]) throws(Refused) {
         guard let (params, result) = Registration.parseServiceSignature(service.signature) else {
             throw Refused(message: "service '\(service.name)' has an unreadable signature \"\(service.signature)\"")
         }
@@ -44,7 +44,7 @@ final class StubScript {
     }
 
     /// Takes the answer for one call.
-    func next() -> Answer? {
+    package func next() -> Answer? {
         calls += 1
         return answers.count > 1 ? answers.removeFirst() : answers.first
     }
@@ -68,7 +68,7 @@ final class StubScript {
     }
 
     /// `true, false` / `fail "message"`, for `:stubs`.
-    var summary: String {
+    package var summary: String {
         let queued = answers.map { answer in
             switch answer {
             case .value(let value): value.compact

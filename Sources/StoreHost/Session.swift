@@ -144,7 +144,7 @@ public final class Session {
 
     /// Time travel: applies an action's update alone (its effects are dropped). The
     /// state is not re-read; `state` reads it when next asked.
-    func replay(_ name: String, arguments: [Value]) throws(SessionError) -> Bool {
+    package func replay(_ name: String, arguments: [Value]) throws(SessionError) -> Bool {
         if let remote {
             let changed = try remote.replay(name, arguments: arguments)
             isStale = isStale || changed
@@ -168,7 +168,7 @@ public final class Session {
 
     /// Time travel: replays several actions' updates in order (one request for a model in
     /// a worker), stopping at the first the model refuses.
-    func replayBatch(_ actions: [(String, [Value])]) throws(SessionError) -> (changed: [Bool], error: SessionError?) {
+    package func replayBatch(_ actions: [(String, [Value])]) throws(SessionError) -> (changed: [Bool], error: SessionError?) {
         if let remote {
             let outcome = try remote.replayBatch(actions)
             isStale = isStale || outcome.changed.contains(true)
@@ -187,7 +187,7 @@ public final class Session {
 
     /// Time travel: puts back a state the model reported earlier. Returns false when the
     /// model cannot restore (the caller then replays from a new store).
-    func restore(_ state: Value) throws(SessionError) -> Bool {
+    package func restore(_ state: Value) throws(SessionError) -> Bool {
         if let remote {
             guard try remote.restore(state) else { return false }
             knownState = state
@@ -211,7 +211,7 @@ public final class Session {
     /// Answers calls of the service `name` as `script` says (nil: the plugin's own
     /// implementation again). The plugin reads the service array at each call, so the
     /// change takes effect at once.
-    func useStub(_ script: StubScript?, for name: String) throws(SessionError) {
+    package func useStub(_ script: StubScript?, for name: String) throws(SessionError) {
         guard let index = model.services.firstIndex(where: { $0.name == name }) else {
             throw SessionError(message: "\(model.qualifiedName) has no service '\(name)'")
         }
@@ -321,7 +321,7 @@ public final class Session {
     }
 
     /// An effect event, from the plugin or from the worker that runs it.
-    func receive(_ record: EffectEventRecord) {
+    package func receive(_ record: EffectEventRecord) {
         onEvent?(.effect(record))
     }
 
@@ -335,7 +335,7 @@ public final class Session {
 
     /// An effect's action was applied; `state` is the state after it (nil when it could
     /// not be read), `changed` what the plugin said (nil: it did not say).
-    func applied(_ action: String, state: Value?, changed pluginSaid: Bool?) {
+    package func applied(_ action: String, state: Value?, changed pluginSaid: Bool?) {
         // A stale state (after unobserved sends) cannot give a faithful diff: report no
         // diff then, and take "changed" from the plugin when it says.
         let before: Value? = isStale ? nil : knownState
@@ -442,6 +442,15 @@ public struct EffectEventRecord: Equatable, Sendable {
     public let action: String?
     public let message: String?
     public let elapsedMilliseconds: Int64
+
+    package init(kind: Kind, effect: UInt64, label: String?, action: String?, message: String?, elapsedMilliseconds: Int64) {
+        self.kind = kind
+        self.effect = effect
+        self.label = label
+        self.action = action
+        self.message = message
+        self.elapsedMilliseconds = elapsedMilliseconds
+    }
 }
 
 /// Why a textual action was not applied: a mistake in the text (with its byte offset), or

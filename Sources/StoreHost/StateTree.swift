@@ -208,7 +208,7 @@ public enum PathSyntax {
         return path.isEmpty ? "." : path
     }
 
-    static func append(_ label: String, to path: String) -> String {
+    package static func append(_ label: String, to path: String) -> String {
         if Value.isBareLabel(label) {
             return path.isEmpty ? label : path + "." + label
         }

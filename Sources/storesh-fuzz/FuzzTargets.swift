@@ -3,6 +3,7 @@
 // reading again gives the same thing (the oracle that catches silent corruption).
 import Foundation
 import StoreHost
+import StoreShell
 import StoreValue
 
 /// The fuzz targets, by name (`scripts/fuzz` runs each with `STORESH_FUZZ_TARGET=name`).

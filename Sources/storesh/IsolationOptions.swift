@@ -1,5 +1,6 @@
 import ArgumentParser
 import StoreHost
+import StoreShell
 
 /// Where models run: each plugin in a worker process (the default: a crash or hang in a
 /// model is reported and the session recovered), or in storesh itself.

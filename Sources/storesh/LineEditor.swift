@@ -2,6 +2,7 @@ import CEditLine
 import Dispatch
 import Foundation
 import StoreHost
+import StoreShell
 
 /// The prompt: libedit on a reader thread of its own, so the main actor stays free to
 /// deliver effects while the user types. Output that arrives meanwhile is printed above

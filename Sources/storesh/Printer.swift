@@ -1,5 +1,6 @@
 import Foundation
 import StoreHost
+import StoreShell
 
 /// Writes the shell's output: formatted, flushed at once (a program reading a pipe sees
 /// each result as it happens), errors to stderr in text mode, and — while the user is at

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import CEditLine
 import StoreHost
+import StoreShell
 
 /// Runs the shell: plugins, scripts, the prompt. Returns the exit status.
 @MainActor

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoreHost
+import StoreShell
 
 /// `storesh test PATH...`: runs transcripts and reports, like a test runner.
 struct TestOptions: ParsableCommand {

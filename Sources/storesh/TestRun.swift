@@ -1,5 +1,6 @@
 import Foundation
 import StoreHost
+import StoreShell
 
 /// Runs `storesh test`; returns the exit status.
 @MainActor

@@ -3,6 +3,7 @@
 import ArgumentParser
 import Foundation
 import StoreHost
+import StoreShell
 
 /// `storesh` and its subcommands: the shell (the default, so `storesh -c increment`
 /// needs no subcommand name) and `storesh test`.

@@ -108,9 +108,12 @@ struct EffectTests {
     @Test func taskEffectsRunOnSubscriptionAndStopWhenCancelled() async {
         let started = Locked(0)
         let finished = Locked(0)
+        // The task waits for the gate, not for a length of time: on a loaded machine a
+        // timed wait could end before the store is released, and the test would race.
+        let gate = Locked(true)
         let effect = Fx<Counter.Action>.task {
             started.update { $0 += 1 }
-            try? await Task.sleep(for: .milliseconds(40))
+            while !gate.current, !Task.isCancelled { try? await Task.sleep(for: .milliseconds(1)) }
             guard !Task.isCancelled else { return .noop }
             finished.update { $0 += 1 }
             return .increment
@@ -122,11 +125,13 @@ struct EffectTests {
         store.subscribe(to: effect)
         await eventually { store.state.count == 2 }
         #expect(finished.current == 2)
+        gate.update { $0 = false }
         let cancelled = Store(state: Counter(), environment: ())
         cancelled.send(.incrementLaterCancellable(id: "x", cancelInFlight: false))
         cancelled.subscribe(to: effect)
         await eventually { started.current == 3 }
         _ = consume cancelled
+        gate.update { $0 = true }
         try? await Task.sleep(for: .milliseconds(80))
         #expect(finished.current == 2, "releasing the store cancelled the task")
     }

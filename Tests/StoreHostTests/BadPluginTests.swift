@@ -1,5 +1,6 @@
 import Foundation
 import StoreHost
+import StoreShell
 import Testing
 
 /// Builds small C libraries against storeplugin.h at test time, with the C compiler that

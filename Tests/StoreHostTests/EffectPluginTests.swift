@@ -1,5 +1,6 @@
 import CStorePlugin
 import StoreHost
+import StoreShell
 import StoreValue
 import Testing
 

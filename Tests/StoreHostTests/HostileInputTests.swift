@@ -1,5 +1,6 @@
 import Foundation
 import StoreHost
+import StoreShell
 import Testing
 
 /// A plugin built against a compatible future header: every struct it hands over has one

@@ -1,4 +1,5 @@
 import StoreHost
+import StoreShell
 import StoreValue
 import Testing
 

@@ -1,6 +1,7 @@
 @_exported import TestSupport
 import Foundation
 import StoreHost
+import StoreShell
 import Testing
 
 /// The build directory, where `swift build`/`swift test` put the example plugins.

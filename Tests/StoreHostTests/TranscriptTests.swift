@@ -1,5 +1,6 @@
 import Foundation
 import StoreHost
+import StoreShell
 import Testing
 
 @Suite("Transcripts: the format")

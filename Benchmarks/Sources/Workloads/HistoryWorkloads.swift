@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import StoreHost
+import StoreShell
 
 /// Time travel over a long history, in process: storesh's own core, the Counter plugin.
 @MainActor

@@ -1,5 +1,6 @@
 import Dispatch
 import StoreHost
+import StoreShell
 import StoreValue
 
 /// Workloads that drive example plugins through the host, as storesh does.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import StoreHost
+import StoreShell
 import StoreValue
 
 /// Workloads for the shell: the storesh binary end to end, and the state diff.

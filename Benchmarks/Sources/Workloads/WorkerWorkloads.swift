@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import StoreHost
+import StoreShell
 import StoreValue
 
 /// Models in worker processes: what isolation costs, beside the same work in process.

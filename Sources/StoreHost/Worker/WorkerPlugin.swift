@@ -13,9 +13,9 @@ public final class WorkerPlugin {
     private weak var host: PluginHost?
     /// The shell's clock, which the worker's timers run on.
     private let clock: any HostClock
-    private(set) var process: WorkerProcess?
+    package private(set) var process: WorkerProcess?
     /// What the worker reported when it loaded the plugin.
-    private(set) var registered: RegisteredPlugin?
+    package private(set) var registered: RegisteredPlugin?
     private var stores: [UInt32: Weak<RemoteStore>] = [:]
     private var lastStore: UInt32 = 0
     /// The worker's timer ids → the shell clock's.
@@ -23,30 +23,30 @@ public final class WorkerPlugin {
     /// Milliseconds it took the last worker to start and register its models.
     public private(set) var startMilliseconds: Double = 0
 
-    init(host: PluginHost, path: String) {
+    package init(host: PluginHost, path: String) {
         self.host = host
         self.clock = host.clock
         self.path = path
     }
 
     /// The plugin as a worker reported it after loading it.
-    struct RegisteredPlugin: Equatable {
-        var name: String
-        var version: String
-        var toolchain: String?
-        var resolvedPath: String
-        var models: [ModelSchema]
+    package struct RegisteredPlugin: Equatable {
+        package var name: String
+        package var version: String
+        package var toolchain: String?
+        package var resolvedPath: String
+        package var models: [ModelSchema]
     }
 
     /// A model's schema, as it travels from the worker.
-    struct ModelSchema: Equatable {
-        var name: String
-        var doc: String?
-        var timeTravel: Bool
-        var actions: [(name: String, doc: String?, typed: Bool, params: [ParamDescriptor])]
-        var services: [(name: String, doc: String?, signature: String)]
+    package struct ModelSchema: Equatable {
+        package var name: String
+        package var doc: String?
+        package var timeTravel: Bool
+        package var actions: [(name: String, doc: String?, typed: Bool, params: [ParamDescriptor])]
+        package var services: [(name: String, doc: String?, signature: String)]
 
-        static func == (a: ModelSchema, b: ModelSchema) -> Bool {
+        package static func == (a: ModelSchema, b: ModelSchema) -> Bool {
             a.name == b.name && a.doc == b.doc && a.timeTravel == b.timeTravel
                 && a.actions.map(\.name) == b.actions.map(\.name) && a.actions.map(\.params) == b.actions.map(\.params)
                 && a.services.map(\.name) == b.services.map(\.name) && a.services.map(\.signature) == b.services.map(\.signature)
@@ -55,7 +55,7 @@ public final class WorkerPlugin {
 
     /// Starts a worker and loads the plugin in it. The old worker (if any) is stopped
     /// only when the new one has loaded the plugin. Throws what loading said.
-    func start() throws(PluginError) -> RegisteredPlugin {
+    package func start() throws(PluginError) -> RegisteredPlugin {
         let began = DispatchTime.now().uptimeNanoseconds
         let fresh: WorkerProcess
         do {
@@ -101,7 +101,7 @@ public final class WorkerPlugin {
     }
 
     /// The models as descriptors the shell uses.
-    func descriptors(of registered: RegisteredPlugin) -> [ModelDescriptor] {
+    package func descriptors(of registered: RegisteredPlugin) -> [ModelDescriptor] {
         registered.models.enumerated().map { index, schema in
             ModelDescriptor(
                 plugin: registered.name, name: schema.name, doc: schema.doc,
@@ -302,7 +302,7 @@ struct Weak<Object: AnyObject> {
 
 extension SessionError {
     /// A worker that died, hung or was interrupted while `model` was `doing` something.
-    init(lost loss: WorkerLoss, model: String, doing what: String) {
+    package init(lost loss: WorkerLoss, model: String, doing what: String) {
         let message: String
         switch loss.cause {
         case .hung(let seconds):

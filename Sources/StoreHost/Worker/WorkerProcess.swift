@@ -61,7 +61,7 @@ public struct WorkerLoss: Error, Sendable, Equatable, CustomStringConvertible {
 /// arrive while a request waits are kept and handed on, in order, once its reply is in;
 /// events that arrive between requests are read by a dispatch source on the main queue.
 @MainActor
-final class WorkerProcess {
+package final class WorkerProcess {
     let pid: pid_t
     private let requests: Int32
     private let replies: Int32
@@ -76,7 +76,7 @@ final class WorkerProcess {
     /// The end of the worker's stderr, for crash reports.
     private(set) var lastWords = TailBuffer(limit: 16 * 1024)
     /// Set once the worker is gone; every request then fails with it.
-    private(set) var loss: WorkerLoss?
+    package private(set) var loss: WorkerLoss?
     /// Each event, in order. Set by the owner.
     var onEvent: ((UInt8, [UInt8]) -> Void)?
     /// The worker died while nobody was waiting for it (an effect crashed it).
@@ -154,7 +154,7 @@ final class WorkerProcess {
     }
 
     /// Kills the worker (if it still runs) and reaps it.
-    func stop() {
+    package func stop() {
         guard loss == nil else { return }
         kill(pid, SIGKILL)
         var status: Int32 = 0

@@ -1,3 +1,4 @@
+import StoreHost
 /// Lines of text, split on newline bytes. Splitting a `String` on the Character "\n"
 /// misses "\r\n", which Swift treats as one Character: a CRLF file would read as one line.
 public enum TextLines {

@@ -1,3 +1,4 @@
+import StoreHost
 public import StoreValue
 
 /// A tiny JSON writer for storesh's `--format json`: one object per line, keys in a

@@ -1,3 +1,4 @@
+import StoreHost
 public import StoreValue
 
 /// Where an action in the history came from.

@@ -1,3 +1,4 @@
+import StoreHost
 import Foundation
 
 extension Journal {

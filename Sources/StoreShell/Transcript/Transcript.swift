@@ -1,3 +1,4 @@
+import StoreHost
 import Foundation
 
 /// A recorded shell session used as a test (cram and doctest are the models):

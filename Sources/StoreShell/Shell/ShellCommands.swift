@@ -1,3 +1,4 @@
+import StoreHost
 import StoreValue
 
 /// One `:command`: its syntax, a line of help, more detail, and what it does.

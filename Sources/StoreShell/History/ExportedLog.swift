@@ -1,3 +1,4 @@
+import StoreHost
 public import Foundation
 
 /// An exported action log read back for `:import`: the model and action schema its

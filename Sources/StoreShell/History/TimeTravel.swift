@@ -1,3 +1,4 @@
+import StoreHost
 import StoreValue
 
 extension ShellCore {

@@ -1,3 +1,4 @@
+import StoreHost
 import StoreValue
 
 /// Turns `ShellOutput` into text: readable lines for people (optionally coloured), or one

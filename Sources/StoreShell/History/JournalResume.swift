@@ -1,3 +1,4 @@
+import StoreHost
 import StoreValue
 
 /// `--journal` and `--resume`: starting a journal, and rebuilding a session from one.

@@ -1,3 +1,4 @@
+import StoreHost
 import StoreValue
 
 /// Scripts whose action results nobody sees (`--quiet`, no journal) send their actions to

@@ -1,3 +1,4 @@
+import StoreHost
 import Dispatch
 import Foundation
 import StoreValue
@@ -72,7 +73,7 @@ extension ShellCore {
                 lines += changes.isEmpty ? ["  (the state is the same)"] : changes.map { "  " + $0.description }
             }
         }
-        host.replace(LoadedPlugin(name: registered.name, version: registered.version, path: old.path, toolchain: registered.toolchain, models: models, context: nil, worker: worker))
+        host.replace(LoadedPlugin(name: registered.name, version: registered.version, path: old.path, toolchain: registered.toolchain, models: models, worker: worker))
         old.worker?.process?.stop()
         output(.info(kind: "reload", lines: lines))
         return true

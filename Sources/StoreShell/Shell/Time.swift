@@ -1,3 +1,4 @@
+import StoreHost
 import Dispatch
 
 /// Time in the shell: `:advance`, `:wait`, and the settling that makes runs on a virtual

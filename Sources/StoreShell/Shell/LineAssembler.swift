@@ -1,3 +1,4 @@
+import StoreHost
 /// Decides whether typed text is a whole statement yet: a line with an unclosed quote or
 /// bracket continues on the next one (at the prompt, in scripts and in transcripts).
 ///

@@ -1,3 +1,4 @@
+public import StoreHost
 public import StoreValue
 
 /// Where a line came from: a script file and line, `-c` argument, or the prompt.

@@ -1,3 +1,4 @@
+import StoreHost
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+public import StoreHost
 import Dispatch
 import Foundation
 import StoreValue

@@ -1,3 +1,4 @@
+import StoreHost
 /// A unified diff of two texts by lines (longest common subsequence), with `@@` hunk
 /// headers carrying line numbers, as `diff -u` prints them.
 public enum UnifiedDiff {
