@@ -25,8 +25,13 @@ struct TestOptions: ParsableCommand {
     @Flag(help: "Write the actual output back into each file.")
     var update = false
 
-    @Option(help: ArgumentHelp("Run up to N transcripts at a time.", valueName: "N"))
+    @Option(help: ArgumentHelp("Run up to N transcripts at a time, each in a storesh process of its own (a crash fails that file, not the run). 1: one after another, in this process.", valueName: "N"))
     var jobs: Int = 1
+
+    /// Set by a parent `storesh test --jobs N` for its children: run the one file given and
+    /// print its result as one JSON line.
+    @Flag(name: .customLong("child-result"), help: .hidden)
+    var childResult = false
 
     @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also search this directory for plugins. Repeatable.", valueName: "DIR"))
     var pluginPath: [String] = []

@@ -23,26 +23,27 @@ func runTests(_ options: TestOptions) async -> Int32 {
     }
     let searchPath = PluginHost.defaultSearchPath(extra: options.pluginPath)
     let timeout = options.timeout > 0 ? options.timeout : nil
+    if options.childResult {
+        let result = await runTranscript(chosen[0], searchPath: searchPath, timeout: timeout, isolation: options.isolation)
+        print(ChildResult(result).json)
+        return 0
+    }
     var outcomes: [TestOutcome] = []
     var tally = Tally()
-    // Up to --jobs transcripts at a time; each has its own host, clock and sessions.
-    // Each chunk is reported as it finishes, in file order.
-    var start = 0
-    while start < chosen.count {
-        var running: [Task<TestOutcome, Never>] = []
-        for file in chosen[start..<min(start + options.jobs, chosen.count)] {
-            running.append(Task { @MainActor in
-                let began = DispatchTime.now().uptimeNanoseconds
-                let result = await runTranscript(file, searchPath: searchPath, timeout: timeout, isolation: options.isolation)
-                return TestOutcome(result: result, seconds: Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9)
-            })
-        }
-        for task in running {
-            let outcome = await task.value
+    if options.jobs > 1 {
+        // Each file in a storesh of its own, up to --jobs at once; reported in file order.
+        await TestChildren(options: options).run(chosen) { outcome in
             report(outcome, update: options.update, into: &tally)
             outcomes.append(outcome)
         }
-        start += options.jobs
+    } else {
+        for file in chosen {
+            let began = DispatchTime.now().uptimeNanoseconds
+            let result = await runTranscript(file, searchPath: searchPath, timeout: timeout, isolation: options.isolation)
+            let outcome = TestOutcome(result: result, seconds: Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9)
+            report(outcome, update: options.update, into: &tally)
+            outcomes.append(outcome)
+        }
     }
     if let path = options.junit {
         do {

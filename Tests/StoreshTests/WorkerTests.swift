@@ -114,3 +114,26 @@ struct WorkerInterruptTests {
         #expect(shell.expect("count: 1 → 2", since: mark), "\(shell.transcript)")
     }
 }
+
+/// `storesh test --jobs N` runs each transcript in a storesh of its own.
+@Suite("Transcripts in child processes")
+struct TestJobsTests {
+    @Test func aTranscriptThatCrashesStoreshFailsAloneWithTheSignal() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-jobs-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "> :load Faulty\nloaded faulty 1.0.0: faulty.faulty\n> overflow\n".write(toFile: folder + "/b-crash.transcript", atomically: true, encoding: .utf8)
+        for name in ["a-first", "c-last"] {
+            try "> increment\nincrement: state changed\n  ~ count: 0 → 1\n".write(toFile: folder + "/\(name).transcript", atomically: true, encoding: .utf8)
+        }
+        let run = try storesh(["test", "--jobs", "2", "--in-process", "--junit", folder + "/junit.xml", folder])
+        #expect(run.status == 1)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "PASS \(folder)/a-first.transcript", "\(run.stdout)")
+        #expect(lines.contains("FAIL \(folder)/b-crash.transcript"), "\(run.stdout)")
+        #expect(run.stdout.contains("b-crash.transcript: storesh crashed running it (SIGILL: arithmetic overflow, Faulty.swift:36)"), "\(run.stdout)")
+        #expect(lines.contains("PASS \(folder)/c-last.transcript"), "in file order, after the crash: \(run.stdout)")
+        #expect(lines.last == "2 passed, 1 failed", "\(run.stdout)")
+        let junit = try String(contentsOfFile: folder + "/junit.xml", encoding: .utf8)
+        #expect(junit.contains("tests=\"3\" failures=\"1\""), "\(junit)")
+    }
+}

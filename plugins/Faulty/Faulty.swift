@@ -33,7 +33,7 @@ struct Faulty: ModelProtocol {
         switch action {
         case .increment: next.count += 1
         case .add(let amount): next.count += amount
-        case .overflow: next.count = Int.max - Int(Faulty.one()) + next.count + 1
+        case .overflow: next.count = Int.max - Faulty.one() + 2
         case .unwrapNil:
             let missing: Int? = Faulty.nothing()
             next.count = missing!

@@ -20,6 +20,11 @@ public struct WorkerLoss: Error, Sendable, Equatable, CustomStringConvertible {
     public let cause: Cause
     public let lastWords: String
 
+    public init(cause: Cause, lastWords: String) {
+        self.cause = cause
+        self.lastWords = lastWords
+    }
+
     /// "SIGILL: arithmetic overflow, Counter.swift:18", "exit status 3", "no answer in 5s".
     public var description: String {
         let crash = CrashReport(lastWords)

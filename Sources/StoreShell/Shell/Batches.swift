@@ -13,7 +13,8 @@ extension ShellCore {
     }
 
     /// Runs action lines (no `:commands`) in order as `execute` would; returns how many
-    /// failed, and stops after the first failure when `stopAtFailure`.
+    /// failed, and stops after the first failure when `stopAtFailure`, or when Ctrl-C is
+    /// pressed (checked between batches).
     public func executeActions(_ lines: [(text: String, origin: LineOrigin)], stopAtFailure: Bool) -> (failures: Int, stopped: Bool) {
         var failures = 0
         var pending: [(action: ActionDescriptor, arguments: [Value], line: Int)] = []
@@ -21,6 +22,11 @@ extension ShellCore {
         func flush() -> Bool {
             guard let session = current else { return true }
             while !pending.isEmpty {
+                if takeInterrupt() {
+                    fail("interrupted (Ctrl-C): the script stops before this line", origin: lines[pending[0].line].origin)
+                    failures += 1
+                    return false
+                }
                 let outcome: (changed: [Bool], error: SessionError?)
                 do {
                     outcome = try session.sendBatch(pending.map { ($0.action, $0.arguments) })
