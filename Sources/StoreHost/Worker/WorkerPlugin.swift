@@ -64,6 +64,7 @@ public final class WorkerPlugin {
             throw .workerFailed(path: path, reason: error.description)
         }
         fresh.onStderr = { [weak self] text in self?.host?.workerOutput?(text) }
+        fresh.onEvent = { [weak self] type, body in self?.handle(type, body) }
         var hello = requestBody()
         hello.u32(WorkerProtocol.version)
         hello.bool(clock is VirtualClock)
@@ -92,7 +93,6 @@ public final class WorkerPlugin {
         process?.stop()
         abandonTimers()
         stores = [:]
-        fresh.onEvent = { [weak self] type, body in self?.handle(type, body) }
         fresh.onLoss = { [weak self] loss in self?.lost(loss) }
         process = fresh
         self.registered = registered

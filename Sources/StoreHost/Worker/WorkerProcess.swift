@@ -97,8 +97,11 @@ package final class WorkerProcess {
         guard pipe(&requestPipe) == 0, pipe(&replyPipe) == 0, pipe(&errorPipe) == 0 else {
             throw WorkerLoss(cause: .couldNotStart("cannot make pipes: \(String(cString: strerror(errno)))"), lastWords: "")
         }
-        // storesh's ends must not leak into the worker (or into later workers).
-        for fd in requestPipe + replyPipe + errorPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        // Moved above the worker's fds 0–4, so no dup2 below lands on a pipe end it still
+        // needs; and close-on-exec, so storesh's ends leak into no worker.
+        requestPipe = requestPipe.map(Self.lifted)
+        replyPipe = replyPipe.map(Self.lifted)
+        errorPipe = errorPipe.map(Self.lifted)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -146,6 +149,17 @@ package final class WorkerProcess {
         stderrSource.setEventHandler { [weak self] in MainActor.assumeIsolated { _ = self?.readStderr() } }
         stderrSource.resume()
         self.stderrSource = stderrSource
+    }
+
+    /// `fd` moved to 10 or above, close-on-exec.
+    private static func lifted(_ fd: Int32) -> Int32 {
+        let moved = fcntl(fd, F_DUPFD_CLOEXEC, 10)
+        guard moved >= 0 else {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            return fd
+        }
+        close(fd)
+        return moved
     }
 
     isolated deinit {

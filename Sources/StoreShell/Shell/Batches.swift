@@ -1,15 +1,16 @@
 import StoreHost
 import StoreValue
 
-/// Scripts whose action results nobody sees (`--quiet`, no journal) send their actions to
-/// a model in a worker in batches: one request per batch instead of one per action. The
-/// outcome is the same as line by line: the same history, the same errors at the same
-/// FILE:LINE, the same stop with `--bail`.
+/// Scripts whose action results nobody sees (`--quiet`, no journal) send their actions in
+/// batches: to a model in a worker, one request per batch instead of one per action; in
+/// process, one call without the per-line work of `execute`. The outcome is the same as
+/// line by line: the same history, the same errors at the same FILE:LINE, the same stop
+/// with `--bail`.
 extension ShellCore {
-    /// Whether `executeActions` may batch now: nothing is shown per action, nothing is
-    /// journaled ahead of it, and the current model runs in a worker.
+    /// Whether `executeActions` may batch now: nothing is shown per action and nothing is
+    /// journaled ahead of it.
     public var batchesActions: Bool {
-        !reportActions && !watchesStateWhenQuiet && journal == nil && current?.model.worker != nil
+        !reportActions && !watchesStateWhenQuiet && journal == nil && current != nil
     }
 
     /// Runs action lines (no `:commands`) in order as `execute` would; returns how many
@@ -59,16 +60,22 @@ extension ShellCore {
             }
             return true
         }
+        var model: Session?
+        var modelHistory: History?
         for (index, line) in lines.enumerated() {
             guard let session = current else { break }
+            if model !== session {
+                model = session
+                modelHistory = history(of: session)
+            }
+            let history = modelHistory
             do {
                 let bound = try ActionBinding.bind(ActionCall.parse(line.text), to: session.model)
                 pending.append((bound.0, bound.1, index))
                 // Batches end where the history keeps a snapshot (the state is read only
                 // between batches), and hold at most 4096 actions.
-                let position = histories[session.model.qualifiedName].map { $0.position + pending.count } ?? 0
-                let interval = histories[session.model.qualifiedName]?.interval ?? 64
-                if pending.count >= 4096 || (pending.count >= 1024 && position % interval == 0), !flush() { return (failures, true) }
+                let position = (history?.position ?? 0) + pending.count
+                if pending.count >= 4096 || (pending.count >= 1024 && position % (history?.interval ?? 64) == 0), !flush() { return (failures, true) }
             } catch {
                 guard flush() else { return (failures, true) }
                 fail(error.message, origin: line.origin, text: line.text, offset: error.offset)

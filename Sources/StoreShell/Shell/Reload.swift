@@ -65,6 +65,10 @@ extension ShellCore {
         lines += notes
         for item in replaced {
             let key = item.fresh.model.qualifiedName
+            for effect in inFlight(in: key) {
+                item.old.receive(EffectEventRecord(kind: .cancelled, effect: effect.id, label: effect.label, action: nil,
+                                                   message: "the plugin was reloaded", elapsedMilliseconds: item.old.elapsed))
+            }
             let before = item.old.state
             histories[key] = item.history
             install(item.fresh, replacing: item.old)
