@@ -121,25 +121,59 @@ public final class Session {
         return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: changes)
     }
 
-    /// Sends `actions` in order without reading the state, stopping at the first the
-    /// model refuses: one request for a model in a worker. Returns whether each applied
-    /// action changed the state, and the refusal of the one after them.
-    public func sendBatch(_ actions: [(ActionDescriptor, [Value])]) throws(SessionError) -> (changed: [Bool], error: SessionError?) {
-        if let remote {
-            let outcome = try remote.sendBatch(actions)
-            isStale = isStale || outcome.changed.contains(true)
-            return outcome
+    /// A batch of actions sent with `startBatch`: its answer, or the request that will
+    /// bring it.
+    public struct Batch {
+        fileprivate enum State {
+            case done(BatchResult)
+            case inWorker(WorkerProcess.Ticket)
         }
-        var changed: [Bool] = []
+        fileprivate let state: State
+    }
+
+    /// What one action of a batch did.
+    public struct BatchOutcome: Sendable {
+        public let changed: Bool
+        public let startedEffects: Bool
+    }
+
+    /// What a batch did, per action processed (in order), and the state after it when
+    /// it was asked for.
+    public struct BatchResult {
+        public let outcomes: [Result<BatchOutcome, SessionError>]
+        public let stateAfter: Value?
+    }
+
+    /// Sends `actions` in order without reading the state; past refusals unless
+    /// `stopAtFailure`. A model in a worker gets them in one request, and this returns
+    /// before the worker is done (so the next batch can be prepared meanwhile);
+    /// `finishBatch` takes the answer. In this process they run at once.
+    public func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool) throws(SessionError) -> Batch {
+        if let remote { return Batch(state: .inWorker(try remote.startBatch(actions, stopAtFailure: stopAtFailure, stateAfter: stateAfter))) }
+        var outcomes: [Result<BatchOutcome, SessionError>] = []
         for (action, arguments) in actions {
             do {
-                changed.append(try send(action, arguments: arguments, observe: false).stateChanged)
+                let result = try send(action, arguments: arguments, observe: false)
+                outcomes.append(.success(BatchOutcome(changed: result.stateChanged, startedEffects: result.effectsStarted > 0)))
             } catch {
-                if error.workerLoss != nil { throw error }
-                return (changed, error)
+                outcomes.append(.failure(error))
+                if stopAtFailure { break }
             }
         }
-        return (changed, nil)
+        return Batch(state: .done(BatchResult(outcomes: outcomes, stateAfter: stateAfter ? try? currentState() : nil)))
+    }
+
+    /// Per action of the batch that was processed: whether it changed the state, or why
+    /// it was refused. Throws when the model's worker was lost on the way.
+    public func finishBatch(_ batch: Batch) throws(SessionError) -> BatchResult {
+        switch batch.state {
+        case .done(let result): return result
+        case .inWorker(let ticket):
+            guard let remote else { throw SessionError(message: "\(model.qualifiedName): its worker is gone") }
+            let result = try remote.finishBatch(ticket)
+            if result.outcomes.contains(where: { (try? $0.get())?.changed == true }) { isStale = true }
+            return result
+        }
     }
 
     /// Time travel: applies an action's update alone (its effects are dropped). The

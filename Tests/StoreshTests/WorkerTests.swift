@@ -137,3 +137,42 @@ struct TestJobsTests {
         #expect(junit.contains("tests=\"3\" failures=\"1\""), "\(junit)")
     }
 }
+
+/// Quiet scripts send actions in batches (pipelined to a worker); what they do must be
+/// exactly what line-by-line runs do.
+@Suite("Batched scripts")
+struct BatchedScriptTests {
+    /// A long script of every kind of Todos action, with mistakes among them.
+    func script() -> String {
+        var lines: [String] = []
+        var generator = SystemRandomNumberGenerator()
+        for index in 0..<6000 {
+            switch UInt8.random(in: 0..<10, using: &generator) {
+            case 0...3: lines.append("add title: \"todo \(index)\", priority: \(index % 5)")
+            case 4, 5: lines.append("todos[\"t\(Int.random(in: 1...max(1, index / 2), using: &generator))\"].toggle")
+            case 6: lines.append("move from: \(index % 7), to: \(index % 3)")
+            case 7: lines.append(index % 2 == 0 ? "orderByPriority" : "removeCompleted")
+            case 8: lines.append("bogus \(index)")
+            default: lines.append(index % 100 == 0 ? ":state todos --depth 1" : "todos[\"t\(index / 3)\"].setPriority \(index % 9)")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test func aBatchedRunDoesWhatALineByLineRunDoes() throws {
+        let path = try temporaryFile("mixed.storesh", script())
+        let finish = ["-c", ":state", "-c", ":log 100000"]
+        let lineByLine = try storesh(["--plugin", "Todos", "--in-process", "-f", path] + finish)
+        let batchedInWorker = try storesh(["--plugin", "Todos", "--quiet", "-f", path] + finish)
+        let batchedInProcess = try storesh(["--plugin", "Todos", "--quiet", "--in-process", "-f", path] + finish)
+        // The line-by-line run also prints each action's result; keep what both print.
+        func shown(_ run: Run) -> [String] {
+            run.stdout.split(separator: "\n").map(String.init).filter { !$0.contains(": state changed") && !$0.contains(": no change") && !$0.hasPrefix("loaded ") }
+        }
+        #expect(lineByLine.status == 1 && batchedInWorker.status == 1 && batchedInProcess.status == 1, "the bogus lines fail the runs")
+        #expect(shown(batchedInWorker) == shown(lineByLine), "the same states and the same history")
+        #expect(shown(batchedInProcess) == shown(lineByLine))
+        #expect(batchedInWorker.stderr == lineByLine.stderr, "the same errors at the same lines, in order")
+        #expect(batchedInProcess.stderr == lineByLine.stderr)
+    }
+}

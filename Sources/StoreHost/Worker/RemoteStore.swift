@@ -64,24 +64,40 @@ final class RemoteStore {
         }
     }
 
-    /// Sends `actions` in one request; the worker applies them in order and stops at the
-    /// first it refuses. Returns, per applied action, whether it changed the state, and
-    /// the refusal of the one after them.
-    func sendBatch(_ actions: [(ActionDescriptor, [Value])]) throws(SessionError) -> (changed: [Bool], error: SessionError?) {
+    /// Sends `actions` in one request and returns without waiting (`finishBatch` takes the
+    /// answer): the worker applies them in order, past refusals unless `stopAtFailure`.
+    func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool) throws(SessionError) -> WorkerProcess.Ticket {
         var body = try start()
+        body.bool(stopAtFailure)
+        body.bool(stateAfter)
         body.u32(UInt32(actions.count))
         for (action, arguments) in actions {
             body.u32(UInt32(action.index))
             body.values(arguments)
         }
-        var reply = try call(.sendBatch, body, doing: "handling a batch of \(actions.count) actions")
+        return try plugin.send(.sendBatch, body, model: model.qualifiedName, doing: "handling a batch of \(actions.count) actions")
+    }
+
+    /// What a batch did: per action it processed, what it did or why it was refused; and
+    /// the state after it, when asked for.
+    func finishBatch(_ ticket: WorkerProcess.Ticket) throws(SessionError) -> Session.BatchResult {
+        var reply: WireReader
+        switch try plugin.wait(for: ticket, model: model.qualifiedName, doing: "handling a batch of actions") {
+        case .success(let reader): reply = reader
+        case .failure(let refusal): throw SessionError(message: refusal.message)
+        }
         return try decode("handling a batch") { () throws(WireError) in
-            var changed: [Bool] = []
+            var outcomes: [Result<Session.BatchOutcome, SessionError>] = []
             let count = Int(try reply.u32())
-            changed.reserveCapacity(count)
-            for _ in 0..<count { changed.append(try reply.u8() & 1 != 0) }
-            let error = try reply.bool() ? SessionError(message: try reply.string()) : nil
-            return (changed, error)
+            outcomes.reserveCapacity(count)
+            for _ in 0..<count {
+                let flags = try reply.u8()
+                outcomes.append(flags & 4 != 0
+                    ? .failure(SessionError(message: try reply.string()))
+                    : .success(Session.BatchOutcome(changed: flags & 1 != 0, startedEffects: flags & 2 != 0)))
+            }
+            let state = try reply.bool() ? try reply.value() : nil
+            return Session.BatchResult(outcomes: outcomes, stateAfter: state)
         }
     }
 

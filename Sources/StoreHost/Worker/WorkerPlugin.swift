@@ -139,6 +139,28 @@ public final class WorkerPlugin {
         }
     }
 
+    /// Sends a request without waiting for its answer (`wait(for:)` takes it).
+    func send(_ type: WorkerProtocol.Request, _ body: WireWriter, model: String, doing what: String) throws(SessionError) -> WorkerProcess.Ticket {
+        guard let process else { throw SessionError(message: "\(model): its worker is not running") }
+        do {
+            return try process.send(type, body.bytes)
+        } catch {
+            lostDuringRequest()
+            throw SessionError(lost: error, model: model, doing: what)
+        }
+    }
+
+    /// The answer to a request sent with `send`.
+    func wait(for ticket: WorkerProcess.Ticket, model: String, doing what: String) throws(SessionError) -> Result<WireReader, RemoteRefusal> {
+        guard let process else { throw SessionError(message: "\(model): its worker is not running") }
+        do {
+            return try process.wait(for: ticket, timeout: timeout, interrupted: interrupted)
+        } catch {
+            lostDuringRequest()
+            throw SessionError(lost: error, model: model, doing: what)
+        }
+    }
+
     /// Sends a request whose answer does not matter.
     func post(_ type: WorkerProtocol.Request, _ body: WireWriter) {
         process?.post(type, body.bytes)

@@ -62,9 +62,10 @@ public struct WorkerLoss: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// One worker process and the pipes to it, seen from the shell: requests go out, and the
-/// replies and events that come back are read here, on the main thread. Events that
-/// arrive while a request waits are kept and handed on, in order, once its reply is in;
-/// events that arrive between requests are read by a dispatch source on the main queue.
+/// replies and events that come back are read here, on the main thread. Replies are
+/// matched to requests in order (each request gets a ticket). Events are handed on in the
+/// order they came, those before a reply when the reply is taken; events that arrive
+/// between requests are read by a dispatch source on the main queue.
 @MainActor
 package final class WorkerProcess {
     let pid: pid_t
@@ -72,12 +73,26 @@ package final class WorkerProcess {
     private let replies: Int32
     private let stderr: Int32
     private var frames = FrameBuffer()
-    private var pending: [(type: UInt8, body: [UInt8])] = []
-    private var delivering = false
+    /// What came in and was not yet handed on, oldest first from `inboxStart`.
+    private var inbox: [Incoming] = []
+    private var inboxStart = 0
+    /// The tickets of the requests sent and not yet answered, in order; nil for a request
+    /// whose reply nobody wants (a store destroyed in passing).
+    private var awaited: [UInt64?] = []
+    private var awaitedStart = 0
+    private var lastTicket: UInt64 = 0
     private var replySource: (any DispatchSourceRead)?
     private var stderrSource: (any DispatchSourceRead)?
-    /// Replies to requests nobody waits for (a store destroyed in passing), to drop.
-    private var unwantedReplies = 0
+
+    private enum Incoming {
+        case event(type: UInt8, body: [UInt8])
+        case reply(ticket: UInt64, body: [UInt8])
+    }
+
+    /// A request sent and not yet answered.
+    struct Ticket {
+        fileprivate let number: UInt64
+    }
     /// The end of the worker's stderr, for crash reports.
     private(set) var lastWords = TailBuffer(limit: 16 * 1024)
     /// Set once the worker is gone; every request then fails with it.
@@ -186,10 +201,22 @@ package final class WorkerProcess {
     /// killed, as it is when `interrupted()` says so. Returns the reply body, or the
     /// worker's refusal (an error it reports, which is not a crash).
     func request(_ type: WorkerProtocol.Request, _ body: [UInt8], timeout: Double?, interrupted: () -> Bool) throws(WorkerLoss) -> Result<WireReader, RemoteRefusal> {
+        try wait(for: send(type, body), timeout: timeout, interrupted: interrupted)
+    }
+
+    /// Sends a request without waiting: `wait(for:)` takes its reply later (replies come in
+    /// the order requests went out).
+    func send(_ type: WorkerProtocol.Request, _ body: [UInt8]) throws(WorkerLoss) -> Ticket {
         if let loss { throw loss }
         try write(WireWriter.frame(type.rawValue, body))
-        var reader = WireReader(try waitForReply(timeout: timeout, interrupted: interrupted))
-        deliverPending()
+        lastTicket += 1
+        awaited.append(lastTicket)
+        return Ticket(number: lastTicket)
+    }
+
+    /// Waits for the reply to `ticket` and hands on the events that came before it.
+    func wait(for ticket: Ticket, timeout: Double?, interrupted: () -> Bool) throws(WorkerLoss) -> Result<WireReader, RemoteRefusal> {
+        var reader = WireReader(try waitForReply(ticket.number, timeout: timeout, interrupted: interrupted))
         do {
             if try reader.u8() == 0 { return .success(reader) }
             return .failure(RemoteRefusal(message: try reader.string()))
@@ -208,7 +235,7 @@ package final class WorkerProcess {
         guard loss == nil else { return }
         do {
             try write(WireWriter.frame(type.rawValue, body))
-            unwantedReplies += 1
+            awaited.append(nil)
         } catch {}
     }
 
@@ -229,17 +256,20 @@ package final class WorkerProcess {
         }
     }
 
-    private func waitForReply(timeout: Double?, interrupted: () -> Bool) throws(WorkerLoss) -> [UInt8] {
+    /// Reads until the reply to `ticket` is in; hands on the events before it, in order,
+    /// and returns it. Events after it stay for the next reply, or for between requests.
+    private func waitForReply(_ ticket: UInt64, timeout: Double?, interrupted: () -> Bool) throws(WorkerLoss) -> [UInt8] {
         let started = DispatchTime.now().uptimeNanoseconds
         while true {
             try readReplies()
-            while let index = pending.firstIndex(where: { $0.type == WorkerProtocol.Message.reply.rawValue }) {
-                let reply = pending.remove(at: index)
-                if unwantedReplies > 0 {
-                    unwantedReplies -= 1
-                    continue
-                }
-                return reply.body
+            if let found = inbox[inboxStart...].firstIndex(where: { if case .reply(ticket, _) = $0 { true } else { false } }) {
+                guard case .reply(_, let body) = inbox[found] else { continue }
+                let before = inbox[inboxStart..<found]
+                inbox[found] = .event(type: 0, body: [])
+                inboxStart = found + 1
+                compactInbox()
+                deliver(Array(before))
+                return body
             }
             var fds = [pollfd(fd: replies, events: Int16(POLLIN), revents: 0), pollfd(fd: stderr, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&fds, 2, 50)
@@ -251,6 +281,16 @@ package final class WorkerProcess {
                     throw lose(.hung(seconds: timeout))
                 }
             }
+        }
+    }
+
+    private func compactInbox() {
+        if inboxStart == inbox.count {
+            inbox.removeAll(keepingCapacity: true)
+            inboxStart = 0
+        } else if inboxStart > 1024, inboxStart * 2 > inbox.count {
+            inbox.removeSubrange(0..<inboxStart)
+            inboxStart = 0
         }
     }
 
@@ -270,8 +310,8 @@ package final class WorkerProcess {
             let count = read(replies, chunk.baseAddress!, chunk.count)
             if count > 0 {
                 frames.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
-                do {
-                    while let frame = try frames.next() { pending.append(frame) }
+                do throws(WireError) {
+                    while let frame = try frames.next() { try take(frame) }
                 } catch {
                     throw lose(.protocolError(error.description))
                 }
@@ -286,28 +326,50 @@ package final class WorkerProcess {
         }
     }
 
+    /// Files one frame: an event, or the reply to the oldest request still unanswered
+    /// (dropped when nobody wants it).
+    private func take(_ frame: (type: UInt8, body: [UInt8])) throws(WireError) {
+        guard frame.type == WorkerProtocol.Message.reply.rawValue else {
+            inbox.append(.event(type: frame.type, body: frame.body))
+            return
+        }
+        guard awaitedStart < awaited.count else { throw WireError(description: "a reply to no request") }
+        let ticket = awaited[awaitedStart]
+        awaitedStart += 1
+        if awaitedStart == awaited.count {
+            awaited.removeAll(keepingCapacity: true)
+            awaitedStart = 0
+        }
+        if let ticket { inbox.append(.reply(ticket: ticket, body: frame.body)) }
+    }
+
     /// Between requests: events arrive (effects at work), or the worker dies.
     private func readBetweenRequests() {
         guard loss == nil else { return }
         do {
             try readReplies()
         } catch {
-            deliverPending()
+            deliverUpToReply()
             onLoss?(error)
             return
         }
-        deliverPending()
+        deliverUpToReply()
     }
 
-    /// Hands on the events received so far, oldest first. Reentrant: an event handler
-    /// may make a request, which reads (and queues) more.
-    private func deliverPending() {
-        guard !delivering else { return }
-        delivering = true
-        defer { delivering = false }
-        while let index = pending.firstIndex(where: { $0.type != WorkerProtocol.Message.reply.rawValue }) {
-            let event = pending.remove(at: index)
-            onEvent?(event.type, event.body)
+    /// Hands on the events that arrived before any reply still waiting for its request.
+    private func deliverUpToReply() {
+        let end = inbox[inboxStart...].firstIndex { if case .reply = $0 { true } else { false } } ?? inbox.count
+        let events = Array(inbox[inboxStart..<end])
+        inboxStart = end
+        compactInbox()
+        deliver(events)
+    }
+
+    /// Hands on `events` in order. Reentrant: a handler may make a request, which reads
+    /// (and files) more.
+    private func deliver(_ events: [Incoming]) {
+        for case .event(let type, let body) in events where type != 0 {
+            onEvent?(type, body)
         }
     }
 

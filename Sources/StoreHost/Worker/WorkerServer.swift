@@ -194,27 +194,31 @@ public final class WorkerServer {
             if let stopped { reply.string(stopped) }
         case .sendBatch:
             let session = try store(&reader)
-            var flags: [UInt8] = []
-            var stopped: String?
+            let stopAtFailure = try reader.bool()
+            let stateAfter = try reader.bool()
+            var outcomes = WireWriter()
+            var processed: UInt32 = 0
+            var stopped = false
             for _ in 0..<(try reader.u32()) {
                 let index = Int(try reader.u32())
                 let arguments = try reader.values()
-                guard stopped == nil else { continue }
-                guard session.model.actions.indices.contains(index) else {
-                    stopped = "no action \(index)"
-                    continue
-                }
-                do {
+                guard !stopped else { continue }
+                processed += 1
+                do throws(SessionError) {
+                    guard session.model.actions.indices.contains(index) else { throw SessionError(message: "no action \(index)") }
                     let result = try session.send(session.model.actions[index], arguments: arguments, observe: false)
-                    flags.append((result.stateChanged ? 1 : 0) | (result.effectsStarted > 0 ? 2 : 0))
+                    outcomes.u8((result.stateChanged ? 1 : 0) | (result.effectsStarted > 0 ? 2 : 0))
                 } catch {
-                    stopped = error.message
+                    outcomes.u8(4)
+                    outcomes.string(error.message)
+                    stopped = stopAtFailure
                 }
             }
-            reply.u32(UInt32(flags.count))
-            reply.bytes += flags
-            reply.bool(stopped != nil)
-            if let stopped { reply.string(stopped) }
+            reply.u32(processed)
+            reply.bytes += outcomes.bytes
+            let state = stateAfter ? try? session.readState() : nil
+            reply.bool(state != nil)
+            if let state { reply.value(state) }
         }
         return nil
     }

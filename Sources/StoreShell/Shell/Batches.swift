@@ -16,79 +16,153 @@ extension ShellCore {
     /// Runs action lines (no `:commands`) in order as `execute` would; returns how many
     /// failed, and stops after the first failure when `stopAtFailure`, or when Ctrl-C is
     /// pressed (checked between batches).
+    ///
+    /// While no effect can send events, one batch stays in flight: the next is parsed and
+    /// sent before the answer to the last is taken, so storesh and a worker work at once.
+    /// A refused action is reported at its line and the rest go on (the worker goes past
+    /// refusals too, so the order of what is applied is the order of the lines).
     public func executeActions(_ lines: [(text: String, origin: LineOrigin)], stopAtFailure: Bool) -> (failures: Int, stopped: Bool) {
-        var failures = 0
-        var pending: [(action: ActionDescriptor, arguments: [Value], line: Int)] = []
-        /// Sends what is pending; false when the run should stop.
-        func flush() -> Bool {
-            guard let session = current else { return true }
-            while !pending.isEmpty {
-                if takeInterrupt() {
-                    fail("interrupted (Ctrl-C): the script stops before this line", origin: lines[pending[0].line].origin)
-                    failures += 1
-                    return false
-                }
-                let outcome: (changed: [Bool], error: SessionError?)
-                do {
-                    outcome = try session.sendBatch(pending.map { ($0.action, $0.arguments) })
-                } catch {
-                    // The worker died somewhere in the batch: start it again, then go
-                    // through the batch one action at a time to find the culprit.
-                    recoverLostWorkers(announce: false)
-                    let rest = pending
-                    pending = []
-                    for item in rest {
-                        if !sendSingle(lines[item.line]) {
-                            failures += 1
-                            if stopAtFailure { return false }
-                        }
-                    }
-                    return true
-                }
-                for (index, changed) in outcome.changed.enumerated() {
-                    let item = pending[index]
-                    let last = index == outcome.changed.count - 1
-                    if let note = record(item.action, item.arguments, source: .script, changed: changed, in: session, snapshot: last) { output(note) }
-                }
-                pending.removeFirst(outcome.changed.count)
-                if let error = outcome.error, let refused = pending.first {
-                    pending.removeFirst()
-                    fail(error.message, origin: lines[refused.line].origin, text: lines[refused.line].text)
-                    failures += 1
-                    if stopAtFailure { return false }
-                }
-            }
-            return true
-        }
+        var run = BatchRun(core: self, lines: lines, stopAtFailure: stopAtFailure)
+        return run.execute()
+    }
+
+}
+
+/// One `executeActions` call: the lines, the batch being gathered, the one in flight.
+@MainActor
+private struct BatchRun {
+    typealias Item = (action: ActionDescriptor, arguments: [Value], line: Int)
+
+    let core: ShellCore
+    let lines: [(text: String, origin: LineOrigin)]
+    let stopAtFailure: Bool
+    var failures = 0
+    var gathering: [Item] = []
+    var inFlight: (items: [Item], batch: Session.Batch, session: Session)?
+    /// Whether a batch may be left in flight: never with --bail (a refusal must stop
+    /// what follows), and not once effects are about (their events must not pass a batch).
+    var pipelining: Bool
+
+    init(core: ShellCore, lines: [(text: String, origin: LineOrigin)], stopAtFailure: Bool) {
+        self.core = core
+        self.lines = lines
+        self.stopAtFailure = stopAtFailure
+        pipelining = !stopAtFailure
+    }
+
+    mutating func execute() -> (failures: Int, stopped: Bool) {
         var model: Session?
-        var modelHistory: History?
+        var history: History?
         for (index, line) in lines.enumerated() {
-            guard let session = current else { break }
+            guard let session = core.current else { break }
             if model !== session {
                 model = session
-                modelHistory = history(of: session)
+                history = core.history(of: session)
             }
-            let history = modelHistory
             do {
                 let bound = try ActionBinding.bind(ActionCall.parse(line.text), to: session.model)
-                pending.append((bound.0, bound.1, index))
+                gathering.append((bound.0, bound.1, index))
                 // Batches end where the history keeps a snapshot (the state is read only
                 // between batches), and hold at most 4096 actions.
-                let position = (history?.position ?? 0) + pending.count
-                if pending.count >= 4096 || (pending.count >= 1024 && position % (history?.interval ?? 64) == 0), !flush() { return (failures, true) }
+                let position = (history?.position ?? 0) + (inFlight?.items.count ?? 0) + gathering.count
+                if gathering.count >= 4096 || (gathering.count >= 1024 && position % (history?.interval ?? 64) == 0), !send() {
+                    return (failures, true)
+                }
             } catch {
-                guard flush() else { return (failures, true) }
-                fail(error.message, origin: line.origin, text: line.text, offset: error.offset)
+                guard send(), finish() else { return (failures, true) }
+                core.fail(error.message, origin: line.origin, text: line.text, offset: error.offset)
                 failures += 1
                 if stopAtFailure { return (failures, true) }
             }
         }
-        return (failures, !flush())
+        guard send(), finish() else { return (failures, true) }
+        return (failures, false)
     }
 
-    /// One action line the usual way (the batch it was in took the worker down).
-    private func sendSingle(_ line: (text: String, origin: LineOrigin)) -> Bool {
-        defer { recoverLostWorkers() }
-        return sendLine(line.text, origin: line.origin)
+    /// Sends what was gathered; takes the answer to the batch before it (or to this one,
+    /// when nothing may stay in flight). False when the run should stop.
+    mutating func send() -> Bool {
+        guard !gathering.isEmpty, let session = core.current else { return true }
+        if core.takeInterrupt() {
+            _ = finish()
+            core.fail("interrupted (Ctrl-C): the script stops before this line", origin: lines[gathering[0].line].origin)
+            failures += 1
+            gathering = []
+            return false
+        }
+        if core.allEffectsInFlight > 0 { pipelining = false }
+        if !pipelining, !finish() { return false }
+        let items = gathering
+        gathering = []
+        // The state after the batch comes with its answer when the history keeps a
+        // snapshot there (read then, it would be the state after the batch in flight).
+        let history = core.history(of: session)
+        let end = (history?.position ?? 0) + (inFlight?.items.count ?? 0) + items.count
+        let batch: Session.Batch
+        do {
+            batch = try session.startBatch(items.map { ($0.action, $0.arguments) }, stopAtFailure: stopAtFailure, stateAfter: end % (history?.interval ?? 64) == 0)
+        } catch {
+            return resendOneByOne(after: error, items)
+        }
+        let previous = inFlight
+        inFlight = (items, batch, session)
+        if let previous, !finish(previous) { return false }
+        return pipelining || finish()
+    }
+
+    /// Takes the answer to the batch in flight, if any.
+    mutating func finish() -> Bool {
+        guard let flight = inFlight else { return true }
+        inFlight = nil
+        return finish(flight)
+    }
+
+    private mutating func finish(_ flight: (items: [Item], batch: Session.Batch, session: Session)) -> Bool {
+        let result: Session.BatchResult
+        do {
+            result = try flight.session.finishBatch(flight.batch)
+        } catch {
+            // The batch after this one (if sent) went to the same dead worker.
+            let later = inFlight?.items ?? []
+            inFlight = nil
+            return resendOneByOne(after: error, flight.items + later)
+        }
+        for (item, outcome) in zip(flight.items, result.outcomes) {
+            switch outcome {
+            case .success(let did):
+                if let note = core.record(item.action, item.arguments, source: .script, changed: did.changed, in: flight.session, snapshot: false) { core.output(note) }
+                if did.startedEffects { pipelining = false }
+            case .failure(let error):
+                core.fail(error.message, origin: lines[item.line].origin, text: lines[item.line].text)
+                failures += 1
+                if stopAtFailure { return false }
+            }
+        }
+        if let state = result.stateAfter, let history = core.history(of: flight.session), history.wantsSnapshot {
+            history.remember(state, at: history.position)
+        }
+        return true
+    }
+
+    /// The worker died somewhere in these actions: start it again, then send them one at
+    /// a time, so the one that kills it is found and reported as any action would be.
+    private mutating func resendOneByOne(after error: SessionError, _ items: [Item]) -> Bool {
+        guard error.workerLoss != nil else {
+            core.fail(error.message, origin: items.first.map { lines[$0.line].origin } ?? .prompt)
+            failures += 1
+            return !stopAtFailure
+        }
+        pipelining = false
+        core.recoverLostWorkers(announce: false)
+        for item in items {
+            let line = lines[item.line]
+            let ok = core.sendLine(line.text, origin: line.origin)
+            core.recoverLostWorkers()
+            if !ok {
+                failures += 1
+                if stopAtFailure { return false }
+            }
+        }
+        return true
     }
 }
