@@ -146,7 +146,7 @@ struct BatchedScriptTests {
     func script() -> String {
         var lines: [String] = []
         var generator = SystemRandomNumberGenerator()
-        for index in 0..<6000 {
+        for index in 0..<3000 {
             switch UInt8.random(in: 0..<10, using: &generator) {
             case 0...3: lines.append("add title: \"todo \(index)\", priority: \(index % 5)")
             case 4, 5: lines.append("todos[\"t\(Int.random(in: 1...max(1, index / 2), using: &generator))\"].toggle")

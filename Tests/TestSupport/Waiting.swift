@@ -14,10 +14,12 @@ public func mainQueueTurn() async {
 }
 
 /// Lets the main queue run until `condition` holds, or records a test failure after
-/// `timeout` seconds of wall time.
+/// `timeout` seconds of wall time. The limit is generous: the end-to-end suites run
+/// storesh processes and wait for them on the test runner's few threads, so on a 2-core
+/// machine a condition that holds in milliseconds can wait seconds for its turn.
 @MainActor
 public func eventually(
-    timeout: Double = 5,
+    timeout: Double = 30,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: @MainActor () -> Bool
 ) async {
