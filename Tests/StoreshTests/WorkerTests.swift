@@ -176,3 +176,27 @@ struct BatchedScriptTests {
         #expect(batchedInProcess.stderr == lineByLine.stderr)
     }
 }
+
+/// A crash at the prompt: the error, the recovery, and the prompt again with the session.
+@Suite("A crash at the prompt", .serialized)
+struct PromptCrashTests {
+    @Test func aTrapAtThePromptIsAnErrorAndThePromptComesBack() throws {
+        let history = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-pty-history-\(UUID())").path
+        let shell = try PseudoTerminal([], environment: ["STORESH_HISTORY": history])
+        #expect(shell.expect("counter> "))
+        shell.type("setCount 9223372036854775807\r")
+        #expect(shell.expect("count: 0 → 9223372036854775807"), "\(shell.transcript)")
+        #expect(shell.expect("counter> ", after: "count: 0 → 9223372036854775807"))
+        shell.pump(milliseconds: 100)
+        let mark = shell.mark
+        shell.type("increment\r")
+        #expect(shell.expect("error: counter.counter crashed while handling 'increment' (SIGILL: arithmetic overflow, Counter.swift:18)", since: mark), "\(shell.transcript)")
+        #expect(shell.expect("restarted counter's worker; rebuilt from the history: counter.counter at 1", since: mark), "\(shell.transcript)")
+        #expect(shell.expect("counter> ", after: "rebuilt from the history"), "\(shell.transcript)")
+        shell.pump(milliseconds: 100)
+        shell.type("decrement\r")
+        #expect(shell.expect("count: 9223372036854775807 → 9223372036854775806", since: mark), "\(shell.transcript)")
+        shell.type(":log\r")
+        #expect(shell.expect("!       increment  (not applied: crashed, SIGILL: arithmetic overflow, Counter.swift:18)", since: mark), "\(shell.transcript)")
+    }
+}
