@@ -5,6 +5,11 @@ import Dispatch
 import Foundation
 import StoreHost
 
+// The protocol's pipes stay with this process: a crash reporter it starts must not hold
+// them open after it is gone (storesh sees the end of the pipe as the worker's death).
+_ = fcntl(3, F_SETFD, FD_CLOEXEC)
+_ = fcntl(4, F_SETFD, FD_CLOEXEC)
+
 // Ctrl-C is the shell's to handle: it decides whether to stop this worker.
 signal(SIGINT, SIG_IGN)
 signal(SIGPIPE, SIG_IGN)

@@ -80,13 +80,25 @@ struct TestChildren {
             DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: item)
             killer = item
         }
-        let stderrText = Locked<Data>(Data())
-        let stderrReader = Thread { stderrText.set(errors.fileHandleForReading.readDataToEndOfFile()) }
-        stderrReader.start()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        // Read on threads of their own until the pipes close; once the child has exited,
+        // they get two seconds more (a crash reporter it started may hold them open).
+        let stdoutText = ReadBytes(Data()), stderrText = ReadBytes(Data())
+        for (pipe, text) in [(output, stdoutText), (errors, stderrText)] {
+            Thread {
+                let handle = pipe.fileHandleForReading
+                while true {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    text.append(chunk)
+                }
+                text.finish()
+            }.start()
+        }
         process.waitUntilExit()
         killer?.cancel()
-        while !stderrText.isSet { usleep(1000) }
+        let grace = DispatchTime.now().uptimeNanoseconds + 2_000_000_000
+        while !(stdoutText.isFinished && stderrText.isFinished), DispatchTime.now().uptimeNanoseconds < grace { usleep(1000) }
+        let data = stdoutText.value
         if process.terminationReason == .uncaughtSignal {
             let lastWords = String(decoding: stderrText.value, as: UTF8.self)
             let loss = WorkerLoss(cause: .signal(process.terminationStatus), lastWords: lastWords)
@@ -128,28 +140,33 @@ struct ChildResult: Codable {
     }
 }
 
-/// A value set once from another thread.
-private final class Locked<Value: Sendable>: @unchecked Sendable {
+/// Bytes read on one thread and looked at from another.
+private final class ReadBytes: @unchecked Sendable {
     private let lock = NSLock()
-    private var stored: Value
-    private var wasSet = false
+    private var stored: Data
+    private var finished = false
 
-    init(_ value: Value) { stored = value }
+    init(_ value: Data) { stored = value }
 
-    func set(_ value: Value) {
+    func append(_ data: Data) {
         lock.lock()
-        stored = value
-        wasSet = true
+        stored.append(data)
         lock.unlock()
     }
 
-    var isSet: Bool {
+    func finish() {
         lock.lock()
-        defer { lock.unlock() }
-        return wasSet
+        finished = true
+        lock.unlock()
     }
 
-    var value: Value {
+    var isFinished: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return finished
+    }
+
+    var value: Data {
         lock.lock()
         defer { lock.unlock() }
         return stored

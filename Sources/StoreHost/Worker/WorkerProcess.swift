@@ -262,19 +262,16 @@ package final class WorkerProcess {
         let started = DispatchTime.now().uptimeNanoseconds
         while true {
             try readReplies()
-            if let found = inbox[inboxStart...].firstIndex(where: { if case .reply(ticket, _) = $0 { true } else { false } }) {
-                guard case .reply(_, let body) = inbox[found] else { continue }
-                let before = inbox[inboxStart..<found]
-                inbox[found] = .event(type: 0, body: [])
-                inboxStart = found + 1
-                compactInbox()
-                deliver(Array(before))
-                return body
-            }
+            if let reply = takeReply(ticket) { return reply }
             var fds = [pollfd(fd: replies, events: Int16(POLLIN), revents: 0), pollfd(fd: stderr, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&fds, 2, 50)
             if ready > 0, fds[1].revents != 0 { _ = readStderr() }
             if interrupted() { throw lose(.interrupted) }
+            if hasExited() {
+                try readReplies() // what it sent before it died
+                if let reply = takeReply(ticket) { return reply }
+                throw lose(reapedCause())
+            }
             if let timeout {
                 let waited = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
                 if waited >= timeout, !isTraced {
@@ -282,6 +279,18 @@ package final class WorkerProcess {
                 }
             }
         }
+    }
+
+    /// The reply to `ticket` if it is in, after handing on the events before it.
+    private func takeReply(_ ticket: UInt64) -> [UInt8]? {
+        guard let found = inbox[inboxStart...].firstIndex(where: { if case .reply(ticket, _) = $0 { true } else { false } }),
+              case .reply(_, let body) = inbox[found] else { return nil }
+        let before = inbox[inboxStart..<found]
+        inbox[found] = .event(type: 0, body: [])
+        inboxStart = found + 1
+        compactInbox()
+        deliver(Array(before))
+        return body
     }
 
     private func compactInbox() {
@@ -439,10 +448,28 @@ package final class WorkerProcess {
 
     /// The worker closed its end: wait for it to exit and say how it ended.
     private func reapedCause() -> WorkerLoss.Cause {
+        if let exited { return exited }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             if errno != EINTR { return .protocolError("the worker closed its pipe") }
         }
+        return Self.cause(of: status)
+    }
+
+    /// How the worker ended, once it has (reaped here, so later checks do not wait).
+    private var exited: WorkerLoss.Cause?
+
+    /// Whether the worker has exited though its pipes are still open: a crash reporter
+    /// it started can hold them after it is gone.
+    private func hasExited() -> Bool {
+        if exited != nil { return true }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return false }
+        exited = Self.cause(of: status)
+        return true
+    }
+
+    private static func cause(of status: Int32) -> WorkerLoss.Cause {
         let signal = status & 0x7f
         if signal != 0 { return .signal(signal) }
         return .exit((status >> 8) & 0xff)
