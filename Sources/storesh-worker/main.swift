@@ -5,6 +5,12 @@ import Dispatch
 import Foundation
 import StoreHost
 
+// Nothing else storesh had open belongs here (fds without close-on-exec that it got from
+// its own parent: a test runner's sockets, say); a crash reporter this process starts
+// would keep them open as long as it runs.
+let inherited = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+for fd in inherited.compactMap({ Int32($0) }) where fd > 4 { close(fd) }
+
 // The protocol's pipes stay with this process: a crash reporter it starts must not hold
 // them open after it is gone (storesh sees the end of the pipe as the worker's death).
 _ = fcntl(3, F_SETFD, FD_CLOEXEC)
