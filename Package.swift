@@ -13,6 +13,8 @@ let package = Package(
     products: [
         .library(name: "ObservableStore", targets: ["ObservableStore"]),
         .library(name: "Arboreal", targets: ["Arboreal"]),
+        // A TestStore for ObservableStore models, for Swift Testing and XCTest alike.
+        .library(name: "StoreTesting", targets: ["StoreTesting"]),
         // For plugin authors: turns a model into a storesh plugin.
         .library(name: "StorePlugin", targets: ["StorePlugin"]),
         // For programs that embed the headless host (storesh is one): plugins, sessions,
@@ -40,6 +42,7 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     ],
     targets: [
         // Pieces both store flavours share: the effect mailbox, Binding, Transaction.
@@ -65,6 +68,15 @@ let package = Package(
                 .product(name: "OpenCombine", package: "OpenCombine",
                          condition: .when(platforms: [.linux, .windows, .android, .wasi])),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // TestStore: sends and receives actions with the state change each must make.
+        .target(
+            name: "StoreTesting",
+            dependencies: [
+                "ObservableStore",
+                .product(name: "CustomDump", package: "swift-custom-dump"),
             ],
             swiftSettings: strict
         ),
@@ -115,6 +127,7 @@ let package = Package(
         // End to end: runs the built storesh binary, in batch mode and through a pseudo-terminal.
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(name: "StoreshTests", dependencies: ["TestSupport", "CPseudoTerminal"], swiftSettings: strict),
+        .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "ObservableStore"], swiftSettings: strict),
         .testTarget(name: "ArborealTests", dependencies: ["Arboreal", "TestSupport", .product(name: "OpenCombine", package: "OpenCombine")], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,46 @@
+import ObservableStore
+import StoreTesting
+import Testing
+
+/// The README's search model, with an `Equatable` action so a TestStore can compare it.
+struct Search: ModelProtocol {
+    var query = ""
+    var results: [String] = []
+
+    enum Action: Equatable { case type(String), found([String]), clear }
+    struct Environment { var lookup: @Sendable (String) async -> [String] }
+
+    static func update(state: Search, action: Action, environment: Environment) -> Update<Search> {
+        var next = state
+        switch action {
+        case .type(let text):
+            next.query = text
+            let fx = Future { Action.found(await environment.lookup(text)) }.eraseToAnyPublisher()
+            return Update(state: next, fx: fx).cancellable(id: "search", cancelInFlight: true)
+        case .found(let items):
+            next.results = items
+            return Update(state: next)
+        case .clear:
+            return Update(state: Search()).cancelFx(id: "search")
+        }
+    }
+}
+
+/// `ReadmeExampleTests.searchKeepsOnlyTheLastLookup` (ObservableStoreTests), written with
+/// a TestStore: every change is stated, and `finish` proves the first lookup never lands.
+@MainActor
+@Suite("The README's example, with a TestStore")
+struct ReadmeSearchTests {
+    @Test func searchKeepsOnlyTheLastLookup() async {
+        let store = TestStore(state: Search(), environment: .init(lookup: { query in
+            try? await Task.sleep(for: .milliseconds(query.count == 1 ? 40 : 5))
+            return [query + "!"]
+        }))
+        await store.send(.type("s")) { $0.query = "s" }
+        await store.send(.type("sw")) { $0.query = "sw" }
+        await store.receive(.found(["sw!"])) { $0.results = ["sw!"] }
+        await store.send(.clear) { $0 = Search() }
+        await store.finish()
+    }
+
+}

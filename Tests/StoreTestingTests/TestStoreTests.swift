@@ -1,0 +1,167 @@
+import ObservableStore
+import StoreTesting
+import Testing
+
+/// A counter whose `incrementLater` sends `increment` from an effect.
+struct Counter: ModelProtocol {
+    var count = 0
+    var pending = 0
+
+    enum Action: Equatable, Sendable {
+        case increment
+        case incrementLater
+        case incrementTwiceLater
+        case never
+    }
+
+    static func update(state: Counter, action: Action, environment: Void) -> Update<Counter> {
+        var next = state
+        switch action {
+        case .increment:
+            next.count += 1
+            next.pending = max(0, next.pending - 1)
+            return Update(state: next)
+        case .incrementLater:
+            next.pending += 1
+            return Update(state: next, fx: Fx<Action>.task {
+                try? await Task.sleep(for: .milliseconds(5))
+                return .increment
+            })
+        case .incrementTwiceLater:
+            next.pending += 2
+            return Update(state: next, fx: Fx<Action>.task { .increment })
+                .mergeFx(Fx<Action>.task {
+                    try? await Task.sleep(for: .milliseconds(20))
+                    return .increment
+                })
+        case .never:
+            return Update(state: next, fx: Fx<Action>.task {
+                try? await Task.sleep(for: .seconds(3600))
+                return .increment
+            })
+        }
+    }
+}
+
+/// What a TestStore failure says.
+func message(_ issue: Issue) -> String {
+    issue.comments.map(\.rawValue).joined(separator: "\n")
+}
+
+@MainActor
+@Suite("TestStore: exhaustive by default")
+struct TestStoreTests {
+    @Test func sendAndReceiveCheckEveryChange() async {
+        let store = TestStore(state: Counter(), environment: ())
+        await store.send(.increment) { $0.count = 1 }
+        await store.send(.incrementLater) { $0.pending = 1 }
+        await store.receive(.increment) {
+            $0.count = 2
+            $0.pending = 0
+        }
+        await store.finish()
+    }
+
+    @Test func receivedActionsComeInTheOrderTheyArrived() async {
+        let store = TestStore(state: Counter(), environment: ())
+        await store.send(.incrementTwiceLater) { $0.pending = 2 }
+        await store.receive(.increment) { $0.count = 1; $0.pending = 1 }
+        await store.receive(.increment) { $0.count = 2; $0.pending = 0 }
+        await store.finish()
+    }
+
+    @Test func aWrongExpectationFailsWithADiffOfTheState() async {
+        let store = TestStore(state: Counter(), environment: ())
+        await withKnownIssue {
+            await store.send(.increment) { $0.count = 2 }
+        } matching: { issue in
+            let text = message(issue)
+            return text.contains("the state sending Counter.Action.increment is not what was expected") && text.contains("−   count: 2") && text.contains("+   count: 1")
+        }
+    }
+
+    @Test func aChangeTheTestDidNotStateFails() async {
+        let store = TestStore(state: Counter(), environment: ())
+        await withKnownIssue {
+            await store.send(.increment)
+        } matching: { issue in
+            message(issue).contains("the state changed sending Counter.Action.increment, but no change was expected")
+        }
+    }
+
+    @Test func sendingBeforeReceivingFails() async {
+        let store = TestStore(state: Counter(), environment: ())
+        await store.send(.incrementTwiceLater) { $0.pending = 2 }
+        try? await Task.sleep(for: .milliseconds(100))
+        await withKnownIssue {
+            await store.send(.increment) { $0.count = 3; $0.pending = 0 }
+        } matching: { issue in
+            message(issue).contains("must receive 2 actions before sending Counter.Action.increment")
+        }
+        store.skipReceivedActions()
+        await store.finish()
+    }
+
+    @Test func receivingTheWrongActionFails() async {
+        let store = TestStore(state: Counter(), environment: ())
+        await store.send(.incrementLater) { $0.pending = 1 }
+        await withKnownIssue {
+            await store.receive(.incrementLater) { $0.count = 1; $0.pending = 0 }
+        } matching: { issue in
+            message(issue).contains("received an action other than the one expected")
+        }
+        await store.finish()
+    }
+
+    @Test func anEffectStillRunningFailsFinish() async {
+        let store = TestStore(state: Counter(), environment: ())
+        await store.send(.never)
+        await withKnownIssue {
+            await store.finish(timeout: .milliseconds(50))
+        } matching: { issue in
+            message(issue).contains("1 effect is still running after")
+        }
+    }
+
+    @Test func anActionThatNeverArrivesFailsReceive() async {
+        let store = TestStore(state: Counter(), environment: ())
+        await withKnownIssue {
+            await store.receive(.increment, timeout: .milliseconds(30))
+        } matching: { issue in
+            message(issue).contains("expected to receive Counter.Action.increment within") && message(issue).contains("no action arrived")
+        }
+    }
+
+    @Test func anUncheckedReceivedActionFailsFinish() async {
+        let store = TestStore(state: Counter(), environment: ())
+        await store.send(.incrementLater) { $0.pending = 1 }
+        try? await Task.sleep(for: .milliseconds(100))
+        await withKnownIssue {
+            await store.finish()
+        } matching: { issue in
+            message(issue).contains("1 received action was not checked with receive: Counter.Action.increment")
+        }
+    }
+}
+
+@MainActor
+@Suite("TestStore: non-exhaustive")
+struct NonExhaustiveTestStoreTests {
+    @Test func onlyWhatTheTestStatesIsChecked() async {
+        let store = TestStore(state: Counter(), environment: (), exhaustivity: .off)
+        await store.send(.incrementTwiceLater)
+        await store.receive(.increment, timeout: .seconds(5)) { $0.count = 1 }
+        await store.send(.increment)
+        #expect(store.state.count >= 2)
+        await store.finish()
+    }
+
+    @Test func anAssignmentThatDoesNotHoldStillFails() async {
+        let store = TestStore(state: Counter(), environment: (), exhaustivity: .off)
+        await withKnownIssue {
+            await store.send(.increment) { $0.count = 5 }
+        } matching: { issue in
+            message(issue).contains("the state sending Counter.Action.increment is not what was expected")
+        }
+    }
+}
