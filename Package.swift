@@ -122,7 +122,7 @@ let package = Package(
         ),
         // Waiting and locking helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
-        .testTarget(name: "ObservableStoreTests", dependencies: ["ObservableStore", "TestSupport", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+        .testTarget(name: "ObservableStoreTests", dependencies: ["ObservableStore", "StoreTesting", "TestSupport", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         .testTarget(name: "StoreHostTests", dependencies: ["StoreHost", "StoreShell", "StoreValue", "CStorePlugin", "TestSupport"], swiftSettings: strict),
         // End to end: runs the built storesh binary, in batch mode and through a pseudo-terminal.
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
