@@ -1,4 +1,5 @@
 import ObservableStore
+import StoreTesting
 import Testing
 
 /// The README's ObservableStore example, kept compiling and behaving as described.
@@ -6,7 +7,7 @@ struct Search: ModelProtocol {
     var query = ""
     var results: [String] = []
 
-    enum Action { case type(String), found([String]), clear }
+    enum Action: Equatable { case type(String), found([String]), clear }
     struct Environment { var lookup: @Sendable (String) async -> [String] }
 
     static func update(state: Search, action: Action, environment: Environment) -> Update<Search> {
@@ -43,5 +44,19 @@ struct ReadmeExampleTests {
         #expect(store.state.results == ["sw!"], "the first lookup was cancelled and never lands")
         store.send(.clear)
         #expect(store.state == Search())
+    }
+
+    /// The same test with a TestStore: every change is stated, and `finish` proves the
+    /// first lookup never lands (it would be an action nobody received).
+    @Test func searchKeepsOnlyTheLastLookupWithATestStore() async {
+        let store = TestStore(state: Search(), environment: .init(lookup: { query in
+            try? await Task.sleep(for: .milliseconds(query.count == 1 ? 40 : 5))
+            return [query + "!"]
+        }))
+        await store.send(.type("s")) { $0.query = "s" }
+        await store.send(.type("sw")) { $0.query = "sw" }
+        await store.receive(.found(["sw!"])) { $0.results = ["sw!"] }
+        await store.send(.clear) { $0 = Search() }
+        await store.finish()
     }
 }
