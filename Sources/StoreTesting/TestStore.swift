@@ -142,6 +142,18 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
         }
     }
 
+    /// Moves `clock` (the test clock the model's environment sleeps on) forward, letting
+    /// the effects that wake run; their actions then wait for `receive`. It first lets the
+    /// effects in flight reach their sleeps (up to `timeout`), so a sleep that had not
+    /// started yet is not measured from the moved time.
+    public func advance(_ clock: TestClock, by duration: Duration) async {
+        let deadline = ContinuousClock.now + timeout
+        while clock.sleeping < store.effectsInFlight, ContinuousClock.now < deadline {
+            await Self.nextTurn()
+        }
+        await clock.advance(by: duration)
+    }
+
     /// Drops the received actions not yet checked (an exhaustive test that does not care
     /// about them says so).
     public func skipReceivedActions() {

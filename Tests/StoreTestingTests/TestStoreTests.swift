@@ -165,3 +165,79 @@ struct NonExhaustiveTestStoreTests {
         }
     }
 }
+
+/// A model whose effect waits on a clock from its environment.
+struct Timer: ModelProtocol {
+    var ticks = 0
+    var waiting = false
+
+    enum Action: Equatable, Sendable { case start, tick, stop }
+    struct Environment { let clock: any Clock<Duration> }
+
+    static func update(state: Timer, action: Action, environment: Environment) -> Update<Timer> {
+        var next = state
+        switch action {
+        case .start:
+            next.waiting = true
+            let clock = environment.clock
+            return Update(state: next, fx: Fx<Action>.task {
+                do {
+                    try await clock.sleep(for: .milliseconds(500))
+                    return .tick
+                } catch {
+                    return .stop
+                }
+            }).cancellable(id: "timer", cancelInFlight: true)
+        case .tick:
+            next.ticks += 1
+            next.waiting = false
+            return Update(state: next)
+        case .stop:
+            next.waiting = false
+            return Update(state: next).cancelFx(id: "timer")
+        }
+    }
+}
+
+@MainActor
+@Suite("TestStore with a test clock")
+struct TestClockTests {
+    @Test func timeMovesOnlyWhenTheTestSays() async {
+        let clock = TestClock()
+        let store = TestStore(state: Timer(), environment: .init(clock: clock))
+        await store.send(.start) { $0.waiting = true }
+        await store.advance(clock, by: .milliseconds(499))
+        #expect(clock.sleeping == 1, "not due yet: the effect still sleeps")
+        await store.advance(clock, by: .milliseconds(1))
+        await store.receive(.tick) {
+            $0.ticks = 1
+            $0.waiting = false
+        }
+        await store.finish()
+    }
+
+    @Test func aCancelledSleepEndsWithoutTheClockMoving() async {
+        let clock = TestClock()
+        let store = TestStore(state: Timer(), environment: .init(clock: clock))
+        await store.send(.start) { $0.waiting = true }
+        await store.send(.stop) { $0.waiting = false }
+        #expect(clock.sleeping == 0)
+        await store.finish()
+    }
+
+    @Test func sleepsWakeInDeadlineOrder() async {
+        let clock = TestClock()
+        let order = OrderLog()
+        let late = Task { try? await clock.sleep(for: .milliseconds(300)); await order.add("late") }
+        let early = Task { try? await clock.sleep(for: .milliseconds(100)); await order.add("early") }
+        while clock.sleeping < 2 { await Task.yield() }
+        await clock.advance(by: .seconds(1))
+        _ = await (late.value, early.value)
+        #expect(await order.entries == ["early", "late"])
+    }
+}
+
+actor OrderLog {
+    var entries: [String] = []
+    func add(_ entry: String) { entries.append(entry) }
+}
