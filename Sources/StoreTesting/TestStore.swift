@@ -47,7 +47,7 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
 
     /// A test store starting at `state`.
     public init(
-        state: Model, environment: Model.Environment, exhaustivity: Exhaustivity = .on, timeout: Duration = .seconds(1),
+        state: Model, environment: Model.Environment, exhaustivity: Exhaustivity = .on, timeout: Duration = .seconds(5),
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
         created = Location(fileID: fileID, filePath: filePath, line: line, column: column)

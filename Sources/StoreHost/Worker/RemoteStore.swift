@@ -50,7 +50,7 @@ final class RemoteStore {
         body.u32(UInt32(action.index))
         body.values(arguments)
         body.bool(wantState)
-        var reply = try call(.send, body, doing: "handling '\(action.text(with: arguments))'", prefix: action.name)
+        var reply = try call(.send, body, doing: "handling '\(action.text(with: arguments))'")
         return try decode("handling '\(action.name)'") { () throws(WireError) in
             let changed = try reply.bool()
             let effects = Int(try reply.u32())
@@ -109,7 +109,8 @@ final class RemoteStore {
             body.string(name)
             body.values(arguments)
         }
-        var reply = try call(.replayBatch, body, doing: "replaying \(actions.count) actions")
+        let what = actions.count == 1 ? "replaying '\(actions[0].0)'" : "replaying \(actions.count) actions"
+        var reply = try call(.replayBatch, body, doing: what)
         return try decode("replaying a batch") { () throws(WireError) in
             var changed: [Bool] = []
             let count = Int(try reply.u32())
@@ -124,7 +125,7 @@ final class RemoteStore {
         var body = try start()
         body.string(name)
         body.values(arguments)
-        var reply = try call(.replay, body, doing: "replaying '\(name)'", prefix: name)
+        var reply = try call(.replay, body, doing: "replaying '\(name)'")
         return try decode("replaying '\(name)'") { () throws(WireError) in try reply.bool() }
     }
 
@@ -183,9 +184,9 @@ final class RemoteStore {
         return body
     }
 
-    /// Sends a request; a refusal is the plugin's error, with `prefix` before it as the
+    /// Sends a request; a refusal is the plugin's error, worded by the worker's host as the
     /// in-process host words it.
-    private func call(_ type: WorkerProtocol.Request, _ body: WireWriter, doing what: String, prefix: String? = nil) throws(SessionError) -> WireReader {
+    private func call(_ type: WorkerProtocol.Request, _ body: WireWriter, doing what: String) throws(SessionError) -> WireReader {
         switch try plugin.call(type, body, model: model.qualifiedName, doing: what) {
         case .success(let reader): return reader
         case .failure(let refusal): throw SessionError(message: refusal.message)

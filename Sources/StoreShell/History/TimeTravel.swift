@@ -177,7 +177,6 @@ extension ShellCore {
             throw ShellError("\(key) cannot travel in time: its plugin has no replay entry point", origin: .prompt)
         }
         let before = session.state
-        let interval = history.interval
         var start = history.snapshot(atOrBefore: target)
         var live = session
         rebuilding = true
@@ -189,35 +188,10 @@ extension ShellCore {
                 live = try freshSession(for: session)
                 start = (0, history.initial)
             }
-            // In chunks that end where snapshots are kept: one request per chunk for a
-            // model in a worker (bigger chunks there: a round trip costs more).
-            let chunk = live.runsInWorker ? max(interval, 1024 / interval * interval) : interval
-            var index = start.index
-            while index < target {
-                if interruptible, index > start.index, takeInterrupt() {
-                    // Stop where the replay got to: that state is consistent.
-                    history.move(to: index)
-                    output(.info(kind: "position", lines: ["at \(index) of \(history.entries.count)"]))
-                    throw ShellError("interrupted: the replay stopped at action \(index) of the \(target) wanted", origin: .prompt)
-                }
-                let end = min(target, (index / chunk + 1) * chunk)
-                var batch: [(String, [Value])] = []
-                var positions: [Int] = []
-                for position in index..<end where !history.entries[position].skipped {
-                    let entry = history.entries[position]
-                    guard entry.action >= 0 else {
-                        throw ShellError("action \(position + 1) (\(entry.text ?? "?"), sent by an effect) is not in \(key)'s schema, so it cannot be replayed", origin: .prompt)
-                    }
-                    batch.append((live.model.actions[Int(entry.action)].name, entry.arguments))
-                    positions.append(position)
-                }
-                let outcome = try live.replayBatch(batch)
-                for (position, changed) in zip(positions, outcome.changed) where changed != history.entries[position].changed {
-                    history.setChanged(changed, at: position)
-                }
-                if let error = outcome.error { throw error }
-                if end % interval == 0 { history.remember(live.state, at: end) }
-                index = end
+            do {
+                try replayEntries(of: history, into: live, from: start.index, to: target, interruptible: interruptible)
+            } catch {
+                throw ShellError(error.message, origin: .prompt)
             }
         } catch let error as ShellError {
             throw error
@@ -230,5 +204,55 @@ extension ShellCore {
         guard report else { return }
         let changes = StateDiff.changes(from: before, to: live.state)
         output(.info(kind: "position", lines: ["at \(target) of \(history.entries.count)"] + (showDiff ? changes.map { "  " + $0.description } : [])))
+    }
+
+    /// Why `replayEntries` stopped: the message, and the action (0-based) it stopped at.
+    struct ReplayStop: Error {
+        let message: String
+        let index: Int
+        /// How many actions from `index` it may have been (a worker lost in a chunk).
+        var count = 1
+    }
+
+    /// Replays `history`'s actions `start..<target` into `live` (updates only), in chunks
+    /// that end where snapshots are kept — one request per chunk for a model in a worker,
+    /// with bigger chunks there (a round trip costs more) — updating each entry's
+    /// "changed" and remembering snapshots. `interruptible`: Ctrl-C stops it at the end of
+    /// a chunk, with the history moved there.
+    func replayEntries(of history: History, into live: Session, from start: Int, to target: Int, interruptible: Bool = false) throws(ReplayStop) {
+        let interval = history.interval
+        let chunk = live.runsInWorker ? max(interval, 1024 / interval * interval) : interval
+        var index = start
+        while index < target {
+            if interruptible, index > start, takeInterrupt() {
+                // Stop where the replay got to: that state is consistent.
+                history.move(to: index)
+                output(.info(kind: "position", lines: ["at \(index) of \(history.entries.count)"]))
+                throw ReplayStop(message: "interrupted: the replay stopped at action \(index) of the \(target) wanted", index: index)
+            }
+            let end = min(target, (index / chunk + 1) * chunk)
+            var batch: [(String, [Value])] = []
+            var positions: [Int] = []
+            for position in index..<end where !history.entries[position].skipped {
+                let entry = history.entries[position]
+                guard entry.action >= 0 else {
+                    throw ReplayStop(message: "action \(position + 1) (\(entry.text ?? "?"), sent by an effect) is not in \(live.model.qualifiedName)'s schema, so it cannot be replayed", index: position)
+                }
+                batch.append((live.model.actions[Int(entry.action)].name, entry.arguments))
+                positions.append(position)
+            }
+            let outcome: (changed: [Bool], error: SessionError?)
+            do {
+                outcome = try live.replayBatch(batch)
+            } catch {
+                throw ReplayStop(message: error.message, index: positions.first ?? index, count: max(1, positions.count))
+            }
+            for (position, changed) in zip(positions, outcome.changed) where changed != history.entries[position].changed {
+                history.setChanged(changed, at: position)
+            }
+            if let error = outcome.error { throw ReplayStop(message: error.message, index: positions[outcome.changed.count]) }
+            if end % interval == 0 { history.remember(live.state, at: end) }
+            index = end
+        }
     }
 }

@@ -17,11 +17,6 @@ extension ShellCore {
         }
     }
 
-    /// Reports a session's error; a worker it took down is recovered after the line.
-    func failInSession(_ error: SessionError, origin: LineOrigin) -> Bool {
-        fail(error.message, origin: origin)
-    }
-
     /// A worker died while no request was waiting for it: effects were running there.
     func workerDied(_ worker: WorkerPlugin, _ loss: WorkerLoss) {
         guard let plugin = host.plugins.first(where: { $0.worker === worker }) else { return }

@@ -138,17 +138,13 @@ extension ShellCore {
         guard model.supportsTimeTravel || position == 0 else {
             return .failure(ShellError("the new build of \(model.qualifiedName) cannot replay actions (no replay entry point), so its history cannot be carried over", origin: .prompt))
         }
-        for index in 0..<position {
-            let entry = rebuilt.entries[index]
-            if entry.skipped { continue }
-            let action = model.actions[Int(entry.action)]
-            do {
-                let changed = try fresh.replay(action.name, arguments: entry.arguments)
-                if changed != entry.changed { rebuilt.setChanged(changed, at: index) }
-                if (index + 1) % rebuilt.interval == 0 { rebuilt.remember(fresh.state, at: index + 1) }
-            } catch {
-                return .failure(ShellError("replaying action \(index + 1) (\(action.text(with: entry.arguments))) in the new build of \(model.qualifiedName) failed: \(error.message)", origin: .prompt))
-            }
+        do {
+            try replayEntries(of: rebuilt, into: fresh, from: 0, to: position)
+        } catch {
+            let entry = rebuilt.entries[error.index]
+            let text = entry.action >= 0 ? model.actions[Int(entry.action)].text(with: entry.arguments) : entry.text ?? "?"
+            let which = error.count == 1 ? "action \(error.index + 1) (\(text))" : "actions \(error.index + 1) to \(error.index + error.count)"
+            return .failure(ShellError("replaying \(which) in the new build of \(model.qualifiedName) failed: \(error.message)", origin: .prompt))
         }
         return .success((fresh, rebuilt, left))
     }

@@ -51,7 +51,7 @@ extension ShellCore {
         do {
             try session.useStub(script, for: name)
         } catch {
-            return failInSession(error, origin: origin)
+            return fail(error.message, origin: origin)
         }
         stubs[session.model.qualifiedName, default: [:]][name] = script
         return true
@@ -91,7 +91,7 @@ extension ShellCore {
         do {
             try session.useStub(nil, for: name)
         } catch {
-            return failInSession(error, origin: origin)
+            return fail(error.message, origin: origin)
         }
         stubs[session.model.qualifiedName]?[name] = nil
         return true
