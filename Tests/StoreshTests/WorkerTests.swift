@@ -200,3 +200,16 @@ struct PromptCrashTests {
         #expect(shell.expect("!       increment  (not applied: crashed, SIGILL: arithmetic overflow, Counter.swift:18)", since: mark), "\(shell.transcript)")
     }
 }
+
+/// `:crash` shows the whole crash report the error summed up.
+@Suite("The last crash report")
+struct CrashReportTests {
+    @Test func crashShowsTheWholeReport() throws {
+        let run = try storesh(["--plugin", "Faulty", "-c", ":crash", "-c", "increment", "-c", "overflow", "-c", ":crash"])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("faulty's workers have not crashed"), "\(run.stdout)")
+        #expect(run.stdout.contains("faulty's last worker ended: SIGILL: arithmetic overflow, Faulty.swift:36"), "\(run.stdout)")
+        #expect(run.stdout.contains("Swift runtime failure: arithmetic overflow"), "the report itself, with the crashed thread: \(run.stdout)")
+        #expect(run.stdout.contains("Faulty.update(state:action:environment:)"), "its backtrace: \(run.stdout)")
+    }
+}

@@ -20,6 +20,9 @@ public final class WorkerPlugin {
     private var lastStore: UInt32 = 0
     /// The worker's timer ids → the shell clock's.
     private var timers: [UInt64: UInt64] = [:]
+    /// How the last of this plugin's workers that died ended, and its crash report
+    /// (`:crash` shows it whole).
+    public private(set) var lastLoss: WorkerLoss?
     /// Milliseconds it took the last worker to start and register its models.
     public private(set) var startMilliseconds: Double = 0
 
@@ -90,6 +93,7 @@ public final class WorkerPlugin {
         } catch {
             throw .workerFailed(path: path, reason: "the worker's answer does not decode (\(error))")
         }
+        if let loss = process?.loss { lastLoss = loss }
         process?.stop()
         abandonTimers()
         stores = [:]

@@ -61,7 +61,7 @@ extension ShellCore {
         case "load": return host.availablePlugins().map(\.name) + filePaths(word)
         case "import", "export": return filePaths(word)
         case "use": return host.models.map(\.name) + host.models.map(\.qualifiedName)
-        case "reload": return host.plugins.map(\.name)
+        case "reload", "crash": return host.plugins.map(\.name)
         case "state": return current.map { statePaths($0.state) } ?? []
         case "diff": return ["on", "off"]
         default: return []

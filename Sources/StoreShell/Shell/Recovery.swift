@@ -17,6 +17,28 @@ extension ShellCore {
         }
     }
 
+    /// `:crash [PLUGIN]`: how the plugin's last worker died, and everything it wrote to
+    /// stderr at the end (Swift's crash report, with the backtrace of the crashed thread).
+    func showCrash(_ name: String?, origin: LineOrigin) -> Bool {
+        guard let pluginName = name ?? current?.model.plugin else { return fail("no model is loaded; :crash PLUGIN", origin: origin) }
+        guard let plugin = host.plugins.first(where: { $0.name == pluginName }) else {
+            return fail("no plugin named '\(pluginName)' is loaded; :plugins lists them", origin: origin)
+        }
+        guard let worker = plugin.worker else {
+            return fail("\(pluginName) runs inside storesh (--in-process): a crash there ends storesh, so there is no report to show", origin: origin)
+        }
+        let loss = worker.lastLoss ?? worker.process?.loss
+        guard let loss else {
+            output(.info(kind: "crash", lines: ["\(pluginName)'s workers have not crashed"]))
+            return true
+        }
+        let report = loss.lastWords.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        output(.report(kind: "crash", lines: ["\(pluginName)'s last worker ended: \(loss)"] + report, data: .record([
+            "plugin": .string(pluginName), "ended": .string(loss.description), "report": .string(loss.lastWords),
+        ])))
+        return true
+    }
+
     /// A worker died while no request was waiting for it: effects were running there.
     func workerDied(_ worker: WorkerPlugin, _ loss: WorkerLoss) {
         guard let plugin = host.plugins.first(where: { $0.worker === worker }) else { return }

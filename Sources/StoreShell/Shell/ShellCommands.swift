@@ -177,6 +177,11 @@ extension ShellCore {
                 return core.fail(error.message, origin: origin)
             }
         },
+        ShellCommand(name: "crash", usage: ":crash [PLUGIN]", summary: "how a plugin's last worker died, with its whole crash report",
+                     detail: ["The error at the time gives the signal, the runtime's message and the source line; this shows everything the worker wrote at the end, the backtrace of the crashed thread included."]) { core, args, origin in
+            guard args.count <= 1 else { return core.fail("usage: :crash [PLUGIN]", origin: origin) }
+            return core.showCrash(args.first, origin: origin)
+        },
         ShellCommand(name: "reload", usage: ":reload [PLUGIN]", summary: "load a rebuilt plugin in a new worker and replay the history into it",
                      detail: ["The plugin is the current model's unless named. Each session's actions are replayed (updates only) in the new build and the state's diff is shown; actions the new build does not accept are left out and listed.",
                               "If the new build fails to load, crashes or refuses an action while replaying, the old one goes on and the error says where. --watch reloads when the file changes."]) { core, args, origin in
