@@ -81,8 +81,8 @@ package final class WorkerProcess {
     private var awaited: [UInt64?] = []
     private var awaitedStart = 0
     private var lastTicket: UInt64 = 0
-    private var replySource: (any DispatchSourceRead)?
-    private var stderrSource: (any DispatchSourceRead)?
+    /// Watches the reply and stderr pipes between requests.
+    private var watcher: PipeWatcher?
 
     private enum Incoming {
         case event(type: UInt8, body: [UInt8])
@@ -156,14 +156,19 @@ package final class WorkerProcess {
         replies = replyPipe[0]
         stderr = errorPipe[0]
         for fd in [replies, stderr] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        let replySource = DispatchSource.makeReadSource(fileDescriptor: replies, queue: .main)
-        replySource.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.readBetweenRequests() } }
-        replySource.resume()
-        self.replySource = replySource
-        let stderrSource = DispatchSource.makeReadSource(fileDescriptor: stderr, queue: .main)
-        stderrSource.setEventHandler { [weak self] in MainActor.assumeIsolated { _ = self?.readStderr() } }
-        stderrSource.resume()
-        self.stderrSource = stderrSource
+        // Between requests a thread of the watcher's own polls the pipes and hands
+        // readiness to the main queue. (libdispatch read sources were used first: tearing
+        // one down as its worker died and making the next worker's crashed libdispatch's
+        // event loop now and then.) The watcher closes the two fds when it stops.
+        let watcher = PipeWatcher(fds: [replies, stderr]) { [weak self] ready in
+            MainActor.assumeIsolated {
+                guard let self, self.loss == nil else { return }
+                if ready.contains(1) { _ = self.readStderr() }
+                if ready.contains(0) { self.readBetweenRequests() }
+            }
+        }
+        watcher.start()
+        self.watcher = watcher
     }
 
     /// `fd` moved to 10 or above, close-on-exec.
@@ -179,11 +184,8 @@ package final class WorkerProcess {
 
     isolated deinit {
         stop()
-        replySource?.cancel()
-        stderrSource?.cancel()
+        watcher?.stop() // closes `replies` and `stderr`
         close(requests)
-        close(replies)
-        close(stderr)
         chunk.deallocate()
     }
 
@@ -441,8 +443,7 @@ package final class WorkerProcess {
         drainStderr()
         let loss = WorkerLoss(cause: cause, lastWords: lastWords.text)
         self.loss = loss
-        replySource?.cancel()
-        stderrSource?.cancel()
+        watcher?.stop()
         return loss
     }
 
@@ -504,4 +505,72 @@ struct TailBuffer {
     }
 
     var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// Polls a worker's pipes on a thread of its own while the main thread is not waiting on
+/// them, and reports which are readable (by index) on the main queue — one report at a
+/// time: the next poll waits until the main queue has read, so a pipe that stays readable
+/// (a dead worker's) does not spin. `stop` ends the thread, which then closes the fds.
+private final class PipeWatcher: @unchecked Sendable {
+    private let fds: [Int32]
+    private let onReadable: @Sendable (Set<Int>) -> Void
+    private let lock = NSLock()
+    private var stopped = false
+    private var wake: [Int32] = [-1, -1]
+    private let handled = DispatchSemaphore(value: 0)
+
+    init(fds: [Int32], onReadable: @escaping @Sendable (Set<Int>) -> Void) {
+        self.fds = fds
+        self.onReadable = onReadable
+        if pipe(&wake) == 0 {
+            for fd in wake { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        }
+    }
+
+    func start() {
+        Thread.detachNewThread { [self] in run() }
+    }
+
+    /// Ends the thread (at its next poll); it closes the fds on its way out.
+    func stop() {
+        lock.lock()
+        let first = !stopped
+        stopped = true
+        lock.unlock()
+        if first, wake[1] >= 0 {
+            var byte: UInt8 = 1
+            _ = write(wake[1], &byte, 1)
+        }
+    }
+
+    private var isStopped: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopped
+    }
+
+    private func run() {
+        defer {
+            for fd in fds { close(fd) }
+            for fd in wake where fd >= 0 { close(fd) }
+        }
+        while !isStopped {
+            var polled = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } + [pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
+            let count = poll(&polled, nfds_t(polled.count), -1)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            if isStopped { return }
+            let ready = Set(polled.indices.dropLast().filter { polled[$0].revents != 0 })
+            guard !ready.isEmpty else { continue }
+            let report = onReadable
+            let handled = self.handled
+            DispatchQueue.main.async {
+                report(ready)
+                handled.signal()
+            }
+            handled.wait()
+        }
+    }
 }
