@@ -38,7 +38,7 @@ extension ArborealStore {
     ) -> ViewStore<ViewModel> {
         ViewStore(
             get: { get(self.state) },
-            send: Address.forward(send: { self.send($0) }, tag: tag)
+            send: { self.send(tag($0)) }
         )
     }
 

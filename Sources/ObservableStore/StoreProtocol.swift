@@ -47,9 +47,10 @@ extension StoreProtocol {
         get: @escaping (Model) -> ViewModel,
         tag: @escaping (ViewModel.Action) -> Model.Action
     ) -> ViewStore<ViewModel> {
+        // One closure to the parent's send: each closure layer is an indirect call.
         ViewStore(
             get: { get(self.state) },
-            send: Address.forward(send: { self.send($0) }, tag: tag)
+            send: { self.send(tag($0)) }
         )
     }
 
