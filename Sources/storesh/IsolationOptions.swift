@@ -11,9 +11,6 @@ struct IsolationOptions: ParsableArguments {
     @Option(name: .customLong("action-timeout"), help: ArgumentHelp("Seconds a model in a worker may take to answer before it counts as hung and is stopped (0: no limit).", valueName: "SECONDS"))
     var actionTimeout: Double = 5
 
-    @Flag(help: "Reload a plugin (in a new worker, replaying the history) when its file changes: rebuild, and the session follows.")
-    var watch = false
-
     func validate() throws {
         guard actionTimeout >= 0, actionTimeout <= 86_400 else {
             throw ValidationError("--action-timeout must be from 0 (no limit) to 86400 seconds, not \(actionTimeout)")

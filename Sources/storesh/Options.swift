@@ -63,6 +63,9 @@ struct Options: ParsableCommand {
 
     @OptionGroup var isolation: IsolationOptions
 
+    @Flag(help: "Reload a plugin (in a new worker, replaying the history) when its file changes: rebuild, and the session follows.")
+    var watch = false
+
     func validate() throws {
         guard ["tree", "json"].contains(format) else {
             throw ValidationError("--format must be tree or json, not '\(format)'")

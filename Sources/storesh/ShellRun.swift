@@ -30,7 +30,7 @@ func runShell(_ options: Options) async -> Int32 {
     // The diff is on at a terminal and for programs that asked for JSON.
     let core = ShellCore(host: host, showDiff: Terminal.stdoutIsTerminal || format == .json, reportActions: !options.quiet) { printer.emit($0) }
     if interactive { core.takeInterrupt = { cel_take_interrupt() != 0 } }
-    if options.isolation.watch {
+    if options.watch {
         guard !options.isolation.inProcess else {
             FileHandle.standardError.write(Data("storesh: --watch reloads plugins in workers, so it cannot go with --in-process\n".utf8))
             return 2
@@ -84,7 +84,7 @@ func runShell(_ options: Options) async -> Int32 {
         }
     }
 
-    if options.isolation.watch { core.watchPluginFiles() }
+    if options.watch { core.watchPluginFiles() }
     let runner = ScriptRunner(core: core, printer: printer, echo: options.echo, bail: options.bail)
     var stopped = false
     var unreadable = false
