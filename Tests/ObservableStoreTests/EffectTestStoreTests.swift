@@ -9,7 +9,7 @@ import Testing
 @Suite("Store: effects, checked with a TestStore")
 struct EffectTestStoreTests {
     @Test func immediateEffectsComeBackOnALaterTurnInOrder() async {
-        let store = TestStore(state: Counter(), environment: ())
+        let store = TestStore(state: Counter(), environment: (), timeout: .seconds(30))
         await store.send(.incrementTwiceNow)
         #expect(store.state.count == 0, "effect actions never re-enter send synchronously")
         await store.receive(.increment) { $0.count = 1 }
@@ -18,7 +18,7 @@ struct EffectTestStoreTests {
     }
 
     @Test func cancelByIdStopsTheEffect() async {
-        let store = TestStore(state: Counter(), environment: ())
+        let store = TestStore(state: Counter(), environment: (), timeout: .seconds(30))
         await store.send(.incrementLaterCancellable(id: "search", cancelInFlight: false))
         await store.send(.incrementLater)
         await store.send(.cancel(id: "search"))
@@ -27,7 +27,7 @@ struct EffectTestStoreTests {
     }
 
     @Test func cancelInFlightKeepsOnlyTheNewest() async {
-        let store = TestStore(state: Counter(), environment: ())
+        let store = TestStore(state: Counter(), environment: (), timeout: .seconds(30))
         for _ in 0..<5 {
             await store.send(.incrementLaterCancellable(id: "debounce", cancelInFlight: true))
         }
@@ -36,7 +36,7 @@ struct EffectTestStoreTests {
     }
 
     @Test func cancellingAnUnknownIdIsHarmless() async {
-        let store = TestStore(state: Counter(count: 3), environment: ())
+        let store = TestStore(state: Counter(count: 3), environment: (), timeout: .seconds(30))
         await store.send(.cancel(id: "nothing"))
         await store.finish()
     }

@@ -52,7 +52,7 @@ struct ReadmeExampleTests {
         let store = TestStore(state: Search(), environment: .init(lookup: { query in
             try? await Task.sleep(for: .milliseconds(query.count == 1 ? 40 : 5))
             return [query + "!"]
-        }))
+        }), timeout: .seconds(30))
         await store.send(.type("s")) { $0.query = "s" }
         await store.send(.type("sw")) { $0.query = "sw" }
         await store.receive(.found(["sw!"])) { $0.results = ["sw!"] }

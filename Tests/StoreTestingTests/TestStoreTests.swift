@@ -52,7 +52,7 @@ func message(_ issue: Issue) -> String {
 @Suite("TestStore: exhaustive by default")
 struct TestStoreTests {
     @Test func sendAndReceiveCheckEveryChange() async {
-        let store = TestStore(state: Counter(), environment: ())
+        let store = TestStore(state: Counter(), environment: (), timeout: .seconds(30))
         await store.send(.increment) { $0.count = 1 }
         await store.send(.incrementLater) { $0.pending = 1 }
         await store.receive(.increment) {
@@ -63,7 +63,7 @@ struct TestStoreTests {
     }
 
     @Test func receivedActionsComeInTheOrderTheyArrived() async {
-        let store = TestStore(state: Counter(), environment: ())
+        let store = TestStore(state: Counter(), environment: (), timeout: .seconds(30))
         await store.send(.incrementTwiceLater) { $0.pending = 2 }
         await store.receive(.increment) { $0.count = 1; $0.pending = 1 }
         await store.receive(.increment) { $0.count = 2; $0.pending = 0 }
@@ -71,7 +71,7 @@ struct TestStoreTests {
     }
 
     @Test func aWrongExpectationFailsWithADiffOfTheState() async {
-        let store = TestStore(state: Counter(), environment: ())
+        let store = TestStore(state: Counter(), environment: (), timeout: .seconds(30))
         await withKnownIssue {
             await store.send(.increment) { $0.count = 2 }
         } matching: { issue in
@@ -81,7 +81,7 @@ struct TestStoreTests {
     }
 
     @Test func aChangeTheTestDidNotStateFails() async {
-        let store = TestStore(state: Counter(), environment: ())
+        let store = TestStore(state: Counter(), environment: (), timeout: .seconds(30))
         await withKnownIssue {
             await store.send(.increment)
         } matching: { issue in
@@ -90,9 +90,9 @@ struct TestStoreTests {
     }
 
     @Test func sendingBeforeReceivingFails() async {
-        let store = TestStore(state: Counter(), environment: ())
+        let store = TestStore(state: Counter(), environment: (), timeout: .seconds(30))
         await store.send(.incrementTwiceLater) { $0.pending = 2 }
-        try? await Task.sleep(for: .milliseconds(100))
+        while store.store.effectsInFlight > 0 { try? await Task.sleep(for: .milliseconds(1)) } // their actions are in
         await withKnownIssue {
             await store.send(.increment) { $0.count = 3; $0.pending = 0 }
         } matching: { issue in
@@ -103,7 +103,7 @@ struct TestStoreTests {
     }
 
     @Test func receivingTheWrongActionFails() async {
-        let store = TestStore(state: Counter(), environment: ())
+        let store = TestStore(state: Counter(), environment: (), timeout: .seconds(30))
         await store.send(.incrementLater) { $0.pending = 1 }
         await withKnownIssue {
             await store.receive(.incrementLater) { $0.count = 1; $0.pending = 0 }
@@ -114,7 +114,7 @@ struct TestStoreTests {
     }
 
     @Test func anEffectStillRunningFailsFinish() async {
-        let store = TestStore(state: Counter(), environment: ())
+        let store = TestStore(state: Counter(), environment: (), timeout: .seconds(30))
         await store.send(.never)
         await withKnownIssue {
             await store.finish(timeout: .milliseconds(50))
@@ -124,7 +124,7 @@ struct TestStoreTests {
     }
 
     @Test func anActionThatNeverArrivesFailsReceive() async {
-        let store = TestStore(state: Counter(), environment: ())
+        let store = TestStore(state: Counter(), environment: (), timeout: .seconds(30))
         await withKnownIssue {
             await store.receive(.increment, timeout: .milliseconds(30))
         } matching: { issue in
@@ -133,9 +133,9 @@ struct TestStoreTests {
     }
 
     @Test func anUncheckedReceivedActionFailsFinish() async {
-        let store = TestStore(state: Counter(), environment: ())
+        let store = TestStore(state: Counter(), environment: (), timeout: .seconds(30))
         await store.send(.incrementLater) { $0.pending = 1 }
-        try? await Task.sleep(for: .milliseconds(100))
+        while store.store.effectsInFlight > 0 { try? await Task.sleep(for: .milliseconds(1)) } // their actions are in
         await withKnownIssue {
             await store.finish()
         } matching: { issue in
@@ -148,7 +148,7 @@ struct TestStoreTests {
 @Suite("TestStore: non-exhaustive")
 struct NonExhaustiveTestStoreTests {
     @Test func onlyWhatTheTestStatesIsChecked() async {
-        let store = TestStore(state: Counter(), environment: (), exhaustivity: .off)
+        let store = TestStore(state: Counter(), environment: (), exhaustivity: .off, timeout: .seconds(30))
         await store.send(.incrementTwiceLater)
         await store.receive(.increment, timeout: .seconds(5)) { $0.count = 1 }
         await store.send(.increment)
@@ -157,7 +157,7 @@ struct NonExhaustiveTestStoreTests {
     }
 
     @Test func anAssignmentThatDoesNotHoldStillFails() async {
-        let store = TestStore(state: Counter(), environment: (), exhaustivity: .off)
+        let store = TestStore(state: Counter(), environment: (), exhaustivity: .off, timeout: .seconds(30))
         await withKnownIssue {
             await store.send(.increment) { $0.count = 5 }
         } matching: { issue in
@@ -204,7 +204,7 @@ struct Timer: ModelProtocol {
 struct TestClockTests {
     @Test func timeMovesOnlyWhenTheTestSays() async {
         let clock = TestClock()
-        let store = TestStore(state: Timer(), environment: .init(clock: clock))
+        let store = TestStore(state: Timer(), environment: .init(clock: clock), timeout: .seconds(30))
         await store.send(.start) { $0.waiting = true }
         await store.advance(clock, by: .milliseconds(499))
         #expect(clock.sleeping == 1, "not due yet: the effect still sleeps")
@@ -218,7 +218,7 @@ struct TestClockTests {
 
     @Test func aCancelledSleepEndsWithoutTheClockMoving() async {
         let clock = TestClock()
-        let store = TestStore(state: Timer(), environment: .init(clock: clock))
+        let store = TestStore(state: Timer(), environment: .init(clock: clock), timeout: .seconds(30))
         await store.send(.start) { $0.waiting = true }
         await store.send(.stop) { $0.waiting = false }
         #expect(clock.sleeping == 0)
