@@ -65,7 +65,7 @@ public struct WorkerLoss: Error, Sendable, Equatable, CustomStringConvertible {
 /// replies and events that come back are read here, on the main thread. Replies are
 /// matched to requests in order (each request gets a ticket). Events are handed on in the
 /// order they came, those before a reply when the reply is taken; events that arrive
-/// between requests are read by a dispatch source on the main queue.
+/// between requests are seen by a watcher thread and read on the main queue.
 @MainActor
 package final class WorkerProcess {
     let pid: pid_t
