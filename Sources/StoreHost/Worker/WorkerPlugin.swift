@@ -138,7 +138,7 @@ public final class WorkerPlugin {
         do {
             return try process.request(type, body.bytes, timeout: timeout, interrupted: interrupted)
         } catch {
-            lostDuringRequest()
+            abandonTimers()
             throw SessionError(lost: error, model: model, doing: what)
         }
     }
@@ -149,7 +149,7 @@ public final class WorkerPlugin {
         do {
             return try process.send(type, body.bytes)
         } catch {
-            lostDuringRequest()
+            abandonTimers()
             throw SessionError(lost: error, model: model, doing: what)
         }
     }
@@ -160,7 +160,7 @@ public final class WorkerPlugin {
         do {
             return try process.wait(for: ticket, timeout: timeout, interrupted: interrupted)
         } catch {
-            lostDuringRequest()
+            abandonTimers()
             throw SessionError(lost: error, model: model, doing: what)
         }
     }
@@ -174,7 +174,7 @@ public final class WorkerPlugin {
     func malformed(_ error: WireError, model: String, doing what: String) -> SessionError {
         guard let process else { return SessionError(message: "\(model): \(error)") }
         let loss = process.malformed(error)
-        lostDuringRequest()
+        abandonTimers()
         return SessionError(lost: loss, model: model, doing: what)
     }
 
@@ -190,10 +190,6 @@ public final class WorkerPlugin {
 
     /// True while `process` is the worker that made a store.
     func isCurrent(_ process: WorkerProcess?) -> Bool { process != nil && process === self.process && process?.loss == nil }
-
-    private func lostDuringRequest() {
-        abandonTimers()
-    }
 
     /// The worker died while nobody was waiting for it.
     private func lost(_ loss: WorkerLoss) {

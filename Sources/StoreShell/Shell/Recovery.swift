@@ -20,10 +20,8 @@ extension ShellCore {
     /// `:crash [PLUGIN]`: how the plugin's last worker died, and everything it wrote to
     /// stderr at the end (Swift's crash report, with the backtrace of the crashed thread).
     func showCrash(_ name: String?, origin: LineOrigin) -> Bool {
-        guard let pluginName = name ?? current?.model.plugin else { return fail("no model is loaded; :crash PLUGIN", origin: origin) }
-        guard let plugin = host.plugins.first(where: { $0.name == pluginName }) else {
-            return fail("no plugin named '\(pluginName)' is loaded; :plugins lists them", origin: origin)
-        }
+        guard let plugin = namedPlugin(name, command: "crash", origin: origin) else { return false }
+        let pluginName = plugin.name
         guard let worker = plugin.worker else {
             return fail("\(pluginName) runs inside storesh (--in-process): a crash there ends storesh, so there is no report to show", origin: origin)
         }
@@ -37,6 +35,20 @@ extension ShellCore {
             "plugin": .string(pluginName), "ended": .string(loss.description), "report": .string(loss.lastWords),
         ])))
         return true
+    }
+
+    /// The loaded plugin `:command [PLUGIN]` means: the one named, else the current
+    /// model's. Nil after reporting why there is none.
+    func namedPlugin(_ name: String?, command: String, origin: LineOrigin) -> LoadedPlugin? {
+        guard let pluginName = name ?? current?.model.plugin else {
+            fail("no model is loaded; :\(command) PLUGIN", origin: origin)
+            return nil
+        }
+        guard let plugin = host.plugins.first(where: { $0.name == pluginName }) else {
+            fail("no plugin named '\(pluginName)' is loaded; :plugins lists them", origin: origin)
+            return nil
+        }
+        return plugin
     }
 
     /// A worker died while no request was waiting for it: effects were running there.

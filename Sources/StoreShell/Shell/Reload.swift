@@ -25,10 +25,8 @@ extension ShellCore {
     /// reporting why nothing changed.
     @discardableResult
     public func reload(_ name: String?, origin: LineOrigin = .prompt) -> Bool {
-        guard let pluginName = name ?? current?.model.plugin else { return fail("no model is loaded; :reload PLUGIN", origin: origin) }
-        guard let old = host.plugins.first(where: { $0.name == pluginName }) else {
-            return fail("no plugin named '\(pluginName)' is loaded; :plugins lists them", origin: origin)
-        }
+        guard let old = namedPlugin(name, command: "reload", origin: origin) else { return false }
+        let pluginName = old.name
         guard host.isolation == .workers, old.worker != nil else {
             return fail("\(pluginName) runs inside storesh (--in-process), where a library cannot be loaded again; start storesh without --in-process to reload", origin: origin)
         }
