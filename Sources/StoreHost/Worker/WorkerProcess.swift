@@ -219,11 +219,26 @@ package final class WorkerProcess {
     /// Waits for the reply to `ticket` and hands on the events that came before it.
     func wait(for ticket: Ticket, timeout: Double?, interrupted: () -> Bool) throws(WorkerLoss) -> Result<WireReader, RemoteRefusal> {
         var reader = WireReader(try waitForReply(ticket.number, timeout: timeout, interrupted: interrupted))
+        scheduleStrandedEvents()
         do {
             if try reader.u8() == 0 { return .success(reader) }
             return .failure(RemoteRefusal(message: try reader.string()))
         } catch {
             throw lose(.protocolError("\(error)"))
+        }
+    }
+
+    /// Events that came after the reply just taken were read off the pipe by this wait, so
+    /// no new bytes will wake the watcher for them: hand them on at the next main-queue
+    /// turn (in order, before anything read later) unless a request still waits for its
+    /// reply, whose taking hands them on.
+    private func scheduleStrandedEvents() {
+        guard inboxStart < inbox.count, !awaited[awaitedStart...].contains(where: { $0 != nil }) else { return }
+        DispatchQueue.main.async { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.loss == nil else { return }
+                self.deliverUpToReply()
+            }
         }
     }
 
