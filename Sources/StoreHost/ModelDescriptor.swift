@@ -124,6 +124,8 @@ public final class ModelDescriptor: @unchecked Sendable {
     let snapshot: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?
     let replay: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32)?
     let restore: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_error>?) -> Int32)?
+    /// What changed since the last snapshot (storeplugin.h); nil when the plugin cannot say.
+    let snapshotChanges: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?)?
 
     /// True when the model can replay its history (undo, jumps, resume).
     public var supportsTimeTravel: Bool { worker.map { _ in workerTimeTravel } ?? (replay != nil) }
@@ -143,6 +145,7 @@ public final class ModelDescriptor: @unchecked Sendable {
         snapshot: @escaping @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?,
         replay: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32)?,
         restore: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_error>?) -> Int32)?,
+        snapshotChanges: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?)? = nil,
         worker: WorkerPlugin? = nil, indexInPlugin: Int = 0, workerTimeTravel: Bool = false
     ) {
         self.worker = worker
@@ -150,6 +153,7 @@ public final class ModelDescriptor: @unchecked Sendable {
         self.workerTimeTravel = workerTimeTravel
         self.replay = replay
         self.restore = restore
+        self.snapshotChanges = snapshotChanges
         self.plugin = plugin
         self.name = name
         self.doc = doc

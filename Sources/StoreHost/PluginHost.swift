@@ -6,6 +6,10 @@ import StoreValue
 /// register. Plugins stay loaded for the host's lifetime (unloading Swift code is unsafe).
 @MainActor
 public final class PluginHost {
+    /// Whether sessions ask plugins for what changed since their last report instead of
+    /// the whole state (`snapshot_changes`); off only to compare the two in tests.
+    package var readsChanges = true
+
     /// The clock plugins see: real at the prompt, virtual under tests.
     public let clock: any HostClock
     /// Directories searched, in order, when a plugin is named rather than given by path.

@@ -16,7 +16,8 @@ enum Registration {
         }
         // Only the bytes the plugin declared are read; fields it lacks stay zero.
         let model = try elements(pointer, count: 1, minimumSize: minimum, what: "sp_model")[0]
-        let hasTimeTravel = model.struct_size >= UInt32(MemoryLayout<sp_model>.size)
+        let hasTimeTravel = model.struct_size >= UInt32(end(of: \sp_model.restore))
+        let hasChanges = model.struct_size >= UInt32(end(of: \sp_model.snapshot_changes))
         guard let rawName = model.name.map({ String(cString: $0) }), isIdentifier(rawName) else {
             throw Invalid(message: "a model name must match [A-Za-z_][A-Za-z0-9_-]*")
         }
@@ -56,8 +57,15 @@ enum Registration {
             plugin: plugin, name: rawName, doc: model.doc.map { String(cString: $0) },
             actions: actions, services: services, modelData: model.model_data,
             create: create, destroy: destroy, dispatch: dispatch, snapshot: snapshot,
-            replay: hasTimeTravel ? model.replay : nil, restore: hasTimeTravel ? model.restore : nil
+            replay: hasTimeTravel ? model.replay : nil, restore: hasTimeTravel ? model.restore : nil,
+            snapshotChanges: hasChanges ? model.snapshot_changes : nil
         )
+    }
+
+    /// The offset just past a pointer-sized field: a struct declaring at least this size
+    /// has the field.
+    private static func end(of field: PartialKeyPath<sp_model>) -> Int {
+        MemoryLayout<sp_model>.offset(of: field)! + MemoryLayout<UnsafeRawPointer>.size
     }
 
     /// A plugin's array, stepped by its declared struct size; a problem names the array.

@@ -11,24 +11,27 @@ public final class Session {
     /// nested past the limit) this is the last state that could be, and
     /// `currentState()` says why; code that shows the state to a user asks that instead.
     public var state: Value {
-        if isStale, let fresh = try? readState() {
-            knownState = fresh
-            isStale = false
-        }
+        if isStale { _ = try? read() }
         return knownState
     }
 
     /// The current state, or why it cannot be read.
     public func currentState() throws(SessionError) -> Value {
-        if isStale {
-            knownState = try readState()
-            isStale = false
-        }
+        if isStale { try read() }
         return knownState
     }
 
     private var knownState: Value
     private var isStale = false
+    /// The last read of the state: what it was, and what changed since the read before.
+    package private(set) var lastRead: StateRead?
+    /// True while `knownState` is the state the plugin last reported, so the plugin can be
+    /// asked for what changed since (`snapshot_changes`) instead of for all of it.
+    private var pluginBaseline = false
+    /// The host's `readsChanges` when the session was made.
+    private let readsChanges: Bool
+    /// For warnings; sessions may outlive their host in tests and tools.
+    private weak var logHost: PluginHost?
     /// Called for every effect event and every action an effect applied.
     public var onEvent: ((SessionEvent) -> Void)?
     /// Service implementations passed to the store, in the model's declaration order.
@@ -48,6 +51,8 @@ public final class Session {
     public init(model: ModelDescriptor, host: PluginHost, services overrides: [String: sp_typed_entry] = [:]) throws(SessionError) {
         self.model = model
         self.host = host
+        self.logHost = host
+        self.readsChanges = host.readsChanges
         self.knownState = .null
         self.startTime = host.clock.now
         services = model.services.compactMap { overrides[$0.name] ?? $0.defaultImplementation }
@@ -66,7 +71,9 @@ public final class Session {
         if let worker = model.worker {
             let remote = try RemoteStore(plugin: worker, model: model, session: self)
             self.remote = remote
-            knownState = try remote.create()
+            let read = try remote.create()
+            knownState = read.state
+            lastRead = read
             return
         }
         var error = sp_error.empty()
@@ -78,7 +85,7 @@ public final class Session {
             throw SessionError(message: "\(model.qualifiedName): could not create a store (\(ErrorCode.name(status))): \(error.text)")
         }
         store = handle
-        knownState = try readState()
+        try read()
     }
 
     isolated deinit {
@@ -110,14 +117,15 @@ public final class Session {
             isStale = isStale || result.state_changed != 0
             return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: [])
         }
+        let fresh: StateRead
         do {
-            knownState = try readState()
+            fresh = try read()
         } catch {
             // The action was applied; only showing its result failed.
             isStale = true
             return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: [], stateError: error.message)
         }
-        let changes = result.state_changed != 0 ? StateDiff.changes(from: before, to: knownState) : []
+        let changes = result.state_changed != 0 ? Self.diff(from: before, to: fresh) : []
         return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: changes)
     }
 
@@ -239,6 +247,7 @@ public final class Session {
         }
         knownState = state
         isStale = false
+        pluginBaseline = false
         return true
     }
 
@@ -306,9 +315,59 @@ public final class Session {
         return name.withCString { entry(store, $0, tree, result, error) }
     }
 
-    /// Reads the state from the plugin again.
+    /// Reads the state from the plugin again: only what changed, when the plugin can say.
+    @discardableResult
     public func readState() throws(SessionError) -> Value {
-        if let remote { return try remote.snapshot() }
+        try read().state
+    }
+
+    /// Reads the state, makes it the known state, and says what changed since the last
+    /// read (a model in a worker: the worker says; in this process: the plugin's
+    /// `snapshot_changes`, else a whole snapshot).
+    @discardableResult
+    package func read(whole: Bool = false) throws(SessionError) -> StateRead {
+        let number = (lastRead?.number ?? 0) + 1
+        let fresh: StateRead
+        if let remote {
+            fresh = try remote.read(whole: whole)
+        } else if !whole, pluginBaseline, readsChanges, let patches = readChanges() {
+            var state = knownState
+            do {
+                for patch in patches { try patch.apply(to: &state) }
+                fresh = StateRead(state: state, previous: knownState, patches: patches, number: number)
+            } catch {
+                logHost?.log?(.warning, "\(model.qualifiedName) reported a change that does not fit its state (\(error)); reading the whole state")
+                fresh = StateRead(state: try readWholeState(), previous: nil, patches: nil, number: number)
+            }
+        } else {
+            fresh = StateRead(state: try readWholeState(), previous: nil, patches: nil, number: number)
+        }
+        knownState = fresh.state
+        isStale = false
+        pluginBaseline = true
+        lastRead = fresh
+        return fresh
+    }
+
+    /// The plugin's changes since its last report, nil when it cannot say (or says
+    /// something that is not a list of changes). Either way the plugin's baseline is now
+    /// gone until the caller applies the answer.
+    private func readChanges() -> [StatePatch]? {
+        pluginBaseline = false
+        guard let store, let changes = model.snapshotChanges, let tree = changes(store) else { return nil }
+        defer { ValueFunctions.free_(tree) }
+        guard case .array(let items)? = try? Value(reading: tree) else { return nil }
+        var patches: [StatePatch] = []
+        patches.reserveCapacity(items.count)
+        for item in items {
+            guard let patch = try? StatePatch(item) else { return nil }
+            patches.append(patch)
+        }
+        return patches
+    }
+
+    private func readWholeState() throws(SessionError) -> Value {
+        pluginBaseline = false
         guard let store, let snapshot = model.snapshot(store) else {
             throw SessionError(message: "\(model.qualifiedName): the plugin returned no state snapshot")
         }
@@ -318,6 +377,15 @@ public final class Session {
         } catch {
             throw SessionError(message: "\(model.qualifiedName): cannot show the state: \(error)")
         }
+    }
+
+    /// The diff from `before` to a read's state, looking only where the read's changes
+    /// touched when they apply to `before`.
+    private static func diff(from before: Value, to read: StateRead) -> [StateChange] {
+        if let patches = read.patches, let previous = read.previous, previous == before {
+            return StateDiff.changes(from: before, to: read.state, touched: StateTouch(patches))
+        }
+        return StateDiff.changes(from: before, to: read.state)
     }
 
     /// The value functions, for building arguments the same way plugins build values.
@@ -363,23 +431,30 @@ public final class Session {
     private var lastEmittedChanged: Bool?
 
     private func applied(_ action: String) {
-        applied(action, state: try? readState(), changed: lastEmittedChanged)
+        let before: Value? = isStale ? nil : knownState
+        applied(action, before: before, read: try? read(), changed: lastEmittedChanged)
         lastEmittedChanged = nil
     }
 
-    /// An effect's action was applied; `state` is the state after it (nil when it could
-    /// not be read), `changed` what the plugin said (nil: it did not say).
-    package func applied(_ action: String, state: Value?, changed pluginSaid: Bool?) {
+    /// An effect's action in a worker was applied; `read` is the state after it (nil when
+    /// it could not be read), `changed` what the plugin said (nil: it did not say).
+    package func appliedInWorker(_ action: String, read: () -> StateRead?, changed pluginSaid: Bool?) {
+        let before: Value? = isStale ? nil : knownState
+        let fresh = read()
+        if let fresh {
+            knownState = fresh.state
+            isStale = false
+            lastRead = fresh
+        }
+        applied(action, before: before, read: fresh, changed: pluginSaid)
+    }
+
+    private func applied(_ action: String, before: Value?, read fresh: StateRead?, changed pluginSaid: Bool?) {
         // A stale state (after unobserved sends) cannot give a faithful diff: report no
         // diff then, and take "changed" from the plugin when it says.
-        let before: Value? = isStale ? nil : knownState
-        if let fresh = state {
-            knownState = fresh
-            isStale = false
-        } else {
-            isStale = true // `:state` will say why it cannot be read
-        }
-        let changes = before.map { StateDiff.changes(from: $0, to: knownState) } ?? []
+        if fresh == nil { isStale = true } // `:state` will say why it cannot be read
+        var changes: [StateChange] = []
+        if let before, let fresh { changes = Self.diff(from: before, to: fresh) }
         onEvent?(.applied(action: action, changes: changes, changed: pluginSaid ?? !changes.isEmpty))
     }
 
@@ -398,9 +473,10 @@ public final class Session {
             isStale = true
             return SendResult(action: action.name, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [], stateError: error.message)
         case .success(let fresh?):
-            knownState = fresh
+            knownState = fresh.state
             isStale = false
-            return SendResult(action: action.name, stateChanged: true, effectsStarted: outcome.effectsStarted, changes: StateDiff.changes(from: before, to: fresh))
+            lastRead = fresh
+            return SendResult(action: action.name, stateChanged: true, effectsStarted: outcome.effectsStarted, changes: Self.diff(from: before, to: fresh))
         case .success(nil):
             return result
         }
@@ -420,6 +496,24 @@ public final class Session {
         let action = text.map { String(cString: $0) } ?? "?"
         let userData = Unchecked(userData)
         MainActor.assumeIsolated { session(userData.value).applied(action) }
+    }
+}
+
+/// One read of a session's state: the state, and how it came from the read before.
+package struct StateRead: Sendable {
+    package let state: Value
+    /// The state `patches` apply to (the previous read's); nil when read whole.
+    package let previous: Value?
+    /// What changed since the previous read; nil when the state was read whole.
+    package let patches: [StatePatch]?
+    /// Counts the session's reads from 1; a worker's reads are numbered by the worker.
+    package let number: UInt64
+
+    package init(state: Value, previous: Value?, patches: [StatePatch]?, number: UInt64) {
+        self.state = state
+        self.previous = previous
+        self.patches = patches
+        self.number = number
     }
 }
 

@@ -49,7 +49,7 @@ public enum StateDiff {
 
     /// Compares children before descending into them, so each unchanged subtree is
     /// compared once, by its parent, and never walked again.
-    private static func diff(_ old: Value, _ new: Value, path: String, into changes: inout [StateChange]) {
+    static func diff(_ old: Value, _ new: Value, path: String, into changes: inout [StateChange]) {
         switch (old, new) {
         case (.record(let oldType, let oldFields), .record(let newType, let newFields)) where oldType == newType:
             diffFields(oldFields, newFields, path: path, into: &changes)
@@ -147,7 +147,7 @@ public enum StateDiff {
     }
 
     /// A list element's id: the string field `id` of a record.
-    private static func identity(_ value: Value) -> String? {
+    static func identity(_ value: Value) -> String? {
         guard case .record(_, let fields) = value, let field = fields.first(where: { $0.label == "id" }), case .string(let id) = field.value else { return nil }
         return id
     }
@@ -165,7 +165,7 @@ public enum StateDiff {
     }
 
     /// `todos["t3"]`: an element by its id, as `:state` and keyed actions name it.
-    private static func keyedPath(_ path: String, _ id: String) -> String {
+    static func keyedPath(_ path: String, _ id: String) -> String {
         path + "[" + Value.quoted(id) + "]"
     }
 

@@ -32,7 +32,8 @@ extension PluginModel {
                     snapshot: { try box.snapshot() },
                     dispose: { box.dispose() },
                     replay: { index, arguments throws(PluginFailure) in try box.replay(action: index, arguments: arguments) },
-                    restore: restore
+                    restore: restore,
+                    changes: { try box.changes() }
                 )
             }
         )
@@ -51,6 +52,8 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable> {
     /// Actions without parameters, decoded once, by action index.
     @usableFromInline var constants: [Model.Action?]
     let context: StoreContext
+    /// The state as last reported to the host, to report only what changed since.
+    let tracker = ChangeTracker(rootType: "\(Model.self)")
     @usableFromInline var dispatching: String?
     @usableFromInline var effectsStarted = 0
 
@@ -152,7 +155,14 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable> {
     @usableFromInline
     func snapshot() throws -> Value {
         if pending != nil { commit() }
-        return try ValueEncoder().encode(store.state).named("\(Model.self)")
+        return try tracker.snapshot(of: store.state)
+    }
+
+    /// What changed since the last snapshot or call, as patches; nil when there was none.
+    @usableFromInline
+    func changes() throws -> [StatePatch]? {
+        if pending != nil { commit() }
+        return try tracker.changes(of: store.state)
     }
 
     @usableFromInline

@@ -63,6 +63,9 @@ struct PluginStore {
     @usableFromInline let replay: @MainActor (_ action: Int, _ arguments: [Value]) throws(PluginFailure) -> DispatchOutcome
     /// Replaces the state with a snapshot; nil when the model cannot be decoded.
     @usableFromInline let restore: (@MainActor (Value) throws(PluginFailure) -> Void)?
+    /// What changed since the last snapshot or call (nil: take a snapshot); nil when the
+    /// model cannot tell.
+    @usableFromInline let changes: (@MainActor () throws -> [StatePatch]?)?
 
     @usableFromInline
     init(
@@ -70,13 +73,15 @@ struct PluginStore {
         snapshot: @escaping @MainActor () throws -> Value,
         dispose: @escaping @MainActor () -> Void,
         replay: @escaping @MainActor (Int, [Value]) throws(PluginFailure) -> DispatchOutcome,
-        restore: (@MainActor (Value) throws(PluginFailure) -> Void)?
+        restore: (@MainActor (Value) throws(PluginFailure) -> Void)?,
+        changes: (@MainActor () throws -> [StatePatch]?)? = nil
     ) {
         self.dispatch = dispatch
         self.snapshot = snapshot
         self.dispose = dispose
         self.replay = replay
         self.restore = restore
+        self.changes = changes
     }
 }
 

@@ -80,7 +80,7 @@ public enum StorePlugin {
             services: UnsafePointer(services), service_count: UInt32(model.services.count),
             model_data: Unmanaged.passRetained(handle).toOpaque(),
             create: Trampolines.create, destroy: Trampolines.destroy, dispatch: Trampolines.dispatch, snapshot: Trampolines.snapshot,
-            replay: Trampolines.replay, restore: Trampolines.restore
+            replay: Trampolines.replay, restore: Trampolines.restore, snapshot_changes: Trampolines.snapshotChanges
         )
         return table.pointee.register_model(table.pointee.host_data, &description, error)
     }

@@ -101,6 +101,17 @@ enum Trampolines {
         }
         return built.value
     }
+
+    static let snapshotChanges: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>? = { store in
+        let store = Unchecked(store)
+        let built: Unchecked<UnsafeMutablePointer<sp_value>?> = MainActor.assumeIsolated {
+            guard let raw = store.value else { return Unchecked(nil) }
+            let handle = Unmanaged<StoreHandle>.fromOpaque(raw).takeUnretainedValue()
+            guard let changes = handle.store.changes, let patches = try? changes() else { return Unchecked(nil) }
+            return Unchecked(Value.array(patches.map(\.value)).build(with: handle.context.services.host))
+        }
+        return built.value
+    }
 }
 
 /// Runs an action for a typed entry point or for `dispatch`.

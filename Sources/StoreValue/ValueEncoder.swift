@@ -77,31 +77,11 @@ private struct NodeEncoder: Encoder {
 
 /// Encodes scalars; shared by the three container kinds.
 private func scalar<T: Encodable>(_ value: T, into node: EncodingNode, codingPath: [any CodingKey]) throws {
-    switch value {
-    case let v as Bool: node.set(.bool(v))
-    case let v as String: node.set(.string(v))
-    case let v as Double: node.set(.double(v))
-    case let v as Float: node.set(.double(Double(v)))
-    case let v as Int: node.set(.int(Int64(v)))
-    case let v as Int8: node.set(.int(Int64(v)))
-    case let v as Int16: node.set(.int(Int64(v)))
-    case let v as Int32: node.set(.int(Int64(v)))
-    case let v as Int64: node.set(.int(v))
-    case let v as UInt8: node.set(.int(Int64(v)))
-    case let v as UInt16: node.set(.int(Int64(v)))
-    case let v as UInt32: node.set(.int(Int64(v)))
-    case let v as UInt:
-        guard let exact = Int64(exactly: v) else { throw tooLarge(v, codingPath) }
-        node.set(.int(exact))
-    case let v as UInt64:
-        guard let exact = Int64(exactly: v) else { throw tooLarge(v, codingPath) }
-        node.set(.int(exact))
-    default: try value.encode(to: NodeEncoder(node: node, codingPath: codingPath))
+    if let scalar = try Scalars.value(of: value, codingPath: codingPath) {
+        node.set(scalar)
+    } else {
+        try value.encode(to: NodeEncoder(node: node, codingPath: codingPath))
     }
-}
-
-private func tooLarge(_ value: some Any, _ codingPath: [any CodingKey]) -> EncodingError {
-    .invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(value) does not fit in a 64-bit signed integer"))
 }
 
 private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {

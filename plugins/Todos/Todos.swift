@@ -34,6 +34,8 @@ struct TodoList: ModelProtocol, Codable {
 
     enum Action: Codable, Sendable {
         case add(title: String, priority: Int)
+        /// Adds `count` numbered todos at once, for trying out big lists.
+        case seed(count: Int)
         case delete(id: String)
         case move(from: Int, to: Int)
         case orderByDate
@@ -49,6 +51,13 @@ struct TodoList: ModelProtocol, Codable {
         case .add(let title, let priority):
             next.added += 1
             next.todos.append(Todo(id: "t\(next.added)", title: title, priority: priority, created: next.added))
+        case .seed(let count):
+            guard count > 0 else { return Update(state: state) }
+            next.todos.reserveCapacity(next.todos.count + count)
+            for _ in 0..<count {
+                next.added += 1
+                next.todos.append(Todo(id: "t\(next.added)", title: "todo number \(next.added)", priority: next.added % 5, created: next.added))
+            }
         case .delete(let id):
             next.todos.removeAll { $0.id == id }
         case .move(let from, let to):
@@ -88,6 +97,7 @@ let todosModel = PluginModel.observable(
     initial: { TodoList() },
     actions: [
         .init("add", "Adds a todo at the end.", [.string("title"), .int("priority")]),
+        .init("seed", "Adds COUNT numbered todos at once, for trying out big lists.", [.int("count")]),
         .init("delete", "Deletes the todo with this id.", [.string("id")]),
         .init("move", "Moves the todo at one position to another.", [.int("from"), .int("to")]),
         .init("orderByDate", "Orders todos oldest first."),

@@ -252,6 +252,24 @@ typedef struct sp_model {
      * time); effects in flight are cancelled and none are started. NULL: the host starts
      * from a new store and replays instead. */
     int32_t (*restore)(void *store, const sp_value *state, sp_error *error);
+
+    /* ---- Incremental snapshots (optional; NULL when not supported). A host that shows
+     * the state after every action need not read a large state whole each time. ---- */
+
+    /* What changed in the state since this store's last snapshot or snapshot_changes
+     * call, as a value tree owned by the host from then on: an SP_ARRAY of changes, in the
+     * order to apply them, each an SP_RECORD named
+     *     "set"     {path, value}: the value at path is now value;
+     *     "splice"  {path, at, remove, insert}: in the array at path, `remove` (SP_INT)
+     *               elements from index `at` (SP_INT) on are replaced by the elements of
+     *               `insert` (SP_ARRAY).
+     * A path is an SP_ARRAY of steps from the root: SP_STRING for a record's field,
+     * SP_INT for an array's index; an empty path is the whole state. An empty SP_ARRAY
+     * means nothing changed. NULL means the plugin cannot tell (no earlier snapshot, or it
+     * ran out of memory): the host calls snapshot instead. A host that applies every
+     * answer, in order, to the state it read before holds the state snapshot would return;
+     * when it cannot (a change does not fit), it calls snapshot to start again. */
+    sp_value *(*snapshot_changes)(void *store);
 } sp_model;
 
 /* ---- What a plugin exports ---------------------------------------------------------- */

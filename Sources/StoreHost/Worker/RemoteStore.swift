@@ -12,6 +12,9 @@ final class RemoteStore {
     private var id: UInt32 = 0
     /// The shell's copies of the stubs, by service index: they count the worker's calls.
     private var scripts: [Int: StubScript] = [:]
+    /// The last state the worker sent, which its next changes apply to; nil when the
+    /// two are out of step (the next read asks for the whole state).
+    private var held: StateRead?
 
     init(plugin: WorkerPlugin, model: ModelDescriptor, session: Session) throws(SessionError) {
         self.plugin = plugin
@@ -22,11 +25,49 @@ final class RemoteStore {
     }
 
     /// Creates the store in the worker; returns its initial state.
-    func create() throws(SessionError) -> Value {
+    func create() throws(SessionError) -> StateRead {
         var body = try start()
         body.u32(UInt32(model.indexInPlugin))
         var reply = try call(.create, body, doing: "creating a store")
-        return try decode("creating a store") { () throws(WireError) in try reply.value() }
+        let state = try decode("creating a store") { () throws(WireError) in try reply.state() }
+        guard let read = take(state) else { return try read(whole: true) }
+        return read
+    }
+
+    /// A state from the worker as a read: a whole one as it is, changes applied to the
+    /// state they were made from. Nil when the shell does not hold that state or the
+    /// changes do not fit it (the next read then asks for the whole state).
+    private func take(_ state: WireState) -> StateRead? {
+        switch state {
+        case .whole(let number, let value):
+            held = StateRead(state: value, previous: nil, patches: nil, number: number)
+        case .changes(let number, let base, let patches):
+            guard let before = held, before.number == base else {
+                held = nil
+                return nil
+            }
+            var value = before.state
+            do {
+                for patch in patches { try patch.apply(to: &value) }
+            } catch {
+                held = nil
+                return nil
+            }
+            held = StateRead(state: value, previous: before.state, patches: patches, number: number)
+        }
+        return held
+    }
+
+    /// Reads the state: the changes since the last state the worker sent, or with `whole`
+    /// (or when out of step) the whole state.
+    func read(whole: Bool) throws(SessionError) -> StateRead {
+        var body = try start()
+        body.bool(whole || held == nil)
+        var reply = try call(.snapshot, body, doing: "making a snapshot of its state")
+        let state = try decode("making a snapshot") { () throws(WireError) in try reply.state() }
+        if let read = take(state) { return read }
+        guard !whole else { throw plugin.malformed(WireError(description: "a whole state was asked for, changes came"), model: model.qualifiedName, doing: "making a snapshot") }
+        return try read(whole: true)
     }
 
     func destroy() {
@@ -42,7 +83,7 @@ final class RemoteStore {
         var effectsStarted: Int
         /// With `wantState`: the new state when it changed (nil when it did not), or why
         /// it cannot be read.
-        var state: Result<Value?, SessionError>
+        var state: Result<StateRead?, SessionError>
     }
 
     func send(_ action: ActionDescriptor, arguments: [Value], wantState: Bool) throws(SessionError) -> Outcome {
@@ -51,16 +92,24 @@ final class RemoteStore {
         body.values(arguments)
         body.bool(wantState)
         var reply = try call(.send, body, doing: "handling '\(action.text(with: arguments))'")
-        return try decode("handling '\(action.name)'") { () throws(WireError) in
+        var outcome = try decode("handling '\(action.name)'") { () throws(WireError) in
             let changed = try reply.bool()
             let effects = Int(try reply.u32())
-            var state: Result<Value?, SessionError> = .success(nil)
+            var state: Result<WireState?, SessionError> = .success(nil)
             switch try reply.u8() {
-            case 1: state = .success(try reply.value())
+            case 1: state = .success(try reply.state())
             case 2: state = .failure(SessionError(message: try reply.string()))
             default: break
             }
-            return Outcome(changed: changed, effectsStarted: effects, state: state)
+            return (changed, effects, state)
+        }
+        switch outcome.2 {
+        case .success(let state?):
+            if let read = take(state) { return Outcome(changed: outcome.0, effectsStarted: outcome.1, state: .success(read)) }
+            outcome.2 = .success(nil)
+            return Outcome(changed: outcome.0, effectsStarted: outcome.1, state: Result { () throws(SessionError) in try read(whole: true) })
+        case .success(nil): return Outcome(changed: outcome.0, effectsStarted: outcome.1, state: .success(nil))
+        case .failure(let error): return Outcome(changed: outcome.0, effectsStarted: outcome.1, state: .failure(error))
         }
     }
 
@@ -86,7 +135,7 @@ final class RemoteStore {
         case .success(let reader): reply = reader
         case .failure(let refusal): throw SessionError(message: refusal.message)
         }
-        return try decode("handling a batch") { () throws(WireError) in
+        let result = try decode("handling a batch") { () throws(WireError) in
             var outcomes: [Result<Session.BatchOutcome, SessionError>] = []
             let count = Int(try reply.u32())
             outcomes.reserveCapacity(count)
@@ -96,9 +145,14 @@ final class RemoteStore {
                     ? .failure(SessionError(message: try reply.string()))
                     : .success(Session.BatchOutcome(changed: flags & 1 != 0, startedEffects: flags & 2 != 0)))
             }
-            let state = try reply.bool() ? try reply.value() : nil
-            return Session.BatchResult(outcomes: outcomes, stateAfter: state)
+            let state = try reply.bool() ? try reply.state() : nil
+            return (outcomes, state)
         }
+        var after: Value?
+        if let state = result.1 {
+            if let read = take(state) { after = read.state } else { after = try read(whole: true).state }
+        }
+        return Session.BatchResult(outcomes: result.0, stateAfter: after)
     }
 
     /// Replays `actions` (updates only) in one request, stopping at the first refused.
@@ -136,10 +190,6 @@ final class RemoteStore {
         return try decode("restoring a snapshot") { () throws(WireError) in try reply.bool() }
     }
 
-    func snapshot() throws(SessionError) -> Value {
-        var reply = try call(.snapshot, try start(), doing: "making a snapshot of its state")
-        return try decode("making a snapshot") { () throws(WireError) in try reply.value() }
-    }
 
     /// Makes the worker answer the service at `index` as `script` says (nil: its own).
     func stub(service index: Int, _ script: StubScript?) throws(SessionError) {
@@ -170,8 +220,8 @@ final class RemoteStore {
         ))
     }
 
-    func receiveApplied(_ action: String, state: Value?, changed: Bool?) {
-        session.applied(action, state: state, changed: changed)
+    func receiveApplied(_ action: String, state: WireState?, changed: Bool?) {
+        session.appliedInWorker(action, read: { state.flatMap { self.take($0) } }, changed: changed)
     }
 
     /// A request body for this store, or an error when its worker is gone.

@@ -15,6 +15,8 @@ public enum WorkerWireCheck {
             if let value = try? single.value(), let problem = roundTrip([value]) { return .failure(problem) }
             var list = WireReader(frame.body)
             if let values = try? list.values(), let problem = roundTrip(values) { return .failure(problem) }
+            var state = WireReader(frame.body)
+            if case .changes(_, _, let patches)? = try? state.state(), let problem = applies(patches) { return .failure(problem) }
         }
         return .success(count)
     }
@@ -22,6 +24,21 @@ public enum WorkerWireCheck {
     /// A value that did not survive being written and read again.
     public struct OracleViolation: Error, CustomStringConvertible {
         public let description: String
+    }
+
+    /// Changes from the wire applied to a small state: each either fits or is refused
+    /// with the state left as it was.
+    private static func applies(_ patches: [StatePatch]) -> OracleViolation? {
+        var state = Value.record(["items": .array([.int(1), .record(["a": .null])]), "name": .string("x")])
+        for patch in patches {
+            let before = state
+            do {
+                try patch.apply(to: &state)
+            } catch {
+                if state != before { return OracleViolation(description: "a refused change altered the state: \(patch)") }
+            }
+        }
+        return nil
     }
 
     private static func roundTrip(_ values: [Value]) -> OracleViolation? {

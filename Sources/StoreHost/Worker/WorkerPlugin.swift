@@ -219,7 +219,7 @@ public final class WorkerPlugin {
                 let store = try reader.u32()
                 let text = try reader.string()
                 let changed = try reader.u8()
-                let state = try reader.bool() ? try reader.value() : nil
+                let state = try reader.bool() ? try reader.state() : nil
                 stores[store]?.value?.receiveApplied(text, state: state, changed: changed == 2 ? nil : changed == 1)
             case .wake:
                 let timer = try reader.u64()

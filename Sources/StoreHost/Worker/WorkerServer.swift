@@ -16,6 +16,9 @@ public final class WorkerServer {
     private var host: PluginHost?
     private var plugin: LoadedPlugin?
     private var stores: [UInt32: Session] = [:]
+    /// Per store, the number of the last state read sent to the shell: the next read's
+    /// changes are sent instead of the whole state when they apply to it.
+    private var sentReads: [UInt32: UInt64] = [:]
     private let clock = ShellTime()
     private var source: (any DispatchSourceRead)?
 
@@ -115,14 +118,18 @@ public final class WorkerServer {
                 let session = try Session(model: plugin.models[index], host: host)
                 stores[id] = session
                 session.onEvent = { [weak self] event in self?.forward(event, from: id) }
-                reply.value(session.state)
+                guard let read = session.lastRead else { return "the store's state was not read" }
+                writeState(read, of: id, into: &reply, whole: true)
             } catch {
                 return error.message
             }
         case .destroy:
-            stores[try reader.u32()] = nil
+            let id = try reader.u32()
+            stores[id] = nil
+            sentReads[id] = nil
         case .send:
-            let session = try store(&reader)
+            let id = try reader.u32()
+            let session = try store(id)
             let index = Int(try reader.u32())
             let arguments = try reader.values()
             let wantState = try reader.bool()
@@ -133,9 +140,9 @@ public final class WorkerServer {
                 reply.u32(UInt32(result.effectsStarted))
                 if wantState, result.stateChanged {
                     do {
-                        let state = try session.readState()
+                        let read = try session.read()
                         reply.u8(1)
-                        reply.value(state)
+                        writeState(read, of: id, into: &reply)
                     } catch {
                         reply.u8(2)
                         reply.string(error.message)
@@ -164,9 +171,11 @@ public final class WorkerServer {
                 return error.message
             }
         case .snapshot:
-            let session = try store(&reader)
+            let id = try reader.u32()
+            let session = try store(id)
+            let whole = try reader.bool()
             do {
-                reply.value(try session.readState())
+                writeState(try session.read(), of: id, into: &reply, whole: whole)
             } catch {
                 return error.message
             }
@@ -193,7 +202,8 @@ public final class WorkerServer {
             reply.bool(stopped != nil)
             if let stopped { reply.string(stopped) }
         case .sendBatch:
-            let session = try store(&reader)
+            let id = try reader.u32()
+            let session = try store(id)
             let stopAtFailure = try reader.bool()
             let stateAfter = try reader.bool()
             var outcomes = WireWriter()
@@ -216,17 +226,27 @@ public final class WorkerServer {
             }
             reply.u32(processed)
             reply.bytes += outcomes.bytes
-            let state = stateAfter ? try? session.readState() : nil
-            reply.bool(state != nil)
-            if let state { reply.value(state) }
+            let read = stateAfter ? try? session.read() : nil
+            reply.bool(read != nil)
+            if let read { writeState(read, of: id, into: &reply) }
         }
         return nil
     }
 
     private func store(_ reader: inout WireReader) throws(WireError) -> Session {
-        let id = try reader.u32()
+        try store(try reader.u32())
+    }
+
+    private func store(_ id: UInt32) throws(WireError) -> Session {
         guard let session = stores[id] else { throw WireError(description: "no store \(id)") }
         return session
+    }
+
+    /// Writes a state read for the shell: its changes when they apply to the last state
+    /// sent for the store, else (or with `whole`) the whole state.
+    private func writeState(_ read: StateRead, of store: UInt32, into writer: inout WireWriter, whole: Bool = false) {
+        writer.state(read, shellHolds: sentReads[store], whole: whole)
+        sentReads[store] = read.number
     }
 
     private func load(_ path: String, into reply: inout WireWriter) -> String? {
@@ -322,9 +342,12 @@ public final class WorkerServer {
         case .applied(let action, _, let changed):
             body.string(action)
             body.u8(changed ? 1 : 0)
-            let state = try? stores[store]?.currentState()
-            body.bool(state != nil)
-            if let state { body.value(state) }
+            if let session = stores[store], (try? session.currentState()) != nil, let read = session.lastRead {
+                body.bool(true)
+                writeState(read, of: store, into: &body)
+            } else {
+                body.bool(false)
+            }
             send(.applied, body)
         }
     }

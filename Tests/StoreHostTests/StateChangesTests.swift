@@ -1,0 +1,289 @@
+import StoreHost
+import StoreShell
+import StoreValue
+import Testing
+
+/// A state shaped like the ones users have: a list of identified records, a list of plain
+/// values, a nested record and a value that is not Equatable.
+private struct Item: Codable, Equatable {
+    var id: String
+    var title: String
+    var done = false
+    var tags: [String] = []
+}
+
+private struct Settings: Codable { // not Equatable: compared by its encoding
+    var theme = "light"
+    var size = 12
+}
+
+private struct Board: Codable, Equatable {
+    var items: [Item] = []
+    var numbers: [Int] = []
+    var settings = Settings()
+    var name = "board"
+
+    static func == (a: Board, b: Board) -> Bool {
+        a.items == b.items && a.numbers == b.numbers && a.name == b.name
+            && a.settings.theme == b.settings.theme && a.settings.size == b.settings.size
+    }
+}
+
+@Suite("Incremental snapshots: a plugin reports what changed, the host applies and diffs it")
+struct ChangeTrackerTests {
+    private func board(_ count: Int) -> Board {
+        Board(items: (0..<count).map { Item(id: "i\($0)", title: "item \($0)") }, numbers: Array(0..<5))
+    }
+
+    @Test func aToggleInALongListIsOneChangeAtItsField() throws {
+        let tracker = ChangeTracker(rootType: "Board")
+        var state = board(1000)
+        _ = try tracker.snapshot(of: state)
+        state.items[500].done = true
+        let patches = try #require(try tracker.changes(of: state))
+        #expect(patches == [.set(path: [.field("items"), .index(500), .field("done")], value: .bool(true))])
+        #expect(try tracker.changes(of: state) == [], "nothing changed since the last call")
+    }
+
+    @Test func insertsAndRemovesAreSplicesOfWhatChanged() throws {
+        let tracker = ChangeTracker()
+        var state = board(10)
+        _ = try tracker.snapshot(of: state)
+        state.items.insert(Item(id: "new", title: "new"), at: 3)
+        let inserted = try #require(try tracker.changes(of: state))
+        guard case .splice(let path, let at, let removing, let inserting) = try #require(inserted.first) else {
+            Issue.record("expected a splice, got \(inserted)")
+            return
+        }
+        #expect(inserted.count == 1 && path == [.field("items")] && at == 3 && removing == 0 && inserting.count == 1)
+        state.items.removeLast(2)
+        #expect(try tracker.changes(of: state) == [.splice(path: [.field("items"), ], at: 9, removing: 2, inserting: [])])
+    }
+
+    @Test func noBaselineMeansTakeASnapshot() throws {
+        let tracker = ChangeTracker()
+        #expect(try tracker.changes(of: board(1)) == nil)
+        _ = try tracker.snapshot(of: board(1))
+        tracker.reset()
+        #expect(try tracker.changes(of: board(1)) == nil)
+    }
+
+    @Test func theSnapshotIsWhatTheFullEncoderGives() throws {
+        let state = board(3)
+        #expect(try ChangeTracker().snapshot(of: state) == ValueEncoder().encode(state))
+    }
+
+    /// Random edits: applying the changes to the old snapshot gives the new snapshot, and
+    /// the diff that looks only where they touched equals the whole diff.
+    @Test func randomEditsRoundTrip() throws {
+        var generator = SplitMix(seed: 7)
+        for round in 0..<200 {
+            let tracker = ChangeTracker(rootType: "Board")
+            var state = board(Int(generator.next() % 12))
+            var shown = try tracker.snapshot(of: state)
+            for _ in 0..<6 {
+                edit(&state, &generator)
+                let patches = try #require(try tracker.changes(of: state))
+                var applied = shown
+                for patch in patches { try patch.apply(to: &applied) }
+                let expected = try ChangeTracker(rootType: "Board").snapshot(of: state)
+                #expect(applied == expected, "round \(round): \(patches)")
+                #expect(StateDiff.changes(from: shown, to: applied, touched: StateTouch(patches)) == StateDiff.changes(from: shown, to: applied),
+                        "round \(round): \(patches)")
+                shown = applied
+            }
+        }
+    }
+
+    private func edit(_ state: inout Board, _ generator: inout SplitMix) {
+        func pick(_ count: Int) -> Int { count == 0 ? 0 : Int(generator.next() % UInt64(count)) }
+        switch generator.next() % 9 {
+        case 0 where !state.items.isEmpty: state.items[pick(state.items.count)].done.toggle()
+        case 1: state.items.insert(Item(id: "n\(generator.next() % 1000)", title: "new"), at: pick(state.items.count + 1))
+        case 2 where !state.items.isEmpty: state.items.remove(at: pick(state.items.count))
+        case 3: state.items.reverse()
+        case 4 where !state.items.isEmpty: state.items[pick(state.items.count)].tags.append("t")
+        case 5: state.numbers.append(pick(100))
+        case 6: state.settings.size += 1
+        case 7 where !state.items.isEmpty: state.items[pick(state.items.count)].id = "same" // ids stop being unique
+        default: state.name += "!"
+        }
+    }
+
+    @Test func aChangeThatDoesNotFitChangesNothing() {
+        var value = Value.record(["items": .array([.int(1)])])
+        let before = value
+        for patch in [
+            StatePatch.set(path: [.field("nope")], value: .int(1)),
+            .set(path: [.field("items"), .index(1)], value: .int(1)),
+            .splice(path: [.field("items")], at: 1, removing: 1, inserting: []),
+            .splice(path: [.field("items")], at: -1, removing: 0, inserting: []),
+            .set(path: [.index(0)], value: .int(1)),
+        ] {
+            #expect(throws: StatePatch.Mismatch.self) { try patch.apply(to: &value) }
+            #expect(value == before)
+        }
+    }
+
+    @Test func patchesSurviveTheirValueForm() throws {
+        for patch in [
+            StatePatch.set(path: [.field("a"), .index(3)], value: .string("x")),
+            .set(path: [], value: .record(["n": .int(1)])),
+            .splice(path: [.field("list")], at: 2, removing: 1, inserting: [.int(5), .null]),
+        ] {
+            #expect(try StatePatch(patch.value) == patch)
+        }
+        #expect(throws: StatePatch.Mismatch.self) { try StatePatch(.record(["path": .array([.bool(true)])], type: "set")) }
+        #expect(throws: StatePatch.Mismatch.self) { try StatePatch(.record(["path": .array([])], type: "move")) }
+    }
+}
+
+
+@MainActor
+@Suite("Incremental snapshots through the Todos plugin, in process and in a worker")
+struct IncrementalSessionTests {
+    private let script = [
+        #"add title: "milk", priority: 1"#, #"add title: "eggs", priority: 3"#, "seed 20",
+        #"todos["t2"].toggle"#, "orderByPriority", #"todos["t7"].rename "seven""#, "removeCompleted",
+        "move from: 0, to: 5", #"delete id: "t4""#, "orderByDate", #"todos["t9"].setPriority 4"#, "seed 3",
+    ]
+
+    /// What each action reported, and the state after each, read one way.
+    private func run(isolation: PluginHost.Isolation, readsChanges: Bool) throws -> [String] {
+        let host = makeHost()
+        host.isolation = isolation
+        host.readsChanges = readsChanges
+        try host.load("Todos")
+        let session = try Session(model: host.model(named: "todos"), host: host)
+        var log: [String] = []
+        for line in script {
+            let result = try session.send(text: line)
+            // Every read after the first is the plugin's changes, not the whole state.
+            #expect((session.lastRead?.patches != nil) == readsChanges, "\(line)")
+            log.append(line + " → " + result.changes.map(\.description).joined(separator: "; "))
+            log.append(session.state.brief(items: 1000))
+        }
+        return log
+    }
+
+    @Test func changesGiveWhatWholeSnapshotsGive() throws {
+        let whole = try run(isolation: .inProcess, readsChanges: false)
+        #expect(try run(isolation: .inProcess, readsChanges: true) == whole)
+        #expect(try run(isolation: .workers, readsChanges: true) == whole)
+    }
+}
+
+/// A counter in C whose `snapshot_changes` says what `mode N` tells it to: the truth (0),
+/// a path the state does not have (1), NULL (2), something that is not a list (3), a
+/// splice of a record (4), or a change to the wrong field (5: a lie that fits).
+private let changesPluginSource = #"""
+#include "storeplugin.h"
+#include <stdlib.h>
+#include <string.h>
+
+static const storeplugin_host *host;
+typedef struct { int64_t count; int64_t mode; } store_t;
+
+static int32_t dispatch(void *store, const char *action, const sp_value *arguments, sp_dispatch_result *result, sp_error *error) {
+    (void)error;
+    store_t *s = store;
+    if (strcmp(action, "increment") == 0) { s->count += 1; result->state_changed = 1; return SP_OK; }
+    if (strcmp(action, "mode") == 0 && arguments && arguments->count == 1) {
+        s->mode = arguments->items[0]->scalar.integer; result->state_changed = 0; return SP_OK;
+    }
+    return SP_ERR_UNKNOWN_ACTION;
+}
+
+static sp_value *snapshot(void *store) {
+    sp_value *state = host->value_record("Counter");
+    host->value_append(state, "count", host->value_int(((store_t *)store)->count));
+    host->value_append(state, "label", host->value_string("c"));
+    return state;
+}
+
+static sp_value *change(const char *field, sp_value *value) {
+    sp_value *patch = host->value_record("set");
+    sp_value *path = host->value_array();
+    host->value_append(path, NULL, host->value_string(field));
+    host->value_append(patch, "path", path);
+    host->value_append(patch, "value", value);
+    return patch;
+}
+
+static sp_value *snapshot_changes(void *store) {
+    store_t *s = store;
+    sp_value *list = host->value_array();
+    switch (s->mode) {
+    case 0: host->value_append(list, NULL, change("count", host->value_int(s->count))); break;
+    case 1: host->value_append(list, NULL, change("nope", host->value_int(s->count))); break;
+    case 2: host->value_free(list); return NULL;
+    case 3: host->value_free(list); return host->value_string("changes");
+    case 4: {
+        sp_value *patch = host->value_record("splice");
+        host->value_append(patch, "path", host->value_array());
+        host->value_append(patch, "at", host->value_int(0));
+        host->value_append(patch, "remove", host->value_int(0));
+        host->value_append(patch, "insert", host->value_array());
+        host->value_append(list, NULL, patch);
+        break;
+    }
+    default: host->value_append(list, NULL, change("label", host->value_string("lie"))); break;
+    }
+    return list;
+}
+
+static int32_t create(void *data, const sp_store_context *context, void **out, sp_error *error) {
+    (void)data; (void)context; (void)error;
+    *out = calloc(1, sizeof(store_t));
+    return SP_OK;
+}
+static void destroy(void *store) { free(store); }
+
+static const sp_param mode_params[] = { { sizeof(sp_param), NULL, "int", "what snapshot_changes says" } };
+static const sp_action actions[] = {
+    { sizeof(sp_action), "increment", "Adds one.", NULL, 0, NULL, NULL, NULL },
+    { sizeof(sp_action), "mode", "Chooses what snapshot_changes says.", mode_params, 1, NULL, NULL, NULL },
+};
+static const storeplugin_info info = { sizeof(storeplugin_info), STOREPLUGIN_MAGIC, STOREPLUGIN_ABI_VERSION, "changes", "1.0.0", 0 };
+const storeplugin_info *storeplugin_info_v1(void) { return &info; }
+int32_t storeplugin_register_v1(const storeplugin_host *h, sp_error *error) {
+    host = h;
+    sp_model model = { sizeof(sp_model), "changes", "Reports changes as told.", actions, 2, NULL, 0, NULL,
+        create, destroy, dispatch, snapshot, NULL, NULL, snapshot_changes };
+    return host->register_model(host->host_data, &model, error);
+}
+"""#
+
+@MainActor
+@Suite("A plugin's changes that do not fit: the host reads the whole state")
+struct UntrustedChangesTests {
+    @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
+    func everyWrongAnswerFallsBackToTheWholeState(isolation: PluginHost.Isolation) throws {
+        let library = try Fixtures.library("libchanges.so", source: changesPluginSource, in: Fixtures.directory())
+        let host = makeHost()
+        host.isolation = isolation
+        var warnings: [String] = []
+        host.log = { _, message in warnings.append(message) }
+        try host.load(library)
+        let session = try Session(model: host.model(named: "changes"), host: host)
+        var count: Int64 = 0
+        for mode in 0...4 {
+            _ = try session.send(text: "mode \(mode)")
+            let result = try session.send(text: "increment")
+            count += 1
+            #expect(result.changes.map(\.description) == ["~ count: \(count - 1) → \(count)"], "mode \(mode)")
+            #expect(session.state["count"] == .int(count) && session.state["label"] == .string("c"), "mode \(mode)")
+        }
+        if isolation == .inProcess {
+            // A path it does not have, a splice of a record: each read after `mode` and
+            // after `increment`.
+            #expect(warnings.count == 4, "\(warnings)")
+            #expect(warnings.allSatisfy { $0.contains("changes.changes reported a change that does not fit its state") })
+        }
+        // A lie that fits cannot be told from the truth; what it says is what is shown,
+        // until the state is read whole again.
+        _ = try session.send(text: "mode 5")
+        _ = try session.send(text: "increment")
+        #expect(session.state["label"] == .string("lie"))
+    }
+}
