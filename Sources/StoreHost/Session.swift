@@ -28,6 +28,8 @@ public final class Session {
     /// True while `knownState` is the state the plugin last reported, so the plugin can be
     /// asked for what changed since (`snapshot_changes`) instead of for all of it.
     private var pluginBaseline = false
+    /// The ids of long lists in the state, kept between diffs.
+    private let identityMemo = IdentityMemo()
     /// The host's `readsChanges` when the session was made.
     private let readsChanges: Bool
     /// For warnings; sessions may outlive their host in tests and tools.
@@ -125,7 +127,7 @@ public final class Session {
             isStale = true
             return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: [], stateError: error.message)
         }
-        let changes = result.state_changed != 0 ? Self.diff(from: before, to: fresh) : []
+        let changes = result.state_changed != 0 ? diff(from: before, to: fresh) : []
         return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: changes)
     }
 
@@ -381,9 +383,9 @@ public final class Session {
 
     /// The diff from `before` to a read's state, looking only where the read's changes
     /// touched when they apply to `before`.
-    private static func diff(from before: Value, to read: StateRead) -> [StateChange] {
+    private func diff(from before: Value, to read: StateRead) -> [StateChange] {
         if let patches = read.patches, let previous = read.previous, previous == before {
-            return StateDiff.changes(from: before, to: read.state, touched: StateTouch(patches))
+            return StateDiff.changes(from: before, to: read.state, touched: StateTouch(patches), memo: identityMemo)
         }
         return StateDiff.changes(from: before, to: read.state)
     }
@@ -454,7 +456,7 @@ public final class Session {
         // diff then, and take "changed" from the plugin when it says.
         if fresh == nil { isStale = true } // `:state` will say why it cannot be read
         var changes: [StateChange] = []
-        if let before, let fresh { changes = Self.diff(from: before, to: fresh) }
+        if let before, let fresh { changes = diff(from: before, to: fresh) }
         onEvent?(.applied(action: action, changes: changes, changed: pluginSaid ?? !changes.isEmpty))
     }
 
@@ -476,7 +478,7 @@ public final class Session {
             knownState = fresh.state
             isStale = false
             lastRead = fresh
-            return SendResult(action: action.name, stateChanged: true, effectsStarted: outcome.effectsStarted, changes: Self.diff(from: before, to: fresh))
+            return SendResult(action: action.name, stateChanged: true, effectsStarted: outcome.effectsStarted, changes: diff(from: before, to: fresh))
         case .success(nil):
             return result
         }

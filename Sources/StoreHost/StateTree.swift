@@ -153,7 +153,7 @@ public enum StateDiff {
     }
 
     /// Every element's id, when each has one and none repeats; else nil.
-    private static func identities(_ items: [Value]) -> [String]? {
+    static func identities(_ items: [Value]) -> [String]? {
         var ids: [String] = []
         ids.reserveCapacity(items.count)
         var seen = Set<String>()

@@ -9,29 +9,44 @@ public indirect enum StateTouch: Equatable, Sendable {
     case fields([String: StateTouch])
     /// Only these elements of an array (whose length did not change).
     case elements([Int: StateTouch])
+    /// One splice of an array and nothing else in it: `removing` elements from `at` on
+    /// replaced by `inserting` new ones.
+    case spliced(at: Int, removing: Int, inserting: Int)
 
     /// What `patches` touch; `.whole` when one of them replaces the whole state.
     public init(_ patches: [StatePatch]) {
         var touch = StateTouch.fields([:])
-        for patch in patches { touch.mark(patch.path[...]) }
+        for patch in patches {
+            var splice: (Int, Int, Int)?
+            if case .splice(_, let at, let removing, let inserting) = patch { splice = (at, removing, inserting.count) }
+            touch.mark(patch.path[...], splice: splice)
+        }
         self = touch
     }
 
-    private mutating func mark(_ path: ArraySlice<StatePatch.Segment>) {
-        guard let step = path.first else { return self = .whole }
+    private mutating func mark(_ path: ArraySlice<StatePatch.Segment>, splice: (Int, Int, Int)?) {
+        guard let step = path.first else {
+            // A splice where nothing else was touched stays a splice; anything more is whole.
+            if let (at, removing, inserting) = splice, self == .fields([:]) {
+                self = .spliced(at: at, removing: removing, inserting: inserting)
+            } else {
+                self = .whole
+            }
+            return
+        }
         switch (self, step) {
         case (.whole, _): return
         case (.fields(var map), .field(let label)):
             self = .whole // released while changed, so the map is not copied
-            map[label, default: .fields([:])].mark(path.dropFirst())
+            map[label, default: .fields([:])].mark(path.dropFirst(), splice: splice)
             self = .fields(map)
         case (.elements(var map), .index(let index)):
             self = .whole
-            map[index, default: .fields([:])].mark(path.dropFirst())
+            map[index, default: .fields([:])].mark(path.dropFirst(), splice: splice)
             self = .elements(map)
         case (.fields(let map), .index(let index)) where map.isEmpty:
             self = .elements([index: .fields([:])])
-            mark(path)
+            mark(path, splice: splice)
         default:
             self = .whole // a field of an array, an index of a record: let the diff sort it out
         }
@@ -42,14 +57,19 @@ extension StateDiff {
     /// The changes from `old` to `new` where only the parts `touched` names can differ:
     /// the same list, in the same order, as `changes(from:to:)`, found by looking only
     /// there.
-    public static func changes(from old: Value, to new: Value, touched: StateTouch) -> [StateChange] {
+    /// `memo` keeps the ids of identified lists from one diff to the next, so a splice
+    /// of a long list (an item added) is diffed without hashing every id again.
+    public static func changes(from old: Value, to new: Value, touched: StateTouch, memo: IdentityMemo? = nil) -> [StateChange] {
         var changes: [StateChange] = []
-        diff(old, new, path: "", touched: touched, into: &changes)
+        diff(old, new, path: "", touched: touched, memo: memo, into: &changes)
         return changes
     }
 
-    private static func diff(_ old: Value, _ new: Value, path: String, touched: StateTouch, into changes: inout [StateChange]) {
+    private static func diff(_ old: Value, _ new: Value, path: String, touched: StateTouch, memo: IdentityMemo?, into changes: inout [StateChange]) {
         switch (touched, old, new) {
+        case (.spliced(let at, let removing, let inserting), .array(let oldItems), .array(let newItems)):
+            if let memo, diffSplice(oldItems, newItems, at: at, removing: removing, inserting: inserting, path: path, memo: memo, into: &changes) { return }
+            diff(old, new, path: path, into: &changes)
         case (.fields(let map), .record(let oldType, let oldFields), .record(let newType, let newFields)) where oldType == newType:
             var oldLabels = Set<String>()
             for field in oldFields {
@@ -58,7 +78,7 @@ extension StateDiff {
                 guard let inner = map[label] else { continue }
                 let fieldPath = PathSyntax.append(label, to: path)
                 if let replacement = newFields.first(where: { ($0.label ?? "") == label }) {
-                    if field.value != replacement.value { diff(field.value, replacement.value, path: fieldPath, touched: inner, into: &changes) }
+                    if field.value != replacement.value { diff(field.value, replacement.value, path: fieldPath, touched: inner, memo: memo, into: &changes) }
                 } else {
                     changes.append(.init(kind: .removed, path: fieldPath, old: field.value, new: nil))
                 }
@@ -77,10 +97,85 @@ extension StateDiff {
                 changed.append((index, id))
             }
             for (index, id) in changed {
-                diff(oldItems[index], newItems[index], path: keyedPath(path, id), touched: map[index]!, into: &changes)
+                diff(oldItems[index], newItems[index], path: keyedPath(path, id), touched: map[index]!, memo: memo, into: &changes)
             }
+            memo?.carry(from: oldItems, to: newItems)
         default:
             diff(old, new, path: path, into: &changes)
         }
+    }
+}
+
+extension StateDiff {
+    /// A splice of an identified list, as the whole diff reports it (the removed ids in
+    /// the old order, then the inserted ones in the new), found from the ids kept in
+    /// `memo` and the spliced elements alone. False, having reported nothing, when the
+    /// whole diff would say more (an id in both halves is a move; a repeated id is not a
+    /// list of identities) or the lengths do not add up.
+    fileprivate static func diffSplice(
+        _ old: [Value], _ new: [Value], at: Int, removing: Int, inserting: Int,
+        path: String, memo: IdentityMemo, into changes: inout [StateChange]
+    ) -> Bool {
+        guard old.count != new.count, at >= 0, removing >= 0, inserting >= 0, at + removing <= old.count,
+              old.count - removing + inserting == new.count, let known = memo.identities(of: old) else { return false }
+        let removed = Set(known.ids[at..<(at + removing)])
+        var inserted: [String] = []
+        inserted.reserveCapacity(inserting)
+        var insertedSet = Set<String>()
+        for item in new[at..<(at + inserting)] {
+            guard let id = identity(item), !known.set.contains(id), insertedSet.insert(id).inserted else { return false }
+            inserted.append(id)
+        }
+        for index in at..<(at + removing) {
+            changes.append(.init(kind: .removed, path: keyedPath(path, known.ids[index]), old: old[index], new: nil))
+        }
+        for (offset, id) in inserted.enumerated() {
+            changes.append(.init(kind: .added, path: keyedPath(path, id), old: nil, new: new[at + offset]))
+        }
+        var ids = known.ids
+        ids.replaceSubrange(at..<(at + removing), with: inserted)
+        var set = known.set
+        set.subtract(removed)
+        set.formUnion(insertedSet)
+        memo.remember(new, ids: ids, set: set)
+        return true
+    }
+}
+
+/// The ids of identified lists (records with unique string `id`s) a session's diffs met
+/// lately, by list: adding to a list of n costs the new item, not n hashes. An entry holds
+/// its list, so the storage it is found by stays alive and unchanged.
+public final class IdentityMemo {
+    private var entries: [(items: [Value], ids: [String], set: Set<String>)] = []
+    private static let capacity = 4
+
+    public init() {}
+
+    /// The ids of `items` and their set, from the memo or worked out (and remembered);
+    /// nil when `items` is not a list of unique identities.
+    func identities(of items: [Value]) -> (ids: [String], set: Set<String>)? {
+        if let entry = entries.first(where: { Self.same($0.items, items) }) { return (entry.ids, entry.set) }
+        guard let ids = StateDiff.identities(items) else { return nil }
+        let set = Set(ids)
+        remember(items, ids: ids, set: set)
+        return (ids, set)
+    }
+
+    func remember(_ items: [Value], ids: [String], set: Set<String>) {
+        entries.removeAll { Self.same($0.items, items) }
+        if entries.count == Self.capacity { entries.removeFirst() }
+        entries.append((items, ids, set))
+    }
+
+    /// A list whose elements changed in place, keeping their ids, has the old list's ids.
+    func carry(from old: [Value], to new: [Value]) {
+        guard let entry = entries.first(where: { Self.same($0.items, old) }) else { return }
+        remember(new, ids: entry.ids, set: entry.set)
+    }
+
+    /// The same storage, so the same elements (an entry keeps its list alive, and a list
+    /// that shares storage with another cannot change it in place).
+    private static func same(_ a: [Value], _ b: [Value]) -> Bool {
+        a.count == b.count && a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
     }
 }
