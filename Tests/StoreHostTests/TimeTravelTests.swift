@@ -48,7 +48,13 @@ struct TimeTravelTests {
         let shell = try ShellHarness()
         _ = await shell.run("setCount 10", "increment", "increment")
         #expect(await shell.run(":skip 1") == ["at 3 of 3", "  ~ count: 12 → 2"])
-        #expect(await shell.run(":log 2") == ["2  script  increment", "3  script  increment", "at 3 of 3"])
+        #expect(await shell.run(":log 2") == ["… 1 earlier action (:log 1-1 shows them)", "2  script  increment", "3  script  increment", "at 3 of 3"])
+        #expect(await shell.run(":log 1-1") == ["1  script  setCount 10  (skipped)", "… 2 later actions", "at 3 of 3"])
+        #expect(await shell.run(":log 2-9") == ["… 1 earlier action (:log 1-1 shows them)", "2  script  increment", "3  script  increment", "at 3 of 3"])
+        #expect(await shell.run(":log all").count == 4)
+        for bad in [":log 0", ":log 3-2", ":log x-1", ":log 1-", ":log 1 2"] {
+            #expect(await shell.run(bad).first?.contains("usage: :log [N | FROM-TO | all]") == true, "\(bad)")
+        }
         #expect(await shell.run(":unskip 1") == ["at 3 of 3", "  ~ count: 2 → 12"])
     }
 
@@ -170,7 +176,7 @@ struct InterruptTests {
         #expect(interrupted == ["at 64 of 3000", "t.storesh:1: error: interrupted: the replay stopped at action 64 of the 3000 wanted"], "\(interrupted)")
         shell.core.takeInterrupt = { false }
         let after = await shell.run(":state count", ":log 1")
-        #expect(after == ["64", "3000  typed   increment  (undone)", "at 64 of 3000"], "\(after)")
+        #expect(after == ["64", "… 2999 earlier actions (:log 1-20 shows the first 20)", "3000  typed   increment  (undone)", "at 64 of 3000"], "\(after)")
     }
 }
 

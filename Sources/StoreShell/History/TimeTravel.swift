@@ -4,14 +4,11 @@ import StoreValue
 extension ShellCore {
     func log(_ args: [String], origin: LineOrigin) -> Bool {
         guard let session = current, let history = histories[session.model.qualifiedName] else { return fail("no model is loaded", origin: origin) }
-        var count = 20
-        if let text = args.first {
-            guard let number = Int(text), number > 0 else { return fail("usage: :log [N]", origin: origin) }
-            count = number
-        }
         let entries = history.entries
+        guard let shown = Self.logRange(args, count: entries.count) else {
+            return fail("usage: :log [N | FROM-TO | all]  (N: the last N actions; FROM-TO: actions FROM to TO, counting from 1)", origin: origin)
+        }
         let width = String(entries.count).count
-        let shown = entries.indices.suffix(count)
         let records: [Value] = shown.map { index in
             let entry = entries[index]
             return .record([
@@ -24,7 +21,12 @@ extension ShellCore {
         let incidentLines = { (position: Int) in
             (incidents[position] ?? []).map { String(repeating: " ", count: width + 2) + "!       " + $0.note }
         }
-        var lines = shown.first.map { incidentLines($0) } ?? incidentLines(0)
+        var lines: [String] = []
+        if shown.lowerBound > 0 {
+            let earlier = shown.lowerBound
+            lines.append("… \(earlier) earlier action\(earlier == 1 ? "" : "s") (:log 1-\(min(earlier, 20)) shows \(earlier <= 20 ? "them" : "the first 20"))")
+        }
+        lines += incidentLines(shown.lowerBound)
         for index in shown {
             let entry = entries[index]
             var line = String(repeating: " ", count: width - String(index + 1).count) + "\(index + 1)  "
@@ -35,12 +37,30 @@ extension ShellCore {
             lines.append(line)
             lines += incidentLines(index + 1)
         }
+        if shown.upperBound < entries.count {
+            let later = entries.count - shown.upperBound
+            lines.append("… \(later) later action\(later == 1 ? "" : "s")")
+        }
         lines.append("at \(history.position) of \(entries.count)")
         output(.report(kind: "log", lines: lines, data: .record([
             "entries": .array(records), "position": .int(Int64(history.position)), "count": .int(Int64(entries.count)),
+            "from": .int(Int64(shown.lowerBound + 1)), "to": .int(Int64(shown.upperBound)),
             "incidents": .array(history.incidents.map { .record(["after": .int(Int64($0.position)), "note": .string($0.note)]) }),
         ])))
         return true
+    }
+
+    /// Which entries `:log` shows: the last 20, the last N, FROM-TO (1-based, inclusive,
+    /// clipped to the history), or all. Nil for anything else.
+    static func logRange(_ args: [String], count: Int) -> Range<Int>? {
+        guard let text = args.first else { return max(0, count - 20)..<count }
+        guard args.count == 1 else { return nil }
+        if text == "all" { return 0..<count }
+        if let number = Int(text), number > 0 { return max(0, count - number)..<count }
+        let bounds = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard bounds.count == 2, let from = Int(bounds[0]), let to = Int(bounds[1]), from >= 1, to >= from else { return nil }
+        let lower = min(from - 1, count)
+        return lower..<min(to, count)
     }
 
     func text(of entry: HistoryEntry, in model: ModelDescriptor) -> String {

@@ -133,8 +133,9 @@ extension ShellCore {
                      detail: ["VALUE is a literal: 3, \"text\", true, null, [1, 2], {x: 1}. Records compare by their fields."]) { core, _, origin in
             core.expect(origin: origin)
         },
-        ShellCommand(name: "log", usage: ":log [N]", summary: "the last N actions (default 20): source, and whether each changed the state",
-                     detail: ["Sources: typed (at the prompt), script (-f, -c, stdin), effect (sent by an effect)."]) { core, args, origin in
+        ShellCommand(name: "log", usage: ":log [N | FROM-TO | all]", summary: "the last N actions (default 20), or actions FROM to TO: source, and whether each changed the state",
+                     detail: ["Sources: typed (at the prompt), script (-f, -c, stdin), effect (sent by an effect).",
+                              "A long history is shown a page at a time: a line says how many actions come before (and after) the ones shown."]) { core, args, origin in
             core.log(args, origin: origin)
         },
         ShellCommand(name: "goto", usage: ":goto N [--with-effects]", summary: "show and continue from the state after action N (0: the initial state)",
