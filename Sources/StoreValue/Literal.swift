@@ -38,6 +38,14 @@ extension Value {
 
     /// JSON string syntax.
     public static func quoted(_ text: String) -> String {
+        // Most text needs no escape: one copy between the quotes.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            var out = "\""
+            out.reserveCapacity(text.utf8.count + 2)
+            out += text
+            out += "\""
+            return out
+        }
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -6,11 +6,26 @@ public import StoreValue
 public enum JSON {
     /// An object from ordered key/value pairs; nil values are left out.
     public static func object(_ pairs: [(String, String?)]) -> String {
-        "{" + pairs.compactMap { key, value in value.map { "\(string(key)):\($0)" } }.joined(separator: ",") + "}"
+        var out = "{"
+        for (key, value) in pairs {
+            guard let value else { continue }
+            if out.utf8.count > 1 { out += "," }
+            out += string(key)
+            out += ":"
+            out += value
+        }
+        out += "}"
+        return out
     }
 
     public static func array(_ items: [String]) -> String {
-        "[" + items.joined(separator: ",") + "]"
+        var out = "["
+        for (index, item) in items.enumerated() {
+            if index > 0 { out += "," }
+            out += item
+        }
+        out += "]"
+        return out
     }
 
     /// A JSON string literal (the same syntax storesh's literals use).

@@ -103,6 +103,13 @@ public final class ShellCore {
 
     // MARK: Actions
 
+    /// `line` without the spaces around it, as Foundation's trimming of `.whitespaces`
+    /// gives, without its cost for the usual line that has none.
+    static func trimmed(_ line: String) -> String {
+        guard let first = line.first, let last = line.last, first.isWhitespace || last.isWhitespace else { return line }
+        return line.trimmingCharacters(in: .whitespaces)
+    }
+
     private func send(_ line: String, origin: LineOrigin) -> Bool {
         guard let session = current else {
             return fail("no model is loaded; load one with :load NAME", origin: origin)
@@ -127,7 +134,7 @@ public final class ShellCore {
         do {
             let result = try session.send(bound.0, arguments: bound.1, observe: showDiff && (reportActions || watchesStateWhenQuiet))
             let note = record(bound.0, bound.1, source: source, changed: result.stateChanged, in: session)
-            if reportActions { output(.action(text: line.trimmingCharacters(in: .whitespaces), result: result)) }
+            if reportActions { output(.action(text: Self.trimmed(line), result: result)) }
             if let note { output(note) }
             if let problem = result.stateError { return fail("the action was applied, but \(problem)", origin: origin) }
             return true
