@@ -101,11 +101,17 @@ public final class PluginHost {
     }
 
     /// Loads a plugin given by path (anything with a '/' or a library extension) or by
-    /// name (looked up in the search path, case-insensitively).
+    /// name (looked up in the search path, case-insensitively). A library's bare file name
+    /// (`libCart.so`) not in the current directory is looked up in the search path too.
     @discardableResult
     public func load(_ nameOrPath: String) throws(PluginError) -> LoadedPlugin {
         let path: String
-        if Self.isPath(nameOrPath) {
+        if !nameOrPath.contains("/"), Self.pluginName(fromFile: nameOrPath) != nil, !FileManager.default.fileExists(atPath: nameOrPath) {
+            guard let directory = searchPath.first(where: { FileManager.default.fileExists(atPath: $0 + "/" + nameOrPath) }) else {
+                throw .notFound(name: nameOrPath, searched: ["."] + searchPath)
+            }
+            path = directory + "/" + nameOrPath
+        } else if Self.isPath(nameOrPath) {
             path = nameOrPath
         } else if let match = availablePlugins().first(where: { $0.name.caseInsensitiveCompare(nameOrPath) == .orderedSame }) {
             path = match.path

@@ -244,7 +244,7 @@ private struct TrackingEncoder: Encoder {
     }
 }
 
-private struct TrackingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+private struct TrackingKeyedContainer<Key: CodingKey>: NullWritingContainer {
     let node: TrackedNode
     let old: TrackedNode?
     let codingPath: [any CodingKey]

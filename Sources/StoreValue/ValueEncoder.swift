@@ -84,7 +84,7 @@ private func scalar<T: Encodable>(_ value: T, into node: EncodingNode, codingPat
     }
 }
 
-private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+private struct KeyedNodeContainer<Key: CodingKey>: NullWritingContainer {
     let node: EncodingNode
     let codingPath: [any CodingKey]
 

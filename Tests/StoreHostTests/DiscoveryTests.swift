@@ -27,6 +27,15 @@ struct DiscoveryTests {
         #expect(plugin.models.map(\.name) == ["ccounter"])
     }
 
+    @Test func aLibraryIsFoundByItsFileNameInEverySearchedDirectory() throws {
+        let first = try Fixtures.directory(), second = try Fixtures.directory()
+        try FileManager.default.copyItem(atPath: buildDirectory + "/libCCounter.so", toPath: second.appendingPathComponent("libCart.so").path)
+        let host = PluginHost(clock: VirtualClock(), searchPath: [first.path, second.path])
+        let plugin = try host.load("libCart.so")
+        #expect(plugin.path == second.appendingPathComponent("libCart.so").path)
+        #expect(throws: PluginError.notFound(name: "libNope.so", searched: [".", first.path, second.path])) { try host.load("libNope.so") }
+    }
+
     @Test func loadingTheSameFileTwiceIsRefused() throws {
         let host = makeHost()
         try host.load("Counter")

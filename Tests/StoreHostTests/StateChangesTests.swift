@@ -289,3 +289,29 @@ struct UntrustedChangesTests {
         #expect(session.state["label"] == .string("lie"))
     }
 }
+
+private struct Profile: Codable, Equatable {
+    var name: String
+    var nickname: String?
+    var age: Int?
+    var manager: Item?
+}
+
+@Suite("Nothing in a Codable state is silently dropped")
+struct NullFieldTests {
+    @Test func nilOptionalsAreNullInEveryEncoding() throws {
+        let profile = Profile(name: "bo")
+        let expected = Value.record(["name": .string("bo"), "nickname": .null, "age": .null, "manager": .null])
+        #expect(try ValueEncoder().encode(profile) == expected)
+        #expect(try ChangeTracker().snapshot(of: profile) == expected)
+        #expect(try ValueDecoder().decode(Profile.self, from: expected) == profile, "a snapshot with nulls restores")
+    }
+
+    @Test func aValueThatBecomesNilIsAChangeToNull() throws {
+        let tracker = ChangeTracker()
+        var profile = Profile(name: "bo", nickname: "b")
+        _ = try tracker.snapshot(of: profile)
+        profile.nickname = nil
+        #expect(try tracker.changes(of: profile) == [.set(path: [.field("nickname")], value: .null)])
+    }
+}

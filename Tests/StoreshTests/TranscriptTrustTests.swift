@@ -45,8 +45,8 @@ struct TranscriptTrustTests {
         > authenticate user: "bo", password: "open sesame"
         authenticate user: "bo", password: "open sesame": state changed, 1 effect started
           ~ phase: "signedOut" → "authenticating"
+          ~ user: null → "bo"
           ~ attempts: 0 → 1
-          + user: "bo"
         fx #1 authenticate started
 
         """
