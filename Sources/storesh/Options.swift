@@ -1,4 +1,5 @@
 import ArgumentParser
+import StoreShell
 
 /// storesh's command line. The order of `-f` and `-c` matters (they run in the order
 /// given, as in sqlite3), which ArgumentParser does not keep, so `scriptSteps` rebuilds it
@@ -66,9 +67,15 @@ struct Options: ParsableCommand {
     @Flag(help: "Reload a plugin (in a new worker, replaying the history) when its file changes: rebuild, and the session follows.")
     var watch = false
 
+    @Option(name: .customLong("history-limit"), help: ArgumentHelp("Keep at most about N actions per model for time travel (0: all); older ones are dropped in chunks, the oldest kept snapshot becoming the start. The journal keeps everything.", valueName: "N"))
+    var historyLimit = History.defaultLimit
+
     func validate() throws {
         guard ["tree", "json"].contains(format) else {
             throw ValidationError("--format must be tree or json, not '\(format)'")
+        }
+        guard historyLimit >= 0 else {
+            throw ValidationError("--history-limit must be 0 (keep everything) or a number of actions, not \(historyLimit)")
         }
     }
 

@@ -29,6 +29,7 @@ func runShell(_ options: Options) async -> Int32 {
     options.isolation.apply(to: host)
     // The diff is on at a terminal and for programs that asked for JSON.
     let core = ShellCore(host: host, showDiff: Terminal.stdoutIsTerminal || format == .json, reportActions: !options.quiet) { printer.emit($0) }
+    core.historyLimit = options.historyLimit == 0 ? nil : options.historyLimit
     if interactive { core.takeInterrupt = { cel_take_interrupt() != 0 } }
     if options.watch {
         guard !options.isolation.inProcess else {

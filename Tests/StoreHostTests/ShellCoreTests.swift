@@ -11,10 +11,12 @@ final class ShellHarness {
     var outputs: [ShellOutput] = []
     var formatter = OutputFormatter(format: .tree)
 
-    init(plugins: [String] = ["Counter"]) throws {
+    init(plugins: [String] = ["Counter"], historyLimit: Int? = History.defaultLimit, isolation: PluginHost.Isolation = .inProcess) throws {
         let host = makeHost(clock: clock)
+        host.isolation = isolation
         var collected: [ShellOutput] = []
         core = ShellCore(host: host) { collected.append($0) }
+        core.historyLimit = historyLimit
         core.output = { [unowned self] in self.outputs.append($0) }
         _ = collected
         for plugin in plugins { try host.load(plugin) }

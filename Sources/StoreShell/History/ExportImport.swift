@@ -15,6 +15,9 @@ extension ShellCore {
     func export(_ args: [String], origin: LineOrigin) -> Bool {
         guard let session = current, let history = histories[session.model.qualifiedName] else { return fail("no model is loaded", origin: origin) }
         guard let written = args.first, args.count == 1 else { return fail("usage: :export FILE", origin: origin) }
+        guard history.dropped == 0 else {
+            return fail("the first \(history.dropped) actions were dropped (--history-limit \(history.limit ?? 0)), so an export could not rebuild the state; a journal (--journal) keeps every action", origin: origin)
+        }
         let path = resolvePath(written)
         let model = session.model
         let plugin = host.plugins.first { $0.name == model.plugin }
@@ -84,7 +87,7 @@ extension ShellCore {
         } catch {
             return fail(error.message, origin: origin)
         }
-        let history = History(initial: fresh.state)
+        let history = newHistory(initial: fresh.state)
         for (index, entry) in fitting.enumerated() {
             do {
                 let changed = try fresh.replay(entry.action.name, arguments: entry.arguments)

@@ -30,12 +30,54 @@ public final class History {
     public private(set) var position = 0
     /// State after entry `index` (0: the initial state), for indexes that are multiples
     /// of `interval`, valid for the current timeline.
-    private(set) var snapshots: [Int: Value] = [:]
+    package private(set) var snapshots: [Int: Value] = [:]
     public let interval: Int
+    /// How many actions at most are kept (`--history-limit`); nil: all of them.
+    public let limit: Int?
+    /// Actions dropped from the front to keep within `limit`: entry 0 is action
+    /// `dropped + 1` as the user counts, and `initial` is the state after `dropped`.
+    public private(set) var dropped = 0
+    /// Whether the model can restore a snapshot, which dropping actions needs (the state
+    /// they led to is then the start); nil until a trim first asks.
+    var restorable: Bool?
+    /// At most this many snapshots are kept: older ones are thinned, every other one at
+    /// a time, so a jump far back replays more actions but memory stays bounded.
+    nonisolated public static let maximumSnapshots = 256
+    /// The limit storesh uses unless told otherwise: about 85 MB of actions.
+    nonisolated public static let defaultLimit = 1_000_000
 
-    public init(initial: Value, interval: Int = 64) {
+    public init(initial: Value, interval: Int = 64, limit: Int? = nil, dropped: Int = 0) {
         self.interval = interval
+        self.limit = limit
+        self.dropped = dropped
         snapshots[0] = initial
+    }
+
+    /// Whether actions should be dropped now to keep within the limit (checked after each
+    /// action; it waits for `interval` actions past the limit, so it drops in chunks).
+    var wantsTrim: Bool {
+        guard let limit, restorable != false else { return false }
+        return entries.count > limit + interval
+    }
+
+    /// Drops the oldest actions down to the limit, to the latest snapshot at or before
+    /// the cut (and never past the current position): that snapshot becomes the start.
+    /// Branches that left the timeline before the cut go with it. Returns how many
+    /// actions were dropped.
+    @discardableResult
+    func trim() -> Int {
+        guard let limit else { return 0 }
+        let latest = min(entries.count - limit, position)
+        guard let cut = snapshots.keys.filter({ $0 > 0 && $0 <= latest }).max() else { return 0 }
+        entries.removeFirst(cut)
+        position -= cut
+        dropped += cut
+        var moved: [Int: Value] = [:]
+        for (key, state) in snapshots where key >= cut { moved[key - cut] = state }
+        snapshots = moved
+        incidents = incidents.filter { $0.position >= cut }.map { Incident(position: $0.position - cut, note: $0.note) }
+        branches = branches.filter { $0.fork >= cut }.map { Branch(entries: Array($0.entries.dropFirst(cut)), fork: $0.fork - cut) }
+        return cut
     }
 
     /// Actions that never made it into the history because they took the model's worker
@@ -102,12 +144,18 @@ public final class History {
     /// Whether a snapshot is due after the current position.
     var wantsSnapshot: Bool { position % interval == 0 && snapshots[position] == nil }
 
-    func remember(_ state: Value, at index: Int) {
+    package func remember(_ state: Value, at index: Int) {
         snapshots[index] = state
+        guard snapshots.count > Self.maximumSnapshots else { return }
+        // Thin the older half: of the snapshots there, every other one goes.
+        let keys = snapshots.keys.filter { $0 > 0 }.sorted()
+        for (order, key) in keys.prefix(keys.count / 2).enumerated() where order % 2 == 1 {
+            snapshots[key] = nil
+        }
     }
 
     /// The latest snapshot at or before `index`.
-    func snapshot(atOrBefore index: Int) -> (index: Int, state: Value) {
+    package func snapshot(atOrBefore index: Int) -> (index: Int, state: Value) {
         var candidate = index - index % interval
         while candidate > 0 {
             if let state = snapshots[candidate] { return (candidate, state) }
@@ -115,6 +163,12 @@ public final class History {
         }
         return (0, snapshots[0]!)
     }
+
+    /// Action `number` as the user counts them (from 1, dropped ones included) as an
+    /// index into `entries`, or a position (0 = the start) as stored.
+    func stored(_ number: Int) -> Int { number - dropped }
+    /// A stored position as the user counts it.
+    func shown(_ position: Int) -> Int { position + dropped }
 
     /// Marks entry `index` (0-based) skipped or not; snapshots after it are invalid.
     func setSkipped(_ skipped: Bool, at index: Int) {

@@ -15,14 +15,35 @@ extension ShellCore {
         // `snapshot: false` when the session's state is already past this action (a batch
         // is recorded after it ran): a snapshot now would be of the wrong state.
         if snapshot, history.wantsSnapshot { history.remember(session.state, at: history.position) }
+        if history.wantsTrim { trim(history, of: session) }
         return branch.map { branchNote($0, in: history) }
+    }
+
+    /// A history for a new session, with the shell's `--history-limit`.
+    func newHistory(initial: Value) -> History {
+        History(initial: initial, limit: historyLimit)
+    }
+
+    /// Drops the oldest actions of `history` past the limit. Dropping needs a model that
+    /// can restore a snapshot (the oldest one kept becomes the start): the first time, the
+    /// model is asked to restore its current state; one that cannot keeps its whole
+    /// history, and a note says so once.
+    func trim(_ history: History, of session: Session) {
+        if history.restorable == nil {
+            guard inFlight(in: session.model.qualifiedName).isEmpty else { return } // a restore would cancel them: ask later
+            history.restorable = (try? session.restore(session.state)) == true
+            if history.restorable == false {
+                output(.info(kind: "history", lines: ["note: \(session.model.qualifiedName) cannot restore a snapshot, so its history is kept whole (--history-limit drops old actions only from models that can)"]))
+            }
+        }
+        if history.restorable == true { history.trim() }
     }
 
     /// "The undone actions were set aside": what a user sees instead of losing them.
     func branchNote(_ number: Int, in history: History) -> ShellOutput {
         let branch = history.branches[number - 1]
         let count = branch.undone == 1 ? "1 undone action" : "\(branch.undone) undone actions"
-        return .info(kind: "branch", lines: ["note: the \(count) after #\(branch.fork) were set aside as branch \(number); :branch \(number) brings them back"])
+        return .info(kind: "branch", lines: ["note: the \(count) after #\(history.shown(branch.fork)) were set aside as branch \(number); :branch \(number) brings them back"])
     }
 
     /// The history of `session`'s model, from a one-entry cache: the same session records

@@ -5,14 +5,14 @@ extension ShellCore {
     func log(_ args: [String], origin: LineOrigin) -> Bool {
         guard let session = current, let history = histories[session.model.qualifiedName] else { return fail("no model is loaded", origin: origin) }
         let entries = history.entries
-        guard let shown = Self.logRange(args, count: entries.count) else {
+        guard let shown = Self.logRange(args, count: entries.count, dropped: history.dropped) else {
             return fail("usage: :log [N | FROM-TO | all]  (N: the last N actions; FROM-TO: actions FROM to TO, counting from 1)", origin: origin)
         }
-        let width = String(entries.count).count
+        let width = String(history.shown(entries.count)).count
         let records: [Value] = shown.map { index in
             let entry = entries[index]
             return .record([
-                "index": .int(Int64(index + 1)), "source": .string(entry.source.rawValue),
+                "index": .int(Int64(history.shown(index) + 1)), "source": .string(entry.source.rawValue),
                 "action": .string(text(of: entry, in: session.model)), "changed": .bool(entry.changed),
                 "skipped": .bool(entry.skipped), "undone": .bool(index >= history.position),
             ])
@@ -22,14 +22,18 @@ extension ShellCore {
             (incidents[position] ?? []).map { String(repeating: " ", count: width + 2) + "!       " + $0.note }
         }
         var lines: [String] = []
+        if history.dropped > 0 {
+            lines.append("… \(history.dropped) earlier action\(history.dropped == 1 ? " was" : "s were") dropped (--history-limit \(history.limit ?? 0))")
+        }
         if shown.lowerBound > 0 {
-            let earlier = shown.lowerBound
-            lines.append("… \(earlier) earlier action\(earlier == 1 ? "" : "s") (:log 1-\(min(earlier, 20)) shows \(earlier <= 20 ? "them" : "the first 20"))")
+            let earlier = shown.lowerBound, first = history.dropped + 1
+            lines.append("… \(earlier) earlier action\(earlier == 1 ? "" : "s") (:log \(first)-\(first - 1 + min(earlier, 20)) shows \(earlier <= 20 ? "them" : "the first 20"))")
         }
         lines += incidentLines(shown.lowerBound)
         for index in shown {
             let entry = entries[index]
-            var line = String(repeating: " ", count: width - String(index + 1).count) + "\(index + 1)  "
+            let number = history.shown(index) + 1
+            var line = String(repeating: " ", count: width - String(number).count) + "\(number)  "
             line += entry.source.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + text(of: entry, in: session.model)
             if !entry.changed { line += "  (no change)" }
             if entry.skipped { line += "  (skipped)" }
@@ -41,26 +45,28 @@ extension ShellCore {
             let later = entries.count - shown.upperBound
             lines.append("… \(later) later action\(later == 1 ? "" : "s")")
         }
-        lines.append("at \(history.position) of \(entries.count)")
+        lines.append("at \(history.shown(history.position)) of \(history.shown(entries.count))")
         output(.report(kind: "log", lines: lines, data: .record([
-            "entries": .array(records), "position": .int(Int64(history.position)), "count": .int(Int64(entries.count)),
-            "from": .int(Int64(shown.lowerBound + 1)), "to": .int(Int64(shown.upperBound)),
-            "incidents": .array(history.incidents.map { .record(["after": .int(Int64($0.position)), "note": .string($0.note)]) }),
+            "entries": .array(records), "position": .int(Int64(history.shown(history.position))), "count": .int(Int64(history.shown(entries.count))),
+            "from": .int(Int64(history.shown(shown.lowerBound) + 1)), "to": .int(Int64(history.shown(shown.upperBound))),
+            "dropped": .int(Int64(history.dropped)),
+            "incidents": .array(history.incidents.map { .record(["after": .int(Int64(history.shown($0.position))), "note": .string($0.note)]) }),
         ])))
         return true
     }
 
     /// Which entries `:log` shows: the last 20, the last N, FROM-TO (1-based, inclusive,
     /// clipped to the history), or all. Nil for anything else.
-    static func logRange(_ args: [String], count: Int) -> Range<Int>? {
+    /// `dropped`: actions counted before the first entry (FROM and TO count them).
+    static func logRange(_ args: [String], count: Int, dropped: Int = 0) -> Range<Int>? {
         guard let text = args.first else { return max(0, count - 20)..<count }
         guard args.count == 1 else { return nil }
         if text == "all" { return 0..<count }
         if let number = Int(text), number > 0 { return max(0, count - number)..<count }
         let bounds = text.split(separator: "-", omittingEmptySubsequences: false)
         guard bounds.count == 2, let from = Int(bounds[0]), let to = Int(bounds[1]), from >= 1, to >= from else { return nil }
-        let lower = min(from - 1, count)
-        return lower..<min(to, count)
+        let lower = min(max(from - 1 - dropped, 0), count)
+        return lower..<max(lower, min(to - dropped, count))
     }
 
     func text(of entry: HistoryEntry, in model: ModelDescriptor) -> String {
@@ -72,31 +78,38 @@ extension ShellCore {
         guard let session = current, let history = histories[session.model.qualifiedName] else { return fail("no model is loaded", origin: origin) }
         let withEffects = args.contains("--with-effects")
         let words = args.filter { $0 != "--with-effects" }
-        let wanted: Int
+        // Positions as the user counts them, dropped actions included.
+        let wantedShown: Int
         if words.first == "." {
-            wanted = target(history.position, 0)
+            wantedShown = target(history.shown(history.position), 0)
         } else {
             guard let text = words.first, let number = Int(text), words.count == 1 else { return fail("usage: :goto N [--with-effects]", origin: origin) }
-            wanted = target(history.position, number)
+            wantedShown = target(history.shown(history.position), number)
         }
+        let wanted = history.stored(wantedShown)
         guard (0...history.entries.count).contains(wanted) else {
+            let last = history.shown(history.entries.count)
             if words.first == "." {
-                return fail(wanted < 0 ? "nothing to undo: at the start of the history" : "nothing to redo: at the last action (\(history.position) of \(history.entries.count))", origin: origin)
+                if wanted < 0, history.dropped > 0 { return fail("nothing to undo: the actions before #\(history.dropped + 1) were dropped (--history-limit)", origin: origin) }
+                return fail(wanted < 0 ? "nothing to undo: at the start of the history" : "nothing to redo: at the last action (\(history.shown(history.position)) of \(last))", origin: origin)
             }
-            return fail(history.entries.isEmpty ? "there is no history yet: :goto 0 is the only place to go" : "there is no action \(wanted); the history has 0 to \(history.entries.count)", origin: origin)
+            if wanted < 0, wantedShown >= 0 {
+                return fail("action \(wantedShown) was dropped to keep the history within --history-limit \(history.limit ?? 0); the history has \(history.dropped) to \(last)", origin: origin)
+            }
+            return fail(history.entries.isEmpty && history.dropped == 0 ? "there is no history yet: :goto 0 is the only place to go" : "there is no action \(wantedShown); the history has \(history.dropped) to \(last)", origin: origin)
         }
         do throws(ShellError) {
             if withEffects {
                 try resend(session, upTo: wanted)
             } else {
-                guard journalAhead(.goto(model: session.model.qualifiedName, position: wanted), origin: origin) else { return false }
+                guard journalAhead(.goto(model: session.model.qualifiedName, position: wantedShown), origin: origin) else { return false }
                 let before = history.position
                 do {
                     try rebuild(session, to: wanted, interruptible: true)
                 } catch {
                     retractJournal()
                     // Interrupted part way: the session is at a position of its own now.
-                    if history.position != before { journalDone(.goto(model: session.model.qualifiedName, position: history.position)) }
+                    if history.position != before { journalDone(.goto(model: session.model.qualifiedName, position: history.shown(history.position))) }
                     throw error
                 }
             }
@@ -111,7 +124,7 @@ extension ShellCore {
         guard let session = current, let history = histories[session.model.qualifiedName] else { return fail("no model is loaded", origin: origin) }
         let lines = history.branches.enumerated().map { index, branch in
             let undone = branch.entries[branch.fork...].prefix(3).map { text(of: $0, in: session.model) }.joined(separator: ", ")
-            return "branch \(index + 1): \(branch.undone) action\(branch.undone == 1 ? "" : "s") after #\(branch.fork): \(undone)\(branch.undone > 3 ? ", …" : "")"
+            return "branch \(index + 1): \(branch.undone) action\(branch.undone == 1 ? "" : "s") after #\(history.shown(branch.fork)): \(undone)\(branch.undone > 3 ? ", …" : "")"
         }
         output(.info(kind: "branches", lines: lines.isEmpty ? ["no branches: undone actions are set aside here when a new action replaces them"] : lines))
         return true
@@ -144,11 +157,12 @@ extension ShellCore {
         guard let session = current, let history = histories[key] else { return fail("no model is loaded", origin: origin) }
         let count = history.entries.count
         guard count > 0 else { return fail("there is no history yet: nothing to \(skipped ? "skip" : "unskip")", origin: origin) }
-        guard let text = args.first, let number = Int(text), args.count == 1, (1...count).contains(number) else {
-            return fail("usage: :\(skipped ? "skip" : "unskip") N, with N from 1 to \(count)", origin: origin)
+        guard let text = args.first, let shownNumber = Int(text), args.count == 1, (1...count).contains(history.stored(shownNumber)) else {
+            return fail("usage: :\(skipped ? "skip" : "unskip") N, with N from \(history.dropped + 1) to \(history.shown(count))", origin: origin)
         }
+        let number = history.stored(shownNumber)
         let model = session.model.qualifiedName
-        guard journalAhead(skipped ? .skip(model: model, index: number) : .unskip(model: model, index: number), origin: origin) else { return false }
+        guard journalAhead(skipped ? .skip(model: model, index: shownNumber) : .unskip(model: model, index: shownNumber), origin: origin) else { return false }
         let was = history.entries[number - 1].skipped
         history.setSkipped(skipped, at: number - 1)
         do throws(ShellError) {
@@ -167,11 +181,14 @@ extension ShellCore {
     func resend(_ session: Session, upTo target: Int) throws(ShellError) {
         let key = session.model.qualifiedName
         guard let old = histories[key] else { return }
+        guard old.dropped == 0 else {
+            throw ShellError("--with-effects sends the actions again from the start, but the first \(old.dropped) were dropped (--history-limit)", origin: .prompt)
+        }
         let before = session.state
         let kept = old.entries.prefix(target).filter { $0.source != .effect && !$0.skipped && $0.action >= 0 }
         try writeAhead(.reset)
         let live = try freshSession(for: session)
-        histories[key] = History(initial: live.state)
+        histories[key] = newHistory(initial: live.state)
         for entry in kept {
             let action = live.model.actions[Int(entry.action)]
             do {
@@ -204,7 +221,10 @@ extension ShellCore {
         do {
             // A plugin that cannot restore this snapshot (its restore entry point says so)
             // is replayed from a new store instead: slower, never wrong.
-            if start.index == 0 || (try? session.restore(start.state)) != true {
+            if (start.index == 0 && history.dropped == 0) || (try? session.restore(start.state)) != true {
+                guard history.dropped == 0 else {
+                    throw ShellError("\(key) cannot restore the state after action \(history.shown(start.index)), and the actions before it were dropped (--history-limit)", origin: .prompt)
+                }
                 live = try freshSession(for: session)
                 start = (0, history.initial)
             }
@@ -223,7 +243,7 @@ extension ShellCore {
         history.move(to: target)
         guard report else { return }
         let changes = StateDiff.changes(from: before, to: live.state)
-        output(.info(kind: "position", lines: ["at \(target) of \(history.entries.count)"] + (showDiff ? changes.map { "  " + $0.description } : [])))
+        output(.info(kind: "position", lines: ["at \(history.shown(target)) of \(history.shown(history.entries.count))"] + (showDiff ? changes.map { "  " + $0.description } : [])))
     }
 
     /// Why `replayEntries` stopped: the message, and the action (0-based) it stopped at.
@@ -247,8 +267,8 @@ extension ShellCore {
             if interruptible, index > start, takeInterrupt() {
                 // Stop where the replay got to: that state is consistent.
                 history.move(to: index)
-                output(.info(kind: "position", lines: ["at \(index) of \(history.entries.count)"]))
-                throw ReplayStop(message: "interrupted: the replay stopped at action \(index) of the \(target) wanted", index: index)
+                output(.info(kind: "position", lines: ["at \(history.shown(index)) of \(history.shown(history.entries.count))"]))
+                throw ReplayStop(message: "interrupted: the replay stopped at action \(history.shown(index)) of the \(history.shown(target)) wanted", index: index)
             }
             let end = min(target, (index / chunk + 1) * chunk)
             var batch: [(String, [Value])] = []
@@ -256,7 +276,7 @@ extension ShellCore {
             for position in index..<end where !history.entries[position].skipped {
                 let entry = history.entries[position]
                 guard entry.action >= 0 else {
-                    throw ReplayStop(message: "action \(position + 1) (\(entry.text ?? "?"), sent by an effect) is not in \(live.model.qualifiedName)'s schema, so it cannot be replayed", index: position)
+                    throw ReplayStop(message: "action \(history.shown(position) + 1) (\(entry.text ?? "?"), sent by an effect) is not in \(live.model.qualifiedName)'s schema, so it cannot be replayed", index: position)
                 }
                 batch.append((live.model.actions[Int(entry.action)].name, entry.arguments))
                 positions.append(position)

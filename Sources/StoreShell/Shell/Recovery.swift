@@ -99,7 +99,7 @@ extension ShellCore {
         let key = session.model.qualifiedName
         guard let history = histories[key], history.position > 0 else { return }
         guard session.model.supportsTimeTravel else {
-            histories[key] = History(initial: session.state)
+            histories[key] = newHistory(initial: session.state)
             output(.info(kind: "recovered", lines: ["\(key) cannot replay its history (its plugin has no replay entry point): it starts over from its initial state"]))
             return
         }

@@ -120,7 +120,11 @@ extension ShellCore {
         } catch {
             return .failure(error)
         }
-        let rebuilt = History(initial: fresh.state)
+        // A history whose oldest actions were dropped starts from its oldest snapshot.
+        if history.dropped > 0, (try? fresh.restore(history.initial)) != true {
+            return .failure(ShellError("the first \(history.dropped) actions of \(model.qualifiedName) were dropped (--history-limit), and the new build cannot restore the oldest state kept", origin: .prompt))
+        }
+        let rebuilt = History(initial: fresh.state, limit: history.limit, dropped: history.dropped)
         var left: [String] = []
         var position = 0
         for (index, entry) in history.entries.enumerated() {

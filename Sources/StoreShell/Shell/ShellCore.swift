@@ -14,6 +14,9 @@ public final class ShellCore {
     /// Report each action's result; off in `--quiet` runs, where only errors and asked-for
     /// output appear.
     public var reportActions: Bool
+    /// How many actions each model's history keeps at most (`--history-limit`); nil: all.
+    /// Applies to histories made from then on.
+    public var historyLimit: Int? = History.defaultLimit
     /// Receives everything the shell reports, as it happens.
     public var output: (ShellOutput) -> Void
     /// Keep the state current after every action even when action results are not
@@ -223,7 +226,7 @@ public final class ShellCore {
         old?.onEvent = nil
         sessions[key] = session
         effects[key] = [:]
-        if histories[key] == nil { histories[key] = History(initial: session.state) }
+        if histories[key] == nil { histories[key] = newHistory(initial: session.state) }
         session.onEvent = { [weak self] event in self?.observe(event, in: key) }
         if let old, current === old { current = session }
     }
@@ -244,7 +247,7 @@ public final class ShellCore {
             retractJournal()
             throw error
         }
-        histories[current.model.qualifiedName] = History(initial: self.current!.state)
+        histories[current.model.qualifiedName] = newHistory(initial: self.current!.state)
     }
 
     private func observe(_ event: SessionEvent, in model: String) {
