@@ -54,11 +54,15 @@ public final class History {
     }
 
     /// Whether actions should be dropped now to keep within the limit (checked after each
-    /// action; it waits for `interval` actions past the limit, so it drops in chunks).
+    /// action). It waits for an eighth of the limit past it, so it drops in chunks and
+    /// moving the kept entries costs a few copies per action, not one per action.
     var wantsTrim: Bool {
         guard let limit, restorable != false else { return false }
-        return entries.count > limit + interval
+        return entries.count > limit + max(interval, limit / 8) && entries.count >= retryTrimAt
     }
+
+    /// After a trim that found no snapshot to cut at, the next try waits for this count.
+    private var retryTrimAt = 0
 
     /// Drops the oldest actions down to the limit, to the latest snapshot at or before
     /// the cut (and never past the current position): that snapshot becomes the start.
@@ -68,7 +72,10 @@ public final class History {
     func trim() -> Int {
         guard let limit else { return 0 }
         let latest = min(entries.count - limit, position)
-        guard let cut = snapshots.keys.filter({ $0 > 0 && $0 <= latest }).max() else { return 0 }
+        guard let cut = snapshots.keys.filter({ $0 > 0 && $0 <= latest }).max() else {
+            retryTrimAt = entries.count + interval
+            return 0
+        }
         entries.removeFirst(cut)
         position -= cut
         dropped += cut
@@ -147,9 +154,10 @@ public final class History {
     package func remember(_ state: Value, at index: Int) {
         snapshots[index] = state
         guard snapshots.count > Self.maximumSnapshots else { return }
-        // Thin the older half: of the snapshots there, every other one goes.
+        // Thin all but the newest 32 evenly: every other one goes, so their spacing
+        // doubles everywhere (and a cut for the limit finds one near where it wants).
         let keys = snapshots.keys.filter { $0 > 0 }.sorted()
-        for (order, key) in keys.prefix(keys.count / 2).enumerated() where order % 2 == 1 {
+        for (order, key) in keys.dropLast(32).enumerated() where order % 2 == 1 {
             snapshots[key] = nil
         }
     }
