@@ -59,12 +59,14 @@ struct HistoryLimitTests {
 
     @Test func snapshotsAreThinnedToABound() {
         let history = History(initial: .int(0), interval: 1)
-        for index in 1...2_000 { history.remember(.int(Int64(index)), at: index) }
-        for index in [1, 999, 2_000] {
+        for index in 1...5_000 { history.remember(.int(Int64(index)), at: index) }
+        for index in [1, 999, 2_000, 5_000] {
             let found = history.snapshot(atOrBefore: index)
             #expect(found.index <= index && found.state == Value.int(Int64(found.index)))
         }
-        #expect(history.snapshot(atOrBefore: 2_000).index == 2_000, "the newest stay")
+        #expect(history.snapshot(atOrBefore: 5_000).index == 5_000, "the newest stay")
+        let spacing = (1...4_900).map { history.snapshot(atOrBefore: $0).index }.enumerated().map { $0.offset + 1 - $0.element }.max() ?? 0
+        #expect(spacing < 8, "evenly thinned: a jump replays at most 7 here (spacing 8), found \(spacing)")
         #expect(history.snapshots.count <= History.maximumSnapshots)
     }
 }

@@ -7,7 +7,7 @@ import StoreHost
 import StoreValue
 import Workloads
 
-let usage = "usage: store-ratios [--actions N] [--effects N] [--host-actions N] [--script-lines N] [--todos N] [--history N] [--rounds N] [--plugins DIR] [--scaling-only]"
+let usage = "usage: store-ratios [--actions N] [--effects N] [--host-actions N] [--script-lines N] [--todos N] [--history N] [--rounds N] [--plugins DIR] [--only scaling|time-travel]"
 
 struct Options {
     var actions = 10_000_000
@@ -17,8 +17,9 @@ struct Options {
     var todos = 10_000
     var history = 1_000_000
     var rounds = 5
-    /// Only the observed-toggle scaling curve (1k, 10k, 100k todos), in process and in a worker.
-    var scalingOnly = false
+    /// Only one section: `scaling` (the observed toggle at 1k, 10k, 100k todos, in process
+    /// and in a worker) or `time-travel` (a long history).
+    var only: String?
     /// Where the root package built the example plugins.
     var plugins: String = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -30,11 +31,11 @@ struct Options {
     init(_ arguments: [String]) {
         var rest = arguments.dropFirst()
         while let flag = rest.popFirst() {
-            if flag == "--scaling-only" {
-                scalingOnly = true
+            guard let text = rest.popFirst() else { fatalError(usage) }
+            if flag == "--only", ["scaling", "time-travel"].contains(text) {
+                only = text
                 continue
             }
-            guard let text = rest.popFirst() else { fatalError(usage) }
             if flag == "--plugins" {
                 plugins = text
                 continue
@@ -99,7 +100,27 @@ func observedToggleCurve() {
     }
 }
 
-if options.scalingOnly {
+/// Time travel over a long history: recording, the worst `:goto`, resident memory.
+@MainActor
+func timeTravel() async {
+    print("\ntime travel over a \(options.history)-action history (storesh's core, Counter plugin)")
+    do {
+        let figures = try await HistoryWorkloads.run(count: options.history, from: options.plugins)
+        let worst = figures.gotoMilliseconds.map(\.milliseconds).max() ?? 0
+        print(String(format: "recording: %.2f M actions/s; :goto worst %.2f ms over %d jumps   target <= 10 ms; resident %.0f MB   target <= 200 MB",
+                     Double(options.history) / figures.recordSeconds / 1e6, worst, figures.gotoMilliseconds.count, figures.residentMegabytes))
+        print("  " + figures.gotoMilliseconds.map { String(format: ":goto %d %.2f ms", $0.target, $0.milliseconds) }.joined(separator: ", "))
+    } catch {
+        print("time-travel benchmark skipped: \(error)")
+    }
+}
+
+if options.only == "time-travel" {
+    await timeTravel()
+    exit(0)
+}
+
+if options.only == "scaling" {
     observedToggleCurve()
     exit(0)
 }
@@ -216,13 +237,4 @@ do {
     print("worker benchmarks skipped: \(error) (build the root package first)")
 }
 
-print("\ntime travel over a \(options.history)-action history (storesh's core, Counter plugin)")
-do {
-    let figures = try await HistoryWorkloads.run(count: options.history, from: options.plugins)
-    let worst = figures.gotoMilliseconds.map(\.milliseconds).max() ?? 0
-    print(String(format: "recording: %.2f M actions/s; :goto worst %.2f ms over %d jumps   target <= 10 ms; resident %.0f MB   target <= 200 MB",
-                 Double(options.history) / figures.recordSeconds / 1e6, worst, figures.gotoMilliseconds.count, figures.residentMegabytes))
-    print("  " + figures.gotoMilliseconds.map { String(format: ":goto %d %.2f ms", $0.target, $0.milliseconds) }.joined(separator: ", "))
-} catch {
-    print("time-travel benchmark skipped: \(error)")
-}
+await timeTravel()

@@ -40,9 +40,12 @@ public final class History {
     /// Whether the model can restore a snapshot, which dropping actions needs (the state
     /// they led to is then the start); nil until a trim first asks.
     var restorable: Bool?
-    /// At most this many snapshots are kept: older ones are thinned, every other one at
-    /// a time, so a jump far back replays more actions but memory stays bounded.
-    nonisolated public static let maximumSnapshots = 256
+    /// At most this many snapshots are kept: older ones are thinned evenly, so a jump far
+    /// back replays more actions but memory stays bounded.
+    nonisolated public static let maximumSnapshots = 1024
+    /// Older snapshots are kept only at multiples of this (`interval` until there are
+    /// too many).
+    private lazy var snapshotSpacing = interval
     /// The limit storesh uses unless told otherwise: about 85 MB of actions.
     nonisolated public static let defaultLimit = 1_000_000
 
@@ -154,11 +157,15 @@ public final class History {
     package func remember(_ state: Value, at index: Int) {
         snapshots[index] = state
         guard snapshots.count > Self.maximumSnapshots else { return }
-        // Thin all but the newest 32 evenly: every other one goes, so their spacing
-        // doubles everywhere (and a cut for the limit finds one near where it wants).
+        // Thin all but the newest 32 evenly: keep those at multiples of the spacing,
+        // doubling it while that is still too many. A jump replays fewer than `spacing`
+        // actions, and a cut for the limit finds a snapshot near where it wants one.
         let keys = snapshots.keys.filter { $0 > 0 }.sorted()
-        for (order, key) in keys.dropLast(32).enumerated() where order % 2 == 1 {
-            snapshots[key] = nil
+        let older = keys.dropLast(32)
+        while true {
+            for key in older where key % snapshotSpacing != 0 { snapshots[key] = nil }
+            guard snapshots.count > Self.maximumSnapshots else { return }
+            snapshotSpacing *= 2
         }
     }
 
