@@ -6,23 +6,32 @@
 public final class ChangeTracker {
     private var tree: TrackedNode?
     private let rootType: String?
+    /// The last snapshot had fewer than `smallState` values in it.
+    private var isSmall = false
+    private let smallState: Int
 
     /// `rootType` names the state's record (the model's type), as full snapshots do.
-    public init(rootType: String? = nil) {
+    /// States of fewer than `smallState` values are not tracked: a whole snapshot of a
+    /// counter costs less than working out what changed in it.
+    public init(rootType: String? = nil, smallState: Int = 64) {
         self.rootType = rootType
+        self.smallState = smallState
     }
 
     /// The whole state, and the tree later calls compare against.
     public func snapshot<T: Encodable>(of state: T) throws -> Value {
         let root = try Self.encode(state, against: nil)
         tree = root
-        return named(root.value)
+        let value = root.value
+        isSmall = value.isSmaller(than: smallState)
+        return named(value)
     }
 
     /// What changed since the last `snapshot(of:)` or `changes(of:)`: nil when there was
-    /// none (take a snapshot), else the patches, empty when nothing changed.
+    /// none, or when the state was small enough that a snapshot costs less than working
+    /// out changes (take a snapshot then); else the patches, empty when nothing changed.
     public func changes<T: Encodable>(of state: T) throws -> [StatePatch]? {
-        guard let old = tree else { return nil }
+        guard let old = tree, !isSmall else { return nil }
         tree = nil // an encoding that throws leaves no baseline: the next call says nil
         let root = try Self.encode(state, against: old)
         var patches: [StatePatch] = []
@@ -338,5 +347,19 @@ private struct TrackingSingleContainer: SingleValueEncodingContainer {
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         node.adopt(try TrackedNode.encode(value, against: old, codingPath: codingPath))
+    }
+}
+
+extension Value {
+    /// Whether the tree holds fewer than `limit` values, counted until it is known.
+    func isSmaller(than limit: Int) -> Bool {
+        var count = 0
+        var pending = [self]
+        while let value = pending.popLast() {
+            count += 1
+            if count >= limit { return false }
+            for child in value.children { pending.append(child.value) }
+        }
+        return true
     }
 }
