@@ -171,7 +171,7 @@ final class TrackedNode {
         case .scalar:
             if scalar != old.scalar { patches.append(.set(path: path, value: value)) }
         case .keyed:
-            guard keys == old.keys else { return patches.append(.set(path: path, value: value)) }
+            guard keys == old.keys, !mostlyChanged(against: old) else { return patches.append(.set(path: path, value: value)) }
             for (index, key) in keys.enumerated() {
                 path.append(.field(key))
                 children[index].collect(against: old.children[index], path: &path, into: &patches)
@@ -179,6 +179,8 @@ final class TrackedNode {
             }
         case .unkeyed:
             if children.count == old.children.count {
+                // A list reordered or rewritten (a sort) is one change, not one per field.
+                if mostlyChanged(against: old) { return patches.append(.set(path: path, value: value)) }
                 for index in children.indices {
                     path.append(.index(index))
                     children[index].collect(against: old.children[index], path: &path, into: &patches)
@@ -197,6 +199,18 @@ final class TrackedNode {
                 inserting: children[prefix..<(children.count - suffix)].map(\.value)
             ))
         }
+    }
+
+    /// Whether more than half of a container's children (of more than 8) are not the old
+    /// ones: then one change of the whole container says it more cheaply.
+    private func mostlyChanged(against old: TrackedNode) -> Bool {
+        guard children.count > 8 else { return false }
+        var changed = 0
+        for index in children.indices where children[index] !== old.children[index] {
+            changed += 1
+            if changed * 2 > children.count { return true }
+        }
+        return false
     }
 
     /// Whether this node encodes the same value as `other`: by the Swift values when both

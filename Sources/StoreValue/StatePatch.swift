@@ -29,16 +29,8 @@ public enum StatePatch: Hashable, Sendable {
     /// Applies the patch to `value`. Throws, leaving `value` as it was, when the path does
     /// not exist or a splice's range is outside its array.
     public func apply(to value: inout Value) throws(Mismatch) {
-        guard path.count <= Value.maxDepth else { throw Mismatch(description: "a change's path is longer than \(Value.maxDepth) steps") }
         // Validate first, so a bad patch changes nothing.
-        var target = value
-        for segment in path { target = try Self.child(of: target, at: segment) }
-        if case .splice(_, let at, let removing, _) = self {
-            guard case .array(let items) = target else { throw Mismatch(description: "a splice at \(Self.text(path)), which is not an array") }
-            guard at >= 0, removing >= 0, at <= items.count, removing <= items.count - at else {
-                throw Mismatch(description: "a splice of \(removing) at \(at) in \(Self.text(path)), which has \(items.count) elements")
-            }
-        }
+        try check(against: value)
         Self.modify(&value, path[...]) { target in
             switch self {
             case .set(_, let replacement):
@@ -48,6 +40,20 @@ public enum StatePatch: Hashable, Sendable {
                 target = .null
                 items.replaceSubrange(at..<(at + removing), with: inserting)
                 target = .array(items)
+            }
+        }
+    }
+
+    /// Throws unless the patch fits `value`. A function of its own, so nothing it looked
+    /// at is still held when the patch is applied (which would make every level a copy).
+    private func check(against value: Value) throws(Mismatch) {
+        guard path.count <= Value.maxDepth else { throw Mismatch(description: "a change's path is longer than \(Value.maxDepth) steps") }
+        var target = value
+        for segment in path { target = try Self.child(of: target, at: segment) }
+        if case .splice(_, let at, let removing, _) = self {
+            guard case .array(let items) = target else { throw Mismatch(description: "a splice at \(Self.text(path)), which is not an array") }
+            guard at >= 0, removing >= 0, at <= items.count, removing <= items.count - at else {
+                throw Mismatch(description: "a splice of \(removing) at \(at) in \(Self.text(path)), which has \(items.count) elements")
             }
         }
     }
