@@ -9,6 +9,10 @@ public final class PluginHost {
     /// Whether sessions ask plugins for what changed since their last report instead of
     /// the whole state (`snapshot_changes`); off only to compare the two in tests.
     package var readsChanges = true
+    /// Whether every read of what changed is checked against a whole snapshot
+    /// (`--check-changes`): a plugin whose changes do not give its state is an error
+    /// naming the first place they differ. For testing a plugin's `snapshot_changes`.
+    public var checksChanges = false
 
     /// The clock plugins see: real at the prompt, virtual under tests.
     public let clock: any HostClock

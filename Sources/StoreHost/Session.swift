@@ -30,8 +30,9 @@ public final class Session {
     private var pluginBaseline = false
     /// The ids of long lists in the state, kept between diffs.
     private let identityMemo = IdentityMemo()
-    /// The host's `readsChanges` when the session was made.
+    /// The host's `readsChanges` and `checksChanges` when the session was made.
     private let readsChanges: Bool
+    private let checksChanges: Bool
     /// For warnings; sessions may outlive their host in tests and tools.
     private weak var logHost: PluginHost?
     /// Called for every effect event and every action an effect applied.
@@ -55,6 +56,7 @@ public final class Session {
         self.host = host
         self.logHost = host
         self.readsChanges = host.readsChanges
+        self.checksChanges = host.checksChanges
         self.knownState = .null
         self.startTime = host.clock.now
         services = model.services.compactMap { overrides[$0.name] ?? $0.defaultImplementation }
@@ -333,12 +335,16 @@ public final class Session {
         if let remote {
             fresh = try remote.read(whole: whole)
         } else if !whole, pluginBaseline, readsChanges, let patches = readChanges() {
-            var state = knownState
+            var state: Value? = knownState
             do {
-                for patch in patches { try patch.apply(to: &state) }
-                fresh = StateRead(state: state, previous: knownState, patches: patches, number: number)
+                for patch in patches { try patch.apply(to: &state!) }
             } catch {
                 logHost?.log?(.warning, "\(model.qualifiedName) reported a change that does not fit its state (\(error)); reading the whole state")
+                state = nil
+            }
+            if let state {
+                fresh = try checked(StateRead(state: state, previous: knownState, patches: patches, number: number))
+            } else {
                 fresh = StateRead(state: try readWholeState(), previous: nil, patches: nil, number: number)
             }
         } else {
@@ -366,6 +372,19 @@ public final class Session {
             patches.append(patch)
         }
         return patches
+    }
+
+    /// With `checksChanges`, a read of changes compared with a whole snapshot: when they
+    /// differ the error names the first place, and the whole snapshot is the state.
+    private func checked(_ read: StateRead) throws(SessionError) -> StateRead {
+        guard checksChanges else { return read }
+        let whole = try readWholeState()
+        guard whole != read.state else { return read }
+        let where_ = StateDiff.changes(from: read.state, to: whole).first.map { change in
+            ": at \(change.path) the changes give \(change.old?.brief() ?? "nothing"), the state is \(change.new?.brief() ?? "nothing")"
+        } ?? ""
+        logHost?.log?(.error, "\(model.qualifiedName): what the plugin reported as changed does not give its state (--check-changes)\(where_)")
+        return StateRead(state: whole, previous: nil, patches: nil, number: read.number)
     }
 
     private func readWholeState() throws(SessionError) -> Value {

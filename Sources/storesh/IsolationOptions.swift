@@ -2,14 +2,18 @@ import ArgumentParser
 import StoreHost
 import StoreShell
 
-/// Where models run: each plugin in a worker process (the default: a crash or hang in a
-/// model is reported and the session recovered), or in storesh itself.
+/// How models run: each plugin in a worker process (the default: a crash or hang in a
+/// model is reported and the session recovered), or in storesh itself; and how far their
+/// reports are trusted.
 struct IsolationOptions: ParsableArguments {
     @Flag(name: .customLong("in-process"), help: "Run plugins inside storesh, not in worker processes: fastest, but a crash in a model ends storesh.")
     var inProcess = false
 
     @Option(name: .customLong("action-timeout"), help: ArgumentHelp("Seconds a model in a worker may take to answer before it counts as hung and is stopped (0: no limit).", valueName: "SECONDS"))
     var actionTimeout: Double = 5
+
+    @Flag(name: .customLong("check-changes"), help: "Check every state change a plugin reports against a whole snapshot of its state; a difference is an error naming where (for testing a plugin's snapshot_changes).")
+    var checkChanges = false
 
     func validate() throws {
         guard actionTimeout >= 0, actionTimeout <= 86_400 else {
@@ -21,5 +25,6 @@ struct IsolationOptions: ParsableArguments {
     @MainActor func apply(to host: PluginHost) {
         host.isolation = inProcess ? .inProcess : .workers
         host.actionTimeout = actionTimeout == 0 ? nil : actionTimeout
+        host.checksChanges = checkChanges
     }
 }

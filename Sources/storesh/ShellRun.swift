@@ -117,6 +117,6 @@ func runShell(_ options: Options) async -> Int32 {
         failed = true
     }
     if unreadable { return 2 }
-    return failed || core.journalFailures > 0 || core.workerCrashes > 0 ? 1 : 0
+    return failed || core.journalFailures > 0 || core.workerCrashes > 0 || core.hostErrors > 0 ? 1 : 0
 }
 

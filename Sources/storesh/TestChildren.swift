@@ -15,6 +15,7 @@ struct TestChildren {
         var arguments = ["test", "--child-result", "--timeout", String(options.timeout), "--action-timeout", String(options.isolation.actionTimeout)]
         for directory in options.pluginPath { arguments += ["--plugin-path", directory] }
         if options.isolation.inProcess { arguments.append("--in-process") }
+        if options.isolation.checkChanges { arguments.append("--check-changes") }
         return arguments
     }
 

@@ -71,6 +71,7 @@ public final class WorkerPlugin {
         var hello = requestBody()
         hello.u32(WorkerProtocol.version)
         hello.bool(clock is VirtualClock)
+        hello.bool(host?.checksChanges ?? false)
         var load = requestBody()
         load.string(path)
         let registered: RegisteredPlugin

@@ -20,6 +20,8 @@ public final class WorkerServer {
     /// changes are sent instead of the whole state when they apply to it.
     private var sentReads: [UInt32: UInt64] = [:]
     private let clock = ShellTime()
+    /// The shell's `--check-changes`, for the host made at `load`.
+    private var checksChanges = false
     private var source: (any DispatchSourceRead)?
 
     /// Keeps the server of this process alive while the main queue runs.
@@ -103,6 +105,7 @@ public final class WorkerServer {
         case .hello:
             let version = try reader.u32()
             clock.isVirtual = try reader.bool()
+            checksChanges = try reader.bool()
             reply.u32(WorkerProtocol.version)
             guard version == WorkerProtocol.version else { return nil }
             reply.u32(PluginHost.abiVersion)
@@ -252,6 +255,7 @@ public final class WorkerServer {
     private func load(_ path: String, into reply: inout WireWriter) -> String? {
         guard plugin == nil else { return "this worker has a plugin loaded already" }
         let host = PluginHost(clock: clock.isVirtual ? clock : RealClock(), searchPath: [])
+        host.checksChanges = checksChanges
         host.log = { [weak self] level, message in
             var body = WireWriter()
             body.i64(Int64(level.rawValue))

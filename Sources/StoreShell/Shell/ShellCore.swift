@@ -41,6 +41,9 @@ public final class ShellCore {
     /// Workers that died between lines (an effect crashed them): a run with any must not
     /// exit 0, though no line failed.
     public internal(set) var workerCrashes = 0
+    /// Errors plugins and the host logged (a plugin's `SP_LOG_ERROR`, a failed
+    /// `--check-changes`): a run with any fails, as one with a failed line does.
+    public internal(set) var hostErrors = 0
     var historyCache: (session: Session, history: History)?
     /// True while a jump replays history: replayed actions are not recorded again.
     var rebuilding = false
@@ -75,6 +78,16 @@ public final class ShellCore {
         self.reportActions = reportActions
         self.output = output
         host.workerLost = { [weak self] worker, loss in self?.workerDied(worker, loss) }
+        // What plugins and the host say in passing (a plugin's log, a plugin whose changes
+        // did not fit its state), unless the embedder listens itself. Debug is left out.
+        if host.log == nil {
+            host.log = { [weak self] level, message in
+                guard let self, level != .debug else { return }
+                let word = level == .error ? "error" : level == .warning ? "warning" : "note"
+                if level == .error { self.hostErrors += 1 }
+                self.report(.info(kind: "message", lines: ["\(word): \(message)"]))
+            }
+        }
     }
 
     /// Effects started and not yet finished, failed or cancelled, in the current model.
