@@ -152,6 +152,7 @@ final class TrackedNode {
             return .scalar(scalar)
         }
         if let old, let before = old.original, before.isEqual(to: value) { return old }
+        if let list = value as? any TrackedList { return try list.trackedNode(against: old, codingPath: codingPath) }
         let node = TrackedNode()
         try value.encode(to: TrackingEncoder(node: node, old: old, codingPath: codingPath))
         if let type = T.self as? any Equatable.Type { node.original = keep(value, as: type) }
@@ -375,5 +376,33 @@ extension Value {
             for child in value.children { pending.append(child.value) }
         }
         return true
+    }
+}
+
+/// Arrays of `Equatable` elements, encoded without the `Encoder` machinery per element:
+/// each element equal to the one at its place in the old tree is that old node, compared
+/// in place; only the others are encoded. What `Array`'s own `encode(to:)` would give.
+protocol TrackedList {
+    func trackedNode(against old: TrackedNode?, codingPath: [any CodingKey]) throws -> TrackedNode
+}
+
+extension Array: TrackedList where Element: Encodable & Equatable {
+    func trackedNode(against old: TrackedNode?, codingPath: [any CodingKey]) throws -> TrackedNode {
+        let node = TrackedNode()
+        node.becomeUnkeyed()
+        node.children.reserveCapacity(count)
+        let previous = old?.kind == .unkeyed ? old!.children : []
+        try withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                let before = index < previous.count ? previous[index] : nil
+                if let before, let kept = before.original as? Original<Element>, kept.value == elements[index] {
+                    node.children.append(before)
+                } else {
+                    node.children.append(try TrackedNode.encode(elements[index], against: before, codingPath: codingPath))
+                }
+            }
+        }
+        node.original = Original(value: self)
+        return node
     }
 }
