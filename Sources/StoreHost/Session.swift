@@ -335,12 +335,11 @@ public final class Session {
         if let remote {
             fresh = try remote.read(whole: whole)
         } else if !whole, pluginBaseline, readsChanges, let patches = readChanges() {
-            var state: Value? = knownState
+            var state: Value?
             do {
-                for patch in patches { try patch.apply(to: &state!) }
+                state = try StatePatch.apply(patches, to: knownState)
             } catch {
                 logHost?.log?(.warning, "\(model.qualifiedName) reported a change that does not fit its state (\(error)); reading the whole state")
-                state = nil
             }
             if let state {
                 fresh = try checked(StateRead(state: state, previous: knownState, patches: patches, number: number))

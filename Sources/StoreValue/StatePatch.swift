@@ -88,6 +88,13 @@ public enum StatePatch: Hashable, Sendable {
         }
     }
 
+    /// `value` with `patches` applied in order; throws at the first that does not fit.
+    public static func apply(_ patches: [StatePatch], to value: Value) throws(Mismatch) -> Value {
+        var result = value
+        for patch in patches { try patch.apply(to: &result) }
+        return result
+    }
+
     /// `todos[3].done`: a path as messages show it.
     public static func text(_ path: [Segment]) -> String {
         path.isEmpty ? "." : path.map { segment in

@@ -46,10 +46,7 @@ final class RemoteStore {
                 held = nil
                 return nil
             }
-            var value = before.state
-            do {
-                for patch in patches { try patch.apply(to: &value) }
-            } catch {
+            guard let value = try? StatePatch.apply(patches, to: before.state) else {
                 held = nil
                 return nil
             }
@@ -92,7 +89,7 @@ final class RemoteStore {
         body.values(arguments)
         body.bool(wantState)
         var reply = try call(.send, body, doing: "handling '\(action.text(with: arguments))'")
-        var outcome = try decode("handling '\(action.name)'") { () throws(WireError) in
+        let reported = try decode("handling '\(action.name)'") { () throws(WireError) in
             let changed = try reply.bool()
             let effects = Int(try reply.u32())
             var state: Result<WireState?, SessionError> = .success(nil)
@@ -101,16 +98,17 @@ final class RemoteStore {
             case 2: state = .failure(SessionError(message: try reply.string()))
             default: break
             }
-            return (changed, effects, state)
+            return (changed: changed, effects: effects, state: state)
         }
-        switch outcome.2 {
+        let read: Result<StateRead?, SessionError>
+        switch reported.state {
         case .success(let state?):
-            if let read = take(state) { return Outcome(changed: outcome.0, effectsStarted: outcome.1, state: .success(read)) }
-            outcome.2 = .success(nil)
-            return Outcome(changed: outcome.0, effectsStarted: outcome.1, state: Result { () throws(SessionError) in try read(whole: true) })
-        case .success(nil): return Outcome(changed: outcome.0, effectsStarted: outcome.1, state: .success(nil))
-        case .failure(let error): return Outcome(changed: outcome.0, effectsStarted: outcome.1, state: .failure(error))
+            // Changes the shell cannot apply: ask for the whole state instead.
+            if let taken = take(state) { read = .success(taken) } else { read = Result { () throws(SessionError) in try self.read(whole: true) } }
+        case .success(nil): read = .success(nil)
+        case .failure(let error): read = .failure(error)
         }
+        return Outcome(changed: reported.changed, effectsStarted: reported.effects, state: read)
     }
 
     /// Sends `actions` in one request and returns without waiting (`finishBatch` takes the

@@ -58,7 +58,7 @@ extension ShellCore {
     /// Which entries `:log` shows: the last 20, the last N, FROM-TO (1-based, inclusive,
     /// clipped to the history), or all. Nil for anything else.
     /// `dropped`: actions counted before the first entry (FROM and TO count them).
-    static func logRange(_ args: [String], count: Int, dropped: Int = 0) -> Range<Int>? {
+    static func logRange(_ args: [String], count: Int, dropped: Int) -> Range<Int>? {
         guard let text = args.first else { return max(0, count - 20)..<count }
         guard args.count == 1 else { return nil }
         if text == "all" { return 0..<count }
