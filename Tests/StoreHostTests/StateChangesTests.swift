@@ -76,9 +76,16 @@ struct ChangeTrackerTests {
         #expect(try tracker.changes(of: board(20)) == [])
     }
 
-    @Test func theSnapshotIsWhatTheFullEncoderGives() throws {
-        let state = board(3)
-        #expect(try ChangeTracker().snapshot(of: state) == ValueEncoder().encode(state))
+    @Test func theSnapshotIsTheStateFieldByField() throws {
+        let expected = Value.record([
+            "items": .array([.record(["id": .string("i0"), "title": .string("item 0"), "done": .bool(false), "tags": .array([])])]),
+            "numbers": .array((0..<5).map { .int(Int64($0)) }),
+            "settings": .record(["theme": .string("light"), "size": .int(12)]),
+            "name": .string("board"),
+        ])
+        #expect(try ChangeTracker().snapshot(of: board(1)) == expected)
+        #expect(try ChangeTracker(rootType: "Board").snapshot(of: board(1)) == .record(type: "Board", fields: expected.children))
+        #expect(try ValueEncoder().encode(board(1)) == expected)
     }
 
     /// Random edits: applying the changes to the old snapshot gives the new snapshot, and
