@@ -365,3 +365,25 @@ struct ChangesInTheShellTests {
         #expect(await shell.run("mode 0", "increment").contains { $0.contains("does not give its state") } == false, "the truth passes")
     }
 }
+
+@MainActor
+@Suite("A plugin built before snapshot_changes")
+struct OlderPluginTests {
+    @Test func itKeepsItsTimeTravelAndIsReadWhole() throws {
+        // The same plugin as an older header would declare it: sp_model ends at restore.
+        let source = changesPluginSource.replacingOccurrences(
+            of: "sp_model model = { sizeof(sp_model),", with: "sp_model model = { offsetof(sp_model, snapshot_changes),"
+        ).replacingOccurrences(of: "create, destroy, dispatch, snapshot, NULL, NULL, snapshot_changes };", with: "create, destroy, dispatch, snapshot, dispatch, NULL, snapshot_changes };")
+        #expect(source != changesPluginSource)
+        let library = try Fixtures.library("libolder.so", source: source, in: Fixtures.directory())
+        let host = makeHost()
+        let plugin = try host.load(library)
+        let model = try #require(plugin.models.first)
+        #expect(model.supportsTimeTravel, "replay is read: the struct covers it")
+        let session = try Session(model: model, host: host)
+        _ = try session.send(text: "mode 1") // would be a change that does not fit, if it were asked
+        let result = try session.send(text: "increment")
+        #expect(result.changes.map(\.description) == ["~ count: 0 → 1"])
+        #expect(session.lastRead?.patches == nil, "snapshot_changes is past the declared size: never called")
+    }
+}
