@@ -14,7 +14,9 @@ let package = Package(
         .library(name: "ObservableStore", targets: ["ObservableStore"]),
         .library(name: "Arboreal", targets: ["Arboreal"]),
         // A TestStore for ObservableStore models, for Swift Testing and XCTest alike.
-        .library(name: "StoreTesting", targets: ["StoreTesting"]),
+        // Test stores for both flavours: `import StoreTesting` (ObservableStore) or
+        // `import ArborealTesting`.
+        .library(name: "StoreTesting", targets: ["StoreTesting", "ArborealTesting"]),
         // For plugin authors: turns a model into a storesh plugin.
         .library(name: "StorePlugin", targets: ["StorePlugin"]),
         // For programs that embed the headless host (storesh is one): plugins, sessions,
@@ -75,9 +77,24 @@ let package = Package(
         .target(
             name: "StoreTesting",
             dependencies: [
-                "ObservableStore",
+                "ObservableStore", "StoreTestingShared",
                 .product(name: "CustomDump", package: "swift-custom-dump"),
             ],
+            swiftSettings: strict
+        ),
+        // The TestStore for Arboreal's reference models, checked through snapshots.
+        .target(
+            name: "ArborealTesting",
+            dependencies: [
+                "Arboreal", "StoreTestingShared",
+                .product(name: "CustomDump", package: "swift-custom-dump"),
+            ],
+            swiftSettings: strict
+        ),
+        // What both test stores share: the test clock, failure reporting, exhaustivity.
+        .target(
+            name: "StoreTestingShared",
+            dependencies: [.product(name: "CustomDump", package: "swift-custom-dump")],
             swiftSettings: strict
         ),
         // THE C ABI between host and plugins: one header, storeplugin.h.
@@ -128,6 +145,7 @@ let package = Package(
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(name: "StoreshTests", dependencies: ["TestSupport", "CPseudoTerminal"], swiftSettings: strict),
         .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "ObservableStore"], swiftSettings: strict),
+        .testTarget(name: "ArborealTestingTests", dependencies: ["ArborealTesting", "Arboreal"], swiftSettings: strict),
         .testTarget(name: "ArborealTests", dependencies: ["Arboreal", "TestSupport", .product(name: "OpenCombine", package: "OpenCombine")], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

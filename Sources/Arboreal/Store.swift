@@ -24,6 +24,10 @@ public final class Store<Model: ArborealModel>: ArborealStore {
     /// for tools that show what effects did.
     @ObservationIgnored public var onEffectAction: (@MainActor (UInt64, Model.Action) -> Void)?
 
+    /// For test stores: when set, an action an effect produced is handed here instead of
+    /// being applied, with the function that applies it as the store would have.
+    @ObservationIgnored package var holdEffectAction: (@MainActor (Model.Action, _ apply: @escaping @MainActor () -> Void) -> Void)?
+
     @ObservationIgnored private let inFlight = InFlightEffects<Task<Void, Never>>()
     @ObservationIgnored private lazy var mailbox = EffectMailbox<Completion<Model.Action>> { [weak self] completion in
         self?.receive(completion)
@@ -87,6 +91,14 @@ public final class Store<Model: ArborealModel>: ArborealStore {
     private func receive(_ completion: Completion<Model.Action>) {
         // An effect cancelled while its closure was finishing has its action dropped.
         guard inFlight.remove(completion.effect) else { return }
+        if let holdEffectAction {
+            holdEffectAction(completion.action) { [weak self] in self?.deliver(completion) }
+        } else {
+            deliver(completion)
+        }
+    }
+
+    private func deliver(_ completion: Completion<Model.Action>) {
         onEffectEvent?(.emitted(effect: completion.effect, action: "\(completion.action)"))
         send(completion.action)
         onEffectAction?(completion.effect, completion.action)

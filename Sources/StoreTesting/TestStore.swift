@@ -1,8 +1,5 @@
 public import ObservableStore
-import CustomDump
-import Dispatch
-import Testing
-import XCTest
+@_exported public import StoreTestingShared
 
 /// A store for tests, in the manner of The Composable Architecture's `TestStore`, for
 /// ObservableStore models: every action sent or received is checked against the state
@@ -21,15 +18,8 @@ import XCTest
 /// the `send` or `receive`, with a diff of the expected and actual state.
 @MainActor
 public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable {
-    /// How strictly the test must account for what happens.
-    public enum Exhaustivity: Sendable, Equatable {
-        /// Every state change, every received action and every effect must be asserted.
-        case on
-        /// Only what the test states is checked: an assertion closure's assignments must
-        /// hold, received actions the test does not ask for are skipped, and effects may
-        /// still run at the end.
-        case off
-    }
+    /// How strictly the test must account for what happens (`.on` or `.off`).
+    public typealias Exhaustivity = StoreTestingShared.Exhaustivity
 
     /// The store under test: its state, environment and effects are real.
     public let store: Store<Model>
@@ -43,14 +33,14 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
     private var lastState: Model
     private var finished = false
     /// Where the test made the store: unfinished work at its end is reported there.
-    private let created: Location
+    private let created: TestLocation
 
     /// A test store starting at `state`.
     public init(
         state: Model, environment: Model.Environment, exhaustivity: Exhaustivity = .on, timeout: Duration = .seconds(5),
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
-        created = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+        created = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         store = Store(state: state, environment: environment)
         self.exhaustivity = exhaustivity
         self.timeout = timeout
@@ -75,9 +65,9 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
         assert: ((inout Model) -> Void)? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
-        let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+        let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         if exhaustivity == .on, !received.isEmpty {
-            fail("must receive \(received.count) action\(received.count == 1 ? "" : "s") before sending \(describe(action)); not received: \(received.map { describe($0.action) }.joined(separator: ", "))", at: location)
+            location.fail(TestWording.mustReceive(received.map { TestWording.describe($0.action) }, beforeSending: TestWording.describe(action)))
         } else if exhaustivity == .off {
             received.removeAll()
         }
@@ -85,7 +75,7 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
         store.send(action)
         let after = store.state
         lastState = after
-        check(before: before, after: after, assert, what: "sending \(describe(action))", at: location)
+        check(before: before, after: after, assert, what: "sending \(TestWording.describe(action))", at: location)
     }
 
     /// Waits (up to `timeout`) for the next action an effect sent, checks it is
@@ -97,7 +87,7 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
         assert: ((inout Model) -> Void)? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
-        let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+        let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let limit = timeout ?? self.timeout
         let deadline = ContinuousClock.now + limit
         while true {
@@ -106,18 +96,17 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
             }
             if !received.isEmpty, exhaustivity == .on || received[0].action == expected { break }
             guard ContinuousClock.now < deadline else {
-                let running = store.effectsInFlight
-                fail("expected to receive \(describe(expected)) within \(limit), but \(received.isEmpty ? "no action arrived" : "only \(received.map { describe($0.action) }.joined(separator: ", ")) arrived") (\(running) effect\(running == 1 ? "" : "s") still running)", at: location)
+                location.fail(TestWording.didNotArrive(TestWording.describe(expected), within: limit, arrived: received.map { TestWording.describe($0.action) }, running: store.effectsInFlight))
                 return
             }
-            await Self.nextTurn()
+            await EffectTurns.next()
         }
         let next = received.removeFirst()
         if next.action != expected {
-            let difference = diff(expected, next.action, format: .proportional).map { "\n\n\($0)\n\n(expected: −, received: +)" } ?? ""
-            fail("received an action other than the one expected" + difference, at: location)
+            let difference = TestWording.difference(expected, next.action, legend: "(expected: −, received: +)")
+            location.fail("received an action other than the one expected" + difference)
         }
-        check(before: next.before, after: next.after, assert, what: "receiving \(describe(next.action))", at: location)
+        check(before: next.before, after: next.after, assert, what: "receiving \(TestWording.describe(next.action))", at: location)
     }
 
     /// Waits (up to `timeout`) for every effect to finish; an exhaustive store then fails
@@ -127,18 +116,15 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
         finished = true
-        let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+        let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let limit = timeout ?? self.timeout
-        let deadline = ContinuousClock.now + limit
-        while store.effectsInFlight > 0, ContinuousClock.now < deadline {
-            await Self.nextTurn()
-        }
+        await EffectTurns.wait(atMost: limit) { store.effectsInFlight > 0 }
         guard exhaustivity == .on else { return }
         if store.effectsInFlight > 0 {
-            fail("\(store.effectsInFlight) effect\(store.effectsInFlight == 1 ? " is" : "s are") still running after \(limit); wait longer (finish(timeout:)), cancel \(store.effectsInFlight == 1 ? "it" : "them") in the model, or make the store non-exhaustive", at: location)
+            location.fail(TestWording.stillRunning(store.effectsInFlight, after: limit))
         }
         if !received.isEmpty {
-            fail("\(received.count) received action\(received.count == 1 ? " was" : "s were") not checked with receive: \(received.map { describe($0.action) }.joined(separator: ", "))", at: location)
+            location.fail(TestWording.notReceived(received.map { TestWording.describe($0.action) }))
         }
     }
 
@@ -147,10 +133,7 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
     /// effects in flight reach their sleeps (up to `timeout`), so a sleep that had not
     /// started yet is not measured from the moved time.
     public func advance(_ clock: TestClock, by duration: Duration) async {
-        let deadline = ContinuousClock.now + timeout
-        while clock.sleeping < store.effectsInFlight, ContinuousClock.now < deadline {
-            await Self.nextTurn()
-        }
+        await EffectTurns.wait(atMost: timeout) { clock.sleeping < store.effectsInFlight }
         await clock.advance(by: duration)
     }
 
@@ -164,11 +147,11 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
     isolated deinit {
         guard exhaustivity == .on, !finished else { return }
         if store.effectsInFlight > 0 || !received.isEmpty {
-            fail("the test ended with \(store.effectsInFlight) effect(s) running and \(received.count) received action(s) not checked; end it with await store.finish()", at: created)
+            created.fail(TestWording.leftBehind(effects: store.effectsInFlight, actions: received.count))
         }
     }
 
-    private func check(before: Model, after: Model, _ assert: ((inout Model) -> Void)?, what: String, at location: Location) {
+    private func check(before: Model, after: Model, _ assert: ((inout Model) -> Void)?, what: String, at location: TestLocation) {
         var expected: Model
         switch exhaustivity {
         case .on:
@@ -181,44 +164,10 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
             assert?(&expected)
         }
         guard expected != after else { return }
-        let difference = diff(expected, after, format: .proportional).map { "\n\n\($0)\n\n(expected: −, actual: +)" } ?? ""
+        let difference = TestWording.difference(expected, after)
         let headline = assert == nil
             ? "the state changed \(what), but no change was expected"
             : "the state \(what) is not what was expected"
-        fail(headline + difference, at: location)
-    }
-
-    private func describe(_ action: Model.Action) -> String {
-        var text = ""
-        customDump(action, to: &text, maxDepth: 2)
-        return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-    }
-
-    /// Records a failure with the test framework running the test: Swift Testing when it
-    /// runs one, XCTest otherwise.
-    private func fail(_ message: String, at location: Location) {
-        if Test.current != nil {
-            Issue.record(
-                Comment(rawValue: message),
-                sourceLocation: SourceLocation(fileID: "\(location.fileID)", filePath: "\(location.filePath)", line: Int(location.line), column: Int(location.column))
-            )
-        } else {
-            XCTFail(message, file: location.filePath, line: location.line)
-        }
-    }
-
-    /// One turn of the main queue and a moment for effects on other threads.
-    private static func nextTurn() async {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.main.async { continuation.resume() }
-        }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-
-    private struct Location {
-        let fileID: StaticString
-        let filePath: StaticString
-        let line: UInt
-        let column: UInt
+        location.fail(headline + difference)
     }
 }
