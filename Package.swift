@@ -146,7 +146,7 @@ let package = Package(
         .testTarget(name: "StoreshTests", dependencies: ["TestSupport", "CPseudoTerminal"], swiftSettings: strict),
         .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "ObservableStore"], swiftSettings: strict),
         .testTarget(name: "ArborealTestingTests", dependencies: ["ArborealTesting", "Arboreal"], swiftSettings: strict),
-        .testTarget(name: "ArborealTests", dependencies: ["Arboreal", "TestSupport", .product(name: "OpenCombine", package: "OpenCombine")], swiftSettings: strict),
+        .testTarget(name: "ArborealTests", dependencies: ["Arboreal", "ArborealTesting", "TestSupport", .product(name: "OpenCombine", package: "OpenCombine")], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

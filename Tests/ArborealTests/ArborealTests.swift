@@ -1,4 +1,5 @@
 import Arboreal
+import ArborealTesting
 import Observation
 import OpenCombine
 import Testing
@@ -59,26 +60,23 @@ struct ArborealStoreTests {
 
     @Test func cancelByIdCancelsTheTaskAndDropsItsAction() async {
         let environment = CounterModel.Environment()
-        let store = Store(state: CounterModel(), environment: environment)
-        store.send(.incrementLaterCancellable(id: "a", cancelInFlight: false))
-        store.send(.incrementLaterCancellable(id: "b", cancelInFlight: false))
-        store.send(.cancel(id: "a"))
-        #expect(store.effectsInFlight == 1)
-        await eventually { store.state.count == 1 }
-        await eventually { environment.log.all.count == 2 }
+        let store = TestStore(state: CounterModel(), environment: environment, timeout: .seconds(30))
+        await store.send(.incrementLaterCancellable(id: "a", cancelInFlight: false))
+        await store.send(.incrementLaterCancellable(id: "b", cancelInFlight: false))
+        await store.send(.cancel(id: "a"))
+        #expect(store.store.effectsInFlight == 1)
+        await store.receive(.increment) { $0.count = 1 }
+        await store.finish() // fails if the cancelled effect's action arrived after all
         #expect(Set(environment.log.all) == ["cancelled a", "ran b"])
-        try? await Task.sleep(for: .milliseconds(20))
-        await mainQueueTurn()
-        #expect(store.state.count == 1, "the cancelled effect's action is dropped")
     }
 
     @Test func cancelInFlightKeepsOnlyTheNewest() async {
         let environment = CounterModel.Environment()
-        let store = Store(state: CounterModel(), environment: environment)
-        for _ in 0..<4 { store.send(.incrementLaterCancellable(id: "q", cancelInFlight: true)) }
-        #expect(store.effectsInFlight == 1)
-        await eventually { store.state.count == 1 }
-        await eventually { environment.log.all.count == 4 }
+        let store = TestStore(state: CounterModel(), environment: environment, timeout: .seconds(30))
+        for _ in 0..<4 { await store.send(.incrementLaterCancellable(id: "q", cancelInFlight: true)) }
+        #expect(store.store.effectsInFlight == 1)
+        await store.receive(.increment) { $0.count = 1 }
+        await store.finish()
         #expect(environment.log.all.filter { $0 == "ran q" }.count == 1)
     }
 
@@ -97,9 +95,10 @@ struct ArborealStoreTests {
     }
 
     @Test func childEffectsAreTagged() async {
-        let store = Store(state: CounterModel(), environment: .init())
-        store.send(.child(.echoLater("hi")))
-        await eventually { store.state.child.text == "hi" }
+        let store = TestStore(state: CounterModel(), environment: .init(), timeout: .seconds(30))
+        await store.send(.child(.echoLater("hi")))
+        await store.receive(.child(.setText("hi"))) { $0.child.text = "hi" }
+        await store.finish()
     }
 
     @Test func observationTrackingSeesChangesMadeBySend() async {
