@@ -36,10 +36,7 @@ extension ArborealStore {
         get: @escaping (Model) -> ViewModel,
         tag: @escaping (ViewModel.Action) -> Model.Action
     ) -> ViewStore<ViewModel> {
-        ViewStore(
-            get: { get(self.state) },
-            send: { self.send(tag($0)) }
-        )
+        ViewStore(source: ChildScope(parent: self, get: get, tag: tag))
     }
 
     /// This store behind the `ViewStore` type, for code that takes a `ViewStore`.
@@ -54,4 +51,27 @@ extension ArborealStore {
     ) -> Binding<Value> {
         Binding(get: { get(self.state) }, set: { self.send(tag($0)) })
     }
+}
+
+/// A view store's source: a parent store, the child's `get` and the `tag` for its actions.
+/// Inlinable, so a view store's send is specialized for the caller's models.
+@usableFromInline
+@MainActor
+final class ChildScope<Parent: ArborealStore, Child: ArborealModel>: ScopeSource {
+    @usableFromInline let parent: Parent
+    @usableFromInline let read: (Parent.Model) -> Child
+    @usableFromInline let tag: (Child.Action) -> Parent.Model.Action
+
+    @inlinable
+    init(parent: Parent, get: @escaping (Parent.Model) -> Child, tag: @escaping (Child.Action) -> Parent.Model.Action) {
+        self.parent = parent
+        self.read = get
+        self.tag = tag
+    }
+
+    @inlinable
+    var state: Child { read(parent.state) }
+
+    @inlinable
+    func send(_ action: Child.Action) { parent.send(tag(action)) }
 }

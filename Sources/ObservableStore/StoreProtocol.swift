@@ -48,10 +48,7 @@ extension StoreProtocol {
         tag: @escaping (ViewModel.Action) -> Model.Action
     ) -> ViewStore<ViewModel> {
         // One closure to the parent's send: each closure layer is an indirect call.
-        ViewStore(
-            get: { get(self.state) },
-            send: { self.send(tag($0)) }
-        )
+        ViewStore(source: ChildScope(parent: self, get: get, tag: tag))
     }
 
     /// A binding to one value of the state whose writes are sent as `tag(newValue)`.
@@ -64,4 +61,27 @@ extension StoreProtocol {
             set: { self.send(tag($0)) }
         )
     }
+}
+
+/// A view store's source: a parent store, the child's `get` and the `tag` for its actions.
+/// Inlinable, so a view store's send is specialized for the caller's models.
+@usableFromInline
+@MainActor
+final class ChildScope<Parent: StoreProtocol, Child: ModelProtocol>: ScopeSource {
+    @usableFromInline let parent: Parent
+    @usableFromInline let read: (Parent.Model) -> Child
+    @usableFromInline let tag: (Child.Action) -> Parent.Model.Action
+
+    @inlinable
+    init(parent: Parent, get: @escaping (Parent.Model) -> Child, tag: @escaping (Child.Action) -> Parent.Model.Action) {
+        self.parent = parent
+        self.read = get
+        self.tag = tag
+    }
+
+    @inlinable
+    var state: Child { read(parent.state) }
+
+    @inlinable
+    func send(_ action: Child.Action) { parent.send(tag(action)) }
 }

@@ -7,7 +7,7 @@ import StoreHost
 import StoreValue
 import Workloads
 
-let usage = "usage: store-ratios [--actions N] [--effects N] [--host-actions N] [--script-lines N] [--todos N] [--history N] [--rounds N] [--plugins DIR] [--only scaling|time-travel]"
+let usage = "usage: store-ratios [--actions N] [--effects N] [--host-actions N] [--script-lines N] [--todos N] [--history N] [--rounds N] [--plugins DIR] [--only scaling|time-travel|stores]"
 
 struct Options {
     var actions = 10_000_000
@@ -32,7 +32,7 @@ struct Options {
         var rest = arguments.dropFirst()
         while let flag = rest.popFirst() {
             guard let text = rest.popFirst() else { fatalError(usage) }
-            if flag == "--only", ["scaling", "time-travel"].contains(text) {
+            if flag == "--only", ["scaling", "time-travel", "stores"].contains(text) {
                 only = text
                 continue
             }
@@ -144,6 +144,9 @@ report("Arboreal Store.send", count: n, measured: arborealSend, raw: rawArboreal
 
 let arborealTrip = await best(r, expected: e) { await Workloads.arborealEffectRoundTrip(e) }
 report("Arboreal effect round trip", count: e, measured: arborealTrip, raw: rawArboreal * Double(e) / Double(n), target: ">= 500 k/s")
+if options.only == "stores" {
+    exit(0)
+}
 
 print("\nplugins from \(options.plugins)")
 do {
