@@ -23,7 +23,7 @@ extension ArborealModel {
 /// Anything that holds an Arboreal model and accepts its actions: a `Store`, or a
 /// `ViewStore` scoped to a child model.
 @MainActor
-public protocol ArborealStore {
+public protocol ArborealStore: ScopeParent where State == Model, Action == Model.Action {
     associatedtype Model: ArborealModel
 
     var state: Model { get }

@@ -28,9 +28,11 @@ public final class Store<Model: ArborealModel>: ArborealStore {
     /// being applied, with the function that applies it as the store would have.
     @ObservationIgnored package var holdEffectAction: (@MainActor (Model.Action, _ apply: @escaping @MainActor () -> Void) -> Void)?
 
-    @ObservationIgnored private let inFlight = InFlightEffects<Task<Void, Never>>()
-    @ObservationIgnored private lazy var mailbox = EffectMailbox<Completion<Model.Action>> { [weak self] completion in
-        self?.receive(completion)
+    @ObservationIgnored private let inFlight = InFlightEffects()
+    @ObservationIgnored private lazy var mailbox = EffectMailbox<Completion<Model.Action>> { [weak self] completions in
+        for completion in completions {
+            self?.receive(completion)
+        }
     }
 
     public init(state: Model, environment: Model.Environment, logger: Logger? = nil) {

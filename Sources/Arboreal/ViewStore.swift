@@ -36,42 +36,21 @@ extension ArborealStore {
         get: @escaping (Model) -> ViewModel,
         tag: @escaping (ViewModel.Action) -> Model.Action
     ) -> ViewStore<ViewModel> {
-        ViewStore(source: ChildScope(parent: self, get: get, tag: tag))
+        scope(get: get, tag: tag)
     }
 
     /// This store behind the `ViewStore` type, for code that takes a `ViewStore`.
+    @inlinable
     public func viewStore() -> ViewStore<Model> {
-        ViewStore(get: { self.state }, send: { self.send($0) })
+        scope(get: { $0 }, tag: { $0 })
     }
 
     /// A binding to one value of the model whose writes are sent as `tag(newValue)`.
+    @inlinable
     public func binding<Value>(
         get: @escaping (Model) -> Value,
         tag: @escaping (Value) -> Model.Action
     ) -> Binding<Value> {
-        Binding(get: { get(self.state) }, set: { self.send(tag($0)) })
+        scopedBinding(get: get, tag: tag)
     }
-}
-
-/// A view store's source: a parent store, the child's `get` and the `tag` for its actions.
-/// Inlinable, so a view store's send is specialized for the caller's models.
-@usableFromInline
-@MainActor
-final class ChildScope<Parent: ArborealStore, Child: ArborealModel>: ScopeSource {
-    @usableFromInline let parent: Parent
-    @usableFromInline let read: (Parent.Model) -> Child
-    @usableFromInline let tag: (Child.Action) -> Parent.Model.Action
-
-    @inlinable
-    init(parent: Parent, get: @escaping (Parent.Model) -> Child, tag: @escaping (Child.Action) -> Parent.Model.Action) {
-        self.parent = parent
-        self.read = get
-        self.tag = tag
-    }
-
-    @inlinable
-    var state: Child { read(parent.state) }
-
-    @inlinable
-    func send(_ action: Child.Action) { parent.send(tag(action)) }
 }

@@ -11,6 +11,7 @@ public struct Effects<Action> {
         /// Cancel effects already running with the same id before starting this one.
         public var cancelInFlight: Bool
 
+        @inlinable
         public init(publisher: Fx<Action>, cancelID: CancelID? = nil, cancelInFlight: Bool = false) {
             self.publisher = publisher
             self.cancelID = cancelID
@@ -30,6 +31,7 @@ public struct Effects<Action> {
     }
 
     /// One effect with no id.
+    @inlinable
     public init(_ fx: Fx<Action>) {
         self.init(items: [Item(publisher: fx)])
     }

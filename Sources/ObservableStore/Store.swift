@@ -18,19 +18,18 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
     /// Set a logger to log every action (at debug level) and state change (at trace).
     @exclusivity(unchecked) public var logger: Logger?
     /// Called on the main actor for every effect event, for tools that watch effects.
-    public var onEffectEvent: (@MainActor (EffectEvent) -> Void)?
+    @exclusivity(unchecked) public var onEffectEvent: (@MainActor (EffectEvent) -> Void)?
     /// Called after an action an effect produced has been applied, with the effect's id:
     /// for tools that show what effects did.
-    public var onEffectAction: (@MainActor (UInt64, Model.Action) -> Void)?
+    @exclusivity(unchecked) public var onEffectAction: (@MainActor (UInt64, Model.Action) -> Void)?
 
     @usableFromInline let stateCell: StateCell<Model>
     @exclusivity(unchecked) @usableFromInline var willChange: ObservableObjectPublisher?
     @exclusivity(unchecked) @usableFromInline var actionSubject: PassthroughSubject<Model.Action, Never>?
     @exclusivity(unchecked) @usableFromInline var updateSubject: PassthroughSubject<Model.UpdateType, Never>?
-    let inFlight = InFlightEffects<EffectSubscriber<Model.Action>>()
-    private lazy var mailbox = EffectMailbox<EffectMessage<Model.Action>> { [weak self] message in
-        self?.receive(message)
-    }
+    @usableFromInline let inFlight = InFlightEffects()
+    /// Where this store's effects post what they produce; opened by the first effect.
+    @exclusivity(unchecked) @usableFromInline var mailbox: EffectMailbox<EffectMessage<Model.Action>>?
 
     /// A store starting at `state`.
     public init(state: Model, environment: Model.Environment, logger: Logger? = nil) {
@@ -130,8 +129,9 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
     }
 
     /// Cancels cancellations first, then effects superseded by `cancelInFlight`, then
-    /// starts the new effects in order.
-    @usableFromInline
+    /// starts the new effects in order. Inlinable with `start`, so the caller's
+    /// specialized `send` runs them without looking up generic type metadata per effect.
+    @inlinable
     func run(_ effects: Effects<Model.Action>) {
         for id in effects.cancellations {
             cancelEffects(id: id)
@@ -144,22 +144,39 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
         }
     }
 
-    private func start(_ item: Effects<Model.Action>.Item) {
+    @inlinable
+    func start(_ item: Effects<Model.Action>.Item) {
         let id = inFlight.nextID()
         onEffectEvent?(.started(effect: id, cancelID: item.cancelID.map { "\($0)" }))
-        let subscriber = EffectSubscriber(effect: id, mailbox: mailbox)
+        let subscriber = EffectSubscriber(effect: id, mailbox: mailbox ?? openMailbox())
         inFlight.insert(id, handle: subscriber, cancelID: item.cancelID)
         item.publisher.subscribe(subscriber)
     }
 
-    private func cancelEffects(id: CancelID) {
+    @usableFromInline
+    func cancelEffects(id: CancelID) {
         for (effect, subscriber) in inFlight.remove(cancelID: id) {
             subscriber.cancel()
             onEffectEvent?(.cancelled(effect: effect))
         }
     }
 
-    private func receive(_ message: EffectMessage<Model.Action>) {
+    /// Made in inlinable code, so the store's receive, and the send of each effect's
+    /// action, are specialized for the model like a send from the app.
+    @inlinable
+    func openMailbox() -> EffectMailbox<EffectMessage<Model.Action>> {
+        let mailbox = EffectMailbox<EffectMessage<Model.Action>> { [weak self] messages in
+            guard let self else { return }
+            for message in messages {
+                receive(message)
+            }
+        }
+        self.mailbox = mailbox
+        return mailbox
+    }
+
+    @inlinable
+    func receive(_ message: EffectMessage<Model.Action>) {
         switch message {
         case .action(let effect, let action):
             // Actions from an effect cancelled after it emitted them are dropped.
@@ -186,62 +203,69 @@ extension Store: @MainActor ObservableObject {
     }
 }
 
+@usableFromInline
 enum EffectMessage<Action> {
     case action(effect: UInt64, Action)
     case finished(effect: UInt64)
 }
 
 /// Subscribes the store to one effect: asks for every value and posts each value, and the
-/// completion, to the store's mailbox. Its closures-free design keeps an effect to one
-/// allocation of ours. Publishers emit on whatever thread they run on, which is why it
+/// completion, to the store's mailbox. It locks with the mailbox's lock, so an effect
+/// costs one allocation of ours. Publishers emit on whatever thread they run on, which is why it
 /// only posts and never touches the store.
-final class EffectSubscriber<Action>: Subscriber, Cancellable, @unchecked Sendable {
-    typealias Input = Action
-    typealias Failure = Never
+@usableFromInline
+final class EffectSubscriber<Action>: Subscriber, Cancellable, EffectHandle, @unchecked Sendable {
+    @usableFromInline typealias Input = Action
+    @usableFromInline typealias Failure = Never
 
     private let effect: UInt64
     private let mailbox: EffectMailbox<EffectMessage<Action>>
-    private let lock = NSLock()
+    // Guarded by the mailbox's lock.
     private var subscription: (any Subscription)?
     private var isCancelled = false
 
+    @usableFromInline
     init(effect: UInt64, mailbox: EffectMailbox<EffectMessage<Action>>) {
         self.effect = effect
         self.mailbox = mailbox
     }
 
+    @usableFromInline
     func receive(subscription: any Subscription) {
-        lock.lock()
-        if isCancelled {
-            lock.unlock()
-            subscription.cancel()
-            return
+        var cancelled = false
+        mailbox.withLock {
+            cancelled = isCancelled
+            if !cancelled { self.subscription = subscription }
         }
-        self.subscription = subscription
-        lock.unlock()
-        subscription.request(.unlimited)
+        if cancelled {
+            subscription.cancel()
+        } else {
+            subscription.request(.unlimited)
+        }
     }
 
+    @usableFromInline
     func receive(_ input: Action) -> Subscribers.Demand {
         mailbox.post(.action(effect: effect, input))
         return .none
     }
 
+    @usableFromInline
     func receive(completion: Subscribers.Completion<Never>) {
         mailbox.post(.finished(effect: effect))
-        lock.lock()
-        subscription = nil
-        lock.unlock()
+        mailbox.withLock { subscription = nil }
     }
 
     /// Stops the effect. Anything it already posted is dropped by the store, which no
     /// longer has it in flight.
+    @usableFromInline
     func cancel() {
-        lock.lock()
-        isCancelled = true
-        let subscription = self.subscription
-        self.subscription = nil
-        lock.unlock()
+        var subscription: (any Subscription)?
+        mailbox.withLock {
+            isCancelled = true
+            subscription = self.subscription
+            self.subscription = nil
+        }
         subscription?.cancel()
     }
 }

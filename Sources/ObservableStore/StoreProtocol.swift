@@ -1,7 +1,7 @@
 /// Anything that holds a model's state and accepts its actions: a `Store`, or a
 /// `ViewStore` scoped to part of one.
 @MainActor
-public protocol StoreProtocol {
+public protocol StoreProtocol: ScopeParent where State == Model, Action == Model.Action {
     associatedtype Model: ModelProtocol
 
     var state: Model { get }
@@ -47,41 +47,15 @@ extension StoreProtocol {
         get: @escaping (Model) -> ViewModel,
         tag: @escaping (ViewModel.Action) -> Model.Action
     ) -> ViewStore<ViewModel> {
-        // One closure to the parent's send: each closure layer is an indirect call.
-        ViewStore(source: ChildScope(parent: self, get: get, tag: tag))
+        scope(get: get, tag: tag)
     }
 
     /// A binding to one value of the state whose writes are sent as `tag(newValue)`.
+    @inlinable
     public func binding<Value>(
         get: @escaping (Model) -> Value,
         tag: @escaping (Value) -> Model.Action
     ) -> Binding<Value> {
-        Binding(
-            get: { get(self.state) },
-            set: { self.send(tag($0)) }
-        )
+        scopedBinding(get: get, tag: tag)
     }
-}
-
-/// A view store's source: a parent store, the child's `get` and the `tag` for its actions.
-/// Inlinable, so a view store's send is specialized for the caller's models.
-@usableFromInline
-@MainActor
-final class ChildScope<Parent: StoreProtocol, Child: ModelProtocol>: ScopeSource {
-    @usableFromInline let parent: Parent
-    @usableFromInline let read: (Parent.Model) -> Child
-    @usableFromInline let tag: (Child.Action) -> Parent.Model.Action
-
-    @inlinable
-    init(parent: Parent, get: @escaping (Parent.Model) -> Child, tag: @escaping (Child.Action) -> Parent.Model.Action) {
-        self.parent = parent
-        self.read = get
-        self.tag = tag
-    }
-
-    @inlinable
-    var state: Child { read(parent.state) }
-
-    @inlinable
-    func send(_ action: Child.Action) { parent.send(tag(action)) }
 }

@@ -40,10 +40,12 @@ public struct Update<Model: ModelProtocol>: UpdateProtocol {
         self.transaction = nil
     }
 
+    @inlinable
     public init(state: Model, fx: Fx<Model.Action>) {
         self.init(state: state, fx: fx, transaction: nil)
     }
 
+    @inlinable
     public init(state: Model, fx: Fx<Model.Action>, transaction: Transaction?) {
         self.state = state
         self.effects = Effects(fx)

@@ -5,18 +5,21 @@ import Foundation
 ///
 /// Messages are delivered in the order they were posted, on a later main-queue turn than
 /// the one that posted them (so a store never re-enters `send`), and in batches: one
-/// main-queue hop serves every message posted before it runs.
+/// main-queue hop, and one call of `deliver`, serves every message posted before it runs
+/// (an isolated closure checks its executor on every call, so once per batch is cheaper).
 public final class EffectMailbox<Message>: @unchecked Sendable {
     private let lock = NSLock()
-    private var pending: [Message] = []
-    private var isScheduled = false
+    // Guarded by `lock`.
+    @exclusivity(unchecked) private var pending: [Message] = []
+    @exclusivity(unchecked) private var isScheduled = false
     /// Only touched on the main queue, inside `drain`; kept to reuse its storage.
-    private var draining: [Message] = []
-    private let deliver: @MainActor (Message) -> Void
+    @exclusivity(unchecked) private var draining: [Message] = []
+    private let deliver: @MainActor ([Message]) -> Void
 
-    /// `deliver` runs on the main actor once per message. It should hold its store weakly,
-    /// so that messages arriving after the store is gone are dropped.
-    public init(deliver: @escaping @MainActor (Message) -> Void) {
+    /// `deliver` runs on the main actor with each batch of messages, in the order posted.
+    /// It should hold its store weakly, so that messages arriving after the store is gone
+    /// are dropped.
+    public init(deliver: @escaping @MainActor (_ messages: [Message]) -> Void) {
         self.deliver = deliver
     }
 
@@ -32,33 +35,47 @@ public final class EffectMailbox<Message>: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` holding the mailbox's lock: for the small state of the effects that
+    /// post here (one lock per store, not one allocated per effect). `body` must not post.
+    public func withLock(_ body: () -> Void) {
+        lock.lock()
+        body()
+        lock.unlock()
+    }
+
     private func drain() {
         lock.lock()
         swap(&pending, &draining)
         isScheduled = false
         lock.unlock()
         MainActor.assumeIsolated {
-            for message in draining {
-                deliver(message)
-            }
+            deliver(draining)
         }
         draining.removeAll(keepingCapacity: true)
     }
 }
 
+/// What a store keeps to stop an effect: a Combine subscriber, a task.
+public protocol EffectHandle {
+    func cancel()
+}
+
+extension Task: EffectHandle {}
+
 /// The effects a store has in flight: a handle to cancel each, and its cancellation id.
 ///
 /// Main-actor only, like the stores that own it (their deinit is isolated too), so it
-/// needs no lock.
+/// needs no lock. Not generic: a store runs its effects in unspecialized generic code,
+/// where a generic dictionary would look up its type metadata on every insert and remove.
 @MainActor
-public final class InFlightEffects<Handle> {
+public final class InFlightEffects {
     private struct Entry {
-        let handle: Handle
+        let handle: any EffectHandle
         let cancelID: CancelID?
     }
 
-    private var entries: [UInt64: Entry] = [:]
-    private var lastID: UInt64 = 0
+    @exclusivity(unchecked) private var entries: [UInt64: Entry] = [:]
+    @exclusivity(unchecked) private var lastID: UInt64 = 0
 
     public init() {}
 
@@ -72,7 +89,7 @@ public final class InFlightEffects<Handle> {
     }
 
     /// Records a started effect.
-    public func insert(_ id: UInt64, handle: Handle, cancelID: CancelID?) {
+    public func insert(_ id: UInt64, handle: any EffectHandle, cancelID: CancelID?) {
         entries[id] = Entry(handle: handle, cancelID: cancelID)
     }
 
@@ -88,13 +105,13 @@ public final class InFlightEffects<Handle> {
     }
 
     /// Removes every effect started with `cancelID` and returns them, oldest first.
-    public func remove(cancelID: CancelID) -> [(id: UInt64, handle: Handle)] {
+    public func remove(cancelID: CancelID) -> [(id: UInt64, handle: any EffectHandle)] {
         let matching = entries.filter { $0.value.cancelID == cancelID }.keys.sorted()
         return matching.map { id in (id, entries.removeValue(forKey: id)!.handle) }
     }
 
     /// Removes every effect and returns them, oldest first.
-    public func removeAll() -> [(id: UInt64, handle: Handle)] {
+    public func removeAll() -> [(id: UInt64, handle: any EffectHandle)] {
         let all = entries.sorted { $0.key < $1.key }.map { ($0.key, $0.value.handle) }
         entries.removeAll()
         return all

@@ -1,39 +1,36 @@
-/// A store scoped to part of another: it reads its state and sends its actions through a
-/// `ScopeSource` (usually a parent store and the child's `get` and `tag`). Both store
-/// flavours call it `ViewStore`.
+/// A store scoped to part of another: it reads its state through a closure and sends its
+/// actions through another. Both store flavours call it `ViewStore`.
 @MainActor
 public struct ScopedStore<State, Action> {
-    @usableFromInline let source: any ScopeSource<State, Action>
+    @usableFromInline let getState: @MainActor () -> State
+    @usableFromInline let sendAction: @MainActor (Action) -> Void
 
     /// A scoped store that reads its state with `get` and sends its actions with `send`.
+    @inlinable
     public init(
         get: @escaping @MainActor () -> State,
         send: @escaping @MainActor (Action) -> Void
     ) {
-        source = ClosureScope(get: get, send: send)
+        self.getState = get
+        self.sendAction = send
     }
 
-    /// A scoped store reading and sending through `source`.
+    /// The current state, read through the closure each time.
     @inlinable
-    public init(source: any ScopeSource<State, Action>) {
-        self.source = source
-    }
-
-    /// The current state, read through the source each time.
-    @inlinable
-    public var state: State { source.state }
+    public var state: State { getState() }
 
     @inlinable
     public func send(_ action: Action) {
-        source.send(action)
+        sendAction(action)
     }
 }
 
-/// Where a scoped store reads its state and sends its actions. A class on the main actor
-/// rather than two closures: a call of an isolated closure checks the executor it runs
-/// on (a third of a view store's send), a call of an isolated method does not.
+extension ScopedStore: ScopeParent {}
+
+/// Anything a scoped store can read from and send to: both flavours' stores and view
+/// stores (`StoreProtocol` and `ArborealStore` refine it).
 @MainActor
-public protocol ScopeSource<State, Action>: AnyObject {
+public protocol ScopeParent<State, Action> {
     associatedtype State
     associatedtype Action
 
@@ -41,17 +38,28 @@ public protocol ScopeSource<State, Action>: AnyObject {
     func send(_ action: Action)
 }
 
-/// A scope source made of two closures.
-@MainActor
-final class ClosureScope<State, Action>: ScopeSource {
-    private let read: @MainActor () -> State
-    private let sendAction: @MainActor (Action) -> Void
-
-    init(get: @escaping @MainActor () -> State, send: @escaping @MainActor (Action) -> Void) {
-        self.read = get
-        self.sendAction = send
+extension ScopeParent {
+    /// A store for the part of this one's state that `get` reads; its actions reach this
+    /// one wrapped by `tag`.
+    ///
+    /// The closures are made here, in a module that imports no Swift 5 module: isolated
+    /// closures made in one that does (ObservableStore re-exports OpenCombine) check on
+    /// every call that they run on the main actor, which costs as much as the send itself.
+    /// Inlinable, so the caller's specialized `send` runs in them.
+    @inlinable
+    public func scope<ChildState, ChildAction>(
+        get: @escaping (State) -> ChildState,
+        tag: @escaping (ChildAction) -> Action
+    ) -> ScopedStore<ChildState, ChildAction> {
+        ScopedStore(get: { get(self.state) }, send: { self.send(tag($0)) })
     }
 
-    var state: State { read() }
-    func send(_ action: Action) { sendAction(action) }
+    /// A binding to one value of the state whose writes are sent as `tag(newValue)`.
+    @inlinable
+    public func scopedBinding<Value>(
+        get: @escaping (State) -> Value,
+        tag: @escaping (Value) -> Action
+    ) -> Binding<Value> {
+        Binding(get: { get(self.state) }, set: { self.send(tag($0)) })
+    }
 }

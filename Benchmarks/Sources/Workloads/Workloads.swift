@@ -118,6 +118,24 @@ extension Workloads {
         return store.state.child.count
     }
 
+    /// The child action sent through a `ViewStore` handed to a function that cannot see
+    /// where it came from (as a view would get it): the send goes through the view store's
+    /// source by dynamic dispatch.
+    @MainActor
+    public static func viewStoreSendElsewhere(_ n: Int) -> Int {
+        let store = ObservableStore.Store(state: CounterParent(), environment: ())
+        sendIncrements(n, to: store.viewStore(get: \.child, tag: CounterParent.Action.child))
+        return store.state.child.count
+    }
+
+    @MainActor
+    @inline(never)
+    static func sendIncrements(_ n: Int, to child: ObservableStore.ViewStore<TrivialCounter>) {
+        for _ in 0..<n {
+            child.send(opaque(.increment))
+        }
+    }
+
     /// The same child action sent through a `ViewStore` of the child.
     @MainActor
     public static func viewStoreSend(_ n: Int) -> Int {

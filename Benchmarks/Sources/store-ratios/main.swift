@@ -133,6 +133,8 @@ let childSend = await best(r, expected: n) { Workloads.childSend(n) }
 report("child action via update(get:set:tag:)", count: n, measured: childSend, raw: send, target: "<= 2x Store.send")
 let viewStoreSend = await best(r, expected: n) { Workloads.viewStoreSend(n) }
 report("ViewStore send", count: n, measured: viewStoreSend, raw: send, target: "<= 2x Store.send")
+let elsewhere = await best(r, expected: n) { Workloads.viewStoreSendElsewhere(n) }
+report("ViewStore send, from another function", count: n, measured: elsewhere, raw: send, target: "<= 2x Store.send")
 
 let rawPing = await best(r, expected: e) { Workloads.rawPingPongLoop(e) }
 let roundTrip = await best(r, expected: e) { await Workloads.storeEffectRoundTrip(e) }
