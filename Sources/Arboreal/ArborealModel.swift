@@ -3,9 +3,12 @@ public import Observation
 /// returns the effects to run.
 @MainActor
 public protocol ArborealModel: AnyObject, Observable {
+    /// What can happen to the model: usually an enum.
     associatedtype Action: Sendable
+    /// The services `update` may use; `Void` when it needs none.
     associatedtype Environment
 
+    /// Applies `action` to the model in place and returns the effects to run.
     func update(action: Action, environment: Environment) -> Fx<Action>
 }
 
@@ -24,8 +27,11 @@ extension ArborealModel {
 /// `ViewStore` scoped to a child model.
 @MainActor
 public protocol ArborealStore: ScopeParent where State == Model, Action == Model.Action {
+    /// The model the store holds.
     associatedtype Model: ArborealModel
 
+    /// The model.
     var state: Model { get }
+    /// Applies `action` through the model's update and starts its effects.
     func send(_ action: Model.Action)
 }

@@ -12,7 +12,9 @@ public import OpenCombine
 @MainActor
 @dynamicMemberLookup
 public final class DidUpdateDecorator<Wrapped: ArborealModel>: ArborealModel {
+    /// The wrapped model's actions.
     public typealias Action = Wrapped.Action
+    /// The wrapped model's environment.
     public typealias Environment = Wrapped.Environment
 
     /// The decorated model (upstream Arboreal calls it `state`).
@@ -22,6 +24,7 @@ public final class DidUpdateDecorator<Wrapped: ArborealModel>: ArborealModel {
     public var state: Wrapped { wrapped }
     @ObservationIgnored private let subject = PassthroughSubject<Action, Never>()
 
+    /// Wraps `wrapped`; its updates are published from now on.
     public init(_ wrapped: Wrapped) {
         self.wrapped = wrapped
     }
@@ -31,12 +34,14 @@ public final class DidUpdateDecorator<Wrapped: ArborealModel>: ArborealModel {
         subject.eraseToAnyPublisher()
     }
 
+    /// Runs the wrapped model's update, then publishes `action` on `didUpdate`.
     public func update(action: Action, environment: Environment) -> Fx<Action> {
         let fx = wrapped.update(action: action, environment: environment)
         subject.send(action)
         return fx
     }
 
+    /// Reads a property of the wrapped model.
     public subscript<Value>(dynamicMember keyPath: KeyPath<Wrapped, Value>) -> Value {
         wrapped[keyPath: keyPath]
     }
@@ -45,7 +50,9 @@ public final class DidUpdateDecorator<Wrapped: ArborealModel>: ArborealModel {
 /// A model that publishes each action after applying it (`DidUpdateDecorator`).
 @MainActor
 public protocol DidUpdatePublishing {
+    /// The actions published.
     associatedtype Action
+    /// Each action, after the model applied it.
     var didUpdate: AnyPublisher<Action, Never> { get }
 }
 

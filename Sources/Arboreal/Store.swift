@@ -35,6 +35,7 @@ public final class Store<Model: ArborealModel>: ArborealStore {
         }
     }
 
+    /// A store running `state` with `environment`; `logger` logs every action.
     public init(state: Model, environment: Model.Environment, logger: Logger? = nil) {
         self.state = state
         self.environment = environment

@@ -3,6 +3,7 @@
 public typealias ViewStore<ViewModel: ArborealModel> = ScopedStore<ViewModel, ViewModel.Action>
 
 extension ScopedStore: ArborealStore where State: ArborealModel, Action == State.Action {
+    /// The child model a view store holds.
     public typealias Model = State
 
     /// The view store of `store`'s child model that `get` reads, whose actions reach

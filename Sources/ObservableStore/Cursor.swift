@@ -1,11 +1,16 @@
 /// Wires a child component into its parent: how to read the child's state, write it
 /// back, and wrap the child's actions as parent actions.
 public protocol CursorProtocol {
+    /// The parent model.
     associatedtype Model: ModelProtocol
+    /// The child model.
     associatedtype ViewModel: ModelProtocol
 
+    /// The child's state, read from the parent's.
     static func get(state: Model) -> ViewModel
+    /// The parent's state with the child's replaced by `inner`.
     static func set(state: Model, inner: ViewModel) -> Model
+    /// The parent action that carries the child's `action`.
     static func tag(_ action: ViewModel.Action) -> Model.Action
 }
 
@@ -29,13 +34,18 @@ extension CursorProtocol {
 
 /// A cursor to one of many children held by key (a todo in a list by its id).
 public protocol KeyedCursorProtocol {
+    /// What identifies a child among its siblings (a todo id).
     associatedtype Key
+    /// The parent model.
     associatedtype Model: ModelProtocol
+    /// The child model.
     associatedtype ViewModel: ModelProtocol
 
     /// The child under `key`, or nil when there is none.
     static func get(state: Model, key: Key) -> ViewModel?
+    /// The parent's state with the child under `key` replaced by `inner`.
     static func set(state: Model, inner: ViewModel, key: Key) -> Model
+    /// The parent action that carries the child's `action` for `key`.
     static func tag(action: ViewModel.Action, key: Key) -> Model.Action
 }
 

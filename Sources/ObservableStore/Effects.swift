@@ -6,11 +6,14 @@
 public struct Effects<Action> {
     /// One publisher to start, with the id a later update may cancel it by.
     public struct Item {
+        /// The effect: every value it publishes is sent to the store as an action.
         public var publisher: Fx<Action>
+        /// The id a later update cancels it by (`cancelFx(id:)`), if any.
         public var cancelID: CancelID?
         /// Cancel effects already running with the same id before starting this one.
         public var cancelInFlight: Bool
 
+        /// One effect, optionally cancellable by `cancelID`.
         @inlinable
         public init(publisher: Fx<Action>, cancelID: CancelID? = nil, cancelInFlight: Bool = false) {
             self.publisher = publisher
@@ -24,6 +27,7 @@ public struct Effects<Action> {
     /// Ids of running effects to cancel; applied before `items` start.
     public var cancellations: [CancelID]
 
+    /// Effects to start and ids of running effects to cancel.
     @inlinable
     public init(items: [Item] = [], cancellations: [CancelID] = []) {
         self.items = items

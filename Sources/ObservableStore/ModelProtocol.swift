@@ -3,8 +3,11 @@
 /// The same actions in the same order always give the same state: keep `update` free of
 /// side effects and return any work to do as effects in the update.
 public protocol ModelProtocol: Equatable {
+    /// What can happen to the model: usually an enum.
     associatedtype Action
+    /// The services `update` may use (clients, clocks); `Void` when it needs none.
     associatedtype Environment
+    /// What `update` returns: `Update<Self>` unless the model brings its own.
     associatedtype UpdateType: UpdateProtocol = Update<Self> where UpdateType.Model == Self
 
     /// Returns the state after `action`, and the effects to run.

@@ -35,8 +35,10 @@ public struct PublishedState<Value> {
         self.cell = cell
     }
 
+    /// The current value.
     @inlinable
     public var wrappedValue: Value { cell.value }
 
+    /// Publishes each new value (`store.$state`), starting with the current one.
     public var projectedValue: AnyPublisher<Value, Never> { cell.publisher() }
 }

@@ -195,6 +195,7 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
 /// The objectWillChange publisher is created on first use, so a store nobody observes pays
 /// nothing for it.
 extension Store: @MainActor ObservableObject {
+    /// Fires before each state change, for SwiftUI-style observers.
     public var objectWillChange: ObservableObjectPublisher {
         if let willChange { return willChange }
         let publisher = ObservableObjectPublisher()

@@ -2,9 +2,12 @@
 /// `ViewStore` scoped to part of one.
 @MainActor
 public protocol StoreProtocol: ScopeParent where State == Model, Action == Model.Action {
+    /// The model whose state the store holds.
     associatedtype Model: ModelProtocol
 
+    /// The current state.
     var state: Model { get }
+    /// Applies `action` through the model's update.
     func send(_ action: Model.Action)
 }
 
@@ -13,6 +16,7 @@ public protocol StoreProtocol: ScopeParent where State == Model, Action == Model
 public typealias ViewStore<ViewModel: ModelProtocol> = ScopedStore<ViewModel, ViewModel.Action>
 
 extension ScopedStore: StoreProtocol where State: ModelProtocol, Action == State.Action {
+    /// The child model a view store holds.
     public typealias Model = State
 
     /// The view store of `store`'s child that `get` reads, whose actions reach `store`

@@ -15,11 +15,13 @@ extension AnyPublisher where Failure == Never, Output: Sendable {
 /// A publisher that runs an async closure in a task per subscription and publishes its
 /// result, then finishes.
 public struct TaskEffect<Output: Sendable>: Publisher {
+    /// A task effect cannot fail: its operation returns an action.
     public typealias Failure = Never
 
     let priority: TaskPriority?
     let operation: @Sendable () async -> Output
 
+    /// Starts the task for `subscriber`; cancelling the subscription cancels the task.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         subscriber.receive(subscription: TaskSubscription(subscriber: AnySubscriber<Output, Never>(subscriber), priority: priority, operation: operation))
     }

@@ -1,18 +1,22 @@
 /// What an update function returns: the next state, effects to run, and how to animate.
 public protocol UpdateProtocol {
+    /// The model the update is for.
     associatedtype Model: ModelProtocol
 
     init(state: Model, fx: Fx<Model.Action>, transaction: Transaction?)
 
+    /// The next state.
     var state: Model { get set }
     /// All effects as one publisher.
     var fx: Fx<Model.Action> { get set }
+    /// How to animate the change (nil: not animated).
     var transaction: Transaction? { get set }
     /// The effects with their cancellation ids. Defaults to `fx` with no ids.
     var effects: Effects<Model.Action> { get set }
 }
 
 extension UpdateProtocol {
+    /// The update's effect as a list with no cancellation ids; setting it merges them.
     public var effects: Effects<Model.Action> {
         get { Effects(fx) }
         set { fx = newValue.merged }
@@ -21,8 +25,11 @@ extension UpdateProtocol {
 
 /// The default update: state, effects and an optional transaction.
 public struct Update<Model: ModelProtocol>: UpdateProtocol {
+    /// The next state.
     public var state: Model
+    /// The effects to run and the running effects to cancel.
     public var effects: Effects<Model.Action>
+    /// How to animate the change, for glue that maps it to SwiftUI (nil: not animated).
     public var transaction: Transaction?
 
     /// The effects merged into one publisher. Setting it replaces every effect and drops
@@ -40,11 +47,13 @@ public struct Update<Model: ModelProtocol>: UpdateProtocol {
         self.transaction = nil
     }
 
+    /// A new state and one effect.
     @inlinable
     public init(state: Model, fx: Fx<Model.Action>) {
         self.init(state: state, fx: fx, transaction: nil)
     }
 
+    /// A new state, one effect and how to animate the change.
     @inlinable
     public init(state: Model, fx: Fx<Model.Action>, transaction: Transaction?) {
         self.state = state
@@ -57,6 +66,7 @@ public struct Update<Model: ModelProtocol>: UpdateProtocol {
         self.init(state: state, fx: fx, transaction: Transaction(animation: animation))
     }
 
+    /// A new state with effects that may carry cancellation ids.
     @inlinable
     public init(state: Model, effects: Effects<Model.Action>, transaction: Transaction? = nil) {
         self.state = state

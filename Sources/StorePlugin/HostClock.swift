@@ -8,18 +8,23 @@ public struct HostClock: Clock, Sendable {
 
     /// A point on the host clock, in nanoseconds.
     public struct Instant: InstantProtocol, Hashable, Sendable {
+        /// Nanoseconds on the host clock (virtual or real, as the host runs it).
         public let nanoseconds: Int64
 
+        /// The instant at `nanoseconds`.
         public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
+        /// The instant `duration` later.
         public func advanced(by duration: Duration) -> Instant {
             Instant(nanoseconds: nanoseconds + duration.nanosecondsClamped)
         }
 
+        /// The time from this instant to `other`.
         public func duration(to other: Instant) -> Duration {
             .nanoseconds(other.nanoseconds - nanoseconds)
         }
 
+        /// True when `a` comes before `b`.
         public static func < (a: Instant, b: Instant) -> Bool { a.nanoseconds < b.nanoseconds }
     }
 
@@ -27,9 +32,13 @@ public struct HostClock: Clock, Sendable {
         self.services = services
     }
 
+    /// The host's time now.
     public var now: Instant { Instant(nanoseconds: HostTimers.now(services)) }
+    /// One nanosecond.
     public var minimumResolution: Duration { .nanoseconds(1) }
 
+    /// Waits for a host timer at `deadline`; throws `CancellationError` when the
+    /// task is cancelled (the timer is cancelled with it).
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let timer = HostTimers.Pending(services)
         try await withTaskCancellationHandler {

@@ -6,17 +6,21 @@ public import ObservableStore
 /// `Just(.done).delay(for: .milliseconds(500), scheduler: environment.scheduler)`.
 /// Work runs on the main thread.
 public struct HostScheduler: Scheduler, Sendable {
+    /// The scheduler takes no options.
     public typealias SchedulerOptions = Never
     let services: HostServices
 
     /// A point on the host clock.
     public struct SchedulerTimeType: Strideable, Hashable, Sendable {
+        /// Nanoseconds on the host clock.
         public let nanoseconds: Int64
 
+        /// The time from this point to `other`.
         public func distance(to other: SchedulerTimeType) -> Stride {
             Stride(nanoseconds: other.nanoseconds - nanoseconds)
         }
 
+        /// The point `stride` later.
         public func advanced(by stride: Stride) -> SchedulerTimeType {
             SchedulerTimeType(nanoseconds: nanoseconds + stride.nanoseconds)
         }
@@ -25,30 +29,48 @@ public struct HostScheduler: Scheduler, Sendable {
         public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric,
             ExpressibleByFloatLiteral, Hashable, Sendable
         {
+            /// The span in nanoseconds.
             public var nanoseconds: Int64
 
+            /// A span of `nanoseconds`.
             public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+            /// A span of `seconds` (`0.5`).
             public init(floatLiteral seconds: Double) { nanoseconds = Int64(seconds * 1e9) }
+            /// A span of whole `seconds` (`2`).
             public init(integerLiteral seconds: Int64) { nanoseconds = seconds * 1_000_000_000 }
+            /// A span of `source` whole seconds, if it fits.
             public init?<T: BinaryInteger>(exactly source: T) {
                 guard let seconds = Int64(exactly: source) else { return nil }
                 nanoseconds = seconds * 1_000_000_000
             }
 
+            /// The span's length without its sign.
             public var magnitude: Int64 { nanoseconds.magnitude > UInt64(Int64.max) ? .max : Int64(nanoseconds.magnitude) }
 
+            /// `s` seconds.
             public static func seconds(_ s: Int) -> Stride { .init(nanoseconds: Int64(s) * 1_000_000_000) }
+            /// `s` seconds, fractions included.
             public static func seconds(_ s: Double) -> Stride { .init(nanoseconds: Int64(s * 1e9)) }
+            /// `ms` milliseconds.
             public static func milliseconds(_ ms: Int) -> Stride { .init(nanoseconds: Int64(ms) * 1_000_000) }
+            /// `us` microseconds.
             public static func microseconds(_ us: Int) -> Stride { .init(nanoseconds: Int64(us) * 1_000) }
+            /// `ns` nanoseconds.
             public static func nanoseconds(_ ns: Int) -> Stride { .init(nanoseconds: Int64(ns)) }
 
+            /// True when `a` is shorter than `b`.
             public static func < (a: Stride, b: Stride) -> Bool { a.nanoseconds < b.nanoseconds }
+            /// The two spans together.
             public static func + (a: Stride, b: Stride) -> Stride { .init(nanoseconds: a.nanoseconds + b.nanoseconds) }
+            /// `a` less `b`.
             public static func - (a: Stride, b: Stride) -> Stride { .init(nanoseconds: a.nanoseconds - b.nanoseconds) }
+            /// The product, with spans counted in seconds.
             public static func * (a: Stride, b: Stride) -> Stride { .init(nanoseconds: a.nanoseconds * b.nanoseconds / 1_000_000_000) }
+            /// Adds `b` to `a`.
             public static func += (a: inout Stride, b: Stride) { a = a + b }
+            /// Takes `b` from `a`.
             public static func -= (a: inout Stride, b: Stride) { a = a - b }
+            /// Multiplies `a` by `b` (in seconds).
             public static func *= (a: inout Stride, b: Stride) { a = a * b }
         }
     }
@@ -57,19 +79,24 @@ public struct HostScheduler: Scheduler, Sendable {
         self.services = services
     }
 
+    /// The host's time now.
     public var now: SchedulerTimeType { SchedulerTimeType(nanoseconds: HostTimers.now(services)) }
+    /// Timers fire exactly at their deadline.
     public var minimumTolerance: SchedulerTimeType.Stride { .nanoseconds(0) }
 
+    /// Runs `action` on the main thread, on a later turn.
     public func schedule(options: Never?, _ action: @escaping () -> Void) {
         let work = UncheckedAction(action)
         DispatchQueue.main.async { work.run() }
     }
 
+    /// Runs `action` on the main thread when the host clock reaches `date`.
     public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?, _ action: @escaping () -> Void) {
         let work = UncheckedAction(action)
         HostTimers.Pending(services).start(deadline: date.nanoseconds, fire: { work.run() }, onCancel: {})
     }
 
+    /// Runs `action` at `date` and every `interval` after, until cancelled.
     public func schedule(
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
         options: Never?, _ action: @escaping () -> Void

@@ -4,7 +4,9 @@ import StoreRuntime
 /// A model ready to be registered with the host: its schema, and how to make stores.
 /// Build one with `PluginModel.observable(…)` or `PluginModel.arboreal(…)`.
 public struct PluginModel: @unchecked Sendable {
+    /// The model's name as users load it (`:load counter`).
     public let name: String
+    /// A line about the model, shown by `:models`.
     public let doc: String
     let actions: [(name: String, doc: String, params: [Param])]
     let services: [ServiceDeclaration]

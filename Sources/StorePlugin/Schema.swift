@@ -2,16 +2,24 @@
 public struct Param: Sendable {
     /// The kinds of value a parameter takes (storeplugin.h: "int", "double", …).
     public enum Kind: String, Sendable {
+        /// A whole number; a number; `true`/`false`; quoted text; any value tree.
         case int, double, bool, string, value
     }
 
+    /// The argument's label (`title:`), or nil for a positional one.
     public let label: String?
+    /// What the argument must be.
     public let kind: Kind
+    /// A line about the argument, shown by `:actions`.
     public let doc: String?
 
+    /// A whole number.
     public static func int(_ label: String? = nil, doc: String? = nil) -> Param { Param(label: label, kind: .int, doc: doc) }
+    /// A number (a whole number is accepted too).
     public static func double(_ label: String? = nil, doc: String? = nil) -> Param { Param(label: label, kind: .double, doc: doc) }
+    /// `true` or `false`.
     public static func bool(_ label: String? = nil, doc: String? = nil) -> Param { Param(label: label, kind: .bool, doc: doc) }
+    /// Quoted text.
     public static func string(_ label: String? = nil, doc: String? = nil) -> Param { Param(label: label, kind: .string, doc: doc) }
     /// Any value tree: a list, a record, …, decoded into the case's payload type.
     public static func value(_ label: String? = nil, doc: String? = nil) -> Param { Param(label: label, kind: .value, doc: doc) }
@@ -30,11 +38,16 @@ public struct Param: Sendable {
 /// `todos[].toggle` with key `k` becomes `.todos(k, .toggle)`. Pass `make` for anything
 /// else.
 public struct ActionSchema<Action>: @unchecked Sendable {
+    /// The action as users type it: `increment`, `child.increment`, `todos[].toggle`.
     public let name: String
+    /// A line about the action, shown by `:actions` and completion.
     public let doc: String
+    /// Its parameters, in order.
     public let params: [Param]
     @usableFromInline let make: ([Value]) throws -> Action
 
+    /// An action whose arguments `make` turns into the model's action (throw to
+    /// refuse them with a message).
     public init(_ name: String, _ doc: String, _ params: [Param] = [], make: @escaping ([Value]) throws -> Action) {
         self.name = name
         self.doc = doc
@@ -82,8 +95,11 @@ extension ActionSchema where Action: Decodable {
 /// `signature` is parameter letters (i int64, d double, b bool, s string), '>', and the
 /// result letter ('v' for none): "ss>b" is `(UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Bool`.
 public struct ServiceDeclaration: @unchecked Sendable {
+    /// The service's name, as `:stub` and `:services` use it.
     public let name: String
+    /// A line about the service, shown by `:services`.
     public let doc: String
+    /// Parameter letters, '>', result letter: "ss>b".
     public let signature: String
     let implementation: UnsafeRawPointer
 

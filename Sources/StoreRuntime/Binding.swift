@@ -30,11 +30,13 @@ public struct Binding<Value> {
         Binding(get: { value }, set: { _ in })
     }
 
+    /// The value: read through the getter, written through the setter (an action).
     public var wrappedValue: Value {
         get { getValue() }
         nonmutating set { setValue(newValue) }
     }
 
+    /// The binding itself (`$binding`), to pass on.
     public var projectedValue: Binding<Value> { self }
 
     /// A binding to a writable part of the value; writes go through this binding.

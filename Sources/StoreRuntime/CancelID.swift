@@ -5,9 +5,11 @@ public struct CancelID: Hashable, @unchecked Sendable, CustomStringConvertible {
     // AnyHashable is not Sendable in general; every value stored here came in as Sendable.
     private let base: AnyHashable
 
+    /// The id `id`, type-erased.
     public init<ID: Hashable & Sendable>(_ id: ID) {
         base = AnyHashable(id)
     }
 
+    /// The id as written, for logs and `:effects`.
     public var description: String { "\(base.base)" }
 }

@@ -57,6 +57,7 @@ public final class EffectMailbox<Message>: @unchecked Sendable {
 
 /// What a store keeps to stop an effect: a Combine subscriber, a task.
 public protocol EffectHandle {
+    /// Stops the effect; what it produces after this is dropped.
     func cancel()
 }
 
@@ -77,6 +78,7 @@ public final class InFlightEffects {
     @exclusivity(unchecked) private var entries: [UInt64: Entry] = [:]
     @exclusivity(unchecked) private var lastID: UInt64 = 0
 
+    /// No effects in flight.
     public init() {}
 
     /// The number of effects in flight.

@@ -19,6 +19,7 @@ public struct ScopedStore<State, Action> {
     @inlinable
     public var state: State { getState() }
 
+    /// Sends `action` through the closure (to the parent store, tagged).
     @inlinable
     public func send(_ action: Action) {
         sendAction(action)
@@ -31,10 +32,14 @@ extension ScopedStore: ScopeParent {}
 /// stores (`StoreProtocol` and `ArborealStore` refine it).
 @MainActor
 public protocol ScopeParent<State, Action> {
+    /// What it reads.
     associatedtype State
+    /// What it accepts.
     associatedtype Action
 
+    /// The current state.
     var state: State { get }
+    /// Applies `action`.
     func send(_ action: Action)
 }
 

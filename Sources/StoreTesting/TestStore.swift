@@ -23,6 +23,7 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
 
     /// The store under test: its state, environment and effects are real.
     public let store: Store<Model>
+    /// How strictly the test must account for what happens; may change mid-test.
     public var exhaustivity: Exhaustivity
     /// How long `receive` and `finish` wait for effects (real time).
     public var timeout: Duration

@@ -8,12 +8,17 @@ import Foundation
 public final class TestClock: Clock, @unchecked Sendable {
     /// A point on the test clock: the time since it was made.
     public struct Instant: InstantProtocol {
+        /// The time since the clock was made.
         public let offset: Duration
 
+        /// The instant `offset` after the clock's start.
         public init(offset: Duration = .zero) { self.offset = offset }
 
+        /// The instant `duration` later.
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        /// The time from this instant to `other`.
         public func duration(to other: Instant) -> Duration { other.offset - offset }
+        /// True when `a` comes before `b`.
         public static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
     }
 
@@ -28,14 +33,19 @@ public final class TestClock: Clock, @unchecked Sendable {
     private var sleepers: [Sleeper] = []
     private var lastID: UInt64 = 0
 
+    /// A clock standing at its start.
     public init() {}
 
+    /// Where the clock stands: moved only by `advance(by:)`.
     public var now: Instant { lock.withLock { current } }
+    /// Any duration can be slept exactly.
     public var minimumResolution: Duration { .zero }
 
     /// How many sleeps are waiting for the clock to move.
     public var sleeping: Int { lock.withLock { sleepers.count } }
 
+    /// Waits until `advance(by:)` reaches `deadline` (at once if it has passed); throws
+    /// `CancellationError` when the sleeping task is cancelled.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
         let id = lock.withLock { () -> UInt64 in

@@ -8,6 +8,7 @@ extension Value {
 
     /// A value tree nested deeper than `Value.maxDepth`.
     public struct TooDeep: Error, CustomStringConvertible {
+        /// What went wrong, for the user.
         public var description: String { "the value is nested more than \(Value.maxDepth) levels deep (the limit)" }
     }
 

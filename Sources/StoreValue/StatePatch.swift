@@ -23,6 +23,7 @@ public enum StatePatch: Hashable, Sendable {
 
     /// A patch that does not fit the value it is applied to.
     public struct Mismatch: Error, CustomStringConvertible {
+        /// What did not fit, and where.
         public let description: String
     }
 

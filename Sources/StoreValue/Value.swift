@@ -1,11 +1,17 @@
 /// A language-neutral value: what action arguments and state snapshots are made of on
 /// both sides of the plugin boundary (see `sp_value` in storeplugin.h).
 public enum Value: Hashable, Sendable {
+    /// No value: a nil optional.
     case null
+    /// A Boolean.
     case bool(Bool)
+    /// A 64-bit signed integer.
     case int(Int64)
+    /// A double-precision number.
     case double(Double)
+    /// UTF-8 text.
     case string(String)
+    /// Values in order.
     case array([Value])
     /// Named fields in order; `type` is the record's type name when known.
     case record(type: String?, fields: [Field])
@@ -14,9 +20,12 @@ public enum Value: Hashable, Sendable {
 
     /// One named (or, in an enum payload, unnamed) member of a record or enum case.
     public struct Field: Hashable, Sendable {
+        /// The field's name; nil for an unlabelled enum payload value.
         public var label: String?
+        /// The field's value.
         public var value: Value
 
+        /// A field named `label` holding `value`.
         public init(_ label: String?, _ value: Value) {
             self.label = label
             self.value = value

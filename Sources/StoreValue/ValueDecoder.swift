@@ -1,8 +1,11 @@
 /// Builds any `Decodable` from a `Value`: records (and enum payloads) are keyed
 /// containers, arrays unkeyed ones. Integers and doubles convert where exact.
 public struct ValueDecoder {
+    /// A decoder (it holds no options).
     public init() {}
 
+    /// Decodes a `T` from `value`; a shape or kind that does not fit throws a
+    /// `DecodingError` naming the coding path.
     public func decode<T: Decodable>(_ type: T.Type, from value: Value) throws -> T {
         try T(from: NodeDecoder(value: value, codingPath: []))
     }
