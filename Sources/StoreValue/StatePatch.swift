@@ -10,7 +10,9 @@ public enum StatePatch: Hashable, Sendable {
 
     /// One step of a path: a record's field or an array's index.
     public enum Segment: Hashable, Sendable {
+        /// The field with this name.
         case field(String)
+        /// The element at this index.
         case index(Int)
     }
 
