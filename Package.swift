@@ -1,5 +1,6 @@
 // swift-tools-version: 6.1
 // storesh: Elm-style stores for Swift (ObservableStore, Arboreal) and the storesh shell.
+import CompilerPluginSupport
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -45,6 +46,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+        // The @PluginActions macro (StorePluginMacros): built only for plugins, never for
+        // users of the store libraries alone.
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         // `swift package generate-documentation` for the DocC catalogs (scripts/docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -120,7 +124,16 @@ let package = Package(
         .target(name: "ArborealCounter", dependencies: ["StorePlugin", "Arboreal"], path: "plugins/ArborealCounter", swiftSettings: strict),
         .target(name: "Faulty", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Faulty", swiftSettings: strict),
         // The Swift SDK: turns an ObservableStore or Arboreal model into a plugin.
-        .target(name: "StorePlugin", dependencies: ["CStorePlugin", "StoreValue", "StoreRuntime", "ObservableStore", "Arboreal"], swiftSettings: strict),
+        .target(name: "StorePlugin", dependencies: ["CStorePlugin", "StoreValue", "StoreRuntime", "ObservableStore", "Arboreal", "StorePluginMacros"], swiftSettings: strict),
+        // @PluginActions: an action enum's schema, derived at compile time.
+        .macro(
+            name: "StorePluginMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ],
+            swiftSettings: strict
+        ),
         // libedit for the prompt (needs libedit-dev).
         .target(name: "CEditLine", linkerSettings: [.linkedLibrary("edit")]),
         // The shell: arguments, the libedit front end, batch mode, terminal output. Thin.
@@ -148,6 +161,15 @@ let package = Package(
         .testTarget(name: "StoreshTests", dependencies: ["TestSupport", "CPseudoTerminal"], swiftSettings: strict),
         .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "ObservableStore"], swiftSettings: strict),
         .testTarget(name: "ArborealTestingTests", dependencies: ["ArborealTesting", "Arboreal"], swiftSettings: strict),
+        .testTarget(
+            name: "StorePluginMacrosTests",
+            dependencies: [
+                "StorePluginMacros", "StorePlugin", "ObservableStore",
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(name: "ArborealTests", dependencies: ["Arboreal", "ArborealTesting", "TestSupport", .product(name: "OpenCombine", package: "OpenCombine")], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -5,10 +5,16 @@ import StorePlugin
 struct Counter: ModelProtocol, Codable {
     var count = 0
 
+    @PluginActions
     enum Action: Codable, Sendable {
+        /// Adds one.
         case increment
+        /// Subtracts one.
         case decrement
+        /// Sets the count.
+        /// - Parameter count: the new count
         case setCount(Int)
+        /// Sets the count to zero.
         case reset
     }
 
@@ -24,23 +30,10 @@ struct Counter: ModelProtocol, Codable {
     }
 }
 
-let counterModel = PluginModel.observable(
-    "counter",
-    doc: "A counter: the smallest model there is.",
-    initial: { Counter() },
-    actions: [
-        .init("increment", "Adds one."),
-        .init("decrement", "Subtracts one."),
-        .init("setCount", "Sets the count.", [.int(doc: "the new count")]),
-        .init("reset", "Sets the count to zero."),
-    ],
-    environment: { _ in }
-)
+let counterModel = PluginModel.observable("counter", doc: "A counter: the smallest model there is.", initial: { Counter() }, environment: { _ in })
 
 @_cdecl("storeplugin_info_v1")
-public func pluginInfo() -> UnsafeRawPointer {
-    StorePlugin.info(name: "counter", version: "1.0.0")
-}
+public func pluginInfo() -> UnsafeRawPointer { StorePlugin.info(name: "counter", version: "1.0.0") }
 
 @_cdecl("storeplugin_register_v1")
 public func pluginRegister(_ host: UnsafeRawPointer, _ error: UnsafeMutableRawPointer) -> Int32 {

@@ -1,0 +1,150 @@
+@testable import StorePlugin
+import StorePluginMacros
+import StoreValue
+import SwiftSyntaxMacros
+import SwiftSyntaxMacrosTestSupport
+import Testing
+import XCTest
+
+/// A child model's actions, with the macro.
+enum Tally {
+    @PluginActions
+    enum Action: Codable, Equatable, Sendable {
+        /// Adds one.
+        case increment
+        /// Sets the tally.
+        case set(Int)
+    }
+}
+
+/// A parent's actions: plain, labelled, a child, keyed children, a value payload, two
+/// scalars, and several cases on one line.
+@PluginActions
+enum ShopAction: Codable, Equatable, Sendable {
+    /// Empties the cart.
+    /// Nothing else changes.
+    case clear
+    /// Renames the shop.
+    case rename(title: String, loud: Bool)
+    case tally(Tally.Action)
+    /// A line of the cart, by product id.
+    case line(String, Tally.Action)
+    /// Replaces the tags.
+    case tags([String])
+    case move(Int, Int)
+    case open, close
+}
+
+@Suite("@PluginActions: the schema comes from the enum")
+struct PluginActionsSchemaTests {
+    @Test func everyCaseIsThereWithItsNameKindsAndDoc() {
+        let schema = ShopAction.pluginActions
+        #expect(schema.map(\.name) == [
+            "clear", "rename", "tally.increment", "tally.set", "line[].increment", "line[].set",
+            "tags", "move", "open", "close",
+        ])
+        #expect(schema[0].doc == "Empties the cart. Nothing else changes.")
+        #expect(schema[1].params.map(\.label) == ["title", "loud"])
+        #expect(schema[1].params.map(\.kind) == [.string, .bool])
+        #expect(schema[2].doc == "Adds one.", "a child's action keeps its own doc")
+        #expect(schema[3].params.map(\.kind) == [.int])
+        #expect(schema[4].params.map(\.label) == ["key"])
+        #expect(schema[4].params.map(\.kind) == [.string])
+        #expect(schema[5].params.map(\.kind) == [.string, .int])
+        #expect(schema[6].params.map(\.kind) == [.value])
+        #expect(schema[7].params.map(\.kind) == [.int, .int])
+        #expect(schema[7].params.map(\.label) == [nil, nil])
+    }
+
+    @Test func argumentsDecodeIntoTheCases() throws {
+        func make(_ name: String, _ arguments: [Value]) throws -> ShopAction {
+            let entry = try #require(ShopAction.pluginActions.first { $0.name == name })
+            return try entry.make(arguments)
+        }
+        #expect(try make("clear", []) == .clear)
+        #expect(try make("rename", [.string("Corner"), .bool(true)]) == .rename(title: "Corner", loud: true))
+        #expect(try make("tally.set", [.int(3)]) == .tally(.set(3)))
+        #expect(try make("line[].increment", [.string("p1")]) == .line("p1", .increment))
+        #expect(try make("line[].set", [.string("p1"), .int(2)]) == .line("p1", .set(2)))
+        #expect(try make("tags", [.array([.string("a"), .string("b")])]) == .tags(["a", "b"]))
+        #expect(try make("move", [.int(1), .int(2)]) == .move(1, 2))
+        #expect(try make("close", []) == .close)
+    }
+}
+
+final class PluginActionsExpansionTests: XCTestCase {
+    let macros: [String: any Macro.Type] = ["PluginActions": PluginActionsMacro.self]
+
+    func testExpansionListsEveryCase() {
+        assertMacroExpansion(
+            """
+            @PluginActions
+            public enum Action: Codable {
+                /// Adds one.
+                case increment
+                case set(Int)
+                case child(Child.Action)
+            }
+            """,
+            expandedSource: """
+            public enum Action: Codable {
+                /// Adds one.
+                case increment
+                case set(Int)
+                case child(Child.Action)
+            }
+
+            extension Action: PluginActions {
+                /// Every action, derived from the enum by `@PluginActions`.
+                public static var pluginActions: [ActionSchema<Self>] {
+                    var all: [ActionSchema<Self>] = []
+                    all += [ActionSchema("increment", "Adds one.")]
+                    all += PluginActionSchemas.single("set", "", (Int).self, param: PluginActionSchemas.param((Int).self, label: nil))
+                    all += PluginActionSchemas.single("child", "", (Child.Action).self, param: PluginActionSchemas.param((Child.Action).self, label: nil))
+                    return all
+                }
+            }
+            """,
+            macros: macros
+        )
+    }
+
+    func testMistakesAreCompileErrorsNamingTheCase() {
+        assertMacroExpansion(
+            """
+            @PluginActions
+            enum Action: Codable {
+                case go(speed: Int = 1)
+            }
+            """,
+            expandedSource: """
+            enum Action: Codable {
+                case go(speed: Int = 1)
+            }
+
+            extension Action: PluginActions {
+                /// Every action, derived from the enum by `@PluginActions`.
+                static var pluginActions: [ActionSchema<Self>] {
+                    var all: [ActionSchema<Self>] = []
+                    return all
+                }
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(message: "case 'go' has a default argument, which storesh cannot show or parse; give every argument", line: 3, column: 13),
+            ],
+            macros: macros
+        )
+        assertMacroExpansion(
+            """
+            @PluginActions
+            struct Action {}
+            """,
+            expandedSource: """
+            struct Action {}
+            """,
+            diagnostics: [DiagnosticSpec(message: "@PluginActions goes on the model's action enum", line: 1, column: 1)],
+            macros: macros
+        )
+    }
+}
