@@ -8,7 +8,7 @@ struct WorkerTests {
     @Test func theIssuesOverflowIsAnErrorAndTheCounterGoesOn() throws {
         let run = try storesh(["-c", "setCount 9223372036854775807", "-c", "increment", "-c", ":state", "-c", "decrement", "-c", ":state"])
         #expect(run.status == 1, "a crash fails the run")
-        #expect(run.stderr.contains("-c 2: error: counter.counter crashed while handling 'increment' (SIGILL: arithmetic overflow, Counter.swift:18)") || run.stderr.contains("error: counter.counter crashed while handling 'increment' (SIGILL: arithmetic overflow, Counter.swift:18)"), "\(run.stderr)")
+        #expect(run.stderr.contains("-c 2: error: counter.counter crashed while handling 'increment' (SIGILL: arithmetic overflow, Counter.swift:24)") || run.stderr.contains("error: counter.counter crashed while handling 'increment' (SIGILL: arithmetic overflow, Counter.swift:24)"), "\(run.stderr)")
         #expect(run.stdout.contains("count: 9223372036854775807\n"), "the crashing action was not applied: \(run.stdout)")
         #expect(run.stdout.contains("count: 9223372036854775806\n"), "the session goes on: \(run.stdout)")
         #expect(!run.stderr.contains("Backtracing"), "the backtrace is summed up, not dumped: \(run.stderr)")
@@ -69,7 +69,7 @@ struct WorkerTests {
         increment: state changed
           ~ count: 0 → 1
         !> overflow
-        error: faulty.faulty crashed while handling 'overflow' (SIGILL: arithmetic overflow, Faulty.swift:36)
+        error: faulty.faulty crashed while handling 'overflow' (SIGILL: arithmetic overflow, Faulty.swift:48)
         restarted faulty's worker; rebuilt from the history: faulty.faulty at 1
         > :state
         count: 1
@@ -130,7 +130,7 @@ struct TestJobsTests {
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "PASS \(folder)/a-first.transcript", "\(run.stdout)")
         #expect(lines.contains("FAIL \(folder)/b-crash.transcript"), "\(run.stdout)")
-        #expect(run.stdout.contains("b-crash.transcript: storesh crashed running it (SIGILL: arithmetic overflow, Faulty.swift:36)"), "\(run.stdout)")
+        #expect(run.stdout.contains("b-crash.transcript: storesh crashed running it (SIGILL: arithmetic overflow, Faulty.swift:48)"), "\(run.stdout)")
         #expect(lines.contains("PASS \(folder)/c-last.transcript"), "in file order, after the crash: \(run.stdout)")
         #expect(lines.last == "2 passed, 1 failed", "\(run.stdout)")
         let junit = try String(contentsOfFile: folder + "/junit.xml", encoding: .utf8)
@@ -190,14 +190,14 @@ struct PromptCrashTests {
         shell.pump(milliseconds: 100)
         let mark = shell.mark
         shell.type("increment\r")
-        #expect(shell.expect("error: counter.counter crashed while handling 'increment' (SIGILL: arithmetic overflow, Counter.swift:18)", since: mark), "\(shell.transcript)")
+        #expect(shell.expect("error: counter.counter crashed while handling 'increment' (SIGILL: arithmetic overflow, Counter.swift:24)", since: mark), "\(shell.transcript)")
         #expect(shell.expect("restarted counter's worker; rebuilt from the history: counter.counter at 1", since: mark), "\(shell.transcript)")
         #expect(shell.expect("counter> ", after: "rebuilt from the history"), "\(shell.transcript)")
         shell.pump(milliseconds: 100)
         shell.type("decrement\r")
         #expect(shell.expect("count: 9223372036854775807 → 9223372036854775806", since: mark), "\(shell.transcript)")
         shell.type(":log\r")
-        #expect(shell.expect("!       increment  (not applied: crashed, SIGILL: arithmetic overflow, Counter.swift:18)", since: mark), "\(shell.transcript)")
+        #expect(shell.expect("!       increment  (not applied: crashed, SIGILL: arithmetic overflow, Counter.swift:24)", since: mark), "\(shell.transcript)")
     }
 }
 
@@ -208,7 +208,7 @@ struct CrashReportTests {
         let run = try storesh(["--plugin", "Faulty", "-c", ":crash", "-c", "increment", "-c", "overflow", "-c", ":crash"])
         #expect(run.status == 1)
         #expect(run.stdout.contains("faulty's workers have not crashed"), "\(run.stdout)")
-        #expect(run.stdout.contains("faulty's last worker ended: SIGILL: arithmetic overflow, Faulty.swift:36"), "\(run.stdout)")
+        #expect(run.stdout.contains("faulty's last worker ended: SIGILL: arithmetic overflow, Faulty.swift:48"), "\(run.stdout)")
         #expect(run.stdout.contains("Swift runtime failure: arithmetic overflow"), "the report itself, with the crashed thread: \(run.stdout)")
         #expect(run.stdout.contains("Faulty.update(state:action:environment:)"), "its backtrace: \(run.stdout)")
     }

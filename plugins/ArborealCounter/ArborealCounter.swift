@@ -9,12 +9,18 @@ import StorePlugin
 final class ArborealCounter: ArborealModel {
     var count = 0
 
+    @PluginActions
     enum Action: Codable, Sendable {
+        /// Adds one.
         case increment
+        /// Subtracts one.
         case decrement
+        /// Sets the count.
+        /// - Parameter count: the new count
         case setCount(Int)
+        /// Sets the count to zero.
         case reset
-        /// Adds one after a second on the host clock.
+        /// Adds one after a second (an async effect on the host clock).
         case incrementLater
     }
 
@@ -45,24 +51,13 @@ struct CounterState: Encodable {
 }
 
 let arborealModel = PluginModel.arboreal(
-    "arboreal",
-    doc: "A counter as an @Observable reference model, with an async effect.",
-    initial: { ArborealCounter() },
-    state: { CounterState(count: $0.count) },
-    actions: [
-        .init("increment", "Adds one."),
-        .init("decrement", "Subtracts one."),
-        .init("setCount", "Sets the count.", [.int(doc: "the new count")]),
-        .init("reset", "Sets the count to zero."),
-        .init("incrementLater", "Adds one after a second (an async effect on the host clock)."),
-    ],
+    "arboreal", doc: "A counter as an @Observable reference model, with an async effect.",
+    initial: { ArborealCounter() }, state: { CounterState(count: $0.count) },
     environment: { ArborealCounter.Environment(clock: $0.clock) }
 )
 
 @_cdecl("storeplugin_info_v1")
-public func pluginInfo() -> UnsafeRawPointer {
-    StorePlugin.info(name: "arboreal", version: "1.0.0")
-}
+public func pluginInfo() -> UnsafeRawPointer { StorePlugin.info(name: "arboreal", version: "1.0.0") }
 
 @_cdecl("storeplugin_register_v1")
 public func pluginRegister(_ host: UnsafeRawPointer, _ error: UnsafeMutableRawPointer) -> Int32 {

@@ -16,11 +16,17 @@ struct Auth: ModelProtocol, Codable {
     var error: String?
     var attempts = 0
 
+    @PluginActions
     enum Action: Codable, Sendable {
+        /// Checks the credentials after half a second.
         case authenticate(user: String, password: String)
+        /// The check passed (sent by the effect).
         case succeed(user: String)
+        /// The check failed (sent by the effect).
         case fail(reason: String)
+        /// Cancels the check in flight.
         case cancel
+        /// Signs out.
         case signOut
     }
 
@@ -89,13 +95,6 @@ let authModel = PluginModel.observable(
     "auth",
     doc: "Sign-in with an asynchronous credential check (password: open sesame).",
     initial: { Auth() },
-    actions: [
-        .init("authenticate", "Checks the credentials after half a second.", [.string("user"), .string("password")]),
-        .init("succeed", "The check passed (sent by the effect).", [.string("user")]),
-        .init("fail", "The check failed (sent by the effect).", [.string("reason")]),
-        .init("cancel", "Cancels the check in flight."),
-        .init("signOut", "Signs out."),
-    ],
     services: [
         ServiceDeclaration("checkCredentials", "true if the user may sign in with the password", signature: "ss>b", implementation: checkCredentials),
     ],
@@ -113,9 +112,7 @@ let authModel = PluginModel.observable(
 )
 
 @_cdecl("storeplugin_info_v1")
-public func pluginInfo() -> UnsafeRawPointer {
-    StorePlugin.info(name: "auth", version: "1.0.0")
-}
+public func pluginInfo() -> UnsafeRawPointer { StorePlugin.info(name: "auth", version: "1.0.0") }
 
 @_cdecl("storeplugin_register_v1")
 public func pluginRegister(_ host: UnsafeRawPointer, _ error: UnsafeMutableRawPointer) -> Int32 {

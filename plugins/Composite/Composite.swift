@@ -8,9 +8,14 @@ import StorePlugin
 struct Tally: ModelProtocol, Codable {
     var value = 0
 
+    @PluginActions
     enum Action: Codable, Sendable {
+        /// Adds one.
         case increment
+        /// Subtracts one.
         case decrement
+        /// Sets the value.
+        /// - Parameter value: the new value
         case setValue(Int)
         /// Adds one after a second on the host clock.
         case incrementLater
@@ -37,12 +42,19 @@ struct Composite: ModelProtocol, Codable {
     var child = Tally()
     var other = Tally()
 
+    @PluginActions
     enum Action: Codable, Sendable {
+        /// The first tally's actions: `child.increment`, …
         case child(Tally.Action)
+        /// The second tally's actions: `other.increment`, …
         case other(Tally.Action)
+        /// Renames the board.
+        /// - Parameter title: the new title
         case rename(String)
+        /// Sets both children to zero in one update.
         case resetAll
-        /// `resetAll` after two seconds: a publisher effect on the host scheduler.
+        /// Sets both children to zero after two seconds (a publisher effect on the host
+        /// scheduler).
         case resetLater
     }
 
@@ -90,32 +102,13 @@ enum OtherCursor: CursorProtocol {
     static func tag(_ action: Tally.Action) -> Composite.Action { .other(action) }
 }
 
-/// The same four child actions under each child's prefix.
-func childActions(_ prefix: String) -> [ActionSchema<Composite.Action>] {
-    [
-        .init("\(prefix).increment", "Adds one to \(prefix)."),
-        .init("\(prefix).decrement", "Subtracts one from \(prefix)."),
-        .init("\(prefix).setValue", "Sets \(prefix)'s value.", [.int(doc: "the new value")]),
-        .init("\(prefix).incrementLater", "Adds one to \(prefix) after a second."),
-    ]
-}
-
 let compositeModel = PluginModel.observable(
-    "composite",
-    doc: "A parent with two child tallies wired through cursors.",
-    initial: { Composite() },
-    actions: childActions("child") + childActions("other") + [
-        .init("rename", "Renames the board.", [.string(doc: "the new title")]),
-        .init("resetAll", "Sets both children to zero in one update."),
-        .init("resetLater", "Sets both children to zero after two seconds (a publisher effect)."),
-    ],
+    "composite", doc: "A parent with two child tallies wired through cursors.", initial: { Composite() },
     environment: { Composite.Environment(clock: $0.clock, scheduler: $0.scheduler) }
 )
 
 @_cdecl("storeplugin_info_v1")
-public func pluginInfo() -> UnsafeRawPointer {
-    StorePlugin.info(name: "composite", version: "1.0.0")
-}
+public func pluginInfo() -> UnsafeRawPointer { StorePlugin.info(name: "composite", version: "1.0.0") }
 
 @_cdecl("storeplugin_register_v1")
 public func pluginRegister(_ host: UnsafeRawPointer, _ error: UnsafeMutableRawPointer) -> Int32 {

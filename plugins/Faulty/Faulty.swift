@@ -12,15 +12,27 @@ struct Faulty: ModelProtocol {
     /// Reading the state traps while this is true.
     var poisoned = false
 
+    @PluginActions
     enum Action: Sendable {
+        /// Adds one.
         case increment
+        /// Adds an amount.
+        /// - Parameter amount: the amount
         case add(Int)
+        /// Traps: arithmetic overflow.
         case overflow
+        /// Traps: force-unwraps nil.
         case unwrapNil
+        /// Writes through a bad pointer (SIGSEGV).
         case segfault
+        /// Calls abort() (SIGABRT).
         case abort
+        /// Never returns.
         case spin
+        /// Starts an effect that traps after a delay.
+        /// - Parameter delay: milliseconds
         case crashLater(Int)
+        /// Makes reading the state trap.
         case poison
     }
 
@@ -80,27 +92,12 @@ extension Faulty: Decodable {
 extension Faulty.Action: Codable {}
 
 let faultyModel = PluginModel.observable(
-    "faulty",
-    doc: "A model with bugs on purpose: storesh's crash tests use it.",
-    initial: { Faulty() },
-    actions: [
-        .init("increment", "Adds one."),
-        .init("add", "Adds an amount.", [.int(doc: "the amount")]),
-        .init("overflow", "Traps: arithmetic overflow."),
-        .init("unwrapNil", "Traps: force-unwraps nil."),
-        .init("segfault", "Writes through a bad pointer (SIGSEGV)."),
-        .init("abort", "Calls abort() (SIGABRT)."),
-        .init("spin", "Never returns."),
-        .init("crashLater", "Starts an effect that traps after a delay.", [.int(doc: "milliseconds")]),
-        .init("poison", "Makes reading the state trap."),
-    ],
+    "faulty", doc: "A model with bugs on purpose: storesh's crash tests use it.", initial: { Faulty() },
     environment: { environment in Faulty.Environment(clock: environment.clock) }
 )
 
 @_cdecl("storeplugin_info_v1")
-public func pluginInfo() -> UnsafeRawPointer {
-    StorePlugin.info(name: "faulty", version: "1.0.0")
-}
+public func pluginInfo() -> UnsafeRawPointer { StorePlugin.info(name: "faulty", version: "1.0.0") }
 
 @_cdecl("storeplugin_register_v1")
 public func pluginRegister(_ host: UnsafeRawPointer, _ error: UnsafeMutableRawPointer) -> Int32 {

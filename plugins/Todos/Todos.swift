@@ -11,9 +11,15 @@ struct Todo: ModelProtocol, Codable {
     /// When it was added, as a sequence number (deterministic, unlike a wall clock).
     var created = 0
 
+    @PluginActions
     enum Action: Codable, Sendable {
+        /// Marks a todo done or not done.
         case toggle
+        /// Renames a todo.
+        /// - Parameter title: the new title
         case rename(String)
+        /// Sets a todo's priority.
+        /// - Parameter priority: the new priority
         case setPriority(Int)
     }
 
@@ -32,16 +38,23 @@ struct TodoList: ModelProtocol, Codable {
     var todos: [Todo] = []
     var added = 0
 
+    @PluginActions
     enum Action: Codable, Sendable {
+        /// Adds a todo at the end.
         case add(title: String, priority: Int)
-        /// Adds `count` numbered todos at once, for trying out big lists.
+        /// Adds COUNT numbered todos at once, for trying out big lists.
         case seed(count: Int)
+        /// Deletes the todo with this id.
         case delete(id: String)
+        /// Moves the todo at one position to another.
         case move(from: Int, to: Int)
+        /// Orders todos oldest first.
         case orderByDate
+        /// Orders todos by priority, highest first.
         case orderByPriority
+        /// Removes every done todo.
         case removeCompleted
-        /// A per-todo action, by id.
+        /// A per-todo action, by id: `todos["t1"].toggle`.
         case todos(String, Todo.Action)
     }
 
@@ -91,29 +104,10 @@ enum TodoCursor: KeyedCursorProtocol {
     static func tag(action: Todo.Action, key: String) -> TodoList.Action { .todos(key, action) }
 }
 
-let todosModel = PluginModel.observable(
-    "todos",
-    doc: "A todo list; edit one todo with todos[\"t1\"].toggle.",
-    initial: { TodoList() },
-    actions: [
-        .init("add", "Adds a todo at the end.", [.string("title"), .int("priority")]),
-        .init("seed", "Adds COUNT numbered todos at once, for trying out big lists.", [.int("count")]),
-        .init("delete", "Deletes the todo with this id.", [.string("id")]),
-        .init("move", "Moves the todo at one position to another.", [.int("from"), .int("to")]),
-        .init("orderByDate", "Orders todos oldest first."),
-        .init("orderByPriority", "Orders todos by priority, highest first."),
-        .init("removeCompleted", "Removes every done todo."),
-        .init("todos[].toggle", "Marks a todo done or not done.", [.string("key")]),
-        .init("todos[].rename", "Renames a todo.", [.string("key"), .string(doc: "the new title")]),
-        .init("todos[].setPriority", "Sets a todo's priority.", [.string("key"), .int(doc: "the new priority")]),
-    ],
-    environment: { _ in }
-)
+let todosModel = PluginModel.observable("todos", doc: "A todo list; edit one todo with todos[\"t1\"].toggle.", initial: { TodoList() }, environment: { _ in })
 
 @_cdecl("storeplugin_info_v1")
-public func pluginInfo() -> UnsafeRawPointer {
-    StorePlugin.info(name: "todos", version: "1.0.0")
-}
+public func pluginInfo() -> UnsafeRawPointer { StorePlugin.info(name: "todos", version: "1.0.0") }
 
 @_cdecl("storeplugin_register_v1")
 public func pluginRegister(_ host: UnsafeRawPointer, _ error: UnsafeMutableRawPointer) -> Int32 {
