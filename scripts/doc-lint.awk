@@ -5,7 +5,7 @@ FNR == 1 { documented = 0; inblock = 0; inprotocol = 0 }
 /^[[:space:]]*\/\/\// { documented = 1; next }
 /^[[:space:]]*\/\*\*/ { inblock = 1 }
 inblock { if ($0 ~ /\*\//) { inblock = 0; documented = 1 }; next }
-/^[[:space:]]*@[A-Za-z_]+(\([^)]*\))?[[:space:]]*$/ { next }
+/^[[:space:]]*@[A-Za-z_]+(\(.*\))?[[:space:]]*$/ { next }
 /^[[:space:]]*$/ { documented = 0; next }
 {
   line = $0
