@@ -1,4 +1,3 @@
-import SwiftCompilerPlugin
 import SwiftDiagnostics
 public import SwiftSyntax
 import SwiftSyntaxBuilder
@@ -170,9 +169,4 @@ enum PluginActionsNote: NoteMessage {
     case firstHere
     var message: String { "the first one is here" }
     var noteID: MessageID { MessageID(domain: "StorePluginMacros", id: "firstHere") }
-}
-
-@main
-struct StorePluginMacrosPlugin: CompilerPlugin {
-    let providingMacros: [any Macro.Type] = [PluginActionsMacro.self]
 }

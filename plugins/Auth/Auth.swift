@@ -1,8 +1,7 @@
 // Auth: a sign-in flow with an effect. `authenticate` waits half a second on the host
 // clock, asks the `checkCredentials` service, then sends `succeed` or `fail`; `cancel`
-// stops an attempt in flight. The service is declared with a C signature, so the shell
-// can replace it (`:stub`) for plugins in any language.
-import Foundation
+// stops an attempt in flight. The service is a plain Swift function declared with
+// @PluginService, so the shell can replace it (`:stub`) as it can for plugins in any language.
 import ObservableStore
 import StorePlugin
 
@@ -33,7 +32,7 @@ struct Auth: ModelProtocol, Codable {
     struct Environment: Sendable {
         let clock: HostClock
         /// True when the user may sign in; throws when the service itself fails.
-        let checkCredentials: @Sendable (String, String) async throws -> Bool
+        let checkCredentials: @Sendable (_ user: String, _ password: String) async throws -> Bool
     }
 
     static func update(state: Auth, action: Action, environment: Environment) -> Update<Auth> {
@@ -77,38 +76,19 @@ struct Auth: ModelProtocol, Codable {
     }
 }
 
-/// The credential service failed (the shell's stub was told to fail).
-struct ServiceFailure: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
+/// True if the user may sign in with the password: the plugin's own check accepts any
+/// user with the password "open sesame".
+@PluginService
+func checkCredentials(user: String, password: String) -> Bool {
+    !user.isEmpty && password == "open sesame"
 }
-
-/// The plugin's own credential check: any user, password "open sesame".
-let checkCredentials: @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Bool = { user, password in
-    guard let user, let password, strlen(user) > 0 else { return false }
-    return String(cString: password) == "open sesame"
-}
-
-typealias CheckCredentials = @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Bool
 
 let authModel = PluginModel.observable(
     "auth",
     doc: "Sign-in with an asynchronous credential check (password: open sesame).",
     initial: { Auth() },
-    services: [
-        ServiceDeclaration("checkCredentials", "true if the user may sign in with the password", signature: "ss>b", implementation: checkCredentials),
-    ],
-    environment: { environment in
-        let check = environment.service("checkCredentials", as: CheckCredentials.self)
-        return Auth.Environment(clock: environment.clock, checkCredentials: { user, password in
-            // Services are called on the main thread, as the ABI requires.
-            try await MainActor.run {
-                let ok = user.withCString { u in password.withCString { p in check.function(u, p) } }
-                if let failure = check.failure() { throw ServiceFailure(message: failure) }
-                return ok
-            }
-        })
-    }
+    services: [checkCredentialsService.declaration],
+    environment: { Auth.Environment(clock: $0.clock, checkCredentials: $0.caller(checkCredentialsService)) }
 )
 
 @_cdecl("storeplugin_info_v1")

@@ -1,0 +1,79 @@
+/// Declares a global function as a service the model calls and the shell may replace
+/// (`:stub NAME …`), deriving everything else from the function's Swift types:
+///
+/// ```swift
+/// /// The price of a product, in cents.
+/// @PluginService
+/// func price(sku: String) -> Int { catalog[sku] ?? 0 }
+/// ```
+///
+/// makes `priceService`: list `priceService.declaration` in the model's `services`, and
+/// give its environment `environment.caller(priceService)`, an
+/// `@Sendable (String) async throws -> Int` that calls the implementation the host
+/// provides now (the plugin's own or a stub) on the main thread, as the ABI requires, and
+/// throws ``ServiceError`` when a stub was told to fail. The C signature ("s>i") and the
+/// `@convention(c)` thunk come from the same types, so they cannot disagree; a type a C
+/// signature cannot carry is a compile error naming it.
+@attached(peer, names: suffixed(Service))
+public macro PluginService() = #externalMacro(module: "StorePluginMacros", type: "PluginServiceMacro")
+
+/// A service declared with `@PluginService`: its declaration for the model's `services`,
+/// and how to make the typed function the model's environment calls.
+public struct PluginService<Caller>: @unchecked Sendable {
+    /// The declaration the host sees: name, doc, C signature, the plugin's implementation.
+    public let declaration: ServiceDeclaration
+    let makeCaller: (ServiceCall) -> Caller
+
+    /// Made by `@PluginService`.
+    public init(_ declaration: ServiceDeclaration, caller: @escaping (ServiceCall) -> Caller) {
+        self.declaration = declaration
+        self.makeCaller = caller
+    }
+}
+
+/// One service as the host provides it at the moment of each call.
+public struct ServiceCall: @unchecked Sendable {
+    let context: StoreContext
+    let name: String
+
+    /// Calls `body` with the service's current implementation, on the main actor, and
+    /// throws ``ServiceError`` when the host's replacement was told to fail.
+    public func callAsFunction<Function, Result: Sendable>(_ body: @escaping @Sendable (Function) -> Result) async throws -> Result {
+        let context = self.context, name = self.name
+        return try await MainActor.run {
+            let service = Service<Function>(context: context, name: name)
+            let result = body(service.function)
+            if let failure = service.failure() { throw ServiceError(service: name, message: failure) }
+            return result
+        }
+    }
+}
+
+/// A service call failed: the shell's stub was told to fail (`:stub NAME fail "…"`).
+public struct ServiceError: Error, CustomStringConvertible, Equatable {
+    /// The service's name.
+    public let service: String
+    /// The failure's message, as the stub was given it.
+    public let message: String
+    /// The message alone, as a model would show it.
+    public var description: String { message }
+}
+
+/// Conversions the thunks `@PluginService` makes use of.
+public enum ServiceValues {
+    /// A C string argument as a Swift `String` (a null pointer is "").
+    public static func string(_ pointer: UnsafePointer<CChar>?) -> String {
+        pointer.map { String(cString: $0) } ?? ""
+    }
+}
+
+extension PluginEnvironment {
+    /// The typed function that calls `service` (declared with `@PluginService` and listed
+    /// in the model's `services`) as the host provides it at each call.
+    public func caller<Caller>(_ service: PluginService<Caller>) -> Caller {
+        guard context.service(service.declaration.name) != nil else {
+            fatalError("StorePlugin: the model calls service '\(service.declaration.name)' but did not list it in its services")
+        }
+        return service.makeCaller(ServiceCall(context: context, name: service.declaration.name))
+    }
+}

@@ -1,0 +1,8 @@
+import SwiftCompilerPlugin
+public import SwiftSyntaxMacros
+
+/// The compiler plugin that provides StorePlugin's macros.
+@main
+struct StorePluginMacrosPlugin: CompilerPlugin {
+    let providingMacros: [any Macro.Type] = [PluginActionsMacro.self, PluginServiceMacro.self]
+}
