@@ -1,5 +1,5 @@
 import SwiftCompilerPlugin
-public import SwiftSyntaxMacros
+import SwiftSyntaxMacros
 
 /// The compiler plugin that provides StorePlugin's macros.
 @main
