@@ -38,6 +38,7 @@ let package = Package(
         .library(name: "Auth", type: .dynamic, targets: ["Auth"]),
         .library(name: "Composite", type: .dynamic, targets: ["Composite"]),
         .library(name: "ArborealCounter", type: .dynamic, targets: ["ArborealCounter"]),
+        .library(name: "Cart", type: .dynamic, targets: ["Cart"]),
         // A model with bugs on purpose, for the crash and hang tests.
         .library(name: "Faulty", type: .dynamic, targets: ["Faulty"]),
     ],
@@ -122,6 +123,7 @@ let package = Package(
         .target(name: "Auth", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Auth", swiftSettings: strict),
         .target(name: "Composite", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Composite", swiftSettings: strict),
         .target(name: "ArborealCounter", dependencies: ["StorePlugin", "Arboreal"], path: "plugins/ArborealCounter", swiftSettings: strict),
+        .target(name: "Cart", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Cart", swiftSettings: strict),
         .target(name: "Faulty", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Faulty", swiftSettings: strict),
         // The Swift SDK: turns an ObservableStore or Arboreal model into a plugin.
         .target(name: "StorePlugin", dependencies: ["CStorePlugin", "StoreValue", "StoreRuntime", "ObservableStore", "Arboreal", "StorePluginMacros"], swiftSettings: strict),
