@@ -64,17 +64,7 @@ public enum StateDiff {
                 diffByIdentity(oldItems, oldIDs, newItems, newIDs, path: path, into: &changes)
                 return
             }
-            for index in 0..<max(oldItems.count, newItems.count) {
-                let both = index < oldItems.count && index < newItems.count
-                // Most elements are unchanged: skip them before building their path.
-                if both, oldItems[index] == newItems[index] { continue }
-                let itemPath = path + "[\(index)]"
-                switch (index < oldItems.count, index < newItems.count) {
-                case (true, true): diff(oldItems[index], newItems[index], path: itemPath, into: &changes)
-                case (true, false): changes.append(.init(kind: .removed, path: itemPath, old: oldItems[index], new: nil))
-                default: changes.append(.init(kind: .added, path: itemPath, old: nil, new: newItems[index]))
-                }
-            }
+            diffBySequence(oldItems, newItems, path: path, into: &changes)
         default:
             if old != new {
                 changes.append(.init(kind: .changed, path: path.isEmpty ? "." : path, old: old, new: new))
@@ -96,6 +86,68 @@ public enum StateDiff {
             diff(old[index], new[index], path: keyedPath(path, identity(old[index])!), into: &changes)
         }
         return true
+    }
+
+    /// At most this many cells of longest-common-subsequence work per list (4 MB); past it
+    /// the changed middle of a list is compared place by place.
+    static let sequenceLimit = 1_000_000
+
+    /// Plain lists (no ids): the common start and end are skipped; in between, a longest
+    /// common subsequence says what stayed. In each gap between elements that stayed, the
+    /// removed and added elements are paired in order and each pair is diffed into (an
+    /// element edited in place), and the rest are removals (at their old index) and
+    /// additions (at their new one) — so taking the first of two elements is one removal,
+    /// not a change and a removal. Past `sequenceLimit` the middle goes place by place.
+    private static func diffBySequence(_ old: [Value], _ new: [Value], path: String, into changes: inout [StateChange]) {
+        var prefix = 0
+        while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < old.count - prefix, suffix < new.count - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+        let oldCount = old.count - prefix - suffix, newCount = new.count - prefix - suffix
+        guard oldCount * newCount <= sequenceLimit else {
+            gap(old, prefix..<(prefix + oldCount), new, prefix..<(prefix + newCount), path: path, into: &changes)
+            return
+        }
+        // common[i][j]: the longest common subsequence of the middles from i and j on.
+        let width = newCount + 1
+        var common = [Int32](repeating: 0, count: (oldCount + 1) * width)
+        for i in stride(from: oldCount - 1, through: 0, by: -1) {
+            for j in stride(from: newCount - 1, through: 0, by: -1) {
+                common[i * width + j] = old[prefix + i] == new[prefix + j]
+                    ? common[(i + 1) * width + j + 1] + 1
+                    : max(common[(i + 1) * width + j], common[i * width + j + 1])
+            }
+        }
+        var i = 0, j = 0, gapOld = 0, gapNew = 0
+        while i < oldCount || j < newCount {
+            if i < oldCount, j < newCount, old[prefix + i] == new[prefix + j] {
+                gap(old, (prefix + gapOld)..<(prefix + i), new, (prefix + gapNew)..<(prefix + j), path: path, into: &changes)
+                i += 1
+                j += 1
+                gapOld = i
+                gapNew = j
+            } else if j == newCount || (i < oldCount && common[(i + 1) * width + j] >= common[i * width + j + 1]) {
+                i += 1
+            } else {
+                j += 1
+            }
+        }
+        gap(old, (prefix + gapOld)..<(prefix + i), new, (prefix + gapNew)..<(prefix + j), path: path, into: &changes)
+    }
+
+    /// One gap of a plain list: `old[removed]` became `new[added]`. Pairs in order are
+    /// diffed into (named by their new index), the rest removed or added.
+    private static func gap(_ old: [Value], _ removed: Range<Int>, _ new: [Value], _ added: Range<Int>, path: String, into changes: inout [StateChange]) {
+        let paired = min(removed.count, added.count)
+        for offset in 0..<paired where old[removed.lowerBound + offset] != new[added.lowerBound + offset] {
+            diff(old[removed.lowerBound + offset], new[added.lowerBound + offset], path: path + "[\(added.lowerBound + offset)]", into: &changes)
+        }
+        for index in removed.dropFirst(paired) {
+            changes.append(.init(kind: .removed, path: path + "[\(index)]", old: old[index], new: nil))
+        }
+        for index in added.dropFirst(paired) {
+            changes.append(.init(kind: .added, path: path + "[\(index)]", old: nil, new: new[index]))
+        }
     }
 
     /// Lists whose elements are records with unique string ids are compared by id:

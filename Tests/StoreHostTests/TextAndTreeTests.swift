@@ -216,8 +216,39 @@ struct IdentityDiffTests {
         #expect(StateDiff.longestIncreasingRun([]) == [])
     }
 
-    @Test func listsWithoutIdsOrWithRepeatedIdsStayByIndex() {
-        #expect(StateDiff.changes(from: .array([.int(1), .int(2)]), to: .array([.int(2), .int(1)])).map(\.description) == ["~ [0]: 1 → 2", "~ [1]: 2 → 1"])
+    @Test func plainListsReportWhatWasRemovedAndAddedNotEveryShiftedPlace() {
+        func strings(_ items: [String]) -> Value { .array(items.map { .string($0) }) }
+        func described(_ old: [String], _ new: [String]) -> [String] {
+            StateDiff.changes(from: strings(old), to: strings(new)).map(\.description)
+        }
+        #expect(described(["apple", "bread"], ["bread"]) == [#"- [0]: "apple""#])
+        #expect(described(["a", "b", "c"], ["a", "x", "b", "c"]) == [#"+ [1]: "x""#])
+        #expect(described(["a", "b", "c", "d"], ["a", "c", "d", "e"]) == [#"- [1]: "b""#, #"+ [3]: "e""#])
+        #expect(described(["a", "b", "c"], ["a", "z", "c"]) == [#"~ [1]: "b" → "z""#], "an element replaced in place is a change")
+        #expect(described(["a", "b", "c"], ["z", "b", "y", "c"]) == [#"~ [0]: "a" → "z""#, #"+ [2]: "y""#])
+        // Only removals, or only insertions: exactly those are reported, each naming an
+        // element of the old list (removed) or of the new one (added) at its index.
+        var random = SplitMix(seed: 7)
+        for round in 0..<300 {
+            let old = (0..<Int(random.next() % 12)).map { _ in String(random.next() % 4) }
+            var new = old
+            let removing = round % 2 == 0 && !old.isEmpty
+            for _ in 0..<(1 + Int(random.next() % 3)) {
+                if removing, !new.isEmpty { new.remove(at: Int(random.next() % UInt64(new.count))) }
+                else if !removing { new.insert(String(random.next() % 4), at: Int(random.next() % UInt64(new.count + 1))) }
+            }
+            let changes = StateDiff.changes(from: strings(old), to: strings(new))
+            let context = "\(old) → \(new): \(changes.map(\.description))"
+            #expect(changes.count == abs(old.count - new.count), "\(context)")
+            #expect(changes.allSatisfy { $0.kind == (removing ? .removed : .added) }, "\(context)")
+            let named = Set(changes.map(\.path))
+            let rest = removing ? old.indices.filter { !named.contains("[\($0)]") }.map { old[$0] } : new.indices.filter { !named.contains("[\($0)]") }.map { new[$0] }
+            #expect(rest == (removing ? new : old), "\(context)")
+        }
+    }
+
+    @Test func listsWithoutIdsOrWithRepeatedIdsAreComparedByValue() {
+        #expect(StateDiff.changes(from: .array([.int(1), .int(2)]), to: .array([.int(2), .int(1)])).map(\.description) == ["- [0]: 1", "+ [1]: 1"])
         let twice = Value.array([.record(["id": .string("a")]), .record(["id": .string("a")])])
         #expect(StateDiff.changes(from: twice, to: .array([])).map(\.description).first == #"- [0]: {id: "a"}"#)
     }
