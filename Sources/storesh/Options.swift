@@ -41,6 +41,9 @@ struct Options: ParsableCommand {
     @Flag(help: "Print only errors and what commands are asked to show (no action results).")
     var quiet = false
 
+    @Flag(name: .customLong("include-dir"), help: "Print the directory holding storeplugin.h (for C plugins: cc -I$(storesh --include-dir)) and exit.")
+    var includeDirectory = false
+
     @Option(help: ArgumentHelp("Output format: tree (for people) or json (one object per line).", valueName: "FORMAT"))
     var format: String = "tree"
 

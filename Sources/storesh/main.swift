@@ -6,7 +6,7 @@ import StoreHost
 import StoreShell
 
 /// `storesh` and its subcommands: the shell (the default, so `storesh -c increment`
-/// needs no subcommand name) and `storesh test`.
+/// needs no subcommand name), `storesh test` and `storesh new`.
 struct Storesh: ParsableCommand {
     static let version = "0.2.0"
     static let configuration = CommandConfiguration(
@@ -14,7 +14,7 @@ struct Storesh: ParsableCommand {
         abstract: "Load store-based models from plugins, send them actions, watch their state and effects.",
         discussion: "Without a subcommand storesh runs the shell: see 'storesh shell --help'.",
         version: "storesh \(version) (plugin ABI \(PluginHost.abiVersion), \(PluginHost.toolchain))",
-        subcommands: [Options.self, TestOptions.self],
+        subcommands: [Options.self, TestOptions.self, NewOptions.self],
         defaultSubcommand: Options.self
     )
 }
@@ -33,8 +33,17 @@ func main() async -> Int32 {
         return 2
     }
     switch command {
+    case let options as Options where options.includeDirectory:
+        do {
+            print(try Checkout.includeDirectory())
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("storesh: \(error)\n".utf8))
+            return 1
+        }
     case let options as Options: return await runShell(options)
     case let options as TestOptions: return await runTests(options)
+    case let options as NewOptions: return makeNewPlugin(options)
     default: // `storesh help [SUBCOMMAND]`
         var other = command
         do {

@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+
+/// `storesh new NAME`: scaffolds a plugin package that builds with `swift build` (or, with
+/// `--c`, `make`) and whose transcript passes `storesh test` as generated.
+struct NewOptions: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "new",
+        abstract: "Make a new plugin package: a model, its glue, a transcript test and a README.",
+        discussion: """
+        The Swift package depends on this storesh: by path on the checkout storesh was built \
+        from (or --local CHECKOUT), or by --url URL. --c makes a plain-C plugin with a Makefile \
+        instead; 'storesh --include-dir' prints where storeplugin.h is.
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The plugin's name: a Swift type name such as Cart (the model is 'cart').", valueName: "NAME"))
+    var name: String
+
+    @Option(help: ArgumentHelp("Where to make it (default: ./NAME). Must not exist yet.", valueName: "DIR"))
+    var path: String?
+
+    @Option(help: ArgumentHelp("Depend on the storesh checkout at this path.", valueName: "CHECKOUT"))
+    var local: String?
+
+    @Option(help: ArgumentHelp("Depend on storesh by this URL instead (with --from).", valueName: "URL"))
+    var url: String?
+
+    @Option(help: ArgumentHelp("The version to depend on with --url.", valueName: "VERSION"))
+    var from: String = Storesh.version
+
+    @Flag(name: .customLong("c"), help: "A plain-C plugin (storeplugin.h and a Makefile) instead of a Swift package.")
+    var plainC = false
+
+    func validate() throws {
+        guard let first = name.unicodeScalars.first, CharacterSet.letters.contains(first),
+              name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) }), name.allSatisfy(\.isASCII) else {
+            throw ValidationError("'\(name)' is not a plugin name: use ASCII letters and digits, starting with a letter (Cart, TodoList)")
+        }
+        if local != nil, url != nil { throw ValidationError("give --local or --url, not both") }
+    }
+}
+
+/// Writes the package `options` describes; returns the exit status.
+func makeNewPlugin(_ options: NewOptions) -> Int32 {
+    let directory = URL(fileURLWithPath: options.path ?? options.name)
+    do {
+        let files = try options.plainC ? Scaffold.plainC(options) : Scaffold.swift(options)
+        guard !FileManager.default.fileExists(atPath: directory.path) else {
+            throw ScaffoldError("\(directory.path) already exists; choose another --path")
+        }
+        for (relative, text) in files {
+            let file = directory.appendingPathComponent(relative)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file)
+        }
+        let build = options.plainC ? "make -C \(directory.path)" : "swift build --package-path \(directory.path)"
+        let libraries = options.plainC ? directory.path : directory.appendingPathComponent(".build/debug").path
+        print("""
+            made \(directory.path): \(files.map(\.path).sorted().joined(separator: ", "))
+            build it:  \(build)
+            try it:    storesh --plugin-path \(libraries) --plugin \(options.name)
+            test it:   storesh test --plugin-path \(libraries) \(directory.appendingPathComponent("\(options.name).transcript").path)
+            """)
+        return 0
+    } catch {
+        FileHandle.standardError.write(Data("storesh new: \(error)\n".utf8))
+        return 1
+    }
+}
+
+/// A scaffold that cannot be made, and why.
+struct ScaffoldError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Where storesh was built from: templates and storeplugin.h live there.
+enum Checkout {
+    /// The checkout's root, if it is still where storesh was built.
+    static var root: URL? {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) ? root : nil
+    }
+
+    /// The directory holding storeplugin.h.
+    static func includeDirectory() throws -> String {
+        guard let root else {
+            throw ScaffoldError("storeplugin.h is not where storesh was built from (\(#filePath)); point the compiler at Sources/CStorePlugin/include of a storesh checkout")
+        }
+        return root.appendingPathComponent("Sources/CStorePlugin/include").path
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+
+/// The files `storesh new` writes, as (path in the package, text).
+enum Scaffold {
+    typealias Files = [(path: String, text: String)]
+
+    /// A Swift plugin package: Package.swift, the model with its glue, a transcript, a README.
+    static func swift(_ options: NewOptions) throws -> Files {
+        let name = options.name, model = name.lowercased()
+        let dependency: String
+        // SwiftPM names a dependency by the last part of its URL or path.
+        let identity: String
+        if let url = options.url {
+            dependency = ".package(url: \(quoted(url)), from: \(quoted(options.from)))"
+            identity = URL(string: url)?.deletingPathExtension().lastPathComponent ?? "storesh"
+        } else {
+            let checkout = try options.local.map { URL(fileURLWithPath: $0) } ?? Checkout.root.orThrow(
+                ScaffoldError("the checkout storesh was built from is gone: give --local CHECKOUT or --url URL")
+            )
+            guard FileManager.default.fileExists(atPath: checkout.appendingPathComponent("Package.swift").path) else {
+                throw ScaffoldError("\(checkout.path) is not a storesh checkout (it has no Package.swift)")
+            }
+            dependency = ".package(path: \(quoted(checkout.standardizedFileURL.path)))"
+            identity = checkout.standardizedFileURL.lastPathComponent
+        }
+        return [
+            ("Package.swift", """
+                // swift-tools-version: 6.1
+                import PackageDescription
+
+                let package = Package(
+                    name: \(quoted(name)),
+                    platforms: [.macOS(.v14)],
+                    products: [
+                        // storesh loads lib\(name).so (.dylib on macOS) from .build/debug.
+                        .library(name: \(quoted(name)), type: .dynamic, targets: [\(quoted(name))]),
+                    ],
+                    dependencies: [
+                        \(dependency),
+                    ],
+                    targets: [
+                        .target(name: \(quoted(name)), dependencies: [
+                            .product(name: "StorePlugin", package: \(quoted(identity))),
+                            .product(name: "ObservableStore", package: \(quoted(identity))),
+                        ]),
+                    ]
+                )
+
+                """),
+            ("Sources/\(name)/\(name).swift", """
+                // \(name): a storesh plugin. Change the model and its actions; the schema storesh
+                // shows comes from the Action enum (@PluginActions), so there is nothing else to list.
+                import ObservableStore
+                import StorePlugin
+
+                struct \(name): ModelProtocol, Codable {
+                    var count = 0
+
+                    @PluginActions
+                    enum Action: Codable, Sendable {
+                        /// Adds one.
+                        case increment
+                        /// Sets the count.
+                        /// - Parameter count: the new count
+                        case setCount(Int)
+                        /// Adds one after a second on the host clock (virtual under `storesh test`).
+                        case incrementLater
+                    }
+
+                    struct Environment: Sendable {
+                        let clock: HostClock
+                    }
+
+                    static func update(state: \(name), action: Action, environment: Environment) -> Update<\(name)> {
+                        var next = state
+                        switch action {
+                        case .increment:
+                            next.count += 1
+                        case .setCount(let count):
+                            next.count = count
+                        case .incrementLater:
+                            let clock = environment.clock
+                            return Update(state: state, fx: Fx<Action>.task {
+                                try? await clock.sleep(for: .seconds(1))
+                                return .increment
+                            })
+                        }
+                        return Update(state: next)
+                    }
+                }
+
+                // The glue: the model, and the two symbols storesh looks for.
+                let \(model)Model = PluginModel.observable(\(quoted(model)), doc: \(quoted("\(name): a model to start from.")), initial: { \(name)() }, environment: { \(name).Environment(clock: $0.clock) })
+                @_cdecl("storeplugin_info_v1") public func pluginInfo() -> UnsafeRawPointer { StorePlugin.info(name: \(quoted(model)), version: "0.1.0") }
+                @_cdecl("storeplugin_register_v1") public func pluginRegister(_ host: UnsafeRawPointer, _ error: UnsafeMutableRawPointer) -> Int32 {
+                    StorePlugin.register(host: host, error: error, models: [\(model)Model])
+                }
+
+                """),
+            ("\(name).transcript", transcript(name: name, model: model, effect: true)),
+            ("README.md", readme(name: name, build: "swift build", libraries: ".build/debug", language: "Swift")),
+        ]
+    }
+
+    /// A plain-C plugin: the Counter example in C, renamed, with a Makefile.
+    static func plainC(_ options: NewOptions) throws -> Files {
+        let name = options.name, model = name.lowercased()
+        guard let root = options.local.map({ URL(fileURLWithPath: $0) }) ?? Checkout.root,
+              let example = try? String(contentsOf: root.appendingPathComponent("plugins/CCounter/ccounter.c"), encoding: .utf8) else {
+            throw ScaffoldError("the C template (plugins/CCounter/ccounter.c of a storesh checkout) is not found: give --local CHECKOUT")
+        }
+        let source = example
+            .replacingOccurrences(of: "CCounter: the Counter model written in plain C", with: "\(name): a model written in plain C")
+            .replacingOccurrences(of: "CCounter", with: name)
+            .replacingOccurrences(of: "ccounter", with: model)
+        return [
+            ("\(model).c", source),
+            ("Makefile", """
+                # Builds lib\(name).so against storeplugin.h, wherever storesh says it is.
+                STORESH ?= storesh
+                INCLUDE ?= $(shell $(STORESH) --include-dir)
+                CFLAGS ?= -O2 -Wall -Wextra
+
+                lib\(name).so: \(model).c
+                \t$(CC) $(CFLAGS) -shared -fPIC -I$(INCLUDE) -o $@ $<
+
+                clean:
+                \trm -f lib\(name).so
+
+                .PHONY: clean
+
+                """),
+            ("\(name).transcript", transcript(name: name, model: model, effect: false)),
+            ("README.md", readme(name: name, build: "make", libraries: ".", language: "C")),
+        ]
+    }
+
+    /// The first transcript: what the generated model does, as `storesh test` prints it.
+    static func transcript(name: String, model: String, effect: Bool) -> String {
+        var text = """
+            # \(name)'s actions, tested: storesh test --plugin-path DIR \(name).transcript
+            > :load \(name)
+            loaded \(model) \(effect ? "0.1.0" : "1.0.0"): \(model).\(model)
+            > increment
+            increment: state changed
+              ~ count: 0 → 1
+            > setCount 5
+            setCount 5: state changed
+              ~ count: 1 → 5
+
+            """
+        if effect {
+            text += """
+                > incrementLater
+                incrementLater: no change, 1 effect started
+                fx #1 incrementLater started
+                > :advance 1s
+                fx #1 incrementLater emitted increment (+1000ms)
+                  ~ count: 5 → 6
+                fx #1 incrementLater finished (+1000ms)
+
+                """
+        }
+        return text
+    }
+
+    static func readme(name: String, build: String, libraries: String, language: String) -> String {
+        """
+        # \(name)
+
+        A storesh plugin in \(language).
+
+        - Build: `\(build)`
+        - Try it: `storesh --plugin-path \(libraries) --plugin \(name)`
+        - Test it: `storesh test --plugin-path \(libraries) \(name).transcript` — after changing the
+          model, `storesh test --update …` writes the new output into the transcript; review it.
+
+        """
+    }
+
+    private static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}
+
+extension Optional {
+    /// The value, or `error` thrown.
+    func orThrow(_ error: @autoclosure () -> any Error) throws -> Wrapped {
+        guard let self else { throw error() }
+        return self
+    }
+}
