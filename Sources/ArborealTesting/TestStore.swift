@@ -105,23 +105,17 @@ public final class TestStore<Model: ArborealModel> where Model.Action: Equatable
     ) async {
         finished = true
         let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        let limit = timeout ?? self.timeout
-        await EffectTurns.wait(atMost: limit) { store.effectsInFlight > 0 }
-        guard exhaustivity == .on else { return }
-        if store.effectsInFlight > 0 {
-            location.fail(TestWording.stillRunning(store.effectsInFlight, after: limit))
-        }
-        if !held.isEmpty {
-            location.fail(TestWording.notReceived(heldActions))
-        }
+        await EffectAccounting.finish(
+            waitingAtMost: timeout ?? self.timeout, exhaustive: exhaustivity == .on, at: location,
+            running: { store.effectsInFlight }, unreceived: { heldActions }
+        )
     }
 
     /// Moves `clock` (the test clock the model's environment sleeps on) forward, letting
     /// the effects that wake run; their actions then wait for `receive`. It first lets the
     /// effects in flight reach their sleeps (up to `timeout`).
     public func advance(_ clock: TestClock, by duration: Duration) async {
-        await EffectTurns.wait(atMost: timeout) { clock.sleeping < store.effectsInFlight }
-        await clock.advance(by: duration)
+        await EffectAccounting.advance(clock, by: duration, waitingAtMost: timeout) { store.effectsInFlight }
     }
 
     /// Applies, unchecked, the actions effects sent that are waiting for `receive` (an

@@ -118,15 +118,10 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
     ) async {
         finished = true
         let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        let limit = timeout ?? self.timeout
-        await EffectTurns.wait(atMost: limit) { store.effectsInFlight > 0 }
-        guard exhaustivity == .on else { return }
-        if store.effectsInFlight > 0 {
-            location.fail(TestWording.stillRunning(store.effectsInFlight, after: limit))
-        }
-        if !received.isEmpty {
-            location.fail(TestWording.notReceived(received.map { TestWording.describe($0.action) }))
-        }
+        await EffectAccounting.finish(
+            waitingAtMost: timeout ?? self.timeout, exhaustive: exhaustivity == .on, at: location,
+            running: { store.effectsInFlight }, unreceived: { received.map { TestWording.describe($0.action) } }
+        )
     }
 
     /// Moves `clock` (the test clock the model's environment sleeps on) forward, letting
@@ -134,8 +129,7 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
     /// effects in flight reach their sleeps (up to `timeout`), so a sleep that had not
     /// started yet is not measured from the moved time.
     public func advance(_ clock: TestClock, by duration: Duration) async {
-        await EffectTurns.wait(atMost: timeout) { clock.sleeping < store.effectsInFlight }
-        await clock.advance(by: duration)
+        await EffectAccounting.advance(clock, by: duration, waitingAtMost: timeout) { store.effectsInFlight }
     }
 
     /// Drops the received actions not yet checked (an exhaustive test that does not care

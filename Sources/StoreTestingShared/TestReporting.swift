@@ -105,3 +105,29 @@ package enum EffectTurns {
         }
     }
 }
+
+/// How a test store accounts for effects: the same for both flavours.
+package enum EffectAccounting {
+    /// `finish()`: lets effects run for up to `limit`; an exhaustive store then fails for
+    /// effects still running and for actions effects sent that no `receive` checked.
+    @MainActor
+    package static func finish(
+        waitingAtMost limit: Duration, exhaustive: Bool, at location: TestLocation,
+        running: @MainActor () -> Int, unreceived: @MainActor () -> [String]
+    ) async {
+        await EffectTurns.wait(atMost: limit) { running() > 0 }
+        guard exhaustive else { return }
+        let stillRunning = running()
+        if stillRunning > 0 { location.fail(TestWording.stillRunning(stillRunning, after: limit)) }
+        let actions = unreceived()
+        if !actions.isEmpty { location.fail(TestWording.notReceived(actions)) }
+    }
+
+    /// `advance(_:by:)`: lets the effects in flight reach their sleeps (up to `limit`, so
+    /// a sleep not yet started is not measured from the moved time), then moves the clock.
+    @MainActor
+    package static func advance(_ clock: TestClock, by duration: Duration, waitingAtMost limit: Duration, running: @MainActor () -> Int) async {
+        await EffectTurns.wait(atMost: limit) { clock.sleeping < running() }
+        await clock.advance(by: duration)
+    }
+}
