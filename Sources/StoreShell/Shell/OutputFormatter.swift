@@ -82,27 +82,29 @@ public struct OutputFormatter: Sendable {
 
     // MARK: JSON
 
-    private func jsonDiff(_ changes: [StateChange]) -> String {
-        JSON.array(changes.map { change in
-            JSON.object([
-                ("op", JSON.string(change.kind.rawValue)),
-                ("path", JSON.string(change.path)),
-                ("old", change.old.map(JSON.value)),
-                ("new", change.new.map(JSON.value)),
-                ("from", change.from.map { String($0) }),
-                ("to", change.to.map { String($0) }),
-            ])
+    /// A diff's changes as the `diff` field's elements.
+    private static func appendChange(_ change: StateChange, to out: inout String) {
+        out.append(JSON.object { fields in
+            fields.string("op", change.kind.rawValue)
+            fields.string("path", change.path)
+            fields.value("old", change.old)
+            fields.value("new", change.new)
+            fields.int("from", change.from)
+            fields.int("to", change.to)
         })
     }
 
     private func json(_ output: ShellOutput) -> String {
         switch output {
         case .action(let typed, let result):
-            return JSON.object([
-                ("kind", JSON.string("action")), ("action", JSON.string(typed)), ("name", JSON.string(result.action)),
-                ("changed", result.stateChanged ? "true" : "false"), ("effects", String(result.effectsStarted)),
-                ("diff", jsonDiff(result.changes)),
-            ])
+            return JSON.object { fields in
+                fields.string("kind", "action")
+                fields.string("action", typed)
+                fields.string("name", result.action)
+                fields.bool("changed", result.stateChanged)
+                fields.int("effects", result.effectsStarted)
+                fields.array("diff", result.changes, Self.appendChange)
+            }
         case .state(let path, let value, _, _):
             return JSON.object([("kind", JSON.string("state")), ("path", path.map(JSON.string)), ("value", JSON.value(value))])
         case .effect(let report):
@@ -114,7 +116,11 @@ public struct OutputFormatter: Sendable {
                 ("elapsed_ms", String(report.elapsedMilliseconds)),
             ])
         case .applied(let action, let changes, _):
-            return JSON.object([("kind", JSON.string("applied")), ("action", JSON.string(action)), ("diff", jsonDiff(changes))])
+            return JSON.object { fields in
+                fields.string("kind", "applied")
+                fields.string("action", action)
+                fields.array("diff", changes, Self.appendChange)
+            }
         case .error(let error):
             return JSON.object([
                 ("kind", JSON.string("error")), ("message", JSON.string(error.message)),
