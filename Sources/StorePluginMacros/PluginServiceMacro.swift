@@ -56,9 +56,9 @@ public struct PluginServiceMacro: PeerMacro {
             parameters.append((label, label ?? "a\(index)", type, kind))
         }
         var result: (type: String, kind: Kind)?
-        if let returnType = signature.returnClause?.type.trimmedDescription, returnType != "Void", returnType != "()" {
+        if let returnClause = signature.returnClause, case let returnType = returnClause.type.trimmedDescription, returnType != "Void", returnType != "()" {
             guard let kind = Kind.of(returnType), kind.letter != "s" else {
-                context.diagnose(Diagnostic(node: signature.returnClause!.type, message: PluginServiceDiagnostic.resultType(returnType)))
+                context.diagnose(Diagnostic(node: returnClause.type, message: PluginServiceDiagnostic.resultType(returnType)))
                 return []
             }
             result = (returnType, kind)

@@ -14,9 +14,9 @@ enum Scaffold {
             dependency = ".package(url: \(quoted(url)), from: \(quoted(options.from)))"
             identity = URL(string: url)?.deletingPathExtension().lastPathComponent ?? "storesh"
         } else {
-            let checkout = try options.local.map { URL(fileURLWithPath: $0) } ?? Checkout.root.orThrow(
-                ScaffoldError("the checkout storesh was built from is gone: give --local CHECKOUT or --url URL")
-            )
+            guard let checkout = options.local.map({ URL(fileURLWithPath: $0) }) ?? Checkout.root else {
+                throw ScaffoldError("the checkout storesh was built from is gone: give --local CHECKOUT or --url URL")
+            }
             guard FileManager.default.fileExists(atPath: checkout.appendingPathComponent("Package.swift").path) else {
                 throw ScaffoldError("\(checkout.path) is not a storesh checkout (it has no Package.swift)")
             }
@@ -180,13 +180,5 @@ enum Scaffold {
 
     private static func quoted(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-    }
-}
-
-extension Optional {
-    /// The value, or `error` thrown.
-    func orThrow(_ error: @autoclosure () -> any Error) throws -> Wrapped {
-        guard let self else { throw error() }
-        return self
     }
 }
