@@ -483,7 +483,13 @@ public final class Session {
     private func sendRemote(_ action: ActionDescriptor, arguments: [Value], observe: Bool, remote: RemoteStore) throws(SessionError) -> SendResult {
         let before = observe ? state : knownState
         let outcome = try remote.send(action, arguments: arguments, wantState: observe)
-        let result = SendResult(action: action.name, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [])
+        return result(of: action.name, outcome, before: before, observe: observe)
+    }
+
+    /// What an action the worker applied did, with its diff from `before` when observed;
+    /// the state it sent becomes the known state.
+    private func result(of action: String, _ outcome: RemoteStore.Outcome, before: Value, observe: Bool) -> SendResult {
+        let result = SendResult(action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [])
         guard observe else {
             isStale = isStale || outcome.changed
             return result
@@ -491,14 +497,64 @@ public final class Session {
         switch outcome.state {
         case .failure(let error):
             isStale = true
-            return SendResult(action: action.name, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [], stateError: error.message)
+            return SendResult(action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [], stateError: error.message)
         case .success(let fresh?):
             knownState = fresh.state
             isStale = false
             lastRead = fresh
-            return SendResult(action: action.name, stateChanged: true, effectsStarted: outcome.effectsStarted, changes: diff(from: before, to: fresh))
+            return SendResult(action: action, stateChanged: true, effectsStarted: outcome.effectsStarted, changes: diff(from: before, to: fresh))
         case .success(nil):
             return result
+        }
+    }
+
+    /// Actions sent to a model in a worker in one request, to be applied and observed one
+    /// by one (`startObserved`): each comes back as `send` would give it.
+    public struct ObservedBatch {
+        fileprivate let ticket: WorkerProcess.Ticket
+        fileprivate let names: [String]
+        fileprivate let observe: Bool
+    }
+
+    /// The answer to an observed batch, taken one action at a time (`nextObserved`).
+    public struct ObservedResults {
+        fileprivate var answers: RemoteStore.ObservedAnswers
+        fileprivate let names: [String]
+        fileprivate let observe: Bool
+        fileprivate var taken = 0
+        /// The answer's size in bytes (callers size later batches by it).
+        public var byteCount: Int { answers.byteCount }
+    }
+
+    /// For a model in a worker: sends `actions` in one request and returns before the
+    /// worker is done; each is then taken with `nextObserved`, with its diff when
+    /// `observe`, as `send` would give it. Nil for a model in this process (a batch gains
+    /// nothing there: send them one by one).
+    public func startObserved(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, observe: Bool) throws(SessionError) -> ObservedBatch? {
+        guard let remote else { return nil }
+        if observe, isStale { _ = try? read() } // the first diff needs the state before
+        let ticket = try remote.startObserved(actions, stopAtFailure: stopAtFailure, wantState: observe)
+        return ObservedBatch(ticket: ticket, names: actions.map(\.0.name), observe: observe)
+    }
+
+    /// Waits for the answer to an observed batch.
+    public func observedResults(_ batch: ObservedBatch) throws(SessionError) -> ObservedResults {
+        guard let remote else { throw SessionError(message: "\(model.qualifiedName): its worker is gone") }
+        return ObservedResults(answers: try remote.observedAnswers(batch.ticket, sent: batch.names.count), names: batch.names, observe: batch.observe)
+    }
+
+    /// The next action's result (nil after the last the worker processed), or why the
+    /// model refused it. What the action caused (effect events, effect actions) reaches
+    /// `onEvent` first, as it does during `send`.
+    public func nextObserved(_ results: inout ObservedResults) throws(SessionError) -> Result<SendResult, SessionError>? {
+        guard let remote else { throw SessionError(message: "\(model.qualifiedName): its worker is gone") }
+        let before = knownState
+        guard let outcome = try remote.next(&results.answers) else { return nil }
+        let name = results.names[results.taken]
+        results.taken += 1
+        switch outcome {
+        case .failure(let error): return .failure(error)
+        case .success(let outcome): return .success(result(of: name, outcome, before: before, observe: results.observe))
         }
     }
 

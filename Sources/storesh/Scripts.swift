@@ -131,7 +131,7 @@ final class ScriptRunner {
                 case .line(let line):
                     number += 1
                     for piece in statements.add(line, number: number) {
-                        if case .statement(let statement, let line) = piece, !echo, core.batchesActions, Self.isAction(statement) {
+                        if case .statement(let statement, let line) = piece, !echo, core.groupsActions, Self.isAction(statement) {
                             group.append((statement, LineOrigin(file: name, line: line)))
                             continue
                         }

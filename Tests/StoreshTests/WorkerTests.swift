@@ -175,6 +175,61 @@ struct BatchedScriptTests {
         #expect(batchedInWorker.stderr == lineByLine.stderr, "the same errors at the same lines, in order")
         #expect(batchedInProcess.stderr == lineByLine.stderr)
     }
+
+    /// Shown results (tree and JSON) come from a worker in batches: the same lines, diffs,
+    /// errors and history as in process, line by line.
+    @Test(arguments: ["tree", "json"])
+    func shownResultsFromAWorkerAreThoseOfALineByLineRun(format: String) throws {
+        let path = try temporaryFile("mixed.storesh", script() + ":diff off\n" + script())
+        let finish = ["-c", ":state", "-c", ":log 100000"]
+        let inProcess = try storesh(["--plugin", "Todos", "--format", format, "--in-process", "-f", path] + finish)
+        let inWorker = try storesh(["--plugin", "Todos", "--format", format, "-f", path] + finish)
+        #expect(inProcess.status == 1 && inWorker.status == 1, "the bogus lines fail the runs")
+        #expect(inWorker.stdout == inProcess.stdout)
+        #expect(inWorker.stderr == inProcess.stderr)
+        #expect(inWorker.stdout.components(separatedBy: "\n").count > 6000, "every action is shown")
+    }
+
+    /// Line by line in a worker: a journal is written before each action is sent, so a
+    /// run with one never batches.
+    func lineByLine(_ arguments: [String]) throws -> Run {
+        try storesh(arguments + ["--journal", FileManager.default.temporaryDirectory.appendingPathComponent("storesh-journal-\(UUID())").path])
+    }
+
+    /// Effects started in a batch: their events come after the action that started them
+    /// and before the next, as line by line.
+    @Test func effectEventsComeAfterTheActionThatStartedThem() throws {
+        var lines = ["signOut", "cancel"]
+        for index in 0..<40 {
+            lines.append("authenticate user: \"u\(index)\", password: \"open sesame\"")
+            // (No `:advance` between them: when an effect's timer fires in a worker, whether
+            // its events come before the next line is a race today — see the issue notes.)
+            lines += index % 3 == 0 ? ["signOut", "signOut"] : ["cancel", "signOut", "fail reason: \"r\(index)\""]
+        }
+        let path = try temporaryFile("auth.storesh", lines.joined(separator: "\n") + "\n:wait\n:state\n")
+        let arguments = ["--plugin", "Auth", "--virtual-clock", "--format", "json", "-f", path]
+        let batched = try storesh(arguments)
+        let single = try lineByLine(arguments)
+        #expect(batched.status == single.status)
+        #expect(batched.stdout == single.stdout)
+        #expect(batched.stderr == single.stderr)
+        #expect(batched.stdout.contains("\"kind\":\"effect\""), "effects ran: \(batched.stdout.prefix(2000))")
+    }
+
+    /// A worker that crashes inside a batch: the action that killed it is reported at its
+    /// line, the actions before it are kept, and the rest run after the restart.
+    @Test func aCrashInsideABatchIsReportedAtItsLine() throws {
+        let lines = Array(repeating: "increment", count: 50) + ["overflow"] + Array(repeating: "add 2", count: 50)
+        let path = try temporaryFile("faulty.storesh", lines.joined(separator: "\n") + "\n:state count\n")
+        let arguments = ["--plugin", "Faulty", "--format", "json", "-f", path]
+        let batched = try storesh(arguments)
+        let single = try lineByLine(arguments)
+        #expect(batched.status == 1)
+        #expect(batched.stdout.contains("crashed while handling 'overflow' (SIGILL: arithmetic overflow, Faulty.swift:48)\",\"file\":\"\(path)\",\"line\":51}"), "\(batched.stdout.suffix(3000))")
+        #expect(batched.stdout.hasSuffix("{\"kind\":\"state\",\"path\":\"count\",\"value\":150}\n"), "\(batched.stdout.suffix(500))")
+        #expect(batched.stdout == single.stdout)
+        #expect(batched.stderr == single.stderr)
+    }
 }
 
 /// A crash at the prompt: the error, the recovery, and the prompt again with the session.

@@ -89,7 +89,13 @@ final class RemoteStore {
         body.values(arguments)
         body.bool(wantState)
         var reply = try call(.send, body, doing: "handling '\(action.text(with: arguments))'")
-        let reported = try decode("handling '\(action.name)'") { () throws(WireError) in
+        return try outcome(from: &reply, doing: "handling '\(action.name)'")
+    }
+
+    /// Reads what the worker answers for one sent action (`send`, and each action of a
+    /// `sendObserved` batch).
+    private func outcome(from reply: inout WireReader, doing what: String) throws(SessionError) -> Outcome {
+        let reported = try decode(what) { () throws(WireError) in
             let changed = try reply.bool()
             let effects = Int(try reply.u32())
             var state: Result<WireState?, SessionError> = .success(nil)
@@ -109,6 +115,63 @@ final class RemoteStore {
         case .failure(let error): read = .failure(error)
         }
         return Outcome(changed: reported.changed, effectsStarted: reported.effects, state: read)
+    }
+
+    /// Sends `actions` to be applied and observed one by one, in one request, and returns
+    /// without waiting; `observedAnswers` and `next` read the answer. Past refusals unless
+    /// `stopAtFailure`; with `wantState`, each action that changed the state brings it.
+    func startObserved(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, wantState: Bool) throws(SessionError) -> WorkerProcess.Ticket {
+        var body = try start()
+        body.bool(stopAtFailure)
+        body.bool(wantState)
+        body.u32(UInt32(actions.count))
+        for (action, arguments) in actions {
+            body.u32(UInt32(action.index))
+            body.values(arguments)
+        }
+        return try plugin.send(.sendObserved, body, model: model.qualifiedName, doing: "handling a batch of \(actions.count) actions")
+    }
+
+    /// The answer to a `startObserved` batch, read one action at a time.
+    struct ObservedAnswers {
+        fileprivate var reply: WireReader
+        fileprivate var remaining: Int
+        /// The answer's size in bytes.
+        var byteCount: Int { reply.byteCount }
+    }
+
+    /// Waits for the answer to an observed batch of `sent` actions.
+    func observedAnswers(_ ticket: WorkerProcess.Ticket, sent: Int) throws(SessionError) -> ObservedAnswers {
+        var reply: WireReader
+        switch try plugin.wait(for: ticket, model: model.qualifiedName, doing: "handling a batch of actions") {
+        case .success(let reader): reply = reader
+        case .failure(let refusal): throw SessionError(message: refusal.message)
+        }
+        let count = try decode("handling a batch") { () throws(WireError) in
+            let count = Int(try reply.u32())
+            guard count <= sent else { throw WireError(description: "answers for \(count) actions of \(sent)") }
+            return count
+        }
+        return ObservedAnswers(reply: reply, remaining: count)
+    }
+
+    /// The next action's answer (nil after the last one the worker processed): first the
+    /// messages it caused are handled as if they had come on their own, then its outcome
+    /// or refusal is read.
+    func next(_ answers: inout ObservedAnswers) throws(SessionError) -> Result<Outcome, SessionError>? {
+        guard answers.remaining > 0 else { return nil }
+        answers.remaining -= 1
+        let messages = try decode("handling a batch") { () throws(WireError) in
+            var messages: [(UInt8, [UInt8])] = []
+            for _ in 0..<(try answers.reply.u32()) {
+                messages.append((try answers.reply.u8(), try answers.reply.counted()))
+            }
+            return messages
+        }
+        for (type, body) in messages { plugin.handle(type, body) }
+        let refused = try decode("handling a batch") { () throws(WireError) in try answers.reply.u8() != 0 ? try answers.reply.string() : nil }
+        if let refused { return .failure(SessionError(message: refused)) }
+        return .success(try outcome(from: &answers.reply, doing: "handling a batch of actions"))
     }
 
     /// Sends `actions` in one request and returns without waiting (`finishBatch` takes the

@@ -28,6 +28,12 @@ struct WireWriter {
         }
     }
 
+    /// Raw bytes, counted (a message kept inside another).
+    mutating func counted(_ data: [UInt8]) {
+        u32(UInt32(data.count))
+        bytes.append(contentsOf: data)
+    }
+
     mutating func optionalString(_ value: String?) {
         bool(value != nil)
         if let value { string(value) }
@@ -82,6 +88,8 @@ struct WireReader {
     }
 
     var atEnd: Bool { offset == bytes.count }
+    /// The message's size in bytes.
+    var byteCount: Int { bytes.count }
 
     private mutating func take(_ count: Int) throws(WireError) -> ArraySlice<UInt8> {
         guard count >= 0, bytes.count - offset >= count else {
@@ -110,6 +118,12 @@ struct WireReader {
     mutating func string() throws(WireError) -> String {
         let count = Int(try u32())
         return String(decoding: try take(count), as: UTF8.self)
+    }
+
+    /// Bytes written by `WireWriter.counted`.
+    mutating func counted() throws(WireError) -> [UInt8] {
+        let count = Int(try u32())
+        return Array(try take(count))
     }
 
     mutating func optionalString() throws(WireError) -> String? {

@@ -204,7 +204,9 @@ public final class WorkerPlugin {
         timers = [:]
     }
 
-    private func handle(_ type: UInt8, _ body: [UInt8]) {
+    /// Handles a message from the worker: as it arrives, or, for one kept in the answer
+    /// to an observed batch, when the shell reaches the action that caused it.
+    func handle(_ type: UInt8, _ body: [UInt8]) {
         var reader = WireReader(body)
         do {
             switch WorkerProtocol.Message(rawValue: type) {

@@ -3,14 +3,14 @@
 /// byte and the body.
 enum WorkerProtocol {
     /// Bumped on any incompatible change; `hello` checks it.
-    static let version: UInt32 = 2
+    static let version: UInt32 = 3
     /// No frame is larger (a state snapshot of 256 MiB is already absurd).
     static let maxFrame = 1 << 28
 
     /// Shell → worker. Every body starts with the shell clock's `now` (i64, ns). The
     /// worker answers each with exactly one `reply`, in order.
     enum Request: UInt8 {
-        case hello = 1, load, create, destroy, send, replay, restore, snapshot, stub, fire, sendBatch, replayBatch
+        case hello = 1, load, create, destroy, send, replay, restore, snapshot, stub, fire, sendBatch, replayBatch, sendObserved
     }
 
     /// Worker → shell.

@@ -23,6 +23,9 @@ public final class WorkerServer {
     /// The shell's `--check-changes`, for the host made at `load`.
     private var checksChanges = false
     private var source: (any DispatchSourceRead)?
+    /// While an action of a `sendObserved` batch runs: the messages it causes, kept for
+    /// the reply instead of sent.
+    private var captured: (writer: WireWriter, count: UInt32)?
 
     /// Keeps the server of this process alive while the main queue runs.
     public static func keepAlive(_ server: WorkerServer) { running = server }
@@ -136,26 +139,7 @@ public final class WorkerServer {
             let index = Int(try reader.u32())
             let arguments = try reader.values()
             let wantState = try reader.bool()
-            guard session.model.actions.indices.contains(index) else { return "no action \(index)" }
-            do {
-                let result = try session.send(session.model.actions[index], arguments: arguments, observe: false)
-                reply.bool(result.stateChanged)
-                reply.u32(UInt32(result.effectsStarted))
-                if wantState, result.stateChanged {
-                    do {
-                        let read = try session.read()
-                        reply.u8(1)
-                        writeState(read, of: id, into: &reply)
-                    } catch {
-                        reply.u8(2)
-                        reply.string(error.message)
-                    }
-                } else {
-                    reply.u8(0)
-                }
-            } catch {
-                return error.message
-            }
+            if case .refused(let message) = sendAction(index, arguments, to: session, id: id, wantState: wantState, into: &reply) { return message }
         case .replay:
             let session = try store(&reader)
             let name = try reader.string()
@@ -232,8 +216,84 @@ public final class WorkerServer {
             let read = stateAfter ? try? session.read() : nil
             reply.bool(read != nil)
             if let read { writeState(read, of: id, into: &reply) }
+        case .sendObserved:
+            try sendObserved(&reader, into: &reply)
         }
         return nil
+    }
+
+    private enum SendAnswer {
+        case refused(String)
+        case applied(startedEffects: Bool)
+    }
+
+    /// One action as `send` answers it: writes whether it changed the state, how many
+    /// effects it started and, when asked and changed, the state; or says why the model
+    /// refused it.
+    private func sendAction(_ index: Int, _ arguments: [Value], to session: Session, id: UInt32, wantState: Bool, into reply: inout WireWriter) -> SendAnswer {
+        guard session.model.actions.indices.contains(index) else { return .refused("no action \(index)") }
+        do {
+            let result = try session.send(session.model.actions[index], arguments: arguments, observe: false)
+            reply.bool(result.stateChanged)
+            reply.u32(UInt32(result.effectsStarted))
+            if wantState, result.stateChanged {
+                do {
+                    let read = try session.read()
+                    reply.u8(1)
+                    writeState(read, of: id, into: &reply)
+                } catch {
+                    reply.u8(2)
+                    reply.string(error.message)
+                }
+            } else {
+                reply.u8(0)
+            }
+            return .applied(startedEffects: result.effectsStarted > 0)
+        } catch {
+            return .refused(error.message)
+        }
+    }
+
+    /// Send observed: each action as `send` answers it, preceded by the messages it caused
+    /// (effect events, effect actions with their states, log lines, timers), kept in order
+    /// so the shell handles them after that action and before the next. It stops after an
+    /// action that starts effects, and after a refusal when asked to.
+    private func sendObserved(_ reader: inout WireReader, into reply: inout WireWriter) throws(WireError) {
+        let id = try reader.u32()
+        let session = try store(id)
+        let stopAtFailure = try reader.bool()
+        let wantState = try reader.bool()
+        var answers = WireWriter()
+        var processed: UInt32 = 0
+        var stopped = false
+        defer { captured = nil }
+        for _ in 0..<(try reader.u32()) {
+            let index = Int(try reader.u32())
+            let arguments = try reader.values()
+            guard !stopped else { continue }
+            processed += 1
+            captured = (WireWriter(), 0)
+            var answer = WireWriter()
+            let sent = sendAction(index, arguments, to: session, id: id, wantState: wantState, into: &answer)
+            let messages = captured ?? (WireWriter(), 0)
+            captured = nil
+            answers.u32(messages.count)
+            answers.bytes += messages.writer.bytes
+            switch sent {
+            case .refused(let message):
+                answers.u8(1)
+                answers.string(message)
+                stopped = stopAtFailure
+            case .applied(let startedEffects):
+                answers.u8(0)
+                answers.bytes += answer.bytes
+                // Their events may come before the next action's: the shell goes on one
+                // action at a time.
+                stopped = startedEffects
+            }
+        }
+        reply.u32(processed)
+        reply.bytes += answers.bytes
     }
 
     private func store(_ reader: inout WireReader) throws(WireError) -> Session {
@@ -357,6 +417,14 @@ public final class WorkerServer {
     }
 
     private func send(_ type: WorkerProtocol.Message, _ body: WireWriter) {
+        if var kept = captured {
+            captured = nil // no copy of the kept bytes while appending
+            kept.writer.u8(type.rawValue)
+            kept.writer.counted(body.bytes)
+            kept.count += 1
+            captured = kept
+            return
+        }
         let frame = WireWriter.frame(type.rawValue, body.bytes)
         var offset = 0
         while offset < frame.count {

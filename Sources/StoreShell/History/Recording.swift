@@ -31,12 +31,20 @@ extension ShellCore {
     func trim(_ history: History, of session: Session) {
         if history.restorable == nil {
             guard inFlight(in: session.model.qualifiedName).isEmpty else { return } // a restore would cancel them: ask later
+            // Mid-batch, the model is past the state the shell is recording: ask after it.
+            guard !takingBatch else { return }
             history.restorable = (try? session.restore(session.state)) == true
             if history.restorable == false {
                 output(.info(kind: "history", lines: ["note: \(session.model.qualifiedName) cannot restore a snapshot, so its history is kept whole (--history-limit drops old actions only from models that can)"]))
             }
         }
         if history.restorable == true { history.trim() }
+    }
+
+    /// Trims `session`'s history when it is due (after a batch, which defers the first
+    /// trim's question to the model).
+    func trimIfDue(_ session: Session) {
+        if let history = history(of: session), history.wantsTrim { trim(history, of: session) }
     }
 
     /// "The undone actions were set aside": what a user sees instead of losing them.

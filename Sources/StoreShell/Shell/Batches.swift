@@ -13,8 +13,8 @@ extension ShellCore {
         !reportActions && !watchesStateWhenQuiet && journal == nil && current != nil
     }
 
-    /// Runs action lines (no `:commands`) in order as `execute` would; returns how many
-    /// failed, and stops after the first failure when `stopAtFailure`, or when Ctrl-C is
+    /// Runs action lines (no `:commands`) in order as `execute` would — quiet ones in
+    /// batches (`BatchRun`), shown ones as `ObservedRun` says; returns how many failed, and stops after the first failure when `stopAtFailure`, or when Ctrl-C is
     /// pressed (checked between batches).
     ///
     /// While no effect can send events, one batch stays in flight: the next is parsed and
@@ -22,9 +22,17 @@ extension ShellCore {
     /// A refused action is reported at its line and the rest go on (the worker goes past
     /// refusals too, so the order of what is applied is the order of the lines).
     public func executeActions(_ lines: [(text: String, origin: LineOrigin)], stopAtFailure: Bool) -> (failures: Int, stopped: Bool) {
-        var run = BatchRun(core: self, lines: lines, stopAtFailure: stopAtFailure)
+        if batchesActions {
+            var run = BatchRun(core: self, lines: lines, stopAtFailure: stopAtFailure)
+            return run.execute()
+        }
+        var run = ObservedRun(core: self, lines: lines, stopAtFailure: stopAtFailure)
         return run.execute()
     }
+
+    /// Whether a script may hand its action lines to `executeActions` as a group now:
+    /// nothing is journaled ahead of them (a journal writes each before it is sent).
+    public var groupsActions: Bool { journal == nil && current != nil }
 
 }
 

@@ -71,6 +71,9 @@ public final class ShellCore {
     /// Output produced while an action is being sent (effects it starts), shown after the
     /// action's own result line.
     private var held: [ShellOutput]?
+    /// True while the results of a batch the model has already run are being recorded:
+    /// the model's state is then past the one being recorded.
+    var takingBatch = false
 
     public init(host: PluginHost, showDiff: Bool = true, reportActions: Bool = true, output: @escaping (ShellOutput) -> Void) {
         self.host = host
@@ -141,26 +144,44 @@ public final class ShellCore {
             let record = JournalRecord.action(model: session.model.qualifiedName, source: source, text: bound.0.text(with: bound.1))
             guard journalAhead(record, origin: origin, text: line) else { return false }
         }
+        return holdingEffectOutput {
+            do throws(SessionError) {
+                let result = try session.send(bound.0, arguments: bound.1, observe: observesActions)
+                return reportSent(result, of: bound, line: line, origin: origin, in: session)
+            } catch {
+                retractJournal()
+                if let loss = error.workerLoss {
+                    histories[session.model.qualifiedName]?.noteIncident("\(bound.0.text(with: bound.1))  (not applied: \(Self.incidentWord(loss)) \(loss))")
+                }
+                return fail(error.message, origin: origin, text: line)
+            }
+        }
+    }
+
+    /// Whether an action's result comes with the state after it and its diff.
+    var observesActions: Bool { showDiff && (reportActions || watchesStateWhenQuiet) }
+
+    /// What follows a sent action: it is recorded in the history, its result shown, and a
+    /// state that could not be read after it is an error. False when that error happened.
+    func reportSent(_ result: SendResult, of bound: (ActionDescriptor, [Value]), line: String, origin: LineOrigin, in session: Session, snapshot: Bool = true) -> Bool {
+        let source: ActionSource = origin.file == nil ? .typed : .script
+        let note = record(bound.0, bound.1, source: source, changed: result.stateChanged, in: session, snapshot: snapshot)
+        if reportActions { output(.action(text: Self.trimmed(line), result: result)) }
+        if let note { output(note) }
+        if let problem = result.stateError { return fail("the action was applied, but \(problem)", origin: origin) }
+        return true
+    }
+
+    /// Runs `body` with what it causes (effect events, effect actions) held back, then
+    /// shows that: an action's own result comes first.
+    func holdingEffectOutput<Result>(_ body: () -> Result) -> Result {
         held = []
         defer {
             let later = held ?? []
             held = nil
             later.forEach(output)
         }
-        do {
-            let result = try session.send(bound.0, arguments: bound.1, observe: showDiff && (reportActions || watchesStateWhenQuiet))
-            let note = record(bound.0, bound.1, source: source, changed: result.stateChanged, in: session)
-            if reportActions { output(.action(text: Self.trimmed(line), result: result)) }
-            if let note { output(note) }
-            if let problem = result.stateError { return fail("the action was applied, but \(problem)", origin: origin) }
-            return true
-        } catch {
-            retractJournal()
-            if let loss = error.workerLoss {
-                histories[session.model.qualifiedName]?.noteIncident("\(bound.0.text(with: bound.1))  (not applied: \(Self.incidentWord(loss)) \(loss))")
-            }
-            return fail(error.message, origin: origin, text: line)
-        }
+        return body()
     }
 
     /// How `:log` names what happened to an action that took its worker down.
