@@ -18,22 +18,62 @@ final class Printer {
 
     func emit(_ output: ShellOutput) {
         if case .error = output { errorCount += 1 }
-        let lines = formatter.lines(for: output)
-        guard !lines.isEmpty else { return }
         if let editor, editor.isAtPrompt {
-            editor.printAbovePrompt(lines)
+            let lines = formatter.lines(for: output)
+            if !lines.isEmpty { editor.printAbovePrompt(lines) }
             return
         }
-        let toStderr: Bool
-        if case .error = output, formatter.format == .tree { toStderr = true } else { toStderr = false }
-        write(lines.joined(separator: "\n") + "\n", toStderr: toStderr)
+        if case .error = output, formatter.format == .tree {
+            let lines = formatter.lines(for: output)
+            write(lines.joined(separator: "\n") + "\n", toStderr: true)
+            return
+        }
+        if buffering > 0 {
+            formatter.append(output, to: &pending)
+            if pending.count >= Self.bufferLimit { flush() }
+        } else {
+            var bytes: [UInt8] = []
+            formatter.append(output, to: &bytes)
+            if !bytes.isEmpty { FileHandle.standardOutput.write(Data(bytes)) }
+        }
     }
 
-    /// Writes text as is (echoed input, messages of storesh itself).
+    /// Writes text as is (echoed input, messages of storesh itself). Standard output
+    /// held by `buffered` goes first, so the two streams keep their order.
     func write(_ text: String, toStderr: Bool = false) {
-        let handle = toStderr ? FileHandle.standardError : FileHandle.standardOutput
-        handle.write(Data(text.utf8))
+        if toStderr {
+            flush()
+            FileHandle.standardError.write(Data(text.utf8))
+        } else if buffering > 0 {
+            pending += text.utf8
+            if pending.count >= Self.bufferLimit { flush() }
+        } else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
     }
+
+    /// Runs `body` with standard output gathered and written in large pieces (a script's
+    /// run of action lines: one write per action would cost more than the action); all of
+    /// it is written by the time this returns.
+    func buffered<Result>(_ body: () -> Result) -> Result {
+        buffering += 1
+        defer {
+            buffering -= 1
+            if buffering == 0 { flush() }
+        }
+        return body()
+    }
+
+    /// Writes what `buffered` gathered so far.
+    func flush() {
+        guard !pending.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(pending))
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    private var buffering = 0
+    private var pending: [UInt8] = []
+    private static let bufferLimit = 64 * 1024
 }
 
 /// Facts about the terminal, read once.

@@ -177,7 +177,7 @@ final class ScriptRunner {
             outcome.stop = true
             return false
         }
-        let result = core.executeActions(group, stopAtFailure: bail)
+        let result = printer.buffered { core.executeActions(group, stopAtFailure: bail) }
         outcome.failures += result.failures
         if result.stopped { outcome.stop = true }
         return !result.stopped

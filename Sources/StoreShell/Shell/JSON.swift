@@ -2,8 +2,9 @@ import StoreHost
 public import StoreValue
 
 /// A small JSON writer for storesh's `--format json`: one object per line, keys in a
-/// fixed order so output is stable. It appends to one string as it goes (an object is
-/// not built from the strings of its parts), since a script's JSON is written per action.
+/// fixed order so output is stable. It appends bytes to one buffer as it goes (an object
+/// is not built from the strings of its parts), since a script's JSON is written per
+/// action and the writing would otherwise cost more than the action.
 public enum JSON {
     /// An object from ordered key/value pairs (values already JSON); nil values are left out.
     public static func object(_ pairs: [(String, String?)]) -> String {
@@ -14,146 +15,188 @@ public enum JSON {
 
     /// An object whose fields `build` appends, in order.
     public static func object(_ build: (inout Fields) -> Void) -> String {
-        var fields = Fields()
+        var bytes: [UInt8] = []
+        object(into: &bytes, build)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends an object whose fields `build` appends, in order, to `bytes`.
+    public static func object(into bytes: inout [UInt8], _ build: (inout Fields) -> Void) {
+        var fields = Fields(taking: &bytes)
         build(&fields)
-        fields.out.append("}")
-        return fields.out
+        fields.out.byte(UInt8(ascii: "}"))
+        bytes = fields.out.bytes
     }
 
     /// An array of JSON texts.
     public static func array(_ items: [String]) -> String {
-        var out = "["
-        for (index, item) in items.enumerated() {
-            if index > 0 { out += "," }
-            out += item
-        }
-        out += "]"
-        return out
+        "[" + items.joined(separator: ",") + "]"
     }
 
     /// A JSON string literal (the same syntax storesh's literals use).
     public static func string(_ text: String) -> String {
-        var out = ""
-        appendString(text, to: &out)
-        return out
+        var out = Output()
+        out.string(text)
+        return String(decoding: out.bytes, as: UTF8.self)
     }
 
     /// A value: records become objects keyed by field name; an enum case becomes
     /// `{"$case": name, …payload}` (unlabelled payload values under "$0", "$1", …).
     public static func value(_ value: Value) -> String {
-        var out = ""
-        appendValue(value, to: &out)
-        return out
+        var out = Output()
+        out.value(value)
+        return String(decoding: out.bytes, as: UTF8.self)
     }
 
     /// The fields of an object being written.
     public struct Fields {
-        var out: String
+        var out: Output
         private var empty = true
 
-        init() {
-            out = "{"
-            out.reserveCapacity(160) // an action's line, most of the time: one allocation
+        init(taking bytes: inout [UInt8]) {
+            out = Output(bytes: bytes)
+            bytes = [] // the buffer now has one owner, so appends do not copy it
+            out.byte(UInt8(ascii: "{"))
+        }
+
+        private mutating func key(_ key: StaticString) {
+            if empty { empty = false } else { out.byte(UInt8(ascii: ",")) }
+            out.byte(UInt8(ascii: "\""))
+            out.raw(key)
+            out.raw("\":")
         }
 
         private mutating func key(_ key: String) {
-            if empty { empty = false } else { out.append(",") }
-            appendString(key, to: &out)
-            out.append(":")
+            if empty { empty = false } else { out.byte(UInt8(ascii: ",")) }
+            out.string(key)
+            out.byte(UInt8(ascii: ":"))
         }
 
         /// A field whose value is already JSON text (nil: left out).
         public mutating func raw(_ name: String, _ json: String?) {
             guard let json else { return }
             key(name)
-            out.append(json)
+            out.text(json)
         }
 
         /// A string field (nil: left out).
-        public mutating func string(_ name: String, _ text: String?) {
+        public mutating func string(_ name: StaticString, _ text: String?) {
             guard let text else { return }
             key(name)
-            appendString(text, to: &out)
+            out.string(text)
         }
 
         /// A number field (nil: left out).
-        public mutating func int<Number: BinaryInteger>(_ name: String, _ number: Number?) {
+        public mutating func int(_ name: StaticString, _ number: Int?) {
             guard let number else { return }
             key(name)
-            out.append(String(number))
+            out.int(number)
         }
 
         /// A true/false field.
-        public mutating func bool(_ name: String, _ flag: Bool) {
+        public mutating func bool(_ name: StaticString, _ flag: Bool) {
             key(name)
-            out.append(flag ? "true" : "false")
+            out.raw(flag ? "true" : "false")
         }
 
         /// A value-tree field (nil: left out).
-        public mutating func value(_ name: String, _ value: Value?) {
+        public mutating func value(_ name: StaticString, _ value: Value?) {
             guard let value else { return }
             key(name)
-            appendValue(value, to: &out)
+            out.value(value)
         }
 
-        /// An array field whose elements `each` appends, one call per element.
-        public mutating func array<Element>(_ name: String, _ elements: [Element], _ each: (Element, inout String) -> Void) {
+        /// An array field of objects, one per element, whose fields `each` appends.
+        public mutating func objects<Element>(_ name: StaticString, _ elements: [Element], _ each: (Element, inout Fields) -> Void) {
             key(name)
-            out.append("[")
+            out.byte(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                if index > 0 { out.append(",") }
-                each(element, &out)
+                if index > 0 { out.byte(UInt8(ascii: ",")) }
+                var fields = Fields(taking: &out.bytes)
+                each(element, &fields)
+                fields.out.byte(UInt8(ascii: "}"))
+                out.bytes = fields.out.bytes
             }
-            out.append("]")
+            out.byte(UInt8(ascii: "]"))
         }
     }
 
-    /// Appends `text` as a JSON string literal.
-    public static func appendString(_ text: String, to out: inout String) {
-        // Most text needs no escape: one copy between the quotes.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            out.append("\"")
-            out.append(text)
-            out.append("\"")
-        } else {
-            out.append(Value.quoted(text))
-        }
-    }
+    /// UTF-8 bytes being written.
+    struct Output {
+        var bytes: [UInt8] = []
 
-    /// Appends `value` as JSON (see `value(_:)`).
-    public static func appendValue(_ value: Value, to out: inout String) {
-        switch value {
-        case .null: out.append("null")
-        case .bool(let v): out.append(v ? "true" : "false")
-        case .int(let v): out.append(String(v))
-        case .double(let v): out.append(v.isFinite ? "\(v)" : "null")
-        case .string(let v): appendString(v, to: &out)
-        case .array(let items):
-            out.append("[")
-            for (index, item) in items.enumerated() {
-                if index > 0 { out.append(",") }
-                appendValue(item, to: &out)
+        mutating func byte(_ byte: UInt8) { bytes.append(byte) }
+
+        mutating func raw(_ text: StaticString) {
+            text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        }
+
+        mutating func text(_ text: String) {
+            var text = text
+            text.withUTF8 { bytes.append(contentsOf: $0) }
+        }
+
+        /// `text` as a JSON string literal.
+        mutating func string(_ text: String) {
+            var text = text
+            let plain = text.withUTF8 { utf8 in
+                // Most text needs no escape: one copy between the quotes.
+                guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+                bytes.append(UInt8(ascii: "\""))
+                bytes.append(contentsOf: utf8)
+                bytes.append(UInt8(ascii: "\""))
+                return true
             }
-            out.append("]")
-        case .record(_, let fields):
-            out.append("{")
-            for (index, field) in fields.enumerated() {
-                if index > 0 { out.append(",") }
-                appendString(field.label ?? "", to: &out)
-                out.append(":")
-                appendValue(field.value, to: &out)
+            if !plain { self.text(Value.quoted(text)) }
+        }
+
+        /// A decimal integer, written without making a string.
+        mutating func int(_ number: Int) {
+            if number < 0 { bytes.append(UInt8(ascii: "-")) }
+            var magnitude = number.magnitude
+            let start = bytes.count
+            repeat {
+                bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+                magnitude /= 10
+            } while magnitude > 0
+            bytes[start...].reverse()
+        }
+
+        /// A value (see `JSON.value(_:)`).
+        mutating func value(_ value: Value) {
+            switch value {
+            case .null: raw("null")
+            case .bool(let v): raw(v ? "true" : "false")
+            case .int(let v): int(Int(v))
+            case .double(let v): if v.isFinite { text("\(v)") } else { raw("null") }
+            case .string(let v): string(v)
+            case .array(let items):
+                byte(UInt8(ascii: "["))
+                for (index, item) in items.enumerated() {
+                    if index > 0 { byte(UInt8(ascii: ",")) }
+                    self.value(item)
+                }
+                byte(UInt8(ascii: "]"))
+            case .record(_, let fields):
+                byte(UInt8(ascii: "{"))
+                for (index, field) in fields.enumerated() {
+                    if index > 0 { byte(UInt8(ascii: ",")) }
+                    string(field.label ?? "")
+                    byte(UInt8(ascii: ":"))
+                    self.value(field.value)
+                }
+                byte(UInt8(ascii: "}"))
+            case .enumCase(let name, let payload):
+                raw("{\"$case\":")
+                string(name)
+                for (index, field) in payload.enumerated() {
+                    byte(UInt8(ascii: ","))
+                    string(field.label ?? "$\(index)")
+                    byte(UInt8(ascii: ":"))
+                    self.value(field.value)
+                }
+                byte(UInt8(ascii: "}"))
             }
-            out.append("}")
-        case .enumCase(let name, let payload):
-            out.append("{\"$case\":")
-            appendString(name, to: &out)
-            for (index, field) in payload.enumerated() {
-                out.append(",")
-                appendString(field.label ?? "$\(index)", to: &out)
-                out.append(":")
-                appendValue(field.value, to: &out)
-            }
-            out.append("}")
         }
     }
 }

@@ -22,6 +22,19 @@ public struct OutputFormatter: Sendable {
         format == .json ? [json(output)] : text(output)
     }
 
+    /// Appends the lines for one output to `bytes` as UTF-8, each ending in a newline.
+    public func append(_ output: ShellOutput, to bytes: inout [UInt8]) {
+        if format == .json {
+            appendJSON(output, to: &bytes)
+            bytes.append(UInt8(ascii: "\n"))
+            return
+        }
+        for line in text(output) {
+            bytes += line.utf8
+            bytes.append(UInt8(ascii: "\n"))
+        }
+    }
+
     // MARK: Text
 
     private func paint(_ text: String, _ code: String) -> String {
@@ -82,29 +95,50 @@ public struct OutputFormatter: Sendable {
 
     // MARK: JSON
 
-    /// A diff's changes as the `diff` field's elements.
-    private static func appendChange(_ change: StateChange, to out: inout String) {
-        out.append(JSON.object { fields in
-            fields.string("op", change.kind.rawValue)
-            fields.string("path", change.path)
-            fields.value("old", change.old)
-            fields.value("new", change.new)
-            fields.int("from", change.from)
-            fields.int("to", change.to)
-        })
+    /// A diff's change as an element of the `diff` field.
+    private static func change(_ change: StateChange, _ fields: inout JSON.Fields) {
+        fields.string("op", change.kind.rawValue)
+        fields.string("path", change.path)
+        fields.value("old", change.old)
+        fields.value("new", change.new)
+        fields.int("from", change.from)
+        fields.int("to", change.to)
     }
 
     private func json(_ output: ShellOutput) -> String {
+        var bytes: [UInt8] = []
+        appendJSON(output, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The records written once per action are appended field by field; the others are
+    /// made as strings.
+    private func appendJSON(_ output: ShellOutput, to bytes: inout [UInt8]) {
         switch output {
         case .action(let typed, let result):
-            return JSON.object { fields in
+            JSON.object(into: &bytes) { fields in
                 fields.string("kind", "action")
                 fields.string("action", typed)
                 fields.string("name", result.action)
                 fields.bool("changed", result.stateChanged)
                 fields.int("effects", result.effectsStarted)
-                fields.array("diff", result.changes, Self.appendChange)
+                fields.objects("diff", result.changes, Self.change)
             }
+        case .applied(let action, let changes, _):
+            JSON.object(into: &bytes) { fields in
+                fields.string("kind", "applied")
+                fields.string("action", action)
+                fields.objects("diff", changes, Self.change)
+            }
+        default:
+            bytes += otherJSON(output).utf8
+        }
+    }
+
+    private func otherJSON(_ output: ShellOutput) -> String {
+        switch output {
+        case .action, .applied:
+            return json(output)
         case .state(let path, let value, _, _):
             return JSON.object([("kind", JSON.string("state")), ("path", path.map(JSON.string)), ("value", JSON.value(value))])
         case .effect(let report):
@@ -115,12 +149,6 @@ public struct OutputFormatter: Sendable {
                 ("action", event.action.map(JSON.string)), ("message", event.message.map(JSON.string)),
                 ("elapsed_ms", String(report.elapsedMilliseconds)),
             ])
-        case .applied(let action, let changes, _):
-            return JSON.object { fields in
-                fields.string("kind", "applied")
-                fields.string("action", action)
-                fields.array("diff", changes, Self.appendChange)
-            }
         case .error(let error):
             return JSON.object([
                 ("kind", JSON.string("error")), ("message", JSON.string(error.message)),

@@ -125,7 +125,9 @@ public final class ShellCore {
     /// `line` without the spaces around it, as Foundation's trimming of `.whitespaces`
     /// gives, without its cost for the usual line that has none.
     static func trimmed(_ line: String) -> String {
-        guard let first = line.first, let last = line.last, first.isWhitespace || last.isWhitespace else { return line }
+        // Bytes, not Characters: the usual line starts and ends with ASCII that is no space.
+        guard let first = line.utf8.first, let last = line.utf8.last else { return line }
+        if first < 0x80, last < 0x80, !Self.isSpace(first), !Self.isSpace(last) { return line }
         return line.trimmingCharacters(in: .whitespaces)
     }
 
@@ -156,6 +158,10 @@ public final class ShellCore {
                 return fail(error.message, origin: origin, text: line)
             }
         }
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || (0x09...0x0D).contains(byte)
     }
 
     /// Whether an action's result comes with the state after it and its diff.
