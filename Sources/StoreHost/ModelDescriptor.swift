@@ -127,6 +127,11 @@ public final class ModelDescriptor: @unchecked Sendable {
     /// What changed since the last snapshot (storeplugin.h); nil when the plugin cannot say.
     let snapshotChanges: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?)?
 
+    /// Field names the model declared to identify list elements (before `id`).
+    public let identityFields: [String]
+    /// Diffs of this model's states: list elements identified by its identity fields.
+    public let stateDiff: StateDiff
+
     /// True when the model can replay its history (undo, jumps, resume).
     public var supportsTimeTravel: Bool { worker.map { _ in workerTimeTravel } ?? (replay != nil) }
 
@@ -146,8 +151,11 @@ public final class ModelDescriptor: @unchecked Sendable {
         replay: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32)?,
         restore: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_error>?) -> Int32)?,
         snapshotChanges: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?)? = nil,
+        identityFields: [String] = [],
         worker: WorkerPlugin? = nil, indexInPlugin: Int = 0, workerTimeTravel: Bool = false
     ) {
+        self.identityFields = identityFields
+        self.stateDiff = StateDiff(identityFields: identityFields)
         self.worker = worker
         self.indexInPlugin = indexInPlugin
         self.workerTimeTravel = workerTimeTravel
@@ -183,7 +191,7 @@ public final class ModelDescriptor: @unchecked Sendable {
     /// schema alone, with C entry points that refuse to run.
     convenience init(
         plugin: String, name: String, doc: String?, actions: [ActionDescriptor], services: [ServiceDescriptor],
-        worker: WorkerPlugin? = nil, indexInPlugin: Int = 0, timeTravel: Bool = false
+        identityFields: [String] = [], worker: WorkerPlugin? = nil, indexInPlugin: Int = 0, timeTravel: Bool = false
     ) {
         self.init(
             plugin: plugin, name: name, doc: doc, actions: actions, services: services, modelData: nil,
@@ -192,7 +200,7 @@ public final class ModelDescriptor: @unchecked Sendable {
                 return Int32(SP_ERR_INTERNAL)
             },
             destroy: { _ in }, dispatch: { _, _, _, _, _ in Int32(SP_ERR_INTERNAL) }, snapshot: { _ in nil },
-            replay: nil, restore: nil,
+            replay: nil, restore: nil, identityFields: identityFields,
             worker: worker, indexInPlugin: indexInPlugin, workerTimeTravel: timeTravel
         )
     }

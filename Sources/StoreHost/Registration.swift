@@ -18,6 +18,7 @@ enum Registration {
         let model = try elements(pointer, count: 1, minimumSize: minimum, what: "sp_model")[0]
         let hasTimeTravel = model.struct_size >= UInt32(end(of: \sp_model.restore))
         let hasChanges = model.struct_size >= UInt32(end(of: \sp_model.snapshot_changes))
+        let hasIdentity = model.struct_size >= UInt32(end(of: \sp_model.identity_fields))
         guard let rawName = model.name.map({ String(cString: $0) }), isIdentifier(rawName) else {
             throw Invalid(message: "a model name must match [A-Za-z_][A-Za-z0-9_-]*")
         }
@@ -53,13 +54,28 @@ enum Registration {
             }
             services.append(ServiceDescriptor(name: name, doc: service.doc.map { String(cString: $0) }, signature: signature, defaultImplementation: implementation))
         }
+        let identityFields = try hasIdentity ? identities(model.identity_fields, in: where_) : []
         return ModelDescriptor(
             plugin: plugin, name: rawName, doc: model.doc.map { String(cString: $0) },
             actions: actions, services: services, modelData: model.model_data,
             create: create, destroy: destroy, dispatch: dispatch, snapshot: snapshot,
             replay: hasTimeTravel ? model.replay : nil, restore: hasTimeTravel ? model.restore : nil,
-            snapshotChanges: hasChanges ? model.snapshot_changes : nil
+            snapshotChanges: hasChanges ? model.snapshot_changes : nil,
+            identityFields: identityFields
         )
+    }
+
+    /// The NULL-terminated `identity_fields` list: field names, at most 16.
+    private static func identities(_ list: UnsafePointer<UnsafePointer<CChar>?>?, in where_: String) throws(Invalid) -> [String] {
+        guard let list else { return [] }
+        var names: [String] = []
+        while let entry = list[names.count] {
+            let name = String(cString: entry)
+            guard isIdentifier(name) else { throw Invalid(message: "\(where_): identity field \(names.count) is \"\(name)\"; expected a field name ([A-Za-z_][A-Za-z0-9_-]*)") }
+            names.append(name)
+            guard names.count <= 16 else { throw Invalid(message: "\(where_): identity_fields has no NULL after 16 names") }
+        }
+        return names
     }
 
     /// The offset just past a pointer-sized field: a struct declaring at least this size

@@ -379,7 +379,7 @@ public final class Session {
         guard checksChanges else { return read }
         let whole = try readWholeState()
         guard whole != read.state else { return read }
-        let where_ = StateDiff.changes(from: read.state, to: whole).first.map { change in
+        let where_ = model.stateDiff.changes(from: read.state, to: whole).first.map { change in
             ": at \(change.path) the changes give \(change.old?.brief() ?? "nothing"), the state is \(change.new?.brief() ?? "nothing")"
         } ?? ""
         logHost?.log?(.error, "\(model.qualifiedName): what the plugin reported as changed does not give its state (--check-changes)\(where_)")
@@ -403,9 +403,9 @@ public final class Session {
     /// touched when they apply to `before`.
     private func diff(from before: Value, to read: StateRead) -> [StateChange] {
         if let patches = read.patches, let previous = read.previous, previous == before {
-            return StateDiff.changes(from: before, to: read.state, touched: StateTouch(patches), memo: identityMemo)
+            return model.stateDiff.changes(from: before, to: read.state, touched: StateTouch(patches), memo: identityMemo)
         }
-        return StateDiff.changes(from: before, to: read.state)
+        return model.stateDiff.changes(from: before, to: read.state)
     }
 
     /// The value functions, for building arguments the same way plugins build values.

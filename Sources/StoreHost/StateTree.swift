@@ -40,8 +40,23 @@ public struct StateChange: Equatable, Sendable, CustomStringConvertible {
 /// arrays of records with a unique string `id` by identity (moves, inserts, removes, as
 /// Redux DevTools' jsondiffpatch does with an object hash), other arrays by index. Equal
 /// subtrees are skipped without descending.
-public enum StateDiff {
+public struct StateDiff: Sendable {
+    /// The fields that identify the elements of a list of records, tried in order: `id`,
+    /// and before it any a model declares (`sku`).
+    public let identityFields: [String]
+
+    /// A diff that identifies list elements by `identityFields` (plus `id`).
+    public init(identityFields: [String] = []) {
+        self.identityFields = identityFields.contains("id") ? identityFields : identityFields + ["id"]
+    }
+
+    /// The changes from `old` to `new`, list elements identified by `id`.
     public static func changes(from old: Value, to new: Value) -> [StateChange] {
+        StateDiff().changes(from: old, to: new)
+    }
+
+    /// The changes from `old` to `new`.
+    public func changes(from old: Value, to new: Value) -> [StateChange] {
         var changes: [StateChange] = []
         diff(old, new, path: "", into: &changes)
         return changes
@@ -49,7 +64,7 @@ public enum StateDiff {
 
     /// Compares children before descending into them, so each unchanged subtree is
     /// compared once, by its parent, and never walked again.
-    static func diff(_ old: Value, _ new: Value, path: String, into changes: inout [StateChange]) {
+    func diff(_ old: Value, _ new: Value, path: String, into changes: inout [StateChange]) {
         switch (old, new) {
         case (.record(let oldType, let oldFields), .record(let newType, let newFields)) where oldType == newType:
             diffFields(oldFields, newFields, path: path, into: &changes)
@@ -75,7 +90,7 @@ public enum StateDiff {
     /// The common case: the same elements in the same places (a toggle in a long list),
     /// told apart without hashing every id. False, having reported nothing, when the
     /// lengths or an element's id differ.
-    private static func diffByPosition(_ old: [Value], _ new: [Value], path: String, into changes: inout [StateChange]) -> Bool {
+    private func diffByPosition(_ old: [Value], _ new: [Value], path: String, into changes: inout [StateChange]) -> Bool {
         guard old.count == new.count else { return false }
         var changed: [Int] = []
         for index in old.indices where old[index] != new[index] {
@@ -83,7 +98,7 @@ public enum StateDiff {
             changed.append(index)
         }
         for index in changed {
-            diff(old[index], new[index], path: keyedPath(path, identity(old[index])!), into: &changes)
+            diff(old[index], new[index], path: Self.keyedPath(path, identity(old[index])!), into: &changes)
         }
         return true
     }
@@ -98,13 +113,13 @@ public enum StateDiff {
     /// element edited in place), and the rest are removals (at their old index) and
     /// additions (at their new one) — so taking the first of two elements is one removal,
     /// not a change and a removal. Past `sequenceLimit` the middle goes place by place.
-    private static func diffBySequence(_ old: [Value], _ new: [Value], path: String, into changes: inout [StateChange]) {
+    private func diffBySequence(_ old: [Value], _ new: [Value], path: String, into changes: inout [StateChange]) {
         var prefix = 0
         while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
         var suffix = 0
         while suffix < old.count - prefix, suffix < new.count - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
         let oldCount = old.count - prefix - suffix, newCount = new.count - prefix - suffix
-        guard oldCount * newCount <= sequenceLimit else {
+        guard oldCount * newCount <= Self.sequenceLimit else {
             gap(old, prefix..<(prefix + oldCount), new, prefix..<(prefix + newCount), path: path, into: &changes)
             return
         }
@@ -137,7 +152,7 @@ public enum StateDiff {
 
     /// One gap of a plain list: `old[removed]` became `new[added]`. Pairs in order are
     /// diffed into (named by their new index), the rest removed or added.
-    private static func gap(_ old: [Value], _ removed: Range<Int>, _ new: [Value], _ added: Range<Int>, path: String, into changes: inout [StateChange]) {
+    private func gap(_ old: [Value], _ removed: Range<Int>, _ new: [Value], _ added: Range<Int>, path: String, into changes: inout [StateChange]) {
         let paired = min(removed.count, added.count)
         for offset in 0..<paired where old[removed.lowerBound + offset] != new[added.lowerBound + offset] {
             diff(old[removed.lowerBound + offset], new[added.lowerBound + offset], path: path + "[\(added.lowerBound + offset)]", into: &changes)
@@ -153,25 +168,25 @@ public enum StateDiff {
     /// Lists whose elements are records with unique string ids are compared by id:
     /// removed ids, then in the new order each added, moved (not in the longest run kept
     /// in order) or changed element.
-    private static func diffByIdentity(_ old: [Value], _ oldIDs: [String], _ new: [Value], _ newIDs: [String], path: String, into changes: inout [StateChange]) {
+    private func diffByIdentity(_ old: [Value], _ oldIDs: [String], _ new: [Value], _ newIDs: [String], path: String, into changes: inout [StateChange]) {
         var oldIndex: [String: Int] = [:]
         oldIndex.reserveCapacity(oldIDs.count)
         for (index, id) in oldIDs.enumerated() { oldIndex[id] = index }
         let newSet = Set(newIDs)
         for (index, id) in oldIDs.enumerated() where !newSet.contains(id) {
-            changes.append(.init(kind: .removed, path: keyedPath(path, id), old: old[index], new: nil))
+            changes.append(.init(kind: .removed, path: Self.keyedPath(path, id), old: old[index], new: nil))
         }
         let kept = newIDs.compactMap { oldIndex[$0] }
-        let staying = Set(longestIncreasingRun(kept))
+        let staying = Set(Self.longestIncreasingRun(kept))
         for (index, id) in newIDs.enumerated() {
             guard let before = oldIndex[id] else {
-                changes.append(.init(kind: .added, path: keyedPath(path, id), old: nil, new: new[index]))
+                changes.append(.init(kind: .added, path: Self.keyedPath(path, id), old: nil, new: new[index]))
                 continue
             }
             if !staying.contains(before) {
-                changes.append(.init(kind: .moved, path: keyedPath(path, id), old: nil, new: nil, from: before, to: index))
+                changes.append(.init(kind: .moved, path: Self.keyedPath(path, id), old: nil, new: nil, from: before, to: index))
             }
-            if old[before] != new[index] { diff(old[before], new[index], path: keyedPath(path, id), into: &changes) }
+            if old[before] != new[index] { diff(old[before], new[index], path: Self.keyedPath(path, id), into: &changes) }
         }
     }
 
@@ -198,14 +213,20 @@ public enum StateDiff {
         return run.reversed()
     }
 
-    /// A list element's id: the string field `id` of a record.
-    static func identity(_ value: Value) -> String? {
-        guard case .record(_, let fields) = value, let field = fields.first(where: { $0.label == "id" }), case .string(let id) = field.value else { return nil }
-        return id
+    /// A list element's id: the string value of its first identity field, for a record.
+    public func identity(_ value: Value) -> String? {
+        guard case .record(_, let fields) = value else { return nil }
+        for key in identityFields {
+            if let field = fields.first(where: { $0.label == key }) {
+                if case .string(let id) = field.value { return id }
+                return nil
+            }
+        }
+        return nil
     }
 
     /// Every element's id, when each has one and none repeats; else nil.
-    static func identities(_ items: [Value]) -> [String]? {
+    func identities(_ items: [Value]) -> [String]? {
         var ids: [String] = []
         ids.reserveCapacity(items.count)
         var seen = Set<String>()
@@ -221,7 +242,14 @@ public enum StateDiff {
         path + "[" + Value.quoted(id) + "]"
     }
 
-    private static func diffFields(_ old: [Value.Field], _ new: [Value.Field], path: String, into changes: inout [StateChange]) {
+    private func diffFields(_ old: [Value.Field], _ new: [Value.Field], path: String, into changes: inout [StateChange]) {
+        // The usual case, a record of the same type: the same labels in the same order.
+        if old.count == new.count, zip(old, new).allSatisfy({ $0.label == $1.label }) {
+            for (before, after) in zip(old, new) where before.value != after.value {
+                diff(before.value, after.value, path: PathSyntax.append(before.label ?? "", to: path), into: &changes)
+            }
+            return
+        }
         var newByLabel: [String: Value] = [:]
         for field in new { newByLabel[field.label ?? ""] = field.value }
         var oldLabels = Set<String>()
@@ -323,7 +351,8 @@ public enum PathSyntax {
     }
 
     /// The part of `value` at `path`, or a problem naming the first segment not found.
-    public static func lookup(_ path: String, in value: Value) throws(TextError) -> Value {
+    /// List elements are found by key through `identity`'s fields.
+    public static func lookup(_ path: String, in value: Value, identity: StateDiff = StateDiff()) throws(TextError) -> Value {
         let segments = try parse(path)
         var current = value
         var walked = ""
@@ -331,10 +360,10 @@ public enum PathSyntax {
             switch segment {
             case .field(let label):
                 if case .array(let items) = current {
-                    // A keyed path into a list: the element whose `id` is the key, as
+                    // A keyed path into a list: the element whose id is the key, as
                     // `todos["t1"].toggle` names it in actions.
-                    guard let item = items.first(where: { $0["id"] == .string(label) }) else {
-                        let ids = items.prefix(10).compactMap { $0["id"]?.compact }
+                    guard let item = items.first(where: { identity.identity($0) == label }) else {
+                        let ids = items.prefix(10).compactMap { identity.identity($0).map(Value.quoted) }
                         throw TextError("no element with id \(Value.quoted(label)) in \(walked.isEmpty ? "the state" : walked)" + (ids.isEmpty ? " (its elements have no id field)" : "; ids: \(ids.joined(separator: ", "))\(items.count > 10 ? ", …" : "")"), at: 0)
                     }
                     walked += "[\(Value.quoted(label))]"

@@ -60,12 +60,17 @@ extension StateDiff {
     /// `memo` keeps the ids of identified lists from one diff to the next, so a splice
     /// of a long list (an item added) is diffed without hashing every id again.
     public static func changes(from old: Value, to new: Value, touched: StateTouch, memo: IdentityMemo? = nil) -> [StateChange] {
+        StateDiff().changes(from: old, to: new, touched: touched, memo: memo)
+    }
+
+    /// `changes(from:to:touched:memo:)` with this diff's identity fields.
+    public func changes(from old: Value, to new: Value, touched: StateTouch, memo: IdentityMemo? = nil) -> [StateChange] {
         var changes: [StateChange] = []
         diff(old, new, path: "", touched: touched, memo: memo, into: &changes)
         return changes
     }
 
-    private static func diff(_ old: Value, _ new: Value, path: String, touched: StateTouch, memo: IdentityMemo?, into changes: inout [StateChange]) {
+    private func diff(_ old: Value, _ new: Value, path: String, touched: StateTouch, memo: IdentityMemo?, into changes: inout [StateChange]) {
         switch (touched, old, new) {
         case (.spliced(let at, let removing, let inserting), .array(let oldItems), .array(let newItems)):
             if let memo, diffSplice(oldItems, newItems, at: at, removing: removing, inserting: inserting, path: path, memo: memo, into: &changes) { return }
@@ -97,7 +102,7 @@ extension StateDiff {
                 changed.append((index, id))
             }
             for (index, id) in changed {
-                diff(oldItems[index], newItems[index], path: keyedPath(path, id), touched: map[index]!, memo: memo, into: &changes)
+                diff(oldItems[index], newItems[index], path: Self.keyedPath(path, id), touched: map[index]!, memo: memo, into: &changes)
             }
             memo?.carry(from: oldItems, to: newItems)
         default:
@@ -112,12 +117,12 @@ extension StateDiff {
     /// `memo` and the spliced elements alone. False, having reported nothing, when the
     /// whole diff would say more (an id in both halves is a move; a repeated id is not a
     /// list of identities) or the lengths do not add up.
-    fileprivate static func diffSplice(
+    fileprivate func diffSplice(
         _ old: [Value], _ new: [Value], at: Int, removing: Int, inserting: Int,
         path: String, memo: IdentityMemo, into changes: inout [StateChange]
     ) -> Bool {
         guard old.count != new.count, at >= 0, removing >= 0, inserting >= 0, at + removing <= old.count,
-              old.count - removing + inserting == new.count, let known = memo.identities(of: old) else { return false }
+              old.count - removing + inserting == new.count, let known = memo.identities(of: old, by: self) else { return false }
         let removed = Set(known.ids[at..<(at + removing)])
         var inserted: [String] = []
         inserted.reserveCapacity(inserting)
@@ -127,10 +132,10 @@ extension StateDiff {
             inserted.append(id)
         }
         for index in at..<(at + removing) {
-            changes.append(.init(kind: .removed, path: keyedPath(path, known.ids[index]), old: old[index], new: nil))
+            changes.append(.init(kind: .removed, path: Self.keyedPath(path, known.ids[index]), old: old[index], new: nil))
         }
         for (offset, id) in inserted.enumerated() {
-            changes.append(.init(kind: .added, path: keyedPath(path, id), old: nil, new: new[at + offset]))
+            changes.append(.init(kind: .added, path: Self.keyedPath(path, id), old: nil, new: new[at + offset]))
         }
         var ids = known.ids
         ids.replaceSubrange(at..<(at + removing), with: inserted)
@@ -142,8 +147,8 @@ extension StateDiff {
     }
 }
 
-/// The ids of identified lists (records with unique string `id`s) a session's diffs met
-/// lately, by list: adding to a list of n costs the new item, not n hashes. An entry holds
+/// The ids of identified lists (records with unique string ids) a session's diffs met
+/// lately, by list (a session's diffs all use its model's identity fields): adding to a list of n costs the new item, not n hashes. An entry holds
 /// its list, so the storage it is found by stays alive and unchanged.
 public final class IdentityMemo {
     private var entries: [(items: [Value], ids: [String], set: Set<String>)] = []
@@ -153,9 +158,9 @@ public final class IdentityMemo {
 
     /// The ids of `items` and their set, from the memo or worked out (and remembered);
     /// nil when `items` is not a list of unique identities.
-    func identities(of items: [Value]) -> (ids: [String], set: Set<String>)? {
+    func identities(of items: [Value], by diff: StateDiff) -> (ids: [String], set: Set<String>)? {
         if let entry = entries.first(where: { Self.same($0.items, items) }) { return (entry.ids, entry.set) }
-        guard let ids = StateDiff.identities(items) else { return nil }
+        guard let ids = diff.identities(items) else { return nil }
         let set = Set(ids)
         remember(items, ids: ids, set: set)
         return (ids, set)

@@ -11,6 +11,8 @@ public struct PluginModel: @unchecked Sendable {
     let actions: [(name: String, doc: String, params: [Param])]
     let services: [ServiceDeclaration]
     let makeStore: @MainActor (StoreContext) throws(PluginFailure) -> PluginStore
+    /// Fields that identify the elements of the state's lists (see `identified(by:)`).
+    var identityFields: [String] = []
 
     @usableFromInline
     init(
@@ -22,6 +24,18 @@ public struct PluginModel: @unchecked Sendable {
         self.actions = actions
         self.services = services
         self.makeStore = makeStore
+    }
+}
+
+extension PluginModel {
+    /// The model with the fields that identify the elements of its state's lists, tried
+    /// in order before `id` (which always counts): a list of `Line`s keyed by `sku` is
+    /// then diffed by sku (moves, inserts, removes) and its elements named by it in paths,
+    /// `lines["A-1"].quantity`, as lists of records with an `id` are.
+    public func identified(by fields: String...) -> PluginModel {
+        var model = self
+        model.identityFields = fields
+        return model
     }
 }
 

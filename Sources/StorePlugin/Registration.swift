@@ -74,13 +74,18 @@ public enum StorePlugin {
                                          doc: strings.copy(service.doc), signature: strings.copy(service.signature),
                                          default_impl: unsafeBitCast(service.implementation, to: sp_typed_entry.self))
         }
+        let identity = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: model.identityFields.count + 1)
+        defer { identity.deallocate() }
+        for (index, field) in model.identityFields.enumerated() { identity[index] = strings.copy(field) }
+        identity[model.identityFields.count] = nil
         var description = sp_model(
             struct_size: UInt32(MemoryLayout<sp_model>.size), name: strings.copy(model.name), doc: strings.copy(model.doc),
             actions: UnsafePointer(actions), action_count: UInt32(model.actions.count),
             services: UnsafePointer(services), service_count: UInt32(model.services.count),
             model_data: Unmanaged.passRetained(handle).toOpaque(),
             create: Trampolines.create, destroy: Trampolines.destroy, dispatch: Trampolines.dispatch, snapshot: Trampolines.snapshot,
-            replay: Trampolines.replay, restore: Trampolines.restore, snapshot_changes: Trampolines.snapshotChanges
+            replay: Trampolines.replay, restore: Trampolines.restore, snapshot_changes: Trampolines.snapshotChanges,
+            identity_fields: model.identityFields.isEmpty ? nil : UnsafePointer(identity)
         )
         return table.pointee.register_model(table.pointee.host_data, &description, error)
     }

@@ -158,5 +158,6 @@ func price(sku: String) -> Int {
 
 // The glue: the model, and the two symbols storesh looks for.
 let cartModel = PluginModel.observable("cart", doc: "A shopping cart with a priced, keyed list and a checkout form.", initial: { Cart() }, services: [priceService.declaration], environment: { Cart.Environment(clock: $0.clock, price: $0.caller(priceService)) })
+    .identified(by: "sku")
 @_cdecl("storeplugin_info_v1") public func pluginInfo() -> UnsafeRawPointer { StorePlugin.info(name: "cart", version: "1.0.0") }
 @_cdecl("storeplugin_register_v1") public func pluginRegister(_ host: UnsafeRawPointer, _ error: UnsafeMutableRawPointer) -> Int32 { StorePlugin.register(host: host, error: error, models: [cartModel]) }

@@ -270,6 +270,15 @@ typedef struct sp_model {
      * answer, in order, to the state it read before holds the state snapshot would return;
      * when it cannot (a change does not fit), it calls snapshot to start again. */
     sp_value *(*snapshot_changes)(void *store);
+
+    /* ---- List identity (optional; NULL when not declared). ---- */
+
+    /* Field names that identify the elements of the state's lists of records, tried in
+     * order before "id" (which counts without being declared), NULL-terminated, at most
+     * 16: an element is identified by the SP_STRING value of the first of these fields it
+     * has. A list whose elements all have unique identities is diffed by them (moves,
+     * inserts, removes) and its elements are named by them in paths: lines["A-1"].qty. */
+    const char *const *identity_fields;
 } sp_model;
 
 /* ---- What a plugin exports ---------------------------------------------------------- */

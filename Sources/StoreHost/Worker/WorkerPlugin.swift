@@ -48,9 +48,10 @@ public final class WorkerPlugin {
         package var timeTravel: Bool
         package var actions: [(name: String, doc: String?, typed: Bool, params: [ParamDescriptor])]
         package var services: [(name: String, doc: String?, signature: String)]
+        package var identityFields: [String]
 
         package static func == (a: ModelSchema, b: ModelSchema) -> Bool {
-            a.name == b.name && a.doc == b.doc && a.timeTravel == b.timeTravel
+            a.name == b.name && a.doc == b.doc && a.timeTravel == b.timeTravel && a.identityFields == b.identityFields
                 && a.actions.map(\.name) == b.actions.map(\.name) && a.actions.map(\.params) == b.actions.map(\.params)
                 && a.services.map(\.name) == b.services.map(\.name) && a.services.map(\.signature) == b.services.map(\.signature)
         }
@@ -114,7 +115,7 @@ public final class WorkerPlugin {
                     ActionDescriptor(index: position, name: action.name, doc: action.doc, params: action.params, typed: nil, isTyped: action.typed)
                 },
                 services: schema.services.map { ServiceDescriptor(name: $0.name, doc: $0.doc, signature: $0.signature, defaultImplementation: nil) },
-                worker: self, indexInPlugin: index, timeTravel: schema.timeTravel
+                identityFields: schema.identityFields, worker: self, indexInPlugin: index, timeTravel: schema.timeTravel
             )
         }
     }
@@ -287,7 +288,9 @@ public final class WorkerPlugin {
             for _ in 0..<(try reader.u32()) {
                 services.append((try reader.string(), try reader.optionalString(), try reader.string()))
             }
-            models.append(ModelSchema(name: modelName, doc: doc, timeTravel: timeTravel, actions: actions, services: services))
+            var identityFields: [String] = []
+            for _ in 0..<(try reader.u32()) { identityFields.append(try reader.string()) }
+            models.append(ModelSchema(name: modelName, doc: doc, timeTravel: timeTravel, actions: actions, services: services, identityFields: identityFields))
         }
         return RegisteredPlugin(name: name, version: version, toolchain: toolchain, resolvedPath: resolved, models: models)
     }

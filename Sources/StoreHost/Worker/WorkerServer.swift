@@ -353,6 +353,8 @@ public final class WorkerServer {
                     reply.optionalString(service.doc)
                     reply.string(service.signature)
                 }
+                reply.u32(UInt32(model.identityFields.count))
+                for field in model.identityFields { reply.string(field) }
             }
             return nil
         } catch {

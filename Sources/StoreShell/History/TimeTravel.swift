@@ -199,7 +199,7 @@ extension ShellCore {
                 throw ShellError(error.message, origin: .prompt)
             }
         }
-        let changes = StateDiff.changes(from: before, to: live.state)
+        let changes = live.model.stateDiff.changes(from: before, to: live.state)
         output(.info(kind: "position", lines: ["sent \(kept.count) actions again with their effects; at \(kept.count) of \(kept.count)"] + (showDiff ? changes.map { "  " + $0.description } : [])))
     }
 
@@ -242,7 +242,7 @@ extension ShellCore {
         }
         history.move(to: target)
         guard report else { return }
-        let changes = StateDiff.changes(from: before, to: live.state)
+        let changes = live.model.stateDiff.changes(from: before, to: live.state)
         output(.info(kind: "position", lines: ["at \(history.shown(target)) of \(history.shown(history.entries.count))"] + (showDiff ? changes.map { "  " + $0.description } : [])))
     }
 

@@ -62,7 +62,7 @@ extension ShellCore {
         case "import", "export": return filePaths(word)
         case "use": return host.models.map(\.name) + host.models.map(\.qualifiedName)
         case "reload", "crash": return host.plugins.map(\.name)
-        case "state": return current.map { statePaths($0.state) } ?? []
+        case "state": return current.map { statePaths($0.state, identity: $0.model.stateDiff) } ?? []
         case "diff": return ["on", "off"]
         default: return []
         }
@@ -75,7 +75,7 @@ extension ShellCore {
     }
 
     /// Paths into `value`, a few levels deep, as `:state` takes them.
-    func statePaths(_ value: Value, prefix: String = "", depth: Int = 3) -> [String] {
+    func statePaths(_ value: Value, prefix: String = "", depth: Int = 3, identity: StateDiff = StateDiff()) -> [String] {
         guard depth > 0 else { return [] }
         var paths: [String] = []
         switch value {
@@ -83,15 +83,15 @@ extension ShellCore {
             for field in fields {
                 let path = PathSyntax.append(field.label ?? "", to: prefix)
                 paths.append(path)
-                paths += statePaths(field.value, prefix: path, depth: depth - 1)
+                paths += statePaths(field.value, prefix: path, depth: depth - 1, identity: identity)
             }
         case .array(let items):
             for (index, item) in items.prefix(20).enumerated() {
                 // Elements with an id are also reached by it, as keyed actions name them.
-                let keyed = item["id"].flatMap { id in if case .string(let text) = id { prefix + "[\(Value.quoted(text))]" } else { nil } }
+                let keyed = identity.identity(item).map { prefix + "[\(Value.quoted($0))]" }
                 for path in [prefix + "[\(index)]"] + (keyed.map { [$0] } ?? []) {
                     paths.append(path)
-                    paths += statePaths(item, prefix: path, depth: depth - 1)
+                    paths += statePaths(item, prefix: path, depth: depth - 1, identity: identity)
                 }
             }
         default:

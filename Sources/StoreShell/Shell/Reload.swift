@@ -71,7 +71,7 @@ extension ShellCore {
             histories[key] = item.history
             install(item.fresh, replacing: item.old)
             if key == currentKey {
-                let changes = StateDiff.changes(from: before, to: item.fresh.state)
+                let changes = item.fresh.model.stateDiff.changes(from: before, to: item.fresh.state)
                 lines += changes.isEmpty ? ["  (the state is the same)"] : changes.map { "  " + $0.description }
             }
         }

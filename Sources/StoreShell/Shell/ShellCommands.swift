@@ -275,7 +275,7 @@ extension ShellCore {
             return failInArguments(error.message, origin: origin, at: start + error.offset)
         }
         do {
-            let value = try PathSyntax.lookup(path ?? ".", in: session.currentState())
+            let value = try PathSyntax.lookup(path ?? ".", in: session.currentState(), identity: session.model.stateDiff)
             output(.state(path: path, value: value, depth: depth, whole: whole))
             return true
         } catch let error as TextError {

@@ -126,7 +126,7 @@ extension ShellCore {
         }
         let actual: Value
         do {
-            actual = try PathSyntax.lookup(path.isEmpty ? "." : path, in: session.currentState())
+            actual = try PathSyntax.lookup(path.isEmpty ? "." : path, in: session.currentState(), identity: session.model.stateDiff)
         } catch let error as TextError {
             return fail("expectation failed: \(error.message)", origin: origin)
         } catch let error as SessionError {
