@@ -16,6 +16,23 @@ public enum ShellWorkloads {
         return try time(storesh, options + ["--quiet", "-f", path, "-c", ":state count"], expect: "\(lines)\n")
     }
 
+    /// What showing every result costs: seconds for `storesh --plugin PLUGIN -f SCRIPT`
+    /// with `--quiet` (nothing read or shown per action) and with `--format json` (the
+    /// state read, diffed and printed after every action), output thrown away.
+    public static func outputCost(script lines: [String], name: String, plugin: String, storesh: String, options: [String] = []) throws -> (quiet: Double, json: Double) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-bench-\(name).storesh").path
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let arguments = options + ["--plugin", plugin, "-f", path]
+        return (try time(storesh, arguments + ["--quiet"], expect: nil), try time(storesh, arguments + ["--format", "json"], expect: nil))
+    }
+
+    /// The scripts `outputCost` is measured on: `count` Counter increments; a Todos list
+    /// of 2,000 seeded todos, 500 toggles, two sorts and a removal.
+    public static let outputScripts: [(name: String, plugin: String, lines: [String])] = [
+        ("100k-increments", "Counter", Array(repeating: "increment", count: 100_000)),
+        ("todos-seeded", "Todos", ["seed 2000"] + (1...500).map { "todos[\"t\($0 * 3)\"].toggle" } + ["orderByPriority", "orderByDate", "removeCompleted"]),
+    ]
+
     /// Seconds from exec to exit for `storesh -c :quit` (start, load Counter, one command):
     /// an upper bound on the time to the first prompt, which needs a terminal to see.
     public static func startUp(storesh: String) throws -> Double {
@@ -53,7 +70,8 @@ public enum ShellWorkloads {
         return milliseconds
     }
 
-    private static func time(_ executable: String, _ arguments: [String], expect: String) throws -> Double {
+    /// Seconds for one run that must exit 0 and, when `expect` is given, print exactly it.
+    private static func time(_ executable: String, _ arguments: [String], expect: String?) throws -> Double {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -65,7 +83,7 @@ public enum ShellWorkloads {
         process.waitUntilExit()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0, text == expect else {
+        guard process.terminationStatus == 0, expect == nil || text == expect else {
             throw Failure(message: "\(executable) \(arguments.joined(separator: " ")) printed \(text.prefix(200)) (status \(process.terminationStatus))")
         }
         return seconds

@@ -7,7 +7,7 @@ import StoreHost
 import StoreValue
 import Workloads
 
-let usage = "usage: store-ratios [--actions N] [--effects N] [--host-actions N] [--script-lines N] [--todos N] [--history N] [--rounds N] [--plugins DIR] [--only scaling|time-travel|stores]"
+let usage = "usage: store-ratios [--actions N] [--effects N] [--host-actions N] [--script-lines N] [--todos N] [--history N] [--rounds N] [--plugins DIR] [--only scaling|time-travel|stores|output]"
 
 struct Options {
     var actions = 10_000_000
@@ -32,7 +32,7 @@ struct Options {
         var rest = arguments.dropFirst()
         while let flag = rest.popFirst() {
             guard let text = rest.popFirst() else { fatalError(usage) }
-            if flag == "--only", ["scaling", "time-travel", "stores"].contains(text) {
+            if flag == "--only", ["scaling", "time-travel", "stores", "output"].contains(text) {
                 only = text
                 continue
             }
@@ -122,6 +122,32 @@ if options.only == "time-travel" {
 
 if options.only == "scaling" {
     observedToggleCurve()
+    exit(0)
+}
+
+/// `--format json` against `--quiet` on the same scripts (issue 14's "no more than twice").
+func outputCost() {
+    print("\nshowing every result: --format json against --quiet (\(options.plugins)/storesh, best of \(r))")
+    for script in ShellWorkloads.outputScripts {
+        for (mode, flags) in [("in a worker", [String]()), ("in process", ["--in-process"])] {
+            var quiet = Double.infinity, json = Double.infinity
+            do {
+                for _ in 0..<r {
+                    let run = try ShellWorkloads.outputCost(script: script.lines, name: script.name, plugin: script.plugin, storesh: options.plugins + "/storesh", options: flags)
+                    quiet = min(quiet, run.quiet)
+                    json = min(json, run.json)
+                }
+                print(String(format: "%@ (%d lines), %@: --quiet %.3f s, --format json %.3f s = %.2fx   target <= 2x",
+                             script.name, script.lines.count, mode, quiet, json, json / quiet))
+            } catch {
+                print("\(script.name) \(mode): skipped: \(error)")
+            }
+        }
+    }
+}
+
+if options.only == "output" {
+    outputCost()
     exit(0)
 }
 print("store-ratios: \(n) actions, \(e) effects, best of \(r) rounds")
@@ -242,4 +268,5 @@ do {
     print("worker benchmarks skipped: \(error) (build the root package first)")
 }
 
+outputCost()
 await timeTravel()
