@@ -95,17 +95,7 @@ final class RemoteStore {
     /// Reads what the worker answers for one sent action (`send`, and each action of a
     /// `sendObserved` batch).
     private func outcome(from reply: inout WireReader, doing what: String) throws(SessionError) -> Outcome {
-        let reported = try decode(what) { () throws(WireError) in
-            let changed = try reply.bool()
-            let effects = Int(try reply.u32())
-            var state: Result<WireState?, SessionError> = .success(nil)
-            switch try reply.u8() {
-            case 1: state = .success(try reply.state())
-            case 2: state = .failure(SessionError(message: try reply.string()))
-            default: break
-            }
-            return (changed: changed, effects: effects, state: state)
-        }
+        let reported = try decode(what) { () throws(WireError) in try Self.sendAnswer(&reply) }
         let read: Result<StateRead?, SessionError>
         switch reported.state {
         case .success(let state?):
@@ -115,6 +105,30 @@ final class RemoteStore {
         case .failure(let error): read = .failure(error)
         }
         return Outcome(changed: reported.changed, effectsStarted: reported.effects, state: read)
+    }
+
+    /// What the worker answers for one sent action, as it is on the wire.
+    nonisolated static func sendAnswer(_ reply: inout WireReader) throws(WireError) -> (changed: Bool, effects: Int, state: Result<WireState?, SessionError>) {
+        let changed = try reply.bool()
+        let effects = Int(try reply.u32())
+        var state: Result<WireState?, SessionError> = .success(nil)
+        switch try reply.u8() {
+        case 1: state = .success(try reply.state())
+        case 2: state = .failure(SessionError(message: try reply.string()))
+        default: break
+        }
+        return (changed, effects, state)
+    }
+
+    /// The messages one action of an observed batch caused, and whether the model refused
+    /// it (why), as they are on the wire; its answer follows when it was not refused.
+    nonisolated static func observedPrologue(_ reply: inout WireReader) throws(WireError) -> (messages: [(type: UInt8, body: [UInt8])], refusal: String?) {
+        var messages: [(type: UInt8, body: [UInt8])] = []
+        for _ in 0..<(try reply.u32()) {
+            messages.append((try reply.u8(), try reply.counted()))
+        }
+        let refusal = try reply.u8() != 0 ? try reply.string() : nil
+        return (messages, refusal)
     }
 
     /// Sends `actions` to be applied and observed one by one, in one request, and returns
@@ -161,16 +175,9 @@ final class RemoteStore {
     func next(_ answers: inout ObservedAnswers) throws(SessionError) -> Result<Outcome, SessionError>? {
         guard answers.remaining > 0 else { return nil }
         answers.remaining -= 1
-        let messages = try decode("handling a batch") { () throws(WireError) in
-            var messages: [(UInt8, [UInt8])] = []
-            for _ in 0..<(try answers.reply.u32()) {
-                messages.append((try answers.reply.u8(), try answers.reply.counted()))
-            }
-            return messages
-        }
-        for (type, body) in messages { plugin.handle(type, body) }
-        let refused = try decode("handling a batch") { () throws(WireError) in try answers.reply.u8() != 0 ? try answers.reply.string() : nil }
-        if let refused { return .failure(SessionError(message: refused)) }
+        let prologue = try decode("handling a batch") { () throws(WireError) in try Self.observedPrologue(&answers.reply) }
+        for message in prologue.messages { plugin.handle(message.type, message.body) }
+        if let refused = prologue.refusal { return .failure(SessionError(message: refused)) }
         return .success(try outcome(from: &answers.reply, doing: "handling a batch of actions"))
     }
 

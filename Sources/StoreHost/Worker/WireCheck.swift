@@ -17,8 +17,27 @@ public enum WorkerWireCheck {
             if let values = try? list.values(), let problem = roundTrip(values) { return .failure(problem) }
             var state = WireReader(frame.body)
             if case .changes(_, _, let patches)? = try? state.state(), let problem = applies(patches) { return .failure(problem) }
+            var observed = WireReader(frame.body)
+            if let problem = observedAnswers(&observed) { return .failure(problem) }
         }
         return .success(count)
+    }
+
+    /// The body as the answer to an observed batch: its messages read as frames are, each
+    /// action's answer read, and changes in it applied as above.
+    private static func observedAnswers(_ reader: inout WireReader) -> OracleViolation? {
+        guard let count = try? reader.u32() else { return nil }
+        for _ in 0..<min(count, 1024) {
+            guard let prologue = try? RemoteStore.observedPrologue(&reader) else { return nil }
+            for message in prologue.messages {
+                var body = WireReader(message.body)
+                _ = try? body.state()
+            }
+            guard prologue.refusal == nil else { continue }
+            guard let answer = try? RemoteStore.sendAnswer(&reader) else { return nil }
+            if case .success(.changes(_, _, let patches)?) = answer.state, let problem = applies(patches) { return problem }
+        }
+        return nil
     }
 
     /// A value that did not survive being written and read again.
