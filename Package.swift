@@ -164,9 +164,9 @@ let package = Package(
         .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "ObservableStore"], swiftSettings: strict),
         .testTarget(name: "ArborealTestingTests", dependencies: ["ArborealTesting", "Arboreal"], swiftSettings: strict),
         .testTarget(
-            name: "StorePluginMacrosTests",
+            name: "StorePluginTests",
             dependencies: [
-                "StorePluginMacros", "StorePlugin", "ObservableStore",
+                "StorePluginMacros", "StorePlugin", "CStorePlugin", "ObservableStore",
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
             ],

@@ -77,6 +77,9 @@ enum HostTimers {
         private let lock = NSLock()
         private var timer: UInt64 = 0
         private var done = false
+        /// Set on the main thread by `cancel` before `finish` runs: a `start` whose turn on
+        /// the main thread comes after it must not schedule the timer.
+        private var cancelRequested = false
         private var fire: (() -> Void)?
         private var cancelled: (() -> Void)?
 
@@ -97,9 +100,20 @@ enum HostTimers {
             lock.unlock()
             let retained = Unmanaged.passRetained(self).toOpaque()
             let scheduled = HostServices.onMain {
+                // A cancel decided on the main thread since the check above: no timer (one
+                // scheduled now would stay with the host, firing into nothing, and make
+                // the shell's settling think an effect waits on it).
+                lock.lock()
+                let cancelledMeanwhile = cancelRequested || done
+                lock.unlock()
+                if cancelledMeanwhile {
+                    Unmanaged<Pending>.fromOpaque(retained).release() // the host will never fire it
+                    return UInt64(0)
+                }
                 let host = services.host
                 return host.clock_wake(host.host_data, deadline, Pending.fired, retained)
             }
+            guard scheduled != 0 else { return }
             lock.lock()
             timer = scheduled
             lock.unlock()
@@ -116,6 +130,7 @@ enum HostTimers {
                 lock.lock()
                 let timer = self.timer
                 let wasDone = done
+                if !wasDone { cancelRequested = true }
                 lock.unlock()
                 if wasDone { return false }
                 if timer != 0 {
