@@ -135,15 +135,20 @@ final class RemoteStore {
     /// without waiting; `observedAnswers` and `next` read the answer. Past refusals unless
     /// `stopAtFailure`; with `wantState`, each action that changed the state brings it.
     func startObserved(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, wantState: Bool) throws(SessionError) -> WorkerProcess.Ticket {
+        try startBatch(.sendObserved, actions, flags: stopAtFailure, wantState)
+    }
+
+    /// Sends a batch request: the store, two flags, then each action's index and arguments.
+    private func startBatch(_ request: WorkerProtocol.Request, _ actions: [(ActionDescriptor, [Value])], flags first: Bool, _ second: Bool) throws(SessionError) -> WorkerProcess.Ticket {
         var body = try start()
-        body.bool(stopAtFailure)
-        body.bool(wantState)
+        body.bool(first)
+        body.bool(second)
         body.u32(UInt32(actions.count))
         for (action, arguments) in actions {
             body.u32(UInt32(action.index))
             body.values(arguments)
         }
-        return try plugin.send(.sendObserved, body, model: model.qualifiedName, doing: "handling a batch of \(actions.count) actions")
+        return try plugin.send(request, body, model: model.qualifiedName, doing: "handling a batch of \(actions.count) actions")
     }
 
     /// The answer to a `startObserved` batch, read one action at a time.
@@ -184,15 +189,7 @@ final class RemoteStore {
     /// Sends `actions` in one request and returns without waiting (`finishBatch` takes the
     /// answer): the worker applies them in order, past refusals unless `stopAtFailure`.
     func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool) throws(SessionError) -> WorkerProcess.Ticket {
-        var body = try start()
-        body.bool(stopAtFailure)
-        body.bool(stateAfter)
-        body.u32(UInt32(actions.count))
-        for (action, arguments) in actions {
-            body.u32(UInt32(action.index))
-            body.values(arguments)
-        }
-        return try plugin.send(.sendBatch, body, model: model.qualifiedName, doing: "handling a batch of \(actions.count) actions")
+        try startBatch(.sendBatch, actions, flags: stopAtFailure, stateAfter)
     }
 
     /// What a batch did: per action it processed, what it did or why it was refused; and

@@ -161,16 +161,27 @@ private struct BatchRun {
             return !stopAtFailure
         }
         pipelining = false
-        core.recoverLostWorkers(announce: false)
-        for item in items {
-            let line = lines[item.line]
-            let ok = core.sendLine(line.text, origin: line.origin)
-            core.recoverLostWorkers()
+        let run = core.resendOneByOne(items.map { lines[$0.line] }, stopAtFailure: stopAtFailure)
+        failures += run.failures
+        return !run.stopped
+    }
+}
+
+extension ShellCore {
+    /// After a worker was lost in the middle of a batch: starts it again, then sends the
+    /// batch's lines one at a time, so the one that kills it is found and reported as any
+    /// action would be.
+    func resendOneByOne(_ lines: [(text: String, origin: LineOrigin)], stopAtFailure: Bool) -> (failures: Int, stopped: Bool) {
+        recoverLostWorkers(announce: false)
+        var failures = 0
+        for line in lines {
+            let ok = sendLine(line.text, origin: line.origin)
+            recoverLostWorkers()
             if !ok {
                 failures += 1
-                if stopAtFailure { return false }
+                if stopAtFailure { return (failures, true) }
             }
         }
-        return true
+        return (failures, false)
     }
 }

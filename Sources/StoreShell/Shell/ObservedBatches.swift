@@ -153,16 +153,8 @@ struct ObservedRun {
             failures += 1
             return stopAtFailure ? nil : items.startIndex + 1
         }
-        core.recoverLostWorkers(announce: false)
-        for item in items {
-            let line = lines[item.line]
-            let ok = core.sendLine(line.text, origin: line.origin)
-            core.recoverLostWorkers()
-            if !ok {
-                failures += 1
-                if stopAtFailure { return nil }
-            }
-        }
-        return items.endIndex
+        let run = core.resendOneByOne(items.map { lines[$0.line] }, stopAtFailure: stopAtFailure)
+        failures += run.failures
+        return run.stopped ? nil : items.endIndex
     }
 }
