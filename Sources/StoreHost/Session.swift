@@ -524,24 +524,44 @@ public final class Session {
         fileprivate var taken = 0
         /// The answer's size in bytes (callers size later batches by it).
         public var byteCount: Int { answers.byteCount }
+        /// True when the worker processed none of the batch's actions.
+        public var isEmpty: Bool { answers.isEmpty }
     }
 
     /// For a model in a worker: sends `actions` in one request and returns before the
     /// worker is done; each is then taken with `nextObserved`, with its diff when
     /// `observe`, as `send` would give it. Nil for a model in this process (a batch gains
     /// nothing there: send them one by one).
-    public func startObserved(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, observe: Bool) throws(SessionError) -> ObservedBatch? {
+    /// `continuing`: sent while the batch before is in flight, to be run after it unless
+    /// the worker cut that one short (then this one comes back with nothing done).
+    public func startObserved(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, observe: Bool, continuing: Bool = false) throws(SessionError) -> ObservedBatch? {
         guard let remote else { return nil }
-        if observe, isStale { _ = try? read() } // the first diff needs the state before
-        let ticket = try remote.startObserved(actions, stopAtFailure: stopAtFailure, wantState: observe)
+        // The first diff needs the state before (not read with a batch in flight: the
+        // worker would answer with the state after it).
+        if observe, isStale, observedInFlight == 0 { _ = try? read() }
+        let ticket = try remote.startObserved(actions, stopAtFailure: stopAtFailure, wantState: observe, continuing: continuing)
+        observedInFlight += 1
         return ObservedBatch(ticket: ticket, names: actions.map(\.0.name), observe: observe)
     }
 
     /// Waits for the answer to an observed batch.
     public func observedResults(_ batch: ObservedBatch) throws(SessionError) -> ObservedResults {
         guard let remote else { throw SessionError(message: "\(model.qualifiedName): its worker is gone") }
+        observedInFlight = max(0, observedInFlight - 1)
         return ObservedResults(answers: try remote.observedAnswers(batch.ticket, sent: batch.names.count), names: batch.names, observe: batch.observe)
     }
+
+    /// Waits for the answer to a continuing batch sent after one the worker cut short: it
+    /// must have done nothing. If it did, the worker is not keeping order: it is stopped,
+    /// and the error says so (a lost worker).
+    public func expectSkipped(_ batch: ObservedBatch) throws(SessionError) {
+        let results = try observedResults(batch)
+        guard let remote, !results.isEmpty else { return }
+        throw remote.outOfOrder()
+    }
+
+    /// Observed batches sent and not yet answered.
+    private var observedInFlight = 0
 
     /// The next action's result (nil after the last the worker processed), or why the
     /// model refused it. What the action caused (effect events, effect actions) reaches

@@ -134,15 +134,14 @@ final class RemoteStore {
     /// Sends `actions` to be applied and observed one by one, in one request, and returns
     /// without waiting; `observedAnswers` and `next` read the answer. Past refusals unless
     /// `stopAtFailure`; with `wantState`, each action that changed the state brings it.
-    func startObserved(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, wantState: Bool) throws(SessionError) -> WorkerProcess.Ticket {
-        try startBatch(.sendObserved, actions, flags: stopAtFailure, wantState)
+    func startObserved(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, wantState: Bool, continuing: Bool) throws(SessionError) -> WorkerProcess.Ticket {
+        try startBatch(.sendObserved, actions, flags: stopAtFailure, wantState, continuing)
     }
 
-    /// Sends a batch request: the store, two flags, then each action's index and arguments.
-    private func startBatch(_ request: WorkerProtocol.Request, _ actions: [(ActionDescriptor, [Value])], flags first: Bool, _ second: Bool) throws(SessionError) -> WorkerProcess.Ticket {
+    /// Sends a batch request: the store, its flags, then each action's index and arguments.
+    private func startBatch(_ request: WorkerProtocol.Request, _ actions: [(ActionDescriptor, [Value])], flags: Bool...) throws(SessionError) -> WorkerProcess.Ticket {
         var body = try start()
-        body.bool(first)
-        body.bool(second)
+        for flag in flags { body.bool(flag) }
         body.u32(UInt32(actions.count))
         for (action, arguments) in actions {
             body.u32(UInt32(action.index))
@@ -155,8 +154,17 @@ final class RemoteStore {
     struct ObservedAnswers {
         fileprivate var reply: WireReader
         fileprivate var remaining: Int
+        /// How many actions the worker processed.
+        let processed: Int
         /// The answer's size in bytes.
         var byteCount: Int { reply.byteCount }
+        /// True when the worker processed none of the actions.
+        var isEmpty: Bool { processed == 0 }
+    }
+
+    /// A worker that ran a batch it should have skipped: it is stopped as broken.
+    func outOfOrder() -> SessionError {
+        plugin.malformed(WireError(description: "it ran a batch sent after one it cut short"), model: model.qualifiedName, doing: "handling a batch of actions")
     }
 
     /// Waits for the answer to an observed batch of `sent` actions.
@@ -171,7 +179,7 @@ final class RemoteStore {
             guard count <= sent else { throw WireError(description: "answers for \(count) actions of \(sent)") }
             return count
         }
-        return ObservedAnswers(reply: reply, remaining: count)
+        return ObservedAnswers(reply: reply, remaining: count, processed: count)
     }
 
     /// The next action's answer (nil after the last one the worker processed): first the

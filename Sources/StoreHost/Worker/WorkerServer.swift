@@ -26,6 +26,9 @@ public final class WorkerServer {
     /// While an action of a `sendObserved` batch runs: the messages it causes, kept for
     /// the reply instead of sent.
     private var captured: (writer: WireWriter, count: UInt32)?
+    /// Stores whose last observed batch was cut short (after an action that started effects,
+    /// or at a refusal when asked to stop).
+    private var cutShort: Set<UInt32> = []
 
     /// Keeps the server of this process alive while the main queue runs.
     public static func keepAlive(_ server: WorkerServer) { running = server }
@@ -133,6 +136,7 @@ public final class WorkerServer {
             let id = try reader.u32()
             stores[id] = nil
             sentReads[id] = nil
+            cutShort.remove(id)
         case .send:
             let id = try reader.u32()
             let session = try store(id)
@@ -257,16 +261,23 @@ public final class WorkerServer {
     /// Send observed: each action as `send` answers it, preceded by the messages it caused
     /// (effect events, effect actions with their states, log lines, timers), kept in order
     /// so the shell handles them after that action and before the next. It stops after an
-    /// action that starts effects, and after a refusal when asked to.
+    /// action that starts effects, and after a refusal when asked to; a batch continuing a
+    /// batch it stopped that way is skipped.
     private func sendObserved(_ reader: inout WireReader, into reply: inout WireWriter) throws(WireError) {
         let id = try reader.u32()
         let session = try store(id)
         let stopAtFailure = try reader.bool()
         let wantState = try reader.bool()
+        let continuing = try reader.bool()
         var answers = WireWriter()
         var processed: UInt32 = 0
-        var stopped = false
-        defer { captured = nil }
+        // A batch continuing one this worker cut short is skipped whole: the shell sends its
+        // actions again once it has shown the ones before.
+        var stopped = continuing && cutShort.contains(id)
+        defer {
+            captured = nil
+            if stopped { cutShort.insert(id) } else { cutShort.remove(id) }
+        }
         for _ in 0..<(try reader.u32()) {
             let index = Int(try reader.u32())
             let arguments = try reader.values()

@@ -9,7 +9,9 @@ import StoreValue
 ///
 /// A batch is cut short after an action that starts effects: their events could come
 /// before the next action's, so from there lines go one at a time until no effect is in
-/// flight. A model in this process gains nothing from a batch; its lines go one by one.
+/// flight. While the shell shows one batch the worker runs the next (sent as continuing
+/// it); the worker skips a continuing batch after one it cut short, and its lines go again.
+/// A model in this process gains nothing from a batch; its lines go one by one.
 @MainActor
 struct ObservedRun {
     typealias Item = (action: ActionDescriptor, arguments: [Value], line: Int)
@@ -30,29 +32,79 @@ struct ObservedRun {
         self.stopAtFailure = stopAtFailure
     }
 
+    /// A batch sent and not yet shown.
+    private struct Flight {
+        let items: [Item]
+        let batch: Session.ObservedBatch
+        let session: Session
+    }
+
     mutating func execute() -> (failures: Int, stopped: Bool) {
         var index = 0
-        while index < lines.count {
-            if core.takeInterrupt() {
-                core.fail("interrupted (Ctrl-C): the script stops before this line", origin: lines[index].origin)
-                return (failures + 1, true)
-            }
-            let items = gather(from: index)
-            guard let session = core.current, !items.isEmpty else {
-                // One line on its own: no model in a worker, effects in flight, or a line
-                // that does not parse (sending it reports why, as for any line).
-                let line = lines[index]
-                index += 1
-                if !core.sendLine(line.text, origin: line.origin) {
-                    failures += 1
-                    if stopAtFailure { return (failures, true) }
+        var flights: [Flight] = []
+        defer { core.takingBatch = false }
+        while index < lines.count || !flights.isEmpty {
+            if flights.isEmpty {
+                if core.takeInterrupt() {
+                    core.fail("interrupted (Ctrl-C): the script stops before this line", origin: lines[index].origin)
+                    return (failures + 1, true)
                 }
-                continue
+                let items = gather(from: index)
+                guard let session = core.current, !items.isEmpty else {
+                    // One line on its own: no model in a worker, effects in flight, or a
+                    // line that does not parse (sending it reports why, as for any line).
+                    let line = lines[index]
+                    index += 1
+                    if !core.sendLine(line.text, origin: line.origin) {
+                        failures += 1
+                        if stopAtFailure { return (failures, true) }
+                    }
+                    continue
+                }
+                switch start(items, in: session, continuing: false) {
+                case .success(let flight): flights.append(flight)
+                case .failure(let error):
+                    guard let taken = recover(after: error, items[...]) else { return (failures, true) }
+                    index = next(after: items, taken: taken)
+                    continue
+                }
             }
-            guard let taken = run(items, in: session) else { return (failures, true) }
-            index = taken < items.count ? items[taken].line : items[items.count - 1].line + 1
+            // While the shell shows one batch, the worker runs the next.
+            if flights.count == 1, pipelines, let first = flights.first, core.current === first.session {
+                let more = gather(from: first.items[first.items.count - 1].line + 1)
+                if !more.isEmpty, case .success(let flight) = start(more, in: first.session, continuing: true) { flights.append(flight) }
+            }
+            let flight = flights.removeFirst()
+            core.takingBatch = true
+            guard let taken = take(flight) else { return (failures, true) }
+            index = next(after: flight.items, taken: taken)
+            if taken < flight.items.count {
+                // The worker skips a batch sent after one it cut short: its lines go again.
+                // (One cut after its last action, which started effects, comes back empty.)
+                for later in flights where !expectSkipped(later) {
+                    return (failures, true)
+                }
+                flights = []
+            }
+            if flights.isEmpty {
+                core.takingBatch = false
+                core.trimIfDue(flight.session)
+            }
         }
         return (failures, false)
+    }
+
+    /// The line after what a batch processed: its first unprocessed line, or the line
+    /// after its last.
+    private func next(after items: [Item], taken: Int) -> Int {
+        taken < items.count ? items[taken].line : items[items.count - 1].line + 1
+    }
+
+    /// Whether the next batch may be sent before this one is shown: only when each
+    /// action's state comes back (a history snapshot read after a batch would be the
+    /// worker's later state), nothing must stop at a failure, and no effect is in flight.
+    private var pipelines: Bool {
+        core.observesActions && !stopAtFailure && core.allEffectsInFlight == 0
     }
 
     /// The lines from `start` that can go in one batch: none when the current model is in
@@ -76,23 +128,46 @@ struct ObservedRun {
         return items
     }
 
-    /// Sends `items` as one batch and shows each result in order. Returns how many were
-    /// processed (the rest go again), nil when the run stops.
-    private mutating func run(_ items: [Item], in session: Session) -> Int? {
+    /// Sends `items` as one batch, `continuing` the one in flight.
+    private func start(_ items: [Item], in session: Session, continuing: Bool) -> Result<Flight, SessionError> {
+        do throws(SessionError) {
+            guard let batch = try session.startObserved(items.map { ($0.action, $0.arguments) }, stopAtFailure: stopAtFailure, observe: core.observesActions, continuing: continuing) else {
+                throw SessionError(message: "\(session.model.qualifiedName) is not in a worker")
+            }
+            return .success(Flight(items: items, batch: batch, session: session))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A batch sent after one the worker cut short must come back with nothing done; if it
+    /// did anything, the worker is not keeping order and is stopped (and its lines go
+    /// again after the restart). False when the run should stop.
+    private mutating func expectSkipped(_ flight: Flight) -> Bool {
+        do throws(SessionError) {
+            try flight.session.expectSkipped(flight.batch)
+        } catch {
+            guard error.workerLoss == nil else {
+                core.recoverLostWorkers()
+                return true
+            }
+            core.fail(error.message, origin: lines[flight.items[0].line].origin)
+            failures += 1
+            return !stopAtFailure
+        }
+        return true
+    }
+
+    /// Shows each result of a batch in order. Returns how many were processed (the rest
+    /// go again), nil when the run stops.
+    private mutating func take(_ flight: Flight) -> Int? {
+        let (items, session) = (flight.items, flight.session)
         let observe = core.observesActions
         var results: Session.ObservedResults
         do throws(SessionError) {
-            guard let batch = try session.startObserved(items.map { ($0.action, $0.arguments) }, stopAtFailure: stopAtFailure, observe: observe) else {
-                throw SessionError(message: "\(session.model.qualifiedName) is not in a worker")
-            }
-            results = try session.observedResults(batch)
+            results = try session.observedResults(flight.batch)
         } catch {
             return recover(after: error, items[...])
-        }
-        core.takingBatch = true
-        defer {
-            core.takingBatch = false
-            core.trimIfDue(session)
         }
         var taken = 0
         // After a state that could not be read, the shell's copy is behind the model's:
@@ -124,7 +199,6 @@ struct ObservedRun {
                 }
                 return taken
             case .failure(let error)?:
-                core.takingBatch = false
                 return recover(after: error, items[taken...])
             case .success(let ok)?:
                 taken += 1
