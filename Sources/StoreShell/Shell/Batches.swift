@@ -161,7 +161,7 @@ private struct BatchRun {
             return !stopAtFailure
         }
         pipelining = false
-        let run = core.resendOneByOne(items.map { lines[$0.line] }, stopAtFailure: stopAtFailure)
+        let run = core.resendOneByOne(items.map { lines[$0.line] }, after: error, stopAtFailure: stopAtFailure)
         failures += run.failures
         return !run.stopped
     }
@@ -170,8 +170,14 @@ private struct BatchRun {
 extension ShellCore {
     /// After a worker was lost in the middle of a batch: starts it again, then sends the
     /// batch's lines one at a time, so the one that kills it is found and reported as any
-    /// action would be.
-    func resendOneByOne(_ lines: [(text: String, origin: LineOrigin)], stopAtFailure: Bool) -> (failures: Int, stopped: Bool) {
+    /// action would be. A worker stopped by Ctrl-C (while a batch was waited for) stops
+    /// the script instead, before the first line not shown.
+    func resendOneByOne(_ lines: [(text: String, origin: LineOrigin)], after loss: SessionError, stopAtFailure: Bool) -> (failures: Int, stopped: Bool) {
+        if loss.workerLoss?.cause == .interrupted {
+            recoverLostWorkers()
+            fail("interrupted (Ctrl-C): the script stops before this line", origin: lines.first?.origin ?? .prompt)
+            return (1, true)
+        }
         recoverLostWorkers(announce: false)
         var failures = 0
         for line in lines {

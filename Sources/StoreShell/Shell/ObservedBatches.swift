@@ -42,10 +42,13 @@ struct ObservedRun {
     mutating func execute() -> (failures: Int, stopped: Bool) {
         var index = 0
         var flights: [Flight] = []
+        // Ctrl-C while batches are in flight: they were applied, so they are shown first.
+        var interrupted = false
         defer { core.takingBatch = false }
         while index < lines.count || !flights.isEmpty {
+            if !interrupted, core.takeInterrupt() { interrupted = true }
             if flights.isEmpty {
-                if core.takeInterrupt() {
+                if interrupted {
                     core.fail("interrupted (Ctrl-C): the script stops before this line", origin: lines[index].origin)
                     return (failures + 1, true)
                 }
@@ -70,7 +73,7 @@ struct ObservedRun {
                 }
             }
             // While the shell shows one batch, the worker runs the next.
-            if flights.count == 1, pipelines, let first = flights.first, core.current === first.session {
+            if flights.count == 1, !interrupted, pipelines, let first = flights.first, core.current === first.session {
                 let more = gather(from: first.items[first.items.count - 1].line + 1)
                 if !more.isEmpty, case .success(let flight) = start(more, in: first.session, continuing: true) { flights.append(flight) }
             }
@@ -90,6 +93,10 @@ struct ObservedRun {
                 core.takingBatch = false
                 core.trimIfDue(flight.session)
             }
+        }
+        if interrupted, let last = lines.last {
+            core.fail("interrupted (Ctrl-C): the script stops after this line", origin: last.origin)
+            return (failures + 1, true)
         }
         return (failures, false)
     }
@@ -227,7 +234,7 @@ struct ObservedRun {
             failures += 1
             return stopAtFailure ? nil : items.startIndex + 1
         }
-        let run = core.resendOneByOne(items.map { lines[$0.line] }, stopAtFailure: stopAtFailure)
+        let run = core.resendOneByOne(items.map { lines[$0.line] }, after: error, stopAtFailure: stopAtFailure)
         failures += run.failures
         return run.stopped ? nil : items.endIndex
     }
