@@ -508,26 +508,6 @@ public final class Session {
         }
     }
 
-    /// Actions sent to a model in a worker in one request, to be applied and observed one
-    /// by one (`startObserved`): each comes back as `send` would give it.
-    public struct ObservedBatch {
-        fileprivate let ticket: WorkerProcess.Ticket
-        fileprivate let names: [String]
-        fileprivate let observe: Bool
-    }
-
-    /// The answer to an observed batch, taken one action at a time (`nextObserved`).
-    public struct ObservedResults {
-        fileprivate var answers: RemoteStore.ObservedAnswers
-        fileprivate let names: [String]
-        fileprivate let observe: Bool
-        fileprivate var taken = 0
-        /// The answer's size in bytes (callers size later batches by it).
-        public var byteCount: Int { answers.byteCount }
-        /// True when the worker processed none of the batch's actions.
-        public var isEmpty: Bool { answers.isEmpty }
-    }
-
     /// For a model in a worker: sends `actions` in one request and returns before the
     /// worker is done; each is then taken with `nextObserved`, with its diff when
     /// `observe`, as `send` would give it. Nil for a model in this process (a batch gains
