@@ -83,7 +83,10 @@ extension StateDiff {
                 guard let inner = map[label] else { continue }
                 let fieldPath = PathSyntax.append(label, to: path)
                 if let replacement = newFields.first(where: { ($0.label ?? "") == label }) {
-                    if field.value != replacement.value { diff(field.value, replacement.value, path: fieldPath, touched: inner, memo: memo, into: &changes) }
+                    // Compared whole only where the diff below would compare it whole anyway:
+                    // a toggle in a long list compares the toggled element, not the list.
+                    if case .whole = inner, field.value == replacement.value { continue }
+                    diff(field.value, replacement.value, path: fieldPath, touched: inner, memo: memo, into: &changes)
                 } else {
                     changes.append(.init(kind: .removed, path: fieldPath, old: field.value, new: nil))
                 }

@@ -72,6 +72,9 @@ final class TrackedNode {
     var children: [TrackedNode] = []
     /// The value this node encodes when it is `Equatable`, to compare the next state's with.
     var original: (any OriginalValue)?
+    /// How a long list's elements are compared by their bytes, carried from one encoding
+    /// of the list to the next.
+    var elementLayout: ByteLayout?
     /// Key → index in `keys`, built once a record has many fields (a dictionary).
     private var keyIndex: [String: Int]?
 
@@ -91,6 +94,7 @@ final class TrackedNode {
         keys = other.keys
         children = other.children
         original = other.original
+        elementLayout = other.elementLayout
         keyIndex = other.keyIndex
     }
 
@@ -151,8 +155,8 @@ final class TrackedNode {
             if let old, old.kind == .scalar, old.scalar == scalar { return old }
             return .scalar(scalar)
         }
-        if let old, let before = old.original, before.isEqual(to: value) { return old }
         if let list = value as? any TrackedList { return try list.trackedNode(against: old, codingPath: codingPath) }
+        if let old, let before = old.original, before.isEqual(to: value) { return old }
         let node = TrackedNode()
         try value.encode(to: TrackingEncoder(node: node, old: old, codingPath: codingPath))
         if let type = T.self as? any Equatable.Type { node.original = keep(value, as: type) }
@@ -173,7 +177,7 @@ final class TrackedNode {
             if scalar != old.scalar { patches.append(.set(path: path, value: value)) }
         case .keyed:
             guard keys == old.keys, !mostlyChanged(against: old) else { return patches.append(.set(path: path, value: value)) }
-            for (index, key) in keys.enumerated() {
+            for (index, key) in keys.enumerated() where children[index] !== old.children[index] {
                 path.append(.field(key))
                 children[index].collect(against: old.children[index], path: &path, into: &patches)
                 path.removeLast()
@@ -182,7 +186,7 @@ final class TrackedNode {
             if children.count == old.children.count {
                 // A list reordered or rewritten (a sort) is one change, not one per field.
                 if mostlyChanged(against: old) { return patches.append(.set(path: path, value: value)) }
-                for index in children.indices {
+                for index in children.indices where children[index] !== old.children[index] {
                     path.append(.index(index))
                     children[index].collect(against: old.children[index], path: &path, into: &patches)
                     path.removeLast()
@@ -380,29 +384,52 @@ extension Value {
 }
 
 /// Arrays of `Equatable` elements, encoded without the `Encoder` machinery per element:
-/// each element equal to the one at its place in the old tree is that old node, compared
-/// in place; only the others are encoded. What `Array`'s own `encode(to:)` would give.
+/// each element equal to the one at its place in the old list is that old node; only the
+/// others are encoded. What `Array`'s own `encode(to:)` would give.
 protocol TrackedList {
     func trackedNode(against old: TrackedNode?, codingPath: [any CodingKey]) throws -> TrackedNode
 }
 
 extension Array: TrackedList where Element: Encodable & Equatable {
     func trackedNode(against old: TrackedNode?, codingPath: [any CodingKey]) throws -> TrackedNode {
-        let node = TrackedNode()
-        node.becomeUnkeyed()
-        node.children.reserveCapacity(count)
-        let previous = old?.kind == .unkeyed ? old!.children : []
-        try withUnsafeBufferPointer { elements in
-            for index in elements.indices {
-                let before = index < previous.count ? previous[index] : nil
-                if let before, let kept = before.original as? Original<Element>, kept.value == elements[index] {
-                    node.children.append(before)
-                } else {
-                    node.children.append(try TrackedNode.encode(elements[index], against: before, codingPath: codingPath))
+        let previousNodes = old?.kind == .unkeyed ? old!.children : []
+        let common = Swift.min(count, previousNodes.count)
+        // The old node kept the list it encoded: its elements are compared with these, in
+        // place. Without it, every element goes through `encode`, which compares it with the
+        // value its old node kept.
+        let previousList = (old?.original as? Original<[Element]>).flatMap { $0.value.count == previousNodes.count ? $0.value : nil }
+        // This code is not specialized for the element type, so `==` copies both elements
+        // (retains and releases, which cost more than the comparison): long lists compare
+        // the elements' bytes first (`ByteLayout`), worked out once and kept with the node.
+        let layout = count >= 64 ? (old?.elementLayout ?? ByteLayout(of: Element.self)) : nil
+        var changed: [Int] = []
+        if let previousList {
+            withUnsafeBufferPointer { newBuffer in
+                previousList.withUnsafeBufferPointer { oldBuffer in
+                    guard let new = newBuffer.baseAddress, let before = oldBuffer.baseAddress else { return }
+                    for index in 0..<common {
+                        if let layout, layout.sameBytes(before + index, new + index) { continue }
+                        if before[index] != new[index] { changed.append(index) }
+                    }
                 }
             }
+        } else {
+            changed = Array<Int>(0..<common)
         }
+        if changed.isEmpty, count == previousNodes.count, let old { return old }
+        var children = Array<TrackedNode>(previousNodes[..<common])
+        children.reserveCapacity(count)
+        for index in changed {
+            children[index] = try TrackedNode.encode(self[index], against: previousNodes[index], codingPath: codingPath)
+        }
+        for index in common..<count {
+            children.append(try TrackedNode.encode(self[index], against: nil, codingPath: codingPath))
+        }
+        let node = TrackedNode()
+        node.becomeUnkeyed()
+        node.children = children
         node.original = Original(value: self)
+        node.elementLayout = layout
         return node
     }
 }

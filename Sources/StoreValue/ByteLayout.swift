@@ -1,0 +1,89 @@
+@_spi(Reflection) import Swift
+
+/// Where a type keeps its data: the byte ranges of its stored fields, without the padding
+/// between them. Two copies of one value have the same bytes there (references included),
+/// so a list's unchanged elements are found by comparing bytes, which costs no retain or
+/// release, where `==` in code not specialized for the element type copies both elements.
+/// Equal bytes mean the same value; different bytes may still be equal values (two buffers
+/// holding the same text), which `==` then decides.
+struct ByteLayout {
+    /// Byte ranges to compare, in order, adjacent ones merged.
+    private(set) var ranges: [(offset: Int, count: Int)] = []
+
+    /// The layout of `type`: a struct's fields, found through the runtime's reflection and
+    /// recursively; anything else (an enum, a class reference, a struct the runtime has no
+    /// field list for) is all data. A struct whose fields leave a gap no padding explains
+    /// is taken as all data too, so no byte that holds data is ever skipped.
+    init(of type: Any.Type) {
+        add(type, at: 0, depth: 0)
+    }
+
+    /// Whether the values at `a` and `b` have the same bytes in every range.
+    func sameBytes<T>(_ a: UnsafePointer<T>, _ b: UnsafePointer<T>) -> Bool {
+        let (x, y) = (UnsafeRawPointer(a), UnsafeRawPointer(b))
+        for range in ranges {
+            var offset = range.offset
+            let end = range.offset + range.count
+            while offset + 8 <= end {
+                if x.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != y.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+                offset += 8
+            }
+            while offset < end {
+                if x.load(fromByteOffset: offset, as: UInt8.self) != y.load(fromByteOffset: offset, as: UInt8.self) { return false }
+                offset += 1
+            }
+        }
+        return true
+    }
+
+    private mutating func add(_ type: Any.Type, at base: Int, depth: Int) {
+        let size = Self.size(of: type)
+        guard size > 0 else { return }
+        guard depth < 8, Self.isStruct(type), let fields = Self.fields(of: type, size: size) else {
+            return append(base, size)
+        }
+        for field in fields { add(field.type, at: base + field.offset, depth: depth + 1) }
+    }
+
+    private mutating func append(_ offset: Int, _ count: Int) {
+        if let last = ranges.last, last.offset + last.count >= offset {
+            ranges[ranges.count - 1].count = max(last.count, offset + count - last.offset)
+        } else {
+            ranges.append((offset, count))
+        }
+    }
+
+    /// The stored fields of a struct of `size` bytes, in offset order; nil when the runtime
+    /// lists none, or when the gaps between them are not padding (a gap at least as wide
+    /// as the next field's alignment, or bytes after the last field).
+    private static func fields(of type: Any.Type, size: Int) -> [(offset: Int, type: Any.Type)]? {
+        var fields: [(offset: Int, type: Any.Type)] = []
+        let listed = _forEachField(of: type, options: []) { _, offset, fieldType, _ in
+            fields.append((offset, fieldType))
+            return true
+        }
+        guard listed, !fields.isEmpty else { return nil }
+        fields.sort { $0.offset < $1.offset }
+        var end = 0
+        for field in fields {
+            if field.offset > end, field.offset - end >= alignment(of: field.type) { return nil }
+            end = max(end, field.offset + Self.size(of: field.type))
+        }
+        return end == size ? fields : nil
+    }
+
+    private static func isStruct(_ type: Any.Type) -> Bool {
+        let kind = unsafeBitCast(type, to: UnsafePointer<UInt>.self).pointee
+        return _MetadataKind(rawValue: kind) == .struct
+    }
+
+    private static func size(of type: Any.Type) -> Int {
+        func size<T>(_: T.Type) -> Int { MemoryLayout<T>.size }
+        return _openExistential(type, do: size)
+    }
+
+    private static func alignment(of type: Any.Type) -> Int {
+        func alignment<T>(_: T.Type) -> Int { MemoryLayout<T>.alignment }
+        return _openExistential(type, do: alignment)
+    }
+}
