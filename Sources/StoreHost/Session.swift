@@ -28,6 +28,12 @@ public final class Session {
     /// True while `knownState` is the state the plugin last reported, so the plugin can be
     /// asked for what changed since (`snapshot_changes`) instead of for all of it.
     private var pluginBaseline = false
+    /// The plugin had no changes to report (`snapshot_changes` said NULL) and the whole
+    /// state it gave instead was small: reads go straight to a snapshot, one call each,
+    /// until a snapshot is big again. Only the cost changes: a snapshot is always right.
+    private var snapshotsSmallState = false
+    /// Fewer values than this make a small state (the SDK's change tracker's bound).
+    private static let smallState = 64
     /// The ids of long lists in the state, kept between diffs.
     private let identityMemo = IdentityMemo()
     /// The host's `readsChanges` and `checksChanges` when the session was made.
@@ -331,10 +337,11 @@ public final class Session {
     @discardableResult
     package func read(whole: Bool = false) throws(SessionError) -> StateRead {
         let number = (lastRead?.number ?? 0) + 1
+        let asksForChanges = !whole && pluginBaseline && readsChanges && model.snapshotChanges != nil
         let fresh: StateRead
         if let remote {
             fresh = try remote.read(whole: whole)
-        } else if !whole, pluginBaseline, readsChanges, let patches = readChanges() {
+        } else if asksForChanges, !snapshotsSmallState, let patches = readChanges() {
             var state: Value?
             do {
                 state = try StatePatch.apply(patches, to: knownState)
@@ -348,6 +355,7 @@ public final class Session {
             }
         } else {
             fresh = StateRead(state: try readWholeState(), previous: nil, patches: nil, number: number)
+            snapshotsSmallState = asksForChanges && fresh.state.isSmaller(than: Self.smallState)
         }
         knownState = fresh.state
         isStale = false

@@ -6,7 +6,7 @@
 public final class ChangeTracker {
     private var tree: TrackedNode?
     private let rootType: String?
-    /// The last snapshot had fewer than `smallState` values in it.
+    /// The last snapshot had fewer than `smallState` values in it (and `tree` is nil).
     private var isSmall = false
     private let smallState: Int
 
@@ -18,12 +18,21 @@ public final class ChangeTracker {
         self.smallState = smallState
     }
 
-    /// The whole state, and the tree later calls compare against.
+    /// The whole state, and the tree later calls compare against (none for a small state).
     public func snapshot<T: Encodable>(of state: T) throws -> Value {
+        // A state that was small is encoded plainly first; one that grows past small is
+        // encoded again, tracked, that once.
+        if isSmall || tree == nil {
+            let plain = try PlainEncoding.value(of: state)
+            if plain.isSmaller(than: smallState) {
+                (tree, isSmall) = (nil, true)
+                return named(plain)
+            }
+        }
         let root = try Self.encode(state, against: nil)
-        tree = root
         let value = root.value
         isSmall = value.isSmaller(than: smallState)
+        tree = isSmall ? nil : root
         return named(value)
     }
 
@@ -45,7 +54,7 @@ public final class ChangeTracker {
     }
 
     /// Forgets the baseline: the next `changes(of:)` returns nil.
-    public func reset() { tree = nil }
+    public func reset() { (tree, isSmall) = (nil, false) }
 
     private func named(_ value: Value) -> Value {
         if let rootType, case .record(_, let fields) = value { return .record(type: rootType, fields: fields) }
@@ -150,16 +159,18 @@ final class TrackedNode {
 
     /// The node for `value`: `old` itself when `value` encodes as it did (an equal scalar,
     /// or an `Equatable` value equal to the one `old` came from), else a new node.
-    static func encode<T: Encodable>(_ value: T, against old: TrackedNode?, codingPath: [any CodingKey]) throws -> TrackedNode {
-        if let scalar = try Scalars.value(of: value, codingPath: codingPath) {
+    /// `plain` encodings are read once and dropped (a small state, a whole encoding): they
+    /// skip what only a later comparison needs.
+    static func encode<T: Encodable>(_ value: T, against old: TrackedNode?, codingPath: @autoclosure () -> [any CodingKey], plain: Bool = false) throws -> TrackedNode {
+        if let scalar = try Scalars.value(of: value, codingPath: codingPath()) {
             if let old, old.kind == .scalar, old.scalar == scalar { return old }
             return .scalar(scalar)
         }
-        if let list = value as? any TrackedList { return try list.trackedNode(against: old, codingPath: codingPath) }
+        if !plain, let list = value as? any TrackedList { return try list.trackedNode(against: old, codingPath: codingPath()) }
         if let old, let before = old.original, before.isEqual(to: value) { return old }
         let node = TrackedNode()
-        try value.encode(to: TrackingEncoder(node: node, old: old, codingPath: codingPath))
-        if let type = T.self as? any Equatable.Type { node.original = keep(value, as: type) }
+        try value.encode(to: TrackingEncoder(node: node, old: old, codingPath: codingPath(), plain: plain))
+        if !plain, let type = T.self as? any Equatable.Type { node.original = keep(value, as: type) }
         return node
     }
 
@@ -255,20 +266,22 @@ private struct TrackingEncoder: Encoder {
     let node: TrackedNode
     let old: TrackedNode?
     let codingPath: [any CodingKey]
+    /// A plain encoding: nothing kept to compare the next one with.
+    let plain: Bool
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         node.becomeKeyed()
-        return KeyedEncodingContainer(TrackingKeyedContainer<Key>(node: node, old: old, codingPath: codingPath))
+        return KeyedEncodingContainer(TrackingKeyedContainer<Key>(node: node, old: old, codingPath: codingPath, plain: plain))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         node.becomeUnkeyed()
-        return TrackingUnkeyedContainer(node: node, old: old, codingPath: codingPath)
+        return TrackingUnkeyedContainer(node: node, old: old, codingPath: codingPath, plain: plain)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        TrackingSingleContainer(node: node, old: old, codingPath: codingPath)
+        TrackingSingleContainer(node: node, old: old, codingPath: codingPath, plain: plain)
     }
 }
 
@@ -276,6 +289,8 @@ private struct TrackingKeyedContainer<Key: CodingKey>: NullWritingContainer {
     let node: TrackedNode
     let old: TrackedNode?
     let codingPath: [any CodingKey]
+    /// A plain encoding: nothing kept to compare the next one with.
+    let plain: Bool
 
     /// The old tree's child where `key` is about to go.
     private func old(_ key: String) -> TrackedNode? {
@@ -285,7 +300,7 @@ private struct TrackingKeyedContainer<Key: CodingKey>: NullWritingContainer {
     mutating func encodeNil(forKey key: Key) throws { node.set(.scalar(.null), forKey: key.stringValue) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        let child = try TrackedNode.encode(value, against: old(key.stringValue), codingPath: codingPath + [key])
+        let child = try TrackedNode.encode(value, against: old(key.stringValue), codingPath: codingPath + [key], plain: plain)
         node.set(child, forKey: key.stringValue)
     }
 
@@ -293,26 +308,26 @@ private struct TrackingKeyedContainer<Key: CodingKey>: NullWritingContainer {
         let (child, oldChild) = (TrackedNode(), old(key.stringValue))
         node.set(child, forKey: key.stringValue)
         child.becomeKeyed()
-        return KeyedEncodingContainer(TrackingKeyedContainer<NestedKey>(node: child, old: oldChild, codingPath: codingPath + [key]))
+        return KeyedEncodingContainer(TrackingKeyedContainer<NestedKey>(node: child, old: oldChild, codingPath: codingPath + [key], plain: plain))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let (child, oldChild) = (TrackedNode(), old(key.stringValue))
         node.set(child, forKey: key.stringValue)
         child.becomeUnkeyed()
-        return TrackingUnkeyedContainer(node: child, old: oldChild, codingPath: codingPath + [key])
+        return TrackingUnkeyedContainer(node: child, old: oldChild, codingPath: codingPath + [key], plain: plain)
     }
 
     mutating func superEncoder() -> any Encoder {
         let (child, oldChild) = (TrackedNode(), old("super"))
         node.set(child, forKey: "super")
-        return TrackingEncoder(node: child, old: oldChild, codingPath: codingPath)
+        return TrackingEncoder(node: child, old: oldChild, codingPath: codingPath, plain: plain)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
         let (child, oldChild) = (TrackedNode(), old(key.stringValue))
         node.set(child, forKey: key.stringValue)
-        return TrackingEncoder(node: child, old: oldChild, codingPath: codingPath + [key])
+        return TrackingEncoder(node: child, old: oldChild, codingPath: codingPath + [key], plain: plain)
     }
 }
 
@@ -320,6 +335,8 @@ private struct TrackingUnkeyedContainer: UnkeyedEncodingContainer {
     let node: TrackedNode
     let old: TrackedNode?
     let codingPath: [any CodingKey]
+    /// A plain encoding: nothing kept to compare the next one with.
+    let plain: Bool
     var count: Int { node.children.count }
 
     /// The old tree's element where the next one goes.
@@ -336,24 +353,24 @@ private struct TrackingUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { node.append(.scalar(.null)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        node.append(try TrackedNode.encode(value, against: oldElement, codingPath: codingPath))
+        node.append(try TrackedNode.encode(value, against: oldElement, codingPath: codingPath, plain: plain))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let (child, oldChild) = nested()
         child.becomeKeyed()
-        return KeyedEncodingContainer(TrackingKeyedContainer<NestedKey>(node: child, old: oldChild, codingPath: codingPath))
+        return KeyedEncodingContainer(TrackingKeyedContainer<NestedKey>(node: child, old: oldChild, codingPath: codingPath, plain: plain))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let (child, oldChild) = nested()
         child.becomeUnkeyed()
-        return TrackingUnkeyedContainer(node: child, old: oldChild, codingPath: codingPath)
+        return TrackingUnkeyedContainer(node: child, old: oldChild, codingPath: codingPath, plain: plain)
     }
 
     mutating func superEncoder() -> any Encoder {
         let (child, oldChild) = nested()
-        return TrackingEncoder(node: child, old: oldChild, codingPath: codingPath)
+        return TrackingEncoder(node: child, old: oldChild, codingPath: codingPath, plain: plain)
     }
 }
 
@@ -361,17 +378,20 @@ private struct TrackingSingleContainer: SingleValueEncodingContainer {
     let node: TrackedNode
     let old: TrackedNode?
     let codingPath: [any CodingKey]
+    /// A plain encoding: nothing kept to compare the next one with.
+    let plain: Bool
 
     mutating func encodeNil() throws { node.adopt(.scalar(.null)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        node.adopt(try TrackedNode.encode(value, against: old, codingPath: codingPath))
+        node.adopt(try TrackedNode.encode(value, against: old, codingPath: codingPath, plain: plain))
     }
 }
 
 extension Value {
-    /// Whether the tree holds fewer than `limit` values, counted until it is known.
-    func isSmaller(than limit: Int) -> Bool {
+    /// Whether the tree holds fewer than `limit` values, counted until it is known: what
+    /// decides that a whole snapshot costs less than working out changes.
+    public func isSmaller(than limit: Int) -> Bool {
         var count = 0
         var pending = [self]
         while let value = pending.popLast() {
