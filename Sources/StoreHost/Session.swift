@@ -28,10 +28,14 @@ public final class Session {
     /// True while `knownState` is the state the plugin last reported, so the plugin can be
     /// asked for what changed since (`snapshot_changes`) instead of for all of it.
     private var pluginBaseline = false
-    /// The plugin had no changes to report (`snapshot_changes` said NULL) and the whole
-    /// state it gave instead was small: reads go straight to a snapshot, one call each,
-    /// until a snapshot is big again. Only the cost changes: a snapshot is always right.
+    /// The plugin had no changes to report (`snapshot_changes` said NULL, as the SDK does
+    /// for a small state) and the whole state it gave instead was small: reads go straight
+    /// to a snapshot, one call each, until a snapshot is big again. Only the cost changes:
+    /// a snapshot is always right.
     private var snapshotsSmallState = false
+    /// The plugin once told what changed in a small state: it is always asked (it may
+    /// answer what a snapshot cannot, and a test plugin may say anything).
+    private var reportsSmallChanges = false
     /// Fewer values than this make a small state (the SDK's change tracker's bound).
     private static let smallState = 64
     /// The ids of long lists in the state, kept between diffs.
@@ -342,6 +346,7 @@ public final class Session {
         if let remote {
             fresh = try remote.read(whole: whole)
         } else if asksForChanges, !snapshotsSmallState, let patches = readChanges() {
+            if !reportsSmallChanges, knownState.isSmaller(than: Self.smallState) { reportsSmallChanges = true }
             var state: Value?
             do {
                 state = try StatePatch.apply(patches, to: knownState)
@@ -355,7 +360,7 @@ public final class Session {
             }
         } else {
             fresh = StateRead(state: try readWholeState(), previous: nil, patches: nil, number: number)
-            snapshotsSmallState = asksForChanges && fresh.state.isSmaller(than: Self.smallState)
+            snapshotsSmallState = asksForChanges && !reportsSmallChanges && fresh.state.isSmaller(than: Self.smallState)
         }
         knownState = fresh.state
         isStale = false

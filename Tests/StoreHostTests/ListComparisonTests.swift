@@ -1,0 +1,102 @@
+@testable import StoreValue
+import Testing
+
+/// A record with padding between `done` and `priority` (a Bool before an Int).
+private struct Task: Codable, Equatable {
+    var id: String
+    var title: String
+    var done = false
+    var priority = 0
+}
+
+private enum Mark: Codable, Equatable {
+    case none
+    case flag(Bool, Int)
+    case note(String)
+}
+
+@Suite("Long lists are compared by their elements' bytes, and no change is missed")
+struct ListComparisonTests {
+    private func tasks(_ count: Int) -> [Task] {
+        (0..<count).map { Task(id: "t\($0)", title: "a title long enough to live on the heap \($0)", priority: $0 % 3) }
+    }
+
+    /// Copies every element into a new buffer, field by field: padding bytes are whatever
+    /// the new memory held, so only the fields' bytes can match.
+    private func recopied(_ list: [Task]) -> [Task] {
+        var copy: [Task] = []
+        copy.reserveCapacity(list.count)
+        for task in list { copy.append(Task(id: task.id, title: task.title, done: task.done, priority: task.priority)) }
+        return copy
+    }
+
+    @Test func theLayoutLeavesOutPaddingAndKeepsEveryField() {
+        let ranges = ByteLayout(of: Task.self).ranges
+        let covered = ranges.reduce(0) { $0 + $1.count }
+        #expect(covered == 16 + 16 + 1 + 8, "two strings, a Bool and an Int: \(ranges)")
+        #expect(ranges.allSatisfy { $0.offset + $0.count <= MemoryLayout<Task>.size })
+        #expect(ByteLayout(of: Mark.self).ranges.map(\.count) == [MemoryLayout<Mark>.size], "an enum is all data")
+        #expect(ByteLayout(of: Int.self).ranges.map(\.count) == [8])
+    }
+
+    @Test func aToggleInARecopiedListIsOneChange() throws {
+        let tracker = ChangeTracker(smallState: 0)
+        var list = tasks(300)
+        _ = try tracker.snapshot(of: list)
+        list = recopied(list)
+        #expect(try tracker.changes(of: list) == [], "copied field by field, nothing changed")
+        list[150].done = true
+        list = recopied(list)
+        #expect(try tracker.changes(of: list) == [.set(path: [.index(150), .field("done")], value: .bool(true))])
+        list[299].priority = 9
+        #expect(try tracker.changes(of: list) == [.set(path: [.index(299), .field("priority")], value: .int(9))])
+    }
+
+    @Test func equalTextInAnotherBufferIsNoChange() throws {
+        let tracker = ChangeTracker(smallState: 0)
+        var list = tasks(100)
+        _ = try tracker.snapshot(of: list)
+        // Same characters, new storage: the bytes differ, `==` says equal.
+        for index in list.indices { list[index].title = String(decoding: Array(list[index].title.utf8), as: UTF8.self) }
+        #expect(try tracker.changes(of: list) == [])
+        list[7].title += "!"
+        #expect(try tracker.changes(of: list) == [.set(path: [.index(7), .field("title")], value: .string(list[7].title))])
+    }
+
+    @Test func listsOfEnumsAndOfScalarsFindEveryChange() throws {
+        let tracker = ChangeTracker(smallState: 0)
+        var marks: [Mark] = (0..<100).map { $0 % 3 == 0 ? .none : $0 % 3 == 1 ? .flag(false, $0) : .note("n\($0)") }
+        _ = try tracker.snapshot(of: marks)
+        marks[4] = .flag(true, 4)
+        marks[5] = .none
+        let patches = try #require(try tracker.changes(of: marks))
+        #expect(patches.map(\.path) == [[.index(4), .field("flag"), .field("_0")], [.index(5)]], "\(patches)")
+        var numbers = Array(0..<200)
+        let numberTracker = ChangeTracker(smallState: 0)
+        _ = try numberTracker.snapshot(of: numbers)
+        numbers[199] = -1
+        #expect(try numberTracker.changes(of: numbers) == [.set(path: [.index(199)], value: .int(-1))])
+    }
+
+    /// Random edits of a long list, each compared with a whole encoding: what the changes
+    /// give is the state, whichever way its elements were copied.
+    @Test func randomEditsOfALongListRoundTrip() throws {
+        var generator = SplitMix(seed: 11)
+        let tracker = ChangeTracker(smallState: 0)
+        var list = tasks(120)
+        var shown = try tracker.snapshot(of: list)
+        for round in 0..<300 {
+            let index = Int(generator.next() % UInt64(list.count))
+            switch generator.next() % 5 {
+            case 0: list[index].done.toggle()
+            case 1: list[index].priority += 1
+            case 2: list[index].title = "retitled \(generator.next() % 10)"
+            case 3: list = recopied(list)
+            default: list.swapAt(index, Int(generator.next() % UInt64(list.count)))
+            }
+            let patches = try #require(try tracker.changes(of: list))
+            for patch in patches { try patch.apply(to: &shown) }
+            #expect(shown == (try ValueEncoder().encode(list)), "round \(round): \(patches)")
+        }
+    }
+}

@@ -1,0 +1,97 @@
+@testable import StoreValue
+import Testing
+
+private struct Nested: Codable, Equatable {
+    var name = "n"
+    var tags: [String] = ["a", "b"]
+    var inner: [[Int]] = [[1], [], [2, 3]]
+    var maybe: Int?
+    var lookup: [String: Int] = Dictionary(uniqueKeysWithValues: (0..<40).map { ("k\($0)", $0) })
+    var mark: Choice = .pair(1, "x")
+}
+
+private enum Choice: Codable, Equatable {
+    case empty
+    case pair(Int, String)
+    case named(label: String)
+}
+
+/// Encodes through one single-value container, as wrappers do.
+private struct Wrapper: Codable {
+    var wrapped: Nested
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(wrapped)
+    }
+}
+
+/// Writes nested containers, then more fields, then into the nested ones again, and a
+/// key twice: what a hand-written `encode(to:)` may do.
+private struct HandWritten: Encodable {
+    enum Keys: String, CodingKey { case first, list, record, again, `super` }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        var list = container.nestedUnkeyedContainer(forKey: .list)
+        var record = container.nestedContainer(keyedBy: Keys.self, forKey: .record)
+        try container.encode(1, forKey: .first)
+        try list.encode("one")
+        try record.encodeNil(forKey: .again)
+        var deeper = list.nestedContainer(keyedBy: Keys.self)
+        try deeper.encode(true, forKey: .first)
+        try list.encodeNil()
+        try container.encode(2, forKey: .first)
+        let parent = container.superEncoder()
+        var parentFields = parent.container(keyedBy: Keys.self)
+        try parentFields.encode("base", forKey: .first)
+        _ = container.superEncoder(forKey: .again)
+    }
+}
+
+/// Asks for a keyed container and then an unkeyed one in the same place: a misuse whose
+/// meaning the tracker's encoding defines.
+private struct Mixed: Encodable {
+    enum Keys: String, CodingKey { case a }
+    func encode(to encoder: any Encoder) throws {
+        var keyed = encoder.container(keyedBy: Keys.self)
+        try keyed.encode(1, forKey: .a)
+        var unkeyed = encoder.unkeyedContainer()
+        try unkeyed.encode(2)
+    }
+}
+
+private struct Empty: Codable {}
+
+@Suite("A plain encoding gives what the change tracker's encoding gives")
+struct PlainEncodingTests {
+    private func tracked<T: Encodable>(_ value: T) throws -> Value {
+        try TrackedNode.encode(value, against: nil, codingPath: []).value
+    }
+
+    @Test func everyShapeEncodesAlike() throws {
+        #expect(try ValueEncoder().encode(Nested()) == tracked(Nested()))
+        #expect(try ValueEncoder().encode(Wrapper(wrapped: Nested())) == tracked(Wrapper(wrapped: Nested())))
+        #expect(try ValueEncoder().encode(HandWritten()) == tracked(HandWritten()))
+        #expect(try ValueEncoder().encode(Mixed()) == tracked(Mixed()))
+        #expect(try ValueEncoder().encode(Empty()) == .record(type: nil, fields: []))
+        #expect(try ValueEncoder().encode([Choice.empty, .named(label: "l"), .pair(2, "y")]) == tracked([Choice.empty, .named(label: "l"), .pair(2, "y")]))
+        #expect(try ValueEncoder().encode(Optional<Int>.none) == tracked(Optional<Int>.none))
+        #expect(try ValueEncoder().encode("text") == .string("text"))
+    }
+
+    @Test func handWrittenContainersKeepEveryWriteInPlace() throws {
+        let value = try ValueEncoder().encode(HandWritten())
+        #expect(value["first"] == .int(2), "a key written twice keeps its place and the last value")
+        #expect(value.children.map(\.label) == ["list", "record", "first", "super", "again"])
+        #expect(value["list"] == .array([.string("one"), .record(["first": .bool(true)]), .null]))
+    }
+
+    @Test func aSmallStateSnapshotIsThePlainEncoding() throws {
+        let tracker = ChangeTracker(rootType: "Nested")
+        let snapshot = try tracker.snapshot(of: Nested(lookup: [:]))
+        #expect(snapshot == .record(type: "Nested", fields: try ValueEncoder().encode(Nested(lookup: [:])).children))
+        #expect(try tracker.changes(of: Nested(lookup: [:])) == nil, "small: nothing tracked, a snapshot is asked for")
+        let big = try tracker.snapshot(of: Nested())
+        #expect(big.children.count == 6)
+        #expect(try tracker.changes(of: Nested()) == [], "grown past small: tracked from this snapshot on")
+    }
+}
