@@ -6,7 +6,7 @@ private struct Nested: Codable, Equatable {
     var tags: [String] = ["a", "b"]
     var inner: [[Int]] = [[1], [], [2, 3]]
     var maybe: Int?
-    var lookup: [String: Int] = Dictionary(uniqueKeysWithValues: (0..<40).map { ("k\($0)", $0) })
+    var lookup: [String: Int] = Dictionary(uniqueKeysWithValues: (0..<80).map { ("k\($0)", $0) })
     var mark: Choice = .pair(1, "x")
 }
 
@@ -68,8 +68,10 @@ struct PlainEncodingTests {
     }
 
     @Test func everyShapeEncodesAlike() throws {
-        #expect(try ValueEncoder().encode(Nested()) == tracked(Nested()))
-        #expect(try ValueEncoder().encode(Wrapper(wrapped: Nested())) == tracked(Wrapper(wrapped: Nested())))
+        // One instance each: two dictionaries with the same keys may list them in other orders.
+        let nested = Nested(), wrapper = Wrapper(wrapped: Nested())
+        #expect(try ValueEncoder().encode(nested) == tracked(nested))
+        #expect(try ValueEncoder().encode(wrapper) == tracked(wrapper))
         #expect(try ValueEncoder().encode(HandWritten()) == tracked(HandWritten()))
         #expect(try ValueEncoder().encode(Mixed()) == tracked(Mixed()))
         #expect(try ValueEncoder().encode(Empty()) == .record(type: nil, fields: []))
@@ -90,8 +92,8 @@ struct PlainEncodingTests {
         let snapshot = try tracker.snapshot(of: Nested(lookup: [:]))
         #expect(snapshot == .record(type: "Nested", fields: try ValueEncoder().encode(Nested(lookup: [:])).children))
         #expect(try tracker.changes(of: Nested(lookup: [:])) == nil, "small: nothing tracked, a snapshot is asked for")
-        let big = try tracker.snapshot(of: Nested())
-        #expect(big.children.count == 6)
-        #expect(try tracker.changes(of: Nested()) == [], "grown past small: tracked from this snapshot on")
+        let grown = Nested()
+        #expect(try tracker.snapshot(of: grown).children.count == 6)
+        #expect(try tracker.changes(of: grown) == [], "grown past small: tracked from this snapshot on")
     }
 }
