@@ -84,6 +84,10 @@ final class TrackedNode {
     /// How a long list's elements are compared by their bytes, carried from one encoding
     /// of the list to the next.
     var elementLayout: ByteLayout?
+    /// A list that took the old list's nodes instead of copying them (few elements
+    /// changed): the old node it took them from, and the old nodes it replaced, by index —
+    /// all `collect` needs. Dropped once collected.
+    var taken: (from: ObjectIdentifier, replaced: [(index: Int, node: TrackedNode)])?
     /// Key → index in `keys`, built once a record has many fields (a dictionary).
     private var keyIndex: [String: Int]?
 
@@ -104,6 +108,7 @@ final class TrackedNode {
         children = other.children
         original = other.original
         elementLayout = other.elementLayout
+        taken = other.taken
         keyIndex = other.keyIndex
     }
 
@@ -194,6 +199,15 @@ final class TrackedNode {
                 path.removeLast()
             }
         case .unkeyed:
+            if let taken, taken.from == ObjectIdentifier(old) {
+                self.taken = nil
+                for (index, before) in taken.replaced where children[index] !== before {
+                    path.append(.index(index))
+                    children[index].collect(against: before, path: &path, into: &patches)
+                    path.removeLast()
+                }
+                return
+            }
             if children.count == old.children.count {
                 // A list reordered or rewritten (a sort) is one change, not one per field.
                 if mostlyChanged(against: old) { return patches.append(.set(path: path, value: value)) }
@@ -423,12 +437,13 @@ protocol TrackedList {
 
 extension Array: TrackedList where Element: Encodable & Equatable {
     func trackedNode(against old: TrackedNode?, codingPath: [any CodingKey]) throws -> TrackedNode {
-        let previousNodes = old?.kind == .unkeyed ? old!.children : []
-        let common = Swift.min(count, previousNodes.count)
+        // The old node count, not its array: `takingNodes` needs that array unshared.
+        let oldCount = old?.kind == .unkeyed ? old!.children.count : 0
+        let common = Swift.min(count, oldCount)
         // The old node kept the list it encoded: its elements are compared with these, in
         // place. Without it, every element goes through `encode`, which compares it with the
         // value its old node kept.
-        let previousList = (old?.original as? Original<[Element]>).flatMap { $0.value.count == previousNodes.count ? $0.value : nil }
+        let previousList = (old?.original as? Original<[Element]>).flatMap { $0.value.count == oldCount ? $0.value : nil }
         // This code is not specialized for the element type, so `==` copies both elements
         // (retains and releases, which cost more than the comparison): long lists compare
         // the elements' bytes first (`ByteLayout`), worked out once and kept with the node.
@@ -447,7 +462,11 @@ extension Array: TrackedList where Element: Encodable & Equatable {
         } else {
             changed = Array<Int>(0..<common)
         }
-        if changed.isEmpty, count == previousNodes.count, let old { return old }
+        if changed.isEmpty, count == oldCount, let old { return old }
+        if let old, previousList != nil, count == oldCount, changed.count * 2 <= count {
+            return try takingNodes(of: old, replacing: changed, layout: layout, codingPath: codingPath)
+        }
+        let previousNodes = old?.kind == .unkeyed ? old!.children : []
         var children = Array<TrackedNode>(previousNodes[..<common])
         children.reserveCapacity(count)
         for index in changed {
@@ -461,6 +480,29 @@ extension Array: TrackedList where Element: Encodable & Equatable {
         node.children = children
         node.original = Original(value: self)
         node.elementLayout = layout
+        return node
+    }
+
+    /// The node for this list when only the elements at `changed` differ from the old
+    /// list's (of the same length): it takes the old node's array of nodes — the old tree
+    /// is dropped after this encoding — and replaces those elements in place, so a toggle
+    /// in a list of 100,000 neither copies nor releases 100,000 references.
+    private func takingNodes(of old: TrackedNode, replacing changed: [Int], layout: ByteLayout?, codingPath: [any CodingKey]) throws -> TrackedNode {
+        var children = old.children
+        old.children = [] // the only reference left is `children`: changed in place
+        var replaced: [(index: Int, node: TrackedNode)] = []
+        replaced.reserveCapacity(changed.count)
+        for index in changed {
+            let before = children[index]
+            children[index] = try TrackedNode.encode(self[index], against: before, codingPath: codingPath)
+            replaced.append((index, before))
+        }
+        let node = TrackedNode()
+        node.becomeUnkeyed()
+        node.children = children
+        node.original = Original(value: self)
+        node.elementLayout = layout
+        node.taken = (ObjectIdentifier(old), replaced)
         return node
     }
 }

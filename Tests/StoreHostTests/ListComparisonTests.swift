@@ -15,6 +15,20 @@ private enum Mark: Codable, Equatable {
     case note(String)
 }
 
+/// A list encoded through a single-value container by a type that is not Equatable.
+private struct Column: Encodable {
+    var tasks: [Task]
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(tasks)
+    }
+}
+
+private struct Columns: Encodable {
+    var left: Column
+    var right: Column
+}
+
 @Suite("Long lists are compared by their elements' bytes, and no change is missed")
 struct ListComparisonTests {
     private func tasks(_ count: Int) -> [Task] {
@@ -76,6 +90,30 @@ struct ListComparisonTests {
         _ = try numberTracker.snapshot(of: numbers)
         numbers[199] = -1
         #expect(try numberTracker.changes(of: numbers) == [.set(path: [.index(199)], value: .int(-1))])
+    }
+
+    /// A list whose few changed elements were replaced in the old list's own array of
+    /// nodes: later changes still find every element, wrapped or not.
+    @Test func listsInsideWrappersKeepFindingTheirChanges() throws {
+        let tracker = ChangeTracker(smallState: 0)
+        var columns = Columns(left: Column(tasks: tasks(100)), right: Column(tasks: tasks(80)))
+        var shown = try tracker.snapshot(of: columns)
+        columns.left.tasks[3].done = true
+        #expect(try tracker.changes(of: columns) == [.set(path: [.field("left"), .index(3), .field("done")], value: .bool(true))])
+        columns.left.tasks[3].done = false
+        columns.right.tasks[79].priority = 5
+        #expect(try tracker.changes(of: columns) == [
+            .set(path: [.field("left"), .index(3), .field("done")], value: .bool(false)),
+            .set(path: [.field("right"), .index(79), .field("priority")], value: .int(5)),
+        ])
+        shown = try ValueEncoder().encode(columns)
+        var generator = SplitMix(seed: 5)
+        for round in 0..<200 {
+            let index = Int(generator.next() % 80)
+            if generator.next() % 2 == 0 { columns.left.tasks[index].done.toggle() } else { columns.right.tasks[index].priority += 1 }
+            for patch in try #require(try tracker.changes(of: columns)) { try patch.apply(to: &shown) }
+            #expect(shown == (try ValueEncoder().encode(columns)), "round \(round)")
+        }
     }
 
     /// Random edits of a long list, each compared with a whole encoding: what the changes
