@@ -36,6 +36,25 @@ struct ByteLayout {
         return true
     }
 
+    /// A hash of the bytes `sameBytes` compares: equal for values with the same bytes.
+    func hash<T>(_ value: UnsafePointer<T>) -> Int {
+        let bytes = UnsafeRawPointer(value)
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for range in ranges {
+            var offset = range.offset
+            let end = range.offset + range.count
+            while offset + 8 <= end {
+                hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x100_0000_01b3
+                offset += 8
+            }
+            while offset < end {
+                hash = (hash ^ UInt64(bytes.load(fromByteOffset: offset, as: UInt8.self))) &* 0x100_0000_01b3
+                offset += 1
+            }
+        }
+        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+    }
+
     private mutating func add(_ type: Any.Type, at base: Int, depth: Int) {
         let size = Self.size(of: type)
         guard size > 0 else { return }

@@ -20,14 +20,11 @@ public final class ChangeTracker {
 
     /// The whole state, and the tree later calls compare against (none for a small state).
     public func snapshot<T: Encodable>(of state: T) throws -> Value {
-        // A state that was small is encoded plainly first; one that grows past small is
-        // encoded again, tracked, that once.
-        if isSmall || tree == nil {
-            let plain = try PlainEncoding.value(of: state)
-            if plain.isSmaller(than: smallState) {
-                (tree, isSmall) = (nil, true)
-                return named(plain)
-            }
+        // A state that was small is encoded plainly first; one that grew past small is
+        // found out within `smallState` values, and encoded again, tracked.
+        if isSmall || tree == nil, let plain = try PlainEncoding.value(of: state, within: smallState) {
+            (tree, isSmall) = (nil, true)
+            return named(plain)
         }
         let root = try Self.encode(state, against: nil)
         let value = root.value
@@ -87,7 +84,7 @@ final class TrackedNode {
     /// A list that took the old list's nodes instead of copying them (few elements
     /// changed): the old node it took them from, and the old nodes it replaced, by index —
     /// all `collect` needs. Dropped once collected.
-    var taken: (from: ObjectIdentifier, replaced: [(index: Int, node: TrackedNode)])?
+    var taken: (from: TrackedNode, replaced: [(index: Int, node: TrackedNode)])?
     /// Key → index in `keys`, built once a record has many fields (a dictionary).
     private var keyIndex: [String: Int]?
 
@@ -199,7 +196,7 @@ final class TrackedNode {
                 path.removeLast()
             }
         case .unkeyed:
-            if let taken, taken.from == ObjectIdentifier(old) {
+            if let taken, taken.from === old {
                 self.taken = nil
                 for (index, before) in taken.replaced where children[index] !== before {
                     path.append(.index(index))
@@ -466,21 +463,46 @@ extension Array: TrackedList where Element: Encodable & Equatable {
         if let old, previousList != nil, count == oldCount, changed.count * 2 <= count {
             return try takingNodes(of: old, replacing: changed, layout: layout, codingPath: codingPath)
         }
-        let previousNodes = old?.kind == .unkeyed ? old!.children : []
-        var children = Array<TrackedNode>(previousNodes[..<common])
-        children.reserveCapacity(count)
-        for index in changed {
-            children[index] = try TrackedNode.encode(self[index], against: previousNodes[index], codingPath: codingPath)
-        }
-        for index in common..<count {
-            children.append(try TrackedNode.encode(self[index], against: nil, codingPath: codingPath))
-        }
         let node = TrackedNode()
         node.becomeUnkeyed()
-        node.children = children
+        node.children = try rebuiltNodes(against: old?.kind == .unkeyed ? old!.children : [], previousList, changed: changed, layout: layout, codingPath: codingPath)
         node.original = Original(value: self)
         node.elementLayout = layout
         return node
+    }
+
+    /// The nodes for this list: the old node where an element is the one at its place, an
+    /// old node from elsewhere whose element has the same bytes (a sort, an insertion or a
+    /// removal moves elements without changing them), and a new encoding for the rest —
+    /// against the old node at its place, when no other place took that node. Each old
+    /// node goes to one place at most: the tree stays a tree, which `takingNodes` relies on.
+    private func rebuiltNodes(against previousNodes: [TrackedNode], _ previousList: [Element]?, changed: [Int], layout: ByteLayout?, codingPath: [any CodingKey]) throws -> [TrackedNode] {
+        let common = Swift.min(count, previousNodes.count)
+        var nodes = [TrackedNode?](repeating: nil, count: count)
+        var used = [Bool](repeating: false, count: previousNodes.count)
+        var open = [Bool](repeating: true, count: count)
+        for index in 0..<common { (nodes[index], used[index], open[index]) = (previousNodes[index], true, false) }
+        for index in changed { (nodes[index], used[index], open[index]) = (nil, false, true) }
+        if let layout, let previousList, previousList.count == previousNodes.count, changed.count + count - common > 8 {
+            previousList.withUnsafeBufferPointer { oldBuffer in
+                withUnsafeBufferPointer { newBuffer in
+                    guard let before = oldBuffer.baseAddress, let new = newBuffer.baseAddress else { return }
+                    var unused: [Int: [Int]] = [:]
+                    for index in previousNodes.indices where !used[index] { unused[layout.hash(before + index), default: []].append(index) }
+                    for index in 0..<count where open[index] {
+                        guard let candidates = unused[layout.hash(new + index)],
+                              let match = candidates.first(where: { !used[$0] && layout.sameBytes(before + $0, new + index) }) else { continue }
+                        (nodes[index], used[match], open[index]) = (previousNodes[match], true, false)
+                    }
+                }
+            }
+        }
+        for index in 0..<count where open[index] {
+            let oldNode = index < previousNodes.count && !used[index] ? previousNodes[index] : nil
+            if oldNode != nil { used[index] = true }
+            nodes[index] = try TrackedNode.encode(self[index], against: oldNode, codingPath: codingPath)
+        }
+        return nodes.map { $0! }
     }
 
     /// The node for this list when only the elements at `changed` differ from the old
@@ -490,6 +512,8 @@ extension Array: TrackedList where Element: Encodable & Equatable {
     private func takingNodes(of old: TrackedNode, replacing changed: [Int], layout: ByteLayout?, codingPath: [any CodingKey]) throws -> TrackedNode {
         var children = old.children
         old.children = [] // the only reference left is `children`: changed in place
+        // What is left of the old node is what `collect` compares with: only its identity.
+        (old.original, old.taken, old.elementLayout) = (nil, nil, nil)
         var replaced: [(index: Int, node: TrackedNode)] = []
         replaced.reserveCapacity(changed.count)
         for index in changed {
@@ -502,7 +526,7 @@ extension Array: TrackedList where Element: Encodable & Equatable {
         node.children = children
         node.original = Original(value: self)
         node.elementLayout = layout
-        node.taken = (ObjectIdentifier(old), replaced)
+        node.taken = (old, replaced)
         return node
     }
 }

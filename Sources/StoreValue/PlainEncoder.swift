@@ -5,24 +5,55 @@
 /// handed to the tracker's encoding, which defines what that means.
 enum PlainEncoding {
     static func value<T: Encodable>(of value: T) throws -> Value {
-        if let scalar = try Scalars.value(of: value, codingPath: []) { return scalar }
-        let slot = PlainSlot()
-        try value.encode(to: PlainEncoder(slot: slot, codingPath: []))
+        // Unlimited: never nil.
+        try self.value(of: value, within: .max)!
+    }
+
+    /// The value, or nil as soon as it holds `limit` values: a state too big to send whole
+    /// is found out without encoding all of it.
+    static func value<T: Encodable>(of value: T, within limit: Int) throws -> Value? {
+        if let scalar = try Scalars.value(of: value, codingPath: []) { return limit > 1 ? scalar : nil }
+        // The root is one value; the limit-th value is one too many.
+        let budget = PlainSlot.Budget(remaining: limit - 2)
+        let slot = PlainSlot(budget: budget)
+        do {
+            try value.encode(to: PlainEncoder(slot: slot, codingPath: []))
+        } catch is PlainSlot.Budget.Spent {
+            return nil
+        }
+        if budget.remaining < 0 { return nil } // nested containers count without throwing
         if let result = slot.value { return result }
         return try TrackedNode.encode(value, against: nil, codingPath: [], plain: true).value
     }
 
-    /// The value of `value` inside a container being encoded at `codingPath`.
-    static func child<T: Encodable>(_ value: T, codingPath: @autoclosure () -> [any CodingKey]) throws -> PlainSlot.Child {
+    /// The value of `value` inside a container of `slot` being encoded at `codingPath`.
+    static func child<T: Encodable>(_ value: T, in slot: PlainSlot, codingPath: @autoclosure () -> [any CodingKey]) throws -> PlainSlot.Child {
+        try slot.budget.spend()
         if let scalar = try Scalars.value(of: value, codingPath: codingPath()) { return .value(scalar) }
-        let slot = PlainSlot()
-        try value.encode(to: PlainEncoder(slot: slot, codingPath: codingPath()))
-        return .slot(slot)
+        let child = PlainSlot(budget: slot.budget)
+        try value.encode(to: PlainEncoder(slot: child, codingPath: codingPath()))
+        return .slot(child)
     }
 }
 
 /// One place being encoded: what its containers wrote, kept until the whole encoding ends.
 final class PlainSlot {
+    /// How many more values the whole encoding may hold.
+    final class Budget {
+        struct Spent: Error {}
+        var remaining: Int
+        init(remaining: Int) { self.remaining = remaining }
+
+        func spend() throws(Spent) {
+            remaining -= 1
+            if remaining < 0 { throw Spent() }
+        }
+    }
+
+    let budget: Budget
+
+    init(budget: Budget) { self.budget = budget }
+
     /// A member: a finished value, or a nested container's place, still open to writes.
     enum Child {
         case value(Value)
@@ -154,14 +185,20 @@ private struct PlainKeyedContainer<Key: CodingKey>: NullWritingContainer {
     let slot: PlainSlot
     let codingPath: [any CodingKey]
 
-    mutating func encodeNil(forKey key: Key) throws { slot.set(.value(.null), forKey: key.stringValue) }
-
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        slot.set(try PlainEncoding.child(value, codingPath: codingPath + [key]), forKey: key.stringValue)
+    mutating func encodeNil(forKey key: Key) throws {
+        try slot.budget.spend()
+        slot.set(.value(.null), forKey: key.stringValue)
     }
 
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        slot.set(try PlainEncoding.child(value, in: slot, codingPath: codingPath + [key]), forKey: key.stringValue)
+    }
+
+    /// A nested container's place: one value (it cannot throw; the end of the encoding
+    /// checks the count).
     private func nested(_ key: String) -> PlainSlot {
-        let child = PlainSlot()
+        slot.budget.remaining -= 1
+        let child = PlainSlot(budget: slot.budget)
         slot.set(.slot(child), forKey: key)
         return child
     }
@@ -193,15 +230,19 @@ private struct PlainUnkeyedContainer: UnkeyedEncodingContainer {
     var count: Int { slot.count }
 
     private func nested() -> PlainSlot {
-        let child = PlainSlot()
+        slot.budget.remaining -= 1
+        let child = PlainSlot(budget: slot.budget)
         slot.append(.slot(child))
         return child
     }
 
-    mutating func encodeNil() throws { slot.append(.value(.null)) }
+    mutating func encodeNil() throws {
+        try slot.budget.spend()
+        slot.append(.value(.null))
+    }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        slot.append(try PlainEncoding.child(value, codingPath: codingPath))
+        slot.append(try PlainEncoding.child(value, in: slot, codingPath: codingPath))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
@@ -228,6 +269,8 @@ private struct PlainSingleContainer: SingleValueEncodingContainer {
     mutating func encodeNil() throws { slot.adopt(.value(.null)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        slot.adopt(try PlainEncoding.child(value, codingPath: codingPath))
+        // The place was counted when it was made: what it holds is the same value.
+        slot.budget.remaining += 1
+        slot.adopt(try PlainEncoding.child(value, in: slot, codingPath: codingPath))
     }
 }

@@ -87,6 +87,33 @@ struct PlainEncodingTests {
         #expect(value["list"] == .array([.string("one"), .record(["first": .bool(true)]), .null]))
     }
 
+    /// A plain encoding with a limit stops at the limit-th value: exactly the states
+    /// `isSmaller(than:)` calls small come back, whatever their shape.
+    @Test func aLimitedEncodingKnowsSmallStatesAsTheCountDoes() throws {
+        for limit in [0, 1, 2, 5, 10, 30, 64] {
+            for size in 0..<12 {
+                let samples: [Value?] = [
+                    try PlainEncoding.value(of: Nested(tags: (0..<size).map { "t\($0)" }, inner: [], lookup: [:]), within: limit),
+                    try PlainEncoding.value(of: HandWritten(), within: limit),
+                    try PlainEncoding.value(of: Array(repeating: [size], count: size), within: limit),
+                    try PlainEncoding.value(of: Wrapper(wrapped: Nested(inner: [[size]], lookup: [:])), within: limit),
+                    try PlainEncoding.value(of: size, within: limit),
+                ]
+                let whole = [
+                    try ValueEncoder().encode(Nested(tags: (0..<size).map { "t\($0)" }, inner: [], lookup: [:])),
+                    try ValueEncoder().encode(HandWritten()),
+                    try ValueEncoder().encode(Array(repeating: [size], count: size)),
+                    try ValueEncoder().encode(Wrapper(wrapped: Nested(inner: [[size]], lookup: [:]))),
+                    try ValueEncoder().encode(size),
+                ]
+                for (sample, value) in zip(samples, whole) {
+                    #expect((sample != nil) == value.isSmaller(than: limit), "limit \(limit), size \(size): \(value)")
+                    if let sample { #expect(sample == value) }
+                }
+            }
+        }
+    }
+
     @Test func aSmallStateSnapshotIsThePlainEncoding() throws {
         let tracker = ChangeTracker(rootType: "Nested")
         let snapshot = try tracker.snapshot(of: Nested(lookup: [:]))
