@@ -161,18 +161,17 @@ final class TrackedNode {
 
     /// The node for `value`: `old` itself when `value` encodes as it did (an equal scalar,
     /// or an `Equatable` value equal to the one `old` came from), else a new node.
-    /// `plain` encodings are read once and dropped (a small state, a whole encoding): they
-    /// skip what only a later comparison needs.
-    static func encode<T: Encodable>(_ value: T, against old: TrackedNode?, codingPath: @autoclosure () -> [any CodingKey], plain: Bool = false) throws -> TrackedNode {
+    /// `codingPath` is made only for a value that is not a scalar (or an error).
+    static func encode<T: Encodable>(_ value: T, against old: TrackedNode?, codingPath: @autoclosure () -> [any CodingKey]) throws -> TrackedNode {
         if let scalar = try Scalars.value(of: value, codingPath: codingPath()) {
             if let old, old.kind == .scalar, old.scalar == scalar { return old }
             return .scalar(scalar)
         }
-        if !plain, let list = value as? any TrackedList { return try list.trackedNode(against: old, codingPath: codingPath()) }
+        if let list = value as? any TrackedList { return try list.trackedNode(against: old, codingPath: codingPath()) }
         if let old, let before = old.original, before.isEqual(to: value) { return old }
         let node = TrackedNode()
-        try value.encode(to: TrackingEncoder(node: node, old: old, codingPath: codingPath(), plain: plain))
-        if !plain, let type = T.self as? any Equatable.Type { node.original = keep(value, as: type) }
+        try value.encode(to: TrackingEncoder(node: node, old: old, codingPath: codingPath()))
+        if let type = T.self as? any Equatable.Type { node.original = keep(value, as: type) }
         return node
     }
 
@@ -277,22 +276,20 @@ private struct TrackingEncoder: Encoder {
     let node: TrackedNode
     let old: TrackedNode?
     let codingPath: [any CodingKey]
-    /// A plain encoding: nothing kept to compare the next one with.
-    let plain: Bool
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         node.becomeKeyed()
-        return KeyedEncodingContainer(TrackingKeyedContainer<Key>(node: node, old: old, codingPath: codingPath, plain: plain))
+        return KeyedEncodingContainer(TrackingKeyedContainer<Key>(node: node, old: old, codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         node.becomeUnkeyed()
-        return TrackingUnkeyedContainer(node: node, old: old, codingPath: codingPath, plain: plain)
+        return TrackingUnkeyedContainer(node: node, old: old, codingPath: codingPath)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        TrackingSingleContainer(node: node, old: old, codingPath: codingPath, plain: plain)
+        TrackingSingleContainer(node: node, old: old, codingPath: codingPath)
     }
 }
 
@@ -300,8 +297,6 @@ private struct TrackingKeyedContainer<Key: CodingKey>: NullWritingContainer {
     let node: TrackedNode
     let old: TrackedNode?
     let codingPath: [any CodingKey]
-    /// A plain encoding: nothing kept to compare the next one with.
-    let plain: Bool
 
     /// The old tree's child where `key` is about to go.
     private func old(_ key: String) -> TrackedNode? {
@@ -311,7 +306,7 @@ private struct TrackingKeyedContainer<Key: CodingKey>: NullWritingContainer {
     mutating func encodeNil(forKey key: Key) throws { node.set(.scalar(.null), forKey: key.stringValue) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        let child = try TrackedNode.encode(value, against: old(key.stringValue), codingPath: codingPath + [key], plain: plain)
+        let child = try TrackedNode.encode(value, against: old(key.stringValue), codingPath: codingPath + [key])
         node.set(child, forKey: key.stringValue)
     }
 
@@ -319,26 +314,26 @@ private struct TrackingKeyedContainer<Key: CodingKey>: NullWritingContainer {
         let (child, oldChild) = (TrackedNode(), old(key.stringValue))
         node.set(child, forKey: key.stringValue)
         child.becomeKeyed()
-        return KeyedEncodingContainer(TrackingKeyedContainer<NestedKey>(node: child, old: oldChild, codingPath: codingPath + [key], plain: plain))
+        return KeyedEncodingContainer(TrackingKeyedContainer<NestedKey>(node: child, old: oldChild, codingPath: codingPath + [key]))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let (child, oldChild) = (TrackedNode(), old(key.stringValue))
         node.set(child, forKey: key.stringValue)
         child.becomeUnkeyed()
-        return TrackingUnkeyedContainer(node: child, old: oldChild, codingPath: codingPath + [key], plain: plain)
+        return TrackingUnkeyedContainer(node: child, old: oldChild, codingPath: codingPath + [key])
     }
 
     mutating func superEncoder() -> any Encoder {
         let (child, oldChild) = (TrackedNode(), old("super"))
         node.set(child, forKey: "super")
-        return TrackingEncoder(node: child, old: oldChild, codingPath: codingPath, plain: plain)
+        return TrackingEncoder(node: child, old: oldChild, codingPath: codingPath)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
         let (child, oldChild) = (TrackedNode(), old(key.stringValue))
         node.set(child, forKey: key.stringValue)
-        return TrackingEncoder(node: child, old: oldChild, codingPath: codingPath + [key], plain: plain)
+        return TrackingEncoder(node: child, old: oldChild, codingPath: codingPath + [key])
     }
 }
 
@@ -346,8 +341,6 @@ private struct TrackingUnkeyedContainer: UnkeyedEncodingContainer {
     let node: TrackedNode
     let old: TrackedNode?
     let codingPath: [any CodingKey]
-    /// A plain encoding: nothing kept to compare the next one with.
-    let plain: Bool
     var count: Int { node.children.count }
 
     /// The old tree's element where the next one goes.
@@ -364,24 +357,24 @@ private struct TrackingUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { node.append(.scalar(.null)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        node.append(try TrackedNode.encode(value, against: oldElement, codingPath: codingPath, plain: plain))
+        node.append(try TrackedNode.encode(value, against: oldElement, codingPath: codingPath))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let (child, oldChild) = nested()
         child.becomeKeyed()
-        return KeyedEncodingContainer(TrackingKeyedContainer<NestedKey>(node: child, old: oldChild, codingPath: codingPath, plain: plain))
+        return KeyedEncodingContainer(TrackingKeyedContainer<NestedKey>(node: child, old: oldChild, codingPath: codingPath))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let (child, oldChild) = nested()
         child.becomeUnkeyed()
-        return TrackingUnkeyedContainer(node: child, old: oldChild, codingPath: codingPath, plain: plain)
+        return TrackingUnkeyedContainer(node: child, old: oldChild, codingPath: codingPath)
     }
 
     mutating func superEncoder() -> any Encoder {
         let (child, oldChild) = nested()
-        return TrackingEncoder(node: child, old: oldChild, codingPath: codingPath, plain: plain)
+        return TrackingEncoder(node: child, old: oldChild, codingPath: codingPath)
     }
 }
 
@@ -389,144 +382,10 @@ private struct TrackingSingleContainer: SingleValueEncodingContainer {
     let node: TrackedNode
     let old: TrackedNode?
     let codingPath: [any CodingKey]
-    /// A plain encoding: nothing kept to compare the next one with.
-    let plain: Bool
 
     mutating func encodeNil() throws { node.adopt(.scalar(.null)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        node.adopt(try TrackedNode.encode(value, against: old, codingPath: codingPath, plain: plain))
-    }
-}
-
-extension Value {
-    /// Whether the tree holds fewer than `limit` values, counted until it is known (at
-    /// most `limit` steps, however long its lists): what decides that a whole snapshot
-    /// costs less than working out changes.
-    public func isSmaller(than limit: Int) -> Bool {
-        var budget = limit
-        return fits(within: &budget)
-    }
-
-    private func fits(within budget: inout Int) -> Bool {
-        budget -= 1
-        guard budget > 0 else { return false }
-        switch self {
-        case .array(let items):
-            guard items.count < budget else { return false }
-            for item in items where !item.fits(within: &budget) { return false }
-        case .record(_, let fields), .enumCase(_, let fields):
-            guard fields.count < budget else { return false }
-            for field in fields where !field.value.fits(within: &budget) { return false }
-        default:
-            break
-        }
-        return true
-    }
-}
-
-/// Arrays of `Equatable` elements, encoded without the `Encoder` machinery per element:
-/// each element equal to the one at its place in the old list is that old node; only the
-/// others are encoded. What `Array`'s own `encode(to:)` would give.
-protocol TrackedList {
-    func trackedNode(against old: TrackedNode?, codingPath: [any CodingKey]) throws -> TrackedNode
-}
-
-extension Array: TrackedList where Element: Encodable & Equatable {
-    func trackedNode(against old: TrackedNode?, codingPath: [any CodingKey]) throws -> TrackedNode {
-        // The old node count, not its array: `takingNodes` needs that array unshared.
-        let oldCount = old?.kind == .unkeyed ? old!.children.count : 0
-        let common = Swift.min(count, oldCount)
-        // The old node kept the list it encoded: its elements are compared with these, in
-        // place. Without it, every element goes through `encode`, which compares it with the
-        // value its old node kept.
-        let previousList = (old?.original as? Original<[Element]>).flatMap { $0.value.count == oldCount ? $0.value : nil }
-        // This code is not specialized for the element type, so `==` copies both elements
-        // (retains and releases, which cost more than the comparison): long lists compare
-        // the elements' bytes first (`ByteLayout`), worked out once and kept with the node.
-        let layout = count >= 64 ? (old?.elementLayout ?? ByteLayout(of: Element.self)) : nil
-        var changed: [Int] = []
-        if let previousList {
-            withUnsafeBufferPointer { newBuffer in
-                previousList.withUnsafeBufferPointer { oldBuffer in
-                    guard let new = newBuffer.baseAddress, let before = oldBuffer.baseAddress else { return }
-                    for index in 0..<common {
-                        if let layout, layout.sameBytes(before + index, new + index) { continue }
-                        if before[index] != new[index] { changed.append(index) }
-                    }
-                }
-            }
-        } else {
-            changed = Array<Int>(0..<common)
-        }
-        if changed.isEmpty, count == oldCount, let old { return old }
-        if let old, previousList != nil, count == oldCount, changed.count * 2 <= count {
-            return try takingNodes(of: old, replacing: changed, layout: layout, codingPath: codingPath)
-        }
-        let node = TrackedNode()
-        node.becomeUnkeyed()
-        node.children = try rebuiltNodes(against: old?.kind == .unkeyed ? old!.children : [], previousList, changed: changed, layout: layout, codingPath: codingPath)
-        node.original = Original(value: self)
-        node.elementLayout = layout
-        return node
-    }
-
-    /// The nodes for this list: the old node where an element is the one at its place, an
-    /// old node from elsewhere whose element has the same bytes (a sort, an insertion or a
-    /// removal moves elements without changing them), and a new encoding for the rest —
-    /// against the old node at its place, when no other place took that node. Each old
-    /// node goes to one place at most: the tree stays a tree, which `takingNodes` relies on.
-    private func rebuiltNodes(against previousNodes: [TrackedNode], _ previousList: [Element]?, changed: [Int], layout: ByteLayout?, codingPath: [any CodingKey]) throws -> [TrackedNode] {
-        let common = Swift.min(count, previousNodes.count)
-        var nodes = [TrackedNode?](repeating: nil, count: count)
-        var used = [Bool](repeating: false, count: previousNodes.count)
-        var open = [Bool](repeating: true, count: count)
-        for index in 0..<common { (nodes[index], used[index], open[index]) = (previousNodes[index], true, false) }
-        for index in changed { (nodes[index], used[index], open[index]) = (nil, false, true) }
-        if let layout, let previousList, previousList.count == previousNodes.count, changed.count + count - common > 8 {
-            previousList.withUnsafeBufferPointer { oldBuffer in
-                withUnsafeBufferPointer { newBuffer in
-                    guard let before = oldBuffer.baseAddress, let new = newBuffer.baseAddress else { return }
-                    var unused: [Int: [Int]] = [:]
-                    for index in previousNodes.indices where !used[index] { unused[layout.hash(before + index), default: []].append(index) }
-                    for index in 0..<count where open[index] {
-                        guard let candidates = unused[layout.hash(new + index)],
-                              let match = candidates.first(where: { !used[$0] && layout.sameBytes(before + $0, new + index) }) else { continue }
-                        (nodes[index], used[match], open[index]) = (previousNodes[match], true, false)
-                    }
-                }
-            }
-        }
-        for index in 0..<count where open[index] {
-            let oldNode = index < previousNodes.count && !used[index] ? previousNodes[index] : nil
-            if oldNode != nil { used[index] = true }
-            nodes[index] = try TrackedNode.encode(self[index], against: oldNode, codingPath: codingPath)
-        }
-        return nodes.map { $0! }
-    }
-
-    /// The node for this list when only the elements at `changed` differ from the old
-    /// list's (of the same length): it takes the old node's array of nodes — the old tree
-    /// is dropped after this encoding — and replaces those elements in place, so a toggle
-    /// in a list of 100,000 neither copies nor releases 100,000 references.
-    private func takingNodes(of old: TrackedNode, replacing changed: [Int], layout: ByteLayout?, codingPath: [any CodingKey]) throws -> TrackedNode {
-        var children = old.children
-        old.children = [] // the only reference left is `children`: changed in place
-        // What is left of the old node is what `collect` compares with: only its identity.
-        (old.original, old.taken, old.elementLayout) = (nil, nil, nil)
-        var replaced: [(index: Int, node: TrackedNode)] = []
-        replaced.reserveCapacity(changed.count)
-        for index in changed {
-            let before = children[index]
-            children[index] = try TrackedNode.encode(self[index], against: before, codingPath: codingPath)
-            replaced.append((index, before))
-        }
-        let node = TrackedNode()
-        node.becomeUnkeyed()
-        node.children = children
-        node.original = Original(value: self)
-        node.elementLayout = layout
-        node.taken = (old, replaced)
-        return node
+        node.adopt(try TrackedNode.encode(value, against: old, codingPath: codingPath))
     }
 }

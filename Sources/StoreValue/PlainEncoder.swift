@@ -23,7 +23,7 @@ enum PlainEncoding {
         }
         if budget.remaining < 0 { return nil } // nested containers count without throwing
         if let result = slot.value { return result }
-        return try TrackedNode.encode(value, against: nil, codingPath: [], plain: true).value
+        return try TrackedNode.encode(value, against: nil, codingPath: []).value
     }
 
     /// The value of `value` inside a container of `slot` being encoded at `codingPath`.

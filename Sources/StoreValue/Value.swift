@@ -65,3 +65,29 @@ public enum Value: Hashable, Sendable {
         }
     }
 }
+
+extension Value {
+    /// Whether the tree holds fewer than `limit` values, counted until it is known (at
+    /// most `limit` steps, however long its lists): what decides that a whole snapshot
+    /// costs less than working out changes.
+    public func isSmaller(than limit: Int) -> Bool {
+        var budget = limit
+        return fits(within: &budget)
+    }
+
+    private func fits(within budget: inout Int) -> Bool {
+        budget -= 1
+        guard budget > 0 else { return false }
+        switch self {
+        case .array(let items):
+            guard items.count < budget else { return false }
+            for item in items where !item.fits(within: &budget) { return false }
+        case .record(_, let fields), .enumCase(_, let fields):
+            guard fields.count < budget else { return false }
+            for field in fields where !field.value.fits(within: &budget) { return false }
+        default:
+            break
+        }
+        return true
+    }
+}

@@ -1,0 +1,106 @@
+/// Arrays of `Equatable` elements, encoded without the `Encoder` machinery per element:
+/// an element equal to the one at its place in the old list is that old node, one moved
+/// there unchanged is the old node it had elsewhere; only the others are encoded. What
+/// `Array`'s own `encode(to:)` would give.
+protocol TrackedList {
+    func trackedNode(against old: TrackedNode?, codingPath: [any CodingKey]) throws -> TrackedNode
+}
+
+extension Array: TrackedList where Element: Encodable & Equatable {
+    func trackedNode(against old: TrackedNode?, codingPath: [any CodingKey]) throws -> TrackedNode {
+        // The old node count, not its array: `takingNodes` needs that array unshared.
+        let oldCount = old?.kind == .unkeyed ? old!.children.count : 0
+        let common = Swift.min(count, oldCount)
+        // The old node kept the list it encoded: its elements are compared with these, in
+        // place. Without it, every element goes through `encode`, which compares it with the
+        // value its old node kept.
+        let previousList = (old?.original as? Original<[Element]>).flatMap { $0.value.count == oldCount ? $0.value : nil }
+        // This code is not specialized for the element type, so `==` copies both elements
+        // (retains and releases, which cost more than the comparison): long lists compare
+        // the elements' bytes first (`ByteLayout`), worked out once and kept with the node.
+        let layout = count >= 64 ? (old?.elementLayout ?? ByteLayout(of: Element.self)) : nil
+        var changed: [Int] = []
+        if let previousList {
+            withUnsafeBufferPointer { newBuffer in
+                previousList.withUnsafeBufferPointer { oldBuffer in
+                    guard let new = newBuffer.baseAddress, let before = oldBuffer.baseAddress else { return }
+                    for index in 0..<common {
+                        if let layout, layout.sameBytes(before + index, new + index) { continue }
+                        if before[index] != new[index] { changed.append(index) }
+                    }
+                }
+            }
+        } else {
+            changed = Array<Int>(0..<common)
+        }
+        if changed.isEmpty, count == oldCount, let old { return old }
+        if let old, previousList != nil, count == oldCount, changed.count * 2 <= count {
+            return try takingNodes(of: old, replacing: changed, layout: layout, codingPath: codingPath)
+        }
+        let node = TrackedNode()
+        node.becomeUnkeyed()
+        node.children = try rebuiltNodes(against: old?.kind == .unkeyed ? old!.children : [], previousList, changed: changed, layout: layout, codingPath: codingPath)
+        node.original = Original(value: self)
+        node.elementLayout = layout
+        return node
+    }
+
+    /// The nodes for this list: the old node where an element is the one at its place, an
+    /// old node from elsewhere whose element has the same bytes (a sort, an insertion or a
+    /// removal moves elements without changing them), and a new encoding for the rest —
+    /// against the old node at its place, when no other place took that node. Each old
+    /// node goes to one place at most: the tree stays a tree, which `takingNodes` relies on.
+    private func rebuiltNodes(against previousNodes: [TrackedNode], _ previousList: [Element]?, changed: [Int], layout: ByteLayout?, codingPath: [any CodingKey]) throws -> [TrackedNode] {
+        let common = Swift.min(count, previousNodes.count)
+        var nodes = [TrackedNode?](repeating: nil, count: count)
+        var used = [Bool](repeating: false, count: previousNodes.count)
+        var open = [Bool](repeating: true, count: count)
+        for index in 0..<common { (nodes[index], used[index], open[index]) = (previousNodes[index], true, false) }
+        for index in changed { (nodes[index], used[index], open[index]) = (nil, false, true) }
+        if let layout, let previousList, previousList.count == previousNodes.count, changed.count + count - common > 8 {
+            previousList.withUnsafeBufferPointer { oldBuffer in
+                withUnsafeBufferPointer { newBuffer in
+                    guard let before = oldBuffer.baseAddress, let new = newBuffer.baseAddress else { return }
+                    var unused: [Int: [Int]] = [:]
+                    for index in previousNodes.indices where !used[index] { unused[layout.hash(before + index), default: []].append(index) }
+                    for index in 0..<count where open[index] {
+                        guard let candidates = unused[layout.hash(new + index)],
+                              let match = candidates.first(where: { !used[$0] && layout.sameBytes(before + $0, new + index) }) else { continue }
+                        (nodes[index], used[match], open[index]) = (previousNodes[match], true, false)
+                    }
+                }
+            }
+        }
+        for index in 0..<count where open[index] {
+            let oldNode = index < previousNodes.count && !used[index] ? previousNodes[index] : nil
+            if oldNode != nil { used[index] = true }
+            nodes[index] = try TrackedNode.encode(self[index], against: oldNode, codingPath: codingPath)
+        }
+        return nodes.map { $0! }
+    }
+
+    /// The node for this list when only the elements at `changed` differ from the old
+    /// list's (of the same length): it takes the old node's array of nodes — the old tree
+    /// is dropped after this encoding — and replaces those elements in place, so a toggle
+    /// in a list of 100,000 neither copies nor releases 100,000 references.
+    private func takingNodes(of old: TrackedNode, replacing changed: [Int], layout: ByteLayout?, codingPath: [any CodingKey]) throws -> TrackedNode {
+        var children = old.children
+        old.children = [] // the only reference left is `children`: changed in place
+        // What is left of the old node is what `collect` compares with: only its identity.
+        (old.original, old.taken, old.elementLayout) = (nil, nil, nil)
+        var replaced: [(index: Int, node: TrackedNode)] = []
+        replaced.reserveCapacity(changed.count)
+        for index in changed {
+            let before = children[index]
+            children[index] = try TrackedNode.encode(self[index], against: before, codingPath: codingPath)
+            replaced.append((index, before))
+        }
+        let node = TrackedNode()
+        node.becomeUnkeyed()
+        node.children = children
+        node.original = Original(value: self)
+        node.elementLayout = layout
+        node.taken = (old, replaced)
+        return node
+    }
+}
