@@ -28,10 +28,16 @@ struct Options {
         return FileManager.default.fileExists(atPath: release + "/libCounter.so") ? release : root.appendingPathComponent(".build/debug").path
     }()
 
+    /// A bad command line: the usage on standard error, exit status 2 (not a crash).
+    static func fail() -> Never {
+        FileHandle.standardError.write(Data((usage + "\n").utf8))
+        exit(2)
+    }
+
     init(_ arguments: [String]) {
         var rest = arguments.dropFirst()
         while let flag = rest.popFirst() {
-            guard let text = rest.popFirst() else { fatalError(usage) }
+            guard let text = rest.popFirst() else { Options.fail() }
             if flag == "--only", ["scaling", "time-travel", "stores", "output"].contains(text) {
                 only = text
                 continue
@@ -40,7 +46,7 @@ struct Options {
                 plugins = text
                 continue
             }
-            guard let value = Int(text), value > 0 else { fatalError(usage) }
+            guard let value = Int(text), value > 0 else { Options.fail() }
             switch flag {
             case "--actions": actions = value
             case "--effects": effects = value
@@ -49,7 +55,9 @@ struct Options {
             case "--todos": todos = value
             case "--history": history = value
             case "--rounds": rounds = value
-            default: fatalError("unknown option \(flag)\n" + usage)
+            default:
+                FileHandle.standardError.write(Data("store-ratios: unknown option \(flag)\n".utf8))
+                Options.fail()
             }
         }
     }
