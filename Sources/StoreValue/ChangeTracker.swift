@@ -170,7 +170,7 @@ final class TrackedNode {
         if let list = value as? any TrackedList { return try list.trackedNode(against: old, codingPath: codingPath()) }
         if let old, let before = old.original, before.isEqual(to: value) { return old }
         let node = TrackedNode()
-        try value.encode(to: TrackingEncoder(node: node, old: old, codingPath: codingPath()))
+        try encodeInStableOrder(value, to: TrackingEncoder(node: node, old: old, codingPath: codingPath()))
         if let type = T.self as? any Equatable.Type { node.original = keep(value, as: type) }
         return node
     }

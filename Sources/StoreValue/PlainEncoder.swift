@@ -17,7 +17,7 @@ enum PlainEncoding {
         let budget = PlainSlot.Budget(remaining: limit - 2)
         let slot = PlainSlot(budget: budget)
         do {
-            try value.encode(to: PlainEncoder(slot: slot, codingPath: []))
+            try encodeInStableOrder(value, to: PlainEncoder(slot: slot, codingPath: []))
         } catch is PlainSlot.Budget.Spent {
             return nil
         }
@@ -31,7 +31,7 @@ enum PlainEncoding {
         try slot.budget.spend()
         if let scalar = try Scalars.value(of: value, codingPath: codingPath()) { return .value(scalar) }
         let child = PlainSlot(budget: slot.budget)
-        try value.encode(to: PlainEncoder(slot: child, codingPath: codingPath()))
+        try encodeInStableOrder(value, to: PlainEncoder(slot: child, codingPath: codingPath()))
         return .slot(child)
     }
 }

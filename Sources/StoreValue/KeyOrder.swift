@@ -1,0 +1,57 @@
+/// A dictionary encodes its entries in the order it stores them, which the standard
+/// library's hashing randomizes per process: the same state would list its keys in
+/// another order on every run, and a transcript showing it would fail at random. The
+/// state encoders write dictionaries through this instead: the same containers and keys
+/// as `Dictionary.encode(to:)`, entries in key order.
+protocol KeyOrderedEncoding {
+    func encodeInKeyOrder(to encoder: any Encoder) throws
+}
+
+/// Encodes `value` as its own `encode(to:)` does, a dictionary's entries in key order.
+func encodeInStableOrder<T: Encodable>(_ value: T, to encoder: any Encoder) throws {
+    if let dictionary = value as? any KeyOrderedEncoding {
+        try dictionary.encodeInKeyOrder(to: encoder)
+    } else {
+        try value.encode(to: encoder)
+    }
+}
+
+extension Dictionary: KeyOrderedEncoding where Key: Encodable & Comparable, Value: Encodable {
+    func encodeInKeyOrder(to encoder: any Encoder) throws {
+        let entries = sorted { $0.key < $1.key }
+        // The standard library's choice, in its order: String and Int keys, then keys
+        // that have a coding key, are keys of a keyed container; others alternate with
+        // their values in an unkeyed one.
+        if Key.self == String.self || Key.self == Int.self || Key.self is any CodingKeyRepresentable.Type {
+            var container = encoder.container(keyedBy: EntryKey.self)
+            for (key, value) in entries { try container.encode(value, forKey: EntryKey(key)) }
+        } else {
+            var container = encoder.unkeyedContainer()
+            for (key, value) in entries {
+                try container.encode(key)
+                try container.encode(value)
+            }
+        }
+    }
+}
+
+/// A dictionary key as the standard library's dictionary coding key spells it.
+private struct EntryKey: CodingKey {
+    let stringValue: String
+    let intValue: Int?
+
+    init?(stringValue: String) { (self.stringValue, intValue) = (stringValue, nil) }
+    init?(intValue: Int) { (stringValue, self.intValue) = ("\(intValue)", intValue) }
+
+    init<Key>(_ key: Key) {
+        if let text = key as? String {
+            (stringValue, intValue) = (text, nil)
+        } else if let number = key as? Int {
+            (stringValue, intValue) = ("\(number)", number)
+        } else if let representable = key as? any CodingKeyRepresentable {
+            (stringValue, intValue) = (representable.codingKey.stringValue, representable.codingKey.intValue)
+        } else {
+            (stringValue, intValue) = ("\(key)", nil)
+        }
+    }
+}
