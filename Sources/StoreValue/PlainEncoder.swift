@@ -1,6 +1,6 @@
 /// `Encodable` straight to a `Value`, for encodings read once (a small state, a whole
-/// encoding): no tree is kept to compare the next encoding with, so it allocates a box per
-/// container and nothing per scalar. It gives what the change tracker's encoding gives;
+/// encoding): no tree is kept to compare the next encoding with, and a value is finished
+/// as soon as its own encoding returns, so a record costs its place and its fields. It gives what the change tracker's encoding gives;
 /// an encoding that mixes container kinds in one place (keyed fields, then elements) is
 /// handed to the tracker's encoding, which defines what that means.
 enum PlainEncoding {
@@ -14,34 +14,40 @@ enum PlainEncoding {
     static func value<T: Encodable>(of value: T, within limit: Int) throws -> Value? {
         if let scalar = try Scalars.value(of: value, codingPath: []) { return limit > 1 ? scalar : nil }
         // The root is one value; the limit-th value is one too many.
-        let budget = PlainSlot.Budget(remaining: limit - 2)
-        let slot = PlainSlot(budget: budget)
+        let slot = PlainSlot(encoding: PlainSlot.Encoding(remaining: limit - 2))
         do {
             try encodeInStableOrder(value, to: PlainEncoder(slot: slot, codingPath: []))
-        } catch is PlainSlot.Budget.Spent {
+        } catch is PlainSlot.Encoding.Spent {
             return nil
         }
-        if budget.remaining < 0 { return nil } // nested containers count without throwing
-        if let result = slot.value { return result }
+        if slot.encoding.remaining < 0 { return nil } // nested containers count without throwing
+        if let result = slot.seal(), !slot.encoding.misused { return result }
         return try TrackedNode.encode(value, against: nil, codingPath: []).value
     }
 
-    /// The value of `value` inside a container of `slot` being encoded at `codingPath`.
-    static func child<T: Encodable>(_ value: T, in slot: PlainSlot, codingPath: @autoclosure () -> [any CodingKey]) throws -> PlainSlot.Child {
-        try slot.budget.spend()
-        if let scalar = try Scalars.value(of: value, codingPath: codingPath()) { return .value(scalar) }
-        let child = PlainSlot(budget: slot.budget)
+    /// The value of `value`, written into a container of `slot` at `codingPath`. Its own
+    /// encoding is over when this returns, so it is a finished value.
+    static func child<T: Encodable>(_ value: T, in slot: PlainSlot, codingPath: @autoclosure () -> [any CodingKey]) throws -> Value {
+        try slot.encoding.spend()
+        if let scalar = try Scalars.value(of: value, codingPath: codingPath()) { return scalar }
+        let child = PlainSlot(encoding: slot.encoding)
         try encodeInStableOrder(value, to: PlainEncoder(slot: child, codingPath: codingPath()))
-        return .slot(child)
+        return child.seal() ?? .null // nil only when misused: the result is not used then
     }
 }
 
-/// One place being encoded: what its containers wrote, kept until the whole encoding ends.
+/// One place being encoded: the finished values its containers wrote, and the places of
+/// nested containers, still open to writes until this place is sealed.
 final class PlainSlot {
-    /// How many more values the whole encoding may hold.
-    final class Budget {
+    /// What all the places of one encoding share.
+    final class Encoding {
         struct Spent: Error {}
+        /// How many more values the encoding may hold.
         var remaining: Int
+        /// Containers of different kinds wrote in one place, or a container wrote after its
+        /// value was taken: the tracker's encoding decides what that gives.
+        var misused = false
+
         init(remaining: Int) { self.remaining = remaining }
 
         func spend() throws(Spent) {
@@ -50,114 +56,89 @@ final class PlainSlot {
         }
     }
 
-    let budget: Budget
+    private enum Kind { case empty, keyed, unkeyed, single }
 
-    init(budget: Budget) { self.budget = budget }
-
-    /// A member: a finished value, or a nested container's place, still open to writes.
-    enum Child {
-        case value(Value)
-        case slot(PlainSlot)
-    }
-
-    private enum Content {
-        case empty
-        case keyed(keys: [String], children: [Child])
-        case unkeyed([Child])
-        /// What a single-value container wrote.
-        case single(Child)
-    }
-
-    private var content = Content.empty
-    /// Containers of different kinds wrote here: the encoding is the tracker's to make.
-    private var mixed = false
-    /// Key → index in the keyed content, once it has many keys.
+    let encoding: Encoding
+    private var kind = Kind.empty
+    private var fields: [Value.Field] = []
+    private var items: [Value] = []
+    private var single = Value.null
+    /// Nested containers' places, by their position in `fields` or `items`.
+    private var nested: [(position: Int, slot: PlainSlot)] = []
+    /// Key → position in `fields`, once there are many keys (a dictionary).
     private var keyIndex: [String: Int]?
+    private var sealed = false
 
-    /// The encoded value; nil when this place or one inside it was mixed.
-    var value: Value? {
-        if mixed { return nil }
-        switch content {
-        case .empty: return .record(type: nil, fields: [])
-        case .single(let child): return Self.value(of: child)
-        case .keyed(let keys, let children):
-            var fields: [Value.Field] = []
-            fields.reserveCapacity(keys.count)
-            for (key, child) in zip(keys, children) {
-                guard let value = Self.value(of: child) else { return nil }
-                fields.append(Value.Field(key, value))
-            }
-            return .record(type: nil, fields: fields)
-        case .unkeyed(let children):
-            var items: [Value] = []
-            items.reserveCapacity(children.count)
-            for child in children {
-                guard let value = Self.value(of: child) else { return nil }
-                items.append(value)
-            }
-            return .array(items)
-        }
+    init(encoding: Encoding) { self.encoding = encoding }
+
+    var count: Int { items.count }
+
+    /// Whether a write of `kind` may go here; marks the encoding misused when not.
+    private func accepts(_ wanted: Kind) -> Bool {
+        if kind == .empty, !sealed { kind = wanted }
+        if kind == wanted, !sealed { return true }
+        encoding.misused = true
+        return false
     }
 
-    private static func value(of child: Child) -> Value? {
-        switch child {
-        case .value(let value): value
-        case .slot(let slot): slot.value
-        }
-    }
+    func becomeKeyed() { _ = accepts(.keyed) }
+    func becomeUnkeyed() { _ = accepts(.unkeyed) }
 
-    var count: Int {
-        if case .unkeyed(let children) = content { return children.count }
-        return 0
-    }
-
-    func becomeKeyed() {
-        switch content {
-        case .empty: content = .keyed(keys: [], children: [])
-        case .keyed: break
-        default: mixed = true
-        }
-    }
-
-    func becomeUnkeyed() {
-        switch content {
-        case .empty: content = .unkeyed([])
-        case .unkeyed: break
-        default: mixed = true
-        }
-    }
-
-    /// Puts `child` under `key`, replacing what an earlier write of the same key put.
-    func set(_ child: Child, forKey key: String) {
-        becomeKeyed()
-        guard case .keyed(var keys, var children) = content else { return }
-        content = .empty // released while changed, so the arrays are not copied
-        if let index = keyIndex?[key] ?? (keyIndex == nil ? keys.firstIndex(of: key) : nil) {
-            children[index] = child
+    /// Puts `value` under `key`, replacing what an earlier write of the same key put (a
+    /// nested container there then writes nowhere, as in the tracker's encoding).
+    func set(_ value: Value, forKey key: String, nestedSlot: PlainSlot? = nil) {
+        guard accepts(.keyed) else { return }
+        let position: Int
+        if let index = keyIndex?[key] ?? (keyIndex == nil ? fields.firstIndex { $0.label == key } : nil) {
+            position = index
+            fields[index].value = value
+            nested.removeAll { $0.position == index }
         } else {
-            keys.append(key)
-            children.append(child)
-            // A dictionary encodes as a keyed container: past a few keys, look them up.
+            position = fields.count
+            fields.append(Value.Field(key, value))
             if keyIndex != nil {
-                keyIndex![key] = keys.count - 1
-            } else if keys.count > 16 {
-                keyIndex = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+                keyIndex![key] = position
+            } else if fields.count > 16 {
+                keyIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.label ?? "", $0) })
             }
         }
-        content = .keyed(keys: keys, children: children)
+        if let nestedSlot { nested.append((position, nestedSlot)) }
     }
 
-    func append(_ child: Child) {
-        becomeUnkeyed()
-        guard case .unkeyed(var children) = content else { return }
-        content = .empty
-        children.append(child)
-        content = .unkeyed(children)
+    func append(_ value: Value, nestedSlot: PlainSlot? = nil) {
+        guard accepts(.unkeyed) else { return }
+        if let nestedSlot { nested.append((items.count, nestedSlot)) }
+        items.append(value)
     }
 
-    /// What a single-value container writes: the whole of this place.
-    func adopt(_ child: Child) {
-        if case .empty = content { content = .single(child) } else { mixed = true }
+    /// What a single-value container writes: the whole of this place (once).
+    func adopt(_ value: Value) {
+        guard kind == .empty, !sealed else {
+            encoding.misused = true
+            return
+        }
+        kind = .single
+        single = value
+    }
+
+    /// The value written here, nested containers' values in place; later writes are a
+    /// misuse. Nil when the encoding was misused.
+    func seal() -> Value? {
+        sealed = true
+        for (position, slot) in nested {
+            guard let value = slot.seal() else { return nil }
+            switch kind {
+            case .keyed: fields[position].value = value
+            case .unkeyed: items[position] = value
+            case .empty, .single: break
+            }
+        }
+        if encoding.misused { return nil }
+        switch kind {
+        case .empty, .keyed: return .record(type: nil, fields: fields)
+        case .unkeyed: return .array(items)
+        case .single: return single
+        }
     }
 }
 
@@ -186,8 +167,8 @@ private struct PlainKeyedContainer<Key: CodingKey>: NullWritingContainer {
     let codingPath: [any CodingKey]
 
     mutating func encodeNil(forKey key: Key) throws {
-        try slot.budget.spend()
-        slot.set(.value(.null), forKey: key.stringValue)
+        try slot.encoding.spend()
+        slot.set(.null, forKey: key.stringValue)
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
@@ -197,9 +178,9 @@ private struct PlainKeyedContainer<Key: CodingKey>: NullWritingContainer {
     /// A nested container's place: one value (it cannot throw; the end of the encoding
     /// checks the count).
     private func nested(_ key: String) -> PlainSlot {
-        slot.budget.remaining -= 1
-        let child = PlainSlot(budget: slot.budget)
-        slot.set(.slot(child), forKey: key)
+        slot.encoding.remaining -= 1
+        let child = PlainSlot(encoding: slot.encoding)
+        slot.set(.null, forKey: key, nestedSlot: child)
         return child
     }
 
@@ -229,16 +210,17 @@ private struct PlainUnkeyedContainer: UnkeyedEncodingContainer {
     let codingPath: [any CodingKey]
     var count: Int { slot.count }
 
+    /// A nested container's place, as for keyed containers.
     private func nested() -> PlainSlot {
-        slot.budget.remaining -= 1
-        let child = PlainSlot(budget: slot.budget)
-        slot.append(.slot(child))
+        slot.encoding.remaining -= 1
+        let child = PlainSlot(encoding: slot.encoding)
+        slot.append(.null, nestedSlot: child)
         return child
     }
 
     mutating func encodeNil() throws {
-        try slot.budget.spend()
-        slot.append(.value(.null))
+        try slot.encoding.spend()
+        slot.append(.null)
     }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
@@ -266,11 +248,11 @@ private struct PlainSingleContainer: SingleValueEncodingContainer {
     let slot: PlainSlot
     let codingPath: [any CodingKey]
 
-    mutating func encodeNil() throws { slot.adopt(.value(.null)) }
+    mutating func encodeNil() throws { slot.adopt(.null) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         // The place was counted when it was made: what it holds is the same value.
-        slot.budget.remaining += 1
+        slot.encoding.remaining += 1
         slot.adopt(try PlainEncoding.child(value, in: slot, codingPath: codingPath))
     }
 }

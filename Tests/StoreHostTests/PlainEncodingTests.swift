@@ -61,6 +61,30 @@ private struct Mixed: Encodable {
 
 private struct Empty: Codable {}
 
+/// Keeps a container past the end of the `encode(to:)` that made it.
+private final class KeptContainer {
+    var container: KeyedEncodingContainer<HandWritten.Keys>?
+}
+
+private struct Leaky: Encodable {
+    let kept: KeptContainer
+    func encode(to encoder: any Encoder) throws {
+        kept.container = encoder.container(keyedBy: HandWritten.Keys.self)
+        try kept.container?.encode(1, forKey: .first)
+    }
+}
+
+/// Writes into its field's container after that field was encoded: the field's value
+/// then has both writes, in the tracker's encoding.
+private struct LateWriter: Encodable {
+    func encode(to encoder: any Encoder) throws {
+        let kept = KeptContainer()
+        var container = encoder.container(keyedBy: HandWritten.Keys.self)
+        try container.encode(Leaky(kept: kept), forKey: .record)
+        try kept.container?.encode(2, forKey: .again)
+    }
+}
+
 @Suite("A plain encoding gives what the change tracker's encoding gives")
 struct PlainEncodingTests {
     private func tracked<T: Encodable>(_ value: T) throws -> Value {
@@ -73,6 +97,8 @@ struct PlainEncodingTests {
         #expect(try ValueEncoder().encode(wrapper) == tracked(wrapper))
         #expect(try ValueEncoder().encode(HandWritten()) == tracked(HandWritten()))
         #expect(try ValueEncoder().encode(Mixed()) == tracked(Mixed()))
+        #expect(try ValueEncoder().encode(LateWriter()) == tracked(LateWriter()))
+        #expect(try ValueEncoder().encode(LateWriter())["record"] == .record(["first": .int(1), "again": .int(2)]))
         #expect(try ValueEncoder().encode(Empty()) == .record(type: nil, fields: []))
         #expect(try ValueEncoder().encode([Choice.empty, .named(label: "l"), .pair(2, "y")]) == tracked([Choice.empty, .named(label: "l"), .pair(2, "y")]))
         #expect(try ValueEncoder().encode(Optional<Int>.none) == tracked(Optional<Int>.none))
