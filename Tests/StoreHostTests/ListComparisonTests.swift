@@ -116,6 +116,28 @@ struct ListComparisonTests {
         }
     }
 
+    /// Sorts, reversals, insertions and removals move elements without changing them: the
+    /// moved ones keep their old encodings, and what the changes give is still the state.
+    @Test func movedElementsRoundTrip() throws {
+        var generator = SplitMix(seed: 23)
+        let tracker = ChangeTracker(smallState: 0)
+        var list = tasks(200)
+        var shown = try tracker.snapshot(of: list)
+        for round in 0..<120 {
+            switch generator.next() % 6 {
+            case 0: list.reverse()
+            case 1: list.sort { ($0.priority, $0.id) < ($1.priority, $1.id) }
+            case 2: list.insert(Task(id: "n\(round)", title: "new"), at: Int(generator.next() % UInt64(list.count + 1)))
+            case 3 where list.count > 100: list.remove(at: Int(generator.next() % UInt64(list.count)))
+            case 4: list = Array(list[7...] + list[..<7]) // rotated: every element moved
+            default: list.shuffle(using: &generator)
+            }
+            if round % 5 == 0 { list[Int(generator.next() % UInt64(list.count))].done.toggle() }
+            for patch in try #require(try tracker.changes(of: list)) { try patch.apply(to: &shown) }
+            #expect(shown == (try ValueEncoder().encode(list)), "round \(round)")
+        }
+    }
+
     /// Random edits of a long list, each compared with a whole encoding: what the changes
     /// give is the state, whichever way its elements were copied.
     @Test func randomEditsOfALongListRoundTrip() throws {
@@ -138,3 +160,4 @@ struct ListComparisonTests {
         }
     }
 }
+extension SplitMix: RandomNumberGenerator {}
