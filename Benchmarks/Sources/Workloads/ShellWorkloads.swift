@@ -18,12 +18,17 @@ public enum ShellWorkloads {
 
     /// What showing every result costs: seconds for `storesh --plugin PLUGIN -f SCRIPT`
     /// with `--quiet` (nothing read or shown per action) and with `--format json` (the
-    /// state read, diffed and printed after every action), output thrown away.
+    /// state read, diffed and printed after every action), output thrown away. The quiet
+    /// run is timed before and after the JSON one and averaged, so the pair sees one
+    /// machine speed (a shared machine's can change within seconds).
     public static func outputCost(script lines: [String], name: String, plugin: String, storesh: String, options: [String] = []) throws -> (quiet: Double, json: Double) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-bench-\(name).storesh").path
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         let arguments = options + ["--plugin", plugin, "-f", path]
-        return (try time(storesh, arguments + ["--quiet"], expect: nil), try time(storesh, arguments + ["--format", "json"], expect: nil))
+        let quietBefore = try time(storesh, arguments + ["--quiet"], expect: nil)
+        let json = try time(storesh, arguments + ["--format", "json"], expect: nil)
+        let quietAfter = try time(storesh, arguments + ["--quiet"], expect: nil)
+        return ((quietBefore + quietAfter) / 2, json)
     }
 
     /// The scripts `outputCost` is measured on: `count` Counter increments; a Todos list

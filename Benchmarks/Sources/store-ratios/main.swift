@@ -135,18 +135,23 @@ if options.only == "scaling" {
 
 /// `--format json` against `--quiet` on the same scripts (issue 14's "no more than twice").
 func outputCost() {
-    print("\nshowing every result: --format json against --quiet (\(options.plugins)/storesh, best of \(r))")
+    print("\nshowing every result: --format json against --quiet (\(options.plugins)/storesh, best of \(r); each round times quiet, json, quiet)")
     for script in ShellWorkloads.outputScripts {
         for (mode, flags) in [("in a worker", [String]()), ("in process", ["--in-process"])] {
             var quiet = Double.infinity, json = Double.infinity
+            var ratios: [Double] = []
             do {
                 for _ in 0..<r {
                     let run = try ShellWorkloads.outputCost(script: script.lines, name: script.name, plugin: script.plugin, storesh: options.plugins + "/storesh", options: flags)
                     quiet = min(quiet, run.quiet)
                     json = min(json, run.json)
+                    ratios.append(run.json / run.quiet)
                 }
-                print(String(format: "%@ (%d lines), %@: --quiet %.3f s, --format json %.3f s = %.2fx   target <= 2x",
-                             script.name, script.lines.count, mode, quiet, json, json / quiet))
+                // The median of each round's own ratio is the steadier figure on a machine
+                // whose speed moves between rounds.
+                let median = ratios.sorted()[ratios.count / 2]
+                print(String(format: "%@ (%d lines), %@: --quiet %.3f s, --format json %.3f s = %.2fx, median of %d paired rounds %.2fx   target <= 2x",
+                             script.name, script.lines.count, mode, quiet, json, json / quiet, ratios.count, median))
             } catch {
                 print("\(script.name) \(mode): skipped: \(error)")
             }
