@@ -1,13 +1,13 @@
-/// A dictionary encodes its entries in the order it stores them, which the standard
-/// library's hashing randomizes per process: the same state would list its keys in
+/// A dictionary or a set encodes its entries in the order it stores them, which the
+/// standard library's hashing randomizes per process: the same state would list them in
 /// another order on every run, and a transcript showing it would fail at random. The
-/// state encoders write dictionaries through this instead: the same containers and keys
-/// as `Dictionary.encode(to:)`, entries in key order.
+/// state encoders write them through this instead: the same containers and keys as their
+/// own `encode(to:)`, entries in key order (when keys or elements are `Comparable`).
 protocol KeyOrderedEncoding {
     func encodeInKeyOrder(to encoder: any Encoder) throws
 }
 
-/// Encodes `value` as its own `encode(to:)` does, a dictionary's entries in key order.
+/// Encodes `value` as its own `encode(to:)` does, a dictionary's or a set's entries in order.
 func encodeInStableOrder<T: Encodable>(_ value: T, to encoder: any Encoder) throws {
     if let dictionary = value as? any KeyOrderedEncoding {
         try dictionary.encodeInKeyOrder(to: encoder)
@@ -32,6 +32,13 @@ extension Dictionary: KeyOrderedEncoding where Key: Encodable & Comparable, Valu
                 try container.encode(value)
             }
         }
+    }
+}
+
+extension Set: KeyOrderedEncoding where Element: Encodable & Comparable {
+    func encodeInKeyOrder(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        for element in sorted() { try container.encode(element) }
     }
 }
 

@@ -5,9 +5,10 @@ private struct Inventory: Codable, Equatable {
     var stock: [String: Int] = [:]
     var bins: [Int: String] = [:]
     var weights: [Double: String] = [:]
+    var tags: Set<String> = []
 }
 
-@Suite("Dictionaries in a state list their keys in order, whatever order they store them in")
+@Suite("Dictionaries and sets in a state list their entries in order, whatever order they store them in")
 struct KeyOrderTests {
     /// The same entries stored two ways: inserted in opposite orders into dictionaries of
     /// different capacities, which the standard library iterates in different orders.
@@ -15,15 +16,18 @@ struct KeyOrderTests {
         var first = Inventory(), second = Inventory()
         second.stock.reserveCapacity(4096)
         second.bins.reserveCapacity(4096)
+        second.tags.reserveCapacity(4096)
         for index in 0..<count {
             first.stock["item\(index)"] = index
             first.bins[index * 7 % 101] = "b\(index)"
             first.weights[Double(index) / 4] = "w\(index)"
+            first.tags.insert("tag\(index)")
         }
         for index in (0..<count).reversed() {
             second.stock["item\(index)"] = index
             second.bins[index * 7 % 101] = "b\(index)"
             second.weights[Double(index) / 4] = "w\(index)"
+            second.tags.insert("tag\(index)")
         }
         return (first, second)
     }
@@ -46,6 +50,7 @@ struct KeyOrderTests {
         }
         let weightKeys = stride(from: 0, to: pairs.count, by: 2).map { pairs[$0] }
         #expect(weightKeys == (0..<40).map { Value.double(Double($0) / 4) })
+        #expect(encoded["tags"] == .array((0..<40).map { "tag\($0)" }.sorted().map(Value.string)), "a set's elements in order")
         #expect(try ValueDecoder().decode(Inventory.self, from: encoded) == first, "a snapshot restores")
     }
 
