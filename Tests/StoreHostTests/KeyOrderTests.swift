@@ -61,8 +61,7 @@ struct KeyOrderTests {
         for index in 30..<300 {
             inventory.stock["item\(index)"] = index // grows past several capacities
             if index % 3 == 0 { inventory.stock["item\(index / 2)"] = -index }
-            for patch in try #require(try tracker.changes(of: inventory)) { try patch.apply(to: &shown) }
-            #expect(shown == (try ValueEncoder().encode(inventory)), "after \(index)")
+            try expectChangesRoundTrip(tracker, inventory, shown: &shown, round: "after \(index)")
         }
     }
 }

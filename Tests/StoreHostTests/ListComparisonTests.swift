@@ -111,8 +111,7 @@ struct ListComparisonTests {
         for round in 0..<200 {
             let index = Int(generator.next() % 80)
             if generator.next() % 2 == 0 { columns.left.tasks[index].done.toggle() } else { columns.right.tasks[index].priority += 1 }
-            for patch in try #require(try tracker.changes(of: columns)) { try patch.apply(to: &shown) }
-            #expect(shown == (try ValueEncoder().encode(columns)), "round \(round)")
+            try expectChangesRoundTrip(tracker, columns, shown: &shown, round: "round \(round)")
         }
     }
 
@@ -133,8 +132,7 @@ struct ListComparisonTests {
             default: list.shuffle(using: &generator)
             }
             if round % 5 == 0 { list[Int(generator.next() % UInt64(list.count))].done.toggle() }
-            for patch in try #require(try tracker.changes(of: list)) { try patch.apply(to: &shown) }
-            #expect(shown == (try ValueEncoder().encode(list)), "round \(round)")
+            try expectChangesRoundTrip(tracker, list, shown: &shown, round: "round \(round)")
         }
     }
 
@@ -154,9 +152,7 @@ struct ListComparisonTests {
             case 3: list = recopied(list)
             default: list.swapAt(index, Int(generator.next() % UInt64(list.count)))
             }
-            let patches = try #require(try tracker.changes(of: list))
-            for patch in patches { try patch.apply(to: &shown) }
-            #expect(shown == (try ValueEncoder().encode(list)), "round \(round): \(patches)")
+            try expectChangesRoundTrip(tracker, list, shown: &shown, round: "round \(round)")
         }
     }
 }

@@ -2,6 +2,7 @@
 import Foundation
 import StoreHost
 import StoreShell
+import StoreValue
 import Testing
 
 /// The build directory, where `swift build`/`swift test` put the example plugins.
@@ -70,4 +71,13 @@ struct SplitMix {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+}
+
+/// Applies what `tracker` reports changed in `state` to `shown`, the state as last shown,
+/// and expects that to be `state`'s whole encoding: the round trip every change report
+/// must make. `round` names the step in a failure, with the changes.
+func expectChangesRoundTrip<State: Encodable>(_ tracker: ChangeTracker, _ state: State, shown: inout Value, round: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let patches = try #require(try tracker.changes(of: state), sourceLocation: sourceLocation)
+    for patch in patches { try patch.apply(to: &shown) }
+    #expect(shown == (try ValueEncoder().encode(state)), "\(round): \(patches)", sourceLocation: sourceLocation)
 }
