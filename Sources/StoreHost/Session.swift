@@ -24,7 +24,18 @@ public final class Session {
     private var knownState: Value
     private var isStale = false
     /// The last read of the state: what it was, and what changed since the read before.
-    package private(set) var lastRead: StateRead?
+    /// Made when asked for: the session keeps only the state itself, so that it is the
+    /// state's only holder and a plugin's changes apply to it in place.
+    package var lastRead: StateRead? {
+        lastReadKept.map { StateRead(state: knownState, previous: nil, patches: $0.patches, number: $0.number) }
+    }
+    /// The last read's number and changes.
+    private var lastReadKept: (number: UInt64, patches: [StatePatch]?)?
+    /// True while `send` waits for the plugin's dispatch: a read then (an effect's action
+    /// the plugin applied meanwhile) keeps the state before it in `sendBase` for the send's
+    /// diff, which can no longer be worked out from the send's own read alone.
+    private var sendInFlight = false
+    private var sendBase: Value?
     /// True while `knownState` is the state the plugin last reported, so the plugin can be
     /// asked for what changed since (`snapshot_changes`) instead of for all of it.
     private var pluginBaseline = false
@@ -85,9 +96,7 @@ public final class Session {
         if let worker = model.worker {
             let remote = try RemoteStore(plugin: worker, model: model, session: self)
             self.remote = remote
-            let read = try remote.create()
-            knownState = read.state
-            lastRead = read
+            adopt(try remote.create())
             return
         }
         var error = sp_error.empty()
@@ -115,7 +124,13 @@ public final class Session {
     public func send(_ action: ActionDescriptor, arguments: [Value], observe: Bool = true) throws(SessionError) -> SendResult {
         if let remote { return try sendRemote(action, arguments: arguments, observe: observe, remote: remote) }
         guard let store else { throw SessionError(message: "the store is gone") }
-        let before = observe ? state : knownState
+        // The diff is from the state as it is now (read first when stale, as `state` does);
+        // the read after the action works it out from the changes it applies.
+        if observe, isStale { _ = try? read() }
+        let baseNumber = lastReadKept?.number
+        sendInFlight = observe
+        sendBase = nil
+        defer { sendBase = nil }
         var result = sp_dispatch_result.empty()
         var error = sp_error.empty()
         let status: Int32
@@ -124,6 +139,7 @@ public final class Session {
         } else {
             status = dispatchValueTree(action.name, arguments: arguments, store: store, result: &result, error: &error)
         }
+        sendInFlight = false
         guard status == Int32(SP_OK) else {
             throw SessionError(message: "\(action.name): \(ErrorCode.explain(status, error.text))")
         }
@@ -131,15 +147,23 @@ public final class Session {
             isStale = isStale || result.state_changed != 0
             return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: [])
         }
+        let changed = result.state_changed != 0
         let fresh: StateRead
         do {
-            fresh = try read()
+            fresh = try read(diffing: changed && sendBase == nil)
         } catch {
             // The action was applied; only showing its result failed.
             isStale = true
             return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: [], stateError: error.message)
         }
-        let changes = result.state_changed != 0 ? diff(from: before, to: fresh) : []
+        var changes: [StateChange] = []
+        if changed {
+            if let sendBase {
+                changes = model.stateDiff.changes(from: sendBase, to: fresh.state)
+            } else if fresh.number == (baseNumber ?? 0) + 1, let found = fresh.changes {
+                changes = found
+            }
+        }
         return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: changes)
     }
 
@@ -337,36 +361,60 @@ public final class Session {
 
     /// Reads the state, makes it the known state, and says what changed since the last
     /// read (a model in a worker: the worker says; in this process: the plugin's
-    /// `snapshot_changes`, else a whole snapshot).
+    /// `snapshot_changes`, else a whole snapshot). With `diffing`, the read's `changes`
+    /// are the diff from the state before it.
     @discardableResult
-    package func read(whole: Bool = false) throws(SessionError) -> StateRead {
-        let number = (lastRead?.number ?? 0) + 1
+    package func read(whole: Bool = false, diffing: Bool = false) throws(SessionError) -> StateRead {
+        if sendInFlight, sendBase == nil { sendBase = knownState }
+        let number = (lastReadKept?.number ?? 0) + 1
         let asksForChanges = !whole && pluginBaseline && readsChanges && model.snapshotChanges != nil
-        let fresh: StateRead
+        var fresh: StateRead
         if let remote {
             fresh = try remote.read(whole: whole)
+            if diffing { fresh.changes = diff(from: knownState, to: fresh) }
         } else if asksForChanges, !snapshotsSmallState, let patches = readChanges() {
             if !reportsSmallChanges, knownState.isSmaller(than: Self.smallState) { reportsSmallChanges = true }
-            var state: Value?
-            do {
-                state = try StatePatch.apply(patches, to: knownState)
-            } catch {
-                logHost?.log?(.warning, "\(model.qualifiedName) reported a change that does not fit its state (\(error)); reading the whole state")
-            }
-            if let state {
-                fresh = try checked(StateRead(state: state, previous: knownState, patches: patches, number: number))
+            if !checksChanges, let tree = PatchTree(patches, over: knownState) {
+                fresh = StateRead(state: .null, previous: nil, patches: patches, number: number)
+                if diffing {
+                    fresh.changes = model.stateDiff.changes(applying: tree, to: &knownState, memo: identityMemo)
+                } else {
+                    tree.apply(to: &knownState)
+                }
+                fresh.state = knownState
             } else {
-                fresh = StateRead(state: try readWholeState(), previous: nil, patches: nil, number: number)
+                fresh = try readApplyingCopy(patches, number: number)
+                if diffing { fresh.changes = diff(from: knownState, to: fresh) }
             }
         } else {
             fresh = StateRead(state: try readWholeState(), previous: nil, patches: nil, number: number)
+            if diffing { fresh.changes = model.stateDiff.changes(from: knownState, to: fresh.state) }
             snapshotsSmallState = asksForChanges && !reportsSmallChanges && fresh.state.isSmaller(than: Self.smallState)
         }
-        knownState = fresh.state
-        isStale = false
+        adopt(fresh)
         pluginBaseline = true
-        lastRead = fresh
         return fresh
+    }
+
+    /// Makes `read` the known state and the last read.
+    private func adopt(_ read: StateRead) {
+        knownState = read.state
+        isStale = false
+        lastReadKept = (read.number, read.patches)
+    }
+
+    /// The plugin's changes applied to a copy of the state, which stays as it was for the
+    /// diff (changes the session cannot apply in place: splices, or with `checksChanges`);
+    /// a whole snapshot when they do not fit.
+    private func readApplyingCopy(_ patches: [StatePatch], number: UInt64) throws(SessionError) -> StateRead {
+        let state: Value
+        do {
+            state = try StatePatch.apply(patches, to: knownState)
+        } catch {
+            logHost?.log?(.warning, "\(model.qualifiedName) reported a change that does not fit its state (\(error)); reading the whole state")
+            return StateRead(state: try readWholeState(), previous: nil, patches: nil, number: number)
+        }
+        return try checked(StateRead(state: state, previous: knownState, patches: patches, number: number))
     }
 
     /// The plugin's changes since its last report, nil when it cannot say (or says
@@ -464,8 +512,10 @@ public final class Session {
     private var lastEmittedChanged: Bool?
 
     private func applied(_ action: String) {
-        let before: Value? = isStale ? nil : knownState
-        applied(action, before: before, read: try? read(), changed: lastEmittedChanged)
+        // A stale state (after unobserved sends) cannot give a faithful diff: report no
+        // diff then, and take "changed" from the plugin when it says.
+        let fresh = try? read(diffing: !isStale)
+        report(action, read: fresh, changes: fresh?.changes ?? [], changed: lastEmittedChanged)
         lastEmittedChanged = nil
     }
 
@@ -474,20 +524,16 @@ public final class Session {
     package func appliedInWorker(_ action: String, read: () -> StateRead?, changed pluginSaid: Bool?) {
         let before: Value? = isStale ? nil : knownState
         let fresh = read()
+        var changes: [StateChange] = []
         if let fresh {
-            knownState = fresh.state
-            isStale = false
-            lastRead = fresh
+            if let before { changes = diff(from: before, to: fresh) }
+            adopt(fresh)
         }
-        applied(action, before: before, read: fresh, changed: pluginSaid)
+        report(action, read: fresh, changes: changes, changed: pluginSaid)
     }
 
-    private func applied(_ action: String, before: Value?, read fresh: StateRead?, changed pluginSaid: Bool?) {
-        // A stale state (after unobserved sends) cannot give a faithful diff: report no
-        // diff then, and take "changed" from the plugin when it says.
+    private func report(_ action: String, read fresh: StateRead?, changes: [StateChange], changed pluginSaid: Bool?) {
         if fresh == nil { isStale = true } // `:state` will say why it cannot be read
-        var changes: [StateChange] = []
-        if let before, let fresh { changes = diff(from: before, to: fresh) }
         onEvent?(.applied(action: action, changes: changes, changed: pluginSaid ?? !changes.isEmpty))
     }
 
@@ -512,10 +558,9 @@ public final class Session {
             isStale = true
             return SendResult(action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [], stateError: error.message)
         case .success(let fresh?):
-            knownState = fresh.state
-            isStale = false
-            lastRead = fresh
-            return SendResult(action: action, stateChanged: true, effectsStarted: outcome.effectsStarted, changes: diff(from: before, to: fresh))
+            let changes = diff(from: before, to: fresh)
+            adopt(fresh)
+            return SendResult(action: action, stateChanged: true, effectsStarted: outcome.effectsStarted, changes: changes)
         case .success(nil):
             return result
         }

@@ -4,13 +4,15 @@ package import StoreValue
 
 /// One read of a session's state: the state, and how it came from the read before.
 package struct StateRead: Sendable {
-    package let state: Value
+    package var state: Value
     /// The state `patches` apply to (the previous read's); nil when read whole.
     package let previous: Value?
     /// What changed since the previous read; nil when the state was read whole.
     package let patches: [StatePatch]?
     /// Counts the session's reads from 1; a worker's reads are numbered by the worker.
     package let number: UInt64
+    /// The diff from the state before this read, when the read was asked to work it out.
+    package var changes: [StateChange]?
 
     package init(state: Value, previous: Value?, patches: [StatePatch]?, number: UInt64) {
         self.state = state

@@ -70,7 +70,7 @@ extension StateDiff {
         return changes
     }
 
-    private func diff(_ old: Value, _ new: Value, path: String, touched: StateTouch, memo: IdentityMemo?, into changes: inout [StateChange]) {
+    func diff(_ old: Value, _ new: Value, path: String, touched: StateTouch, memo: IdentityMemo?, into changes: inout [StateChange]) {
         switch (touched, old, new) {
         case (.spliced(let at, let removing, let inserting), .array(let oldItems), .array(let newItems)):
             if let memo, diffSplice(oldItems, newItems, at: at, removing: removing, inserting: inserting, path: path, memo: memo, into: &changes) { return }
@@ -173,6 +173,14 @@ public final class IdentityMemo {
         entries.removeAll { Self.same($0.items, items) }
         if entries.count == Self.capacity { entries.removeFirst() }
         entries.append((items, ids, set))
+    }
+
+    /// Forgets `items`, saying what its ids were: a list about to change in place is let
+    /// go first (the memo's hold would make the change a copy).
+    func take(_ items: [Value]) -> (ids: [String], set: Set<String>)? {
+        guard let index = entries.firstIndex(where: { Self.same($0.items, items) }) else { return nil }
+        let entry = entries.remove(at: index)
+        return (entry.ids, entry.set)
     }
 
     /// A list whose elements changed in place, keeping their ids, has the old list's ids.
