@@ -9,6 +9,11 @@
 struct ByteLayout {
     /// Byte ranges to compare, in order, adjacent ones merged.
     private(set) var ranges: [(offset: Int, count: Int)] = []
+    /// The same bytes as whole 8-byte words, each with the bits of it that hold data (a
+    /// word of padding left out), then the bytes past the last whole word one by one: what
+    /// the comparisons walk, without a branch per word.
+    private var words: [(offset: Int, mask: UInt64)] = []
+    private var tailBytes: [Int] = []
 
     /// The layout of `type`: a struct's fields, found through the runtime's reflection and
     /// recursively; anything else (an enum, a class reference, a struct the runtime has no
@@ -16,41 +21,47 @@ struct ByteLayout {
     /// is taken as all data too, so no byte that holds data is ever skipped.
     init(of type: Any.Type) {
         add(type, at: 0, depth: 0)
+        let wholeWords = Self.size(of: type) / 8
+        var masks = [UInt64](repeating: 0, count: wholeWords)
+        for range in ranges {
+            for byte in range.offset..<(range.offset + range.count) {
+                if byte / 8 < wholeWords {
+                    masks[byte / 8] |= 0xFF << UInt64(8 * (byte % 8))
+                } else {
+                    tailBytes.append(byte)
+                }
+            }
+        }
+        words = masks.enumerated().filter { $0.element != 0 }.map { (8 * $0.offset, $0.element) }
     }
 
     /// Whether the values at `a` and `b` have the same bytes in every range.
     func sameBytes<T>(_ a: UnsafePointer<T>, _ b: UnsafePointer<T>) -> Bool {
         let (x, y) = (UnsafeRawPointer(a), UnsafeRawPointer(b))
-        for range in ranges {
-            var offset = range.offset
-            let end = range.offset + range.count
-            while offset + 8 <= end {
-                if x.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != y.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
-                offset += 8
-            }
-            while offset < end {
-                if x.load(fromByteOffset: offset, as: UInt8.self) != y.load(fromByteOffset: offset, as: UInt8.self) { return false }
-                offset += 1
+        var difference: UInt64 = 0
+        words.withUnsafeBufferPointer { words in
+            for word in words {
+                difference |= (x.loadUnaligned(fromByteOffset: word.offset, as: UInt64.self)
+                    ^ y.loadUnaligned(fromByteOffset: word.offset, as: UInt64.self)) & word.mask
             }
         }
-        return true
+        for byte in tailBytes {
+            difference |= UInt64(x.load(fromByteOffset: byte, as: UInt8.self) ^ y.load(fromByteOffset: byte, as: UInt8.self))
+        }
+        return difference == 0
     }
 
     /// A hash of the bytes `sameBytes` compares: equal for values with the same bytes.
     func hash<T>(_ value: UnsafePointer<T>) -> Int {
         let bytes = UnsafeRawPointer(value)
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for range in ranges {
-            var offset = range.offset
-            let end = range.offset + range.count
-            while offset + 8 <= end {
-                hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x100_0000_01b3
-                offset += 8
+        words.withUnsafeBufferPointer { words in
+            for word in words {
+                hash = (hash ^ (bytes.loadUnaligned(fromByteOffset: word.offset, as: UInt64.self) & word.mask)) &* 0x100_0000_01b3
             }
-            while offset < end {
-                hash = (hash ^ UInt64(bytes.load(fromByteOffset: offset, as: UInt8.self))) &* 0x100_0000_01b3
-                offset += 1
-            }
+        }
+        for byte in tailBytes {
+            hash = (hash ^ UInt64(bytes.load(fromByteOffset: byte, as: UInt8.self))) &* 0x100_0000_01b3
         }
         return Int(truncatingIfNeeded: hash ^ (hash >> 29))
     }

@@ -53,6 +53,24 @@ struct ListComparisonTests {
         #expect(ByteLayout(of: Int.self).ranges.map(\.count) == [8])
     }
 
+    /// Ten bytes: one whole word, then two bytes that are compared one by one.
+    private struct Flags: Codable, Equatable {
+        var count: Int
+        var on = false
+        var off = false
+    }
+
+    @Test func bytesPastTheLastWholeWordAreCompared() throws {
+        #expect(MemoryLayout<Flags>.size == 10)
+        let tracker = ChangeTracker(smallState: 0)
+        var list = (0..<100).map { Flags(count: $0) }
+        _ = try tracker.snapshot(of: list)
+        list[40].off = true
+        #expect(try tracker.changes(of: list) == [.set(path: [.index(40), .field("off")], value: .bool(true))])
+        list[41].on = true
+        #expect(try tracker.changes(of: list) == [.set(path: [.index(41), .field("on")], value: .bool(true))])
+    }
+
     @Test func aToggleInARecopiedListIsOneChange() throws {
         let tracker = ChangeTracker(smallState: 0)
         var list = tasks(300)
