@@ -96,7 +96,7 @@ public final class Session {
         if let worker = model.worker {
             let remote = try RemoteStore(plugin: worker, model: model, session: self)
             self.remote = remote
-            adopt(try remote.create())
+            _ = try accept(remote.create(), from: remote, diffing: false)
             return
         }
         var error = sp_error.empty()
@@ -216,9 +216,10 @@ public final class Session {
         case .done(let result): return result
         case .inWorker(let ticket):
             guard let remote else { throw SessionError(message: "\(model.qualifiedName): its worker is gone") }
-            let result = try remote.finishBatch(ticket)
-            if result.outcomes.contains(where: { (try? $0.get())?.changed == true }) { isStale = true }
-            return result
+            let (outcomes, after) = try remote.finishBatch(ticket)
+            if let after { return BatchResult(outcomes: outcomes, stateAfter: try accept(after, from: remote, diffing: false).state) }
+            if outcomes.contains(where: { (try? $0.get())?.changed == true }) { isStale = true }
+            return BatchResult(outcomes: outcomes, stateAfter: nil)
         }
     }
 
@@ -365,30 +366,27 @@ public final class Session {
     /// are the diff from the state before it.
     @discardableResult
     package func read(whole: Bool = false, diffing: Bool = false) throws(SessionError) -> StateRead {
-        if sendInFlight, sendBase == nil { sendBase = knownState }
+        keepSendBase()
+        if let remote { return try accept(remote.read(whole: whole), from: remote, diffing: diffing) }
         let number = (lastReadKept?.number ?? 0) + 1
         let asksForChanges = !whole && pluginBaseline && readsChanges && model.snapshotChanges != nil
         var fresh: StateRead
-        if let remote {
-            fresh = try remote.read(whole: whole)
-            if diffing { fresh.changes = diff(from: knownState, to: fresh) }
-        } else if asksForChanges, !snapshotsSmallState, let patches = readChanges() {
+        if asksForChanges, !snapshotsSmallState, let patches = readChanges() {
             if !reportsSmallChanges, knownState.isSmaller(than: Self.smallState) { reportsSmallChanges = true }
-            if !checksChanges, let tree = PatchTree(patches, over: knownState) {
-                fresh = StateRead(state: .null, previous: nil, patches: patches, number: number)
-                if diffing {
-                    fresh.changes = model.stateDiff.changes(applying: tree, to: &knownState, memo: identityMemo)
-                } else {
-                    tree.apply(to: &knownState)
-                }
-                fresh.state = knownState
-            } else {
-                fresh = try readApplyingCopy(patches, number: number)
+            do {
+                // With `checksChanges` they are checked against a whole snapshot, which may
+                // then be the state: diffed after that.
+                fresh = try applying(patches, number: number, diffing: diffing && !checksChanges, inPlace: !checksChanges)
+            } catch {
+                logHost?.log?(.warning, "\(model.qualifiedName) reported a change that does not fit its state (\(error)); reading the whole state")
+                fresh = try wholeRead(number: number, diffing: diffing)
+            }
+            if checksChanges {
+                fresh = try checked(fresh)
                 if diffing { fresh.changes = diff(from: knownState, to: fresh) }
             }
         } else {
-            fresh = StateRead(state: try readWholeState(), previous: nil, patches: nil, number: number)
-            if diffing { fresh.changes = model.stateDiff.changes(from: knownState, to: fresh.state) }
+            fresh = try wholeRead(number: number, diffing: diffing)
             snapshotsSmallState = asksForChanges && !reportsSmallChanges && fresh.state.isSmaller(than: Self.smallState)
         }
         adopt(fresh)
@@ -396,25 +394,68 @@ public final class Session {
         return fresh
     }
 
+    private func wholeRead(number: UInt64, diffing: Bool) throws(SessionError) -> StateRead {
+        var fresh = StateRead(state: try readWholeState(), previous: nil, patches: nil, number: number)
+        if diffing { fresh.changes = model.stateDiff.changes(from: knownState, to: fresh.state) }
+        return fresh
+    }
+
+    /// During a send, the first read keeps the state before it for the send's diff.
+    private func keepSendBase() {
+        if sendInFlight, sendBase == nil { sendBase = knownState }
+    }
+
+    /// `patches` applied to the known state, as the read numbered `number`: in place when
+    /// `inPlace` and they are sets that fit (diffed from what they replace), else to a copy
+    /// (diffed by looking where they touched). Throws, changing nothing, when they do not
+    /// fit the state. Does not make the result the known state.
+    private func applying(_ patches: [StatePatch], number: UInt64, diffing: Bool, inPlace: Bool) throws(StatePatch.Mismatch) -> StateRead {
+        if inPlace, let tree = PatchTree(patches, over: knownState) {
+            var fresh = StateRead(state: .null, previous: nil, patches: patches, number: number)
+            if diffing {
+                fresh.changes = model.stateDiff.changes(applying: tree, to: &knownState, memo: identityMemo)
+            } else {
+                tree.apply(to: &knownState)
+            }
+            fresh.state = knownState
+            return fresh
+        }
+        let state = try StatePatch.apply(patches, to: knownState)
+        var fresh = StateRead(state: state, previous: knownState, patches: patches, number: number)
+        if diffing { fresh.changes = model.stateDiff.changes(from: knownState, to: state, touched: StateTouch(patches), memo: identityMemo) }
+        return fresh
+    }
+
+    /// Makes a state the worker sent the known state: a whole one as it is, changes applied
+    /// as `applying` does. Changes that do not fit make the whole state read again, unless
+    /// `mayAsk` is false (the state is then stale).
+    private func accept(_ state: WireState, from remote: RemoteStore, diffing: Bool, mayAsk: Bool = true) throws(SessionError) -> StateRead {
+        keepSendBase()
+        switch state {
+        case .whole(let number, let value):
+            var fresh = StateRead(state: value, previous: nil, patches: nil, number: number)
+            if diffing { fresh.changes = model.stateDiff.changes(from: knownState, to: value) }
+            adopt(fresh)
+            return fresh
+        case .changes(let number, _, let patches):
+            if let fresh = try? applying(patches, number: number, diffing: diffing, inPlace: true) {
+                adopt(fresh)
+                return fresh
+            }
+            remote.outOfStep()
+            guard mayAsk else {
+                isStale = true
+                throw SessionError(message: "\(model.qualifiedName): its worker sent changes that do not fit the state")
+            }
+            return try accept(remote.read(whole: true), from: remote, diffing: diffing, mayAsk: false)
+        }
+    }
+
     /// Makes `read` the known state and the last read.
     private func adopt(_ read: StateRead) {
         knownState = read.state
         isStale = false
         lastReadKept = (read.number, read.patches)
-    }
-
-    /// The plugin's changes applied to a copy of the state, which stays as it was for the
-    /// diff (changes the session cannot apply in place: splices, or with `checksChanges`);
-    /// a whole snapshot when they do not fit.
-    private func readApplyingCopy(_ patches: [StatePatch], number: UInt64) throws(SessionError) -> StateRead {
-        let state: Value
-        do {
-            state = try StatePatch.apply(patches, to: knownState)
-        } catch {
-            logHost?.log?(.warning, "\(model.qualifiedName) reported a change that does not fit its state (\(error)); reading the whole state")
-            return StateRead(state: try readWholeState(), previous: nil, patches: nil, number: number)
-        }
-        return try checked(StateRead(state: state, previous: knownState, patches: patches, number: number))
     }
 
     /// The plugin's changes since its last report, nil when it cannot say (or says
@@ -519,17 +560,14 @@ public final class Session {
         lastEmittedChanged = nil
     }
 
-    /// An effect's action in a worker was applied; `read` is the state after it (nil when
-    /// it could not be read), `changed` what the plugin said (nil: it did not say).
-    package func appliedInWorker(_ action: String, read: () -> StateRead?, changed pluginSaid: Bool?) {
-        let before: Value? = isStale ? nil : knownState
-        let fresh = read()
-        var changes: [StateChange] = []
-        if let fresh {
-            if let before { changes = diff(from: before, to: fresh) }
-            adopt(fresh)
-        }
-        report(action, read: fresh, changes: changes, changed: pluginSaid)
+    /// An effect's action in a worker was applied; `state` is the state after it (nil when
+    /// it could not be read), `changed` what the plugin said (nil: it did not say). Comes
+    /// while a request waits for its answer: changes that do not fit are not asked about
+    /// again then (the state is stale until the next read).
+    func appliedInWorker(_ action: String, state: WireState?, changed pluginSaid: Bool?) {
+        var fresh: StateRead?
+        if let state, let remote { fresh = try? accept(state, from: remote, diffing: !isStale, mayAsk: false) }
+        report(action, read: fresh, changes: fresh?.changes ?? [], changed: pluginSaid)
     }
 
     private func report(_ action: String, read fresh: StateRead?, changes: [StateChange], changed pluginSaid: Bool?) {
@@ -540,14 +578,19 @@ public final class Session {
     /// `send` for a model in a worker: the worker sends the state back with the result
     /// when it changed and is watched, so one round trip does it all.
     private func sendRemote(_ action: ActionDescriptor, arguments: [Value], observe: Bool, remote: RemoteStore) throws(SessionError) -> SendResult {
-        let before = observe ? state : knownState
+        if observe, isStale { _ = try? read() }
+        sendInFlight = observe
+        sendBase = nil
+        defer { (sendInFlight, sendBase) = (false, nil) }
         let outcome = try remote.send(action, arguments: arguments, wantState: observe)
-        return result(of: action.name, outcome, before: before, observe: observe)
+        sendInFlight = false
+        return result(of: action.name, outcome, observe: observe, remote: remote)
     }
 
-    /// What an action the worker applied did, with its diff from `before` when observed;
-    /// the state it sent becomes the known state.
-    private func result(of action: String, _ outcome: RemoteStore.Outcome, before: Value, observe: Bool) -> SendResult {
+    /// What an action the worker applied did, with its diff from the state before it when
+    /// observed (from `sendBase` when effects' actions changed it meanwhile); the state it
+    /// sent becomes the known state.
+    private func result(of action: String, _ outcome: RemoteStore.Outcome, observe: Bool, remote: RemoteStore) -> SendResult {
         let result = SendResult(action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [])
         guard observe else {
             isStale = isStale || outcome.changed
@@ -557,9 +600,15 @@ public final class Session {
         case .failure(let error):
             isStale = true
             return SendResult(action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [], stateError: error.message)
-        case .success(let fresh?):
-            let changes = diff(from: before, to: fresh)
-            adopt(fresh)
+        case .success(let state?):
+            let fresh: StateRead
+            do {
+                fresh = try accept(state, from: remote, diffing: sendBase == nil)
+            } catch {
+                isStale = true
+                return SendResult(action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [], stateError: error.message)
+            }
+            let changes = sendBase.map { model.stateDiff.changes(from: $0, to: fresh.state) } ?? fresh.changes ?? []
             return SendResult(action: action, stateChanged: true, effectsStarted: outcome.effectsStarted, changes: changes)
         case .success(nil):
             return result
@@ -606,13 +655,16 @@ public final class Session {
     /// `onEvent` first, as it does during `send`.
     public func nextObserved(_ results: inout ObservedResults) throws(SessionError) -> Result<SendResult, SessionError>? {
         guard let remote else { throw SessionError(message: "\(model.qualifiedName): its worker is gone") }
-        let before = knownState
+        sendInFlight = results.observe
+        sendBase = nil
+        defer { (sendInFlight, sendBase) = (false, nil) }
         guard let outcome = try remote.next(&results.answers) else { return nil }
+        sendInFlight = false
         let name = results.names[results.taken]
         results.taken += 1
         switch outcome {
         case .failure(let error): return .failure(error)
-        case .success(let outcome): return .success(result(of: name, outcome, before: before, observe: results.observe))
+        case .success(let outcome): return .success(result(of: name, outcome, observe: results.observe, remote: remote))
         }
     }
 

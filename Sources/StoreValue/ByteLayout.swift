@@ -37,18 +37,37 @@ struct ByteLayout {
 
     /// Whether the values at `a` and `b` have the same bytes in every range.
     func sameBytes<T>(_ a: UnsafePointer<T>, _ b: UnsafePointer<T>) -> Bool {
-        let (x, y) = (UnsafeRawPointer(a), UnsafeRawPointer(b))
-        var difference: UInt64 = 0
+        words.withUnsafeBufferPointer { difference(UnsafeRawPointer(a), UnsafeRawPointer(b), $0) == 0 }
+    }
+
+    /// The indices below `count` where the values in `a` and in `b` have different bytes:
+    /// `sameBytes` over two buffers, in one loop.
+    func differingIndices<T>(_ a: UnsafePointer<T>, _ b: UnsafePointer<T>, count: Int) -> [Int] {
+        var found: [Int] = []
+        let stride = MemoryLayout<T>.stride
         words.withUnsafeBufferPointer { words in
-            for word in words {
-                difference |= (x.loadUnaligned(fromByteOffset: word.offset, as: UInt64.self)
-                    ^ y.loadUnaligned(fromByteOffset: word.offset, as: UInt64.self)) & word.mask
+            var (x, y) = (UnsafeRawPointer(a), UnsafeRawPointer(b))
+            for index in 0..<count {
+                if difference(x, y, words) != 0 { found.append(index) }
+                x += stride
+                y += stride
             }
+        }
+        return found
+    }
+
+    /// The data bits that differ between the values at `x` and `y` (folded into one word).
+    @inline(__always)
+    private func difference(_ x: UnsafeRawPointer, _ y: UnsafeRawPointer, _ words: UnsafeBufferPointer<(offset: Int, mask: UInt64)>) -> UInt64 {
+        var difference: UInt64 = 0
+        for word in words {
+            difference |= (x.loadUnaligned(fromByteOffset: word.offset, as: UInt64.self)
+                ^ y.loadUnaligned(fromByteOffset: word.offset, as: UInt64.self)) & word.mask
         }
         for byte in tailBytes {
             difference |= UInt64(x.load(fromByteOffset: byte, as: UInt8.self) ^ y.load(fromByteOffset: byte, as: UInt8.self))
         }
-        return difference == 0
+        return difference
     }
 
     /// A hash of the bytes `sameBytes` compares: equal for values with the same bytes.

@@ -24,9 +24,10 @@ extension Array: TrackedList where Element: Encodable & Equatable {
             withUnsafeBufferPointer { newBuffer in
                 previousList.withUnsafeBufferPointer { oldBuffer in
                     guard let new = newBuffer.baseAddress, let before = oldBuffer.baseAddress else { return }
-                    for index in 0..<common {
-                        if let layout, layout.sameBytes(before + index, new + index) { continue }
-                        if before[index] != new[index] { changed.append(index) }
+                    if let layout {
+                        for index in layout.differingIndices(before, new, count: common) where before[index] != new[index] { changed.append(index) }
+                    } else {
+                        for index in 0..<common where before[index] != new[index] { changed.append(index) }
                     }
                 }
             }

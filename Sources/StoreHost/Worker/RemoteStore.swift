@@ -12,9 +12,10 @@ final class RemoteStore {
     private var id: UInt32 = 0
     /// The shell's copies of the stubs, by service index: they count the worker's calls.
     private var scripts: [Int: StubScript] = [:]
-    /// The last state the worker sent, which its next changes apply to; nil when the
-    /// two are out of step (the next read asks for the whole state).
-    private var held: StateRead?
+    /// The number of the last state the worker sent, which its next changes apply to (the
+    /// session holds that state and applies them); nil when the two are out of step (the
+    /// next read asks for the whole state).
+    private var held: UInt64?
 
     init(plugin: WorkerPlugin, model: ModelDescriptor, session: Session) throws(SessionError) {
         self.plugin = plugin
@@ -25,7 +26,7 @@ final class RemoteStore {
     }
 
     /// Creates the store in the worker; returns its initial state.
-    func create() throws(SessionError) -> StateRead {
+    func create() throws(SessionError) -> WireState {
         var body = try start()
         body.u32(UInt32(model.indexInPlugin))
         var reply = try call(.create, body, doing: "creating a store")
@@ -34,30 +35,32 @@ final class RemoteStore {
         return read
     }
 
-    /// A state from the worker as a read: a whole one as it is, changes applied to the
-    /// state they were made from. Nil when the shell does not hold that state or the
-    /// changes do not fit it (the next read then asks for the whole state).
-    private func take(_ state: WireState) -> StateRead? {
+    /// A state from the worker for the session to apply: a whole one, or changes to the
+    /// state the session holds. Nil when they are changes to another state (the next read
+    /// then asks for the whole state).
+    private func take(_ state: WireState) -> WireState? {
         switch state {
-        case .whole(let number, let value):
-            held = StateRead(state: value, previous: nil, patches: nil, number: number)
-        case .changes(let number, let base, let patches):
-            guard let before = held, before.number == base else {
+        case .whole(let number, _):
+            held = number
+        case .changes(let number, let base, _):
+            guard held == base else {
                 held = nil
                 return nil
             }
-            guard let value = try? StatePatch.apply(patches, to: before.state) else {
-                held = nil
-                return nil
-            }
-            held = StateRead(state: value, previous: before.state, patches: patches, number: number)
+            held = number
         }
-        return held
+        return state
+    }
+
+    /// The session could not apply the changes it was given: the next read asks for the
+    /// whole state.
+    func outOfStep() {
+        held = nil
     }
 
     /// Reads the state: the changes since the last state the worker sent, or with `whole`
     /// (or when out of step) the whole state.
-    func read(whole: Bool) throws(SessionError) -> StateRead {
+    func read(whole: Bool) throws(SessionError) -> WireState {
         var body = try start()
         body.bool(whole || held == nil)
         var reply = try call(.snapshot, body, doing: "making a snapshot of its state")
@@ -80,7 +83,7 @@ final class RemoteStore {
         var effectsStarted: Int
         /// With `wantState`: the new state when it changed (nil when it did not), or why
         /// it cannot be read.
-        var state: Result<StateRead?, SessionError>
+        var state: Result<WireState?, SessionError>
     }
 
     func send(_ action: ActionDescriptor, arguments: [Value], wantState: Bool) throws(SessionError) -> Outcome {
@@ -96,7 +99,7 @@ final class RemoteStore {
     /// `sendObserved` batch).
     private func outcome(from reply: inout WireReader, doing what: String) throws(SessionError) -> Outcome {
         let reported = try decode(what) { () throws(WireError) in try Self.sendAnswer(&reply) }
-        let read: Result<StateRead?, SessionError>
+        let read: Result<WireState?, SessionError>
         switch reported.state {
         case .success(let state?):
             // Changes the shell cannot apply: ask for the whole state instead.
@@ -202,7 +205,7 @@ final class RemoteStore {
 
     /// What a batch did: per action it processed, what it did or why it was refused; and
     /// the state after it, when asked for.
-    func finishBatch(_ ticket: WorkerProcess.Ticket) throws(SessionError) -> Session.BatchResult {
+    func finishBatch(_ ticket: WorkerProcess.Ticket) throws(SessionError) -> (outcomes: [Result<Session.BatchOutcome, SessionError>], stateAfter: WireState?) {
         var reply: WireReader
         switch try plugin.wait(for: ticket, model: model.qualifiedName, doing: "handling a batch of actions") {
         case .success(let reader): reply = reader
@@ -221,11 +224,9 @@ final class RemoteStore {
             let state = try reply.bool() ? try reply.state() : nil
             return (outcomes, state)
         }
-        var after: Value?
-        if let state = result.1 {
-            if let read = take(state) { after = read.state } else { after = try read(whole: true).state }
-        }
-        return Session.BatchResult(outcomes: result.0, stateAfter: after)
+        guard let state = result.1 else { return (result.0, nil) }
+        if let taken = take(state) { return (result.0, taken) }
+        return (result.0, try read(whole: true))
     }
 
     /// Replays `actions` (updates only) in one request, stopping at the first refused.
@@ -294,7 +295,7 @@ final class RemoteStore {
     }
 
     func receiveApplied(_ action: String, state: WireState?, changed: Bool?) {
-        session.appliedInWorker(action, read: { state.flatMap { self.take($0) } }, changed: changed)
+        session.appliedInWorker(action, state: state.flatMap { take($0) }, changed: changed)
     }
 
     /// A request body for this store, or an error when its worker is gone.

@@ -40,15 +40,32 @@ public enum WorkerWireCheck {
         return nil
     }
 
+    private static func appliesInPlace(_ patches: [StatePatch], to start: Value) -> OracleViolation? {
+        let copied = try? StatePatch.apply(patches, to: start)
+        guard let tree = PatchTree(patches, over: start) else {
+            let allSets = patches.allSatisfy { if case .set = $0 { true } else { false } }
+            return allSets && copied != nil ? OracleViolation(description: "sets that fit were not applied in place: \(patches)") : nil
+        }
+        guard let copied else { return OracleViolation(description: "changes that do not fit were applied in place: \(patches)") }
+        var inPlace = start
+        let changes = StateDiff().changes(applying: tree, to: &inPlace)
+        if inPlace != copied { return OracleViolation(description: "changes applied in place give another state: \(patches)") }
+        if changes != StateDiff().changes(from: start, to: copied) { return OracleViolation(description: "changes applied in place give another diff: \(patches)") }
+        return nil
+    }
+
     /// A value that did not survive being written and read again.
     public struct OracleViolation: Error, CustomStringConvertible {
         public let description: String
     }
 
     /// Changes from the wire applied to a small state: each either fits or is refused
-    /// with the state left as it was.
+    /// with the state left as it was; and the session's way of applying sets in place
+    /// gives the state and the diff that applying them to a copy gives.
     private static func applies(_ patches: [StatePatch]) -> OracleViolation? {
-        var state = Value.record(["items": .array([.int(1), .record(["a": .null])]), "name": .string("x")])
+        let start = Value.record(["items": .array([.int(1), .record(["a": .null, "id": .string("k")])]), "name": .string("x")])
+        if let problem = appliesInPlace(patches, to: start) { return problem }
+        var state = start
         for patch in patches {
             let before = state
             do {
