@@ -127,7 +127,6 @@ public final class Session {
         // The diff is from the state as it is now (read first when stale, as `state` does);
         // the read after the action works it out from the changes it applies.
         if observe, isStale { _ = try? read() }
-        let baseNumber = lastReadKept?.number
         sendInFlight = observe
         sendBase = nil
         defer { sendBase = nil }
@@ -157,13 +156,7 @@ public final class Session {
             return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: [], stateError: error.message)
         }
         var changes: [StateChange] = []
-        if changed {
-            if let sendBase {
-                changes = model.stateDiff.changes(from: sendBase, to: fresh.state)
-            } else if fresh.number == (baseNumber ?? 0) + 1, let found = fresh.changes {
-                changes = found
-            }
-        }
+        if changed { changes = sendBase.map { model.stateDiff.changes(from: $0, to: fresh.state) } ?? fresh.changes ?? [] }
         return SendResult(action: action.name, stateChanged: result.state_changed != 0, effectsStarted: Int(result.effects_started), changes: changes)
     }
 
@@ -373,17 +366,21 @@ public final class Session {
         var fresh: StateRead
         if asksForChanges, !snapshotsSmallState, let patches = readChanges() {
             if !reportsSmallChanges, knownState.isSmaller(than: Self.smallState) { reportsSmallChanges = true }
+            var applied: StateRead?
             do {
                 // With `checksChanges` they are checked against a whole snapshot, which may
                 // then be the state: diffed after that.
-                fresh = try applying(patches, number: number, diffing: diffing && !checksChanges, inPlace: !checksChanges)
+                applied = try applying(patches, number: number, diffing: diffing && !checksChanges, inPlace: !checksChanges)
             } catch {
                 logHost?.log?(.warning, "\(model.qualifiedName) reported a change that does not fit its state (\(error)); reading the whole state")
-                fresh = try wholeRead(number: number, diffing: diffing)
             }
-            if checksChanges {
-                fresh = try checked(fresh)
+            if let applied, checksChanges {
+                fresh = try checked(applied)
                 if diffing { fresh.changes = diff(from: knownState, to: fresh) }
+            } else if let applied {
+                fresh = applied
+            } else {
+                fresh = try wholeRead(number: number, diffing: diffing)
             }
         } else {
             fresh = try wholeRead(number: number, diffing: diffing)
