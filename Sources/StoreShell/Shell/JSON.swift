@@ -136,18 +136,37 @@ public enum JSON {
             text.withUTF8 { bytes.append(contentsOf: $0) }
         }
 
-        /// `text` as a JSON string literal.
+        /// `text` as a JSON string literal, as `Value.quoted` spells it: runs that need no
+        /// escape are copied whole, escapes written as bytes (a state path has quotes in it:
+        /// `todos["t1"]`, and every diff record has a path).
         mutating func string(_ text: String) {
             var text = text
-            let plain = text.withUTF8 { utf8 in
-                // Most text needs no escape: one copy between the quotes.
-                guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            text.withUTF8 { utf8 in
                 bytes.append(UInt8(ascii: "\""))
-                bytes.append(contentsOf: utf8)
+                var start = 0
+                for index in utf8.indices {
+                    let byte = utf8[index]
+                    guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                    start = index + 1
+                    escape(byte)
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
                 bytes.append(UInt8(ascii: "\""))
-                return true
             }
-            if !plain { self.text(Value.quoted(text)) }
+        }
+
+        private mutating func escape(_ byte: UInt8) {
+            bytes.append(UInt8(ascii: "\\"))
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+            case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "n"))
+            case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "r"))
+            case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "t"))
+            default:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            }
         }
 
         /// A decimal integer, written without making a string.
