@@ -508,20 +508,7 @@ public final class Session {
     }
 
     /// The value functions, for building arguments the same way plugins build values.
-    private var hostTable: storeplugin_host {
-        var table = storeplugin_host()
-        table.value_null = ValueFunctions.null
-        table.value_bool = ValueFunctions.bool
-        table.value_int = ValueFunctions.int
-        table.value_double = ValueFunctions.double
-        table.value_string = ValueFunctions.string
-        table.value_array = ValueFunctions.array
-        table.value_record = ValueFunctions.record
-        table.value_enum = ValueFunctions.enumCase
-        table.value_append = ValueFunctions.append
-        table.value_free = ValueFunctions.free_
-        return table
-    }
+    private var hostTable: storeplugin_host { ValueFunctions.table }
 
     /// Milliseconds on the host clock since the session started.
     public var elapsed: Int64 { (host.clock.now - startTime) / 1_000_000 }

@@ -1,4 +1,4 @@
-import CStorePlugin
+package import CStorePlugin
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,7 +11,24 @@ import Darwin
 ///
 /// Children and labels live in arrays grown by doubling: their capacity is the smallest
 /// power of two not below `count`, so no capacity field is needed in the ABI struct.
-enum ValueFunctions {
+package enum ValueFunctions {
+    /// A host table with only the value functions filled in: what building a value tree
+    /// the way plugins do needs (arguments, restored states, tests).
+    package static var table: storeplugin_host {
+        var table = storeplugin_host()
+        table.value_null = null
+        table.value_bool = bool
+        table.value_int = int
+        table.value_double = double
+        table.value_string = string
+        table.value_array = array
+        table.value_record = record
+        table.value_enum = enumCase
+        table.value_append = append
+        table.value_free = free_
+        return table
+    }
+
     static func allocate(_ kind: sp_kind) -> UnsafeMutablePointer<sp_value>? {
         guard let raw = calloc(1, MemoryLayout<sp_value>.size) else { return nil }
         let value = raw.bindMemory(to: sp_value.self, capacity: 1)

@@ -23,23 +23,31 @@ extension Value {
         let count = Int(raw.count)
         let kind = sp_kind(rawValue: raw.kind)
         if count > 0, kind == SP_ARRAY || kind == SP_RECORD || kind == SP_ENUM, depth >= Self.maxDepth { throw TooDeep() }
-        var children: [Field] = []
-        if count > 0, kind == SP_ARRAY || kind == SP_RECORD || kind == SP_ENUM {
-            children.reserveCapacity(count)
-            for index in 0..<count {
-                let label = raw.names?[index].map { String(cString: $0) }
-                let value = try raw.items?[index].map { item throws(TooDeep) in try Value(reading: item, depth: depth + 1) } ?? .null
-                children.append(Field(label, value))
-            }
+        // Containers are read straight into the array the value keeps (no list of fields
+        // made first and mapped): a sorted list of 2,000 records arrives whole.
+        func child(_ index: Int) throws(TooDeep) -> Value {
+            guard let item = raw.items?[index] else { return .null }
+            return try Value(reading: item, depth: depth + 1)
         }
+        func label(_ index: Int) -> String? { raw.names?[index].map { String(cString: $0) } }
         switch kind {
         case SP_BOOL: self = .bool(raw.scalar.boolean)
         case SP_INT: self = .int(raw.scalar.integer)
         case SP_DOUBLE: self = .double(raw.scalar.real)
         case SP_STRING: self = .string(raw.text.map { String(cString: $0) } ?? "")
-        case SP_ARRAY: self = .array(children.map(\.value))
-        case SP_RECORD: self = .record(type: raw.text.map { String(cString: $0) }, fields: children.map { Field($0.label ?? "", $0.value) })
-        case SP_ENUM: self = .enumCase(name: raw.text.map { String(cString: $0) } ?? "", payload: children)
+        case SP_ARRAY:
+            var items: [Value] = []
+            items.reserveCapacity(count)
+            for index in 0..<count { items.append(try child(index)) }
+            self = .array(items)
+        case SP_RECORD, SP_ENUM:
+            var fields: [Field] = []
+            fields.reserveCapacity(count)
+            // A record's fields all have names (an unnamed one is named ""); an enum
+            // payload's values may have none.
+            for index in 0..<count { fields.append(Field(kind == SP_RECORD ? label(index) ?? "" : label(index), try child(index))) }
+            let name = raw.text.map { String(cString: $0) }
+            self = kind == SP_RECORD ? .record(type: name, fields: fields) : .enumCase(name: name ?? "", payload: fields)
         default: self = .null
         }
     }
@@ -54,7 +62,14 @@ extension Value {
         case .double(let v): return host.value_double(v)
         case .string(let v): return v.withCString { host.value_string($0) }
         case .array(let items):
-            return Self.fill(host.value_array(), with: items.map { Field(nil, $0) }, host: host)
+            guard let container = host.value_array() else { return nil }
+            for item in items {
+                guard let child = item.build(with: host), host.value_append(container, nil, child) == Int32(SP_OK) else {
+                    host.value_free(container)
+                    return nil
+                }
+            }
+            return container
         case .record(let type, let fields):
             let container = type.map { $0.withCString { host.value_record($0) } } ?? host.value_record(nil)
             return Self.fill(container, with: fields, host: host)

@@ -1,0 +1,37 @@
+import CStorePlugin
+import StoreHost
+import StoreValue
+import Testing
+
+@Suite("Values survive being built as C value trees and read back")
+struct ValueTreeTests {
+    private func randomValue(_ generator: inout SplitMix, depth: Int) -> Value {
+        let labels: [String?] = ["id", "title", "", "日本", nil]
+        func label() -> String? { labels[Int(generator.next() % UInt64(labels.count))] }
+        switch generator.next() % (depth > 3 ? 5 : 8) {
+        case 0: return .null
+        case 1: return .bool(generator.next() % 2 == 0)
+        case 2: return .int(Int64(bitPattern: generator.next()))
+        case 3: return .double(Double(generator.next() % 1000) / 7)
+        case 4: return .string(["", "a", "todo \"1\"", "é🙂", "line\nbreak"][Int(generator.next() % 5)])
+        case 5: return .array((0..<Int(generator.next() % 4)).map { _ in randomValue(&generator, depth: depth + 1) })
+        case 6:
+            let type: String? = generator.next() % 2 == 0 ? "Todo" : nil
+            // A record's fields always have names: an unnamed one reads back as "".
+            return .record(type: type, fields: (0..<Int(generator.next() % 4)).map { _ in .init(label() ?? "", randomValue(&generator, depth: depth + 1)) })
+        default:
+            return .enumCase(name: "case\(generator.next() % 3)", payload: (0..<Int(generator.next() % 3)).map { _ in .init(label(), randomValue(&generator, depth: depth + 1)) })
+        }
+    }
+
+    @Test func randomValuesRoundTrip() throws {
+        var generator = SplitMix(seed: 5)
+        let table = ValueFunctions.table
+        for round in 0..<1000 {
+            let value = randomValue(&generator, depth: 0)
+            let tree = try #require(value.build(with: table))
+            defer { table.value_free(tree) }
+            #expect(try Value(reading: tree) == value, "round \(round): \(value)")
+        }
+    }
+}
