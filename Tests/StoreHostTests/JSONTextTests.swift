@@ -13,4 +13,10 @@ struct JSONTextTests {
         }
         #expect(JSON.string("a\"b\u{1}") == #""a\"b\u0001""#)
     }
+
+    @Test func integersAreWrittenWhole() {
+        for number in [0, 7, -7, 10, -10, 1_000_000, Int64.max, Int64.min, Int64.min + 1] {
+            #expect(JSON.value(.int(number)) == String(number))
+        }
+    }
 }

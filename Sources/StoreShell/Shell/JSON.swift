@@ -173,12 +173,16 @@ public enum JSON {
         mutating func int(_ number: Int) {
             if number < 0 { bytes.append(UInt8(ascii: "-")) }
             var magnitude = number.magnitude
-            let start = bytes.count
-            repeat {
-                bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-                magnitude /= 10
-            } while magnitude > 0
-            bytes[start...].reverse()
+            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0) // room for the 20 digits of UInt64.max
+            withUnsafeMutableBytes(of: &digits) { buffer in
+                var start = buffer.count
+                repeat {
+                    start -= 1
+                    buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                    magnitude /= 10
+                } while magnitude > 0
+                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
+            }
         }
 
         /// A value (see `JSON.value(_:)`).
