@@ -77,21 +77,12 @@ public enum ShellWorkloads {
 
     /// Seconds for one run that must exit 0 and, when `expect` is given, print exactly it.
     private static func time(_ executable: String, _ arguments: [String], expect: String?) throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        let start = DispatchTime.now().uptimeNanoseconds
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0, expect == nil || text == expect else {
-            throw Failure(message: "\(executable) \(arguments.joined(separator: " ")) printed \(text.prefix(200)) (status \(process.terminationStatus))")
+        let run = try Spawn.run(executable, arguments)
+        let text = String(decoding: run.output, as: UTF8.self)
+        guard run.status == 0, expect == nil || text == expect else {
+            throw Failure(message: "\(executable) \(arguments.joined(separator: " ")) printed \(text.prefix(200)) (status \(run.status.map(String.init) ?? "a signal"))")
         }
-        return seconds
+        return run.seconds
     }
 
     struct Failure: Error, CustomStringConvertible {

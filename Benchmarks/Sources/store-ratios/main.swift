@@ -7,7 +7,7 @@ import StoreHost
 import StoreValue
 import Workloads
 
-let usage = "usage: store-ratios [--actions N] [--effects N] [--host-actions N] [--script-lines N] [--todos N] [--history N] [--rounds N] [--plugins DIR] [--only scaling|time-travel|stores|output]"
+let usage = "usage: store-ratios [--actions N] [--effects N] [--host-actions N] [--script-lines N] [--todos N] [--history N] [--rounds N] [--plugins DIR] [--against DIR] [--only scaling|time-travel|stores|output]"
 
 struct Options {
     var actions = 10_000_000
@@ -27,6 +27,9 @@ struct Options {
         let release = root.appendingPathComponent(".build/release").path
         return FileManager.default.fileExists(atPath: release + "/libCounter.so") ? release : root.appendingPathComponent(".build/debug").path
     }()
+    /// Another build's plugins and `storesh` (`--only output`): each round times both
+    /// builds in turn, so a before/after comparison sees one machine speed per round.
+    var against: String?
 
     /// A bad command line: the usage on standard error, exit status 2 (not a crash).
     static func fail() -> Never {
@@ -44,6 +47,10 @@ struct Options {
             }
             if flag == "--plugins" {
                 plugins = text
+                continue
+            }
+            if flag == "--against" {
+                against = text
                 continue
             }
             guard let value = Int(text), value > 0 else { Options.fail() }
@@ -133,25 +140,31 @@ if options.only == "scaling" {
     exit(0)
 }
 
-/// `--format json` against `--quiet` on the same scripts (issue 14's "no more than twice").
+/// `--format json` against `--quiet` on the same scripts (issue 14's "no more than twice"),
+/// for this build and, with `--against`, another one timed in the same rounds.
 func outputCost() {
-    print("\nshowing every result: --format json against --quiet (\(options.plugins)/storesh, best of \(r); each round times quiet, json, quiet)")
+    let builds = [options.plugins] + (options.against.map { [$0] } ?? [])
+    print("\nshowing every result: --format json against --quiet (best of \(r); each round times quiet, json, quiet\(builds.count > 1 ? " for each build in turn" : ""))")
     for script in ShellWorkloads.outputScripts {
         for (mode, flags) in [("in a worker", [String]()), ("in process", ["--in-process"])] {
-            var quiet = Double.infinity, json = Double.infinity
-            var ratios: [Double] = []
+            var quiet = [Double](repeating: .infinity, count: builds.count), json = quiet
+            var ratios = [[Double]](repeating: [], count: builds.count)
             do {
                 for _ in 0..<r {
-                    let run = try ShellWorkloads.outputCost(script: script.lines, name: script.name, plugin: script.plugin, storesh: options.plugins + "/storesh", options: flags)
-                    quiet = min(quiet, run.quiet)
-                    json = min(json, run.json)
-                    ratios.append(run.json / run.quiet)
+                    for (index, build) in builds.enumerated() {
+                        let run = try ShellWorkloads.outputCost(script: script.lines, name: script.name, plugin: script.plugin, storesh: build + "/storesh", options: flags)
+                        quiet[index] = min(quiet[index], run.quiet)
+                        json[index] = min(json[index], run.json)
+                        ratios[index].append(run.json / run.quiet)
+                    }
                 }
-                // The median of each round's own ratio is the steadier figure on a machine
-                // whose speed moves between rounds.
-                let median = ratios.sorted()[ratios.count / 2]
-                print(String(format: "%@ (%d lines), %@: --quiet %.3f s, --format json %.3f s = %.2fx, median of %d paired rounds %.2fx   target <= 2x",
-                             script.name, script.lines.count, mode, quiet, json, json / quiet, ratios.count, median))
+                for (index, build) in builds.enumerated() {
+                    // The median of each round's own ratio is the steadier figure on a machine
+                    // whose speed moves between rounds.
+                    let median = ratios[index].sorted()[ratios[index].count / 2]
+                    print(String(format: "%@ (%d lines), %@, %@: --quiet %.3f s, --format json %.3f s = %.2fx, median of %d paired rounds %.2fx   target <= 2x",
+                                 script.name, script.lines.count, mode, build, quiet[index], json[index], json[index] / quiet[index], r, median))
+                }
             } catch {
                 print("\(script.name) \(mode): skipped: \(error)")
             }
