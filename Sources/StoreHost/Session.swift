@@ -22,7 +22,7 @@ public final class Session {
     }
 
     private var knownState: Value
-    private var isStale = false
+    var isStale = false
     /// The last read of the state: what it was, and what changed since the read before.
     /// Made when asked for: the session keeps only the state itself, so that it is the
     /// state's only holder and a plugin's changes apply to it in place.
@@ -34,8 +34,8 @@ public final class Session {
     /// True while `send` waits for the plugin's dispatch: a read then (an effect's action
     /// the plugin applied meanwhile) keeps the state before it in `sendBase` for the send's
     /// diff, which can no longer be worked out from the send's own read alone.
-    private var sendInFlight = false
-    private var sendBase: Value?
+    var sendInFlight = false
+    var sendBase: Value?
     /// True while `knownState` is the state the plugin last reported, so the plugin can be
     /// asked for what changed since (`snapshot_changes`) instead of for all of it.
     private var pluginBaseline = false
@@ -63,7 +63,7 @@ public final class Session {
 
     private unowned let host: PluginHost
     /// The store in a worker process, when the model runs in one.
-    private var remote: RemoteStore?
+    var remote: RemoteStore?
     /// The stubs made in this process (a model in a worker has its stubs made there).
     private var localStubs: [String: ServiceStub] = [:]
     private var store: UnsafeMutableRawPointer?
@@ -426,7 +426,7 @@ public final class Session {
     /// Makes a state the worker sent the known state: a whole one as it is, changes applied
     /// as `applying` does. Changes that do not fit make the whole state read again, unless
     /// `mayAsk` is false (the state is then stale).
-    private func accept(_ state: WireState, from remote: RemoteStore, diffing: Bool, mayAsk: Bool = true) throws(SessionError) -> StateRead {
+    func accept(_ state: WireState, from remote: RemoteStore, diffing: Bool, mayAsk: Bool = true) throws(SessionError) -> StateRead {
         keepSendBase()
         switch state {
         case .whole(let number, let value):
@@ -535,6 +535,8 @@ public final class Session {
 
     /// Whether the last emitted effect action changed the state, as the plugin said.
     private var lastEmittedChanged: Bool?
+    /// Observed batches sent to the worker and not yet answered.
+    var observedInFlight = 0
 
     private func applied(_ action: String) {
         // A stale state (after unobserved sends) cannot give a faithful diff: report no
@@ -544,112 +546,9 @@ public final class Session {
         lastEmittedChanged = nil
     }
 
-    /// An effect's action in a worker was applied; `state` is the state after it (nil when
-    /// it could not be read), `changed` what the plugin said (nil: it did not say). Comes
-    /// while a request waits for its answer: changes that do not fit are not asked about
-    /// again then (the state is stale until the next read).
-    func appliedInWorker(_ action: String, state: WireState?, changed pluginSaid: Bool?) {
-        var fresh: StateRead?
-        if let state, let remote { fresh = try? accept(state, from: remote, diffing: !isStale, mayAsk: false) }
-        report(action, read: fresh, changes: fresh?.changes ?? [], changed: pluginSaid)
-    }
-
-    private func report(_ action: String, read fresh: StateRead?, changes: [StateChange], changed pluginSaid: Bool?) {
+    func report(_ action: String, read fresh: StateRead?, changes: [StateChange], changed pluginSaid: Bool?) {
         if fresh == nil { isStale = true } // `:state` will say why it cannot be read
         onEvent?(.applied(action: action, changes: changes, changed: pluginSaid ?? !changes.isEmpty))
-    }
-
-    /// `send` for a model in a worker: the worker sends the state back with the result
-    /// when it changed and is watched, so one round trip does it all.
-    private func sendRemote(_ action: ActionDescriptor, arguments: [Value], observe: Bool, remote: RemoteStore) throws(SessionError) -> SendResult {
-        if observe, isStale { _ = try? read() }
-        sendInFlight = observe
-        sendBase = nil
-        defer { (sendInFlight, sendBase) = (false, nil) }
-        let outcome = try remote.send(action, arguments: arguments, wantState: observe)
-        sendInFlight = false
-        return result(of: action.name, outcome, observe: observe, remote: remote)
-    }
-
-    /// What an action the worker applied did, with its diff from the state before it when
-    /// observed (from `sendBase` when effects' actions changed it meanwhile); the state it
-    /// sent becomes the known state.
-    private func result(of action: String, _ outcome: RemoteStore.Outcome, observe: Bool, remote: RemoteStore) -> SendResult {
-        let result = SendResult(action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [])
-        guard observe else {
-            isStale = isStale || outcome.changed
-            return result
-        }
-        switch outcome.state {
-        case .failure(let error):
-            isStale = true
-            return SendResult(action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [], stateError: error.message)
-        case .success(let state?):
-            let fresh: StateRead
-            do {
-                fresh = try accept(state, from: remote, diffing: sendBase == nil)
-            } catch {
-                isStale = true
-                return SendResult(action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [], stateError: error.message)
-            }
-            let changes = sendBase.map { model.stateDiff.changes(from: $0, to: fresh.state) } ?? fresh.changes ?? []
-            return SendResult(action: action, stateChanged: true, effectsStarted: outcome.effectsStarted, changes: changes)
-        case .success(nil):
-            return result
-        }
-    }
-
-    /// For a model in a worker: sends `actions` in one request and returns before the
-    /// worker is done; each is then taken with `nextObserved`, with its diff when
-    /// `observe`, as `send` would give it. Nil for a model in this process (a batch gains
-    /// nothing there: send them one by one).
-    /// `continuing`: sent while the batch before is in flight, to be run after it unless
-    /// the worker cut that one short (then this one comes back with nothing done).
-    public func startObserved(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, observe: Bool, continuing: Bool = false) throws(SessionError) -> ObservedBatch? {
-        guard let remote else { return nil }
-        // The first diff needs the state before (not read with a batch in flight: the
-        // worker would answer with the state after it).
-        if observe, isStale, observedInFlight == 0 { _ = try? read() }
-        let ticket = try remote.startObserved(actions, stopAtFailure: stopAtFailure, wantState: observe, continuing: continuing)
-        observedInFlight += 1
-        return ObservedBatch(ticket: ticket, names: actions.map(\.0.name), observe: observe)
-    }
-
-    /// Waits for the answer to an observed batch.
-    public func observedResults(_ batch: ObservedBatch) throws(SessionError) -> ObservedResults {
-        guard let remote else { throw SessionError(message: "\(model.qualifiedName): its worker is gone") }
-        observedInFlight = max(0, observedInFlight - 1)
-        return ObservedResults(answers: try remote.observedAnswers(batch.ticket, sent: batch.names.count), names: batch.names, observe: batch.observe)
-    }
-
-    /// Waits for the answer to a continuing batch sent after one the worker cut short: it
-    /// must have done nothing. If it did, the worker is not keeping order: it is stopped,
-    /// and the error says so (a lost worker).
-    public func expectSkipped(_ batch: ObservedBatch) throws(SessionError) {
-        let results = try observedResults(batch)
-        guard let remote, !results.isEmpty else { return }
-        throw remote.outOfOrder()
-    }
-
-    /// Observed batches sent and not yet answered.
-    private var observedInFlight = 0
-
-    /// The next action's result (nil after the last the worker processed), or why the
-    /// model refused it. What the action caused (effect events, effect actions) reaches
-    /// `onEvent` first, as it does during `send`.
-    public func nextObserved(_ results: inout ObservedResults) throws(SessionError) -> Result<SendResult, SessionError>? {
-        guard let remote else { throw SessionError(message: "\(model.qualifiedName): its worker is gone") }
-        sendInFlight = results.observe
-        sendBase = nil
-        defer { (sendInFlight, sendBase) = (false, nil) }
-        guard let outcome = try remote.next(&results.answers) else { return nil }
-        sendInFlight = false
-        let name = results.names[results.taken]
-        results.taken += 1
-        switch outcome {
-        case .failure(let error): return .failure(error)
-        case .success(let outcome): return .success(result(of: name, outcome, observe: results.observe, remote: remote))
-        }
     }
 
     private static func session(_ userData: UnsafeMutableRawPointer?) -> Session {
