@@ -148,7 +148,7 @@ let package = Package(
         // a plain build replays a corpus through them.
         // One plugin in a process of its own, driven by storesh (docs/worker-protocol.md).
         .executableTarget(name: "storesh-worker", dependencies: ["StoreHost"], swiftSettings: strict),
-        .executableTarget(name: "storesh-fuzz", dependencies: ["StoreHost", "StoreShell", "StoreValue"], swiftSettings: strict),
+        .executableTarget(name: "storesh-fuzz", dependencies: ["CStorePlugin", "StoreHost", "StoreShell", "StoreValue"], swiftSettings: strict),
         .executableTarget(
             name: "store-demo",
             dependencies: ["ObservableStore", "Arboreal"],

@@ -8,7 +8,7 @@ import StoreValue
 
 /// The fuzz targets, by name (`scripts/fuzz` runs each with `STORESH_FUZZ_TARGET=name`).
 enum FuzzTarget: String, CaseIterable {
-    case action, literal, transcript, journal, `import`, worker
+    case action, literal, transcript, journal, `import`, worker, ctree
 
     func run(_ data: Data) {
         switch self {
@@ -18,6 +18,7 @@ enum FuzzTarget: String, CaseIterable {
         case .journal: Self.journal(data)
         case .import: Self.exportedLog(data)
         case .worker: Self.workerStream(data)
+        case .ctree: Self.valueTree(data)
         }
     }
 
