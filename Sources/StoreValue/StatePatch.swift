@@ -77,17 +77,21 @@ public enum StatePatch: Hashable, Sendable {
     /// changed without a copy.
     private static func modify(_ value: inout Value, _ path: ArraySlice<Segment>, _ change: (inout Value) -> Void) {
         guard let segment = path.first else { return change(&value) }
-        switch (value, segment) {
-        case (.record(let type, var fields), .field(let label)):
-            guard let index = fields.firstIndex(where: { $0.label == label }) else { return }
+        // Bound with `guard case` on the value alone: a switch over `(value, segment)`
+        // would hold a second reference to it for the whole switch, and every level would
+        // be copied after all.
+        switch segment {
+        case .field(let label):
+            guard case .record(let type, var fields) = value,
+                  let index = fields.firstIndex(where: { $0.label == label }) else { return }
             value = .null
             modify(&fields[index].value, path.dropFirst(), change)
             value = .record(type: type, fields: fields)
-        case (.array(var items), .index(let index)):
+        case .index(let index):
+            guard case .array(var items) = value else { return }
             value = .null
             modify(&items[index], path.dropFirst(), change)
             value = .array(items)
-        default: return
         }
     }
 

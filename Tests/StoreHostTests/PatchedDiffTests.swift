@@ -114,6 +114,17 @@ struct PatchedDiffTests {
         #expect(Self.listStorage(state) == storage)
     }
 
+    /// The general way (a splice, or a set the session cannot apply in place) changes a
+    /// state nothing else holds where it is too.
+    @Test func aPatchChangesAStateNothingElseHoldsInPlace() throws {
+        var state = state(2000)
+        let storage = Self.listStorage(state)
+        try StatePatch.set(path: [.field("items"), .index(9), .field("done")], value: .bool(true)).apply(to: &state)
+        #expect(Self.listStorage(state) == storage, "a set")
+        try StatePatch.splice(path: [.field("items")], at: 1999, removing: 1, inserting: []).apply(to: &state)
+        #expect(Self.listStorage(state) == storage, "a splice")
+    }
+
     private static func listStorage(_ state: Value) -> UnsafeRawPointer? {
         guard case .array(let items)? = state["items"] else { return nil }
         return items.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
