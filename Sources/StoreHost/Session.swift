@@ -269,7 +269,7 @@ public final class Session {
             return true
         }
         guard let store, let restore = model.restore else { return false }
-        let table = hostTable
+        let table = ValueFunctions.table
         guard let tree = state.build(with: table) else { throw SessionError(message: "out of memory") }
         defer { table.value_free(tree) }
         var error = sp_error.empty()
@@ -341,7 +341,7 @@ public final class Session {
         _ name: String, arguments: [Value], store: UnsafeMutableRawPointer,
         result: UnsafeMutablePointer<sp_dispatch_result>, error: UnsafeMutablePointer<sp_error>
     ) -> Int32 {
-        let table = hostTable
+        let table = ValueFunctions.table
         guard let tree = Value.array(arguments).build(with: table) else { return Int32(SP_ERR_NO_MEMORY) }
         defer { table.value_free(tree) }
         return name.withCString { entry(store, $0, tree, result, error) }
@@ -506,9 +506,6 @@ public final class Session {
         }
         return model.stateDiff.changes(from: before, to: read.state)
     }
-
-    /// The value functions, for building arguments the same way plugins build values.
-    private var hostTable: storeplugin_host { ValueFunctions.table }
 
     /// Milliseconds on the host clock since the session started.
     public var elapsed: Int64 { (host.clock.now - startTime) / 1_000_000 }
