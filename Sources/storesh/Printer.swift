@@ -28,14 +28,8 @@ final class Printer {
             write(lines.joined(separator: "\n") + "\n", toStderr: true)
             return
         }
-        if buffering > 0 {
-            formatter.append(output, to: &pending)
-            if pending.count >= Self.bufferLimit { flush() }
-        } else {
-            var bytes: [UInt8] = []
-            formatter.append(output, to: &bytes)
-            if !bytes.isEmpty { FileHandle.standardOutput.write(Data(bytes)) }
-        }
+        formatter.append(output, to: pending)
+        if buffering == 0 || pending.count >= Self.bufferLimit { flush() }
     }
 
     /// Writes text as is (echoed input, messages of storesh itself). Standard output
@@ -44,11 +38,9 @@ final class Printer {
         if toStderr {
             flush()
             FileHandle.standardError.write(Data(text.utf8))
-        } else if buffering > 0 {
-            pending += text.utf8
-            if pending.count >= Self.bufferLimit { flush() }
         } else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            pending.append(text)
+            if buffering == 0 || pending.count >= Self.bufferLimit { flush() }
         }
     }
 
@@ -67,12 +59,13 @@ final class Printer {
     /// Writes what `buffered` gathered so far.
     func flush() {
         guard !pending.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(pending))
-        pending.removeAll(keepingCapacity: true)
+        FileHandle.standardOutput.write(pending.withBytes { Data($0) })
+        pending.removeAll()
     }
 
     private var buffering = 0
-    private var pending: [UInt8] = []
+    /// Standard output not written yet (all of it when not `buffered`, written at once).
+    private let pending = OutputBuffer(capacity: bufferLimit + 4096)
     private static let bufferLimit = 64 * 1024
 }
 

@@ -19,4 +19,31 @@ struct JSONTextTests {
             #expect(JSON.value(.int(number)) == String(number))
         }
     }
+
+    @Test func aBufferGrowsWithoutLosingWhatWasWritten() {
+        let out = OutputBuffer(capacity: 1)
+        var expected: [UInt8] = []
+        var generator = SplitMix(seed: 9)
+        for round in 0..<2_000 {
+            switch generator.next() % 4 {
+            case 0:
+                out.append(UInt8(round % 256))
+                expected.append(UInt8(round % 256))
+            case 1:
+                let number = Int(truncatingIfNeeded: generator.next())
+                out.appendDecimal(number)
+                expected += String(number).utf8
+            case 2:
+                let text = String(repeating: "é", count: round % 37)
+                out.append(text)
+                expected += text.utf8
+            default:
+                out.append("{\"$case\":" as StaticString)
+                expected += #"{"$case":"#.utf8
+            }
+        }
+        #expect(out.withBytes { Array($0) } == expected)
+        out.removeAll()
+        #expect(out.isEmpty && out.text.isEmpty)
+    }
 }

@@ -22,17 +22,26 @@ public struct OutputFormatter: Sendable {
         format == .json ? [json(output)] : text(output)
     }
 
-    /// Appends the lines for one output to `bytes` as UTF-8, each ending in a newline.
-    public func append(_ output: ShellOutput, to bytes: inout [UInt8]) {
+    /// Appends the lines for one output to `out` as UTF-8, each ending in a newline.
+    public func append(_ output: ShellOutput, to out: OutputBuffer) {
         if format == .json {
-            appendJSON(output, to: &bytes)
-            bytes.append(UInt8(ascii: "\n"))
+            appendJSON(output, to: out)
+        } else if case .action(let typed, let result) = output, !color {
+            // The line a script prints for every action, written without making strings.
+            appendSummary(typed, result, to: out)
+            for line in diffLines(result.changes) {
+                out.append(line)
+                out.append(UInt8(ascii: "\n"))
+            }
+            return
+        } else {
+            for line in text(output) {
+                out.append(line)
+                out.append(UInt8(ascii: "\n"))
+            }
             return
         }
-        for line in text(output) {
-            bytes += line.utf8
-            bytes.append(UInt8(ascii: "\n"))
-        }
+        out.append(UInt8(ascii: "\n"))
     }
 
     // MARK: Text
@@ -51,6 +60,18 @@ public struct OutputFormatter: Sendable {
             }
             return "  " + paint(change.description, code)
         }
+    }
+
+    /// `increment: state changed, 2 effects started` (uncoloured), and a newline.
+    private func appendSummary(_ typed: String, _ result: SendResult, to out: OutputBuffer) {
+        out.append(typed)
+        out.append(result.stateChanged ? ": state changed" : ": no change" as StaticString)
+        if result.effectsStarted > 0 {
+            out.append(", " as StaticString)
+            out.appendDecimal(result.effectsStarted)
+            out.append(result.effectsStarted == 1 ? " effect started" : " effects started" as StaticString)
+        }
+        out.append(UInt8(ascii: "\n"))
     }
 
     private func text(_ output: ShellOutput) -> [String] {
@@ -95,43 +116,70 @@ public struct OutputFormatter: Sendable {
 
     // MARK: JSON
 
-    /// A diff's change as an element of the `diff` field.
-    private static func change(_ change: StateChange, _ fields: inout JSON.Fields) {
-        fields.string("op", change.kind.rawValue)
-        fields.string("path", change.path)
-        fields.value("old", change.old)
-        fields.value("new", change.new)
-        fields.int("from", change.from)
-        fields.int("to", change.to)
+    /// A diff's change as an element of the `diff` field: `op`, `path`, `old` and `new`
+    /// when there is one, `from` and `to` for a move.
+    private static func append(_ change: StateChange, to out: OutputBuffer) {
+        let opening: StaticString = switch change.kind {
+        case .added: #"{"op":"added","path":"#
+        case .removed: #"{"op":"removed","path":"#
+        case .changed: #"{"op":"changed","path":"#
+        case .moved: #"{"op":"moved","path":"#
+        }
+        out.append(opening)
+        out.appendJSONString(change.path)
+        if let old = change.old {
+            out.append(#","old":"# as StaticString)
+            out.appendJSON(old)
+        }
+        if let new = change.new {
+            out.append(#","new":"# as StaticString)
+            out.appendJSON(new)
+        }
+        if let from = change.from {
+            out.append(#","from":"# as StaticString)
+            out.appendDecimal(from)
+        }
+        if let to = change.to {
+            out.append(#","to":"# as StaticString)
+            out.appendDecimal(to)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// `,"diff":[…]}`: the end of a record that reports changes.
+    private static func appendDiff(_ changes: [StateChange], to out: OutputBuffer) {
+        out.append(#","diff":["# as StaticString)
+        for (index, change) in changes.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            append(change, to: out)
+        }
+        out.append("]}" as StaticString)
     }
 
     private func json(_ output: ShellOutput) -> String {
-        var bytes: [UInt8] = []
-        appendJSON(output, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        let out = OutputBuffer(capacity: 256)
+        appendJSON(output, to: out)
+        return out.text
     }
 
-    /// The records written once per action are appended field by field; the others are
-    /// made as strings.
-    private func appendJSON(_ output: ShellOutput, to bytes: inout [UInt8]) {
+    /// The records written once per action are appended in runs of fixed text and fields
+    /// (a field at a time, they cost more than the action); the others are made as strings.
+    private func appendJSON(_ output: ShellOutput, to out: OutputBuffer) {
         switch output {
         case .action(let typed, let result):
-            JSON.object(into: &bytes) { fields in
-                fields.string("kind", "action")
-                fields.string("action", typed)
-                fields.string("name", result.action)
-                fields.bool("changed", result.stateChanged)
-                fields.int("effects", result.effectsStarted)
-                fields.objects("diff", result.changes, Self.change)
-            }
+            out.append(#"{"kind":"action","action":"# as StaticString)
+            out.appendJSONString(typed)
+            out.append(#","name":"# as StaticString)
+            out.appendJSONString(result.action)
+            out.append(result.stateChanged ? #","changed":true,"effects":"# : #","changed":false,"effects":"# as StaticString)
+            out.appendDecimal(result.effectsStarted)
+            Self.appendDiff(result.changes, to: out)
         case .applied(let action, let changes, _):
-            JSON.object(into: &bytes) { fields in
-                fields.string("kind", "applied")
-                fields.string("action", action)
-                fields.objects("diff", changes, Self.change)
-            }
+            out.append(#"{"kind":"applied","action":"# as StaticString)
+            out.appendJSONString(action)
+            Self.appendDiff(changes, to: out)
         default:
-            bytes += otherJSON(output).utf8
+            out.append(otherJSON(output))
         }
     }
 
