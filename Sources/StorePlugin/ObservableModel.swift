@@ -53,7 +53,7 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable> {
     @usableFromInline var constants: [Model.Action?]
     let context: StoreContext
     /// The state as last reported to the host, to report only what changed since.
-    let tracker = ChangeTracker(rootType: "\(Model.self)")
+    @usableFromInline let tracker = ChangeTracker(rootType: "\(Model.self)")
     @usableFromInline var dispatching: String?
     @usableFromInline var effectsStarted = 0
 
@@ -152,14 +152,16 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable> {
         }
     }
 
-    @usableFromInline
+    // Inlinable, as the state is read after every shown action: the plugin's copy is
+    // specialized for its model, with no generic metadata looked up per read.
+    @inlinable
     func snapshot() throws -> Value {
         if pending != nil { commit() }
         return try tracker.snapshot(of: store.state)
     }
 
     /// What changed since the last snapshot or call, as patches; nil when there was none.
-    @usableFromInline
+    @inlinable
     func changes() throws -> [StatePatch]? {
         if pending != nil { commit() }
         return try tracker.changes(of: store.state)
