@@ -126,6 +126,9 @@ public final class ModelDescriptor: @unchecked Sendable {
     let restore: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_error>?) -> Int32)?
     /// What changed since the last snapshot (storeplugin.h); nil when the plugin cannot say.
     let snapshotChanges: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?)?
+    /// The state written as bytes (storeplugin.h); nil when the plugin only builds trees.
+    let snapshotEncoded: SnapshotEncoded?
+    typealias SnapshotEncoded = (@convention(c) (UnsafeMutableRawPointer?, (@convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?, Int) -> Int32)?, UnsafeMutableRawPointer?) -> Int32)
 
     /// Field names the model declared to identify list elements (before `id`).
     public let identityFields: [String]
@@ -151,6 +154,7 @@ public final class ModelDescriptor: @unchecked Sendable {
         replay: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32)?,
         restore: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_error>?) -> Int32)?,
         snapshotChanges: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?)? = nil,
+        snapshotEncoded: SnapshotEncoded? = nil,
         identityFields: [String] = [],
         worker: WorkerPlugin? = nil, indexInPlugin: Int = 0, workerTimeTravel: Bool = false
     ) {
@@ -162,6 +166,7 @@ public final class ModelDescriptor: @unchecked Sendable {
         self.replay = replay
         self.restore = restore
         self.snapshotChanges = snapshotChanges
+        self.snapshotEncoded = snapshotEncoded
         self.plugin = plugin
         self.name = name
         self.doc = doc

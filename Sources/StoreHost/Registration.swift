@@ -19,6 +19,7 @@ enum Registration {
         let hasTimeTravel = model.struct_size >= UInt32(end(of: \sp_model.restore))
         let hasChanges = model.struct_size >= UInt32(end(of: \sp_model.snapshot_changes))
         let hasIdentity = model.struct_size >= UInt32(end(of: \sp_model.identity_fields))
+        let hasEncoded = model.struct_size >= UInt32(end(of: \sp_model.snapshot_encoded))
         guard let rawName = model.name.map({ String(cString: $0) }), isIdentifier(rawName) else {
             throw Invalid(message: "a model name must match [A-Za-z_][A-Za-z0-9_-]*")
         }
@@ -61,6 +62,7 @@ enum Registration {
             create: create, destroy: destroy, dispatch: dispatch, snapshot: snapshot,
             replay: hasTimeTravel ? model.replay : nil, restore: hasTimeTravel ? model.restore : nil,
             snapshotChanges: hasChanges ? model.snapshot_changes : nil,
+            snapshotEncoded: hasEncoded ? model.snapshot_encoded : nil,
             identityFields: identityFields
         )
     }

@@ -49,6 +49,8 @@ public final class Session {
     private var reportsSmallChanges = false
     /// Fewer values than this make a small state (the SDK's change tracker's bound).
     private static let smallState = 64
+    /// The bytes of the last `snapshot_encoded`, kept to reuse their memory.
+    private var encodedState: [UInt8] = []
     /// The ids of long lists in the state, kept between diffs.
     private let identityMemo = IdentityMemo()
     /// The host's `readsChanges` and `checksChanges` when the session was made.
@@ -487,6 +489,7 @@ public final class Session {
 
     private func readWholeState() throws(SessionError) -> Value {
         pluginBaseline = false
+        if let store, let encoded = model.snapshotEncoded, let value = try readEncodedState(encoded, store) { return value }
         guard let store, let snapshot = model.snapshot(store) else {
             throw SessionError(message: "\(model.qualifiedName): the plugin returned no state snapshot")
         }
@@ -495,6 +498,22 @@ public final class Session {
             return try Value(reading: snapshot)
         } catch {
             throw SessionError(message: "\(model.qualifiedName): cannot show the state: \(error)")
+        }
+    }
+
+    /// The state as the plugin writes it (`snapshot_encoded`), every byte checked; nil when
+    /// the plugin said it could not (the tree is asked for then).
+    private func readEncodedState(_ encoded: ModelDescriptor.SnapshotEncoded, _ store: UnsafeMutableRawPointer) throws(SessionError) -> Value? {
+        encodedState.removeAll(keepingCapacity: true)
+        let status = withUnsafeMutablePointer(to: &encodedState) { encoded(store, appendEncoded, $0) }
+        guard status == Int32(SP_OK) else { return nil }
+        var reader = WireReader(encodedState)
+        do {
+            let value = try reader.value()
+            guard reader.atEnd else { throw WireError(description: "\(reader.byteCount - reader.offset) bytes follow the value") }
+            return value
+        } catch {
+            throw SessionError(message: "\(model.qualifiedName): snapshot_encoded wrote a state that does not parse: \(error)")
         }
     }
 
@@ -563,4 +582,13 @@ public final class Session {
         let userData = Unchecked(userData)
         MainActor.assumeIsolated { session(userData.value).applied(action) }
     }
+}
+
+/// `snapshot_encoded`'s write: appends to the `[UInt8]` the sink points to.
+private let appendEncoded: @convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?, Int) -> Int32 = { sink, bytes, count in
+    guard let sink, count >= 0 else { return 1 }
+    guard count > 0 else { return 0 }
+    guard let bytes else { return 1 }
+    sink.assumingMemoryBound(to: [UInt8].self).pointee.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: count))
+    return 0
 }

@@ -85,7 +85,8 @@ public enum StorePlugin {
             model_data: Unmanaged.passRetained(handle).toOpaque(),
             create: Trampolines.create, destroy: Trampolines.destroy, dispatch: Trampolines.dispatch, snapshot: Trampolines.snapshot,
             replay: Trampolines.replay, restore: Trampolines.restore, snapshot_changes: Trampolines.snapshotChanges,
-            identity_fields: model.identityFields.isEmpty ? nil : UnsafePointer(identity)
+            identity_fields: model.identityFields.isEmpty ? nil : UnsafePointer(identity),
+            snapshot_encoded: Trampolines.snapshotEncoded
         )
         return table.pointee.register_model(table.pointee.host_data, &description, error)
     }
@@ -132,6 +133,8 @@ final class StoreHandle {
     let store: PluginStore
     let context: StoreContext
     let actionNames: [String]
+    /// The bytes of the last encoded snapshot, kept to reuse their memory.
+    var encoding = WireWriter()
     init(store: PluginStore, context: StoreContext, actionNames: [String]) {
         self.store = store
         self.context = context

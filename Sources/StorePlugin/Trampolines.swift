@@ -1,4 +1,5 @@
 import CStorePlugin
+import StoreValue
 
 /// The C functions in every SDK plugin's `sp_model`; all model-specific behaviour is
 /// reached through `model_data` and the store handle.
@@ -100,6 +101,26 @@ enum Trampolines {
             return Unchecked(value.build(with: handle.context.services.host))
         }
         return built.value
+    }
+
+    /// `snapshot_encoded`: the snapshot's value, written in the worker protocol's encoding
+    /// and handed to `write` in one piece.
+    static let snapshotEncoded: @convention(c) (
+        UnsafeMutableRawPointer?, (@convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?, Int) -> Int32)?, UnsafeMutableRawPointer?
+    ) -> Int32 = { store, write, sink in
+        let args = Unchecked((store, write, sink))
+        return MainActor.assumeIsolated {
+            let (store, write, sink) = args.value
+            guard let store, let write else { return Int32(SP_ERR_INTERNAL) }
+            let handle = Unmanaged<StoreHandle>.fromOpaque(store).takeUnretainedValue()
+            // An encoding that throws is reported as snapshot reports it: the host then asks
+            // for the tree, which fails the same way.
+            guard let value = try? handle.store.snapshot() else { return Int32(SP_ERR_INTERNAL) }
+            handle.encoding.bytes.removeAll(keepingCapacity: true)
+            handle.encoding.value(value)
+            let written = handle.encoding.bytes.withUnsafeBytes { write(sink, $0.baseAddress, $0.count) }
+            return written == 0 ? Int32(SP_OK) : Int32(SP_ERR_NO_MEMORY)
+        }
     }
 
     static let snapshotChanges: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>? = { store in

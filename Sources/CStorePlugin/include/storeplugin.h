@@ -279,6 +279,33 @@ typedef struct sp_model {
      * has. A list whose elements all have unique identities is diffed by them (moves,
      * inserts, removes) and its elements are named by them in paths: lines["A-1"].qty. */
     const char *const *identity_fields;
+
+    /* ---- Encoded snapshots (optional; NULL when not supported). ---- */
+
+    /* The state snapshot would return, written as bytes instead of built as a tree: one
+     * allocation in all rather than one per value, on both sides, which is most of what
+     * showing a small state after every action costs. The plugin passes the encoding to
+     * write(sink, bytes, count), in one call or several (the bytes are their
+     * concatenation), and returns SP_OK; or an error code, and the host calls snapshot.
+     * A write that returns non-zero takes no more: return SP_ERR_NO_MEMORY.
+     *
+     * A value is a kind byte and what that kind holds (integers little-endian):
+     *   0 null        nothing
+     *   1 bool        one byte, 0 or 1
+     *   2 int         8 bytes, two's complement
+     *   3 double      8 bytes, IEEE 754 binary64
+     *   4 string      a uint32 byte count, then that many bytes of UTF-8
+     *   5 array       a uint32 count, then that many values
+     *   6 record      an optional string (the type name), a uint32 count, then per field
+     *                 an optional string (the label, which a record's fields must have)
+     *                 and a value
+     *   7 enum        a string (the case name), a uint32 count, then per payload value
+     *                 an optional string (its label) and the value
+     * An optional string is a byte, 0 (none) or 1 followed by a string. Values nest at
+     * most 256 levels, as trees do. It is the worker protocol's value (docs/). A host
+     * checks every byte: an encoding that does not parse is the plugin's error. */
+    int32_t (*snapshot_encoded)(void *store, int32_t (*write)(void *sink, const void *bytes, size_t count),
+                                void *sink);
 } sp_model;
 
 /* ---- What a plugin exports ---------------------------------------------------------- */

@@ -1,3 +1,4 @@
+import StoreValue
 import Dispatch
 import Foundation
 #if canImport(Glibc)

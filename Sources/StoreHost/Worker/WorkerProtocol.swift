@@ -1,3 +1,5 @@
+import StoreValue
+
 /// The messages between storesh and a worker process, as docs/worker-protocol.md
 /// describes them. A frame is a u32 little-endian length, then that many bytes: a type
 /// byte and the body.

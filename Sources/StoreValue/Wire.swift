@@ -1,26 +1,28 @@
-import StoreValue
-
 /// Builds one message body of the worker protocol (docs/worker-protocol.md): integers
 /// little-endian, strings as a u32 byte count and UTF-8, values as a kind byte and their
-/// contents.
-struct WireWriter {
-    var bytes: [UInt8] = []
+/// contents. Values are also what a plugin's `snapshot_encoded` writes (storeplugin.h).
+package struct WireWriter {
+    package var bytes: [UInt8] = []
 
-    mutating func u8(_ value: UInt8) { bytes.append(value) }
+    package init() {}
 
-    mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
+    package mutating func u8(_ value: UInt8) { bytes.append(value) }
 
-    mutating func u32(_ value: UInt32) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    package mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
+
+    // Byte by byte: appending a buffer of four or eight bytes costs a call that is more
+    // than the bytes (a state is many small writes).
+    package mutating func u32(_ value: UInt32) {
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) }
     }
 
-    mutating func u64(_ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    package mutating func u64(_ value: UInt64) {
+        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) }
     }
 
-    mutating func i64(_ value: Int64) { u64(UInt64(bitPattern: value)) }
+    package mutating func i64(_ value: Int64) { u64(UInt64(bitPattern: value)) }
 
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         var text = value
         text.withUTF8 { utf8 in
             u32(UInt32(utf8.count))
@@ -29,18 +31,18 @@ struct WireWriter {
     }
 
     /// Raw bytes, counted (a message kept inside another).
-    mutating func counted(_ data: [UInt8]) {
+    package mutating func counted(_ data: [UInt8]) {
         u32(UInt32(data.count))
         bytes.append(contentsOf: data)
     }
 
-    mutating func optionalString(_ value: String?) {
+    package mutating func optionalString(_ value: String?) {
         bool(value != nil)
         if let value { string(value) }
     }
 
     /// A value; its depth is bounded by `Value.maxDepth` wherever it came from.
-    mutating func value(_ value: Value) {
+    package mutating func value(_ value: Value) {
         switch value {
         case .null: u8(0)
         case .bool(let v): u8(1); bool(v)
@@ -65,68 +67,76 @@ struct WireWriter {
         }
     }
 
-    mutating func values(_ values: [Value]) {
+    package mutating func values(_ values: [Value]) {
         u32(UInt32(values.count))
         for item in values { value(item) }
     }
 }
 
 /// A message that does not decode: the peer is not speaking this protocol (or is broken).
-struct WireError: Error, CustomStringConvertible {
-    let description: String
+package struct WireError: Error, CustomStringConvertible {
+    package let description: String
+
+    package init(description: String) { self.description = description }
 }
 
 /// Reads one message body written by `WireWriter`. Every read is bounds-checked, and
 /// values nest at most `Value.maxDepth` levels, so no message can crash the reader.
-struct WireReader {
+package struct WireReader {
     private let bytes: [UInt8]
-    private var offset: Int
+    /// Where the next read starts.
+    package private(set) var offset: Int
 
-    init(_ bytes: [UInt8], from offset: Int = 0) {
+    package init(_ bytes: [UInt8], from offset: Int = 0) {
         self.bytes = bytes
         self.offset = offset
     }
 
-    var atEnd: Bool { offset == bytes.count }
+    package var atEnd: Bool { offset == bytes.count }
     /// The message's size in bytes.
-    var byteCount: Int { bytes.count }
+    package var byteCount: Int { bytes.count }
 
-    private mutating func take(_ count: Int) throws(WireError) -> ArraySlice<UInt8> {
+    /// The offset of the next `count` bytes, which are then taken.
+    private mutating func take(_ count: Int) throws(WireError) -> Int {
         guard count >= 0, bytes.count - offset >= count else {
             throw WireError(description: "a message ends early (wanted \(count) bytes at offset \(offset) of \(bytes.count))")
         }
         defer { offset += count }
-        return bytes[offset..<offset + count]
+        return offset
     }
 
-    mutating func u8() throws(WireError) -> UInt8 { try take(1).first! }
+    // Integers are read byte by byte from the array, not through slices: a slice holds
+    // the array (a retain and a release each), and a state is many small reads.
+    package mutating func u8() throws(WireError) -> UInt8 { bytes[try take(1)] }
 
-    mutating func bool() throws(WireError) -> Bool { try u8() != 0 }
+    package mutating func bool() throws(WireError) -> Bool { try u8() != 0 }
 
-    mutating func u32() throws(WireError) -> UInt32 {
-        let slice = try take(4)
-        return slice.reversed().reduce(0) { $0 << 8 | UInt32($1) }
+    package mutating func u32() throws(WireError) -> UInt32 {
+        let start = try take(4)
+        return (0..<4).reduce(0) { $0 | UInt32(bytes[start + $1]) << (8 * $1) }
     }
 
-    mutating func u64() throws(WireError) -> UInt64 {
-        let slice = try take(8)
-        return slice.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+    package mutating func u64() throws(WireError) -> UInt64 {
+        let start = try take(8)
+        return (0..<8).reduce(0) { $0 | UInt64(bytes[start + $1]) << (8 * $1) }
     }
 
-    mutating func i64() throws(WireError) -> Int64 { Int64(bitPattern: try u64()) }
+    package mutating func i64() throws(WireError) -> Int64 { Int64(bitPattern: try u64()) }
 
-    mutating func string() throws(WireError) -> String {
+    package mutating func string() throws(WireError) -> String {
         let count = Int(try u32())
-        return String(decoding: try take(count), as: UTF8.self)
+        let start = try take(count)
+        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<start + count]), as: UTF8.self) }
     }
 
     /// Bytes written by `WireWriter.counted`.
-    mutating func counted() throws(WireError) -> [UInt8] {
+    package mutating func counted() throws(WireError) -> [UInt8] {
         let count = Int(try u32())
-        return Array(try take(count))
+        let start = try take(count)
+        return Array(bytes[start..<start + count])
     }
 
-    mutating func optionalString() throws(WireError) -> String? {
+    package mutating func optionalString() throws(WireError) -> String? {
         try bool() ? try string() : nil
     }
 
@@ -137,7 +147,7 @@ struct WireReader {
         return count
     }
 
-    mutating func value() throws(WireError) -> Value { try value(depth: 0) }
+    package mutating func value() throws(WireError) -> Value { try value(depth: 0) }
 
     private mutating func value(depth: Int) throws(WireError) -> Value {
         let kind = try u8()
@@ -156,27 +166,29 @@ struct WireReader {
             return .array(items)
         case 6:
             let type = try optionalString()
-            return .record(type: type, fields: try fields(depth: depth))
+            return .record(type: type, fields: try fields(depth: depth, labelled: true))
         case 7:
             let name = try string()
-            return .enumCase(name: name, payload: try fields(depth: depth))
+            return .enumCase(name: name, payload: try fields(depth: depth, labelled: false))
         default:
             throw WireError(description: "unknown value kind \(kind)")
         }
     }
 
-    private mutating func fields(depth: Int) throws(WireError) -> [Value.Field] {
+    /// A record's or enum case's members; a record's must have labels (as in a tree).
+    private mutating func fields(depth: Int, labelled: Bool) throws(WireError) -> [Value.Field] {
         let count = try count()
         var fields: [Value.Field] = []
         fields.reserveCapacity(count)
         for _ in 0..<count {
             let label = try optionalString()
+            if labelled, label == nil { throw WireError(description: "a record's field has no label (at offset \(offset))") }
             fields.append(Value.Field(label, try value(depth: depth + 1)))
         }
         return fields
     }
 
-    mutating func values() throws(WireError) -> [Value] {
+    package mutating func values() throws(WireError) -> [Value] {
         let count = try count()
         var items: [Value] = []
         items.reserveCapacity(count)
