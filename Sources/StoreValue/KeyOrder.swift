@@ -9,11 +9,18 @@ protocol KeyOrderedEncoding {
 
 /// Encodes `value` as its own `encode(to:)` does, a dictionary's or a set's entries in order.
 func encodeInStableOrder<T: Encodable>(_ value: T, to encoder: any Encoder) throws {
-    if let dictionary = value as? any KeyOrderedEncoding {
+    if mayBeKeyOrdered(T.self), let dictionary = value as? any KeyOrderedEncoding {
         try dictionary.encodeInKeyOrder(to: encoder)
     } else {
         try value.encode(to: encoder)
     }
+}
+
+/// Whether `T` could be a dictionary or a set: only a one-word type holding a reference
+/// can. Others skip the conformance lookup, which costs as much as encoding a small state.
+@inline(__always)
+private func mayBeKeyOrdered<T>(_: T.Type) -> Bool {
+    MemoryLayout<T>.size == MemoryLayout<[Int: Int]>.size && !_isPOD(T.self)
 }
 
 extension Dictionary: KeyOrderedEncoding where Key: Encodable & Comparable, Value: Encodable {

@@ -42,11 +42,14 @@ final class PlainSlot {
     /// What all the places of one encoding share.
     final class Encoding {
         struct Spent: Error {}
+        // Unchecked exclusivity here and in the slot: one encoding writes them, on one
+        // thread, and no access spans a call; the checks were a tenth of a small state's
+        // encoding.
         /// How many more values the encoding may hold.
-        var remaining: Int
+        @exclusivity(unchecked) var remaining: Int
         /// Containers of different kinds wrote in one place, or a container wrote after its
         /// value was taken: the tracker's encoding decides what that gives.
-        var misused = false
+        @exclusivity(unchecked) var misused = false
 
         init(remaining: Int) { self.remaining = remaining }
 
@@ -59,15 +62,15 @@ final class PlainSlot {
     private enum Kind { case empty, keyed, unkeyed, single }
 
     let encoding: Encoding
-    private var kind = Kind.empty
-    private var fields: [Value.Field] = []
-    private var items: [Value] = []
-    private var single = Value.null
+    @exclusivity(unchecked) private var kind = Kind.empty
+    @exclusivity(unchecked) private var fields: [Value.Field] = []
+    @exclusivity(unchecked) private var items: [Value] = []
+    @exclusivity(unchecked) private var single = Value.null
     /// Nested containers' places, by their position in `fields` or `items`.
-    private var nested: [(position: Int, slot: PlainSlot)] = []
+    @exclusivity(unchecked) private var nested: [(position: Int, slot: PlainSlot)] = []
     /// Key → position in `fields`, once there are many keys (a dictionary).
-    private var keyIndex: [String: Int]?
-    private var sealed = false
+    @exclusivity(unchecked) private var keyIndex: [String: Int]?
+    @exclusivity(unchecked) private var sealed = false
 
     init(encoding: Encoding) { self.encoding = encoding }
 

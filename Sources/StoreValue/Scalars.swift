@@ -3,7 +3,8 @@
 /// of a state here.
 enum Scalars {
     /// The scalar `value` encodes as, or nil when it is not one of the scalar types.
-    static func value<T: Encodable>(of value: T, codingPath: [any CodingKey]) throws -> Value? {
+    /// `codingPath` is made only for an error: it costs an array per field.
+    static func value<T: Encodable>(of value: T, codingPath: @autoclosure () -> [any CodingKey]) throws -> Value? {
         let type = T.self
         if type == String.self { return .string(unsafeBitCast(value, to: String.self)) }
         if type == Int.self { return .int(Int64(unsafeBitCast(value, to: Int.self))) }
@@ -17,8 +18,8 @@ enum Scalars {
         if type == UInt8.self { return .int(Int64(unsafeBitCast(value, to: UInt8.self))) }
         if type == UInt16.self { return .int(Int64(unsafeBitCast(value, to: UInt16.self))) }
         if type == UInt32.self { return .int(Int64(unsafeBitCast(value, to: UInt32.self))) }
-        if type == UInt.self { return try exact(unsafeBitCast(value, to: UInt.self), codingPath) }
-        if type == UInt64.self { return try exact(unsafeBitCast(value, to: UInt64.self), codingPath) }
+        if type == UInt.self { return try exact(unsafeBitCast(value, to: UInt.self), codingPath()) }
+        if type == UInt64.self { return try exact(unsafeBitCast(value, to: UInt64.self), codingPath()) }
         return nil
     }
 
