@@ -51,6 +51,11 @@ public final class Session {
     private static let smallState = 64
     /// The bytes of the last `snapshot_encoded`, kept to reuse their memory.
     private var encodedState: [UInt8] = []
+    /// The last whole read was `encodedState`.
+    private var encodedStateIsCurrent = false
+    /// Whole reads keep the bytes the plugin wrote (`StateRead.encoded`), for a worker to
+    /// send on.
+    package var keepsEncodedState = false
     /// The ids of long lists in the state, kept between diffs.
     private let identityMemo = IdentityMemo()
     /// The host's `readsChanges` and `checksChanges` when the session was made.
@@ -395,6 +400,7 @@ public final class Session {
 
     private func wholeRead(number: UInt64, diffing: Bool) throws(SessionError) -> StateRead {
         var fresh = StateRead(state: try readWholeState(), previous: nil, patches: nil, number: number)
+        if keepsEncodedState, encodedStateIsCurrent { fresh.encoded = encodedState }
         if diffing { fresh.changes = model.stateDiff.changes(from: knownState, to: fresh.state) }
         return fresh
     }
@@ -489,7 +495,11 @@ public final class Session {
 
     private func readWholeState() throws(SessionError) -> Value {
         pluginBaseline = false
-        if let store, let encoded = model.snapshotEncoded, let value = try readEncodedState(encoded, store) { return value }
+        encodedStateIsCurrent = false
+        if let store, let encoded = model.snapshotEncoded, let value = try readEncodedState(encoded, store) {
+            encodedStateIsCurrent = true
+            return value
+        }
         guard let store, let snapshot = model.snapshot(store) else {
             throw SessionError(message: "\(model.qualifiedName): the plugin returned no state snapshot")
         }

@@ -13,6 +13,9 @@ package struct StateRead: Sendable {
     package let number: UInt64
     /// The diff from the state before this read, when the read was asked to work it out.
     package var changes: [StateChange]?
+    /// `state` as the plugin wrote it (`snapshot_encoded`), when the session keeps that:
+    /// a worker sends these bytes on rather than encode the state again.
+    package var encoded: [UInt8]?
 
     package init(state: Value, previous: Value?, patches: [StatePatch]?, number: UInt64) {
         self.state = state

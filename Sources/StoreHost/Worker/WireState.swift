@@ -19,7 +19,7 @@ extension WireWriter {
         } else {
             u8(0)
             u64(read.number)
-            value(read.state)
+            if let encoded = read.encoded { bytes += encoded } else { value(read.state) }
         }
     }
 }

@@ -125,6 +125,7 @@ public final class WorkerServer {
             guard let plugin, plugin.models.indices.contains(index), let host else { return "no model \(index) in this worker" }
             do {
                 let session = try Session(model: plugin.models[index], host: host)
+                session.keepsEncodedState = true
                 stores[id] = session
                 session.onEvent = { [weak self] event in self?.forward(event, from: id) }
                 guard let read = session.lastRead else { return "the store's state was not read" }
