@@ -77,22 +77,25 @@ extension Session {
         throw remote.outOfOrder()
     }
 
-    /// The next action's result (nil after the last the worker processed), or why the
-    /// model refused it. What the action caused (effect events, effect actions) reaches
-    /// `onEvent` first, as it does during `send`.
-    public func nextObserved(_ results: inout ObservedResults) throws(SessionError) -> Result<SendResult, SessionError>? {
+    /// Takes the next action's answer: `applied` gets its result, `refused` why the model
+    /// refused it; false after the last the worker processed. What the action caused
+    /// (effect events, effect actions) reaches `onEvent` first, as it does during `send`.
+    /// (Handed over rather than returned: a `Result` of these types is copied and
+    /// destroyed through value witnesses, once per action of every batch.)
+    public func nextObserved(_ results: inout ObservedResults, applied: (SendResult) -> Void, refused: (SessionError) -> Void) throws(SessionError) -> Bool {
         guard let remote else { throw SessionError(message: "\(model.qualifiedName): its worker is gone") }
         sendInFlight = results.observe
         sendBase = nil
         defer { (sendInFlight, sendBase) = (false, nil) }
-        guard let outcome = try remote.next(&results.answers) else { return nil }
+        guard let outcome = try remote.next(&results.answers) else { return false }
         sendInFlight = false
         let name = results.names[results.taken]
         results.taken += 1
         switch outcome {
-        case .failure(let error): return .failure(error)
-        case .success(let outcome): return .success(result(of: name, outcome, observe: results.observe, remote: remote))
+        case .failure(let error): refused(error)
+        case .success(let outcome): applied(result(of: name, outcome, observe: results.observe, remote: remote))
         }
+        return true
     }
 
     /// An effect's action in a worker was applied; `state` is the state after it (nil when

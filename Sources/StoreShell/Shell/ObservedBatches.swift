@@ -14,7 +14,13 @@ import StoreValue
 /// A model in this process gains nothing from a batch; its lines go one by one.
 @MainActor
 struct ObservedRun {
-    typealias Item = (action: ActionDescriptor, arguments: [Value], line: Int)
+    /// A bound action and the index of its line. (A struct: a tuple of these is copied
+    /// through value witnesses, and one is read per action shown.)
+    struct Item {
+        let action: ActionDescriptor
+        let arguments: [Value]
+        let line: Int
+    }
 
     let core: ShellCore
     let lines: [(text: String, origin: LineOrigin)]
@@ -129,7 +135,7 @@ struct ObservedRun {
         var index = start
         while index < lines.count, items.count < limit {
             guard let bound = try? ActionBinding.bind(ActionCall.parse(lines[index].text), to: session.model) else { break }
-            items.append((bound.0, bound.1, index))
+            items.append(Item(action: bound.0, arguments: bound.1, line: index))
             index += 1
         }
         return items
@@ -181,38 +187,37 @@ struct ObservedRun {
         // no history snapshot is taken from it for the rest of the batch.
         var stateKnown = observe
         while true {
-            let outcome: Result<Bool, SessionError>? = core.holdingEffectOutput { () -> Result<Bool, SessionError>? in
+            // Handed over, not returned as a Result: see `nextObserved`.
+            var shown = true
+            var lost: SessionError?
+            let more = core.holdingEffectOutput { () -> Bool in
                 do throws(SessionError) {
-                    guard let next = try session.nextObserved(&results) else { return nil }
-                    let item = items[taken]
-                    let line = lines[item.line]
-                    switch next {
-                    case .success(let result):
+                    return try session.nextObserved(&results, applied: { result in
                         if result.stateError != nil { stateKnown = false }
-                        return .success(core.reportSent(result, of: (item.action, item.arguments), line: line.text, origin: line.origin, in: session, snapshot: stateKnown))
-                    case .failure(let error):
+                        let line = lines[items[taken].line]
+                        shown = core.reportSent(result, of: (items[taken].action, items[taken].arguments), line: line.text, origin: line.origin, in: session, snapshot: stateKnown)
+                    }, refused: { error in
+                        let line = lines[items[taken].line]
                         core.fail(error.message, origin: line.origin, text: line.text)
-                        return .success(false)
-                    }
+                        shown = false
+                    })
                 } catch {
-                    return .failure(error)
+                    lost = error
+                    return false
                 }
             }
-            switch outcome {
-            case nil:
+            if let lost { return recover(after: lost, items[taken...]) }
+            guard more else {
                 adaptLimit(answerBytes: results.byteCount, actions: taken)
                 if !observe, let history = core.history(of: session), history.wantsSnapshot {
                     history.remember(session.state, at: history.position)
                 }
                 return taken
-            case .failure(let error)?:
-                return recover(after: error, items[taken...])
-            case .success(let ok)?:
-                taken += 1
-                if !ok {
-                    failures += 1
-                    if stopAtFailure { return nil }
-                }
+            }
+            taken += 1
+            if !shown {
+                failures += 1
+                if stopAtFailure { return nil }
             }
         }
     }
