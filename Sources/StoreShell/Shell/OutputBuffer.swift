@@ -42,13 +42,26 @@ public final class OutputBuffer {
 
     public func append(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-        reserve(bytes.count)
-        if bytes.count <= 16 { // most pieces are short: a loop costs less than the call
-            for index in 0..<bytes.count { start[count + index] = bytes[index] }
-        } else {
-            (start + count).update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        let length = bytes.count
+        reserve(length)
+        let destination = UnsafeMutableRawPointer(start + count)
+        // Most pieces are short (a key, a name, a number): two overlapping word moves cost
+        // less than a call to memmove.
+        switch length {
+        case 8...16:
+            let head = base.loadUnaligned(as: UInt64.self), tail = base.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            destination.storeBytes(of: head, as: UInt64.self)
+            destination.storeBytes(of: tail, toByteOffset: length - 8, as: UInt64.self)
+        case 4..<8:
+            let head = base.loadUnaligned(as: UInt32.self), tail = base.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+            destination.storeBytes(of: head, as: UInt32.self)
+            destination.storeBytes(of: tail, toByteOffset: length - 4, as: UInt32.self)
+        case 1..<4:
+            for index in 0..<length { destination.storeBytes(of: bytes[index], toByteOffset: index, as: UInt8.self) }
+        default:
+            destination.copyMemory(from: base, byteCount: length)
         }
-        count += bytes.count
+        count += length
     }
 
     public func append(_ text: StaticString) {
