@@ -127,22 +127,20 @@ public struct OutputFormatter: Sendable {
         }
         out.append(opening)
         out.appendJSONString(change.path)
-        if let old = change.old {
-            out.append(#","old":"# as StaticString)
-            out.appendJSON(old)
+        func value(_ key: StaticString, _ value: Value?) {
+            guard let value else { return }
+            out.append(key)
+            out.appendJSON(value)
         }
-        if let new = change.new {
-            out.append(#","new":"# as StaticString)
-            out.appendJSON(new)
+        func index(_ key: StaticString, _ index: Int?) {
+            guard let index else { return }
+            out.append(key)
+            out.appendDecimal(index)
         }
-        if let from = change.from {
-            out.append(#","from":"# as StaticString)
-            out.appendDecimal(from)
-        }
-        if let to = change.to {
-            out.append(#","to":"# as StaticString)
-            out.appendDecimal(to)
-        }
+        value(#","old":"#, change.old)
+        value(#","new":"#, change.new)
+        index(#","from":"#, change.from)
+        index(#","to":"#, change.to)
         out.append(UInt8(ascii: "}"))
     }
 
