@@ -514,10 +514,15 @@ public final class Session {
     /// The state as the plugin writes it (`snapshot_encoded`), every byte checked; nil when
     /// the plugin said it could not (the tree is asked for then).
     private func readEncodedState(_ encoded: ModelDescriptor.SnapshotEncoded, _ store: UnsafeMutableRawPointer) throws(SessionError) -> Value? {
-        encodedState.removeAll(keepingCapacity: true)
-        let status = withUnsafeMutablePointer(to: &encodedState) { encoded(store, appendEncoded, $0) }
+        // The buffer is taken out while the plugin writes: a plugin that calls back into
+        // the session meanwhile (a read from an action it reports) finds none to share.
+        var bytes = encodedState
+        encodedState = []
+        bytes.removeAll(keepingCapacity: true)
+        let status = withUnsafeMutablePointer(to: &bytes) { encoded(store, appendEncoded, $0) }
+        encodedState = bytes
         guard status == Int32(SP_OK) else { return nil }
-        var reader = WireReader(encodedState)
+        var reader = WireReader(bytes)
         do {
             let value = try reader.value()
             guard reader.atEnd else { throw WireError(description: "\(reader.byteCount - reader.offset) bytes follow the value") }

@@ -11,16 +11,16 @@ private let encodedSource = #"""
 #include <string.h>
 
 static const storeplugin_host *host;
-typedef struct { int64_t count; int mode; } store_t;
-enum { FINE, TRUNCATED, TRAILING, REFUSED, DEEP, UNLABELLED, BAD_KIND };
+typedef struct { int64_t count; int mode; const sp_store_context *context; } store_t;
+enum { FINE, TRUNCATED, TRAILING, REFUSED, DEEP, UNLABELLED, BAD_KIND, REENTRANT };
 
 static int32_t dispatch(void *store, const char *action, const sp_value *arguments, sp_dispatch_result *result, sp_error *error) {
     (void)arguments; (void)error;
     store_t *s = store;
     result->state_changed = 1;
-    static const char *modes[] = { "fine", "truncated", "trailing", "refused", "deep", "unlabelled", "badKind" };
+    static const char *modes[] = { "fine", "truncated", "trailing", "refused", "deep", "unlabelled", "badKind", "reentrant" };
     if (strcmp(action, "increment") == 0) { s->count += 1; return SP_OK; }
-    for (int m = 0; m < 7; m++) if (strcmp(action, modes[m]) == 0) { s->mode = m; return SP_OK; }
+    for (int m = 0; m < 8; m++) if (strcmp(action, modes[m]) == 0) { s->mode = m; return SP_OK; }
     return SP_ERR_UNKNOWN_ACTION;
 }
 
@@ -43,6 +43,13 @@ static void label(const char *s) { u8(1); text(s); }
 
 static int32_t snapshot_encoded(void *store, int32_t (*write)(void *, const void *, size_t), void *sink) {
     store_t *s = store;
+    if (s->mode == REENTRANT) {
+        /* An effect's action applied while the state is written: the host reads the state
+         * (this function again) before this call returns. */
+        s->mode = FINE;
+        s->count += 1;
+        s->context->action_applied(s->context->user_data, "increment");
+    }
     used = 0;
     if (s->mode == REFUSED) return SP_ERR_NO_MEMORY;
     if (s->mode == DEEP) {
@@ -69,8 +76,10 @@ static int32_t snapshot_encoded(void *store, int32_t (*write)(void *, const void
 }
 
 static int32_t create(void *data, const sp_store_context *context, void **out, sp_error *error) {
-    (void)data; (void)context; (void)error;
-    *out = calloc(1, sizeof(store_t));
+    (void)data; (void)error;
+    store_t *s = calloc(1, sizeof(store_t));
+    s->context = context;
+    *out = s;
     return SP_OK;
 }
 static void destroy(void *store) { free(store); }
@@ -84,12 +93,13 @@ static const sp_action actions[] = {
     { sizeof(sp_action), "deep", "", NULL, 0, NULL, NULL, NULL },
     { sizeof(sp_action), "unlabelled", "", NULL, 0, NULL, NULL, NULL },
     { sizeof(sp_action), "badKind", "", NULL, 0, NULL, NULL, NULL },
+    { sizeof(sp_action), "reentrant", "", NULL, 0, NULL, NULL, NULL },
 };
 static const storeplugin_info info = { sizeof(storeplugin_info), STOREPLUGIN_MAGIC, STOREPLUGIN_ABI_VERSION, "encoded", "1.0.0", 0 };
 const storeplugin_info *storeplugin_info_v1(void) { return &info; }
 int32_t storeplugin_register_v1(const storeplugin_host *h, sp_error *error) {
     host = h;
-    sp_model model = { sizeof(sp_model), "encoded", "Writes its state as bytes.", actions, 8, NULL, 0, NULL,
+    sp_model model = { sizeof(sp_model), "encoded", "Writes its state as bytes.", actions, 9, NULL, 0, NULL,
         create, destroy, dispatch, snapshot };
     model.snapshot_encoded = snapshot_encoded;
     return host->register_model(host->host_data, &model, error);
@@ -131,6 +141,16 @@ struct EncodedSnapshotTests {
         _ = try session.send(text: "increment")
         _ = try session.send(text: "refused")
         #expect(session.state == .record(type: "Tree", fields: [.init("from", .string("tree")), .init("count", .int(1))]))
+    }
+
+    @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
+    func aPluginThatCallsBackWhileWritingIsReadAgainInside(isolation: PluginHost.Isolation) throws {
+        let session = try session(isolation)
+        let result = try session.send(text: "reentrant")
+        #expect(result.stateError == nil)
+        #expect(session.state == expected(count: 1), "the effect's action is in the state")
+        _ = try session.send(text: "increment")
+        #expect(session.state == expected(count: 2))
     }
 
     @Test(arguments: [
