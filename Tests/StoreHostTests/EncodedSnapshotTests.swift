@@ -8,6 +8,7 @@ import Testing
 private let encodedSource = #"""
 #include "storeplugin.h"
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 static const storeplugin_host *host;
@@ -109,8 +110,8 @@ int32_t storeplugin_register_v1(const storeplugin_host *h, sp_error *error) {
 @MainActor
 @Suite("A state a plugin writes as bytes (snapshot_encoded) is read as its tree would be, and checked")
 struct EncodedSnapshotTests {
-    private func session(_ isolation: PluginHost.Isolation) throws -> Session {
-        let library = try Fixtures.library("libencoded.so", source: encodedSource, in: Fixtures.directory())
+    private func session(_ isolation: PluginHost.Isolation, source: String = encodedSource) throws -> Session {
+        let library = try Fixtures.library("libencoded.so", source: source, in: Fixtures.directory())
         let host = makeHost()
         host.isolation = isolation
         try host.load(library)
@@ -140,6 +141,17 @@ struct EncodedSnapshotTests {
         let session = try session(isolation)
         _ = try session.send(text: "increment")
         _ = try session.send(text: "refused")
+        #expect(session.state == .record(type: "Tree", fields: [.init("from", .string("tree")), .init("count", .int(1))]))
+    }
+
+    @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
+    func anOlderPluginsEncodedSnapshotIsNeverCalled(isolation: PluginHost.Isolation) throws {
+        // Built before the member: its struct ends before snapshot_encoded, and what follows
+        // in memory (here the function after all) is not the host's to call.
+        let source = encodedSource.replacingOccurrences(of: "sp_model model = { sizeof(sp_model),", with: "sp_model model = { offsetof(sp_model, snapshot_encoded),")
+        #expect(source != encodedSource)
+        let session = try session(isolation, source: source)
+        _ = try session.send(text: "increment")
         #expect(session.state == .record(type: "Tree", fields: [.init("from", .string("tree")), .init("count", .int(1))]))
     }
 
