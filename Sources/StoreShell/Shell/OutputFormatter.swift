@@ -24,24 +24,16 @@ public struct OutputFormatter: Sendable {
 
     /// Appends the lines for one output to `out` as UTF-8, each ending in a newline.
     public func append(_ output: ShellOutput, to out: OutputBuffer) {
-        if format == .json {
+        switch format {
+        case .json:
             appendJSON(output, to: out)
-        } else if case .action(let typed, let result) = output, !color {
-            // The line a script prints for every action, written without making strings.
-            appendSummary(typed, result, to: out)
-            for line in diffLines(result.changes) {
-                out.append(line)
-                out.append(UInt8(ascii: "\n"))
-            }
-            return
-        } else {
+            out.append(UInt8(ascii: "\n"))
+        case .tree:
             for line in text(output) {
                 out.append(line)
                 out.append(UInt8(ascii: "\n"))
             }
-            return
         }
-        out.append(UInt8(ascii: "\n"))
     }
 
     // MARK: Text
@@ -60,18 +52,6 @@ public struct OutputFormatter: Sendable {
             }
             return "  " + paint(change.description, code)
         }
-    }
-
-    /// `increment: state changed, 2 effects started` (uncoloured), and a newline.
-    private func appendSummary(_ typed: String, _ result: SendResult, to out: OutputBuffer) {
-        out.append(typed)
-        out.append(result.stateChanged ? ": state changed" : ": no change" as StaticString)
-        if result.effectsStarted > 0 {
-            out.append(", " as StaticString)
-            out.appendDecimal(result.effectsStarted)
-            out.append(result.effectsStarted == 1 ? " effect started" : " effects started" as StaticString)
-        }
-        out.append(UInt8(ascii: "\n"))
     }
 
     private func text(_ output: ShellOutput) -> [String] {
