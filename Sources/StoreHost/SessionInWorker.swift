@@ -51,12 +51,15 @@ extension Session {
     /// nothing there: send them one by one).
     /// `continuing`: sent while the batch before is in flight, to be run after it unless
     /// the worker cut that one short (then this one comes back with nothing done).
-    public func startObserved(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, observe: Bool, continuing: Bool = false) throws(SessionError) -> ObservedBatch? {
+    /// `stateAfter` (when not `observe`): the answer brings the state after the last action
+    /// taken, which becomes the session's state (`ObservedResults.stateAfter`): a history
+    /// snapshot there needs no read, which would wait for any later batch in flight.
+    public func startObserved(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, observe: Bool, continuing: Bool = false, stateAfter: Bool = false) throws(SessionError) -> ObservedBatch? {
         guard let remote else { return nil }
         // The first diff needs the state before (not read with a batch in flight: the
         // worker would answer with the state after it).
         if observe, isStale, observedInFlight == 0 { _ = try? read() }
-        let ticket = try remote.startObserved(actions, stopAtFailure: stopAtFailure, wantState: observe, continuing: continuing)
+        let ticket = try remote.startObserved(actions, stopAtFailure: stopAtFailure, wantState: observe, continuing: continuing, stateAfter: stateAfter && !observe)
         observedInFlight += 1
         return ObservedBatch(ticket: ticket, names: actions.map(\.0.name), observe: observe)
     }
@@ -87,7 +90,14 @@ extension Session {
         sendInFlight = results.observe
         sendBase = nil
         defer { (sendInFlight, sendBase) = (false, nil) }
-        guard let outcome = try remote.next(&results.answers) else { return false }
+        guard let outcome = try remote.next(&results.answers) else {
+            // Not asked again if it does not fit: a later batch may be in flight, and the
+            // worker would answer with the state after that one.
+            if let state = results.answers.stateAfter, results.stateAfter == nil {
+                results.stateAfter = try? accept(state, from: remote, diffing: false, mayAsk: false).state
+            }
+            return false
+        }
         sendInFlight = false
         let name = results.names[results.taken]
         results.taken += 1

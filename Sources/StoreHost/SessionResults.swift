@@ -1,4 +1,4 @@
-package import StoreValue
+public import StoreValue
 
 // What a session's reads, sends and events give back: the values `Session` hands out.
 
@@ -139,5 +139,9 @@ extension Session {
         public var byteCount: Int { answers.byteCount }
         /// True when the worker processed none of the batch's actions.
         public var isEmpty: Bool { answers.isEmpty }
+        /// The state after the batch's last action, once all were taken, when the batch
+        /// asked for it (`stateAfter`) and the worker could read it; the session's state
+        /// is then that state.
+        public internal(set) var stateAfter: Value?
     }
 }

@@ -190,6 +190,23 @@ struct BatchedScriptTests {
         #expect(inWorker.stdout.components(separatedBy: "\n").count > 6000, "every action is shown")
     }
 
+    /// Without diffs, the states do not come back with each action: batches end where the
+    /// history keeps a snapshot (every 64 actions) and bring the state there, while the
+    /// next batch already runs. Jumping back lands where the in-process run does, with
+    /// refused and unparsed lines moving those places; a snapshot read after the batch
+    /// (the worker's later state) would put another state there.
+    @Test func historySnapshotsFromPipelinedBatchesAreTheStatesThere() throws {
+        let path = try temporaryFile("snapshots.storesh", ":diff off\n" + script())
+        let jumps = [1, 63, 64, 65, 127, 128, 129, 700, 1000, 1500, 2000, 2200]
+        let finish = jumps.flatMap { ["-c", ":goto \($0)", "-c", ":state"] }
+        let inWorker = try storesh(["--plugin", "Todos", "-f", path] + finish)
+        let inProcess = try storesh(["--plugin", "Todos", "--in-process", "-f", path] + finish)
+        #expect(inWorker.status == 1 && inProcess.status == 1, "the bogus lines fail the runs")
+        #expect(inWorker.stdout == inProcess.stdout)
+        #expect(inWorker.stderr == inProcess.stderr)
+        #expect(inWorker.stdout.components(separatedBy: "at 2200 of ").count == 2, "the last jump is inside the history")
+    }
+
     /// Line by line in a worker: a journal is written before each action is sent, so a
     /// run with one never batches.
     func lineByLine(_ arguments: [String]) throws -> Run {

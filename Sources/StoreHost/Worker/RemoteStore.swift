@@ -136,9 +136,11 @@ final class RemoteStore {
 
     /// Sends `actions` to be applied and observed one by one, in one request, and returns
     /// without waiting; `observedAnswers` and `next` read the answer. Past refusals unless
-    /// `stopAtFailure`; with `wantState`, each action that changed the state brings it.
-    func startObserved(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, wantState: Bool, continuing: Bool) throws(SessionError) -> WorkerProcess.Ticket {
-        try startBatch(.sendObserved, actions, flags: stopAtFailure, wantState, continuing)
+    /// `stopAtFailure`; with `wantState`, each action that changed the state brings it;
+    /// with `stateAfter` (and not `wantState`), the answer ends with the state after the
+    /// last action processed.
+    func startObserved(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, wantState: Bool, continuing: Bool, stateAfter: Bool) throws(SessionError) -> WorkerProcess.Ticket {
+        try startBatch(.sendObserved, actions, flags: stopAtFailure, wantState, continuing, stateAfter)
     }
 
     /// Sends a batch request: the store, its flags, then each action's index and arguments.
@@ -163,6 +165,9 @@ final class RemoteStore {
         var byteCount: Int { reply.byteCount }
         /// True when the worker processed none of the actions.
         var isEmpty: Bool { processed == 0 }
+        /// The state after the last action, once `next` has read past it (when asked for).
+        fileprivate(set) var stateAfter: WireState?
+        fileprivate var ended = false
     }
 
     /// A worker that ran a batch it should have skipped: it is stopped as broken.
@@ -189,7 +194,14 @@ final class RemoteStore {
     /// messages it caused are handled as if they had come on their own, then its outcome
     /// or refusal is read.
     func next(_ answers: inout ObservedAnswers) throws(SessionError) -> Result<Outcome, SessionError>? {
-        guard answers.remaining > 0 else { return nil }
+        guard answers.remaining > 0 else {
+            if !answers.ended {
+                answers.ended = true
+                let state = try decode("handling a batch") { () throws(WireError) in try answers.reply.bool() ? try answers.reply.state() : nil }
+                answers.stateAfter = state
+            }
+            return nil
+        }
         answers.remaining -= 1
         let prologue = try decode("handling a batch") { () throws(WireError) in try Self.observedPrologue(&answers.reply) }
         for message in prologue.messages { plugin.handle(message.type, message.body) }

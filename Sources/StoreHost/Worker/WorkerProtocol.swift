@@ -5,7 +5,7 @@ import StoreValue
 /// byte and the body.
 enum WorkerProtocol {
     /// Bumped on any incompatible change; `hello` checks it.
-    static let version: UInt32 = 4
+    static let version: UInt32 = 5
     /// No frame is larger (a state snapshot of 256 MiB is already absurd).
     static let maxFrame = 1 << 28
 

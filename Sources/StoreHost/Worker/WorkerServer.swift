@@ -270,6 +270,7 @@ public final class WorkerServer {
         let stopAtFailure = try reader.bool()
         let wantState = try reader.bool()
         let continuing = try reader.bool()
+        let stateAfter = try reader.bool()
         var answers = WireWriter()
         var processed: UInt32 = 0
         // A batch continuing one this worker cut short is skipped whole: the shell sends its
@@ -306,6 +307,11 @@ public final class WorkerServer {
         }
         reply.u32(processed)
         reply.bytes += answers.bytes
+        // The state after the last action processed, for the history snapshot the shell
+        // keeps there: asked for when the states are not sent with each action.
+        let read = stateAfter && processed > 0 && !wantState ? try? session.read() : nil
+        reply.bool(read != nil)
+        if let read { writeState(read, of: id, into: &reply) }
     }
 
     private func store(_ reader: inout WireReader) throws(WireError) -> Session {

@@ -58,7 +58,7 @@ struct ObservedRun {
                     core.fail("interrupted (Ctrl-C): the script stops before this line", origin: lines[index].origin)
                     return (failures + 1, true)
                 }
-                let items = gather(from: index)
+                let items = gather(from: index, ahead: 0)
                 guard let session = core.current, !items.isEmpty else {
                     // One line on its own: no model in a worker, effects in flight, or a
                     // line that does not parse (sending it reports why, as for any line).
@@ -70,7 +70,7 @@ struct ObservedRun {
                     }
                     continue
                 }
-                switch start(items, in: session, continuing: false) {
+                switch start(items, in: session, continuing: false, ahead: 0) {
                 case .success(let flight): flights.append(flight)
                 case .failure(let error):
                     guard let taken = recover(after: error, items[...]) else { return (failures, true) }
@@ -80,12 +80,12 @@ struct ObservedRun {
             }
             // While the shell shows one batch, the worker runs the next.
             if flights.count == 1, !interrupted, pipelines, let first = flights.first, core.current === first.session {
-                let more = gather(from: first.items[first.items.count - 1].line + 1)
-                if !more.isEmpty, case .success(let flight) = start(more, in: first.session, continuing: true) { flights.append(flight) }
+                let more = gather(from: first.items[first.items.count - 1].line + 1, ahead: first.items.count)
+                if !more.isEmpty, case .success(let flight) = start(more, in: first.session, continuing: true, ahead: first.items.count) { flights.append(flight) }
             }
             let flight = flights.removeFirst()
             core.takingBatch = true
-            guard let taken = take(flight) else { return (failures, true) }
+            guard let taken = take(flight, laterInFlight: !flights.isEmpty) else { return (failures, true) }
             index = next(after: flight.items, taken: taken)
             if taken < flight.items.count {
                 // The worker skips a batch sent after one it cut short: its lines go again.
@@ -113,23 +113,25 @@ struct ObservedRun {
         taken < items.count ? items[taken].line : items[items.count - 1].line + 1
     }
 
-    /// Whether the next batch may be sent before this one is shown: only when each
-    /// action's state comes back (a history snapshot read after a batch would be the
-    /// worker's later state), nothing must stop at a failure, and no effect is in flight.
+    /// Whether the next batch may be sent before this one is shown: nothing must stop at a
+    /// failure, and no effect is in flight. (A history snapshot then comes with the batch
+    /// that ends where it is kept: read after the batch, it would be the worker's later
+    /// state.)
     private var pipelines: Bool {
-        core.observesActions && !stopAtFailure && core.allEffectsInFlight == 0
+        !stopAtFailure && core.allEffectsInFlight == 0
     }
 
     /// The lines from `start` that can go in one batch: none when the current model is in
     /// this process or has effects in flight, else up to the first line that does not bind.
-    private func gather(from start: Int) -> [Item] {
+    /// `ahead`: actions sent and not yet taken, which come first.
+    private func gather(from start: Int, ahead: Int) -> [Item] {
         guard let session = core.current, session.runsInWorker, core.allEffectsInFlight == 0 else { return [] }
         var limit = batchLimit
         if !core.observesActions, let history = core.history(of: session) {
-            // The state is not sent back, so a history snapshot is read after the batch:
-            // end it where the history keeps one.
+            // The state is not sent back with each action: a batch ends where the history
+            // keeps a snapshot, and brings the state there.
             let interval = history.interval
-            limit = min(limit, interval - history.position % interval)
+            limit = min(limit, interval - (history.position + ahead) % interval)
         }
         var items: [Item] = []
         var index = start
@@ -141,10 +143,14 @@ struct ObservedRun {
         return items
     }
 
-    /// Sends `items` as one batch, `continuing` the one in flight.
-    private func start(_ items: [Item], in session: Session, continuing: Bool) -> Result<Flight, SessionError> {
+    /// Sends `items` as one batch, `continuing` the one in flight; `ahead` as in `gather`.
+    /// Without states per action, a batch that ends where the history keeps a snapshot
+    /// (if each action before it is recorded) asks for the state after it.
+    private func start(_ items: [Item], in session: Session, continuing: Bool, ahead: Int) -> Result<Flight, SessionError> {
+        let history = core.history(of: session)
+        let stateAfter = history.map { ($0.position + ahead + items.count) % $0.interval == 0 } ?? false
         do throws(SessionError) {
-            guard let batch = try session.startObserved(items.map { ($0.action, $0.arguments) }, stopAtFailure: stopAtFailure, observe: core.observesActions, continuing: continuing) else {
+            guard let batch = try session.startObserved(items.map { ($0.action, $0.arguments) }, stopAtFailure: stopAtFailure, observe: core.observesActions, continuing: continuing, stateAfter: stateAfter) else {
                 throw SessionError(message: "\(session.model.qualifiedName) is not in a worker")
             }
             return .success(Flight(items: items, batch: batch, session: session))
@@ -172,8 +178,9 @@ struct ObservedRun {
     }
 
     /// Shows each result of a batch in order. Returns how many were processed (the rest
-    /// go again), nil when the run stops.
-    private mutating func take(_ flight: Flight) -> Int? {
+    /// go again), nil when the run stops. `laterInFlight`: a batch sent after this one is
+    /// in flight, so the state can be read only as this batch's answer brought it.
+    private mutating func take(_ flight: Flight, laterInFlight: Bool) -> Int? {
         let (items, session) = (flight.items, flight.session)
         let observe = core.observesActions
         var results: Session.ObservedResults
@@ -210,7 +217,13 @@ struct ObservedRun {
             guard more else {
                 adaptLimit(answerBytes: results.byteCount, actions: taken)
                 if !observe, let history = core.history(of: session), history.wantsSnapshot {
-                    history.remember(session.state, at: history.position)
+                    // A snapshot the batch did not bring (a refused action moved the place
+                    // it is kept) is left out while a later batch is in flight.
+                    if let state = results.stateAfter {
+                        history.remember(state, at: history.position)
+                    } else if !laterInFlight {
+                        history.remember(session.state, at: history.position)
+                    }
                 }
                 return taken
             }
