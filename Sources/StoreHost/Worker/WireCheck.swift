@@ -24,7 +24,8 @@ public enum WorkerWireCheck {
     }
 
     /// The body as the answer to an observed batch: its messages read as frames are, each
-    /// action's answer read, and changes in it applied as above.
+    /// action's answer read, then the state after the batch; changes in them applied as
+    /// above.
     private static func observedAnswers(_ reader: inout WireReader) -> OracleViolation? {
         guard let count = try? reader.u32() else { return nil }
         for _ in 0..<min(count, 1024) {
@@ -37,7 +38,8 @@ public enum WorkerWireCheck {
             guard let answer = try? RemoteStore.sendAnswer(&reader) else { return nil }
             if case .success(.changes(_, _, let patches)?) = answer.state, let problem = applies(patches) { return problem }
         }
-        return nil
+        guard (try? reader.bool()) == true, case .changes(_, _, let patches)? = try? reader.state() else { return nil }
+        return applies(patches)
     }
 
     private static func appliesInPlace(_ patches: [StatePatch], to start: Value) -> OracleViolation? {
