@@ -55,9 +55,9 @@ int32_t storeplugin_register_v1(const storeplugin_host *h, sp_error *error) {
 }
 """#
 
-/// Script lines whose results are shown without diffs, sent to a worker in batches: the
-/// states do not come back per action, so a batch ends where the history keeps a snapshot
-/// and brings the state there, while the next batch already runs.
+/// Script lines whose results are shown, sent to a worker in batches, the next batch sent
+/// while one is shown: without diffs the states do not come back per action, so a batch
+/// ends where the history keeps a snapshot and brings the state there.
 @MainActor
 @Suite("History snapshots of pipelined batches")
 struct PipelinedSnapshotTests {
@@ -79,5 +79,27 @@ struct PipelinedSnapshotTests {
         for position in [steps, 1, 63, 64, 65, 127, 128, 129, 191, 192, 300, 447, 448, 449, steps - 1, steps] {
             #expect(await shell.run(":goto \(position)", ":state count") == ["at \(position) of \(steps)", "\(position)"], "seed \(seed)")
         }
+    }
+
+    /// A history limit holds while batches are pipelined, with diffs shown or not: the
+    /// first trim asks the model whether it can restore, which waits for a moment with no
+    /// batch in flight (a restore then would undo the later batch). Before, a pipelined run
+    /// never had one, so the question — and every trim — waited for the end of the script:
+    /// a script of a million lines kept a million actions past the limit. A model that
+    /// cannot restore says so once, where the limit was passed.
+    @Test(arguments: [false, true])
+    func theHistoryLimitHoldsWhileBatchesArePipelined(diff: Bool) async throws {
+        let source = stepperSource.replacingOccurrences(of: "dispatch, snapshot, dispatch, restore", with: "dispatch, snapshot, dispatch, NULL")
+        let library = try Fixtures.library("libstepper.so", source: source, in: Fixtures.directory())
+        let shell = try ShellHarness(plugins: [library], historyLimit: 200, isolation: .workers)
+        shell.core.reportActions = true
+        _ = await shell.run(diff ? ":diff on" : ":diff off")
+        let lines = (1...3_000).map { (text: "step", origin: LineOrigin(file: "s.storesh", line: $0)) }
+        _ = shell.core.executeActions(lines, stopAtFailure: false)
+        let actionsBeforeNote = shell.outputs.prefix { if case .info(kind: "history", _) = $0 { false } else { true } }
+            .filter { if case .action = $0 { true } else { false } }.count
+        #expect(actionsBeforeNote < 3_000, "the note came at the end of the script")
+        // The limit plus the slack a trim waits for, plus what two batches in flight hold.
+        #expect(actionsBeforeNote <= 200 + 64 + 2 * 256, "\(actionsBeforeNote) actions before the note")
     }
 }
