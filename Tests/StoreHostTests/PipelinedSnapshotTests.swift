@@ -84,9 +84,9 @@ struct PipelinedSnapshotTests {
     /// A history limit holds while batches are pipelined, with diffs shown or not: the
     /// first trim asks the model whether it can restore, which waits for a moment with no
     /// batch in flight (a restore then would undo the later batch). Before, a pipelined run
-    /// never had one, so the question — and every trim — waited for the end of the script:
-    /// a script of a million lines kept a million actions past the limit. A model that
-    /// cannot restore says so once, where the limit was passed.
+    /// had none until its lines ran out, so the question — and every trim — waited for the
+    /// end of the call, however many lines it had. A model that cannot restore says so
+    /// once, where the limit was passed.
     @Test(arguments: [false, true])
     func theHistoryLimitHoldsWhileBatchesArePipelined(diff: Bool) async throws {
         let source = stepperSource.replacingOccurrences(of: "dispatch, snapshot, dispatch, restore", with: "dispatch, snapshot, dispatch, NULL")
