@@ -236,13 +236,7 @@ struct BatchedScriptTests {
     /// skips the one sent after it, whose lines go again — nothing lost, nothing twice,
     /// nothing out of order.
     @Test func effectsStartedAnywhereInPipelinedBatchesKeepTheirPlace() throws {
-        var lines: [String] = []
-        for (round, before) in [0, 1, 14, 15, 16, 17, 30, 31, 32, 47, 48, 49].enumerated() {
-            lines += Array(repeating: "signOut", count: before)
-            lines.append("authenticate user: \"u\(round)\", password: \"open sesame\"")
-            lines += round % 2 == 0 ? ["fail reason: \"late\"", "signOut"] : []
-            lines.append(":advance 600ms")
-        }
+        let lines = effectEdges()
         let path = try temporaryFile("edges.storesh", lines.joined(separator: "\n") + "\n:state\n:log 1000\n")
         let inWorker = try storesh(["--plugin", "Auth", "--virtual-clock", "--format", "json", "-f", path])
         let inProcess = try storesh(["--plugin", "Auth", "--virtual-clock", "--format", "json", "--in-process", "-f", path])
@@ -250,6 +244,33 @@ struct BatchedScriptTests {
         #expect(inWorker.stdout == inProcess.stdout)
         #expect(inWorker.stderr == inProcess.stderr)
         #expect(inWorker.stdout.components(separatedBy: "\"kind\":\"action\"").count - 1 == lines.count - 12, "every action shown once")
+    }
+
+    /// Sign-outs around an action that starts effects at every place in the first batches,
+    /// and a command after each.
+    func effectEdges() -> [String] {
+        var lines: [String] = []
+        for (round, before) in [0, 1, 14, 15, 16, 17, 30, 31, 32, 47, 48, 49].enumerated() {
+            lines += Array(repeating: "signOut", count: before)
+            lines.append("authenticate user: \"u\(round)\", password: \"open sesame\"")
+            lines += round % 2 == 0 ? ["fail reason: \"late\"", "signOut"] : []
+            lines.append(":advance 600ms")
+        }
+        return lines
+    }
+
+    /// The same without diffs, where a batch brings the state only where the history keeps
+    /// a snapshot, and the actions effects apply between batches move those places: the
+    /// same output, history and jumps as in process.
+    @Test func effectsInPipelinedBatchesWithoutDiffsKeepTheHistoryRight() throws {
+        let jumps = [1, 20, 63, 64, 65, 100, 128, 129, 200, 250].map { ":goto \($0)\n:state" }
+        let path = try temporaryFile("edges-text.storesh", ([":diff off"] + effectEdges() + [":state", ":log 1000"] + jumps).joined(separator: "\n") + "\n")
+        let inWorker = try storesh(["--plugin", "Auth", "--virtual-clock", "-f", path])
+        let inProcess = try storesh(["--plugin", "Auth", "--virtual-clock", "--in-process", "-f", path])
+        #expect(inWorker.status == 0)
+        #expect(inWorker.stdout == inProcess.stdout)
+        #expect(inWorker.stderr == inProcess.stderr)
+        #expect(inWorker.stdout.contains("at 250 of "), "the last jump is inside the history")
     }
 
     /// A worker that crashes inside a batch: the action that killed it is reported at its
