@@ -41,6 +41,14 @@ extension ShellCore {
         if history.restorable == true { history.trim() }
     }
 
+    /// Whether the first trim of `session`'s history is due. It asks the model whether it
+    /// can restore, a request that must wait until no batch is in flight: it would be
+    /// answered after that batch, restoring over it. Batch runs send none ahead meanwhile.
+    func firstTrimIsDue(_ session: Session) -> Bool {
+        guard let history = history(of: session) else { return false }
+        return history.restorable == nil && history.wantsTrim
+    }
+
     /// Trims `session`'s history when it is due (after a batch, which defers the first
     /// trim's question to the model).
     func trimIfDue(_ session: Session) {

@@ -114,8 +114,16 @@ private struct BatchRun {
         }
         let previous = inFlight
         inFlight = (items, batch, session)
-        if let previous, !finish(previous) { return false }
-        return pipelining || finish()
+        if let previous {
+            // This batch is in flight: a trim's first question waits (see `firstTrimIsDue`).
+            core.takingBatch = true
+            defer { core.takingBatch = false }
+            if !finish(previous) { return false }
+        }
+        if pipelining, !core.firstTrimIsDue(session) { return true }
+        guard finish() else { return false }
+        core.trimIfDue(session)
+        return true
     }
 
     /// Takes the answer to the batch in flight, if any.

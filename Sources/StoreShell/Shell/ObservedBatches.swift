@@ -79,7 +79,7 @@ struct ObservedRun {
                 }
             }
             // While the shell shows one batch, the worker runs the next.
-            if flights.count == 1, !interrupted, pipelines, let first = flights.first, core.current === first.session, !trimWaitsForAPause(first.session) {
+            if flights.count == 1, !interrupted, pipelines, let first = flights.first, core.current === first.session, !core.firstTrimIsDue(first.session) {
                 let more = gather(from: first.items[first.items.count - 1].line + 1, ahead: first.items.count)
                 if !more.isEmpty, case .success(let flight) = start(more, in: first.session, continuing: true, ahead: first.items.count) { flights.append(flight) }
             }
@@ -119,14 +119,6 @@ struct ObservedRun {
     /// state.)
     private var pipelines: Bool {
         !stopAtFailure && core.allEffectsInFlight == 0
-    }
-
-    /// Whether the first trim of `session`'s history is due: it asks the model whether it
-    /// can restore, which must wait until no batch is in flight (a restore would undo the
-    /// later batch), so none is sent ahead until it has asked.
-    private func trimWaitsForAPause(_ session: Session) -> Bool {
-        guard let history = core.history(of: session) else { return false }
-        return history.restorable == nil && history.wantsTrim
     }
 
     /// The lines from `start` that can go in one batch: none when the current model is in
