@@ -193,6 +193,23 @@ struct PipelinedSnapshotTests {
         #expect(actionsBeforeNote <= 200 + 64 + 2 * 256, "\(actionsBeforeNote) actions before the note")
     }
 
+    /// A request answered while a batch sent before it is still in flight: waiting for its
+    /// answer must leave the batch's answer for the batch. Before, it was taken off the
+    /// pipe and dropped, and the batch was waited for until the worker counted as hung.
+    @Test func aRequestMadeWhileABatchIsInFlightLeavesTheBatchItsAnswer() throws {
+        let library = try Fixtures.library("libstepper.so", source: stepperSource, in: Fixtures.directory())
+        let host = makeHost()
+        host.isolation = .workers
+        try host.load(library)
+        let session = try Session(model: host.model(named: "stepper"), host: host)
+        let step = try #require(session.model.action(named: "step"))
+        let batch = try session.startBatch(Array(repeating: (step, []), count: 300), stopAtFailure: false, stateAfter: false)
+        #expect(try session.read(whole: true).state["count"] == .int(300), "answered after the batch")
+        let result = try session.finishBatch(batch)
+        #expect(result.outcomes.count == 300)
+        #expect(result.outcomes.allSatisfy { (try? $0.get())?.changed == true })
+    }
+
     /// The same question in a quiet run, which asked it while the next batch was in flight.
     /// The restore reached the worker after that batch and cancelled the effect it had
     /// started (as a restore does); and waiting for the restore's answer took the batch's

@@ -299,15 +299,23 @@ package final class WorkerProcess {
         }
     }
 
-    /// The reply to `ticket` if it is in, after handing on the events before it.
+    /// The reply to `ticket` if it is in, after handing on the events before it. A reply
+    /// to an earlier request before it (a batch still in flight when this request was
+    /// made) stays for that request's own wait: dropped, its wait would last until the
+    /// worker counted as hung.
     private func takeReply(_ ticket: UInt64) -> [UInt8]? {
         guard let found = inbox[inboxStart...].firstIndex(where: { if case .reply(ticket, _) = $0 { true } else { false } }),
               case .reply(_, let body) = inbox[found] else { return nil }
-        let before = inbox[inboxStart..<found]
+        var events: [Incoming] = []
+        for index in inboxStart..<found {
+            guard case .event(let type, _) = inbox[index], type != 0 else { continue }
+            events.append(inbox[index])
+            inbox[index] = .event(type: 0, body: []) // taken
+        }
         inbox[found] = .event(type: 0, body: [])
-        inboxStart = found + 1
+        while inboxStart < inbox.count, case .event(type: 0, _) = inbox[inboxStart] { inboxStart += 1 }
         compactInbox()
-        deliver(Array(before))
+        deliver(events)
         return body
     }
 
