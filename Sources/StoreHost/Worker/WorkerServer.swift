@@ -144,7 +144,7 @@ public final class WorkerServer {
             let index = Int(try reader.u32())
             let arguments = try reader.values()
             let wantState = try reader.bool()
-            if case .refused(let message) = sendAction(index, arguments, to: session, id: id, wantState: wantState, into: &reply) { return message }
+            if case .refused(let message) = sendAction(index, arguments, of: session.model.actions, to: session, id: id, wantState: wantState, into: &reply) { return message }
         case .replay:
             let session = try store(&reader)
             let name = try reader.string()
@@ -235,10 +235,10 @@ public final class WorkerServer {
     /// One action as `send` answers it: writes whether it changed the state, how many
     /// effects it started and, when asked and changed, the state; or says why the model
     /// refused it.
-    private func sendAction(_ index: Int, _ arguments: [Value], to session: Session, id: UInt32, wantState: Bool, into reply: inout WireWriter) -> SendAnswer {
-        guard session.model.actions.indices.contains(index) else { return .refused("no action \(index)") }
+    private func sendAction(_ index: Int, _ arguments: [Value], of actions: [ActionDescriptor], to session: Session, id: UInt32, wantState: Bool, into reply: inout WireWriter) -> SendAnswer {
+        guard actions.indices.contains(index) else { return .refused("no action \(index)") }
         do {
-            let result = try session.send(session.model.actions[index], arguments: arguments, observe: false)
+            let result = try session.send(actions[index], arguments: arguments, observe: false)
             reply.bool(result.stateChanged)
             reply.u32(UInt32(result.effectsStarted))
             if wantState, result.stateChanged {
@@ -271,8 +271,10 @@ public final class WorkerServer {
         let wantState = try reader.bool()
         let continuing = try reader.bool()
         let stateAfter = try reader.bool()
-        var answers = WireWriter()
         var processed: UInt32 = 0
+        // The count goes first and is known last: written as 0, then set.
+        let countAt = reply.bytes.count
+        reply.u32(0)
         // A batch continuing one this worker cut short is skipped whole: the shell sends its
         // actions again once it has shown the ones before.
         var stopped = continuing && cutShort.contains(id)
@@ -280,33 +282,41 @@ public final class WorkerServer {
             captured = nil
             if stopped { cutShort.insert(id) } else { cutShort.remove(id) }
         }
+        // One action's messages and answer are gathered apart (the messages come first in
+        // the reply, the answer is written as the action runs), in buffers kept for the
+        // whole batch: a new pair per action cost more than copying the bytes.
+        var messages = WireWriter()
+        var answer = WireWriter()
+        let actions = session.model.actions
         for _ in 0..<(try reader.u32()) {
             let index = Int(try reader.u32())
             let arguments = try reader.values()
             guard !stopped else { continue }
             processed += 1
-            captured = (WireWriter(), 0)
-            var answer = WireWriter()
-            let sent = sendAction(index, arguments, to: session, id: id, wantState: wantState, into: &answer)
-            let messages = captured ?? (WireWriter(), 0)
+            messages.bytes.removeAll(keepingCapacity: true)
+            answer.bytes.removeAll(keepingCapacity: true)
+            captured = (messages, 0)
+            messages = WireWriter() // the capture holds the buffer alone while it grows
+            let sent = sendAction(index, arguments, of: actions, to: session, id: id, wantState: wantState, into: &answer)
+            let count: UInt32
+            (messages, count) = captured ?? (WireWriter(), 0)
             captured = nil
-            answers.u32(messages.count)
-            answers.bytes += messages.writer.bytes
+            reply.u32(count)
+            reply.bytes += messages.bytes
             switch sent {
             case .refused(let message):
-                answers.u8(1)
-                answers.string(message)
+                reply.u8(1)
+                reply.string(message)
                 stopped = stopAtFailure
             case .applied(let startedEffects):
-                answers.u8(0)
-                answers.bytes += answer.bytes
+                reply.u8(0)
+                reply.bytes += answer.bytes
                 // Their events may come before the next action's: the shell goes on one
                 // action at a time.
                 stopped = startedEffects
             }
         }
-        reply.u32(processed)
-        reply.bytes += answers.bytes
+        for byte in 0..<4 { reply.bytes[countAt + byte] = UInt8(truncatingIfNeeded: processed >> (8 * byte)) }
         // The state after the last action processed, for the history snapshot the shell
         // keeps there: asked for when the states are not sent with each action.
         let read = stateAfter && processed > 0 && !wantState ? try? session.read() : nil
