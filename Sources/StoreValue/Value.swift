@@ -32,6 +32,24 @@ public enum Value: Hashable, Sendable {
         }
     }
 
+    /// Values are equal when they are the same kind with equal contents. A double equals
+    /// the same number or the same bits: a NaN (a reading not taken yet, say) equals
+    /// itself, so a state always equals itself and a diff never reports a NaN that stayed.
+    /// (Zero's two signs are one number, as for `Double`; hashes agree with this.)
+    public static func == (lhs: Value, rhs: Value) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.int(let a), .int(let b)): a == b
+        case (.double(let a), .double(let b)): a == b || a.bitPattern == b.bitPattern
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.record(let aType, let aFields), .record(let bType, let bFields)): aType == bType && aFields == bFields
+        case (.enumCase(let aName, let aPayload), .enumCase(let bName, let bPayload)): aName == bName && aPayload == bPayload
+        default: false
+        }
+    }
+
     /// A record from labelled values, in order.
     public static func record(_ fields: KeyValuePairs<String, Value>, type: String? = nil) -> Value {
         .record(type: type, fields: fields.map { Field($0.key, $0.value) })
