@@ -161,6 +161,15 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
         }
     }
 
+    /// Cancels every effect in flight, oldest first, reporting each: what they would send
+    /// belongs to a state that is gone (a plugin's restore, a jump in time).
+    package func cancelAllEffects() {
+        for (effect, subscriber) in inFlight.removeAll() {
+            subscriber.cancel()
+            onEffectEvent?(.cancelled(effect: effect))
+        }
+    }
+
     /// Made in inlinable code, so the store's receive, and the send of each effect's
     /// action, are specialized for the model like a send from the app.
     @inlinable

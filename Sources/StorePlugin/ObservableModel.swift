@@ -108,6 +108,9 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable> {
         } catch {
             throw PluginFailure(code: Int32(SP_ERR_BAD_ARGUMENTS), message: "cannot restore \(Model.self): \(describe(error))")
         }
+        // storeplugin.h: a restore cancels the effects in flight. Left to the store's
+        // release at the next action, they could still answer into the state jumped to.
+        store.cancelAllEffects()
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, from value: Value) throws -> Model {

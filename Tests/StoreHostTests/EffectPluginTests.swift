@@ -111,3 +111,24 @@ struct EffectPluginTests {
         #expect(counter.effectLog == ["started 1 incrementLater", "emitted 1 increment", "finished 1"])
     }
 }
+
+/// storeplugin.h: a restore replaces the state and cancels the effects in flight. The
+/// Swift SDK kept the store running the effects until the next action, so an effect
+/// started before a jump back could still answer into the state jumped to.
+@MainActor
+@Suite("Restoring a snapshot in a Swift plugin")
+struct SwiftRestoreTests {
+    @Test func aRestoreCancelsTheEffectsInFlight() async throws {
+        let auth = try Harness(plugin: "Auth", model: "auth")
+        let start = auth.session.state
+        _ = try auth.session.send(text: #"authenticate user: "bo", password: "open sesame""#)
+        await eventually { auth.clock.nextDeadline != nil }
+        #expect(try auth.session.restore(start))
+        await eventually { auth.effectLog.count == 2 }
+        #expect(auth.effectLog == ["started 1 authenticate", "cancelled 1"])
+        auth.clock.advance(by: 2_000_000_000)
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(auth.applied.isEmpty, "the attempt started before the jump never answers")
+        #expect(try auth.session.readState() == start)
+    }
+}
