@@ -1,0 +1,202 @@
+import CStorePlugin
+public import StoreValue
+
+// Reading a session's state: whole or as the changes the plugin (or the worker) reports,
+// checked, made the known state, and diffed against the state before.
+extension Session {
+    /// Reads the state from the plugin again: only what changed, when the plugin can say.
+    @discardableResult
+    public func readState() throws(SessionError) -> Value {
+        try read().state
+    }
+
+    /// Reads the state, makes it the known state, and says what changed since the last
+    /// read (a model in a worker: the worker says; in this process: the plugin's
+    /// `snapshot_changes`, else a whole snapshot). With `diffing`, the read's `changes`
+    /// are the diff from the state before it.
+    @discardableResult
+    package func read(whole: Bool = false, diffing: Bool = false) throws(SessionError) -> StateRead {
+        keepSendBase()
+        if let remote { return try accept(remote.read(whole: whole), from: remote, diffing: diffing) }
+        let number = (lastReadKept?.number ?? 0) + 1
+        let asksForChanges = !whole && pluginBaseline && readsChanges && model.snapshotChanges != nil
+        var fresh: StateRead
+        if asksForChanges, !snapshotsSmallState, let patches = readChanges() {
+            if !reportsSmallChanges, knownState.isSmaller(than: Self.smallState) { reportsSmallChanges = true }
+            var applied: StateRead?
+            do {
+                // With `checksChanges` they are checked against a whole snapshot, which may
+                // then be the state: diffed after that.
+                applied = try applying(patches, number: number, diffing: diffing && !checksChanges, inPlace: !checksChanges)
+            } catch {
+                logHost?.log?(.warning, "\(model.qualifiedName) reported a change that does not fit its state (\(error)); reading the whole state")
+            }
+            if let applied, checksChanges {
+                fresh = try checked(applied)
+                if diffing { fresh.changes = diff(from: knownState, to: fresh) }
+            } else if let applied {
+                fresh = applied
+            } else {
+                fresh = try wholeRead(number: number, diffing: diffing)
+            }
+        } else {
+            fresh = try wholeRead(number: number, diffing: diffing)
+            snapshotsSmallState = asksForChanges && !reportsSmallChanges && fresh.state.isSmaller(than: Self.smallState)
+        }
+        adopt(fresh)
+        pluginBaseline = true
+        return fresh
+    }
+
+    private func wholeRead(number: UInt64, diffing: Bool) throws(SessionError) -> StateRead {
+        var fresh = StateRead(state: try readWholeState(), previous: nil, patches: nil, number: number)
+        if keepsEncodedState, encodedStateIsCurrent { fresh.encoded = encodedState }
+        if diffing { fresh.changes = model.stateDiff.changes(from: knownState, to: fresh.state) }
+        return fresh
+    }
+
+    /// During a send, the first read keeps the state before it for the send's diff.
+    private func keepSendBase() {
+        if sendInFlight, sendBase == nil { sendBase = knownState }
+    }
+
+    /// `patches` applied to the known state, as the read numbered `number`: in place when
+    /// `inPlace` and they are sets that fit (diffed from what they replace), else to a copy
+    /// (diffed by looking where they touched). Throws, changing nothing, when they do not
+    /// fit the state. Does not make the result the known state.
+    private func applying(_ patches: [StatePatch], number: UInt64, diffing: Bool, inPlace: Bool) throws(StatePatch.Mismatch) -> StateRead {
+        if inPlace, let tree = PatchTree(patches, over: knownState) {
+            var fresh = StateRead(state: .null, previous: nil, patches: patches, number: number)
+            if diffing {
+                fresh.changes = model.stateDiff.changes(applying: tree, to: &knownState, memo: identityMemo)
+            } else {
+                tree.apply(to: &knownState)
+            }
+            fresh.state = knownState
+            return fresh
+        }
+        let state = try StatePatch.apply(patches, to: knownState)
+        var fresh = StateRead(state: state, previous: knownState, patches: patches, number: number)
+        if diffing { fresh.changes = model.stateDiff.changes(from: knownState, to: state, touched: StateTouch(patches), memo: identityMemo) }
+        return fresh
+    }
+
+    /// Makes a state the worker sent the known state: a whole one as it is, changes applied
+    /// as `applying` does. Changes that do not fit make the whole state read again, unless
+    /// `mayAsk` is false (the state is then stale).
+    func accept(_ state: WireState, from remote: RemoteStore, diffing: Bool, mayAsk: Bool = true) throws(SessionError) -> StateRead {
+        keepSendBase()
+        switch state {
+        case .whole(let number, let value):
+            var fresh = StateRead(state: value, previous: nil, patches: nil, number: number)
+            if diffing { fresh.changes = model.stateDiff.changes(from: knownState, to: value) }
+            adopt(fresh)
+            return fresh
+        case .changes(let number, _, let patches):
+            if let fresh = try? applying(patches, number: number, diffing: diffing, inPlace: true) {
+                adopt(fresh)
+                return fresh
+            }
+            remote.outOfStep()
+            guard mayAsk else {
+                isStale = true
+                throw SessionError(message: "\(model.qualifiedName): its worker sent changes that do not fit the state")
+            }
+            return try accept(remote.read(whole: true), from: remote, diffing: diffing, mayAsk: false)
+        }
+    }
+
+    /// Makes `read` the known state and the last read.
+    private func adopt(_ read: StateRead) {
+        knownState = read.state
+        isStale = false
+        lastReadKept = (read.number, read.patches)
+    }
+
+    /// The plugin's changes since its last report, nil when it cannot say (or says
+    /// something that is not a list of changes). Either way the plugin's baseline is now
+    /// gone until the caller applies the answer.
+    private func readChanges() -> [StatePatch]? {
+        pluginBaseline = false
+        guard let store, let changes = model.snapshotChanges, let tree = changes(store) else { return nil }
+        defer { ValueFunctions.free_(tree) }
+        guard case .array(let items)? = try? Value(reading: tree) else { return nil }
+        var patches: [StatePatch] = []
+        patches.reserveCapacity(items.count)
+        for item in items {
+            guard let patch = try? StatePatch(item) else { return nil }
+            patches.append(patch)
+        }
+        return patches
+    }
+
+    /// With `checksChanges`, a read of changes compared with a whole snapshot: when they
+    /// differ the error names the first place, and the whole snapshot is the state.
+    private func checked(_ read: StateRead) throws(SessionError) -> StateRead {
+        guard checksChanges else { return read }
+        let whole = try readWholeState()
+        guard whole != read.state else { return read }
+        let where_ = model.stateDiff.changes(from: read.state, to: whole).first.map { change in
+            ": at \(change.path) the changes give \(change.old?.brief() ?? "nothing"), the state is \(change.new?.brief() ?? "nothing")"
+        } ?? ""
+        logHost?.log?(.error, "\(model.qualifiedName): what the plugin reported as changed does not give its state (--check-changes)\(where_)")
+        return StateRead(state: whole, previous: nil, patches: nil, number: read.number)
+    }
+
+    private func readWholeState() throws(SessionError) -> Value {
+        pluginBaseline = false
+        encodedStateIsCurrent = false
+        if let store, let encoded = model.snapshotEncoded, let value = try readEncodedState(encoded, store) {
+            encodedStateIsCurrent = true
+            return value
+        }
+        guard let store, let snapshot = model.snapshot(store) else {
+            throw SessionError(message: "\(model.qualifiedName): the plugin returned no state snapshot")
+        }
+        defer { ValueFunctions.free_(snapshot) }
+        do {
+            return try Value(reading: snapshot)
+        } catch {
+            throw SessionError(message: "\(model.qualifiedName): cannot show the state: \(error)")
+        }
+    }
+
+    /// The state as the plugin writes it (`snapshot_encoded`), every byte checked; nil when
+    /// the plugin said it could not (the tree is asked for then).
+    private func readEncodedState(_ encoded: ModelDescriptor.SnapshotEncoded, _ store: UnsafeMutableRawPointer) throws(SessionError) -> Value? {
+        // The buffer is taken out while the plugin writes: a plugin that calls back into
+        // the session meanwhile (a read from an action it reports) finds none to share.
+        var bytes = encodedState
+        encodedState = []
+        bytes.removeAll(keepingCapacity: true)
+        let status = withUnsafeMutablePointer(to: &bytes) { encoded(store, appendEncoded, $0) }
+        encodedState = bytes
+        guard status == Int32(SP_OK) else { return nil }
+        var reader = WireReader(bytes)
+        do {
+            let value = try reader.value()
+            guard reader.atEnd else { throw WireError(description: "\(reader.byteCount - reader.offset) bytes follow the value") }
+            return value
+        } catch {
+            throw SessionError(message: "\(model.qualifiedName): snapshot_encoded wrote a state that does not parse: \(error)")
+        }
+    }
+
+    /// The diff from `before` to a read's state, looking only where the read's changes
+    /// touched when they apply to `before`.
+    private func diff(from before: Value, to read: StateRead) -> [StateChange] {
+        if let patches = read.patches, let previous = read.previous, previous == before {
+            return model.stateDiff.changes(from: before, to: read.state, touched: StateTouch(patches), memo: identityMemo)
+        }
+        return model.stateDiff.changes(from: before, to: read.state)
+    }
+}
+
+/// `snapshot_encoded`'s write: appends to the `[UInt8]` the sink points to.
+private let appendEncoded: @convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?, Int) -> Int32 = { sink, bytes, count in
+    guard let sink, count >= 0 else { return 1 }
+    guard count > 0 else { return 0 }
+    guard let bytes else { return 1 }
+    sink.assumingMemoryBound(to: [UInt8].self).pointee.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: count))
+    return 0
+}
