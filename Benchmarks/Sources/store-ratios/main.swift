@@ -107,8 +107,14 @@ func observedToggleCurve() {
     for count in [options.todos / 10, options.todos, options.todos * 10] {
         var figures: [String] = []
         for isolation in [PluginHost.Isolation.inProcess, .workers] {
-            let best = (try? ShellWorkloads.observedToggle(count: count, from: options.plugins, isolation: isolation, rounds: r)) ?? .nan
-            figures.append(String(format: "%@ %.2f ms", isolation == .inProcess ? "in process" : "in a worker", best * 1000))
+            let place = isolation == .inProcess ? "in process" : "in a worker"
+            do {
+                let best = try ShellWorkloads.observedToggle(count: count, from: options.plugins, isolation: isolation, rounds: r)
+                figures.append(String(format: "%@ %.2f ms", place, best * 1000))
+            } catch {
+                // A figure that could not be measured says why (a stale worker, a missing plugin).
+                figures.append("\(place) failed: \(error)")
+            }
         }
         print(String(format: "observed toggle in %7d todos: ", count) + figures.joined(separator: ", ")
               + (count == 10_000 ? "   target <= 10 ms" : count == 100_000 ? "   target <= 100 ms" : ""))
