@@ -132,3 +132,29 @@ struct SwiftRestoreTests {
         #expect(try auth.session.readState() == start)
     }
 }
+
+/// The same through the shell, where it was seen: `:undo` of an action whose effect was in
+/// flight left the effect running, in process and in a worker. It then answered into the
+/// state undone to — `succeed` took the undone action's place in the history — while
+/// `:fx` still listed it as running, and a script ended with "effects still running".
+@MainActor
+@Suite("Undoing an action whose effect is in flight")
+struct UndoWithEffectInFlightTests {
+    @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
+    func theEffectIsCancelledAndNeverAnswers(isolation: PluginHost.Isolation) async throws {
+        let shell = try ShellHarness(plugins: ["Auth"], isolation: isolation)
+        _ = await shell.run(":diff off")
+        // A snapshot is kept every 64 actions: the undo restores the one at 64.
+        for _ in 0..<64 { _ = await shell.run("signOut") }
+        _ = await shell.run(#"authenticate user: "bo", password: "open sesame""#)
+        let undone = await shell.run(":undo", ":fx")
+        #expect(undone == ["fx #1 authenticate cancelled (+0ms)", "at 64 of 65", "no effects in flight"])
+        _ = await shell.run(":advance 1s")
+        try await Task.sleep(for: .milliseconds(100))
+        let after = await shell.run(":fx", ":state phase", ":log 64-65")
+        #expect(after == [
+            "no effects in flight", #""signedOut""#, "… 63 earlier actions (:log 1-20 shows the first 20)", "64  script  signOut  (no change)",
+            #"65  script  authenticate user: "bo", password: "open sesame"  (undone)"#, "at 64 of 65",
+        ])
+    }
+}
