@@ -2,10 +2,16 @@ import CStorePlugin
 import StoreValue
 
 /// What `host_data` points to for one plugin: the services table the plugin was given,
-/// and the models it registered. Lives as long as the host (plugins are never unloaded).
+/// and the models it registered. Plugins are never unloaded, and code in one may call
+/// its table at any time — an effect's task that starts after its store and its host are
+/// gone (a test's host, released while the library stays loaded) — so the table keeps
+/// its context for good, and the context holds its host weakly: without one, the
+/// plugin's log lines are dropped, and its clock is still the host's clock.
 @MainActor
 final class PluginContext {
-    unowned let host: PluginHost
+    weak var host: PluginHost?
+    /// The host's clock, kept apart from the host so it outlives it.
+    let clock: any HostClock
     let plugin: String
     let path: String
     var models: [ModelDescriptor] = []
@@ -18,6 +24,7 @@ final class PluginContext {
 
     init(host: PluginHost, plugin: String, path: String) {
         self.host = host
+        self.clock = host.clock
         self.plugin = plugin
         self.path = path
     }
@@ -28,7 +35,7 @@ final class PluginContext {
         table.initialize(to: storeplugin_host(
             struct_size: UInt32(MemoryLayout<storeplugin_host>.size),
             abi_version: STOREPLUGIN_ABI_VERSION,
-            host_data: Unmanaged.passUnretained(self).toOpaque(),
+            host_data: Unmanaged.passRetained(self).toOpaque(), // for good: see the type
             register_model: PluginContext.registerModel,
             log: PluginContext.log,
             value_null: ValueFunctions.null,
@@ -84,13 +91,13 @@ final class PluginContext {
         let hostData = Unchecked(hostData)
         MainActor.assumeIsolated {
             let context = context(hostData.value)
-            context.host.log?(LogLevel(rawValue: level) ?? .info, "\(context.plugin): \(text)")
+            context.host?.log?(LogLevel(rawValue: level) ?? .info, "\(context.plugin): \(text)")
         }
     }
 
     private static let clockNow: @convention(c) (UnsafeMutableRawPointer?) -> Int64 = { hostData in
         let hostData = Unchecked(hostData)
-        return MainActor.assumeIsolated { context(hostData.value).host.clock.now }
+        return MainActor.assumeIsolated { context(hostData.value).clock.now }
     }
 
     private static let clockWake: @convention(c) (UnsafeMutableRawPointer?, Int64, (@convention(c) (UnsafeMutableRawPointer?) -> Void)?, UnsafeMutableRawPointer?) -> UInt64 = { hostData, deadline, fire, userData in
@@ -98,7 +105,7 @@ final class PluginContext {
         let callback = TimerCallback(fire: fire, userData: userData)
         let hostData = Unchecked(hostData)
         return MainActor.assumeIsolated {
-            context(hostData.value).host.clock.wake(at: deadline) { callback.fire(callback.userData) }
+            context(hostData.value).clock.wake(at: deadline) { callback.fire(callback.userData) }
         }
     }
 
@@ -115,7 +122,7 @@ final class PluginContext {
 
     private static let clockCancel: @convention(c) (UnsafeMutableRawPointer?, UInt64) -> Void = { hostData, timer in
         let hostData = Unchecked(hostData)
-        MainActor.assumeIsolated { context(hostData.value).host.clock.cancel(timer) }
+        MainActor.assumeIsolated { context(hostData.value).clock.cancel(timer) }
     }
 }
 
