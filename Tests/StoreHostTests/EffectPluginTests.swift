@@ -157,4 +157,18 @@ struct UndoWithEffectInFlightTests {
             #"65  script  authenticate user: "bo", password: "open sesame"  (undone)"#, "at 64 of 65",
         ])
     }
+
+    /// A jump to before the first snapshot starts from a new store instead of a restore;
+    /// it says the same. Before, the effect vanished without a word there, so whether a
+    /// jump printed the cancellation depended on how long the history was.
+    @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
+    func aJumpFromANewStoreSaysTheSame(isolation: PluginHost.Isolation) async throws {
+        let shell = try ShellHarness(plugins: ["Auth"], isolation: isolation)
+        _ = await shell.run(":diff off", "signOut", #"authenticate user: "bo", password: "open sesame""#)
+        let undone = await shell.run(":undo", ":fx")
+        #expect(undone == ["fx #1 authenticate cancelled (+0ms)", "at 1 of 2", "no effects in flight"])
+        _ = await shell.run(#"authenticate user: "bo", password: "open sesame""#)
+        let reset = await shell.run(":reset", ":fx")
+        #expect(reset.first == "fx #1 authenticate cancelled (+0ms)" && reset.last == "no effects in flight", "\(reset)")
+    }
 }

@@ -248,6 +248,17 @@ public final class ShellCore {
         return fresh
     }
 
+    /// A jump in time or a reset that starts from a new store stops the old store's
+    /// effects: each is reported cancelled, as a plugin's restore reports them, so what a
+    /// jump prints does not depend on whether a snapshot was at hand.
+    func reportEffectsCancelled(in old: Session) {
+        let key = old.model.qualifiedName
+        guard sessions[key] === old else { return }
+        for effect in inFlight(in: key) {
+            observe(.effect(EffectEventRecord(kind: .cancelled, effect: effect.id, label: nil, action: nil, message: nil, elapsedMilliseconds: old.elapsed)), in: key)
+        }
+    }
+
     /// A new store for `model` with the model's stubs, not yet the model's session: work
     /// that may still be refused (an import) is done on it before `install` makes it so.
     func detachedSession(of model: ModelDescriptor) throws(ShellError) -> Session {
@@ -282,6 +293,7 @@ public final class ShellCore {
         guard let current else { throw ShellError("no model is loaded", origin: .prompt) }
         try writeAhead(.reset)
         do {
+            reportEffectsCancelled(in: current)
             self.current = try freshSession(for: current)
         } catch {
             retractJournal()
