@@ -187,8 +187,7 @@ extension ShellCore {
         let before = session.state
         let kept = old.entries.prefix(target).filter { $0.source != .effect && !$0.skipped && $0.action >= 0 }
         try writeAhead(.reset)
-        reportEffectsCancelled(in: session)
-        let live = try freshSession(for: session)
+        let live = try freshSession(for: session, cancelling: true)
         histories[key] = newHistory(initial: live.state)
         for entry in kept {
             let action = live.model.actions[Int(entry.action)]
@@ -226,8 +225,7 @@ extension ShellCore {
                 guard history.dropped == 0 else {
                     throw ShellError("\(key) cannot restore the state after action \(history.shown(start.index)), and the actions before it were dropped (--history-limit)", origin: .prompt)
                 }
-                reportEffectsCancelled(in: session)
-                live = try freshSession(for: session)
+                live = try freshSession(for: session, cancelling: true)
                 start = (0, history.initial)
             }
             do {

@@ -242,16 +242,17 @@ public final class ShellCore {
 
     /// A new store for `old`'s model in its initial state, with the same stubs, replacing
     /// `old` (whose effects are cancelled as it goes).
-    func freshSession(for old: Session) throws(ShellError) -> Session {
+    /// `cancelling`: a jump in time or a reset, which stops the old store's effects. Once
+    /// the new store is made, each is reported cancelled, as a plugin's restore reports
+    /// them, so what a jump prints does not depend on whether a snapshot was at hand.
+    func freshSession(for old: Session, cancelling: Bool = false) throws(ShellError) -> Session {
         let fresh = try detachedSession(of: old.model)
+        if cancelling { reportEffectsCancelled(in: old) }
         install(fresh, replacing: old)
         return fresh
     }
 
-    /// A jump in time or a reset that starts from a new store stops the old store's
-    /// effects: each is reported cancelled, as a plugin's restore reports them, so what a
-    /// jump prints does not depend on whether a snapshot was at hand.
-    func reportEffectsCancelled(in old: Session) {
+    private func reportEffectsCancelled(in old: Session) {
         let key = old.model.qualifiedName
         guard sessions[key] === old else { return }
         for effect in inFlight(in: key) {
@@ -293,8 +294,7 @@ public final class ShellCore {
         guard let current else { throw ShellError("no model is loaded", origin: .prompt) }
         try writeAhead(.reset)
         do {
-            reportEffectsCancelled(in: current)
-            self.current = try freshSession(for: current)
+            self.current = try freshSession(for: current, cancelling: true)
         } catch {
             retractJournal()
             throw error
