@@ -16,13 +16,16 @@ final class RemoteStore {
     /// session holds that state and applies them); nil when the two are out of step (the
     /// next read asks for the whole state).
     private var held: UInt64?
+    /// What the plugin's table of stores holds (weakly), so the store is never weakly
+    /// referenced: it is retained on every action (see `WeakRoute`).
+    private lazy var route = WeakRoute(self)
 
     init(plugin: WorkerPlugin, model: ModelDescriptor, session: Session) throws(SessionError) {
         self.plugin = plugin
         self.model = model
         self.session = session
         process = plugin.process
-        id = plugin.register(self)
+        id = plugin.register(route)
     }
 
     /// Creates the store in the worker; returns its initial state.

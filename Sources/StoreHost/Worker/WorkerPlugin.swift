@@ -16,7 +16,7 @@ public final class WorkerPlugin {
     package private(set) var process: WorkerProcess?
     /// What the worker reported when it loaded the plugin.
     package private(set) var registered: RegisteredPlugin?
-    private var stores: [UInt32: Weak<RemoteStore>] = [:]
+    private var stores: [UInt32: Weak<WeakRoute<RemoteStore>>] = [:]
     private var lastStore: UInt32 = 0
     /// The worker's timer ids → the shell clock's.
     private var timers: [UInt64: UInt64] = [:]
@@ -180,7 +180,7 @@ public final class WorkerPlugin {
         return SessionError(lost: loss, model: model, doing: what)
     }
 
-    func register(_ store: RemoteStore) -> UInt32 {
+    func register(_ store: WeakRoute<RemoteStore>) -> UInt32 {
         lastStore += 1
         stores[lastStore] = Weak(store)
         return lastStore
@@ -218,13 +218,13 @@ public final class WorkerPlugin {
                 let label = try reader.optionalString()
                 let action = try reader.optionalString()
                 let message = try reader.optionalString()
-                stores[store]?.value?.receiveEffect(kind: kind, effect: effect, label: label, action: action, message: message)
+                stores[store]?.value?.target.receiveEffect(kind: kind, effect: effect, label: label, action: action, message: message)
             case .applied:
                 let store = try reader.u32()
                 let text = try reader.string()
                 let changed = try reader.u8()
                 let state = try reader.bool() ? try reader.state() : nil
-                stores[store]?.value?.receiveApplied(text, state: state, changed: changed == 2 ? nil : changed == 1)
+                stores[store]?.value?.target.receiveApplied(text, state: state, changed: changed == 2 ? nil : changed == 1)
             case .wake:
                 let timer = try reader.u64()
                 let deadline = try reader.i64()
@@ -238,7 +238,7 @@ public final class WorkerPlugin {
             case .stubCalled:
                 let store = try reader.u32()
                 let service = try reader.u32()
-                stores[store]?.value?.stubCalled(service: Int(service))
+                stores[store]?.value?.target.stubCalled(service: Int(service))
             case .reply, nil:
                 throw WireError(description: "unexpected message type \(type)")
             }

@@ -89,9 +89,9 @@ extension ShellCore {
         var settling: [String: FileStamp] = [:]
         let timer = DispatchSource.makeTimerSource(queue: .main)
         timer.schedule(deadline: .now() + interval, repeating: interval)
-        timer.setEventHandler { [weak self] in
+        timer.setEventHandler { [weak route] in
             MainActor.assumeIsolated {
-                guard let self else { return }
+                guard let self = route?.target else { return }
                 for plugin in self.host.plugins where plugin.worker != nil {
                     let now = FileStamp(path: plugin.path)
                     guard let known = seen[plugin.path] else { seen[plugin.path] = now; continue }

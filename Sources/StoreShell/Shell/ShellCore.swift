@@ -74,18 +74,20 @@ public final class ShellCore {
     /// True while the results of a batch the model has already run are being recorded:
     /// the model's state is then past the one being recorded.
     var takingBatch = false
+    /// How callbacks reach the core without a weak reference to it (see `WeakRoute`).
+    private(set) lazy var route = WeakRoute(self)
 
     public init(host: PluginHost, showDiff: Bool = true, reportActions: Bool = true, output: @escaping (ShellOutput) -> Void) {
         self.host = host
         self.showDiff = showDiff
         self.reportActions = reportActions
         self.output = output
-        host.workerLost = { [weak self] worker, loss in self?.workerDied(worker, loss) }
+        host.workerLost = { [weak route] worker, loss in route?.target.workerDied(worker, loss) }
         // What plugins and the host say in passing (a plugin's log, a plugin whose changes
         // did not fit its state), unless the embedder listens itself. Debug is left out.
         if host.log == nil {
-            host.log = { [weak self] level, message in
-                guard let self, level != .debug else { return }
+            host.log = { [weak route] level, message in
+                guard let self = route?.target, level != .debug else { return }
                 let word = level == .error ? "error" : level == .warning ? "warning" : "note"
                 if level == .error { self.hostErrors += 1 }
                 self.report(.info(kind: "message", lines: ["\(word): \(message)"]))
@@ -279,7 +281,7 @@ public final class ShellCore {
         sessions[key] = session
         effects[key] = [:]
         if histories[key] == nil { histories[key] = newHistory(initial: session.state) }
-        session.onEvent = { [weak self] event in self?.observe(event, in: key) }
+        session.onEvent = { [weak route] event in route?.target.observe(event, in: key) }
         if let old, current === old { current = session }
     }
 
