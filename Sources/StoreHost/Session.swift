@@ -156,6 +156,9 @@ public final class Session {
         let changed = result.state_changed != 0
         let fresh: StateRead
         do {
+            if changed, sendBase == nil, let changes = try readWholeDiffed() {
+                return SendResult(action: action.name, stateChanged: true, effectsStarted: Int(result.effects_started), changes: changes)
+            }
             fresh = try read(diffing: changed && sendBase == nil)
         } catch {
             // The action was applied; only showing its result failed.

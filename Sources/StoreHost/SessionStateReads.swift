@@ -48,6 +48,26 @@ extension Session {
         return fresh
     }
 
+    /// What a send in this process reads after an action that changed a state read whole
+    /// (a small state, or a plugin that cannot report changes): the diff from the known
+    /// state, which the new state then becomes — `read(diffing: true)` without a
+    /// `StateRead` and its copies, which cost more than the diff of a small state. Nil,
+    /// having read nothing, when reads of this session go otherwise (`read` then).
+    func readWholeDiffed() throws(SessionError) -> [StateChange]? {
+        guard remote == nil, !sendInFlight else { return nil }
+        let asksForChanges = pluginBaseline && readsChanges && model.snapshotChanges != nil
+        guard !asksForChanges || snapshotsSmallState else { return nil }
+        let number = (lastReadKept?.number ?? 0) + 1
+        let state = try readWholeState()
+        let changes = model.stateDiff.changes(from: knownState, to: state)
+        snapshotsSmallState = asksForChanges && !reportsSmallChanges && state.isSmaller(than: Self.smallState)
+        knownState = state
+        isStale = false
+        lastReadKept = (number, nil)
+        pluginBaseline = true
+        return changes
+    }
+
     private func wholeRead(number: UInt64, diffing: Bool) throws(SessionError) -> StateRead {
         var fresh = StateRead(state: try readWholeState(), previous: nil, patches: nil, number: number)
         if keepsEncodedState, encodedStateIsCurrent { fresh.encoded = encodedState }
