@@ -90,6 +90,15 @@ extension Session {
         sendInFlight = results.observe
         sendBase = nil
         defer { (sendInFlight, sendBase) = (false, nil) }
+        if results.observe, let answer = remote.nextWholeState(&results.answers) {
+            // What `result(of:)` makes of such an answer, without the wrappers.
+            let changes = model.stateDiff.changes(from: knownState, to: answer.state)
+            adoptWhole(answer.state, number: answer.number)
+            let name = results.names[results.taken]
+            results.taken += 1
+            applied(SendResult(action: name, stateChanged: true, effectsStarted: answer.effects, changes: changes))
+            return true
+        }
         guard let outcome = try remote.next(&results.answers) else {
             // Not asked again if it does not fit: a later batch may be in flight, and the
             // worker would answer with the state after that one.

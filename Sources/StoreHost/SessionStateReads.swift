@@ -61,9 +61,7 @@ extension Session {
         let state = try readWholeState()
         let changes = model.stateDiff.changes(from: knownState, to: state)
         snapshotsSmallState = asksForChanges && !reportsSmallChanges && state.isSmaller(than: Self.smallState)
-        knownState = state
-        isStale = false
-        lastReadKept = (number, nil)
+        adoptWhole(state, number: number)
         pluginBaseline = true
         return changes
     }
@@ -131,6 +129,13 @@ extension Session {
         knownState = read.state
         isStale = false
         lastReadKept = (read.number, read.patches)
+    }
+
+    /// `adopt` for a state read whole, without making a `StateRead` of it.
+    func adoptWhole(_ state: Value, number: UInt64) {
+        knownState = state
+        isStale = false
+        lastReadKept = (number, nil)
     }
 
     /// The plugin's changes since its last report, nil when it cannot say (or says

@@ -212,6 +212,23 @@ final class RemoteStore {
         return .success(try outcome(from: &answers.reply, doing: "handling a batch of actions"))
     }
 
+    /// The next action's answer when it is the usual one of an observed batch — it caused
+    /// no messages, was applied and changed the state, which came whole — read straight
+    /// from the reply, without the general answer's wrappers (`next`), which cost the
+    /// shell more than the state. Nil, with nothing read, for any other answer.
+    func nextWholeState(_ answers: inout ObservedAnswers) -> (effects: Int, number: UInt64, state: Value)? {
+        guard answers.remaining > 0 else { return nil }
+        var reader = answers.reply
+        // No messages, not refused, changed; its effects; a state, whole.
+        guard (try? reader.u32()) == 0, (try? reader.u8()) == 0, (try? reader.bool()) == true,
+              let effects = try? reader.u32(), (try? reader.u8()) == 1, (try? reader.u8()) == 0,
+              let number = try? reader.u64(), let state = try? reader.value() else { return nil }
+        answers.reply = reader
+        answers.remaining -= 1
+        held = number // as `take` keeps a whole state's number
+        return (Int(effects), number, state)
+    }
+
     /// Sends `actions` in one request and returns without waiting (`finishBatch` takes the
     /// answer): the worker applies them in order, past refusals unless `stopAtFailure`.
     func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool) throws(SessionError) -> WorkerProcess.Ticket {
