@@ -18,21 +18,10 @@ struct HostServices: @unchecked Sendable {
     /// Runs `body` on the main thread (where every call into the host must happen) and
     /// returns its result.
     static func onMain<T: Sendable>(_ body: @MainActor () -> T) -> T {
-        if isOnMainQueue {
-            return MainActor.assumeIsolated(body)
+        if MainQueue.isCurrent {
+            return MainQueue.run(body)
         }
         return DispatchQueue.main.sync { MainActor.assumeIsolated(body) }
     }
-
-    /// True on the main queue. Not `Thread.isMainThread`: once the main thread calls
-    /// `dispatchMain()` (as async programs and test runners on Linux do), main-queue work
-    /// runs on a worker thread.
-    private static var isOnMainQueue: Bool {
-        _ = markMainQueue
-        return DispatchQueue.getSpecific(key: mainQueueKey) != nil
-    }
-
-    private static let mainQueueKey = DispatchSpecificKey<Bool>()
-    private static let markMainQueue: Void = DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
 }
 

@@ -6,7 +6,7 @@ import StoreValue
 enum Trampolines {
     static let create: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_store_context>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, UnsafeMutablePointer<sp_error>?) -> Int32 = { modelData, context, storeOut, error in
         let args = Unchecked((modelData, context, storeOut, error))
-        return MainActor.assumeIsolated {
+        return MainQueue.run {
             let (modelData, context, storeOut, error_) = args.value
             guard let modelData, let context, let storeOut else { return Int32(SP_ERR_INTERNAL) }
             let modelHandle = Unmanaged<ModelHandle>.fromOpaque(modelData).takeUnretainedValue()
@@ -25,7 +25,7 @@ enum Trampolines {
 
     static let destroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = { store in
         let store = Unchecked(store)
-        MainActor.assumeIsolated {
+        MainQueue.run {
             guard let raw = store.value else { return }
             let handle = Unmanaged<StoreHandle>.fromOpaque(raw).takeRetainedValue()
             handle.store.dispose()
@@ -55,7 +55,7 @@ enum Trampolines {
         let values: [Value]
         if let arguments, case .array(let items)? = try? Value(reading: arguments) { values = items } else { values = [] }
         let args = Unchecked((store, result, error))
-        return MainActor.assumeIsolated {
+        return MainQueue.run {
             let (store, result, errorOut) = args.value
             guard let store else { return Int32(SP_ERR_INTERNAL) }
             let handle = Unmanaged<StoreHandle>.fromOpaque(store).takeUnretainedValue()
@@ -74,7 +74,7 @@ enum Trampolines {
             return Int32(SP_ERR_BAD_ARGUMENTS)
         }
         let args = Unchecked((store, error))
-        return MainActor.assumeIsolated {
+        return MainQueue.run {
             let (store, errorOut) = args.value
             guard let store else { return Int32(SP_ERR_INTERNAL) }
             let handle = Unmanaged<StoreHandle>.fromOpaque(store).takeUnretainedValue()
@@ -94,7 +94,7 @@ enum Trampolines {
 
     static let snapshot: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>? = { store in
         let store = Unchecked(store)
-        let built: Unchecked<UnsafeMutablePointer<sp_value>?> = MainActor.assumeIsolated {
+        let built: Unchecked<UnsafeMutablePointer<sp_value>?> = MainQueue.run {
             guard let raw = store.value else { return Unchecked(nil) }
             let handle = Unmanaged<StoreHandle>.fromOpaque(raw).takeUnretainedValue()
             guard let value = try? handle.store.snapshot() else { return Unchecked(nil) }
@@ -109,7 +109,7 @@ enum Trampolines {
         UnsafeMutableRawPointer?, (@convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?, Int) -> Int32)?, UnsafeMutableRawPointer?
     ) -> Int32 = { store, write, sink in
         let args = Unchecked((store, write, sink))
-        return MainActor.assumeIsolated {
+        return MainQueue.run {
             let (store, write, sink) = args.value
             guard let store, let write else { return Int32(SP_ERR_INTERNAL) }
             let handle = Unmanaged<StoreHandle>.fromOpaque(store).takeUnretainedValue()
@@ -125,7 +125,7 @@ enum Trampolines {
 
     static let snapshotChanges: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>? = { store in
         let store = Unchecked(store)
-        let built: Unchecked<UnsafeMutablePointer<sp_value>?> = MainActor.assumeIsolated {
+        let built: Unchecked<UnsafeMutablePointer<sp_value>?> = MainQueue.run {
             guard let raw = store.value else { return Unchecked(nil) }
             let handle = Unmanaged<StoreHandle>.fromOpaque(raw).takeUnretainedValue()
             guard let changes = handle.store.changes, let patches = try? changes() else { return Unchecked(nil) }
@@ -139,7 +139,7 @@ enum Trampolines {
 enum TypedDispatch {
     static func run(_ store: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?, _ result: UnsafeMutablePointer<sp_dispatch_result>?, _ error: UnsafeMutablePointer<sp_error>?, _ arguments: [Value]) -> Int32 {
         let args = Unchecked((store, data, result, error))
-        return MainActor.assumeIsolated {
+        return MainQueue.run {
             let (store, data, result, error) = args.value
             guard let store, let data else { return Int32(SP_ERR_INTERNAL) }
             let handle = Unmanaged<StoreHandle>.fromOpaque(store).takeUnretainedValue()

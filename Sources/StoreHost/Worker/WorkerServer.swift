@@ -18,7 +18,7 @@ public final class WorkerServer {
     private var stores: [UInt32: Session] = [:]
     /// Per store, the number of the last state read sent to the shell: the next read's
     /// changes are sent instead of the whole state when they apply to it.
-    private var sentReads: [UInt32: UInt64] = [:]
+    private var sentReads = SentReads()
     private let clock = ShellTime()
     /// The shell's `--check-changes`, for the host made at `load`.
     private var checksChanges = false
@@ -238,7 +238,10 @@ public final class WorkerServer {
     private func sendAction(_ index: Int, _ arguments: [Value], of actions: [ActionDescriptor], to session: Session, id: UInt32, wantState: Bool, into reply: inout WireWriter) -> SendAnswer {
         guard actions.indices.contains(index) else { return .refused("no action \(index)") }
         do {
-            let result = try session.send(actions[index], arguments: arguments, observe: false)
+            // Borrowed from the table, not copied out of it (a retain per field per action).
+            let result = try actions.withUnsafeBufferPointer { actions throws(SessionError) in
+                try session.send(actions[index], arguments: arguments, observe: false)
+            }
             reply.bool(result.stateChanged)
             reply.u32(UInt32(result.effectsStarted))
             if wantState, result.stateChanged {
@@ -497,5 +500,25 @@ final class ShellTime: HostClock {
 
     func fire(_ timer: UInt64) {
         callbacks.removeValue(forKey: timer)?()
+    }
+}
+
+/// The number of the last state read sent to the shell, per store. The store sent to last
+/// is kept apart from the table: an observed batch reads and sets its entry after every
+/// action, and two hashes per action showed in the worker's time.
+private struct SentReads {
+    private var table: [UInt32: UInt64] = [:]
+    /// The store sent to last and its entry, which the table's may lag behind.
+    private var recent: (store: UInt32, number: UInt64?)?
+
+    subscript(store: UInt32) -> UInt64? {
+        get {
+            if let recent, recent.store == store { return recent.number }
+            return table[store]
+        }
+        set {
+            if let recent, recent.store != store { table[recent.store] = recent.number }
+            recent = (store, newValue)
+        }
     }
 }
