@@ -238,10 +238,7 @@ public final class WorkerServer {
     private func sendAction(_ index: Int, _ arguments: [Value], of actions: [ActionDescriptor], to session: Session, id: UInt32, wantState: Bool, into reply: inout WireWriter) -> SendAnswer {
         guard actions.indices.contains(index) else { return .refused("no action \(index)") }
         do {
-            // Borrowed from the table, not copied out of it (a retain per field per action).
-            let result = try actions.withUnsafeBufferPointer { actions throws(SessionError) in
-                try session.send(actions[index], arguments: arguments, observe: false)
-            }
+            let result = try session.send(actions[index], arguments: arguments, observe: false)
             reply.bool(result.stateChanged)
             reply.u32(UInt32(result.effectsStarted))
             if wantState, result.stateChanged {
