@@ -201,8 +201,9 @@ struct ObservedRun {
                 do throws(SessionError) {
                     return try session.nextObserved(&results, applied: { result in
                         if result.stateError != nil { stateKnown = false }
-                        let line = lines[items[taken].line]
-                        shown = core.reportSent(result, of: (items[taken].action, items[taken].arguments), line: line.text, origin: line.origin, in: session, snapshot: stateKnown)
+                        // Read in place: a copy of the line or the item costs a retain per field.
+                        let line = items[taken].line
+                        shown = core.reportSent(result, of: items[taken].action, items[taken].arguments, line: lines[line].text, origin: lines[line].origin, in: session, snapshot: stateKnown)
                     }, refused: { error in
                         let line = lines[items[taken].line]
                         core.fail(error.message, origin: line.origin, text: line.text)

@@ -151,7 +151,7 @@ public final class ShellCore {
         return holdingEffectOutput {
             do throws(SessionError) {
                 let result = try session.send(bound.0, arguments: bound.1, observe: observesActions)
-                return reportSent(result, of: bound, line: line, origin: origin, in: session)
+                return reportSent(result, of: bound.0, bound.1, line: line, origin: origin, in: session)
             } catch {
                 retractJournal()
                 if let loss = error.workerLoss {
@@ -171,9 +171,9 @@ public final class ShellCore {
 
     /// What follows a sent action: it is recorded in the history, its result shown, and a
     /// state that could not be read after it is an error. False when that error happened.
-    func reportSent(_ result: SendResult, of bound: (ActionDescriptor, [Value]), line: String, origin: LineOrigin, in session: Session, snapshot: Bool = true) -> Bool {
+    func reportSent(_ result: SendResult, of action: ActionDescriptor, _ arguments: [Value], line: String, origin: LineOrigin, in session: Session, snapshot: Bool = true) -> Bool {
         let source: ActionSource = origin.file == nil ? .typed : .script
-        let note = record(bound.0, bound.1, source: source, changed: result.stateChanged, in: session, snapshot: snapshot)
+        let note = record(action, arguments, source: source, changed: result.stateChanged, in: session, snapshot: snapshot)
         if reportActions { output(.action(text: Self.trimmed(line), result: result)) }
         if let note { output(note) }
         if let problem = result.stateError { return fail("the action was applied, but \(problem)", origin: origin) }
