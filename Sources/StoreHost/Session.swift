@@ -21,7 +21,34 @@ public final class Session {
         return knownState
     }
 
-    var knownState: Value
+    /// The state as the plugin last reported it. After a read a worker passed on as the
+    /// plugin wrote it (`readEncodedWhole`), it is decoded from those bytes when first used.
+    var knownState: Value {
+        get {
+            decodeKnownState()
+            return knownStateValue
+        }
+        set {
+            knownStateEncoding = nil
+            knownStateValue = newValue
+        }
+        _modify {
+            decodeKnownState()
+            yield &knownStateValue
+        }
+    }
+    private var knownStateValue: Value
+    /// The known state's bytes when `knownStateValue` is not it yet: checked when read, so
+    /// they decode (a worker that only passes its plugin's state on never decodes it).
+    var knownStateEncoding: [UInt8]?
+
+    private func decodeKnownState() {
+        guard let bytes = knownStateEncoding else { return }
+        knownStateEncoding = nil
+        var reader = WireReader(bytes)
+        // Checked by `skipValue` when they were read: this cannot fail.
+        knownStateValue = (try? reader.value()) ?? .null
+    }
     var isStale = false
     /// The last read of the state: what it was, and what changed since the read before.
     /// Made when asked for: the session keeps only the state itself, so that it is the
@@ -85,7 +112,7 @@ public final class Session {
         self.logHost = host
         self.readsChanges = host.readsChanges
         self.checksChanges = host.checksChanges
-        self.knownState = .null
+        self.knownStateValue = .null
         self.startTime = host.clock.now
         services = model.services.compactMap { overrides[$0.name] ?? $0.defaultImplementation }
         servicePointers = .allocate(capacity: max(1, services.count))

@@ -66,6 +66,44 @@ extension Session {
         return changes
     }
 
+    /// For a worker, which passes its plugin's state on: the state read whole as the
+    /// plugin wrote it (`snapshot_encoded`), every byte checked but nothing decoded — the
+    /// known state is decoded from the bytes only if something asks for it. Nil, having
+    /// read nothing, when reads of this session go otherwise (`read` then).
+    package func readEncodedWhole() throws(SessionError) -> (number: UInt64, bytes: [UInt8])? {
+        guard remote == nil, !sendInFlight, !checksChanges, let store, let encoded = model.snapshotEncoded else { return nil }
+        let asksForChanges = pluginBaseline && readsChanges && model.snapshotChanges != nil
+        guard !asksForChanges || snapshotsSmallState else { return nil }
+        var bytes = encodedState
+        encodedState = []
+        bytes.removeAll(keepingCapacity: true)
+        guard Self.encode(store, with: encoded, into: &bytes) == Int32(SP_OK) else {
+            encodedState = bytes
+            return nil // the tree is asked for, as `read` does
+        }
+        var reader = WireReader(bytes)
+        let count: Int
+        do {
+            count = try reader.skipValue()
+            guard reader.atEnd else { throw WireError(description: "\(reader.byteCount - reader.offset) bytes follow the value") }
+        } catch {
+            encodedState = bytes
+            throw SessionError(message: "\(model.qualifiedName): snapshot_encoded wrote a state that does not parse: \(error)")
+        }
+        let number = (lastReadKept?.number ?? 0) + 1
+        snapshotsSmallState = asksForChanges && !reportsSmallChanges && count < Self.smallState
+        // The old known state's buffer is the next read's.
+        let old = knownStateEncoding
+        knownState = .null
+        knownStateEncoding = bytes
+        encodedState = old ?? []
+        encodedStateIsCurrent = false
+        isStale = false
+        lastReadKept = (number, nil)
+        pluginBaseline = true
+        return (number, bytes)
+    }
+
     private func wholeRead(number: UInt64, diffing: Bool) throws(SessionError) -> StateRead {
         var fresh = StateRead(state: try readWholeState(), previous: nil, patches: nil, number: number)
         if keepsEncodedState, encodedStateIsCurrent { fresh.encoded = encodedState }

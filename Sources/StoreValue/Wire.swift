@@ -188,6 +188,48 @@ package struct WireReader {
         return fields
     }
 
+    /// Reads past a value as `value()` reads it, throwing where it throws, without
+    /// building it; returns how many values it holds (itself and every nested one).
+    package mutating func skipValue() throws(WireError) -> Int { try skipValue(depth: 0) }
+
+    private mutating func skipValue(depth: Int) throws(WireError) -> Int {
+        let kind = try u8()
+        if kind >= 5, depth >= Value.maxDepth { throw WireError(description: "a value nested more than \(Value.maxDepth) levels") }
+        switch kind {
+        case 0: return 1
+        case 1: _ = try u8(); return 1
+        case 2, 3: _ = try take(8); return 1
+        case 4: try skipString(); return 1
+        case 5:
+            var total = 1
+            for _ in 0..<(try count()) { total += try skipValue(depth: depth + 1) }
+            return total
+        case 6:
+            if try bool() { try skipString() }
+            return 1 + (try skipFields(depth: depth, labelled: true))
+        case 7:
+            try skipString()
+            return 1 + (try skipFields(depth: depth, labelled: false))
+        default:
+            throw WireError(description: "unknown value kind \(kind)")
+        }
+    }
+
+    private mutating func skipFields(depth: Int, labelled: Bool) throws(WireError) -> Int {
+        var total = 0
+        for _ in 0..<(try count()) {
+            let hasLabel = try bool()
+            if hasLabel { try skipString() }
+            if labelled, !hasLabel { throw WireError(description: "a record's field has no label (at offset \(offset))") }
+            total += try skipValue(depth: depth + 1)
+        }
+        return total
+    }
+
+    private mutating func skipString() throws(WireError) {
+        _ = try take(Int(try u32()))
+    }
+
     package mutating func values() throws(WireError) -> [Value] {
         let count = try count()
         var items: [Value] = []

@@ -13,6 +13,7 @@ public enum WorkerWireCheck {
             _ = try? WorkerPlugin.readRegistration(&registration)
             var single = WireReader(frame.body)
             if let value = try? single.value(), let problem = roundTrip([value]) { return .failure(problem) }
+            if let problem = skipAgrees(frame.body) { return .failure(problem) }
             var list = WireReader(frame.body)
             if let values = try? list.values(), let problem = roundTrip(values) { return .failure(problem) }
             var state = WireReader(frame.body)
@@ -77,6 +78,36 @@ public enum WorkerWireCheck {
             }
         }
         return nil
+    }
+
+    /// A worker checks its plugin's state with `skipValue` and decodes it only when it
+    /// needs it: the check must accept exactly what decoding accepts, end where it ends,
+    /// count the values it holds, and fail with the same words.
+    private static func skipAgrees(_ body: [UInt8]) -> OracleViolation? {
+        var skipping = WireReader(body)
+        var reading = WireReader(body)
+        let skipped = Result { () throws(WireError) in try skipping.skipValue() }
+        let read = Result { () throws(WireError) in try reading.value() }
+        switch (skipped, read) {
+        case (.success(let count), .success(let value)):
+            if skipping.offset != reading.offset { return OracleViolation(description: "skipValue ended at \(skipping.offset), value() at \(reading.offset)") }
+            if count != nodeCount(value) { return OracleViolation(description: "skipValue counted \(count) values in \(value)") }
+            return nil
+        case (.failure(let skipError), .failure(let readError)):
+            return skipError.description == readError.description ? nil : OracleViolation(description: "skipValue said '\(skipError)', value() '\(readError)'")
+        case (.success, .failure(let readError)):
+            return OracleViolation(description: "skipValue accepted what value() refuses: \(readError)")
+        case (.failure(let skipError), .success):
+            return OracleViolation(description: "skipValue refused what value() reads: \(skipError)")
+        }
+    }
+
+    private static func nodeCount(_ value: Value) -> Int {
+        switch value {
+        case .array(let items): 1 + items.reduce(0) { $0 + nodeCount($1) }
+        case .record(_, let fields), .enumCase(_, let fields): 1 + fields.reduce(0) { $0 + nodeCount($1.value) }
+        default: 1
+        }
     }
 
     private static func roundTrip(_ values: [Value]) -> OracleViolation? {

@@ -24,6 +24,15 @@ extension WireWriter {
     }
 }
 
+extension WireWriter {
+    /// A state read whole, as the plugin wrote it (`Session.readEncodedWhole`).
+    mutating func wholeState(number: UInt64, encoded: [UInt8]) {
+        u8(0)
+        u64(number)
+        bytes += encoded
+    }
+}
+
 extension WireReader {
     mutating func state() throws(WireError) -> WireState {
         switch try u8() {

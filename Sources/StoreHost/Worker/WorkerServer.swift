@@ -243,9 +243,15 @@ public final class WorkerServer {
             reply.u32(UInt32(result.effectsStarted))
             if wantState, result.stateChanged {
                 do {
-                    let read = try session.read()
-                    reply.u8(1)
-                    writeState(read, of: id, into: &reply)
+                    if let read = try session.readEncodedWhole() {
+                        reply.u8(1)
+                        reply.wholeState(number: read.number, encoded: read.bytes)
+                        sentReads[id] = read.number
+                    } else {
+                        let read = try session.read()
+                        reply.u8(1)
+                        writeState(read, of: id, into: &reply)
+                    }
                 } catch {
                     reply.u8(2)
                     reply.string(error.message)
