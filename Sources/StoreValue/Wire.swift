@@ -41,30 +41,96 @@ package struct WireWriter {
         if let value { string(value) }
     }
 
-    /// A value; its depth is bounded by `Value.maxDepth` wherever it came from.
+    /// A value; its depth is bounded by `Value.maxDepth` wherever it came from. Its size
+    /// is worked out first and the bytes written in place: appended one at a time, each
+    /// byte cost a check of the array's room and ownership (a state is read after every
+    /// action shown).
     package mutating func value(_ value: Value) {
-        switch value {
-        case .null: u8(0)
-        case .bool(let v): u8(1); bool(v)
-        case .int(let v): u8(2); i64(v)
-        case .double(let v): u8(3); u64(v.bitPattern)
-        case .string(let v): u8(4); string(v)
-        case .array(let items):
-            u8(5); u32(UInt32(items.count))
-            for item in items { self.value(item) }
-        case .record(let type, let fields):
-            u8(6); optionalString(type); labelled(fields)
-        case .enumCase(let name, let payload):
-            u8(7); string(name); labelled(payload)
+        let start = bytes.count
+        let size = Self.size(of: value)
+        bytes.append(contentsOf: repeatElement(0, count: size))
+        bytes.withUnsafeMutableBytes { buffer in
+            var cursor = buffer.baseAddress! + start
+            Self.write(value, at: &cursor)
         }
     }
 
-    private mutating func labelled(_ fields: [Value.Field]) {
-        u32(UInt32(fields.count))
-        for field in fields {
-            optionalString(field.label)
-            value(field.value)
+    /// How many bytes `value` takes on the wire.
+    private static func size(of value: Value) -> Int {
+        switch value {
+        case .null: 1
+        case .bool: 2
+        case .int, .double: 9
+        case .string(let text): 5 + text.utf8.count
+        case .array(let items): items.reduce(5) { $0 + size(of: $1) }
+        case .record(let type, let fields): 2 + (type.map { 4 + $0.utf8.count } ?? 0) + size(of: fields)
+        case .enumCase(let name, let payload): 5 + name.utf8.count + size(of: payload)
         }
+    }
+
+    private static func size(of fields: [Value.Field]) -> Int {
+        fields.reduce(4) { $0 + 1 + ($1.label.map { 4 + $0.utf8.count } ?? 0) + size(of: $1.value) }
+    }
+
+    private static func write(_ value: Value, at cursor: inout UnsafeMutableRawPointer) {
+        switch value {
+        case .null: put(0, at: &cursor)
+        case .bool(let v): put(1, at: &cursor); put(v ? 1 : 0, at: &cursor)
+        case .int(let v): put(2, at: &cursor); put64(UInt64(bitPattern: v), at: &cursor)
+        case .double(let v): put(3, at: &cursor); put64(v.bitPattern, at: &cursor)
+        case .string(let v): put(4, at: &cursor); put(v, at: &cursor)
+        case .array(let items):
+            put(5, at: &cursor)
+            put32(UInt32(items.count), at: &cursor)
+            for item in items { write(item, at: &cursor) }
+        case .record(let type, let fields):
+            put(6, at: &cursor)
+            put(type, at: &cursor)
+            write(fields, at: &cursor)
+        case .enumCase(let name, let payload):
+            put(7, at: &cursor)
+            put(name, at: &cursor)
+            write(payload, at: &cursor)
+        }
+    }
+
+    private static func write(_ fields: [Value.Field], at cursor: inout UnsafeMutableRawPointer) {
+        put32(UInt32(fields.count), at: &cursor)
+        for field in fields {
+            put(field.label, at: &cursor)
+            write(field.value, at: &cursor)
+        }
+    }
+
+    private static func put(_ byte: UInt8, at cursor: inout UnsafeMutableRawPointer) {
+        cursor.storeBytes(of: byte, as: UInt8.self)
+        cursor += 1
+    }
+
+    private static func put32(_ value: UInt32, at cursor: inout UnsafeMutableRawPointer) {
+        cursor.storeBytes(of: value.littleEndian, as: UInt32.self)
+        cursor += 4
+    }
+
+    private static func put64(_ value: UInt64, at cursor: inout UnsafeMutableRawPointer) {
+        cursor.storeBytes(of: value.littleEndian, as: UInt64.self)
+        cursor += 8
+    }
+
+    /// A string as `string(_:)` writes it.
+    private static func put(_ text: String, at cursor: inout UnsafeMutableRawPointer) {
+        var text = text
+        text.withUTF8 { utf8 in
+            put32(UInt32(utf8.count), at: &cursor)
+            if let base = utf8.baseAddress { cursor.copyMemory(from: base, byteCount: utf8.count) }
+            cursor += utf8.count
+        }
+    }
+
+    /// An optional string as `optionalString(_:)` writes it.
+    private static func put(_ text: String?, at cursor: inout UnsafeMutableRawPointer) {
+        put(text == nil ? 0 : 1, at: &cursor)
+        if let text { put(text, at: &cursor) }
     }
 
     package mutating func values(_ values: [Value]) {
