@@ -19,7 +19,7 @@ extension Session {
         keepSendBase()
         if let remote { return try accept(remote.read(whole: whole), from: remote, diffing: diffing) }
         let number = (lastReadKept?.number ?? 0) + 1
-        let asksForChanges = !whole && pluginBaseline && readsChanges && model.snapshotChanges != nil
+        let asksForChanges = !whole && mayAskForChanges
         var fresh: StateRead
         if asksForChanges, !snapshotsSmallState, let patches = readChanges() {
             if !reportsSmallChanges, knownState.isSmaller(than: Self.smallState) { reportsSmallChanges = true }
@@ -41,7 +41,7 @@ extension Session {
             }
         } else {
             fresh = try wholeRead(number: number, diffing: diffing)
-            snapshotsSmallState = asksForChanges && !reportsSmallChanges && fresh.state.isSmaller(than: Self.smallState)
+            noteWholeRead(small: fresh.state.isSmaller(than: Self.smallState), asksForChanges: asksForChanges)
         }
         adopt(fresh)
         pluginBaseline = true
@@ -54,13 +54,12 @@ extension Session {
     /// `StateRead` and its copies, which cost more than the diff of a small state. Nil,
     /// having read nothing, when reads of this session go otherwise (`read` then).
     func readWholeDiffed() throws(SessionError) -> [StateChange]? {
-        guard remote == nil, !sendInFlight else { return nil }
-        let asksForChanges = pluginBaseline && readsChanges && model.snapshotChanges != nil
-        guard !asksForChanges || snapshotsSmallState else { return nil }
+        guard remote == nil, !sendInFlight, readsWhole else { return nil }
+        let asksForChanges = mayAskForChanges // before the read, which drops the baseline
         let number = (lastReadKept?.number ?? 0) + 1
         let state = try readWholeState()
         let changes = model.stateDiff.changes(from: knownState, to: state)
-        snapshotsSmallState = asksForChanges && !reportsSmallChanges && state.isSmaller(than: Self.smallState)
+        noteWholeRead(small: state.isSmaller(than: Self.smallState), asksForChanges: asksForChanges)
         adoptWhole(state, number: number)
         pluginBaseline = true
         return changes
@@ -71,9 +70,10 @@ extension Session {
     /// known state is decoded from the bytes only if something asks for it. Nil, having
     /// read nothing, when reads of this session go otherwise (`read` then).
     package func readEncodedWhole() throws(SessionError) -> (number: UInt64, bytes: [UInt8])? {
-        guard remote == nil, !sendInFlight, !checksChanges, let store, let encoded = model.snapshotEncoded else { return nil }
-        let asksForChanges = pluginBaseline && readsChanges && model.snapshotChanges != nil
-        guard !asksForChanges || snapshotsSmallState else { return nil }
+        guard remote == nil, !sendInFlight, !checksChanges, readsWhole, let store, let encoded = model.snapshotEncoded else { return nil }
+        let asksForChanges = mayAskForChanges
+        // As `readWholeState`: the plugin's baseline is gone until the read is taken.
+        (pluginBaseline, encodedStateIsCurrent) = (false, false)
         var bytes = encodedState
         encodedState = []
         bytes.removeAll(keepingCapacity: true)
@@ -81,23 +81,20 @@ extension Session {
             encodedState = bytes
             return nil // the tree is asked for, as `read` does
         }
-        var reader = WireReader(bytes)
         let count: Int
         do {
-            count = try reader.skipValue()
-            guard reader.atEnd else { throw WireError(description: "\(reader.byteCount - reader.offset) bytes follow the value") }
+            count = try parsedEncoding(bytes) { reader throws(WireError) in try reader.skipValue() }
         } catch {
             encodedState = bytes
-            throw SessionError(message: "\(model.qualifiedName): snapshot_encoded wrote a state that does not parse: \(error)")
+            throw error
         }
         let number = (lastReadKept?.number ?? 0) + 1
-        snapshotsSmallState = asksForChanges && !reportsSmallChanges && count < Self.smallState
+        noteWholeRead(small: count < Self.smallState, asksForChanges: asksForChanges)
         // The old known state's buffer is the next read's.
         let old = knownStateEncoding
         knownState = .null
         knownStateEncoding = bytes
         encodedState = old ?? []
-        encodedStateIsCurrent = false
         isStale = false
         lastReadKept = (number, nil)
         pluginBaseline = true
@@ -169,6 +166,23 @@ extension Session {
         lastReadKept = (read.number, read.patches)
     }
 
+    /// Whether the plugin may be asked for what changed (`snapshot_changes`) instead of for
+    /// the whole state.
+    private var mayAskForChanges: Bool {
+        pluginBaseline && readsChanges && model.snapshotChanges != nil
+    }
+
+    /// Whether the next read (not asked to be whole) is of the whole state.
+    private var readsWhole: Bool {
+        !mayAskForChanges || snapshotsSmallState
+    }
+
+    /// After a whole read: reads go straight to a snapshot while the plugin, asked for its
+    /// changes, says nothing of a state that stays small.
+    private func noteWholeRead(small: Bool, asksForChanges: Bool) {
+        snapshotsSmallState = asksForChanges && !reportsSmallChanges && small
+    }
+
     /// `adopt` for a state read whole, without making a `StateRead` of it.
     func adoptWhole(_ state: Value, number: UInt64) {
         knownState = state
@@ -235,11 +249,17 @@ extension Session {
         let status = Self.encode(store, with: encoded, into: &bytes)
         encodedState = bytes
         guard status == Int32(SP_OK) else { return nil }
+        return try parsedEncoding(bytes) { reader throws(WireError) in try reader.value() }
+    }
+
+    /// What `parse` reads of the bytes a plugin's `snapshot_encoded` wrote, which must be
+    /// one value and nothing after it; the plugin's error when they are not.
+    private func parsedEncoding<Result>(_ bytes: [UInt8], _ parse: (inout WireReader) throws(WireError) -> Result) throws(SessionError) -> Result {
         var reader = WireReader(bytes)
         do {
-            let value = try reader.value()
+            let result = try parse(&reader)
             guard reader.atEnd else { throw WireError(description: "\(reader.byteCount - reader.offset) bytes follow the value") }
-            return value
+            return result
         } catch {
             throw SessionError(message: "\(model.qualifiedName): snapshot_encoded wrote a state that does not parse: \(error)")
         }

@@ -19,7 +19,7 @@ struct HostServices: @unchecked Sendable {
     /// returns its result.
     static func onMain<T: Sendable>(_ body: @MainActor () -> T) -> T {
         if MainQueue.isCurrent {
-            return MainQueue.run(body)
+            return MainQueue.onCurrent(body)
         }
         return DispatchQueue.main.sync { MainActor.assumeIsolated(body) }
     }

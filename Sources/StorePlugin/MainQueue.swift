@@ -22,12 +22,17 @@ enum MainQueue {
     /// main queue the actor's own check decides (and stops a call from elsewhere).
     @inline(__always)
     static func run<T: Sendable>(_ body: @MainActor () throws -> T) rethrows -> T {
-        if isCurrent {
-            return try withoutActuallyEscaping(body) { isolated in
-                try unsafeBitCast(isolated, to: (() throws -> T).self)()
-            }
-        }
+        if isCurrent { return try onCurrent(body) }
         return try MainActor.assumeIsolated(body)
+    }
+
+    /// `body`, run as the main actor's where `isCurrent` said the caller is on the main
+    /// queue (as `MainActor.assumeIsolated` runs it once its own check passed).
+    @inline(__always)
+    static func onCurrent<T: Sendable>(_ body: @MainActor () throws -> T) rethrows -> T {
+        try withoutActuallyEscaping(body) { isolated in
+            try unsafeBitCast(isolated, to: (() throws -> T).self)()
+        }
     }
 
     /// `run` for a main-actor function of one argument: a function, unlike a closure that
