@@ -34,18 +34,6 @@ enum MainQueue {
             try unsafeBitCast(isolated, to: (() throws -> T).self)()
         }
     }
-
-    /// `run` for a main-actor function of one argument: a function, unlike a closure that
-    /// captures only sendable values, does not check its isolation again on entry.
-    @inline(__always)
-    static func run<Argument: Sendable, T: Sendable>(_ argument: Argument, _ body: @MainActor (Argument) -> T) -> T {
-        if isCurrent {
-            return withoutActuallyEscaping(body) { isolated in
-                unsafeBitCast(isolated, to: ((Argument) -> T).self)(argument)
-            }
-        }
-        return MainActor.assumeIsolated { body(argument) }
-    }
 }
 
 /// libdispatch's `dispatch_get_specific`, which the Swift overlay wraps in a generic box

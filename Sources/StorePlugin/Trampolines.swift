@@ -108,35 +108,26 @@ enum Trampolines {
     static let snapshotEncoded: @convention(c) (
         UnsafeMutableRawPointer?, (@convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?, Int) -> Int32)?, UnsafeMutableRawPointer?
     ) -> Int32 = { store, write, sink in
-        MainQueue.run(Unchecked((store, write, sink)), encodeSnapshot)
-    }
-
-    /// `snapshot_encoded`'s work. A function on the main actor, not a closure: a closure
-    /// capturing only sendable values is inferred `@Sendable`, and a sendable main-actor
-    /// closure checks its isolation again on entry (the runtime's check, 75–100 ns, which
-    /// `MainQueue` is there to avoid).
-    @MainActor
-    private static func encodeSnapshot(_ args: Unchecked<EncodeArguments>) -> Int32 {
-        let (store, write, sink) = args.value
-        guard let store, let write else { return Int32(SP_ERR_INTERNAL) }
-        let handle = Unmanaged<StoreHandle>.fromOpaque(store).takeUnretainedValue()
-        // An encoding that throws is reported as snapshot reports it: the host then asks
-        // for the tree, which fails the same way.
-        guard let value = try? handle.store.snapshot() else { return Int32(SP_ERR_INTERNAL) }
-        handle.encoding.bytes.removeAll(keepingCapacity: true)
-        handle.encoding.value(value)
-        return hand(handle.encoding.bytes, to: write, sink) == 0 ? Int32(SP_OK) : Int32(SP_ERR_NO_MEMORY)
+        let args = Unchecked((store, write, sink))
+        return MainQueue.run {
+            let (store, write, sink) = args.value
+            guard let store, let write else { return Int32(SP_ERR_INTERNAL) }
+            let handle = Unmanaged<StoreHandle>.fromOpaque(store).takeUnretainedValue()
+            // An encoding that throws is reported as snapshot reports it: the host then asks
+            // for the tree, which fails the same way.
+            guard let value = try? handle.store.snapshot() else { return Int32(SP_ERR_INTERNAL) }
+            handle.encoding.bytes.removeAll(keepingCapacity: true)
+            handle.encoding.value(value)
+            return hand(handle.encoding.bytes, to: write, sink) == 0 ? Int32(SP_OK) : Int32(SP_ERR_NO_MEMORY)
+        }
     }
 
     /// Hands `bytes` to the host's `write`. Not on the main actor: a main-actor closure
-    /// around the call was compiled with a check of its isolation on every call.
+    /// passed to `withUnsafeBytes` is compiled with a check of its isolation, 75–100 ns
+    /// on every snapshot where no task runs (a worker answering a request).
     private nonisolated static func hand(_ bytes: [UInt8], to write: @convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?, Int) -> Int32, _ sink: UnsafeMutableRawPointer?) -> Int32 {
         bytes.withUnsafeBytes { write(sink, $0.baseAddress, $0.count) }
     }
-
-    private typealias EncodeArguments = (
-        UnsafeMutableRawPointer?, (@convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?, Int) -> Int32)?, UnsafeMutableRawPointer?
-    )
 
     static let snapshotChanges: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>? = { store in
         let store = Unchecked(store)
