@@ -13,7 +13,7 @@ public enum ShellWorkloads {
         if !FileManager.default.fileExists(atPath: path) {
             try String(repeating: "increment\n", count: lines).write(toFile: path, atomically: true, encoding: .utf8)
         }
-        return try time(storesh, options + ["--quiet", "-f", path, "-c", ":state count"], expect: "\(lines)\n")
+        return try time(storesh, options + ["--quiet", "-f", path, "-c", ":state count"], expect: "\(lines)\n").seconds
     }
 
     /// What showing every result costs: seconds for `storesh --plugin PLUGIN -f SCRIPT`
@@ -25,10 +25,14 @@ public enum ShellWorkloads {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-bench-\(name).storesh").path
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         let arguments = options + ["--plugin", plugin, "-f", path]
-        let quietBefore = try time(storesh, arguments + ["--quiet"], expect: nil)
+        let quietBefore = try time(storesh, arguments + ["--quiet"], expect: nil).seconds
         let json = try time(storesh, arguments + ["--format", "json"], expect: nil)
-        let quietAfter = try time(storesh, arguments + ["--quiet"], expect: nil)
-        return ((quietBefore + quietAfter) / 2, json)
+        let quietAfter = try time(storesh, arguments + ["--quiet"], expect: nil).seconds
+        // A JSON run that showed less than a record per action measured something else.
+        guard json.outputLines >= lines.count else {
+            throw Failure(message: "\(storesh) --format json printed \(json.outputLines) lines for \(lines.count) actions")
+        }
+        return ((quietBefore + quietAfter) / 2, json.seconds)
     }
 
     /// The scripts `outputCost` is measured on: `count` Counter increments; a Todos list
@@ -41,7 +45,7 @@ public enum ShellWorkloads {
     /// Seconds from exec to exit for `storesh -c :quit` (start, load Counter, one command):
     /// an upper bound on the time to the first prompt, which needs a terminal to see.
     public static func startUp(storesh: String) throws -> Double {
-        try time(storesh, ["-c", ":quit"], expect: "")
+        try time(storesh, ["-c", ":quit"], expect: "").seconds
     }
 
     /// Milliseconds from starting `command` under `script` (which gives it a pseudo-terminal)
@@ -75,14 +79,14 @@ public enum ShellWorkloads {
         return milliseconds
     }
 
-    /// Seconds for one run that must exit 0 and, when `expect` is given, print exactly it.
-    private static func time(_ executable: String, _ arguments: [String], expect: String?) throws -> Double {
-        let run = try Spawn.run(executable, arguments)
+    /// One timed run that must exit 0 and, when `expect` is given, print exactly it.
+    private static func time(_ executable: String, _ arguments: [String], expect: String?) throws -> Spawn.Run {
+        let run = try Spawn.run(executable, arguments, keepOutput: expect != nil)
         let text = String(decoding: run.output, as: UTF8.self)
         guard run.status == 0, expect == nil || text == expect else {
             throw Failure(message: "\(executable) \(arguments.joined(separator: " ")) printed \(text.prefix(200)) (status \(run.status.map(String.init) ?? "a signal"))")
         }
-        return run.seconds
+        return run
     }
 
     struct Failure: Error, CustomStringConvertible {
