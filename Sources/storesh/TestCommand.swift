@@ -45,14 +45,16 @@ struct TestOptions: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the results as JUnit XML (what GitLab, Jenkins and GitHub read).", valueName: "FILE"))
     var junit: String?
 
-    @Option(help: ArgumentHelp("Fail a transcript still running after this many seconds (checked between inputs; 0: no limit).", valueName: "SECONDS"))
+    @Option(help: ArgumentHelp("Fail a transcript still running after this many seconds (checked between inputs; 0: no limit; at most 86400).", valueName: "SECONDS"))
     var timeout: Double = 120
 
     @OptionGroup var isolation: IsolationOptions
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        guard timeout >= 0, timeout.isFinite else { throw ValidationError("--timeout must be 0 or more seconds") }
+        guard timeout >= 0, timeout <= 86_400 else {
+            throw ValidationError("--timeout must be from 0 (no limit) to 86400 seconds, not \(timeout)")
+        }
         if let filter, (try? NSRegularExpression(pattern: filter)) == nil {
             throw ValidationError("--filter '\(filter)' is not a regular expression")
         }

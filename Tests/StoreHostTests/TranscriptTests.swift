@@ -96,6 +96,16 @@ struct TranscriptRunTests {
         #expect(again.passed)
     }
 
+    /// A timeout too long to count in nanoseconds (or not a number) means no deadline,
+    /// never a trap: the library takes any Double, whatever its callers check.
+    @Test func aTimeoutTooLongToCountIsNoLimit() async {
+        let text = "> increment\nincrement: state changed\n  ~ count: 0 → 1\n"
+        for timeout in [1e300, .infinity, .nan, 2e10, -1] {
+            let result = await TranscriptRunner.run(text, file: "t.transcript", searchPath: [buildDirectory], timeout: timeout)
+            #expect(result.passed == (timeout > 0 || timeout.isNaN), "timeout \(timeout): \(result.problems)")
+        }
+    }
+
     @Test func inputsOnlyBecomeARecordedTranscript() async {
         let result = await TranscriptRunner.run("# record me\n> setCount 3\n\n> :state\n", file: "new.transcript", searchPath: [buildDirectory])
         #expect(result.updated == "# record me\n> setCount 3\nsetCount 3: state changed\n  ~ count: 0 → 3\n\n> :state\ncount: 3\n")

@@ -153,6 +153,18 @@ struct TestSuiteScaleTests {
         #expect(xml.contains("-wrong &amp; &lt;odd&gt;"), "markup in the diff is escaped")
     }
 
+    /// `--timeout 1e300` stopped storesh with a trap (seconds × 1e9 did not fit in UInt64).
+    @Test func aTimeoutOutOfRangeIsAUsageErrorNotACrash() throws {
+        let file = try suite() + "/a.transcript"
+        for value in ["1e300", "inf", "nan", "-1", "86400.5"] {
+            let run = try storesh(["test", "--timeout=\(value)", file])
+            #expect(run.status == 2, "--timeout=\(value): \(run.stderr)")
+            #expect(run.stderr.contains("--timeout must be from 0 (no limit) to 86400 seconds, not"), "--timeout=\(value): \(run.stderr)")
+        }
+        let longest = try storesh(["test", "--timeout", "86400", "--jobs", "2", file])
+        #expect(longest.status == 0, "\(longest.stdout)")
+    }
+
     @Test func aTranscriptPastItsTimeoutFails() throws {
         let directory = URL(fileURLWithPath: try temporaryFile("x", "")).deletingLastPathComponent().path
         let long = String(repeating: "> increment\n", count: 20_000)

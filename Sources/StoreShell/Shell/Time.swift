@@ -20,7 +20,7 @@ extension ShellCore {
     /// on something the host clock does not control).
     public func settle(limit: Double = 5) async {
         let virtual = host.clock as? VirtualClock
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(limit * 1e9)
+        let deadline = DispatchTime.uptimeNanoseconds(afterSeconds: limit)
         var quietTurns = 0
         while DispatchTime.now().uptimeNanoseconds < deadline {
             await Self.mainQueueTurn()
@@ -92,5 +92,18 @@ extension ShellCore {
             return fail("\(effectsInFlight) effect\(effectsInFlight == 1 ? "" : "s") still in flight after \(timeout)ms", origin: origin)
         }
         return true
+    }
+}
+
+extension DispatchTime {
+    /// The uptime, in nanoseconds, `seconds` from now. Saturating: a wait too long to
+    /// count in nanoseconds, or not a number, is `UInt64.max` (no deadline); one of 0 or
+    /// less is now. (`UInt64(seconds * 1e9)` trapped on `--timeout 1e300`.)
+    static func uptimeNanoseconds(afterSeconds seconds: Double) -> UInt64 {
+        let now = DispatchTime.now().uptimeNanoseconds
+        if seconds.isNaN { return .max }
+        guard seconds > 0 else { return now }
+        guard let wait = UInt64(exactly: (seconds * 1e9).rounded(.down)), wait <= UInt64.max - now else { return .max }
+        return now + wait
     }
 }

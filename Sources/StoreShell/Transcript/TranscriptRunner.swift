@@ -31,13 +31,14 @@ public enum TranscriptRunner {
 
     /// Runs the transcript `text` read from `file`. With a `timeout` (seconds), a
     /// transcript still running after it stops at the next input and fails; the check is
-    /// between inputs, so a plugin call that never returns is not cut short.
+    /// between inputs, so a plugin call that never returns is not cut short. A timeout too
+    /// long to count (or not a number) is no limit.
     /// `setUp` configures the host before anything loads (where plugins run).
     public static func run(
         _ text: String, file: String, searchPath: [String], timeout: Double? = nil,
         setUp: (PluginHost) -> Void = { _ in }
     ) async -> Result {
-        let deadline = timeout.map { DispatchTime.now().uptimeNanoseconds + UInt64($0 * 1e9) }
+        let deadline = timeout.map(DispatchTime.uptimeNanoseconds(afterSeconds:))
         let transcript = Transcript.parse(text)
         let host = PluginHost(clock: VirtualClock(), searchPath: searchPath)
         setUp(host)
