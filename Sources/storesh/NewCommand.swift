@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StoreShell
 
 /// `storesh new NAME`: scaffolds a plugin package that builds with `swift build` (or, with
 /// `--c`, `make`) and whose transcript passes `storesh test` as generated.
@@ -37,6 +38,9 @@ struct NewOptions: ParsableCommand {
               name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) }), name.allSatisfy(\.isASCII) else {
             throw ValidationError("'\(name)' is not a plugin name: use ASCII letters and digits, starting with a letter (Cart, TodoList)")
         }
+        if !plainC, let reason = Scaffold.unusableName(name) {
+            throw ValidationError("\(reason): the package made for it would not build; choose another name, like \(name.prefix(1).uppercased() + name.dropFirst())Model")
+        }
         if local != nil, url != nil { throw ValidationError("give --local or --url, not both") }
     }
 }
@@ -63,8 +67,11 @@ func makeNewPlugin(_ options: NewOptions) -> Int32 {
             test it:   storesh test --plugin-path \(libraries) \(directory.appendingPathComponent("\(options.name).transcript").path)
             """)
         return 0
-    } catch {
+    } catch let error as ScaffoldError {
         FileHandle.standardError.write(Data("storesh new: \(error)\n".utf8))
+        return 1
+    } catch {
+        FileHandle.standardError.write(Data("storesh new: cannot write the package in \(directory.path): \(fileProblem(error))\n".utf8))
         return 1
     }
 }

@@ -55,5 +55,40 @@ struct ScaffoldTests {
         let notACheckout = try storesh(["new", "Lost", "--path", freshPath("Lost"), "--local", "/tmp"])
         #expect(notACheckout.status == 1)
         #expect(notACheckout.stderr.contains("is not a storesh checkout"), "\(notACheckout.stderr)")
+        let unwritable = try storesh(["new", "Blocked", "--c", "--path", "/dev/null/Blocked", "--local", checkout])
+        #expect(unwritable.status == 1)
+        #expect(unwritable.stderr.hasPrefix("storesh new: cannot write the package in /dev/null/Blocked: "), "\(unwritable.stderr)")
+        #expect(unwritable.stderr.hasSuffix(": Not a directory\n"), "the system's reason, not Foundation's dump: \(unwritable.stderr)")
+    }
+
+    /// The identifiers of Swift code, without its comments and string literals.
+    private func identifiers(in code: String) -> Set<String> {
+        let bare = code.split(separator: "\n").map { line in
+            line.replacing(/\/\/.*$/, with: "").replacing(/"([^"\\]|\\.)*"/, with: "")
+        }.joined(separator: " ")
+        return Set(bare.matches(of: /[A-Za-z][A-Za-z0-9_]*/).map { String($0.output) })
+    }
+
+    /// `storesh new class` made a package that did not build (`struct class`), and so did
+    /// `Update` (it hid the `Update` the model's `update` returns): every name the Swift
+    /// template's code uses, and Swift's keywords, are refused before anything is written.
+    @Test func namesThatWouldNotBuildAreRefusedForASwiftPlugin() throws {
+        let path = freshPath("Zq")
+        #expect(try storesh(["new", "Zq", "--path", path, "--local", checkout]).status == 0)
+        let code = try String(contentsOfFile: path + "/Package.swift", encoding: .utf8) + "\n" + String(contentsOfFile: path + "/Sources/Zq/Zq.swift", encoding: .utf8)
+        let used = identifiers(in: code).subtracting(["Zq", "zqModel"])
+        #expect(used.contains("Update") && used.contains("PluginModel") && used.count > 40, "\(used.sorted())")
+        // storesh's own targets, from its Package.swift: `storesh new Counter` made a package
+        // SwiftPM refused ("multiple packages declare targets with a conflicting name").
+        let manifest = try String(contentsOfFile: checkout + "/Package.swift", encoding: .utf8)
+        let targets = manifest.matches(of: /\.(?:target|executableTarget|testTarget|macro|systemLibrary)\(\s*name:\s*"([A-Za-z][A-Za-z0-9]*)"/).map { String($0.output.1) }
+        #expect(targets.contains("Counter") && targets.contains("StoreValue") && targets.count > 25, "\(targets)")
+        for name in used.sorted() + targets + ["class", "protocol", "Self", "while", "OpenCombine", "ArgumentParser"] {
+            let refused = try storesh(["new", name, "--path", freshPath(name), "--local", checkout])
+            #expect(refused.status == 2, "\(name) was taken: \(refused.stdout)")
+            #expect(refused.stderr.contains("the package made for it would not build; choose another name"), "\(name): \(refused.stderr)")
+        }
+        let plainC = try storesh(["new", "Update", "--c", "--path", freshPath("Update"), "--local", checkout])
+        #expect(plainC.status == 0, "the C template uses the name only in text: \(plainC.stderr)")
     }
 }

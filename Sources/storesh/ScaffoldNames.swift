@@ -1,0 +1,65 @@
+/// The names a new Swift plugin cannot take: the package `storesh new` makes for it must
+/// build as made. A model named `class` is not Swift; one named `Update` hides the `Update`
+/// its `update` returns; a target named `Counter` clashes with storesh's own (SwiftPM wants
+/// target names unique across the package graph). The C template uses the name only in
+/// text and file names, so a C plugin may take any of them.
+extension Scaffold {
+    /// Why `name` cannot name a new Swift plugin, or nil.
+    static func unusableName(_ name: String) -> String? {
+        if swiftKeywords.contains(name) { return "'\(name)' is a Swift keyword" }
+        if namesInScaffold.contains(name) { return "'\(name)' is a name the new plugin's code already uses" }
+        if targetsInGraph.contains(name) {
+            return "'\(name)' is a target of storesh's package or of one it depends on (SwiftPM wants target names unique across the package graph)"
+        }
+        return nil
+    }
+
+    /// Swift's keywords, and the contextual ones a type cannot be named without backticks.
+    private static let swiftKeywords: Set<String> = [
+        "associatedtype", "borrowing", "class", "consuming", "deinit", "enum", "extension", "fileprivate", "func",
+        "import", "init", "inout", "internal", "let", "nonisolated", "open", "operator", "package", "precedencegroup",
+        "private", "protocol", "public", "rethrows", "static", "struct", "subscript", "typealias", "var",
+        "break", "case", "catch", "continue", "default", "defer", "do", "else", "fallthrough", "for", "guard", "if",
+        "in", "repeat", "return", "switch", "throw", "where", "while",
+        "Any", "Protocol", "Self", "Type", "any", "as", "async", "await", "false", "is", "nil", "self", "some",
+        "super", "throws", "true", "try",
+    ]
+
+    /// Every identifier the Swift template's code uses (Package.swift and the model), but
+    /// the ones made from the name. `ScaffoldTests` checks that each is refused.
+    private static let namesInScaffold: Set<String> = [
+        "Action", "Codable", "Environment", "Fx", "HostClock", "Int", "Int32", "ModelProtocol", "ObservableStore",
+        "Package", "PackageDescription", "PluginActions", "PluginModel", "Sendable", "StorePlugin",
+        "UnsafeMutableRawPointer", "UnsafeRawPointer", "Update",
+        "action", "cdecl", "clock", "count", "dependencies", "doc", "dynamic", "environment", "error", "fx", "host",
+        "increment", "incrementLater", "info", "initial", "library", "macOS", "models", "name", "next",
+        "observable", "path", "platforms", "pluginInfo", "pluginRegister", "product", "products", "register",
+        "seconds", "setCount", "sleep", "state", "target", "targets", "task", "type", "update", "v14", "version",
+    ]
+
+    /// The targets of storesh's package (`ScaffoldTests` checks them against Package.swift)
+    /// and of the packages it depends on, at the versions Package.swift names; and the
+    /// system's modules.
+    private static let targetsInGraph: Set<String> = [
+        // storesh
+        "Arboreal", "ArborealCounter", "ArborealTesting", "ArborealTestingTests", "ArborealTests", "Auth", "CCounter",
+        "CEditLine", "CFFI", "CPseudoTerminal", "CStorePlugin", "Cart", "Composite", "Counter", "Faulty",
+        "ObservableStore", "ObservableStoreTests", "StoreHost", "StoreHostTests", "StorePlugin", "StorePluginMacros",
+        "StorePluginTests", "StoreRuntime", "StoreShell", "StoreTesting", "StoreTestingShared", "StoreTestingTests",
+        "StoreValue", "StoreshTests", "TestSupport", "Todos", "storesh",
+        // OpenCombine, swift-argument-parser, swift-custom-dump, swift-docc-plugin, swift-docc-symbolkit, swift-log
+        "COpenCombineHelpers", "OpenCombine", "OpenCombineDispatch", "OpenCombineFoundation", "OpenCombineShim",
+        "ArgumentParser", "ArgumentParserTestHelpers", "ArgumentParserToolInfo", "GenerateDoccReference", "GenerateManual",
+        "color", "math", "roll", "CustomDump", "Snippets", "SwiftDocCPlugin", "SwiftDocCPluginUtilities", "SymbolKit",
+        "InMemoryLogging", "Logging",
+        // swift-syntax, xctest-dynamic-overlay
+        "SwiftBasicFormat", "SwiftCompilerPlugin", "SwiftCompilerPluginMessageHandling", "SwiftDiagnostics", "SwiftIDEUtils",
+        "SwiftIfConfig", "SwiftLexicalLookup", "SwiftLibraryPluginProvider", "SwiftOperators", "SwiftParser",
+        "SwiftParserDiagnostics", "SwiftRefactor", "SwiftSyntax", "SwiftSyntax509", "SwiftSyntax510", "SwiftSyntax600",
+        "SwiftSyntax601", "SwiftSyntax602", "SwiftSyntax603", "SwiftSyntaxBuilder", "SwiftSyntaxMacroExpansion",
+        "SwiftSyntaxMacros", "SwiftSyntaxMacrosGenericTestSupport", "SwiftSyntaxMacrosTestSupport", "SwiftWarningControl",
+        "IssueReporting", "IssueReportingTestSupport", "XCTestDynamicOverlay",
+        // the system's
+        "Dispatch", "Foundation", "Glibc", "Swift", "Testing", "XCTest",
+    ]
+}
