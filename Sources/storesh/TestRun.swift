@@ -49,7 +49,7 @@ func runTests(_ options: TestOptions) async -> Int32 {
         do {
             try JUnitReport.xml(outcomes).write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
-            FileHandle.standardError.write(Data("storesh test: cannot write the JUnit report \(path): \(error.localizedDescription)\n".utf8))
+            FileHandle.standardError.write(Data("storesh test: cannot write the JUnit report \(path): \(fileProblem(error))\n".utf8))
             tally.failed += 1
         }
     }
@@ -84,7 +84,7 @@ private func report(_ outcome: TestOutcome, update: Bool, into tally: inout Tall
             print(result.diff.joined(separator: "\n"))
         } catch {
             tally.failed += 1
-            print("FAIL \(result.file): cannot write it: \(error.localizedDescription)")
+            print("FAIL \(result.file): cannot write it: \(fileProblem(error))")
         }
     } else {
         tally.failed += 1

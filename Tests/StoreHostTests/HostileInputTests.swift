@@ -115,6 +115,19 @@ struct HostileInputTests {
         #expect(await shell.run(":state count") == ["0"])
     }
 
+    /// `:import` of a directory said only "cannot read", and `:export` into a missing
+    /// directory said Foundation's "The operation could not be completed": the system's reason
+    /// is what a user can act on. The history is untouched either way.
+    @Test func filesThatCannotBeReadOrWrittenSayWhy() async throws {
+        let shell = try ShellHarness()
+        _ = await shell.run("increment")
+        let directory = FileManager.default.temporaryDirectory.path
+        #expect(await shell.run(":import \(directory)") == ["t.storesh:1: error: cannot read \(directory): Is a directory"])
+        #expect(await shell.run(":import /nonexistent/saved.log") == ["t.storesh:1: error: cannot read /nonexistent/saved.log: No such file or directory"])
+        #expect(await shell.run(":export /nonexistent/saved.log") == ["t.storesh:1: error: cannot write /nonexistent/saved.log: No such file or directory"])
+        #expect(await shell.run(":state count") == ["1"])
+    }
+
     @Test func durationsOutOfRangeAreErrors() async throws {
         let shell = try ShellHarness()
         for line in [":wait 1e30s", ":wait 10000000000000s", ":advance 99999999999999ms", ":advance -1s", ":wait nan s", ":advance 366000000s"] {

@@ -36,7 +36,7 @@ extension ShellCore {
         do {
             try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
-            return fail("cannot write \(written): \(error.localizedDescription)", origin: origin)
+            return fail("cannot write \(written): \(fileProblem(error))", origin: origin)
         }
         output(.info(kind: "export", lines: ["exported \(history.position) actions of \(model.qualifiedName) to \(written)"]))
         return true
@@ -47,7 +47,12 @@ extension ShellCore {
         let force = args.contains("--force")
         guard let written = args.first(where: { $0 != "--force" }) else { return fail("usage: :import FILE [--force]", origin: origin) }
         let path = resolvePath(written)
-        guard let data = FileManager.default.contents(atPath: path) else { return fail("cannot read \(written)", origin: origin) }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            return fail("cannot read \(written): \(fileProblem(error))", origin: origin)
+        }
         let log: ExportedLog
         do throws(ExportedLog.Problem) {
             log = try ExportedLog.parse(data, name: written)
