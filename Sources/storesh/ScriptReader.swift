@@ -1,4 +1,5 @@
 import Foundation
+import StoreShell
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -165,14 +166,8 @@ final class ScriptReader: @unchecked Sendable {
             return Self.tooLong(line: line)
         }
         if let text = String(validating: bytes, as: UTF8.self) { return .line(Substring(text)) }
-        // Find the first byte that is not UTF-8, and count the characters before it.
-        var parser = Unicode.UTF8.ForwardParser()
-        var iterator = bytes.makeIterator()
-        var offset = 0
-        while case .valid(let scalar) = parser.parseScalar(from: &iterator) { offset += scalar.count }
-        let column = String(decoding: bytes[..<offset], as: UTF8.self).count + 1
-        let byte = String(bytes[offset], radix: 16, uppercase: true)
-        return .problem("not valid UTF-8 (byte 0x\(byte.count == 1 ? "0" : "")\(byte))", line: line, column: column)
+        let invalid = TextLines.firstInvalidUTF8(in: bytes) ?? (line: 1, column: 1, byte: 0)
+        return .problem("not valid UTF-8 (\(TextLines.describe(invalid.byte)))", line: line, column: invalid.column)
     }
 }
 

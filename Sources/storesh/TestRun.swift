@@ -99,7 +99,10 @@ private func report(_ outcome: TestOutcome, update: Bool, into tally: inout Tall
 private func runTranscript(_ file: String, searchPath: [String], timeout: Double?, isolation: IsolationOptions) async -> TranscriptRunner.Result {
     let failure = { (problem: String) in TranscriptRunner.Result(file: file, diff: [], updated: "", problems: ["\(file): \(problem)"]) }
     guard let data = FileManager.default.contents(atPath: file) else { return failure("cannot be read") }
-    guard let text = String(validating: data, as: UTF8.self) else { return failure("is not valid UTF-8") }
+    guard let text = String(validating: data, as: UTF8.self) else {
+        let invalid = TextLines.firstInvalidUTF8(in: [UInt8](data)) ?? (line: 1, column: 1, byte: 0)
+        return TranscriptRunner.Result(file: file, diff: [], updated: "", problems: ["\(file):\(invalid.line):\(invalid.column): not valid UTF-8 (\(TextLines.describe(invalid.byte)))"])
+    }
     guard !Transcript.parse(text).blocks.isEmpty else { return failure("holds no '> ' input, so it tests nothing") }
     return await TranscriptRunner.run(text, file: file, searchPath: searchPath, timeout: timeout) { isolation.apply(to: $0) }
 }

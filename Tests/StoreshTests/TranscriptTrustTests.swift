@@ -108,6 +108,26 @@ struct TranscriptTrustTests {
         #expect(none.status == 1)
         #expect(none.stderr == "storesh test: no *.transcript files in \(emptyDirectory); nothing was tested\n")
     }
+
+    /// A transcript saved with CRLF line endings failed with a diff whose two sides looked
+    /// the same ("-increment: state changed" against "+increment\r: state changed"): its lines
+    /// end as a script's do, at LF with a CR before it dropped.
+    @Test func aTranscriptWithCRLFLineEndingsPasses() throws {
+        let directory = try transcriptDirectory(["crlf.transcript": "> increment\r\nincrement: state changed\r\n  ~ count: 0 → 1\r\n\r\n> :state count\r\n1\r\n"])
+        let run = try storesh(["test", directory + "/crlf.transcript"])
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.stdout.hasSuffix("1 passed, 0 failed\n"))
+    }
+
+    /// Bytes that are not UTF-8 are reported where they are, as in a script: FILE:LINE:COL.
+    @Test func aTranscriptThatIsNotUTF8SaysWhere() throws {
+        let directory = try transcriptDirectory([:])
+        let file = directory + "/bytes.transcript"
+        try Data("> increment\nincrement: state changed\n  ~ count: ".utf8 + [0xE2, 0x86] + Data(" 1\n".utf8)).write(to: URL(fileURLWithPath: file))
+        let run = try storesh(["test", file])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("\(file):3:12: not valid UTF-8 (byte 0xE2)"), "\(run.stdout)")
+    }
 }
 
 @Suite("storesh test for large suites: filter, shards, JUnit, timeouts")

@@ -25,7 +25,8 @@ public struct ExportedLog: Sendable {
 
     public static func parse(_ data: Data, name: String) throws(Problem) -> ExportedLog {
         guard let text = String(validating: data, as: UTF8.self) else {
-            throw Problem(message: "\(name) is not valid UTF-8, so it is not a storesh export")
+            let invalid = TextLines.firstInvalidUTF8(in: [UInt8](data)) ?? (line: 1, column: 1, byte: 0)
+            throw Problem(message: "\(name):\(invalid.line):\(invalid.column): not valid UTF-8 (\(TextLines.describe(invalid.byte))), so it is not a storesh export")
         }
         var log = ExportedLog(model: "?", schema: [], entries: [])
         var sawHeader = false
