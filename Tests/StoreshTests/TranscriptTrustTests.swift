@@ -78,6 +78,21 @@ struct TranscriptTrustTests {
         #expect(update.stdout.hasSuffix("1 passed, 0 failed, 1 updated\n"))
     }
 
+    /// `--update` wrote a new file over the old one: a transcript linked from elsewhere
+    /// stopped being a link, and its permissions became the umask's.
+    @Test func updateWritesThroughALinkAndKeepsPermissions() throws {
+        let directory = try transcriptDirectory(["real.transcript": "> increment\nold output\n"])
+        let real = directory + "/real.transcript", link = directory + "/linked.transcript"
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: real)
+        try? FileManager.default.removeItem(atPath: link)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+        let update = try storesh(["test", "--update", link])
+        #expect(update.stdout.contains("UPDATED \(link)"), "\(update.stdout)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == real, "still a link")
+        #expect(try String(contentsOfFile: real, encoding: .utf8) == "> increment\nincrement: state changed\n  ~ count: 0 → 1\n")
+        #expect(try FileManager.default.attributesOfItem(atPath: real)[.posixPermissions] as? Int == 0o640)
+    }
+
     @Test func pathsInATranscriptAreRelativeToItsFolder() throws {
         let directory = try transcriptDirectory(["paths.transcript": """
         > setCount 3
