@@ -128,6 +128,14 @@ struct HostileInputTests {
         #expect(await shell.run(":state count") == ["1"])
     }
 
+    /// `:expect == 1` (no path: the whole state) said "expectation failed:  is {…}".
+    @Test func anExpectationOnTheWholeStateNamesIt() async throws {
+        let shell = try ShellHarness()
+        #expect(await shell.run(":expect == 1") == ["t.storesh:1: error: expectation failed: the state is {count: 0}, expected 1"])
+        #expect(await shell.run(":expect count != 0") == ["t.storesh:1: error: expectation failed: count is 0, expected anything else"])
+        #expect(await shell.run(":expect == {count: 0}").isEmpty)
+    }
+
     @Test func durationsOutOfRangeAreErrors() async throws {
         let shell = try ShellHarness()
         for line in [":wait 1e30s", ":wait 10000000000000s", ":advance 99999999999999ms", ":advance -1s", ":wait nan s", ":advance 366000000s"] {

@@ -136,9 +136,11 @@ extension ShellCore {
         }
         let matches = Self.same(actual, expected)
         guard matches == equal else {
+            // An empty path is the whole state: say so, not ":  is …".
+            let subject = path.isEmpty || path == "." ? "the state" : path
             return fail(equal
-                ? "expectation failed: \(path) is \(actual.compact), expected \(expected.compact)"
-                : "expectation failed: \(path) is \(actual.compact), expected anything else", origin: origin)
+                ? "expectation failed: \(subject) is \(actual.compact), expected \(expected.compact)"
+                : "expectation failed: \(subject) is \(actual.compact), expected anything else", origin: origin)
         }
         return true
     }
