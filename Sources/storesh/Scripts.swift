@@ -46,8 +46,7 @@ final class ScriptRunner {
 
         /// Adds line number `number`; returns what is ready to run or report.
         mutating func add(_ line: Substring, number: Int) -> [Piece] {
-            var line = line
-            if line.utf8.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            let line = TextLines.withoutLineEnd(line)
             var pieces: [Piece] = []
             if !text.isEmpty, line.utf8.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: ":") {
                 pieces.append(giveUp(because: "the next line starts a command"))

@@ -1,6 +1,7 @@
 /// Lines of text as every reader of storesh's files takes them (scripts, transcripts,
-/// exported logs): they end at LF, and a CR before it is dropped (a file saved with CRLF
-/// line endings reads as the same lines).
+/// exported logs): they end at LF, and the CRs before it are dropped (a file saved with
+/// CRLF line endings reads as the same lines). All of them, not one: a line read and
+/// written again must read the same, and no line storesh writes ends in a CR.
 public enum TextLines {
     /// The lines of `text`, without their line endings; a text ending in a newline has an
     /// empty last line, as `split(omittingEmptySubsequences: false)` gives.
@@ -11,17 +12,20 @@ public enum TextLines {
         var index = start
         while index != utf8.endIndex {
             if utf8[index] == 0x0A {
-                lines.append(withoutCR(text[start..<index]))
+                lines.append(withoutLineEnd(text[start..<index]))
                 start = utf8.index(after: index)
             }
             index = utf8.index(after: index)
         }
-        lines.append(withoutCR(text[start...]))
+        lines.append(withoutLineEnd(text[start...]))
         return lines
     }
 
-    private static func withoutCR(_ line: Substring) -> Substring {
-        line.utf8.last == 0x0D ? line.dropLast() : line
+    /// `line` without the CRs it ends with.
+    public static func withoutLineEnd(_ line: Substring) -> Substring {
+        var line = line
+        while line.utf8.last == 0x0D { line = line.dropLast() }
+        return line
     }
 
     /// Whether `text` ends with a newline byte.
