@@ -70,7 +70,7 @@ struct Options: ParsableCommand {
     @Flag(help: "Reload a plugin (in a new worker, replaying the history) when its file changes: rebuild, and the session follows.")
     var watch = false
 
-    @Option(name: .customLong("history-limit"), help: ArgumentHelp("Keep at most about N actions per model for time travel (0: all); older ones are dropped in chunks, the oldest kept snapshot becoming the start. The journal keeps everything.", valueName: "N"))
+    @Option(name: .customLong("history-limit"), parsing: .unconditional, help: ArgumentHelp("Keep at most about N actions per model for time travel (0: all); older ones are dropped in chunks, the oldest kept snapshot becoming the start. The journal keeps everything.", valueName: "N"))
     var historyLimit = History.defaultLimit
 
     func validate() throws {

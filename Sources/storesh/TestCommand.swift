@@ -25,7 +25,7 @@ struct TestOptions: ParsableCommand {
     @Flag(help: "Write the actual output back into each file.")
     var update = false
 
-    @Option(help: ArgumentHelp("Run up to N transcripts at a time, each in a storesh process of its own (a crash fails that file, not the run). 1: one after another, in this process.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run up to N transcripts at a time, each in a storesh process of its own (a crash fails that file, not the run). 1: one after another, in this process.", valueName: "N"))
     var jobs: Int = 1
 
     /// Set by a parent `storesh test --jobs N` for its children: run the one file given and
@@ -45,7 +45,8 @@ struct TestOptions: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the results as JUnit XML (what GitLab, Jenkins and GitHub read).", valueName: "FILE"))
     var junit: String?
 
-    @Option(help: ArgumentHelp("Fail a transcript still running after this many seconds (checked between inputs; 0: no limit; at most 86400).", valueName: "SECONDS"))
+    // Unconditional: "--timeout -1" is a value out of range, not a missing value and an option.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Fail a transcript still running after this many seconds (checked between inputs; 0: no limit; at most 86400).", valueName: "SECONDS"))
     var timeout: Double = 120
 
     @OptionGroup var isolation: IsolationOptions

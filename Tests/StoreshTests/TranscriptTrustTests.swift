@@ -196,6 +196,11 @@ struct TestSuiteScaleTests {
             #expect(run.status == 2, "--timeout=\(value): \(run.stderr)")
             #expect(run.stderr.contains("--timeout must be from 0 (no limit) to 86400 seconds, not"), "--timeout=\(value): \(run.stderr)")
         }
+        // A negative number after the option is its value, not a missing value and an option.
+        let negative = try storesh(["test", "--timeout", "-1", file])
+        #expect(negative.status == 2 && negative.stderr.contains("--timeout must be from 0 (no limit) to 86400 seconds, not -1.0"), "\(negative.stderr)")
+        let jobs = try storesh(["test", "--jobs", "-2", file])
+        #expect(jobs.status == 2 && jobs.stderr.contains("--jobs must be at least 1"), "\(jobs.stderr)")
         let longest = try storesh(["test", "--timeout", "86400", "--jobs", "2", file])
         #expect(longest.status == 0, "\(longest.stdout)")
     }
