@@ -50,8 +50,8 @@ public protocol KeyedCursorProtocol {
 }
 
 extension KeyedCursorProtocol {
-    /// Runs the child's update for `key`; a missing key leaves the state unchanged and
-    /// runs nothing.
+    /// Runs the child's update for `key`; a missing key leaves the state unchanged, runs
+    /// nothing, and is told to `StoreDiagnostics`.
     public static func update(
         state: Model,
         action: ViewModel.Action,
@@ -65,6 +65,8 @@ extension KeyedCursorProtocol {
             state: state,
             action: action,
             environment: environment
-        )
+        ) {
+            "no \(ViewModel.self) has the key \(String(reflecting: key)), so the action for it did nothing"
+        }
     }
 }

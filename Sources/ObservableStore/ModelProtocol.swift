@@ -34,8 +34,9 @@ extension ModelProtocol {
 
     /// Runs a child model's update on the part of this state that `get` reads, writes the
     /// child's next state back with `set`, and maps its effects to parent actions with
-    /// `tag`. When `get` returns nil (the child is absent) nothing happens. Inlinable, so
-    /// it is specialized in the model's own module rather than run generically.
+    /// `tag`. When `get` returns nil (the child is absent) nothing happens, and
+    /// `StoreDiagnostics` is told. Inlinable, so it is specialized in the model's own
+    /// module rather than run generically.
     @inlinable
     public static func update<Child: ModelProtocol>(
         get: (Self) -> Child?,
@@ -45,7 +46,25 @@ extension ModelProtocol {
         action: Child.Action,
         environment: Child.Environment
     ) -> Update<Self> {
+        update(get: get, set: set, tag: tag, state: state, action: action, environment: environment) {
+            "there is no \(Child.self) (it is nil), so the action for it did nothing"
+        }
+    }
+
+    /// `update(get:set:tag:state:action:environment:)`, saying `absent()` to
+    /// `StoreDiagnostics` when the child is not there.
+    @inlinable
+    static func update<Child: ModelProtocol>(
+        get: (Self) -> Child?,
+        set: (Self, Child) -> Self,
+        tag: @escaping (Child.Action) -> Action,
+        state: Self,
+        action: Child.Action,
+        environment: Child.Environment,
+        absent: () -> String
+    ) -> Update<Self> {
         guard let child = get(state) else {
+            StoreDiagnostics.report?(absent())
             return Update(state: state)
         }
         let next = Child.update(state: child, action: action, environment: environment)

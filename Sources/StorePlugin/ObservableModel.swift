@@ -51,7 +51,7 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable> {
     @usableFromInline let actions: [ActionSchema<Model.Action>]
     /// Actions without parameters, decoded once, by action index.
     @usableFromInline var constants: [Model.Action?]
-    let context: StoreContext
+    @usableFromInline let context: StoreContext
     /// The state as last reported to the host, to report only what changed since.
     @usableFromInline let tracker = ChangeTracker(rootType: "\(Model.self)")
     @usableFromInline var dispatching: String?
@@ -64,6 +64,7 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable> {
         self.constants = Array(repeating: nil, count: actions.count)
         self.context = context
         wire(store)
+        DiagnosticsRoute.install()
     }
 
     private func wire(_ store: Store<Model>) {
@@ -137,7 +138,9 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable> {
         let before = store.state
         dispatching = actions[index].name
         effectsStarted = 0
+        DiagnosticsRoute.current = (context, actions[index].name)
         store.send(action)
+        DiagnosticsRoute.current = nil
         dispatching = nil
         return DispatchOutcome(stateChanged: store.state != before, effectsStarted: effectsStarted)
     }

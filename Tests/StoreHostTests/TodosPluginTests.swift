@@ -52,6 +52,23 @@ struct TodosPluginTests {
         #expect(result.changes.isEmpty)
     }
 
+    /// A keyed action for a key that is not there was a silent "no change": a transcript
+    /// with a typo'd key recorded it and passed. The plugin now says so after the action,
+    /// in this process and in a worker alike; a key that is there says nothing.
+    @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
+    func aMissingKeyIsAWarningAfterTheAction(isolation: PluginHost.Isolation) async throws {
+        let shell = try ShellHarness(plugins: ["Todos"], isolation: isolation)
+        _ = await shell.run("seed 1")
+        #expect(await shell.run(#"todos["t9"].toggle"#) == [
+            #"todos["t9"].toggle: no change"#,
+            #"warning: todos: todos[].toggle: no Todo has the key "t9", so the action for it did nothing"#,
+        ])
+        #expect(await shell.run(#"todos["t1"].toggle"#) == [#"todos["t1"].toggle: state changed"#, #"  ~ todos["t1"].done: false → true"#])
+        // Time travel replays the updates alone: it does not repeat the warning.
+        let travelled = await shell.run(":goto 0", ":goto 3")
+        #expect(travelled.contains("at 3 of 3") && !travelled.contains { $0.hasPrefix("warning:") }, "\(travelled)")
+    }
+
     @Test func keyedActionsNeedTheirKey() throws {
         let session = try todos()
         #expect(throws: SendError.text(TextError("unknown action 'todos.toggle'; did you mean 'todos[].toggle'?", at: 0))) {
