@@ -33,8 +33,12 @@ public final class RealClock: HostClock {
             }
         }
         pending[timer] = item
-        let delay = max(0, deadline - now)
-        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(Int(delay)), execute: item)
+        // Any deadline a plugin passes is taken: one in the past fires on the next turn,
+        // one more than 70 years away never does.
+        let now = self.now
+        let delay = deadline > now ? UInt64(deadline) - UInt64(now) : 0
+        let fireAt: DispatchTime = delay >= 1 << 61 ? .distantFuture : .now() + .nanoseconds(Int(delay))
+        DispatchQueue.main.asyncAfter(deadline: fireAt, execute: item)
         return timer
     }
 
@@ -89,7 +93,8 @@ public final class VirtualClock: HostClock {
     /// Moves time forward by `nanoseconds`, firing due timers one at a time (a timer a
     /// fired timer schedules fires too, if it falls due within the span).
     public func advance(by nanoseconds: Int64) {
-        let target = now + max(0, nanoseconds)
+        let (sum, overflow) = now.addingReportingOverflow(max(0, nanoseconds))
+        let target = overflow ? Int64.max : sum
         while let next = dueTimer(by: target) {
             now = max(now, next.deadline)
             next.fire()

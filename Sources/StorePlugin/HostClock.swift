@@ -16,12 +16,12 @@ public struct HostClock: Clock, Sendable {
 
         /// The instant `duration` later.
         public func advanced(by duration: Duration) -> Instant {
-            Instant(nanoseconds: nanoseconds + duration.nanosecondsClamped)
+            Instant(nanoseconds: nanoseconds.addingSaturated(duration.nanosecondsClamped))
         }
 
         /// The time from this instant to `other`.
         public func duration(to other: Instant) -> Duration {
-            .nanoseconds(other.nanoseconds - nanoseconds)
+            .nanoseconds(other.nanoseconds) - .nanoseconds(nanoseconds)
         }
 
         /// True when `a` comes before `b`.
@@ -57,7 +57,7 @@ extension Duration {
     var nanosecondsClamped: Int64 {
         let (seconds, attoseconds) = components
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? (seconds < 0 ? .min : .max) : scaled &+ attoseconds / 1_000_000_000
+        return overflow ? (seconds < 0 ? .min : .max) : scaled.addingSaturated(attoseconds / 1_000_000_000)
     }
 }
 

@@ -17,15 +17,16 @@ public struct HostScheduler: Scheduler, Sendable {
 
         /// The time from this point to `other`.
         public func distance(to other: SchedulerTimeType) -> Stride {
-            Stride(nanoseconds: other.nanoseconds - nanoseconds)
+            Stride(nanoseconds: other.nanoseconds.subtractingSaturated(nanoseconds))
         }
 
         /// The point `stride` later.
         public func advanced(by stride: Stride) -> SchedulerTimeType {
-            SchedulerTimeType(nanoseconds: nanoseconds + stride.nanoseconds)
+            SchedulerTimeType(nanoseconds: nanoseconds.addingSaturated(stride.nanoseconds))
         }
 
-        /// A span of host-clock time, in nanoseconds.
+        /// A span of host-clock time, in nanoseconds. Its arithmetic saturates: a span too
+        /// long for 64 bits of nanoseconds (about 292 years) is the longest there is.
         public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric,
             ExpressibleByFloatLiteral, Hashable, Sendable
         {
@@ -35,37 +36,39 @@ public struct HostScheduler: Scheduler, Sendable {
             /// A span of `nanoseconds`.
             public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
             /// A span of `seconds` (`0.5`).
-            public init(floatLiteral seconds: Double) { nanoseconds = Int64(seconds * 1e9) }
+            public init(floatLiteral seconds: Double) { nanoseconds = Int64(saturating: seconds * 1e9) }
             /// A span of whole `seconds` (`2`).
-            public init(integerLiteral seconds: Int64) { nanoseconds = seconds * 1_000_000_000 }
+            public init(integerLiteral seconds: Int64) { nanoseconds = seconds.multipliedSaturated(by: 1_000_000_000) }
             /// A span of `source` whole seconds, if it fits.
             public init?<T: BinaryInteger>(exactly source: T) {
                 guard let seconds = Int64(exactly: source) else { return nil }
-                nanoseconds = seconds * 1_000_000_000
+                nanoseconds = seconds.multipliedSaturated(by: 1_000_000_000)
             }
 
             /// The span's length without its sign.
             public var magnitude: Int64 { nanoseconds.magnitude > UInt64(Int64.max) ? .max : Int64(nanoseconds.magnitude) }
 
             /// `s` seconds.
-            public static func seconds(_ s: Int) -> Stride { .init(nanoseconds: Int64(s) * 1_000_000_000) }
+            public static func seconds(_ s: Int) -> Stride { .init(nanoseconds: Int64(saturating: s, unit: 1_000_000_000)) }
             /// `s` seconds, fractions included.
-            public static func seconds(_ s: Double) -> Stride { .init(nanoseconds: Int64(s * 1e9)) }
+            public static func seconds(_ s: Double) -> Stride { .init(nanoseconds: Int64(saturating: s * 1e9)) }
             /// `ms` milliseconds.
-            public static func milliseconds(_ ms: Int) -> Stride { .init(nanoseconds: Int64(ms) * 1_000_000) }
+            public static func milliseconds(_ ms: Int) -> Stride { .init(nanoseconds: Int64(saturating: ms, unit: 1_000_000)) }
             /// `us` microseconds.
-            public static func microseconds(_ us: Int) -> Stride { .init(nanoseconds: Int64(us) * 1_000) }
+            public static func microseconds(_ us: Int) -> Stride { .init(nanoseconds: Int64(saturating: us, unit: 1_000)) }
             /// `ns` nanoseconds.
-            public static func nanoseconds(_ ns: Int) -> Stride { .init(nanoseconds: Int64(ns)) }
+            public static func nanoseconds(_ ns: Int) -> Stride { .init(nanoseconds: Int64(saturating: ns, unit: 1)) }
 
             /// True when `a` is shorter than `b`.
             public static func < (a: Stride, b: Stride) -> Bool { a.nanoseconds < b.nanoseconds }
             /// The two spans together.
-            public static func + (a: Stride, b: Stride) -> Stride { .init(nanoseconds: a.nanoseconds + b.nanoseconds) }
+            public static func + (a: Stride, b: Stride) -> Stride { .init(nanoseconds: a.nanoseconds.addingSaturated(b.nanoseconds)) }
             /// `a` less `b`.
-            public static func - (a: Stride, b: Stride) -> Stride { .init(nanoseconds: a.nanoseconds - b.nanoseconds) }
+            public static func - (a: Stride, b: Stride) -> Stride { .init(nanoseconds: a.nanoseconds.subtractingSaturated(b.nanoseconds)) }
             /// The product, with spans counted in seconds.
-            public static func * (a: Stride, b: Stride) -> Stride { .init(nanoseconds: a.nanoseconds * b.nanoseconds / 1_000_000_000) }
+            public static func * (a: Stride, b: Stride) -> Stride {
+                .init(nanoseconds: a.nanoseconds.multipliedSaturated(by: b.nanoseconds, dividingBy: 1_000_000_000))
+            }
             /// Adds `b` to `a`.
             public static func += (a: inout Stride, b: Stride) { a = a + b }
             /// Takes `b` from `a`.
@@ -134,7 +137,8 @@ private final class RepeatingTimer: Cancellable, @unchecked Sendable {
         pending.start(deadline: deadline, fire: { [weak self] in
             guard let self, !self.isCancelled else { return }
             self.action.run()
-            self.schedule(at: deadline + self.interval)
+            // The end of time comes once: a timer there is not scheduled there again.
+            if deadline < .max { self.schedule(at: deadline.addingSaturated(self.interval)) }
         }, onCancel: {})
     }
 
