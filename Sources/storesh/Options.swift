@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import StoreShell
 
 /// storesh's command line. The order of `-f` and `-c` matters (they run in the order
@@ -80,6 +81,7 @@ struct Options: ParsableCommand {
         guard historyLimit >= 0 else {
             throw ValidationError("--history-limit must be 0 (keep everything) or a number of actions, not \(historyLimit)")
         }
+        try validatePluginPaths(pluginPath)
     }
 
     /// One script step: a file to run, or a line from -c.
@@ -107,5 +109,20 @@ struct Options: ParsableCommand {
             index += 1
         }
         return steps
+    }
+}
+
+/// Each `--plugin-path` must name a directory: a misspelt one was passed over in silence,
+/// and a plugin of the same name elsewhere on the search path (a stale build in the
+/// working directory) was loaded and tested instead.
+func validatePluginPaths(_ paths: [String]) throws {
+    for path in paths {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ValidationError("--plugin-path \(path): no such directory")
+        }
+        guard isDirectory.boolValue else {
+            throw ValidationError("--plugin-path \(path): not a directory (--plugin-path names the directory a plugin is in; --plugin takes a library's path)")
+        }
     }
 }

@@ -62,6 +62,7 @@ struct TestOptions: ParsableCommand {
         if let shard, shardNumbers(shard) == nil {
             throw ValidationError("--shard must be I/N with 1 ≤ I ≤ N, like 2/4; not '\(shard)'")
         }
+        try validatePluginPaths(pluginPath)
     }
 
     /// "2/4" → (2, 4).

@@ -205,6 +205,23 @@ struct TestSuiteScaleTests {
         #expect(longest.status == 0, "\(longest.stdout)")
     }
 
+    /// A misspelt `--plugin-path` was passed over in silence, so a plugin of the same name
+    /// elsewhere on the search path (a stale build in the working directory) was tested.
+    @Test func aPluginPathThatIsNotADirectoryIsAUsageError() throws {
+        let file = try suite() + "/a.transcript"
+        for arguments in [["test", "--plugin-path", "/nonexistent/plugins", file], ["--plugin-path", "/nonexistent/plugins", "-c", "increment"]] {
+            let run = try storesh(arguments)
+            #expect(run.status == 2, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("--plugin-path /nonexistent/plugins: no such directory"), "\(arguments): \(run.stderr)")
+            #expect(run.stdout.isEmpty, "nothing ran: \(run.stdout)")
+        }
+        let notADirectory = try storesh(["--plugin-path", file, "-c", "increment"])
+        #expect(notADirectory.status == 2)
+        #expect(notADirectory.stderr.contains("--plugin-path \(file): not a directory"), "\(notADirectory.stderr)")
+        let existing = try storesh(["test", "--plugin-path", URL(fileURLWithPath: file).deletingLastPathComponent().path, file])
+        #expect(existing.status == 0, "\(existing.stdout)")
+    }
+
     @Test func aTranscriptPastItsTimeoutFails() throws {
         let directory = URL(fileURLWithPath: try temporaryFile("x", "")).deletingLastPathComponent().path
         let long = String(repeating: "> increment\n", count: 20_000)
