@@ -21,7 +21,7 @@ struct Options: ParsableCommand {
     @Option(name: .customLong("plugin"), help: ArgumentHelp("Load a plugin (a name from the search path, or a path). Repeatable. Without it, the bundled Counter loads.", valueName: "NAME|PATH"))
     var plugins: [String] = []
 
-    @Option(help: ArgumentHelp("Start with this model current.", valueName: "NAME"))
+    @Option(help: ArgumentHelp("Start with this model current (with --resume: go on in it once the journal is replayed).", valueName: "NAME"))
     var model: String?
 
     @Option(name: .customShort("f"), help: ArgumentHelp("Run a script ('-' for standard input). Repeatable.", valueName: "FILE"))

@@ -67,6 +67,13 @@ func runShell(_ options: Options) async -> Int32 {
     if let path = options.resume {
         do {
             guard let resumed = try await core.resumeJournal(from: path, continuingIn: options.journal, force: options.force) else { return 1 }
+            // --model says where to go on, after the journal's own switches (journaled).
+            if let model = options.model, core.current?.model.qualifiedName != model {
+                do throws(ShellError) { try core.use(model) } catch {
+                    printer.emit(.error(error))
+                    failed = true
+                }
+            }
             for warning in resumed.warnings { printer.write("storesh: warning: \(warning)\n", toStderr: true) }
             if !options.quiet {
                 let count = core.current.flatMap { core.histories[$0.model.qualifiedName]?.entries.count } ?? 0

@@ -98,9 +98,13 @@ private func report(_ outcome: TestOutcome, update: Bool, into tally: inout Tall
 @MainActor
 private func runTranscript(_ file: String, searchPath: [String], timeout: Double?, isolation: IsolationOptions) async -> TranscriptRunner.Result {
     let failure = { (problem: String) in TranscriptRunner.Result(file: file, diff: [], updated: "", problems: ["\(file): \(problem)"]) }
-    guard let data = FileManager.default.contents(atPath: file) else { return failure("cannot be read") }
+    let data: [UInt8]
+    switch readWholeFile(file) {
+    case .success(let bytes): data = bytes
+    case .failure(let error): return failure("cannot be read: \(error.reason)")
+    }
     guard let text = String(validating: data, as: UTF8.self) else {
-        let invalid = TextLines.firstInvalidUTF8(in: [UInt8](data)) ?? (line: 1, column: 1, byte: 0)
+        let invalid = TextLines.firstInvalidUTF8(in: data) ?? (line: 1, column: 1, byte: 0)
         return TranscriptRunner.Result(file: file, diff: [], updated: "", problems: ["\(file):\(invalid.line):\(invalid.column): not valid UTF-8 (\(TextLines.describe(invalid.byte)))"])
     }
     guard !Transcript.parse(text).blocks.isEmpty else { return failure("holds no '> ' input, so it tests nothing") }

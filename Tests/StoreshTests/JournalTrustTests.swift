@@ -44,6 +44,42 @@ struct JournalTrustTests {
         #expect(run.stderr == "storesh: cannot use /dev/full as a journal: it is not a regular file\n")
     }
 
+    /// `--resume /dev/null` said "cannot read journal /dev/null", which it can; and a
+    /// missing journal gave no reason in the system's words.
+    @Test func aJournalThatCannotBeResumedSaysWhy() throws {
+        let devNull = try storesh(["--resume", "/dev/null", "-c", "increment"])
+        #expect(devNull.status == 2)
+        #expect(devNull.stderr == "storesh: cannot use /dev/null as a journal: it is not a regular file (to go on from it, add --journal FILE)\n")
+        let missing = try storesh(["--resume", "/nonexistent/session.journal", "-c", "increment"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "storesh: cannot read journal /nonexistent/session.journal: No such file or directory\n")
+        let directory = URL(fileURLWithPath: try temporaryFile("x", "")).deletingLastPathComponent().path
+        let notAFile = try storesh(["--resume", directory, "-c", "increment"])
+        #expect(notAFile.stderr == "storesh: cannot read journal \(directory): it is a directory\n")
+        // An empty journal read from a device resumes nothing, and goes on in a file.
+        let copy = try temporaryPath("copy.journal")
+        let fresh = try storesh(["--plugin", "Counter", "--resume", "/dev/null", "--journal", copy, "-c", "increment", "-c", ":state count"])
+        #expect(fresh.status == 0, "\(fresh.stderr)")
+        #expect(fresh.stdout.hasSuffix("\n1\n"), "\(fresh.stdout)")
+    }
+
+    /// A plugin loaded with --plugin beside --resume was not journaled: the actions sent to
+    /// it were, so the next resume failed ("no model named 'todos.todos'").
+    @Test func pluginsAndTheModelGivenBesideResumeAreJournaled() throws {
+        let journal = try temporaryPath("session.journal")
+        #expect(try storesh(["--journal", journal, "-c", "setCount 3"]).status == 0)
+        let more = try storesh(["--plugin", "Counter", "--plugin", "Todos", "--model", "todos.todos", "--resume", journal, "-c", "add \"milk\", 1"])
+        #expect(more.status == 0, "\(more.stderr)")
+        let again = try storesh(["--resume", journal, "-c", ":state added", "-c", ":use counter.counter", "-c", ":state count"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.hasSuffix("\n1\n3\n"), "\(again.stdout)")
+        // Resuming with the same plugin named again adds nothing to the journal.
+        let size = try FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int
+        let same = try storesh(["--plugin", "Todos", "--resume", journal, "-c", ":state count"])
+        #expect(same.stdout.hasSuffix("\n3\n"), "the journal's last switch holds without --model: \(same.stdout)")
+        #expect(try FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int == size)
+    }
+
     @Test func anEmptyFileIsANewJournalButASessionIsNotOverwritten() throws {
         let journal = try temporaryFile("j", "") // as mktemp leaves it
         #expect(try storesh(["--journal", journal, "-c", "setCount 3"]).status == 0)

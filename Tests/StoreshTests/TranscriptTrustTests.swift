@@ -222,6 +222,16 @@ struct TestSuiteScaleTests {
         #expect(existing.status == 0, "\(existing.stdout)")
     }
 
+    /// A transcript that could not be read failed with "cannot be read" and no reason;
+    /// /dev/null, which can be read, was one of them.
+    @Test func aTranscriptThatCannotBeReadSaysWhy() throws {
+        let link = URL(fileURLWithPath: try temporaryFile("x", "")).deletingLastPathComponent().path + "/null.transcript"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/null")
+        let run = try storesh(["test", link])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("\(link): holds no '> ' input, so it tests nothing"), "\(run.stdout)")
+    }
+
     @Test func aTranscriptPastItsTimeoutFails() throws {
         let directory = URL(fileURLWithPath: try temporaryFile("x", "")).deletingLastPathComponent().path
         let long = String(repeating: "> increment\n", count: 20_000)

@@ -13,14 +13,11 @@ extension Journal {
     /// Reads the journal at `path`. A torn last record (storesh stopped while writing it)
     /// is left out with a warning; any other damaged record is an error naming its line.
     public static func read(_ path: String) throws(Problem) -> Contents {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw Problem(message: "cannot read journal \(path): no such file")
+        let bytes: [UInt8]
+        switch readWholeFile(path) {
+        case .success(let read): bytes = read
+        case .failure(let error): throw Problem(message: "cannot read journal \(path): \(error.reason)")
         }
-        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
-            throw Problem(message: "cannot read journal \(path)\(isDirectory.boolValue ? ": it is a directory" : "")")
-        }
-        let bytes = [UInt8](data)
         if bytes.isEmpty { return Contents(records: [], warning: nil, validLength: 0) } // a new, empty file
         var lines: [ArraySlice<UInt8>] = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
         let complete = bytes.last == 0x0A

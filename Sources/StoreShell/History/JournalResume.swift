@@ -54,9 +54,32 @@ extension ShellCore {
             for record in kept { try journal.append(record) }
             self.journal = journal
         } else {
-            journal = try Journal(path: path, mode: .resume(validLength: contents.validLength))
+            do {
+                journal = try Journal(path: path, mode: .resume(validLength: contents.validLength))
+            } catch {
+                // Read from a pipe or a device, a session goes on in a file named for it.
+                throw Journal.Problem(message: error.message + " (to go on from it, add --journal FILE)")
+            }
         }
+        try journalWhatTheCommandLineAdded(to: kept)
         return resumed
+    }
+
+    /// Plugins loaded and the model chosen on the command line (`--plugin`, `--model`)
+    /// that the resumed journal does not name are written after its records: without
+    /// them, a later resume would not find the model the new actions went to.
+    private func journalWhatTheCommandLineAdded(to records: [JournalRecord]) throws(Journal.Problem) {
+        guard let journal else { return }
+        var plugins: [String] = []
+        var model: String?
+        for record in records {
+            if case .load(let plugin) = record { plugins.append(plugin) }
+            if case .use(let chosen) = record { model = chosen }
+        }
+        for plugin in host.plugins where !plugins.contains(where: { $0 == plugin.path || plugin.name.caseInsensitiveCompare($0) == .orderedSame }) {
+            try journal.append(.load(plugin: plugin.path))
+        }
+        if let current = current?.model.qualifiedName, current != model { try journal.append(.use(model: current)) }
     }
 
     private enum ReplayOutcome { case done, skipped, failed }

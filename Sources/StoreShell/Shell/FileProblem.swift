@@ -14,3 +14,35 @@ public func fileProblem(_ error: any Error) -> String {
     let text = error.localizedDescription
     return text.hasPrefix(generic) && text.count > generic.count ? String(text.dropFirst(generic.count)) : text
 }
+
+/// Why a file could not be read, in the system's words.
+public struct FileReadError: Error, CustomStringConvertible {
+    /// "No such file or directory", "it is a directory", "Permission denied".
+    public let reason: String
+    public var description: String { reason }
+}
+
+/// The whole of the file at `path`, or why it cannot be read. Whatever `path` names is
+/// read to its end — a regular file, a character device such as /dev/null, a FIFO —
+/// where `FileManager.contents(atPath:)` gives nil for a device, with no reason.
+public func readWholeFile(_ path: String) -> Result<[UInt8], FileReadError> {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return .failure(FileReadError(reason: String(cString: strerror(errno)))) }
+    defer { close(descriptor) }
+    var status = stat()
+    if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+        return .failure(FileReadError(reason: "it is a directory"))
+    }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(max(0, Int(status.st_size)))
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count == 0 { return .success(bytes) }
+        if count < 0 {
+            if errno == EINTR { continue }
+            return .failure(FileReadError(reason: String(cString: strerror(errno))))
+        }
+        bytes.append(contentsOf: chunk[0..<count])
+    }
+}
