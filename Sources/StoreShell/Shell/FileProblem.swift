@@ -19,6 +19,7 @@ public func fileProblem(_ error: any Error) -> String {
 public struct FileReadError: Error, CustomStringConvertible {
     /// "No such file or directory", "it is a directory", "Permission denied".
     public let reason: String
+    /// The reason, as printed.
     public var description: String { reason }
 }
 
