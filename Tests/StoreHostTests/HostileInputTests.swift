@@ -122,7 +122,9 @@ struct HostileInputTests {
         let shell = try ShellHarness()
         _ = await shell.run("increment")
         let directory = FileManager.default.temporaryDirectory.path
-        #expect(await shell.run(":import \(directory)") == ["t.storesh:1: error: cannot read \(directory): Is a directory"])
+        #expect(await shell.run(":import \(directory)") == ["t.storesh:1: error: cannot read \(directory): it is a directory"])
+        // Data(contentsOf:) said "Permission denied" for /dev/null, which anyone can read.
+        #expect(await shell.run(":import /dev/null")[0].hasPrefix("t.storesh:1: error: /dev/null"))
         #expect(await shell.run(":import /nonexistent/saved.log") == ["t.storesh:1: error: cannot read /nonexistent/saved.log: No such file or directory"])
         #expect(await shell.run(":export /nonexistent/saved.log") == ["t.storesh:1: error: cannot write /nonexistent/saved.log: No such file or directory"])
         #expect(await shell.run(":state count") == ["1"])
@@ -164,6 +166,20 @@ struct ErrorWordingTests {
         #expect(await shell.run(":redo") == ["t.storesh:1: error: nothing to redo: at the last action (0 of 0)"])
         #expect(await shell.run(":skip 1") == ["t.storesh:1: error: there is no history yet: nothing to skip"])
         #expect(await shell.run(":goto 3") == ["t.storesh:1: error: there is no history yet: :goto 0 is the only place to go"])
+    }
+
+    /// ':reset count' reset, ':undo junk' undid and ':plugins x' listed: words a command
+    /// does not take were passed over in silence, so a mistyped line did something else.
+    @Test func wordsACommandDoesNotTakeAreAnError() async throws {
+        let shell = try ShellHarness()
+        _ = await shell.run("increment", "increment")
+        #expect(await shell.run(":reset count") == ["t.storesh:1: error: :reset takes no arguments"])
+        #expect(await shell.run(":undo junk") == ["t.storesh:1: error: usage: :undo [--with-effects]"])
+        #expect(await shell.run(":redo 2") == ["t.storesh:1: error: usage: :redo [--with-effects]"])
+        #expect(await shell.run(":plugins x") == ["t.storesh:1: error: :plugins takes no arguments"])
+        #expect(await shell.run(":quit now") == ["t.storesh:1: error: :quit takes no arguments"])
+        #expect(await shell.run(":state count") == ["2"], "nothing was reset or undone")
+        #expect(await shell.run(":undo --with-effects").first == "sent 1 action again with their effects; at 1 of 1")
     }
 
     @Test func aKeyOfTheWrongTypeIsPointedAtAndNoABIConstantIsShown() async throws {

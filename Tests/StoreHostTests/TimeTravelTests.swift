@@ -154,7 +154,7 @@ struct TimeTravelWithEffectsTests {
         let shell = try ShellHarness(plugins: ["Auth"])
         shell.core.showDiff = false
         _ = await shell.run(#"authenticate user: "bo", password: "open sesame""#, ":wait", "signOut")
-        #expect(await shell.run(":goto 2 --with-effects") == ["fx #1 authenticate started", "sent 1 actions again with their effects; at 1 of 1"])
+        #expect(await shell.run(":goto 2 --with-effects") == ["fx #1 authenticate started", "sent 1 action again with their effects; at 1 of 1"])
         #expect(await shell.run(":fx") == ["fx #1 authenticate running for 0ms"], "the authenticate sent again started its effect again")
         _ = await shell.run(":wait")
         #expect(await shell.run(":state phase", ":log") == [#""signedIn""#, #"1  script  authenticate user: "bo", password: "open sesame""#, #"2  effect  succeed user: "bo""#, "at 2 of 2"])

@@ -48,10 +48,9 @@ extension ShellCore {
         guard let written = args.first(where: { $0 != "--force" }) else { return fail("usage: :import FILE [--force]", origin: origin) }
         let path = resolvePath(written)
         let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            return fail("cannot read \(written): \(fileProblem(error))", origin: origin)
+        switch readWholeFile(path) {
+        case .success(let bytes): data = Data(bytes)
+        case .failure(let error): return fail("cannot read \(written): \(error.reason)", origin: origin)
         }
         let log: ExportedLog
         do throws(ExportedLog.Problem) {

@@ -200,7 +200,7 @@ extension ShellCore {
             }
         }
         let changes = live.model.stateDiff.changes(from: before, to: live.state)
-        output(.info(kind: "position", lines: ["sent \(kept.count) actions again with their effects; at \(kept.count) of \(kept.count)"] + (showDiff ? changes.map { "  " + $0.description } : [])))
+        output(.info(kind: "position", lines: ["sent \(kept.count) action\(kept.count == 1 ? "" : "s") again with their effects; at \(kept.count) of \(kept.count)"] + (showDiff ? changes.map { "  " + $0.description } : [])))
     }
 
     /// Recomputes the state after `target` actions: from the nearest snapshot (or a new

@@ -8,6 +8,9 @@ struct ShellCommand {
     let summary: String
     let detail: [String]
     let run: @MainActor (ShellCore, [String], LineOrigin) async -> Bool
+
+    /// Whether the usage names no argument (`:reset`), so any word after the name is an error.
+    var takesNoArguments: Bool { !usage.contains(" ") }
 }
 
 extension ShellCore {
@@ -142,11 +145,15 @@ extension ShellCore {
                      detail: ["Replays run the update function only. --with-effects starts a new store and sends the typed and scripted actions among the first N again, so their effects run and send their actions anew (the history becomes those). A new action after a jump sets the undone ones aside as a branch (see :branches)."]) { core, args, origin in
             core.jump(args, origin: origin) { _, wanted in wanted }
         },
-        ShellCommand(name: "undo", usage: ":undo", summary: "go back one action", detail: []) { core, args, origin in
-            core.jump(["."] + args, origin: origin) { position, _ in position - 1 }
+        ShellCommand(name: "undo", usage: ":undo [--with-effects]", summary: "go back one action",
+                     detail: ["--with-effects: as for :goto."]) { core, args, origin in
+            guard args.allSatisfy({ $0 == "--with-effects" }) else { return core.fail("usage: :undo [--with-effects]", origin: origin) }
+            return core.jump(["."] + args, origin: origin) { position, _ in position - 1 }
         },
-        ShellCommand(name: "redo", usage: ":redo", summary: "go forward one undone action", detail: []) { core, args, origin in
-            core.jump(["."] + args, origin: origin) { position, _ in position + 1 }
+        ShellCommand(name: "redo", usage: ":redo [--with-effects]", summary: "go forward one undone action",
+                     detail: ["--with-effects: as for :goto."]) { core, args, origin in
+            guard args.allSatisfy({ $0 == "--with-effects" }) else { return core.fail("usage: :redo [--with-effects]", origin: origin) }
+            return core.jump(["."] + args, origin: origin) { position, _ in position + 1 }
         },
         ShellCommand(name: "branches", usage: ":branches", summary: "timelines set aside when a new action replaced undone ones",
                      detail: ["After :goto or :undo, a new action starts a new timeline; the old one, with its undone actions, is kept as a branch (an undo tree)."]) { core, _, origin in
@@ -209,6 +216,11 @@ extension ShellCore {
             var message = "unknown command ':\(name)'"
             if let suggestion = Suggestion.nearest(to: name, in: Self.commands.map(\.name)) { message += "; did you mean ':\(suggestion)'?" }
             return fail(message, origin: origin, text: line, offset: 1)
+        }
+        // A command that takes nothing refuses what it would otherwise pass over in silence
+        // (':reset count' is not ':reset').
+        if words.count > 1, command.takesNoArguments {
+            return fail("\(command.usage) takes no arguments", origin: origin)
         }
         let afterName = line.drop { $0 == ":" || $0 == " " }.drop { $0 != " " && $0 != "\t" }
         commandArguments = String(afterName.drop { $0 == " " || $0 == "\t" })
