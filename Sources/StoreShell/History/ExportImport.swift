@@ -45,7 +45,8 @@ extension ShellCore {
     func importLog(_ args: [String], origin: LineOrigin) -> Bool {
         guard let session = current else { return fail("no model is loaded", origin: origin) }
         let force = args.contains("--force")
-        guard let written = args.first(where: { $0 != "--force" }) else { return fail("usage: :import FILE [--force]", origin: origin) }
+        let files = args.filter { $0 != "--force" }
+        guard let written = files.first, files.count == 1 else { return fail("usage: :import FILE [--force]", origin: origin) }
         let path = resolvePath(written)
         let data: Data
         switch readWholeFile(path) {

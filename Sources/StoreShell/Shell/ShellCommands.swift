@@ -18,7 +18,8 @@ extension ShellCore {
     static let commands: [ShellCommand] = [
         ShellCommand(name: "help", usage: ":help [COMMAND]", summary: "list commands, or explain one",
                      detail: ["Actions are typed as text; see ':help actions' for the grammar."]) { core, args, origin in
-            core.help(args.first, origin: origin)
+            guard args.count <= 1 else { return core.fail("usage: :help [COMMAND]", origin: origin) }
+            return core.help(args.first, origin: origin)
         },
         ShellCommand(name: "plugins", usage: ":plugins", summary: "loaded plugins, and the ones in the search path",
                      detail: ["The search path: --plugin-path directories, $STORESH_PLUGIN_PATH, ~/.local/share/storesh/plugins, and the directory storesh runs from."]) { core, _, _ in
@@ -87,6 +88,7 @@ extension ShellCore {
         },
         ShellCommand(name: "diff", usage: ":diff [on|off]", summary: "show the state diff after each action, or say whether it is shown",
                      detail: []) { core, args, origin in
+            guard args.count <= 1 else { return core.fail("usage: :diff [on|off]", origin: origin) }
             switch args.first {
             case nil: core.output(.info(kind: "diff", lines: ["diff is \(core.showDiff ? "on" : "off")"]))
             case "on": core.showDiff = true

@@ -68,6 +68,7 @@ extension ShellCore {
 
     func wait(_ args: [String], origin: LineOrigin) async -> Bool {
         var timeout: Int64 = 10_000
+        guard args.count <= 1 else { return fail("usage: :wait [TIMEOUT] (like 500ms, 2s or 1m; at most 365 days)", origin: origin) }
         if let text = args.first {
             guard let parsed = Duration.milliseconds(text) else {
                 return fail("'\(text)' is not a duration; write 500ms, 2s or 1m (at most 365 days)", origin: origin)
