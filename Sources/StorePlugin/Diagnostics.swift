@@ -4,8 +4,9 @@ import CStorePlugin
 /// Shows what the store libraries tell `StoreDiagnostics` (an action for a keyed child
 /// that is not there) as a warning in the host's log, after the action that caused it
 /// and named by it: otherwise such an action is a silent "no change", and a transcript
-/// that records one tests nothing. Only reports made while the host's own action runs are
-/// shown — not replays for time travel, which would repeat them.
+/// that records one tests nothing. Reports made while the host's own action runs, or while
+/// an effect's action is applied, are shown — not replays for time travel, which would
+/// repeat them.
 @usableFromInline
 @MainActor
 enum DiagnosticsRoute {
@@ -24,9 +25,28 @@ enum DiagnosticsRoute {
     }
 
     private static var installed = false
+    /// While an effect's action is applied: the reports it made, shown once the host has
+    /// been told of the action (as the host's own action's follow it).
+    private static var effectReports: [String]?
 
     private static func deliver(_ message: String) {
-        guard let current else { return }
-        current.context.services.log(Int32(SP_LOG_WARNING), "\(current.action): \(message)")
+        if let current {
+            current.context.services.log(Int32(SP_LOG_WARNING), "\(current.action): \(message)")
+        } else if effectReports != nil {
+            effectReports!.append(message)
+        }
+    }
+
+    /// An effect's action is about to be applied: what it causes is kept for `showEffectReports`.
+    @usableFromInline static func collectForEffectAction() { effectReports = [] }
+
+    /// Shows what the effect's action just applied caused, named by the action (`action`
+    /// is rendered only when there is something to show).
+    @usableFromInline static func showEffectReports(_ context: StoreContext, action: @autoclosure () -> String) {
+        guard let reports = effectReports else { return }
+        effectReports = nil
+        guard !reports.isEmpty else { return }
+        let label = action()
+        for message in reports { context.services.log(Int32(SP_LOG_WARNING), "\(label) (sent by an effect): \(message)") }
     }
 }

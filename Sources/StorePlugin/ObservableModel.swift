@@ -70,13 +70,17 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable> {
     private func wire(_ store: Store<Model>) {
         store.onEffectEvent = { [unowned self] event in
             // An effect's action is about to be applied: remember the state it starts from.
-            if case .emitted = event { self.beforeEffectAction = self.store.state }
+            if case .emitted = event {
+                self.beforeEffectAction = self.store.state
+                DiagnosticsRoute.collectForEffectAction()
+            }
             if self.context.forward(event, dispatching: self.dispatching), self.dispatching != nil { self.effectsStarted += 1 }
         }
         store.onEffectAction = { [unowned self] effect, action in
             let changed = self.beforeEffectAction.map { $0 != self.store.state } ?? true
             self.beforeEffectAction = nil
             self.context.effectAction(effect, action, changed: changed)
+            DiagnosticsRoute.showEffectReports(self.context, action: ActionText.render(action))
         }
     }
 

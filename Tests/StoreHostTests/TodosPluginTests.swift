@@ -69,6 +69,20 @@ struct TodosPluginTests {
         #expect(travelled.contains("at 3 of 3") && !travelled.contains { $0.hasPrefix("warning:") }, "\(travelled)")
     }
 
+    /// The same for an action an effect sends: a todo deleted while the effect that will
+    /// toggle it waits. The warning follows the effect's action, named by it.
+    @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
+    func aMissingKeyInAnEffectsActionIsAWarningAfterIt(isolation: PluginHost.Isolation) async throws {
+        let shell = try ShellHarness(plugins: ["Todos"], isolation: isolation)
+        _ = await shell.run("seed 2", #"toggleLater id: "t1", milliseconds: 100"#, #"toggleLater id: "t2", milliseconds: 200"#, #"delete id: "t1""#)
+        let output = await shell.run(":advance 1s")
+        let warning = #"warning: todos: todos["t1"].toggle (sent by an effect): no Todo has the key "t1", so the action for it did nothing"#
+        #expect(output.filter { $0.hasPrefix("warning:") } == [warning], "\(output)")
+        let missed = try #require(output.firstIndex { $0.contains(#"todos["t1"].toggle"#) && !$0.hasPrefix("warning:") }, "\(output)")
+        #expect(output.firstIndex(of: warning) == missed + 1, "the warning follows its action: \(output)")
+        #expect(await shell.run(":state todos[0].done") == ["true"], "the effect for t2 toggled it")
+    }
+
     @Test func keyedActionsNeedTheirKey() throws {
         let session = try todos()
         #expect(throws: SendError.text(TextError("unknown action 'todos.toggle'; did you mean 'todos[].toggle'?", at: 0))) {

@@ -54,11 +54,18 @@ struct TodoList: ModelProtocol, Codable {
         case orderByPriority
         /// Removes every done todo.
         case removeCompleted
+        /// Toggles a todo after a delay on the host clock: an effect that sends
+        /// `todos[ID].toggle` (if the todo is deleted first, storesh warns that it did nothing).
+        case toggleLater(id: String, milliseconds: Int)
         /// A per-todo action, by id: `todos["t1"].toggle`.
         case todos(String, Todo.Action)
     }
 
-    static func update(state: TodoList, action: Action, environment: Void) -> Update<TodoList> {
+    struct Environment: Sendable {
+        let clock: HostClock
+    }
+
+    static func update(state: TodoList, action: Action, environment: Environment) -> Update<TodoList> {
         var next = state
         switch action {
         case .add(let title, let priority):
@@ -82,6 +89,11 @@ struct TodoList: ModelProtocol, Codable {
             next.todos.sort { ($0.priority, $1.created) > ($1.priority, $0.created) }
         case .removeCompleted:
             next.todos.removeAll(where: \.done)
+        case .toggleLater(let id, let milliseconds):
+            return Update(state: state, fx: Fx<Action>.task {
+                try? await environment.clock.sleep(for: .milliseconds(milliseconds))
+                return .todos(id, .toggle)
+            })
         case .todos(let id, let action):
             return TodoCursor.update(state: state, action: action, key: id, environment: ())
         }
@@ -104,7 +116,7 @@ enum TodoCursor: KeyedCursorProtocol {
     static func tag(action: Todo.Action, key: String) -> TodoList.Action { .todos(key, action) }
 }
 
-let todosModel = PluginModel.observable("todos", doc: "A todo list; edit one todo with todos[\"t1\"].toggle.", initial: { TodoList() }, environment: { _ in })
+let todosModel = PluginModel.observable("todos", doc: "A todo list; edit one todo with todos[\"t1\"].toggle.", initial: { TodoList() }, environment: { TodoList.Environment(clock: $0.clock) })
 
 @_cdecl("storeplugin_info_v1")
 public func pluginInfo() -> UnsafeRawPointer { StorePlugin.info(name: "todos", version: "1.0.0") }
