@@ -45,6 +45,9 @@ struct TestOptions: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the results as JUnit XML (what GitLab, Jenkins and GitHub read).", valueName: "FILE"))
     var junit: String?
 
+    @Option(help: ArgumentHelp("text: a line per transcript and a summary line; json: one JSON object per line (transcript, error and summary records).", valueName: "text|json"))
+    var format = "text"
+
     // Unconditional: "--timeout -1" is a value out of range, not a missing value and an option.
     @Option(parsing: .unconditional, help: ArgumentHelp("Fail a transcript still running after this many seconds (checked between inputs; 0: no limit; at most 86400).", valueName: "SECONDS"))
     var timeout: Double = 120
@@ -53,6 +56,8 @@ struct TestOptions: ParsableCommand {
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json, not '\(format)'") }
+        if let junit { try validateReportPath(junit) }
         guard timeout >= 0, timeout <= 86_400 else {
             throw ValidationError("--timeout must be from 0 (no limit) to 86400 seconds, not \(timeout)")
         }
@@ -100,5 +105,18 @@ struct TestOptions: ParsableCommand {
             }
         }
         return .success(found)
+    }
+}
+
+/// The JUnit report is written after every transcript has run: a path that cannot be
+/// written (a missing directory, a directory) is refused before, not after a long run.
+private func validateReportPath(_ path: String) throws {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        throw ValidationError("--junit \(path): it is a directory; give the report's file name")
+    }
+    let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        throw ValidationError("--junit \(path): no such directory \(directory)")
     }
 }

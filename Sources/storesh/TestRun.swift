@@ -5,20 +5,21 @@ import StoreShell
 /// Runs `storesh test`; returns the exit status.
 @MainActor
 func runTests(_ options: TestOptions) async -> Int32 {
+    let reporter = TestReporter(json: options.format == "json")
     let files: [String]
     switch options.files() {
     case .success(let list): files = list
     case .failure(let error):
-        FileHandle.standardError.write(Data("storesh test: \(error.message)\n".utf8))
+        reporter.error(error.message)
         return 2
     }
     guard !files.isEmpty else {
-        FileHandle.standardError.write(Data("storesh test: no *.transcript files in \(options.paths.joined(separator: ", ")); nothing was tested\n".utf8))
+        reporter.error("no *.transcript files in \(options.paths.joined(separator: ", ")); nothing was tested")
         return 1
     }
     let chosen = options.selected(files)
     guard !chosen.isEmpty else {
-        FileHandle.standardError.write(Data("storesh test: none of the \(files.count) transcripts is selected by --filter/--shard; nothing was tested\n".utf8))
+        reporter.error("none of the \(files.count) transcripts is selected by --filter/--shard; nothing was tested")
         return 1
     }
     let searchPath = PluginHost.defaultSearchPath(extra: options.pluginPath)
@@ -33,7 +34,7 @@ func runTests(_ options: TestOptions) async -> Int32 {
     if options.jobs > 1 {
         // Each file in a storesh of its own, up to --jobs at once; reported in file order.
         await TestChildren(options: options).run(chosen) { outcome in
-            report(outcome, update: options.update, into: &tally)
+            report(outcome, update: options.update, with: reporter, into: &tally)
             outcomes.append(outcome)
         }
     } else {
@@ -41,7 +42,7 @@ func runTests(_ options: TestOptions) async -> Int32 {
             let began = DispatchTime.now().uptimeNanoseconds
             let result = await runTranscript(file, searchPath: searchPath, timeout: timeout, isolation: options.isolation)
             let outcome = TestOutcome(result: result, seconds: Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9)
-            report(outcome, update: options.update, into: &tally)
+            report(outcome, update: options.update, with: reporter, into: &tally)
             outcomes.append(outcome)
         }
     }
@@ -49,11 +50,11 @@ func runTests(_ options: TestOptions) async -> Int32 {
         do {
             try JUnitReport.xml(outcomes).write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
-            FileHandle.standardError.write(Data("storesh test: cannot write the JUnit report \(path): \(fileProblem(error))\n".utf8))
+            reporter.error("cannot write the JUnit report \(path): \(fileProblem(error))")
             tally.failed += 1
         }
     }
-    print("\(tally.passed) passed, \(tally.failed) failed" + (options.update ? ", \(tally.updated) updated" : ""))
+    reporter.summary(passed: tally.passed, failed: tally.failed, updated: options.update ? tally.updated : nil)
     return tally.failed == 0 ? 0 : 1
 }
 
@@ -67,30 +68,28 @@ private struct Tally {
     var passed = 0, failed = 0, updated = 0
 }
 
-/// Prints one transcript's line (and its diff or problems); with --update, writes the
-/// files whose only difference is output.
+/// Reports one transcript (with its diff or problems); with --update, writes the files
+/// whose only difference is output.
 @MainActor
-private func report(_ outcome: TestOutcome, update: Bool, into tally: inout Tally) {
-    let result = outcome.result
+private func report(_ outcome: TestOutcome, update: Bool, with reporter: TestReporter, into tally: inout Tally) {
+    let (result, seconds) = (outcome.result, outcome.seconds)
     if result.passed {
         tally.passed += 1
-        print("PASS \(result.file)")
+        reporter.transcript(result.file, .passed, seconds: seconds)
     } else if update, result.problems.isEmpty {
         // Only output differs: record it (and show what changed).
         do {
             try replaceText(of: result.file, with: result.updated)
             tally.updated += 1
-            print("UPDATED \(result.file)")
-            print(result.diff.joined(separator: "\n"))
+            reporter.transcript(result.file, .updated, seconds: seconds, diff: result.diff)
         } catch {
             tally.failed += 1
-            print("FAIL \(result.file): cannot write it: \(fileProblem(error))")
+            let problem = "cannot write it: \(fileProblem(error))"
+            reporter.transcript(result.file, .failed, seconds: seconds, problems: reporter.json ? [problem] : [], note: ": " + problem)
         }
     } else {
         tally.failed += 1
-        print("FAIL \(result.file)" + (update ? " (not updated)" : ""))
-        for problem in result.problems { print("  " + problem) }
-        if !result.diff.isEmpty { print(result.diff.joined(separator: "\n")) }
+        reporter.transcript(result.file, .failed, seconds: seconds, problems: result.problems, diff: result.diff, note: update ? " (not updated)" : "")
     }
 }
 

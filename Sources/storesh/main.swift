@@ -29,7 +29,9 @@ func main() async -> Int32 {
         if Storesh.exitCode(for: error) == .success {
             Storesh.exit(withError: error) // --help, --version: printed for the right command
         }
-        FileHandle.standardError.write(Data("storesh: \(Storesh.message(for: error))\nTry 'storesh --help'.\n".utf8))
+        // Point at the help of the subcommand the usage error is in.
+        let subcommand = CommandLine.arguments.dropFirst().first.flatMap { ["test", "new", "shell"].contains($0) ? " \($0)" : nil } ?? ""
+        FileHandle.standardError.write(Data("storesh: \(Storesh.message(for: error))\nTry 'storesh\(subcommand) --help'.\n".utf8))
         return 2
     }
     switch command {

@@ -175,6 +175,41 @@ struct TestSuiteScaleTests {
         #expect(none.stderr.contains("nothing was tested"))
     }
 
+    /// `storesh test` had no --format json, which every other command has: a program had
+    /// to scrape PASS/FAIL lines. Each line is now one JSON object, the same with --jobs.
+    @Test(arguments: ["1", "2"])
+    func jsonResultsAreARecordPerTranscriptAndASummary(jobs: String) throws {
+        let directory = try suite()
+        let run = try storesh(["test", "--format", "json", "--jobs", jobs, "--filter", "[de]\\.transcript", directory])
+        #expect(run.status == 1)
+        let records = try run.stdout.split(separator: "\n").map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(records.map { $0["kind"] as? String } == ["transcript", "transcript", "summary"], "\(run.stdout)")
+        #expect(records[0]["file"] as? String == directory + "/d.transcript")
+        #expect(records[0]["result"] as? String == "passed")
+        #expect(records[0]["seconds"] is Double)
+        #expect(records[1]["result"] as? String == "failed")
+        #expect((records[1]["diff"] as? [String])?.contains("-wrong & <odd>") == true, "\(records[1])")
+        #expect(records[2]["passed"] as? Int == 1 && records[2]["failed"] as? Int == 1 && records[2]["updated"] == nil)
+        let nothing = try storesh(["test", "--format", "json", "--filter", "nothing-matches", directory])
+        #expect(nothing.status == 1)
+        #expect(nothing.stdout.hasPrefix(#"{"kind":"error","message":"none of the 5 transcripts is selected"#), "\(nothing.stdout)")
+        let yaml = try storesh(["test", "--format", "yaml", directory])
+        #expect(yaml.status == 2 && yaml.stderr.contains("--format must be text or json, not 'yaml'"))
+        #expect(yaml.stderr.contains("Try 'storesh test --help'."), "the help of the command the mistake is in")
+    }
+
+    /// The JUnit report is written at the end: a path in a missing directory failed the
+    /// run only after every transcript had run.
+    @Test func aJUnitReportThatCannotBeWrittenIsRefusedBeforeAnythingRuns() throws {
+        let directory = try suite()
+        let missing = try storesh(["test", "--junit", "/nonexistent/report.xml", directory])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("--junit /nonexistent/report.xml: no such directory /nonexistent"), "\(missing.stderr)")
+        #expect(missing.stdout.isEmpty, "nothing ran: \(missing.stdout)")
+        let intoDirectory = try storesh(["test", "--junit", directory, directory])
+        #expect(intoDirectory.status == 2 && intoDirectory.stderr.contains("it is a directory"))
+    }
+
     @Test func junitReportsEachFileAndItsFailure() throws {
         let directory = try suite()
         let report = directory + "/report.xml"
