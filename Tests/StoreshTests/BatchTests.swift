@@ -71,6 +71,21 @@ struct BatchTests {
         #expect(run.stdout.contains("increment: state changed"))
     }
 
+    /// After '--model nosuch' Counter was loaded and none was current, and every line said
+    /// "no model is loaded; load one with :load NAME" — wrong, and the wrong remedy.
+    @Test func aModelThatIsNotThereLeavesNoneCurrentAndSaysWhatIsLoaded() throws {
+        let run = try storesh(["--model", "nosuch", "-c", "increment", "-c", ":reset", "-c", ":use counter.counter", "-c", "increment", "-c", ":state count"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("error: no model named 'nosuch'; loaded: counter.counter"), "\(run.stderr)")
+        #expect(run.stderr.contains("-c#1:1: error: no model is current; choose one with :use MODEL (loaded: counter.counter)"), "\(run.stderr)")
+        #expect(run.stderr.contains("-c#2:1: error: no model is current; choose one with :use MODEL (loaded: counter.counter)"), "\(run.stderr)")
+        #expect(run.stdout.hasSuffix("\n1\n"), "\(run.stdout)")
+        // With nothing loaded at all (an empty journal resumed), the remedy is :load.
+        let journal = try temporaryPath("empty.journal")
+        let none = try storesh(["--resume", "/dev/null", "--journal", journal, "-c", "increment"])
+        #expect(none.stderr.contains("-c#1:1: error: no model is loaded; load one with :load NAME"), "\(none.stderr)")
+    }
+
     @Test func jsonLinesCarryAKind() throws {
         let run = try storesh(["--format", "json", "--plugin", "Auth", "--virtual-clock"], input: """
         authenticate user: "bo", password: "open sesame"

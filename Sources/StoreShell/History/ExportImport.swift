@@ -13,7 +13,7 @@ extension ShellCore {
     }
 
     func export(_ args: [String], origin: LineOrigin) -> Bool {
-        guard let session = current, let history = histories[session.model.qualifiedName] else { return fail("no model is loaded", origin: origin) }
+        guard let session = current, let history = histories[session.model.qualifiedName] else { return fail(noCurrentModel, origin: origin) }
         guard let written = args.first, args.count == 1 else { return fail("usage: :export FILE", origin: origin) }
         guard history.dropped == 0 else {
             return fail("the first \(history.dropped) actions were dropped (--history-limit \(history.limit ?? 0)), so an export could not rebuild the state; a journal (--journal) keeps every action", origin: origin)
@@ -43,7 +43,7 @@ extension ShellCore {
     }
 
     func importLog(_ args: [String], origin: LineOrigin) -> Bool {
-        guard let session = current else { return fail("no model is loaded", origin: origin) }
+        guard let session = current else { return fail(noCurrentModel, origin: origin) }
         let force = args.contains("--force")
         let files = args.filter { $0 != "--force" }
         guard let written = files.first, files.count == 1 else { return fail("usage: :import FILE [--force]", origin: origin) }

@@ -3,7 +3,7 @@ import StoreValue
 
 extension ShellCore {
     func log(_ args: [String], origin: LineOrigin) -> Bool {
-        guard let session = current, let history = histories[session.model.qualifiedName] else { return fail("no model is loaded", origin: origin) }
+        guard let session = current, let history = histories[session.model.qualifiedName] else { return fail(noCurrentModel, origin: origin) }
         let entries = history.entries
         guard let shown = Self.logRange(args, count: entries.count, dropped: history.dropped) else {
             return fail("usage: :log [N | FROM-TO | all]  (N: the last N actions; FROM-TO: actions FROM to TO, counting from 1)", origin: origin)
@@ -75,7 +75,7 @@ extension ShellCore {
 
     /// `:goto N`, `:undo`, `:redo`: `target(position, N)` says where to go.
     func jump(_ args: [String], origin: LineOrigin, target: (Int, Int) -> Int) -> Bool {
-        guard let session = current, let history = histories[session.model.qualifiedName] else { return fail("no model is loaded", origin: origin) }
+        guard let session = current, let history = histories[session.model.qualifiedName] else { return fail(noCurrentModel, origin: origin) }
         let withEffects = args.contains("--with-effects")
         let words = args.filter { $0 != "--with-effects" }
         // Positions as the user counts them, dropped actions included.
@@ -121,7 +121,7 @@ extension ShellCore {
 
     /// `:branches`: the timelines set aside when actions were sent after a jump back.
     func listBranches(origin: LineOrigin) -> Bool {
-        guard let session = current, let history = histories[session.model.qualifiedName] else { return fail("no model is loaded", origin: origin) }
+        guard let session = current, let history = histories[session.model.qualifiedName] else { return fail(noCurrentModel, origin: origin) }
         let lines = history.branches.enumerated().map { index, branch in
             let undone = branch.entries[branch.fork...].prefix(3).map { text(of: $0, in: session.model) }.joined(separator: ", ")
             return "branch \(index + 1): \(branch.undone) action\(branch.undone == 1 ? "" : "s") after #\(history.shown(branch.fork)): \(undone)\(branch.undone > 3 ? ", …" : "")"
@@ -133,7 +133,7 @@ extension ShellCore {
     /// `:branch N`: brings back a timeline set aside, at its end; the current one is set
     /// aside in its place (so `:branch N` again goes back).
     func switchBranch(_ args: [String], origin: LineOrigin) -> Bool {
-        guard let session = current, let history = histories[session.model.qualifiedName] else { return fail("no model is loaded", origin: origin) }
+        guard let session = current, let history = histories[session.model.qualifiedName] else { return fail(noCurrentModel, origin: origin) }
         guard !history.branches.isEmpty else { return fail("there are no branches; a new action after :goto or :undo sets the undone ones aside as one", origin: origin) }
         guard let text = args.first, args.count == 1, let number = Int(text), (1...history.branches.count).contains(number) else {
             return fail("usage: :branch N, with N from 1 to \(history.branches.count) (:branches lists them)", origin: origin)
@@ -154,7 +154,7 @@ extension ShellCore {
 
     func toggle(_ args: [String], skipped: Bool, origin: LineOrigin) -> Bool {
         let key = current?.model.qualifiedName ?? ""
-        guard let session = current, let history = histories[key] else { return fail("no model is loaded", origin: origin) }
+        guard let session = current, let history = histories[key] else { return fail(noCurrentModel, origin: origin) }
         let count = history.entries.count
         guard count > 0 else { return fail("there is no history yet: nothing to \(skipped ? "skip" : "unskip")", origin: origin) }
         guard let text = args.first, let shownNumber = Int(text), args.count == 1, (1...count).contains(history.stored(shownNumber)) else {

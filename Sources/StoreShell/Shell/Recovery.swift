@@ -41,7 +41,7 @@ extension ShellCore {
     /// model's. Nil after reporting why there is none.
     func namedPlugin(_ name: String?, command: String, origin: LineOrigin) -> LoadedPlugin? {
         guard let pluginName = name ?? current?.model.plugin else {
-            fail("no model is loaded; :\(command) PLUGIN", origin: origin)
+            fail("\(host.plugins.isEmpty ? "no model is loaded" : "no model is current"); name the plugin: :\(command) PLUGIN", origin: origin)
             return nil
         }
         guard let plugin = host.plugins.first(where: { $0.name == pluginName }) else {

@@ -72,7 +72,7 @@ extension ShellCore {
         },
         ShellCommand(name: "actions", usage: ":actions", summary: "the current model's actions, with parameters and docs",
                      detail: []) { core, _, origin in
-            guard let model = core.current?.model else { return core.fail("no model is loaded", origin: origin) }
+            guard let model = core.current?.model else { return core.fail(core.noCurrentModel, origin: origin) }
             let width = model.actions.map { ActionBinding.signature(of: $0).count }.max() ?? 0
             let lines = model.actions.map { action in
                 let signature = ActionBinding.signature(of: action)
@@ -262,7 +262,7 @@ extension ShellCore {
     ]
 
     private func showState(_ args: [String], origin: LineOrigin) -> Bool {
-        guard let session = current else { return fail("no model is loaded", origin: origin) }
+        guard let session = current else { return fail(noCurrentModel, origin: origin) }
         var path: String?
         var depth: Int?
         var whole = false

@@ -133,10 +133,16 @@ public final class ShellCore {
         return line.trimmingCharacters(in: .whitespaces)
     }
 
+    /// Why there is no current model, and what to do: none is loaded, or (a `--model` that
+    /// named none) plugins are loaded and none of their models was chosen.
+    var noCurrentModel: String {
+        let loaded = host.plugins.flatMap { $0.models.map(\.qualifiedName) }
+        if loaded.isEmpty { return "no model is loaded; load one with :load NAME" }
+        return "no model is current; choose one with :use MODEL (loaded: \(loaded.joined(separator: ", ")))"
+    }
+
     private func send(_ line: String, origin: LineOrigin) -> Bool {
-        guard let session = current else {
-            return fail("no model is loaded; load one with :load NAME", origin: origin)
-        }
+        guard let session = current else { return fail(noCurrentModel, origin: origin) }
         let bound: (ActionDescriptor, [Value])
         do {
             bound = try ActionBinding.bind(ActionCall.parse(line), to: session.model)
@@ -293,7 +299,7 @@ public final class ShellCore {
 
     /// Replaces the current model's store with a new one in its initial state.
     public func reset() throws(ShellError) {
-        guard let current else { throw ShellError("no model is loaded", origin: .prompt) }
+        guard let current else { throw ShellError(noCurrentModel, origin: .prompt) }
         try writeAhead(.reset)
         do {
             self.current = try freshSession(for: current, cancelling: true)

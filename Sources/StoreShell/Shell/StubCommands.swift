@@ -4,7 +4,7 @@ import StoreValue
 extension ShellCore {
     /// `:stub SERVICE RESULT, …` and `:stub SERVICE fail "message"`.
     func stub(origin: LineOrigin) -> Bool {
-        guard let session = current else { return fail("no model is loaded", origin: origin) }
+        guard let session = current else { return fail(noCurrentModel, origin: origin) }
         var scanner = LiteralScanner(bytes: Array(commandArguments.utf8), index: 0)
         scanner.skipSpaces()
         guard let name = scanner.identifier() else { return fail("usage: :stub SERVICE RESULT[, RESULT…]", origin: origin) }
@@ -58,7 +58,7 @@ extension ShellCore {
     }
 
     func listStubs(origin: LineOrigin) -> Bool {
-        guard let session = current else { return fail("no model is loaded", origin: origin) }
+        guard let session = current else { return fail(noCurrentModel, origin: origin) }
         let mine = stubs[session.model.qualifiedName] ?? [:]
         let lines = session.model.services.map { service in
             mine[service.name]?.summary ?? "\(service.name) (\(service.signature)): its own implementation"
@@ -83,7 +83,7 @@ extension ShellCore {
     }
 
     func unstub(_ args: [String], origin: LineOrigin) -> Bool {
-        guard let session = current else { return fail("no model is loaded", origin: origin) }
+        guard let session = current else { return fail(noCurrentModel, origin: origin) }
         guard let name = args.first, args.count == 1 else { return fail("usage: :unstub SERVICE", origin: origin) }
         guard stubs[session.model.qualifiedName]?[name] != nil else {
             return fail("'\(name)' is not stubbed; :stubs lists the stubs", origin: origin)
@@ -99,7 +99,7 @@ extension ShellCore {
 
     /// `:expect PATH == VALUE` / `:expect PATH != VALUE`.
     func expect(origin: LineOrigin) -> Bool {
-        guard let session = current else { return fail("no model is loaded", origin: origin) }
+        guard let session = current else { return fail(noCurrentModel, origin: origin) }
         let text = commandArguments
         guard let operatorRange = text.range(of: "==") ?? text.range(of: "!=") else {
             return fail("usage: :expect PATH == VALUE (or !=)", origin: origin)
