@@ -91,7 +91,7 @@ public final class PluginHost {
     }
 
     /// `libCounter.so` → `Counter`; nil for files that are not shared libraries.
-    static func pluginName(fromFile file: String) -> String? {
+    public static func pluginName(fromFile file: String) -> String? {
         var name = Substring(file)
         guard let dot = name.lastIndex(of: "."), [".so", ".dylib"].contains(String(name[dot...])) else { return nil }
         name = name[..<dot]

@@ -80,6 +80,31 @@ struct JournalTrustTests {
         #expect(try FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int == size)
     }
 
+    /// A journal names plugins by file: one written where the plugin has since gone (a CI
+    /// artifact, a cleaned build directory) could not be resumed at all.
+    @Test func aJournalWhosePluginFileIsGoneResumesWithThePluginOfThatName() throws {
+        let directory = URL(fileURLWithPath: try temporaryFile("x", "")).deletingLastPathComponent().path
+        let moved = directory + "/libCounter.so"
+        let built = URL(fileURLWithPath: storeshBinary).deletingLastPathComponent().path + "/libCounter.so"
+        try FileManager.default.copyItem(atPath: built, toPath: moved)
+        let journal = try temporaryPath("moved.journal")
+        #expect(try storesh(["--plugin", moved, "--journal", journal, "-c", "setCount 4"]).status == 0)
+        try FileManager.default.removeItem(atPath: moved)
+        let resumed = try storesh(["--resume", journal, "-c", "increment", "-c", ":state count"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stdout.hasSuffix("\n5\n"), "\(resumed.stdout)")
+        #expect(resumed.stderr.contains("warning: \(journal):2: \(moved) is not there; going on with counter 1.0.0 from \(built)"), "\(resumed.stderr)")
+        // No plugin of that name in the search path: an error that says both.
+        let ghost = directory + "/libGhost.so"
+        try FileManager.default.copyItem(atPath: built, toPath: ghost)
+        let haunted = try temporaryPath("ghost.journal")
+        #expect(try storesh(["--plugin", ghost, "--journal", haunted, "-c", "increment"]).status == 0)
+        try FileManager.default.removeItem(atPath: ghost)
+        let lost = try storesh(["--resume", haunted, "-c", ":state count"])
+        #expect(lost.status == 1)
+        #expect(lost.stderr.contains("\(haunted):2: error: cannot resume: \(ghost) is not there, and no plugin named 'Ghost' stands in for it"), "\(lost.stderr)")
+    }
+
     @Test func anEmptyFileIsANewJournalButASessionIsNotOverwritten() throws {
         let journal = try temporaryFile("j", "") // as mktemp leaves it
         #expect(try storesh(["--journal", journal, "-c", "setCount 3"]).status == 0)

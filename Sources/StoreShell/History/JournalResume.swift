@@ -1,3 +1,4 @@
+import Foundation
 import StoreHost
 import StoreValue
 
@@ -37,7 +38,7 @@ extension ShellCore {
         var kept: [JournalRecord] = []
         for (record, line) in contents.records {
             let origin = LineOrigin(file: path, line: line)
-            switch await replay(record, origin: origin, force: force) {
+            switch await replay(record, origin: origin, force: force, warnings: &resumed.warnings) {
             case .done: kept.append(record)
             case .skipped: resumed.skipped += 1
             case .failed:
@@ -84,10 +85,36 @@ extension ShellCore {
 
     private enum ReplayOutcome { case done, skipped, failed }
 
-    private func replay(_ entry: JournalRecord, origin: LineOrigin, force: Bool) async -> ReplayOutcome {
+    /// A journal names its plugins by the file they were loaded from, which may not be
+    /// there any more (a journal from CI, a build directory cleaned): the plugin of the
+    /// same name is then taken from the search path (or as already loaded), with a warning
+    /// that says which file stands in. Nil when the file is there, or no name can be had
+    /// from it (the load then reports why).
+    private func loadElsewhere(_ path: String, origin: LineOrigin, warnings: inout [String]) -> ReplayOutcome? {
+        guard path.contains("/"), !FileManager.default.fileExists(atPath: path),
+              let name = PluginHost.pluginName(fromFile: (path as NSString).lastPathComponent) else { return nil }
+        let loaded: LoadedPlugin
+        if let already = host.plugins.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame || Self.fileName($0.path) == Self.fileName(path) }) {
+            loaded = already
+        } else {
+            do {
+                loaded = try host.load(name)
+            } catch {
+                fail("cannot resume: \(path) is not there, and no plugin named '\(name)' stands in for it: \(error.description)", origin: origin)
+                return .failed
+            }
+        }
+        warnings.append("\(origin.file ?? "journal"):\(origin.line): \(path) is not there; going on with \(loaded.name) \(loaded.version) from \(loaded.path)")
+        return .done
+    }
+
+    private static func fileName(_ path: String) -> String { (path as NSString).lastPathComponent }
+
+    private func replay(_ entry: JournalRecord, origin: LineOrigin, force: Bool, warnings: inout [String]) async -> ReplayOutcome {
         switch entry {
         case .load(let plugin):
             if host.plugins.contains(where: { $0.path == plugin || $0.name.caseInsensitiveCompare(plugin) == .orderedSame }) { return .done }
+            if let elsewhere = loadElsewhere(plugin, origin: origin, warnings: &warnings) { return elsewhere }
             do {
                 try host.load(plugin)
                 return .done
