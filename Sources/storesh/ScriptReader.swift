@@ -44,14 +44,10 @@ final class ScriptReader: @unchecked Sendable {
     /// Opens `path` for reading ("-" is standard input). The error says why it cannot be.
     static func open(_ path: String) -> Result<ScriptReader, ScriptOpenError> {
         if path == "-" { return .success(ScriptReader(descriptor: STDIN_FILENO, owns: false)) }
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return .failure(ScriptOpenError(path: path, reason: String(cString: strerror(errno)))) }
-        var status = stat()
-        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
-            close(descriptor)
-            return .failure(ScriptOpenError(path: path, reason: "it is a directory"))
+        switch openForReading(path) {
+        case .success(let descriptor): return .success(ScriptReader(descriptor: descriptor, owns: true))
+        case .failure(let error): return .failure(ScriptOpenError(path: path, reason: error.reason))
         }
-        return .success(ScriptReader(descriptor: descriptor, owns: true))
     }
 
     /// Checks, before anything runs, that `path` can be read as a script (without

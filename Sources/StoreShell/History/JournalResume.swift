@@ -77,7 +77,7 @@ extension ShellCore {
             if case .load(let plugin) = record { plugins.append(plugin) }
             if case .use(let chosen) = record { model = chosen }
         }
-        for plugin in host.plugins where !plugins.contains(where: { $0 == plugin.path || plugin.name.caseInsensitiveCompare($0) == .orderedSame }) {
+        for plugin in host.plugins where !plugins.contains(where: { Self.record($0, names: plugin) }) {
             try journal.append(.load(plugin: plugin.path))
         }
         if let current = current?.model.qualifiedName, current != model { try journal.append(.use(model: current)) }
@@ -92,7 +92,7 @@ extension ShellCore {
     /// from it (the load then reports why).
     private func loadElsewhere(_ path: String, origin: LineOrigin, warnings: inout [String]) -> ReplayOutcome? {
         guard path.contains("/"), !FileManager.default.fileExists(atPath: path),
-              let name = PluginHost.pluginName(fromFile: (path as NSString).lastPathComponent) else { return nil }
+              let name = PluginHost.pluginName(fromFile: Self.fileName(path)) else { return nil }
         let loaded: LoadedPlugin
         if let already = host.plugins.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame || Self.fileName($0.path) == Self.fileName(path) }) {
             loaded = already
@@ -110,10 +110,15 @@ extension ShellCore {
 
     private static func fileName(_ path: String) -> String { (path as NSString).lastPathComponent }
 
+    /// Whether a journal's load record (a plugin's file, or its name) is `plugin`.
+    private static func record(_ loaded: String, names plugin: LoadedPlugin) -> Bool {
+        loaded == plugin.path || plugin.name.caseInsensitiveCompare(loaded) == .orderedSame
+    }
+
     private func replay(_ entry: JournalRecord, origin: LineOrigin, force: Bool, warnings: inout [String]) async -> ReplayOutcome {
         switch entry {
         case .load(let plugin):
-            if host.plugins.contains(where: { $0.path == plugin || $0.name.caseInsensitiveCompare(plugin) == .orderedSame }) { return .done }
+            if host.plugins.contains(where: { Self.record(plugin, names: $0) }) { return .done }
             if let elsewhere = loadElsewhere(plugin, origin: origin, warnings: &warnings) { return elsewhere }
             do {
                 try host.load(plugin)

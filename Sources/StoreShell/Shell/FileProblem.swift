@@ -23,19 +23,31 @@ public struct FileReadError: Error, CustomStringConvertible {
     public var description: String { reason }
 }
 
+/// A descriptor for reading the file at `path` (closed on exec), or why there is none:
+/// the system's reason, and "it is a directory" for a directory, which `open` accepts.
+/// Scripts and files read whole are opened this way, so they fail in the same words.
+public func openForReading(_ path: String) -> Result<Int32, FileReadError> {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return .failure(FileReadError(reason: String(cString: strerror(errno)))) }
+    var status = stat()
+    if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+        close(descriptor)
+        return .failure(FileReadError(reason: "it is a directory"))
+    }
+    return .success(descriptor)
+}
+
 /// The whole of the file at `path`, or why it cannot be read. Whatever `path` names is
 /// read to its end — a regular file, a character device such as /dev/null, a FIFO —
 /// where `FileManager.contents(atPath:)` gives nil for a device, with no reason.
 public func readWholeFile(_ path: String) -> Result<[UInt8], FileReadError> {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return .failure(FileReadError(reason: String(cString: strerror(errno)))) }
-    defer { close(descriptor) }
-    var status = stat()
-    if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
-        return .failure(FileReadError(reason: "it is a directory"))
+    let descriptor: Int32
+    switch openForReading(path) {
+    case .success(let opened): descriptor = opened
+    case .failure(let error): return .failure(error)
     }
+    defer { close(descriptor) }
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(max(0, Int(status.st_size)))
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
         let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
