@@ -33,7 +33,8 @@ extension PluginModel {
                     dispose: { box.dispose() },
                     replay: { index, arguments throws(PluginFailure) in try box.replay(action: index, arguments: arguments) },
                     restore: restore,
-                    changes: { try box.changes() }
+                    changes: { try box.changes() },
+                    encodedSnapshot: { box.encodedSnapshot() }
                 )
             }
         )
@@ -168,6 +169,14 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable> {
     func snapshot() throws -> Value {
         if pending != nil { commit() }
         return try tracker.snapshot(of: store.state)
+    }
+
+    /// The state's wire encoding, written straight from `Encodable` when it is small (see
+    /// `ChangeTracker.encodeSnapshot`); nil when `snapshot` must build the value tree.
+    @inlinable
+    func encodedSnapshot() -> UnsafeRawBufferPointer? {
+        if pending != nil { commit() }
+        return tracker.encodeSnapshot(of: store.state) ? tracker.encodedSnapshot : nil
     }
 
     /// What changed since the last snapshot or call, as patches; nil when there was none.

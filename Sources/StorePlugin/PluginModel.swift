@@ -82,6 +82,10 @@ struct PluginStore {
     /// What changed since the last snapshot or call (nil: take a snapshot); nil when the
     /// model cannot tell.
     @usableFromInline let changes: (@MainActor () throws -> [StatePatch]?)?
+    /// The state's wire encoding (what `snapshot` gives, as `snapshot_encoded` writes it),
+    /// valid until the store's next call; nil when the model cannot write it without the
+    /// value tree (take `snapshot` then). Nil for models that never can.
+    @usableFromInline let encodedSnapshot: (@MainActor () -> UnsafeRawBufferPointer?)?
 
     @usableFromInline
     init(
@@ -90,7 +94,8 @@ struct PluginStore {
         dispose: @escaping @MainActor () -> Void,
         replay: @escaping @MainActor (Int, [Value]) throws(PluginFailure) -> DispatchOutcome,
         restore: (@MainActor (Value) throws(PluginFailure) -> Void)?,
-        changes: (@MainActor () throws -> [StatePatch]?)? = nil
+        changes: (@MainActor () throws -> [StatePatch]?)? = nil,
+        encodedSnapshot: (@MainActor () -> UnsafeRawBufferPointer?)? = nil
     ) {
         self.dispatch = dispatch
         self.snapshot = snapshot
@@ -98,6 +103,7 @@ struct PluginStore {
         self.replay = replay
         self.restore = restore
         self.changes = changes
+        self.encodedSnapshot = encodedSnapshot
     }
 }
 

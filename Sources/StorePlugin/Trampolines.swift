@@ -113,6 +113,9 @@ enum Trampolines {
             let (store, write, sink) = args.value
             guard let store, let write else { return Int32(SP_ERR_INTERNAL) }
             let handle = Unmanaged<StoreHandle>.fromOpaque(store).takeUnretainedValue()
+            if let direct = handle.store.encodedSnapshot, let bytes = direct() {
+                return write(sink, bytes.baseAddress, bytes.count) == 0 ? Int32(SP_OK) : Int32(SP_ERR_NO_MEMORY)
+            }
             // An encoding that throws is reported as snapshot reports it: the host then asks
             // for the tree, which fails the same way.
             guard let value = try? handle.store.snapshot() else { return Int32(SP_ERR_INTERNAL) }

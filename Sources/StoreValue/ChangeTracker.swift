@@ -9,6 +9,8 @@ public final class ChangeTracker {
     /// The last snapshot had fewer than `smallState` values in it (and `tree` is nil).
     private var isSmall = false
     private let smallState: Int
+    /// Writes small states' snapshots (`encodeSnapshot`), its buffer reused by each.
+    private let wireEncoder = WireStateEncoder()
 
     /// `rootType` names the state's record (the model's type), as full snapshots do.
     /// States of fewer than `smallState` values are not tracked: a whole snapshot of a
@@ -32,6 +34,20 @@ public final class ChangeTracker {
         tree = isSmall ? nil : root
         return named(value)
     }
+
+    /// Encodes the whole state, as `snapshot(of:)` gives it, straight to wire bytes (kept in
+    /// `encodedSnapshot`) when it is small — the state a host reads whole after every
+    /// action — without building its value. False when it is not small, or when its
+    /// encoding needs the value tree or throws: take `snapshot(of:)` then.
+    public func encodeSnapshot<T: Encodable>(of state: T) -> Bool {
+        guard isSmall || tree == nil, (try? wireEncoder.encode(state, rootType: rootType, within: smallState)) == true else { return false }
+        (tree, isSmall) = (nil, true)
+        return true
+    }
+
+    /// The bytes the last `encodeSnapshot(of:)` that succeeded wrote; valid until the
+    /// tracker's next call.
+    public var encodedSnapshot: UnsafeRawBufferPointer { wireEncoder.bytes }
 
     /// What changed since the last `snapshot(of:)` or `changes(of:)`: nil when there was
     /// none, or when the state was small enough that a snapshot costs less than working

@@ -149,3 +149,112 @@ struct PlainEncodingTests {
         #expect(try tracker.changes(of: grown) == [], "grown past small: tracked from this snapshot on")
     }
 }
+
+/// A class whose subclass asks its encoder for a keyed container twice (its own, then its
+/// superclass's `encode(to:)`): the same record, which a streaming encoding gives up on.
+private class Base: Encodable {
+    var base = 1
+    enum Keys: String, CodingKey { case base, extra }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(base, forKey: .base)
+    }
+}
+
+private final class Derived: Base {
+    override func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(2, forKey: .extra)
+        try super.encode(to: encoder)
+    }
+}
+
+@Suite("A small state's snapshot written straight to bytes is the plain encoding's")
+struct WireStateEncoderTests {
+    /// What the host has read so far: the plain encoding, named as the tracker names it,
+    /// as `WireWriter` writes it.
+    private func expected<T: Encodable>(_ value: T, rootType: String?, within limit: Int) throws -> [UInt8]? {
+        guard var plain = try PlainEncoding.value(of: value, within: limit) else { return nil }
+        if let rootType, case .record(_, let fields) = plain { plain = .record(type: rootType, fields: fields) }
+        var writer = WireWriter()
+        writer.value(plain)
+        return writer.bytes
+    }
+
+    /// The encoder's bytes, or nil when it gave up.
+    private func written<T: Encodable>(_ value: T, by encoder: WireStateEncoder, rootType: String?, within limit: Int) throws -> [UInt8]? {
+        guard try encoder.encode(value, rootType: rootType, within: limit) else { return nil }
+        return Array(encoder.bytes)
+    }
+
+    @Test func everyOrderlyShapeIsWrittenAsThePlainEncodingWritesIt() throws {
+        let encoder = WireStateEncoder() // one for all: what one encoding leaves must not reach the next
+        let samples: [any Encodable] = [
+            Nested(lookup: [:]), Nested(lookup: ["b": 2, "a": 1]), Wrapper(wrapped: Nested(lookup: [:])),
+            Empty(), [Choice.empty, .named(label: "l"), .pair(2, "y")], Optional<Int>.none, "text", 7,
+            [[1, 2], [], [3]], ["x": [true, false]], [3: "three", 1: "one"], UInt64(12), 2.5, Float(1.5),
+        ]
+        for sample in samples {
+            for rootType in [nil, "Root"] as [String?] {
+                let want = try expected(sample, rootType: rootType, within: 64)
+                #expect(want != nil, "\(sample) is small")
+                #expect(try written(sample, by: encoder, rootType: rootType, within: 64) == want, "\(sample), named \(rootType ?? "nil")")
+            }
+        }
+    }
+
+    /// The limit is the plain encoding's: a state is written when it holds fewer values.
+    @Test func aStateOfTheLimitOrMoreIsNotWritten() throws {
+        let encoder = WireStateEncoder()
+        for limit in [0, 1, 2, 5, 10, 30, 64] {
+            for size in 0..<12 {
+                let samples: [any Encodable] = [
+                    Nested(tags: (0..<size).map { "t\($0)" }, inner: [], lookup: [:]),
+                    Array(repeating: [size], count: size),
+                    Wrapper(wrapped: Nested(inner: [[size]], lookup: [:])),
+                    size,
+                ]
+                for sample in samples {
+                    #expect(try written(sample, by: encoder, rootType: "R", within: limit) == expected(sample, rootType: "R", within: limit), "limit \(limit), size \(size): \(sample)")
+                }
+            }
+        }
+    }
+
+    /// Writes out of order, a key twice, a container asked for twice, `superEncoder`: the
+    /// encoder gives up (the tree encodings say what those mean) or writes the same bytes.
+    @Test func writesOutOfOrderGiveUpOrAgree() throws {
+        let encoder = WireStateEncoder()
+        #expect(try written(HandWritten(), by: encoder, rootType: "R", within: 64) == nil)
+        #expect(try written(Mixed(), by: encoder, rootType: "R", within: 64) == nil)
+        #expect(try written(Derived(), by: encoder, rootType: "R", within: 64) == nil)
+        // A write into a field's container after the field, before any other write, lands
+        // where the tree encodings put it.
+        #expect(try written(LateWriter(), by: encoder, rootType: "R", within: 64) == expected(LateWriter(), rootType: "R", within: 64))
+        // A container kept past its encoding cannot write into a later one.
+        let kept = KeptContainer()
+        let leaky = try expected(Leaky(kept: kept), rootType: nil, within: 64)
+        #expect(try written(Leaky(kept: kept), by: encoder, rootType: nil, within: 64) == leaky) // keeps the encoder's container
+        #expect(try written(Nested(lookup: [:]), by: encoder, rootType: nil, within: 64) == expected(Nested(lookup: [:]), rootType: nil, within: 64))
+        #expect(throws: (any Error).self) { try kept.container?.encode(5, forKey: .again) }
+        #expect(try written(Nested(lookup: [:]), by: encoder, rootType: nil, within: 64) == expected(Nested(lookup: [:]), rootType: nil, within: 64))
+    }
+
+    @Test func anEncodingErrorIsThrownAsItIs() {
+        #expect(throws: EncodingError.self) { try WireStateEncoder().encode(["n": UInt64.max], rootType: nil, within: 64) }
+    }
+
+    /// Through the tracker: a small state's bytes are its snapshot's, and it is not tracked.
+    @Test func theTrackerWritesSmallStatesAndNotOthers() throws {
+        let tracker = ChangeTracker(rootType: "Nested")
+        #expect(tracker.encodeSnapshot(of: Nested(lookup: [:])))
+        var writer = WireWriter()
+        writer.value(try ChangeTracker(rootType: "Nested").snapshot(of: Nested(lookup: [:])))
+        #expect(Array(tracker.encodedSnapshot) == writer.bytes)
+        #expect(try tracker.changes(of: Nested(lookup: [:])) == nil, "small: a snapshot is asked for")
+        #expect(!tracker.encodeSnapshot(of: Nested()), "80 entries: not small")
+        _ = try tracker.snapshot(of: Nested())
+        #expect(!tracker.encodeSnapshot(of: Nested(lookup: [:])), "tracked: the tree must see the next state")
+        #expect(try tracker.changes(of: Nested()) != nil)
+    }
+}

@@ -1,0 +1,399 @@
+/// `Encodable` straight to wire bytes, for a small state read whole after every action
+/// shown: the bytes `WireWriter.value` writes for the state's plain encoding
+/// (`PlainEncoding`), without building that value first and taking it apart after. A
+/// counter's snapshot was mostly that building, allocating and freeing.
+///
+/// An encoding is written as it happens, so it must happen in order: a container is
+/// written while it is the newest one open, and a value's place is filled before anything
+/// else is written. An `encode(to:)` that writes otherwise (into a container after a
+/// sibling was begun, through `superEncoder`) gives up the encoding — `encode` returns
+/// false — and the tree encodings, which define what such writes mean, are used instead.
+/// One encoder is reused for every snapshot of a store (its buffers keep their memory).
+package final class WireStateEncoder {
+    // Unchecked exclusivity: one encoding at a time writes these, on one thread, and no
+    // access spans a call (as in `PlainSlot`).
+    @exclusivity(unchecked) private var buffer: UnsafeMutableRawPointer
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) package private(set) var count = 0
+
+    /// An open container: where its element count goes, how many it has, where its keys
+    /// start in `keys`, and the number that tells it from a later container at its depth.
+    private struct Frame {
+        var countOffset: Int
+        var elements: UInt32
+        var keyStart: Int
+        var generation: UInt64
+        var keyed: Bool
+    }
+
+    @exclusivity(unchecked) private var frames: [Frame] = []
+    /// The keys of the open keyed containers, outermost first (a key written twice in one
+    /// container gives up the encoding: the tree encodings replace the first in place).
+    @exclusivity(unchecked) private var keys: [String] = []
+    /// Never reused, across encodings too, so a container kept past its encoding cannot
+    /// write into a later one.
+    @exclusivity(unchecked) private var nextGeneration: UInt64 = 1
+    /// The place a value must be written into next (its label, if any, is written), and
+    /// the record name it takes if it is a record.
+    @exclusivity(unchecked) fileprivate var pendingPlace: UInt64?
+    @exclusivity(unchecked) fileprivate var pendingName: String?
+    @exclusivity(unchecked) private var nodes = 0
+    @exclusivity(unchecked) private var limit = 0
+    @exclusivity(unchecked) private var active = false
+    @exclusivity(unchecked) fileprivate var abandoned = false
+
+    /// Thrown to stop an encoding given up (too big, or out of order).
+    struct Abandon: Error {}
+
+    package init() {
+        capacity = 256
+        buffer = .allocate(byteCount: capacity, alignment: 8)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// The bytes of the last encoding that succeeded; valid until the next encoding.
+    package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: buffer, count: count) }
+
+    /// Encodes `value` as `WireWriter().value(PlainEncoding.value(of: value))` would write
+    /// it, its root record (if it is one) named `rootType`. False, with nothing kept, when
+    /// the value holds `limit` values or more, or its encoding writes out of order (see the
+    /// type's note). Errors of the value's own encoding are thrown.
+    package func encode<T: Encodable>(_ value: T, rootType: String?, within limit: Int) throws -> Bool {
+        count = 0
+        nodes = 0
+        self.limit = limit
+        frames.removeAll(keepingCapacity: true)
+        keys.removeAll(keepingCapacity: true)
+        (pendingPlace, pendingName, abandoned, active) = (nil, nil, false, true)
+        defer {
+            active = false
+            pendingPlace = nil
+        }
+        do {
+            try writeValue(value, name: rootType, codingPath: [])
+        } catch {
+            count = 0
+            // An encoding given up may surface as the value's own error (one that wraps
+            // what it caught): given up is what it is.
+            if abandoned || error is Abandon { return false }
+            throw error
+        }
+        if abandoned {
+            count = 0
+            return false
+        }
+        close(downTo: 0)
+        return true
+    }
+
+    // MARK: Places and containers
+
+    /// Writes `value` into the place just labelled (or the root): a scalar, or whatever
+    /// its `encode(to:)` writes — an empty record when it writes nothing.
+    fileprivate func writeValue<T: Encodable>(_ value: T, name: String?, codingPath: @autoclosure () -> [any CodingKey]) throws {
+        if let scalar = try Scalars.value(of: value, codingPath: codingPath()) {
+            try node()
+            putScalar(scalar)
+            return
+        }
+        let place = nextGeneration
+        nextGeneration += 1
+        (pendingPlace, pendingName) = (place, name)
+        try encodeInStableOrder(value, to: WireEncoderPlace(encoder: self, place: place, codingPath: codingPath()))
+        if abandoned { throw Abandon() }
+        if pendingPlace == place {
+            // Nothing was written: the tree encodings give an empty record.
+            pendingPlace = nil
+            try node()
+            putRecordHeader(name: name)
+            putU32(0)
+        }
+    }
+
+    /// Counts one more value of the encoding; gives up at the limit.
+    private func node() throws {
+        nodes += 1
+        if nodes >= limit {
+            abandoned = true
+            throw Abandon()
+        }
+    }
+
+    /// Gives up the encoding (from a call that cannot throw; the next write that can, does).
+    fileprivate func abandon() { abandoned = true }
+
+    /// Begins a container in `place` (which must be the one waiting): its header, and a
+    /// frame for its elements. The container's (depth, generation), or nil when given up.
+    fileprivate func begin(keyed: Bool, in place: UInt64) -> (depth: Int, generation: UInt64)? {
+        guard active, !abandoned, pendingPlace == place else {
+            abandon()
+            return nil
+        }
+        pendingPlace = nil
+        nodes += 1
+        if nodes >= limit {
+            abandon()
+            return nil
+        }
+        if keyed { putRecordHeader(name: pendingName) } else { putByte(5) }
+        return push(keyed: keyed)
+    }
+
+    private func push(keyed: Bool) -> (depth: Int, generation: UInt64) {
+        let generation = nextGeneration
+        nextGeneration += 1
+        frames.append(Frame(countOffset: count, elements: 0, keyStart: keys.count, generation: generation, keyed: keyed))
+        putU32(0)
+        return (frames.count - 1, generation)
+    }
+
+    /// Readies the container at `depth` for one more element: closes the containers
+    /// nested in it, and checks it is still the one at its depth and no place waits.
+    /// Writes `key` for a keyed container.
+    fileprivate func element(at depth: Int, generation: UInt64, key: String?) throws {
+        guard active, !abandoned, pendingPlace == nil, depth >= 0, depth < frames.count, frames[depth].generation == generation else {
+            abandon()
+            throw Abandon()
+        }
+        close(downTo: depth + 1)
+        if let key {
+            for index in frames[depth].keyStart..<keys.count where keys[index] == key {
+                abandon()
+                throw Abandon()
+            }
+            keys.append(key)
+            putByte(1)
+            putString(key)
+        }
+        frames[depth].elements += 1
+    }
+
+    /// A nested container as the element just readied at `depth`.
+    fileprivate func nested(keyed: Bool) throws -> (depth: Int, generation: UInt64) {
+        try node()
+        if keyed { putRecordHeader(name: nil) } else { putByte(5) }
+        return push(keyed: keyed)
+    }
+
+    /// The number of elements the container at `depth` holds (0 once it is closed).
+    fileprivate func elements(at depth: Int, generation: UInt64) -> Int {
+        depth >= 0 && depth < frames.count && frames[depth].generation == generation ? Int(frames[depth].elements) : 0
+    }
+
+    fileprivate func writeNull() throws {
+        try node()
+        putByte(0)
+    }
+
+    /// Writes the counts of the containers from `depth` in, and closes them.
+    private func close(downTo depth: Int) {
+        while frames.count > depth {
+            let frame = frames.removeLast()
+            (buffer + frame.countOffset).storeBytes(of: frame.elements.littleEndian, as: UInt32.self)
+            if frame.keyed { keys.removeSubrange(frame.keyStart...) }
+        }
+    }
+
+    // MARK: Bytes
+
+    @inline(__always)
+    private func reserve(_ more: Int) {
+        if capacity - count < more { grow(to: count + more) }
+    }
+
+    private func grow(to needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let moved = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 8)
+        moved.copyMemory(from: buffer, byteCount: count)
+        buffer.deallocate()
+        (buffer, capacity) = (moved, newCapacity)
+    }
+
+    private func putByte(_ byte: UInt8) {
+        reserve(1)
+        buffer.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
+        count += 1
+    }
+
+    private func putU32(_ value: UInt32) {
+        reserve(4)
+        (buffer + count).storeBytes(of: value.littleEndian, as: UInt32.self)
+        count += 4
+    }
+
+    private func putU64(_ value: UInt64) {
+        reserve(8)
+        (buffer + count).storeBytes(of: value.littleEndian, as: UInt64.self)
+        count += 8
+    }
+
+    private func putString(_ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            putU32(UInt32(utf8.count))
+            reserve(utf8.count)
+            if let base = utf8.baseAddress { (buffer + count).copyMemory(from: base, byteCount: utf8.count) }
+            count += utf8.count
+        }
+    }
+
+    private func putRecordHeader(name: String?) {
+        putByte(6)
+        if let name {
+            putByte(1)
+            putString(name)
+        } else {
+            putByte(0)
+        }
+    }
+
+    /// A scalar as `WireWriter` writes it (`Scalars` gives no other kinds).
+    private func putScalar(_ value: Value) {
+        switch value {
+        case .bool(let flag):
+            putByte(1)
+            putByte(flag ? 1 : 0)
+        case .int(let number):
+            putByte(2)
+            putU64(UInt64(bitPattern: number))
+        case .double(let number):
+            putByte(3)
+            putU64(number.bitPattern)
+        case .string(let text):
+            putByte(4)
+            putString(text)
+        default:
+            putByte(0)
+        }
+    }
+}
+
+/// The `Encoder` for one place of a `WireStateEncoder`'s encoding.
+private struct WireEncoderPlace: Encoder {
+    let encoder: WireStateEncoder
+    let place: UInt64
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        let frame = encoder.begin(keyed: true, in: place)
+        return KeyedEncodingContainer(WireKeyedContainer<Key>(encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        let frame = encoder.begin(keyed: false, in: place)
+        return WireUnkeyedContainer(encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0, codingPath: codingPath)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        WireSingleContainer(encoder: encoder, place: place, name: encoder.pendingPlace == place ? encoder.pendingName : nil, codingPath: codingPath)
+    }
+}
+
+/// A container whose writes are given up on: `superEncoder`'s place, which may be
+/// written after its siblings.
+private func abandonedEncoder(_ encoder: WireStateEncoder, codingPath: [any CodingKey]) -> any Encoder {
+    encoder.abandon()
+    return WireEncoderPlace(encoder: encoder, place: 0, codingPath: codingPath)
+}
+
+private struct WireKeyedContainer<Key: CodingKey>: NullWritingContainer {
+    let encoder: WireStateEncoder
+    let depth: Int
+    let generation: UInt64
+    let codingPath: [any CodingKey]
+
+    mutating func encodeNil(forKey key: Key) throws {
+        try encoder.element(at: depth, generation: generation, key: key.stringValue)
+        try encoder.writeNull()
+    }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try encoder.element(at: depth, generation: generation, key: key.stringValue)
+        try encoder.writeValue(value, name: nil, codingPath: codingPath + [key])
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        let frame = try? nested(key, keyed: true)
+        return KeyedEncodingContainer(WireKeyedContainer<NestedKey>(encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0, codingPath: codingPath + [key]))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let frame = try? nested(key, keyed: false)
+        return WireUnkeyedContainer(encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0, codingPath: codingPath + [key])
+    }
+
+    private func nested(_ key: Key, keyed: Bool) throws -> (depth: Int, generation: UInt64) {
+        try encoder.element(at: depth, generation: generation, key: key.stringValue)
+        return try encoder.nested(keyed: keyed)
+    }
+
+    mutating func superEncoder() -> any Encoder { abandonedEncoder(encoder, codingPath: codingPath) }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder { abandonedEncoder(encoder, codingPath: codingPath + [key]) }
+}
+
+private struct WireUnkeyedContainer: UnkeyedEncodingContainer {
+    let encoder: WireStateEncoder
+    let depth: Int
+    let generation: UInt64
+    let codingPath: [any CodingKey]
+    var count: Int { encoder.elements(at: depth, generation: generation) }
+
+    mutating func encodeNil() throws {
+        try encoder.element(at: depth, generation: generation, key: nil)
+        try encoder.writeNull()
+    }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try encoder.element(at: depth, generation: generation, key: nil)
+        try encoder.writeValue(value, name: nil, codingPath: codingPath)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        let frame = try? nested(keyed: true)
+        return KeyedEncodingContainer(WireKeyedContainer<NestedKey>(encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0, codingPath: codingPath))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let frame = try? nested(keyed: false)
+        return WireUnkeyedContainer(encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0, codingPath: codingPath)
+    }
+
+    private func nested(keyed: Bool) throws -> (depth: Int, generation: UInt64) {
+        try encoder.element(at: depth, generation: generation, key: nil)
+        return try encoder.nested(keyed: keyed)
+    }
+
+    mutating func superEncoder() -> any Encoder { abandonedEncoder(encoder, codingPath: codingPath) }
+}
+
+/// A single-value container: its one value fills its place, a record there taking the
+/// place's name (the root's type reaches through wrappers, as `ChangeTracker` names it).
+private struct WireSingleContainer: SingleValueEncodingContainer {
+    let encoder: WireStateEncoder
+    let place: UInt64
+    let name: String?
+    let codingPath: [any CodingKey]
+
+    mutating func encodeNil() throws {
+        try take()
+        try encoder.writeNull()
+    }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try take()
+        try encoder.writeValue(value, name: name, codingPath: codingPath)
+    }
+
+    /// The place, which must be waiting still: a second write to it gives up.
+    private func take() throws {
+        guard encoder.pendingPlace == place, !encoder.abandoned else {
+            encoder.abandon()
+            throw WireStateEncoder.Abandon()
+        }
+        encoder.pendingPlace = nil
+    }
+}
