@@ -37,10 +37,10 @@ public final class Session {
             yield &knownStateValue
         }
     }
-    private var knownStateValue: Value
+    @exclusivity(unchecked) private var knownStateValue: Value
     /// The known state's bytes when `knownStateValue` is not it yet: checked when read, so
     /// they decode (a worker that only passes its plugin's state on never decodes it).
-    var knownStateEncoding: [UInt8]?
+    @exclusivity(unchecked) var knownStateEncoding: [UInt8]?
 
     private func decodeKnownState() {
         guard let bytes = knownStateEncoding else { return }
@@ -49,7 +49,7 @@ public final class Session {
         // Checked by `skipValue` when they were read: this cannot fail.
         knownStateValue = (try? reader.value()) ?? .null
     }
-    var isStale = false
+    @exclusivity(unchecked) var isStale = false
     /// The last read of the state: what it was, and what changed since the read before.
     /// Made when asked for: the session keeps only the state itself, so that it is the
     /// state's only holder and a plugin's changes apply to it in place.
@@ -57,15 +57,15 @@ public final class Session {
         lastReadKept.map { StateRead(state: knownState, previous: nil, patches: $0.patches, number: $0.number) }
     }
     /// The last read's number and changes.
-    var lastReadKept: (number: UInt64, patches: [StatePatch]?)?
+    @exclusivity(unchecked) var lastReadKept: (number: UInt64, patches: [StatePatch]?)?
     /// True while `send` waits for the plugin's dispatch: a read then (an effect's action
     /// the plugin applied meanwhile) keeps the state before it in `sendBase` for the send's
     /// diff, which can no longer be worked out from the send's own read alone.
-    var sendInFlight = false
-    var sendBase: Value?
+    @exclusivity(unchecked) var sendInFlight = false
+    @exclusivity(unchecked) var sendBase: Value?
     /// True while `knownState` is the state the plugin last reported, so the plugin can be
     /// asked for what changed since (`snapshot_changes`) instead of for all of it.
-    var pluginBaseline = false
+    @exclusivity(unchecked) var pluginBaseline = false
     /// The plugin had no changes to report (`snapshot_changes` said NULL, as the SDK does
     /// for a small state) and the whole state it gave instead was small: reads go straight
     /// to a snapshot, one call each, until a snapshot is big again. Only the cost changes:
@@ -77,9 +77,9 @@ public final class Session {
     /// Fewer values than this make a small state (the SDK's change tracker's bound).
     static let smallState = 64
     /// The bytes of the last `snapshot_encoded`, kept to reuse their memory.
-    var encodedState: [UInt8] = []
+    @exclusivity(unchecked) var encodedState: [UInt8] = []
     /// The last whole read was `encodedState`.
-    var encodedStateIsCurrent = false
+    @exclusivity(unchecked) var encodedStateIsCurrent = false
     /// Whole reads keep the bytes the plugin wrote (`StateRead.encoded`), for a worker to
     /// send on.
     package var keepsEncodedState = false

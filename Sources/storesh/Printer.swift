@@ -14,6 +14,23 @@ final class Printer {
 
     init(formatter: OutputFormatter) {
         self.formatter = formatter
+        Self.widenOutputPipe()
+    }
+
+    /// Gives a pipe on standard output a buffer of 1 MB (Linux's default most) instead of
+    /// 64 KB: a program reading the output (`| jq`) then takes it in large reads while
+    /// storesh goes on, where a full 64 KB made storesh wait at every other write (100,000
+    /// actions' JSON through `| cat`: 5–6% less time, a third of the context switches).
+    /// A pipe that cannot grow (the user's pipe memory is used up) stays as it was.
+    private static func widenOutputPipe() {
+        var info = stat()
+        guard fstat(STDOUT_FILENO, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else { return }
+        // F_SETPIPE_SZ and F_GETPIPE_SZ, which Glibc's module does not export.
+        let (setPipeSize, getPipeSize): (Int32, Int32) = (1031, 1032)
+        let current = fcntl(STDOUT_FILENO, getPipeSize)
+        for size: Int32 in [1 << 20, 256 << 10] where size > current {
+            if fcntl(STDOUT_FILENO, setPipeSize, size) >= 0 { return }
+        }
     }
 
     func emit(_ output: ShellOutput) {

@@ -25,12 +25,12 @@ public struct HistoryEntry: Sendable, Equatable {
 /// changed in place, once per action, and must never be copied.
 @MainActor
 public final class History {
-    public private(set) var entries: [HistoryEntry] = []
+    @exclusivity(unchecked) public private(set) var entries: [HistoryEntry] = []
     /// How many entries are applied; entries from here on are undone.
-    public private(set) var position = 0
+    @exclusivity(unchecked) public private(set) var position = 0
     /// State after entry `index` (0: the initial state), for indexes that are multiples
     /// of `interval`, valid for the current timeline.
-    package private(set) var snapshots: [Int: Value] = [:]
+    @exclusivity(unchecked) package private(set) var snapshots: [Int: Value] = [:]
     public let interval: Int
     /// How many actions at most are kept (`--history-limit`); nil: all of them.
     public let limit: Int?

@@ -10,10 +10,10 @@ import StoreValue
 public final class ShellCore {
     public let host: PluginHost
     /// Show the state diff after each action (`:diff on|off`).
-    public var showDiff: Bool
+    @exclusivity(unchecked) public var showDiff: Bool
     /// Report each action's result; off in `--quiet` runs, where only errors and asked-for
     /// output appear.
-    public var reportActions: Bool
+    @exclusivity(unchecked) public var reportActions: Bool
     /// How many actions each model's history keeps at most (`--history-limit`); nil: all.
     /// Applies to histories made from then on.
     public var historyLimit: Int? = History.defaultLimit
@@ -21,12 +21,12 @@ public final class ShellCore {
     public var output: (ShellOutput) -> Void
     /// Keep the state current after every action even when action results are not
     /// reported, so what effects apply still comes with its diff (`--format json --quiet`).
-    public var watchesStateWhenQuiet = false
+    @exclusivity(unchecked) public var watchesStateWhenQuiet = false
     /// Set by `:quit`.
     public private(set) var quitRequested = false
 
     /// The session of the current model.
-    public private(set) var current: Session?
+    @exclusivity(unchecked) public private(set) var current: Session?
     var sessions: [String: Session] = [:]
     private var effects: [String: [UInt64: (label: String?, started: Int64)]] = [:]
     /// Each model's history of actions (see `:log`, `:goto`).
@@ -70,10 +70,10 @@ public final class ShellCore {
     var commandLine = ""
     /// Output produced while an action is being sent (effects it starts), shown after the
     /// action's own result line.
-    private var held: [ShellOutput]?
+    @exclusivity(unchecked) private var held: [ShellOutput]?
     /// True while the results of a batch the model has already run are being recorded:
     /// the model's state is then past the one being recorded.
-    var takingBatch = false
+    @exclusivity(unchecked) var takingBatch = false
     /// How callbacks reach the core without a weak reference to it (see `WeakRoute`).
     private(set) lazy var route = WeakRoute(self)
 
