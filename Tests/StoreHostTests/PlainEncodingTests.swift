@@ -173,7 +173,7 @@ private final class Derived: Base {
 struct WireStateEncoderTests {
     /// What the host has read so far: the plain encoding, named as the tracker names it,
     /// as `WireWriter` writes it.
-    private func expected<T: Encodable>(_ value: T, rootType: String?, within limit: Int) throws -> [UInt8]? {
+    fileprivate func expected<T: Encodable>(_ value: T, rootType: String?, within limit: Int) throws -> [UInt8]? {
         guard var plain = try PlainEncoding.value(of: value, within: limit) else { return nil }
         if let rootType, case .record(_, let fields) = plain { plain = .record(type: rootType, fields: fields) }
         var writer = WireWriter()
@@ -182,7 +182,7 @@ struct WireStateEncoderTests {
     }
 
     /// The encoder's bytes, or nil when it gave up.
-    private func written<T: Encodable>(_ value: T, by encoder: WireStateEncoder, rootType: String?, within limit: Int) throws -> [UInt8]? {
+    fileprivate func written<T: Encodable>(_ value: T, by encoder: WireStateEncoder, rootType: String?, within limit: Int) throws -> [UInt8]? {
         guard try encoder.encode(value, rootType: rootType, within: limit) else { return nil }
         return Array(encoder.bytes)
     }
@@ -256,5 +256,97 @@ struct WireStateEncoderTests {
         _ = try tracker.snapshot(of: Nested())
         #expect(!tracker.encodeSnapshot(of: Nested(lookup: [:])), "tracked: the tree must see the next state")
         #expect(try tracker.changes(of: Nested()) != nil)
+    }
+}
+
+/// A random shape of encoding: scalars of every kind the encoders know, optionals,
+/// dictionaries, lists, records through synthesized-style keyed containers, nested
+/// containers written in order, and single-value wrappers.
+private indirect enum Shape: Encodable {
+    case int(Int), text(String), flag(Bool), real(Double), small(Int8), unsigned(UInt32), none(Int?)
+    case list([Shape]), table([String: Shape]), numbered([Int: Shape])
+    case record([(String, Shape)]), nestedRecord(String, [(String, Shape)]), nestedList(String, [Shape])
+    case wrapped(Shape)
+
+    private struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .int(let value): try value.encode(to: encoder)
+        case .text(let value): try value.encode(to: encoder)
+        case .flag(let value): try value.encode(to: encoder)
+        case .real(let value): try value.encode(to: encoder)
+        case .small(let value): try value.encode(to: encoder)
+        case .unsigned(let value): try value.encode(to: encoder)
+        case .none(let value):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encodeIfPresent(value, forKey: Key(stringValue: "maybe"))
+        case .list(let items): try items.encode(to: encoder)
+        case .table(let entries): try encodeInStableOrder(entries, to: encoder)
+        case .numbered(let entries): try encodeInStableOrder(entries, to: encoder)
+        case .record(let fields):
+            var container = encoder.container(keyedBy: Key.self)
+            for (label, value) in fields { try container.encode(value, forKey: Key(stringValue: label)) }
+        case .nestedRecord(let label, let fields):
+            var outer = encoder.container(keyedBy: Key.self)
+            var inner = outer.nestedContainer(keyedBy: Key.self, forKey: Key(stringValue: label))
+            for (name, value) in fields { try inner.encode(value, forKey: Key(stringValue: name)) }
+            try outer.encode(true, forKey: Key(stringValue: label + "!"))
+        case .nestedList(let label, let items):
+            var outer = encoder.container(keyedBy: Key.self)
+            var inner = outer.nestedUnkeyedContainer(forKey: Key(stringValue: label))
+            for item in items { try inner.encode(item) }
+            try inner.encodeNil()
+        case .wrapped(let inner):
+            var container = encoder.singleValueContainer()
+            try container.encode(inner)
+        }
+    }
+
+    static func random(_ generator: inout SplitMix, depth: Int) -> Shape {
+        let pick = Int(generator.next() % (depth > 3 ? 7 : 14))
+        let width = Int(generator.next() % 4)
+        func label(_ index: Int) -> String { ["a", "b", "é", "key \(index)", "x\(generator.next() % 3)"][index % 5] + "\(index)" }
+        func children() -> [Shape] { (0..<width).map { _ in random(&generator, depth: depth + 1) } }
+        switch pick {
+        case 0: return .int(Int(bitPattern: UInt(generator.next())) >> Int(generator.next() % 64))
+        case 1: return .text(["", "t", "naïve", "a\"b\\c\n", String(repeating: "z", count: 40)][Int(generator.next() % 5)])
+        case 2: return .flag(generator.next() % 2 == 0)
+        case 3: return .real([0, -0.0, 1.5, -2.25e10, .infinity][Int(generator.next() % 5)])
+        case 4: return .small(Int8(truncatingIfNeeded: generator.next()))
+        case 5: return .unsigned(UInt32(truncatingIfNeeded: generator.next()))
+        case 6: return .none(generator.next() % 2 == 0 ? nil : 3)
+        case 7: return .list(children())
+        case 8: return .table(Dictionary(uniqueKeysWithValues: children().enumerated().map { (label($0.offset), $0.element) }))
+        case 9: return .numbered(Dictionary(uniqueKeysWithValues: children().enumerated().map { ($0.offset * 7 - 3, $0.element) }))
+        case 10: return .record(children().enumerated().map { (label($0.offset), $0.element) })
+        case 11: return .nestedRecord(label(width), children().enumerated().map { (label($0.offset), $0.element) })
+        case 12: return .nestedList(label(width), children())
+        default: return .wrapped(random(&generator, depth: depth + 1))
+        }
+    }
+}
+
+extension WireStateEncoderTests {
+    /// Random shapes, each written by one reused encoder and compared byte for byte with
+    /// the plain encoding (or, past the limit, both giving up).
+    @Test func randomShapesAreWrittenAsThePlainEncodingWritesThem() throws {
+        var generator = SplitMix(seed: 11)
+        let encoder = WireStateEncoder()
+        var written = 0
+        for round in 0..<3000 {
+            let shape = Shape.random(&generator, depth: 0)
+            let limit = [64, 8, 200][round % 3]
+            let want = try expected(shape, rootType: round % 2 == 0 ? "Shape" : nil, within: limit)
+            let got = try self.written(shape, by: encoder, rootType: round % 2 == 0 ? "Shape" : nil, within: limit)
+            #expect(got == want, "round \(round), limit \(limit): \(shape)")
+            if got != nil { written += 1 }
+        }
+        #expect(written > 1000, "most random shapes are small enough to be written")
     }
 }
