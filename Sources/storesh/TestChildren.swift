@@ -62,52 +62,41 @@ struct TestChildren {
 
     private nonisolated static func childResult(_ executable: String, _ arguments: [String], file: String, limit: Double?) -> TranscriptRunner.Result {
         let failure = { (problem: String) in TranscriptRunner.Result(file: file, diff: [], updated: "", problems: ["\(file): \(problem)"]) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+        let child: ChildProcess
         do {
-            try process.run()
+            child = try ChildProcess.start(executable, arguments)
         } catch {
-            return failure("cannot start storesh for it: \(error.localizedDescription)")
+            return failure("cannot start storesh for it: \(error)")
         }
         var killer: DispatchWorkItem?
         if let limit {
-            let pid = process.processIdentifier
+            let pid = child.pid
             let item = DispatchWorkItem { kill(pid, SIGKILL) }
             DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: item)
             killer = item
         }
         // Read on threads of their own until the pipes close; once the child has exited,
-        // they get two seconds more (a crash reporter it started may hold them open).
-        let stdoutText = ReadBytes(Data()), stderrText = ReadBytes(Data())
-        for (pipe, text) in [(output, stdoutText), (errors, stderrText)] {
-            Thread {
-                let handle = pipe.fileHandleForReading
-                while true {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    text.append(chunk)
-                }
-                text.finish()
-            }.start()
-        }
-        process.waitUntilExit()
+        // they get two seconds more (a process it left running may hold them open).
+        let stdoutText = ReadBytes(), stderrText = ReadBytes()
+        ChildProcess.drain(child.output, into: stdoutText)
+        ChildProcess.drain(child.errors, into: stderrText)
+        let ending = child.wait()
         killer?.cancel()
         let grace = DispatchTime.now().uptimeNanoseconds + 2_000_000_000
         while !(stdoutText.isFinished && stderrText.isFinished), DispatchTime.now().uptimeNanoseconds < grace { usleep(1000) }
         let data = stdoutText.value
-        if process.terminationReason == .uncaughtSignal {
+        let status: Int32
+        switch ending {
+        case .signalled(let signal):
             let lastWords = String(decoding: stderrText.value, as: UTF8.self)
-            let loss = WorkerLoss(cause: .signal(process.terminationStatus), lastWords: lastWords)
+            let loss = WorkerLoss(cause: .signal(signal), lastWords: lastWords)
             return failure("storesh crashed running it (\(loss)); the other transcripts are not affected")
+        case .exited(let code):
+            status = code
         }
         guard let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last,
               let decoded = ChildResult(json: String(line)) else {
-            return failure("its storesh ended with status \(process.terminationStatus) without a result: \(String(decoding: stderrText.value, as: UTF8.self).suffix(500))")
+            return failure("its storesh ended with status \(status) without a result: \(String(decoding: stderrText.value, as: UTF8.self).suffix(500))")
         }
         return decoded.result
     }
@@ -138,38 +127,5 @@ struct ChildResult: Codable {
 
     var result: TranscriptRunner.Result {
         TranscriptRunner.Result(file: file, diff: diff, updated: updated, problems: problems)
-    }
-}
-
-/// Bytes read on one thread and looked at from another.
-private final class ReadBytes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Data
-    private var finished = false
-
-    init(_ value: Data) { stored = value }
-
-    func append(_ data: Data) {
-        lock.lock()
-        stored.append(data)
-        lock.unlock()
-    }
-
-    func finish() {
-        lock.lock()
-        finished = true
-        lock.unlock()
-    }
-
-    var isFinished: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return finished
-    }
-
-    var value: Data {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
     }
 }

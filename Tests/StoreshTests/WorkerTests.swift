@@ -69,7 +69,7 @@ struct WorkerTests {
         increment: state changed
           ~ count: 0 → 1
         !> overflow
-        error: faulty.faulty crashed while handling 'overflow' (SIGILL: arithmetic overflow, Faulty.swift:48)
+        error: faulty.faulty crashed while handling 'overflow' (SIGILL: arithmetic overflow, Faulty.swift:52)
         restarted faulty's worker; rebuilt from the history: faulty.faulty at 1
         > :state
         count: 1
@@ -130,11 +130,28 @@ struct TestJobsTests {
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "PASS \(folder)/a-first.transcript", "\(run.stdout)")
         #expect(lines.contains("FAIL \(folder)/b-crash.transcript"), "\(run.stdout)")
-        #expect(run.stdout.contains("b-crash.transcript: storesh crashed running it (SIGILL: arithmetic overflow, Faulty.swift:48)"), "\(run.stdout)")
+        #expect(run.stdout.contains("b-crash.transcript: storesh crashed running it (SIGILL: arithmetic overflow, Faulty.swift:52)"), "\(run.stdout)")
         #expect(lines.contains("PASS \(folder)/c-last.transcript"), "in file order, after the crash: \(run.stdout)")
         #expect(lines.last == "2 passed, 1 failed", "\(run.stdout)")
         let junit = try String(contentsOfFile: folder + "/junit.xml", encoding: .utf8)
         #expect(junit.contains("tests=\"3\" failures=\"1\""), "\(junit)")
+    }
+
+    /// A model that leaves a process running (here `sleep 47`, holding everything its
+    /// storesh had open) must not keep `storesh test` waiting for it: the transcript's
+    /// storesh has ended, and so has its file. (Foundation's Process noticed a child's end
+    /// only when every process holding a socket it passed down had closed it.)
+    @Test func aHelperProcessAModelLeavesDoesNotHoldTheRun() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-linger-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "> :load Faulty\nloaded faulty 1.0.0: faulty.faulty\n> linger 47\nlinger 47: no change\n".write(toFile: folder + "/linger.transcript", atomically: true, encoding: .utf8)
+        try "> increment\nincrement: state changed\n  ~ count: 0 → 1\n".write(toFile: folder + "/other.transcript", atomically: true, encoding: .utf8)
+        defer { _ = try? run("/usr/bin/pkill", ["-KILL", "-f", "^sleep 47$"], input: Data()) } // SIGKILL: the helper starts with its starting thread's signals blocked (a libdispatch thread's: all)
+        let result = try storesh(["test", "--jobs", "2", "--in-process", folder])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.hasSuffix("2 passed, 0 failed\n"), "\(result.stdout)")
+        let helper = try run("/usr/bin/pgrep", ["-f", "^sleep 47$"], input: Data())
+        #expect(helper.status == 0, "the helper still runs: the run did not wait for it to end")
     }
 }
 
@@ -282,7 +299,7 @@ struct BatchedScriptTests {
         let batched = try storesh(arguments)
         let single = try lineByLine(arguments)
         #expect(batched.status == 1)
-        #expect(batched.stdout.contains("crashed while handling 'overflow' (SIGILL: arithmetic overflow, Faulty.swift:48)\",\"file\":\"\(path)\",\"line\":51}"), "\(batched.stdout.suffix(3000))")
+        #expect(batched.stdout.contains("crashed while handling 'overflow' (SIGILL: arithmetic overflow, Faulty.swift:52)\",\"file\":\"\(path)\",\"line\":51}"), "\(batched.stdout.suffix(3000))")
         #expect(batched.stdout.hasSuffix("{\"kind\":\"state\",\"path\":\"count\",\"value\":150}\n"), "\(batched.stdout.suffix(500))")
         #expect(batched.stdout == single.stdout)
         #expect(batched.stderr == single.stderr)
@@ -320,7 +337,7 @@ struct CrashReportTests {
         let run = try storesh(["--plugin", "Faulty", "-c", ":crash", "-c", "increment", "-c", "overflow", "-c", ":crash"])
         #expect(run.status == 1)
         #expect(run.stdout.contains("faulty's workers have not crashed"), "\(run.stdout)")
-        #expect(run.stdout.contains("faulty's last worker ended: SIGILL: arithmetic overflow, Faulty.swift:48"), "\(run.stdout)")
+        #expect(run.stdout.contains("faulty's last worker ended: SIGILL: arithmetic overflow, Faulty.swift:52"), "\(run.stdout)")
         #expect(run.stdout.contains("Swift runtime failure: arithmetic overflow"), "the report itself, with the crashed thread: \(run.stdout)")
         #expect(run.stdout.contains("Faulty.update(state:action:environment:)"), "its backtrace: \(run.stdout)")
     }

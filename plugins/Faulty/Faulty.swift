@@ -1,8 +1,8 @@
 // Faulty: a model with the bugs models under development have, on purpose, so storesh's
 // tests can show it survives them: a Swift trap in the update, a force unwrap of nil, a
 // segfault, abort(), an action that never returns, a trap inside an effect (off the main
-// thread), and a state that traps when it is read. `increment` and `add` work, so there is
-// history to rebuild after a crash.
+// thread), a state that traps when it is read, and a helper process left running.
+// `increment` and `add` work, so there is history to rebuild after a crash.
 import Foundation
 import ObservableStore
 import StorePlugin
@@ -34,6 +34,10 @@ struct Faulty: ModelProtocol {
         case crashLater(Int)
         /// Makes reading the state trap.
         case poison
+        /// Starts a helper process (`sleep`) that outlives storesh, holding what it
+        /// inherited, as a daemon a model under development might start.
+        /// - Parameter seconds: how long the helper lives
+        case linger(Int)
     }
 
     struct Environment: Sendable {
@@ -63,8 +67,17 @@ struct Faulty: ModelProtocol {
             }
             return Update(state: next, fx: bomb)
         case .poison: next.poisoned = true
+        case .linger(let seconds): Faulty.startHelper(seconds: seconds)
         }
         return Update(state: next)
+    }
+
+    /// `sleep seconds`, inheriting every descriptor storesh has open, never waited for.
+    static func startHelper(seconds: Int) {
+        var helper: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("sleep"), strdup(String(seconds)), nil]
+        defer { argv.forEach { free($0) } }
+        _ = posix_spawn(&helper, "/bin/sleep", nil, nil, argv, environ)
     }
 
     // Opaque to the optimizer, so the traps happen at run time.
