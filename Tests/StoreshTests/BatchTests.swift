@@ -165,6 +165,31 @@ extension FileHandle {
     }
 }
 
+/// A program reading storesh's output through a pipe: the pipe grows to 1 MB, so storesh
+/// goes on while the reader catches up instead of stopping at every 64 KB.
+@Suite("Output through a pipe")
+struct OutputPipeTests {
+    /// The pipe storesh wrote to, as the reader sees it once storesh has ended.
+    private func pipeSize() throws -> (size: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: storeshBinary)
+        process.arguments = ["--plugin", "Counter", "--format", "json", "-c", "increment"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (fcntl(output.fileHandleForReading.fileDescriptor, 1032), String(decoding: text, as: UTF8.self)) // F_GETPIPE_SZ
+    }
+
+    @Test func aPipeOnStandardOutputGrowsToOneMegabyte() throws {
+        let (size, output) = try pipeSize()
+        #expect(size == 1 << 20)
+        #expect(output.contains(#""action":"increment""#), "the output is all there: \(output)")
+    }
+}
+
 @Suite("storesh test, as a program")
 struct TestCommandTests {
     @Test func reportsEachFileAndACountAndFailsWithOne() throws {
