@@ -79,10 +79,7 @@ package final class WireStateEncoder {
             if abandoned || error is Abandon { return false }
             throw error
         }
-        if abandoned {
-            count = 0
-            return false
-        }
+        // Given up after the root's own encoding had returned is thrown by `writeValue`.
         close(downTo: 0)
         return true
     }
@@ -131,16 +128,14 @@ package final class WireStateEncoder {
             return nil
         }
         pendingPlace = nil
-        nodes += 1
-        if nodes >= limit {
-            abandon()
-            return nil
-        }
-        if keyed { putRecordHeader(name: pendingName) } else { putByte(5) }
-        return push(keyed: keyed)
+        guard (try? node()) != nil else { return nil } // at the limit: given up
+        return push(keyed: keyed, name: pendingName)
     }
 
-    private func push(keyed: Bool) -> (depth: Int, generation: UInt64) {
+    /// Writes a container's header (a record named `name`, or a list) and opens a frame
+    /// for its elements.
+    private func push(keyed: Bool, name: String?) -> (depth: Int, generation: UInt64) {
+        if keyed { putRecordHeader(name: name) } else { putByte(5) }
         let generation = nextGeneration
         nextGeneration += 1
         frames.append(Frame(countOffset: count, elements: 0, keyStart: keys.count, generation: generation, keyed: keyed))
@@ -172,8 +167,7 @@ package final class WireStateEncoder {
     /// A nested container as the element just readied at `depth`.
     fileprivate func nested(keyed: Bool) throws -> (depth: Int, generation: UInt64) {
         try node()
-        if keyed { putRecordHeader(name: nil) } else { putByte(5) }
-        return push(keyed: keyed)
+        return push(keyed: keyed, name: nil)
     }
 
     /// The number of elements the container at `depth` holds (0 once it is closed).
