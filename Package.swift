@@ -147,7 +147,10 @@ let package = Package(
         // libFuzzer targets for the parsers (scripts/fuzz builds them with -sanitize=fuzzer);
         // a plain build replays a corpus through them.
         // One plugin in a process of its own, driven by storesh (docs/worker-protocol.md).
-        .executableTarget(name: "storesh-worker", dependencies: ["StoreHost"], swiftSettings: strict),
+        // The worker's side of docs/worker-protocol.md: serves one plugin's stores, each an
+        // in-process connection, to the shell that started the worker.
+        .target(name: "StoreWorker", dependencies: ["StoreHost", "StoreValue"], swiftSettings: strict),
+        .executableTarget(name: "storesh-worker", dependencies: ["StoreWorker"], swiftSettings: strict),
         .executableTarget(name: "storesh-fuzz", dependencies: ["CStorePlugin", "StoreHost", "StoreShell", "StoreValue"], swiftSettings: strict),
         .executableTarget(
             name: "store-demo",

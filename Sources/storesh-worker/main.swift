@@ -3,7 +3,7 @@
 // whatever the plugin prints goes to the shell through stdout and stderr.
 import Dispatch
 import Foundation
-import StoreHost
+import StoreWorker
 
 // Nothing else storesh had open belongs here (fds without close-on-exec that it got from
 // its own parent: a test runner's sockets, say); a crash reporter this process starts

@@ -30,13 +30,13 @@ public enum WorkerWireCheck {
     private static func observedAnswers(_ reader: inout WireReader) -> OracleViolation? {
         guard let count = try? reader.u32() else { return nil }
         for _ in 0..<min(count, 1024) {
-            guard let prologue = try? RemoteStore.observedPrologue(&reader) else { return nil }
+            guard let prologue = try? WorkerConnection.observedPrologue(&reader) else { return nil }
             for message in prologue.messages {
                 var body = WireReader(message.body)
                 _ = try? body.state()
             }
             guard prologue.refusal == nil else { continue }
-            guard let answer = try? RemoteStore.sendAnswer(&reader) else { return nil }
+            guard let answer = try? WorkerConnection.sendAnswer(&reader) else { return nil }
             if case .success(.changes(_, _, let patches)?) = answer.state, let problem = applies(patches) { return problem }
         }
         guard (try? reader.bool()) == true, case .changes(_, _, let patches)? = try? reader.state() else { return nil }

@@ -16,7 +16,7 @@ public final class WorkerPlugin {
     package private(set) var process: WorkerProcess?
     /// What the worker reported when it loaded the plugin.
     package private(set) var registered: RegisteredPlugin?
-    private var stores: [UInt32: Weak<WeakRoute<RemoteStore>>] = [:]
+    private var stores: [UInt32: Weak<WeakRoute<WorkerConnection>>] = [:]
     private var lastStore: UInt32 = 0
     /// The worker's timer ids → the shell clock's.
     private var timers: [UInt64: UInt64] = [:]
@@ -180,7 +180,7 @@ public final class WorkerPlugin {
         return SessionError(lost: loss, model: model, doing: what)
     }
 
-    func register(_ store: WeakRoute<RemoteStore>) -> UInt32 {
+    func register(_ store: WeakRoute<WorkerConnection>) -> UInt32 {
         lastStore += 1
         stores[lastStore] = Weak(store)
         return lastStore
@@ -212,19 +212,11 @@ public final class WorkerPlugin {
         do {
             switch WorkerProtocol.Message(rawValue: type) {
             case .effect:
-                let store = try reader.u32()
-                let kind = try reader.u32()
-                let effect = try reader.u64()
-                let label = try reader.optionalString()
-                let action = try reader.optionalString()
-                let message = try reader.optionalString()
-                stores[store]?.value?.target.receiveEffect(kind: kind, effect: effect, label: label, action: action, message: message)
+                let event = try reader.effectEvent()
+                stores[event.store]?.value?.target.receiveEffect(kind: event.kind, effect: event.effect, label: event.label, action: event.action, message: event.message)
             case .applied:
-                let store = try reader.u32()
-                let text = try reader.string()
-                let changed = try reader.u8()
-                let state = try reader.bool() ? try reader.state() : nil
-                stores[store]?.value?.target.receiveApplied(text, state: state, changed: changed == 2 ? nil : changed == 1)
+                let applied = try reader.appliedAction()
+                stores[applied.store]?.value?.target.receiveApplied(applied.action, state: applied.state, changed: applied.changed)
             case .wake:
                 let timer = try reader.u64()
                 let deadline = try reader.i64()
@@ -261,38 +253,7 @@ public final class WorkerPlugin {
     }
 
     nonisolated static func readRegistration(_ reader: inout WireReader) throws(WireError) -> RegisteredPlugin {
-        let name = try reader.string()
-        let version = try reader.string()
-        let toolchain = try reader.optionalString()
-        let resolved = try reader.string()
-        var models: [ModelSchema] = []
-        for _ in 0..<(try reader.u32()) {
-            let modelName = try reader.string()
-            let doc = try reader.optionalString()
-            let timeTravel = try reader.bool()
-            var actions: [(name: String, doc: String?, typed: Bool, params: [ParamDescriptor])] = []
-            for _ in 0..<(try reader.u32()) {
-                let actionName = try reader.string()
-                let actionDoc = try reader.optionalString()
-                let typed = try reader.bool()
-                var params: [ParamDescriptor] = []
-                for _ in 0..<(try reader.u32()) {
-                    let label = try reader.optionalString()
-                    let typeName = try reader.string()
-                    guard let type = ParamType(rawValue: typeName) else { throw WireError(description: "unknown parameter type \(typeName)") }
-                    params.append(ParamDescriptor(label: label, type: type, doc: try reader.optionalString()))
-                }
-                actions.append((actionName, actionDoc, typed, params))
-            }
-            var services: [(name: String, doc: String?, signature: String)] = []
-            for _ in 0..<(try reader.u32()) {
-                services.append((try reader.string(), try reader.optionalString(), try reader.string()))
-            }
-            var identityFields: [String] = []
-            for _ in 0..<(try reader.u32()) { identityFields.append(try reader.string()) }
-            models.append(ModelSchema(name: modelName, doc: doc, timeTravel: timeTravel, actions: actions, services: services, identityFields: identityFields))
-        }
-        return RegisteredPlugin(name: name, version: version, toolchain: toolchain, resolvedPath: resolved, models: models)
+        try reader.registration()
     }
 
     /// Where the worker program is: `$STORESH_WORKER`, or `storesh-worker` beside the

@@ -91,7 +91,7 @@ package final class WorkerProcess {
     }
 
     /// A request sent and not yet answered.
-    struct Ticket {
+    package struct Ticket {
         fileprivate let number: UInt64
     }
     /// The end of the worker's stderr, for crash reports.

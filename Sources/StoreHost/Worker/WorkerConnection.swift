@@ -1,12 +1,17 @@
-import StoreValue
+package import StoreValue
 
-/// A store of a model in a worker process: what `Session` calls instead of the plugin's
-/// entry points when the model runs in a worker. Each call is one request.
+/// A store of a model in a worker process (docs/worker-protocol.md): each call is one
+/// request to the worker, which runs the store through an `InProcessConnection` of its
+/// own. States come back whole or as the changes since the last state sent.
 @MainActor
-final class RemoteStore {
+package final class WorkerConnection: StoreConnection, ObservedBatching {
     private let plugin: WorkerPlugin
     private let model: ModelDescriptor
-    private unowned let session: Session
+    package var onEvent: ((ConnectionEvent) -> Void)?
+    package var callsAreRoundTrips: Bool { true }
+    /// Answers come in order on one pipe: no read can be asked while an event that came
+    /// with a request's answer is delivered.
+    package var readsDuringEvents: Bool { false }
     /// The worker this store lives in; after it is gone, so is the store.
     private let process: WorkerProcess?
     private var id: UInt32 = 0
@@ -20,16 +25,15 @@ final class RemoteStore {
     /// referenced: it is retained on every action (see `WeakRoute`).
     private lazy var route = WeakRoute(self)
 
-    init(plugin: WorkerPlugin, model: ModelDescriptor, session: Session) throws(SessionError) {
+    /// A connection to a new store of `model` in `plugin`'s worker; `create` makes it.
+    init(plugin: WorkerPlugin, model: ModelDescriptor) {
         self.plugin = plugin
         self.model = model
-        self.session = session
         process = plugin.process
         id = plugin.register(route)
     }
 
-    /// Creates the store in the worker; returns its initial state.
-    func create() throws(SessionError) -> WireState {
+    package func create() throws(SessionError) -> StateUpdate {
         var body = try start()
         body.u32(UInt32(model.indexInPlugin))
         var reply = try call(.create, body, doing: "creating a store")
@@ -41,7 +45,7 @@ final class RemoteStore {
     /// A state from the worker for the session to apply: a whole one, or changes to the
     /// state the session holds. Nil when they are changes to another state (the next read
     /// then asks for the whole state).
-    private func take(_ state: WireState) -> WireState? {
+    private func take(_ state: StateUpdate) -> StateUpdate? {
         switch state {
         case .whole(let number, _):
             held = number
@@ -57,13 +61,13 @@ final class RemoteStore {
 
     /// The session could not apply the changes it was given: the next read asks for the
     /// whole state.
-    func outOfStep() {
+    package func outOfStep() {
         held = nil
     }
 
     /// Reads the state: the changes since the last state the worker sent, or with `whole`
     /// (or when out of step) the whole state.
-    func read(whole: Bool) throws(SessionError) -> WireState {
+    package func read(whole: Bool) throws(SessionError) -> StateUpdate {
         var body = try start()
         body.bool(whole || held == nil)
         var reply = try call(.snapshot, body, doing: "making a snapshot of its state")
@@ -73,7 +77,7 @@ final class RemoteStore {
         return try read(whole: true)
     }
 
-    func destroy() {
+    package func destroy() {
         plugin.unregister(id)
         guard plugin.isCurrent(process) else { return }
         var body = plugin.requestBody()
@@ -81,15 +85,7 @@ final class RemoteStore {
         plugin.post(.destroy, body)
     }
 
-    struct Outcome {
-        var changed: Bool
-        var effectsStarted: Int
-        /// With `wantState`: the new state when it changed (nil when it did not), or why
-        /// it cannot be read.
-        var state: Result<WireState?, SessionError>
-    }
-
-    func send(_ action: ActionDescriptor, arguments: [Value], wantState: Bool) throws(SessionError) -> Outcome {
+    package func send(_ action: ActionDescriptor, arguments: [Value], wantState: Bool) throws(SessionError) -> SendOutcome {
         var body = try start()
         body.u32(UInt32(action.index))
         body.values(arguments)
@@ -100,9 +96,9 @@ final class RemoteStore {
 
     /// Reads what the worker answers for one sent action (`send`, and each action of a
     /// `sendObserved` batch).
-    private func outcome(from reply: inout WireReader, doing what: String) throws(SessionError) -> Outcome {
+    private func outcome(from reply: inout WireReader, doing what: String) throws(SessionError) -> SendOutcome {
         let reported = try decode(what) { () throws(WireError) in try Self.sendAnswer(&reply) }
-        let read: Result<WireState?, SessionError>
+        let read: Result<StateUpdate?, SessionError>
         switch reported.state {
         case .success(let state?):
             // Changes the shell cannot apply: ask for the whole state instead.
@@ -110,20 +106,12 @@ final class RemoteStore {
         case .success(nil): read = .success(nil)
         case .failure(let error): read = .failure(error)
         }
-        return Outcome(changed: reported.changed, effectsStarted: reported.effects, state: read)
+        return SendOutcome(changed: reported.changed, effectsStarted: reported.effects, state: read)
     }
 
     /// What the worker answers for one sent action, as it is on the wire.
-    nonisolated static func sendAnswer(_ reply: inout WireReader) throws(WireError) -> (changed: Bool, effects: Int, state: Result<WireState?, SessionError>) {
-        let changed = try reply.bool()
-        let effects = Int(try reply.u32())
-        var state: Result<WireState?, SessionError> = .success(nil)
-        switch try reply.u8() {
-        case 1: state = .success(try reply.state())
-        case 2: state = .failure(SessionError(message: try reply.string()))
-        default: break
-        }
-        return (changed, effects, state)
+    nonisolated static func sendAnswer(_ reply: inout WireReader) throws(WireError) -> (changed: Bool, effects: Int, state: Result<StateUpdate?, SessionError>) {
+        try reply.sendAnswer()
     }
 
     /// The messages one action of an observed batch caused, and whether the model refused
@@ -142,7 +130,7 @@ final class RemoteStore {
     /// `stopAtFailure`; with `wantState`, each action that changed the state brings it;
     /// with `stateAfter` (and not `wantState`), the answer ends with the state after the
     /// last action processed.
-    func startObserved(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, wantState: Bool, continuing: Bool, stateAfter: Bool) throws(SessionError) -> WorkerProcess.Ticket {
+    package func startObserved(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, wantState: Bool, continuing: Bool, stateAfter: Bool) throws(SessionError) -> WorkerProcess.Ticket {
         try startBatch(.sendObserved, actions, flags: stopAtFailure, wantState, continuing, stateAfter)
     }
 
@@ -158,28 +146,13 @@ final class RemoteStore {
         return try plugin.send(request, body, model: model.qualifiedName, doing: "handling a batch of \(actions.count) actions")
     }
 
-    /// The answer to a `startObserved` batch, read one action at a time.
-    struct ObservedAnswers {
-        fileprivate var reply: WireReader
-        fileprivate var remaining: Int
-        /// How many actions the worker processed.
-        let processed: Int
-        /// The answer's size in bytes.
-        var byteCount: Int { reply.byteCount }
-        /// True when the worker processed none of the actions.
-        var isEmpty: Bool { processed == 0 }
-        /// The state after the last action, once `next` has read past it (when asked for).
-        fileprivate(set) var stateAfter: WireState?
-        fileprivate var ended = false
-    }
-
     /// A worker that ran a batch it should have skipped: it is stopped as broken.
-    func outOfOrder() -> SessionError {
+    package func outOfOrder() -> SessionError {
         plugin.malformed(WireError(description: "it ran a batch sent after one it cut short"), model: model.qualifiedName, doing: "handling a batch of actions")
     }
 
     /// Waits for the answer to an observed batch of `sent` actions.
-    func observedAnswers(_ ticket: WorkerProcess.Ticket, sent: Int) throws(SessionError) -> ObservedAnswers {
+    package func observedAnswers(_ ticket: WorkerProcess.Ticket, sent: Int) throws(SessionError) -> ObservedAnswers {
         var reply: WireReader
         switch try plugin.wait(for: ticket, model: model.qualifiedName, doing: "handling a batch of actions") {
         case .success(let reader): reply = reader
@@ -196,7 +169,7 @@ final class RemoteStore {
     /// The next action's answer (nil after the last one the worker processed): first the
     /// messages it caused are handled as if they had come on their own, then its outcome
     /// or refusal is read.
-    func next(_ answers: inout ObservedAnswers) throws(SessionError) -> Result<Outcome, SessionError>? {
+    package func next(_ answers: inout ObservedAnswers) throws(SessionError) -> Result<SendOutcome, SessionError>? {
         guard answers.remaining > 0 else {
             if !answers.ended {
                 answers.ended = true
@@ -216,7 +189,7 @@ final class RemoteStore {
     /// no messages, was applied and changed the state, which came whole — read straight
     /// from the reply, without the general answer's wrappers (`next`), which cost the
     /// shell more than the state. Nil, with nothing read, for any other answer.
-    func nextWholeState(_ answers: inout ObservedAnswers) -> (effects: Int, number: UInt64, state: Value)? {
+    package func nextWholeState(_ answers: inout ObservedAnswers) -> (effects: Int, number: UInt64, state: Value)? {
         guard answers.remaining > 0 else { return nil }
         var reader = answers.reply
         // No messages, not refused, changed; its effects; a state, whole.
@@ -231,13 +204,16 @@ final class RemoteStore {
 
     /// Sends `actions` in one request and returns without waiting (`finishBatch` takes the
     /// answer): the worker applies them in order, past refusals unless `stopAtFailure`.
-    func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool) throws(SessionError) -> WorkerProcess.Ticket {
-        try startBatch(.sendBatch, actions, flags: stopAtFailure, stateAfter)
+    package func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool) throws(SessionError) -> BatchTicket {
+        .pending(try startBatch(.sendBatch, actions, flags: stopAtFailure, stateAfter))
     }
 
     /// What a batch did: per action it processed, what it did or why it was refused; and
     /// the state after it, when asked for.
-    func finishBatch(_ ticket: WorkerProcess.Ticket) throws(SessionError) -> (outcomes: [Result<Session.BatchOutcome, SessionError>], stateAfter: WireState?) {
+    package func finishBatch(_ batch: BatchTicket) throws(SessionError) -> (outcomes: [Result<Session.BatchOutcome, SessionError>], stateAfter: StateUpdate?) {
+        guard case .pending(let ticket) = batch else {
+            throw SessionError(message: "\(model.qualifiedName): a batch run elsewhere cannot be answered by its worker")
+        }
         var reply: WireReader
         switch try plugin.wait(for: ticket, model: model.qualifiedName, doing: "handling a batch of actions") {
         case .success(let reader): reply = reader
@@ -262,7 +238,7 @@ final class RemoteStore {
     }
 
     /// Replays `actions` (updates only) in one request, stopping at the first refused.
-    func replayBatch(_ actions: [(String, [Value])]) throws(SessionError) -> (changed: [Bool], error: SessionError?) {
+    package func replayBatch(_ actions: [(String, [Value])]) throws(SessionError) -> (changed: [Bool], error: SessionError?) {
         var body = try start()
         body.u32(UInt32(actions.count))
         for (name, arguments) in actions {
@@ -281,7 +257,7 @@ final class RemoteStore {
         }
     }
 
-    func replay(_ name: String, arguments: [Value]) throws(SessionError) -> Bool {
+    package func replay(_ name: String, arguments: [Value]) throws(SessionError) -> Bool {
         var body = try start()
         body.string(name)
         body.values(arguments)
@@ -289,7 +265,7 @@ final class RemoteStore {
         return try decode("replaying '\(name)'") { () throws(WireError) in try reply.bool() }
     }
 
-    func restore(_ state: Value) throws(SessionError) -> Bool {
+    package func restore(_ state: Value) throws(SessionError) -> Bool {
         var body = try start()
         body.value(state)
         var reply = try call(.restore, body, doing: "restoring a snapshot")
@@ -298,7 +274,7 @@ final class RemoteStore {
 
 
     /// Makes the worker answer the service at `index` as `script` says (nil: its own).
-    func stub(service index: Int, _ script: StubScript?) throws(SessionError) {
+    package func stub(service index: Int, _ script: StubScript?) throws(SessionError) {
         var body = try start()
         body.u32(UInt32(index))
         body.bool(script != nil)
@@ -319,15 +295,21 @@ final class RemoteStore {
         _ = scripts[index]?.next()
     }
 
-    func receiveEffect(kind: UInt32, effect: UInt64, label: String?, action: String?, message: String?) {
-        session.receive(EffectEventRecord(
-            kind: EffectEventRecord.Kind(rawValue: kind) ?? .failed, effect: effect,
-            label: label, action: action, message: message, elapsedMilliseconds: session.elapsed
-        ))
+    /// The send a typed action would get: the worker chooses its entry point.
+    package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendOutcome {
+        try send(action, arguments: arguments, wantState: false)
     }
 
-    func receiveApplied(_ action: String, state: WireState?, changed: Bool?) {
-        session.appliedInWorker(action, state: state.flatMap { take($0) }, changed: changed)
+    /// An effect event the worker reported for this store.
+    func receiveEffect(kind: UInt32, effect: UInt64, label: String?, action: String?, message: String?) {
+        onEvent?(.effect(kind: EffectEventRecord.Kind(rawValue: kind) ?? .failed, effect: effect, label: label, action: action, message: message))
+    }
+
+    /// An effect's action the worker applied, with the state after it when it could be
+    /// read (changes to another state than the one held are dropped: the next read asks
+    /// for the whole state).
+    func receiveApplied(_ action: String, state: StateUpdate?, changed: Bool?) {
+        onEvent?(.applied(action: action, state: state.flatMap { take($0) }, changed: changed))
     }
 
     /// A request body for this store, or an error when its worker is gone.
@@ -357,3 +339,20 @@ final class RemoteStore {
         }
     }
 }
+
+/// The answer to an observed batch (`WorkerConnection.startObserved`), read one action at
+/// a time.
+package struct ObservedAnswers {
+    fileprivate var reply: WireReader
+    fileprivate var remaining: Int
+    /// How many actions the worker processed.
+    package let processed: Int
+    /// The answer's size in bytes.
+    package var byteCount: Int { reply.byteCount }
+    /// True when the worker processed none of the actions.
+    package var isEmpty: Bool { processed == 0 }
+    /// The state after the last action, once `next` has read past it (when asked for).
+    package fileprivate(set) var stateAfter: StateUpdate?
+    fileprivate var ended = false
+}
+

@@ -136,13 +136,16 @@ public final class ModelDescriptor: @unchecked Sendable {
     public let stateDiff: StateDiff
 
     /// True when the model can replay its history (undo, jumps, resume).
-    public var supportsTimeTravel: Bool { worker.map { _ in workerTimeTravel } ?? (replay != nil) }
+    public var supportsTimeTravel: Bool { worker != nil || scripted != nil ? declaredTimeTravel : replay != nil }
 
     /// The worker process running the model, nil when it runs in this process.
     package let worker: WorkerPlugin?
     /// The model's position in its plugin's registration order (how a worker names it).
     let indexInPlugin: Int
-    private let workerTimeTravel: Bool
+    /// For a model whose entry points are elsewhere: whether it said it can time travel.
+    private let declaredTimeTravel: Bool
+    /// Makes the connection to a store of a scripted model (tests); nil for a plugin's.
+    package let scripted: (@MainActor @Sendable () -> any StoreConnection)?
 
     init(
         plugin: String, name: String, doc: String?, actions: [ActionDescriptor], services: [ServiceDescriptor],
@@ -156,13 +159,15 @@ public final class ModelDescriptor: @unchecked Sendable {
         snapshotChanges: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?)? = nil,
         snapshotEncoded: SnapshotEncoded? = nil,
         identityFields: [String] = [],
-        worker: WorkerPlugin? = nil, indexInPlugin: Int = 0, workerTimeTravel: Bool = false
+        worker: WorkerPlugin? = nil, indexInPlugin: Int = 0, declaredTimeTravel: Bool = false,
+        scripted: (@MainActor @Sendable () -> any StoreConnection)? = nil
     ) {
         self.identityFields = identityFields
         self.stateDiff = StateDiff(identityFields: identityFields)
         self.worker = worker
         self.indexInPlugin = indexInPlugin
-        self.workerTimeTravel = workerTimeTravel
+        self.declaredTimeTravel = declaredTimeTravel
+        self.scripted = scripted
         self.replay = replay
         self.restore = restore
         self.snapshotChanges = snapshotChanges
@@ -192,11 +197,12 @@ public final class ModelDescriptor: @unchecked Sendable {
         )
     }
 
-    /// A model whose entry points are elsewhere (in a worker process, or nowhere): the
-    /// schema alone, with C entry points that refuse to run.
+    /// A model whose entry points are elsewhere (in a worker process, scripted in memory,
+    /// or nowhere): the schema alone, with C entry points that refuse to run.
     convenience init(
         plugin: String, name: String, doc: String?, actions: [ActionDescriptor], services: [ServiceDescriptor],
-        identityFields: [String] = [], worker: WorkerPlugin? = nil, indexInPlugin: Int = 0, timeTravel: Bool = false
+        identityFields: [String] = [], worker: WorkerPlugin? = nil, indexInPlugin: Int = 0, timeTravel: Bool = false,
+        scripted: (@MainActor @Sendable () -> any StoreConnection)? = nil
     ) {
         self.init(
             plugin: plugin, name: name, doc: doc, actions: actions, services: services, modelData: nil,
@@ -206,7 +212,7 @@ public final class ModelDescriptor: @unchecked Sendable {
             },
             destroy: { _ in }, dispatch: { _, _, _, _, _ in Int32(SP_ERR_INTERNAL) }, snapshot: { _ in nil },
             replay: nil, restore: nil, identityFields: identityFields,
-            worker: worker, indexInPlugin: indexInPlugin, workerTimeTravel: timeTravel
+            worker: worker, indexInPlugin: indexInPlugin, declaredTimeTravel: timeTravel, scripted: scripted
         )
     }
 

@@ -84,10 +84,10 @@ package final class StubScript {
 /// its `StubScript` says; a `fail` answer returns the zero value and reports the failure
 /// through `service_failure`.
 @MainActor
-final class ServiceStub {
+package final class ServiceStub {
     let script: StubScript
     /// Called after each call (a worker tells the shell, whose copy of the script counts).
-    var onCall: (() -> Void)?
+    package var onCall: (() -> Void)?
     private unowned let context: PluginContext
     private let cif: UnsafeMutablePointer<ffi_cif>
     private let argumentTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>

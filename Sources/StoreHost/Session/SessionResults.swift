@@ -1,4 +1,4 @@
-public import StoreValue
+package import StoreValue
 
 // What a session's reads, sends and events give back: the values `Session` hands out.
 
@@ -117,31 +117,5 @@ extension Session {
         } catch {
             throw .plugin(error)
         }
-    }
-}
-
-extension Session {
-    /// Actions sent to a model in a worker in one request, to be applied and observed one
-    /// by one (`startObserved`): each comes back as `send` would give it.
-    public struct ObservedBatch {
-        let ticket: WorkerProcess.Ticket
-        let names: [String]
-        let observe: Bool
-    }
-
-    /// The answer to an observed batch, taken one action at a time (`nextObserved`).
-    public struct ObservedResults {
-        var answers: RemoteStore.ObservedAnswers
-        let names: [String]
-        let observe: Bool
-        var taken = 0
-        /// The answer's size in bytes (callers size later batches by it).
-        public var byteCount: Int { answers.byteCount }
-        /// True when the worker processed none of the batch's actions.
-        public var isEmpty: Bool { answers.isEmpty }
-        /// The state after the batch's last action, once all were taken, when the batch
-        /// asked for it (`stateAfter`) and the worker could read it; the session's state
-        /// is then that state.
-        public internal(set) var stateAfter: Value?
     }
 }

@@ -1,0 +1,113 @@
+package import StoreValue
+
+/// A running store of one model, wherever it runs: what `Session` drives. Three kinds
+/// implement it — `InProcessConnection` (the plugin loaded in this process, called through
+/// the C ABI), `WorkerConnection` (the plugin in a worker process, one request per call,
+/// docs/worker-protocol.md) and `ScriptedConnection` (in memory, for tests) — and
+/// `Session` never asks which kind it has.
+///
+/// States travel as `StateUpdate`s: whole, or the changes since the last update the
+/// connection gave. The session applies every update it is given, in order; when changes
+/// do not fit the state it holds it calls `outOfStep()`, and the next read is whole.
+@MainActor
+package protocol StoreConnection: AnyObject {
+    /// Receives what happens in the store outside a call's answer: effect events, and the
+    /// actions effects applied (with the state after them). May be called during a call.
+    var onEvent: ((ConnectionEvent) -> Void)? { get set }
+    /// True when every call is a round trip to another process, so batches pay off
+    /// (`Session.startObserved`, larger time-travel batches).
+    var callsAreRoundTrips: Bool { get }
+    /// True when the state may be read while an event is being delivered (a connection
+    /// whose answers come in order on one channel cannot be asked then).
+    var readsDuringEvents: Bool { get }
+
+    /// Makes the store, in its initial state, and returns that state (whole). Called once,
+    /// first.
+    func create() throws(SessionError) -> StateUpdate
+    /// Sends one action; with `wantState`, the state after it when it changed.
+    func send(_ action: ActionDescriptor, arguments: [Value], wantState: Bool) throws(SessionError) -> SendOutcome
+    /// Sends through the plugin's value-tree entry point even when the action has a typed
+    /// one (benchmarks compare the two); the state is not read.
+    func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendOutcome
+    /// Sends `actions` without reading the state; `finishBatch` takes the answer. A
+    /// connection that crosses processes returns before the other side is done.
+    func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool) throws(SessionError) -> BatchTicket
+    /// The answer to a batch: per action processed, what it did or why it was refused; and
+    /// the state after the batch when it was asked for and could be read.
+    func finishBatch(_ ticket: BatchTicket) throws(SessionError) -> (outcomes: [Result<Session.BatchOutcome, SessionError>], stateAfter: StateUpdate?)
+    /// Applies an action's update alone (its effects are dropped): time travel.
+    func replay(_ name: String, arguments: [Value]) throws(SessionError) -> Bool
+    /// Replays several actions in order, stopping at the first the model refuses.
+    func replayBatch(_ actions: [(String, [Value])]) throws(SessionError) -> (changed: [Bool], error: SessionError?)
+    /// Puts back a state the model reported; false when the model cannot restore.
+    func restore(_ state: Value) throws(SessionError) -> Bool
+    /// Reads the state: its changes since the last update, or the whole state (`whole`,
+    /// or when the changes cannot be had).
+    func read(whole: Bool) throws(SessionError) -> StateUpdate
+    /// The session could not apply the last changes: the next read is whole.
+    func outOfStep()
+    /// Answers calls of the service at `index` as `script` says (nil: the model's own).
+    func stub(service index: Int, _ script: StubScript?) throws(SessionError)
+    /// Ends the store. Called once, when the session goes.
+    func destroy()
+}
+
+/// A store's state as a connection hands it over: whole, or as the changes since the last
+/// update it gave (`base`, which the session holds). Updates are numbered by the side that
+/// read them.
+package enum StateUpdate {
+    case whole(number: UInt64, state: Value)
+    case changes(number: UInt64, base: UInt64, patches: [StatePatch])
+}
+
+/// Something a store did outside a call's answer.
+package enum ConnectionEvent {
+    /// An effect started, emitted an action, finished, failed or was cancelled.
+    case effect(kind: EffectEventRecord.Kind, effect: UInt64, label: String?, action: String?, message: String?)
+    /// An effect's action was applied: the state after it (nil when it could not be read)
+    /// and whether it changed the state, as the model said (nil: it did not say).
+    case applied(action: String, state: StateUpdate?, changed: Bool?)
+}
+
+/// What one sent action did.
+package struct SendOutcome {
+    package var changed: Bool
+    package var effectsStarted: Int
+    /// When the state was asked for: the state after the action when it changed (nil
+    /// when it did not), or why it cannot be read.
+    package var state: Result<StateUpdate?, SessionError>
+
+    package init(changed: Bool, effectsStarted: Int, state: Result<StateUpdate?, SessionError> = .success(nil)) {
+        self.changed = changed
+        self.effectsStarted = effectsStarted
+        self.state = state
+    }
+}
+
+/// A batch a connection was given: its answer, or the request that will bring it.
+package enum BatchTicket {
+    /// Run already: what it did, and the state after it when asked for.
+    case done(outcomes: [Result<Session.BatchOutcome, SessionError>], stateAfter: StateUpdate?)
+    /// Sent to a worker, whose answer is still to be read.
+    case pending(WorkerProcess.Ticket)
+}
+
+/// A connection that can send actions to be applied and answered one by one in one
+/// request (a worker's `send observed`), so runs that show every result pay one round
+/// trip per batch instead of one per action. See `Session.startObserved`.
+@MainActor
+package protocol ObservedBatching: AnyObject {
+    /// Sends the batch and returns without waiting for its answer.
+    func startObserved(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, wantState: Bool, continuing: Bool, stateAfter: Bool) throws(SessionError) -> WorkerProcess.Ticket
+    /// Waits for the answer to an observed batch of `sent` actions.
+    func observedAnswers(_ ticket: WorkerProcess.Ticket, sent: Int) throws(SessionError) -> ObservedAnswers
+    /// The next action's answer, nil after the last one processed: first the events it
+    /// caused are delivered as if they had come on their own, then its outcome or refusal.
+    func next(_ answers: inout ObservedAnswers) throws(SessionError) -> Result<SendOutcome, SessionError>?
+    /// The next answer when it is the usual one (no events, applied, changed, the state
+    /// whole), read without the general answer's wrappers; nil, with nothing read, else.
+    func nextWholeState(_ answers: inout ObservedAnswers) -> (effects: Int, number: UInt64, state: Value)?
+    /// The error for a batch that should have been skipped and was not (the other side is
+    /// not keeping order, and is stopped).
+    func outOfOrder() -> SessionError
+}

@@ -1,0 +1,31 @@
+import StoreHost
+
+/// The clock a worker's plugin sees: the shell's. Virtual time is the time the shell
+/// last sent, and timers are the shell's to fire; real time is read here.
+@MainActor
+final class ShellTime: HostClock {
+    var isVirtual = false
+    var shellNow: Int64 = 0
+    var onWake: ((UInt64, Int64) -> Void)?
+    var onCancel: ((UInt64) -> Void)?
+    private var lastTimer: UInt64 = 0
+    private var callbacks: [UInt64: @MainActor () -> Void] = [:]
+
+    var now: Int64 { shellNow }
+
+    func wake(at deadline: Int64, _ fire: @escaping @MainActor () -> Void) -> UInt64 {
+        lastTimer += 1
+        callbacks[lastTimer] = fire
+        onWake?(lastTimer, deadline)
+        return lastTimer
+    }
+
+    func cancel(_ timer: UInt64) {
+        guard callbacks.removeValue(forKey: timer) != nil else { return }
+        onCancel?(timer)
+    }
+
+    func fire(_ timer: UInt64) {
+        callbacks.removeValue(forKey: timer)?()
+    }
+}

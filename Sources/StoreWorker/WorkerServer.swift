@@ -1,0 +1,213 @@
+import Dispatch
+import Foundation
+import StoreHost
+import StoreValue
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The worker's side of the protocol (docs/worker-protocol.md): runs in `storesh-worker`,
+/// loads one plugin in its own process and answers the shell's requests on the main
+/// thread. Each store it hosts is an `InProcessConnection` — the same connection storesh
+/// uses with `--in-process` — whose state updates it passes on; it holds no state itself.
+@MainActor
+public final class WorkerServer {
+    private let input: Int32
+    private let output: Int32
+    private var frames = FrameBuffer()
+    var host: PluginHost?
+    var plugin: LoadedPlugin?
+    var stores: [UInt32: InProcessConnection] = [:]
+    let clock = ShellTime()
+    /// The shell's `--check-changes`, for the host made at `load`.
+    var checksChanges = false
+    private var source: (any DispatchSourceRead)?
+    /// While an action of a `sendObserved` batch runs: the messages it causes, kept for
+    /// the reply instead of sent.
+    var captured: (writer: WireWriter, count: UInt32)?
+    /// Stores whose last observed batch was cut short (after an action that started effects,
+    /// or at a refusal when asked to stop).
+    var cutShort: Set<UInt32> = []
+
+    /// Keeps the server of this process alive while the main queue runs.
+    public static func keepAlive(_ server: WorkerServer) { running = server }
+    private static var running: WorkerServer?
+
+    /// Serves requests from `input` and answers on `output` (fds 3 and 4 in a worker).
+    public init(input: Int32, output: Int32) {
+        self.input = input
+        self.output = output
+    }
+
+    /// Starts reading requests on the main queue; the caller then runs the main queue
+    /// (`dispatchMain()`). The process exits when the shell closes the pipe.
+    public func start() {
+        _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
+        clock.onWake = { [weak self] timer, deadline in
+            var body = WireWriter()
+            body.u64(timer)
+            body.i64(deadline)
+            self?.send(.wake, body)
+        }
+        clock.onCancel = { [weak self] timer in
+            var body = WireWriter()
+            body.u64(timer)
+            self?.send(.cancel, body)
+        }
+        let source = DispatchSource.makeReadSource(fileDescriptor: input, queue: .main)
+        source.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.readRequests() } }
+        source.resume()
+        self.source = source
+    }
+
+    private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
+
+    private func readRequests() {
+        while true {
+            let count = read(input, chunk.baseAddress!, chunk.count)
+            if count > 0 {
+                frames.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+                if count < chunk.count { break }
+            } else if count == 0 {
+                exit(0) // the shell is gone
+            } else if errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+        do {
+            while let frame = try frames.next() { handle(frame.type, frame.body) }
+        } catch {
+            FileHandle.standardError.write(Data("storesh-worker: \(error)\n".utf8))
+            exit(3)
+        }
+    }
+
+    private func handle(_ type: UInt8, _ body: [UInt8]) {
+        var reader = WireReader(body)
+        var reply = WireWriter()
+        reply.u8(0)
+        do {
+            clock.shellNow = try reader.i64()
+            guard let request = WorkerProtocol.Request(rawValue: type) else { throw WireError(description: "unknown request \(type)") }
+            if let refusal = try answer(request, &reader, into: &reply) {
+                reply = WireWriter()
+                reply.u8(1)
+                reply.string(refusal)
+            }
+        } catch {
+            FileHandle.standardError.write(Data("storesh-worker: a request does not decode: \(error)\n".utf8))
+            exit(3)
+        }
+        send(.reply, reply)
+    }
+
+    /// Answers one request into `reply`; returns a refusal message instead when the
+    /// request cannot be done (the worker goes on).
+    private func answer(_ request: WorkerProtocol.Request, _ reader: inout WireReader, into reply: inout WireWriter) throws(WireError) -> String? {
+        switch request {
+        case .hello:
+            let version = try reader.u32()
+            clock.isVirtual = try reader.bool()
+            checksChanges = try reader.bool()
+            reply.u32(WorkerProtocol.version)
+            guard version == WorkerProtocol.version else { return nil }
+            reply.u32(PluginHost.abiVersion)
+            reply.string(PluginHost.toolchain)
+            reply.i64(Int64(getpid()))
+        case .load:
+            return load(try reader.string(), into: &reply)
+        case .create:
+            return try create(&reader, into: &reply)
+        case .destroy:
+            let id = try reader.u32()
+            stores.removeValue(forKey: id)?.destroy()
+            cutShort.remove(id)
+        case .send:
+            let id = try reader.u32()
+            let store = try store(id)
+            let index = Int(try reader.u32())
+            let arguments = try reader.values()
+            let wantState = try reader.bool()
+            if case .refused(let message) = sendAction(index, arguments, to: store, wantState: wantState, into: &reply) { return message }
+        case .replay:
+            let store = try store(try reader.u32())
+            let name = try reader.string()
+            let arguments = try reader.values()
+            do {
+                reply.bool(try store.replay(name, arguments: arguments))
+            } catch {
+                return error.message
+            }
+        case .restore:
+            let store = try store(try reader.u32())
+            let state = try reader.value()
+            do {
+                reply.bool(try store.restore(state))
+            } catch {
+                return error.message
+            }
+        case .snapshot:
+            let store = try store(try reader.u32())
+            let whole = try reader.bool()
+            do {
+                try writeState(of: store, whole: whole, into: &reply)
+            } catch {
+                return error.message
+            }
+        case .stub:
+            return try stub(&reader)
+        case .fire:
+            clock.fire(try reader.u64())
+        case .replayBatch:
+            try replayBatch(&reader, into: &reply)
+        case .sendBatch:
+            try sendBatch(&reader, into: &reply)
+        case .sendObserved:
+            try sendObserved(&reader, into: &reply)
+        }
+        return nil
+    }
+
+    func store(_ id: UInt32) throws(WireError) -> InProcessConnection {
+        guard let store = stores[id] else { throw WireError(description: "no store \(id)") }
+        return store
+    }
+
+    /// Writes the store's state for the shell: whole when asked (or when reads go whole:
+    /// then as the plugin wrote it, without decoding), else its changes since the last
+    /// state sent.
+    func writeState(of store: InProcessConnection, whole: Bool = false, into writer: inout WireWriter) throws(SessionError) {
+        if let number = try store.readEncodedWhole(whole: whole) {
+            writer.wholeState(number: number, encoded: store.encodedState)
+        } else {
+            writer.state(try store.read(whole: whole))
+        }
+    }
+
+    /// Sends a message to the shell, or keeps it for the reply while an observed batch's
+    /// action runs.
+    func send(_ type: WorkerProtocol.Message, _ body: WireWriter) {
+        if var kept = captured {
+            captured = nil // no copy of the kept bytes while appending
+            kept.writer.u8(type.rawValue)
+            kept.writer.counted(body.bytes)
+            kept.count += 1
+            captured = kept
+            return
+        }
+        let frame = WireWriter.frame(type.rawValue, body.bytes)
+        var offset = 0
+        while offset < frame.count {
+            let written = frame.withUnsafeBytes { write(output, $0.baseAddress! + offset, $0.count - offset) }
+            if written > 0 {
+                offset += written
+            } else if written < 0, errno == EINTR {
+                continue
+            } else {
+                exit(0) // the shell is gone
+            }
+        }
+    }
+}
