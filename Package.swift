@@ -160,7 +160,11 @@ let package = Package(
         // Waiting and locking helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "ObservableStoreTests", dependencies: ["ObservableStore", "StoreTesting", "TestSupport", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
-        .testTarget(name: "StoreHostTests", dependencies: ["StoreHost", "StoreShell", "StoreValue", "CStorePlugin", "TestSupport"], swiftSettings: strict),
+        // What the host's and the shell's tests share: plugins built at test time, hosts on a
+        // virtual clock.
+        .target(name: "HostTestSupport", dependencies: ["StoreHost", "StoreValue", "TestSupport"], path: "Tests/HostTestSupport", swiftSettings: strict),
+        .testTarget(name: "StoreHostTests", dependencies: ["StoreHost", "StoreValue", "CStorePlugin", "HostTestSupport"], swiftSettings: strict),
+        .testTarget(name: "StoreShellTests", dependencies: ["StoreShell", "StoreHost", "StoreValue", "HostTestSupport"], swiftSettings: strict),
         // End to end: runs the built storesh binary, in batch mode and through a pseudo-terminal.
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(name: "StoreshTests", dependencies: ["TestSupport", "CPseudoTerminal"], swiftSettings: strict),

@@ -1,5 +1,5 @@
+import HostTestSupport
 import StoreHost
-import StoreShell
 import StoreValue
 import Testing
 

@@ -1,3 +1,4 @@
+import HostTestSupport
 import Dispatch
 import StoreHost
 import Testing

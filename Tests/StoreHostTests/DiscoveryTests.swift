@@ -1,6 +1,6 @@
+import HostTestSupport
 import Foundation
 import StoreHost
-import StoreShell
 import Testing
 
 @MainActor

@@ -1,4 +1,5 @@
 @testable import StoreValue
+import HostTestSupport
 import Testing
 
 /// A record with padding between `done` and `priority` (a Bool before an Int).

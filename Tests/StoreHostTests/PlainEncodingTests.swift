@@ -1,4 +1,5 @@
 @testable import StoreValue
+import HostTestSupport
 import Testing
 
 private struct Nested: Codable, Equatable {

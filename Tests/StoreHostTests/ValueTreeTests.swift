@@ -1,3 +1,4 @@
+import HostTestSupport
 import CStorePlugin
 import StoreHost
 import StoreValue

@@ -1,3 +1,4 @@
+import HostTestSupport
 import StoreValue
 import Testing
 

@@ -1,3 +1,4 @@
+import HostTestSupport
 import StoreShell
 import StoreValue
 import Testing

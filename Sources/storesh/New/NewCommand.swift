@@ -84,10 +84,19 @@ struct ScaffoldError: Error, CustomStringConvertible {
 
 /// Where storesh was built from: templates and storeplugin.h live there.
 enum Checkout {
-    /// The checkout's root, if it is still where storesh was built.
+    /// The checkout's root, if it is still where storesh was built: the nearest folder
+    /// above this source file that holds the package and its C header (so the answer does
+    /// not depend on how deep this file sits).
     static var root: URL? {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) ? root : nil
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while folder.path != "/" {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path),
+               FileManager.default.fileExists(atPath: folder.appendingPathComponent("Sources/CStorePlugin/include/storeplugin.h").path) {
+                return folder
+            }
+            folder.deleteLastPathComponent()
+        }
+        return nil
     }
 
     /// The directory holding storeplugin.h.

@@ -1,12 +1,11 @@
 @_exported import TestSupport
 import Foundation
-import StoreHost
-import StoreShell
-import StoreValue
-import Testing
+package import StoreHost
+package import StoreValue
+package import Testing
 
 /// The build directory, where `swift build`/`swift test` put the example plugins.
-let buildDirectory: String = {
+package let buildDirectory: String = {
     // The test bundle lives in .build/<config>/ beside the plugin libraries.
     let bundle = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
     var url = bundle.resolvingSymlinksInPath().deletingLastPathComponent()
@@ -17,19 +16,19 @@ let buildDirectory: String = {
 }()
 
 @MainActor
-func makeHost(clock: (any HostClock)? = nil) -> PluginHost {
+package func makeHost(clock: (any HostClock)? = nil) -> PluginHost {
     PluginHost(clock: clock ?? VirtualClock(), searchPath: [buildDirectory])
 }
 
 /// A session of `model` from plugin `plugin`, on a virtual clock, recording its events.
 @MainActor
-final class Harness {
-    let clock = VirtualClock()
-    let host: PluginHost
-    let session: Session
-    var events: [SessionEvent] = []
+package final class Harness {
+    package let clock = VirtualClock()
+    package let host: PluginHost
+    package let session: Session
+    package var events: [SessionEvent] = []
 
-    init(plugin: String, model: String) throws {
+    package init(plugin: String, model: String) throws {
         host = makeHost(clock: clock)
         try host.load(plugin)
         session = try Session(model: host.model(named: model), host: host)
@@ -37,7 +36,7 @@ final class Harness {
     }
 
     /// Effect events as short strings: "started 1 authenticate", "emitted 1 succeed(...)".
-    var effectLog: [String] {
+    package var effectLog: [String] {
         events.compactMap { event in
             guard case .effect(let record) = event else { return nil }
             let detail = record.label ?? record.action ?? record.message
@@ -46,7 +45,7 @@ final class Harness {
     }
 
     /// Actions effects applied.
-    var applied: [String] {
+    package var applied: [String] {
         events.compactMap { event in
             if case .applied(let action, _, _) = event { return action }
             return nil
@@ -54,17 +53,17 @@ final class Harness {
     }
 
     /// Waits for an effect to ask for a timer, then moves virtual time forward.
-    func advance(milliseconds: Int64) async {
+    package func advance(milliseconds: Int64) async {
         await eventually { self.clock.nextDeadline != nil }
         clock.advance(by: milliseconds * 1_000_000)
     }
 }
 
 /// A small seeded generator, so the random cases are the same on every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+package struct SplitMix {
+    package var state: UInt64
+    package init(seed: UInt64) { state = seed }
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -76,7 +75,7 @@ struct SplitMix {
 /// Applies what `tracker` reports changed in `state` to `shown`, the state as last shown,
 /// and expects that to be `state`'s whole encoding: the round trip every change report
 /// must make. `round` names the step in a failure, with the changes.
-func expectChangesRoundTrip<State: Encodable>(_ tracker: ChangeTracker, _ state: State, shown: inout Value, round: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+package func expectChangesRoundTrip<State: Encodable>(_ tracker: ChangeTracker, _ state: State, shown: inout Value, round: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
     let patches = try #require(try tracker.changes(of: state), sourceLocation: sourceLocation)
     for patch in patches { try patch.apply(to: &shown) }
     #expect(shown == (try ValueEncoder().encode(state)), "\(round): \(patches)", sourceLocation: sourceLocation)

@@ -1,3 +1,4 @@
+import HostTestSupport
 import Foundation
 import StoreHost
 import StoreShell

@@ -1,3 +1,4 @@
+import HostTestSupport
 import StoreHost
 import StoreShell
 import Testing

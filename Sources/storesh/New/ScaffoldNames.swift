@@ -46,7 +46,7 @@ extension Scaffold {
         "CEditLine", "CFFI", "CPseudoTerminal", "CStorePlugin", "Cart", "Composite", "Counter", "Faulty",
         "ObservableStore", "ObservableStoreTests", "StoreHost", "StoreHostTests", "StorePlugin", "StorePluginMacros",
         "StorePluginTests", "StoreRuntime", "StoreShell", "StoreTesting", "StoreTestingShared", "StoreTestingTests",
-        "StoreShellTests", "StoreValue", "StoreWorker", "StoreshTests", "TestSupport", "Todos", "storesh",
+        "HostTestSupport", "StoreShellTests", "StoreValue", "StoreWorker", "StoreshTests", "TestSupport", "Todos", "storesh",
         // OpenCombine, swift-argument-parser, swift-custom-dump, swift-docc-plugin, swift-docc-symbolkit, swift-log
         "COpenCombineHelpers", "OpenCombine", "OpenCombineDispatch", "OpenCombineFoundation", "OpenCombineShim",
         "ArgumentParser", "ArgumentParserTestHelpers", "ArgumentParserToolInfo", "GenerateDoccReference", "GenerateManual",

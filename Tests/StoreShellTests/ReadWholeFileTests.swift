@@ -1,3 +1,4 @@
+import HostTestSupport
 import Foundation
 import StoreShell
 import Testing
