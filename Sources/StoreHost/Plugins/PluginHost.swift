@@ -176,6 +176,11 @@ public final class PluginHost {
         return plugin
     }
 
+    /// Lists a plugin made elsewhere (scripted models).
+    func add(_ plugin: LoadedPlugin) {
+        plugins.append(plugin)
+    }
+
     /// Puts `plugin` in the place of the loaded plugin with the same path (`:reload`).
     package func replace(_ plugin: LoadedPlugin) {
         guard let index = plugins.firstIndex(where: { $0.path == plugin.path }) else { return }
