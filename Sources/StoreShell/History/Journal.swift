@@ -20,6 +20,8 @@ import Glibc
 public final class Journal {
     public static let header = "storesh-journal 1"
     private let descriptor: Int32
+    /// The file, locked for this journal alone (see `Claim`).
+    private let claim: Claim
     public let path: String
     /// Bytes in the file that are whole records (where the next record starts).
     private var size: off_t
@@ -42,14 +44,22 @@ public final class Journal {
         case resume(validLength: Int)
     }
 
-    public init(path: String, mode: Mode) throws(Problem) {
-        self.path = path
-        descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Problem(message: "cannot open journal \(path): \(Self.lastError)") }
+    /// Opens the journal at `path` as `mode` says, claiming it (see `Claim`).
+    public convenience init(path: String, mode: Mode) throws(Problem) {
+        let create: Bool
+        if case .create = mode { create = true } else { create = false }
+        try self.init(claim: Claim(path: path, create: create), mode: mode)
+    }
+
+    /// Opens the journal `claim` holds, as `mode` says. The claim is the journal's from
+    /// now on (its descriptor is closed with the journal, and the lock with it).
+    public init(claim: Claim, mode: Mode) throws(Problem) {
+        self.claim = claim
+        path = claim.path
+        descriptor = claim.descriptor
         var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            close(descriptor)
-            throw Problem(message: "cannot use \(path) as a journal: it is not a regular file")
+        guard fstat(descriptor, &status) == 0 else {
+            throw Problem(message: "cannot use \(path) as a journal: \(Self.lastError)")
         }
         size = status.st_size
         switch mode {
@@ -57,36 +67,28 @@ public final class Journal {
             if size > 0 {
                 let existing = try? Self.read(path)
                 guard let existing, existing.records.isEmpty, existing.warning == nil else {
-                    close(descriptor)
                     let what = existing.map { "a session (\($0.records.count) records)" } ?? "something that is not an empty storesh journal"
                     throw Problem(message: "\(path) already holds \(what); go on with it with --resume \(path), or name a new file")
                 }
+                claim.nameWriter()
                 return
             }
-            do throws(Problem) { try write(Self.header + "\n") } catch {
-                close(descriptor)
-                throw error
-            }
+            claim.nameWriter()
+            try write(Self.header + "\n")
         case .resume(let validLength):
+            claim.nameWriter()
             if size > off_t(validLength) {
                 guard ftruncate(descriptor, off_t(validLength)) == 0 else {
-                    close(descriptor)
                     throw Problem(message: "cannot cut the torn last record off \(path): \(Self.lastError)")
                 }
                 size = off_t(validLength)
             }
-            if size == 0 {
-                do throws(Problem) { try write(Self.header + "\n") } catch {
-                    close(descriptor)
-                    throw error
-                }
-            }
+            if size == 0 { try write(Self.header + "\n") }
         }
     }
 
     deinit {
-        fsync(descriptor)
-        close(descriptor)
+        fsync(descriptor) // the claim closes it
     }
 
     /// Appends `record` in one write (see the durability note above). Throws when it did
@@ -143,7 +145,7 @@ public final class Journal {
         if closedReason == nil { closedReason = "journal \(path) is closed: \(reason)" }
     }
 
-    private static var lastError: String { String(cString: strerror(errno)) }
+    static var lastError: String { String(cString: strerror(errno)) }
 }
 
 /// CRC-32 (IEEE 802.3), as zlib computes it.

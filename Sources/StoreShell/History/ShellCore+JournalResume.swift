@@ -29,6 +29,9 @@ extension ShellCore {
     /// Throws for a journal that cannot be read or written; returns nil when a record
     /// could not be replayed (the error has been reported).
     public func resumeJournal(from path: String, continuingIn target: String? = nil, force: Bool = false) async throws(Journal.Problem) -> Resumed? {
+        // Claimed before it is read: a journal another storesh writes is refused before
+        // anything is replayed.
+        let claim = target == nil || target == path ? try Journal.Claim.forResuming(path) : nil
         let contents = try Journal.read(path)
         var resumed = Resumed(records: contents.records.count, skipped: 0, warnings: contents.warning.map { [$0] } ?? [])
         let savedOutput = output
@@ -55,8 +58,9 @@ extension ShellCore {
             for record in kept { try journal.append(record) }
             self.journal = journal
         } else {
-            do {
-                journal = try Journal(path: path, mode: .resume(validLength: contents.validLength))
+            do throws(Journal.Problem) {
+                guard let claim else { throw Journal.Problem(message: "cannot use \(path) as a journal: it is not a regular file") }
+                journal = try Journal(claim: claim, mode: .resume(validLength: contents.validLength))
             } catch {
                 // Read from a pipe or a device, a session goes on in a file named for it.
                 throw Journal.Problem(message: error.message + " (to go on from it, add --journal FILE)")

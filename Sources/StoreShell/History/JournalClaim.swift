@@ -1,0 +1,82 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Journal {
+    /// One journal, one writer: the journal file, opened for appending and locked for as
+    /// long as this process writes it. A second storesh that wants to write the same
+    /// journal (`--journal` or `--resume`) is refused with the holder's pid; the lock goes
+    /// with the process that held it, so a storesh that died leaves nothing in the way.
+    ///
+    /// Two advisory locks, on bytes past anything a journal holds: an open-file-description
+    /// lock (`F_OFD_SETLK`) on byte 0 is the exclusion — it is not dropped when this
+    /// process closes another descriptor of the same file (a journal read while it is
+    /// written) — and a process lock (`F_SETLK`) on byte 1 names the writer, which only
+    /// process locks can (`F_GETLK` reports their pid).
+    public final class Claim {
+        /// The journal, open for appending (close-on-exec), locked; closed (and so
+        /// unlocked) when the claim goes.
+        let descriptor: Int32
+        let path: String
+
+        /// Opens and locks the journal at `path` (made when `create`). Throws when it
+        /// cannot be opened, is not a regular file, or another process writes it.
+        public init(path: String, create: Bool) throws(Problem) {
+            descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | (create ? O_CREAT : 0), 0o644)
+            guard descriptor >= 0 else { throw Problem(message: "cannot open journal \(path): \(Journal.lastError)") }
+            self.path = path
+            var status = stat()
+            guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+                close(descriptor)
+                throw Problem(message: "cannot use \(path) as a journal: it is not a regular file")
+            }
+            var exclusion = Self.range(0)
+            guard fcntl(descriptor, Self.setOpenFileLock, &exclusion) == 0 else {
+                let reason = errno == EAGAIN || errno == EACCES ? Self.holder(of: descriptor, path: path) : "cannot lock \(path): \(Journal.lastError)"
+                close(descriptor)
+                throw Problem(message: reason)
+            }
+        }
+
+        /// Claims the journal at `path` to go on writing it, when it is a file (a journal
+        /// read from a pipe or a device goes on in another file: nil).
+        public static func forResuming(_ path: String) throws(Problem) -> Claim? {
+            var status = stat()
+            guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+            return try Claim(path: path, create: false)
+        }
+
+        deinit {
+            close(descriptor)
+        }
+
+        /// Names this process as the writer, for the message a second writer gets. Made
+        /// after the journal was read: closing a descriptor of the file drops a process lock.
+        func nameWriter() {
+            var marker = Self.range(1)
+            _ = fcntl(descriptor, F_SETLK, &marker)
+        }
+
+        /// Why the journal cannot be written: who writes it.
+        private static func holder(of descriptor: Int32, path: String) -> String {
+            var marker = range(1)
+            let pid = fcntl(descriptor, F_GETLK, &marker) == 0 && marker.l_type != Int16(F_UNLCK) ? marker.l_pid : 0
+            let who = pid > 0 ? "storesh (pid \(pid))" : "another process"
+            return "\(path) is being written by \(who): a journal has one writer at a time; wait for it to end, or resume a copy of the journal with --journal NEW --resume \(path)"
+        }
+
+        /// A write lock on the one byte at `offset`.
+        private static func range(_ offset: off_t) -> Glibc.flock {
+            var lock = Glibc.flock()
+            lock.l_type = Int16(F_WRLCK)
+            lock.l_whence = Int16(SEEK_SET)
+            lock.l_start = offset
+            lock.l_len = 1
+            return lock
+        }
+
+        /// `F_OFD_SETLK` (Linux 3.15), which Glibc's module does not export.
+        private static let setOpenFileLock: Int32 = 37
+    }
+}
