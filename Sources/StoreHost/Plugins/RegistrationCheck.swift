@@ -30,11 +30,13 @@ enum Registration {
             throw Invalid(message: "\(where_): create, destroy, dispatch and snapshot must all be set")
         }
         var actions: [ActionDescriptor] = []
+        var actionNames = Set<String>()
         if model.action_count > 0, model.actions == nil { throw Invalid(message: "\(where_): action_count is \(model.action_count) but actions is NULL") }
         let declaredActions = try model.actions.map { list throws(Invalid) in try elements(list, count: Int(model.action_count), what: "\(where_): actions") } ?? []
         for (index, declared) in declaredActions.enumerated() {
             let action = try describe(declared, position: index, in: where_)
-            if actions.contains(where: { $0.name == action.name }) {
+            // A set, not a search of the list: a model may declare tens of thousands.
+            guard actionNames.insert(action.name).inserted else {
                 throw Invalid(message: "\(where_): action '\(action.name)' is declared twice")
             }
             actions.append(action)

@@ -89,7 +89,14 @@ public final class WorkerPlugin {
         } catch let error as PluginError {
             throw error
         } catch let loss as WorkerLoss {
-            throw .workerFailed(path: path, reason: "the worker crashed while loading the plugin (\(loss))")
+            switch loss.cause {
+            case .hung(let seconds):
+                throw .workerFailed(path: path, reason: "the plugin did not finish loading within \(WorkerLoss.seconds(seconds)); its worker was stopped (--action-timeout sets the limit)")
+            case .interrupted:
+                throw .workerFailed(path: path, reason: "interrupted while the plugin was loading; its worker was stopped")
+            default:
+                throw .workerFailed(path: path, reason: "the worker crashed while loading the plugin (\(loss))")
+            }
         } catch let refusal as RemoteRefusal {
             throw .workerFailed(path: path, reason: refusal.message)
         } catch {
