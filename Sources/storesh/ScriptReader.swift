@@ -161,6 +161,8 @@ final class ScriptReader: @unchecked Sendable {
         if bytes.count > Self.maxLineBytes {
             return Self.tooLong(line: line)
         }
+        // A byte order mark (some editors write one) is not part of the first line.
+        let bytes = line == 1 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         if let text = String(validating: bytes, as: UTF8.self) { return .line(Substring(text)) }
         let invalid = TextLines.firstInvalidUTF8(in: bytes) ?? (line: 1, column: 1, byte: 0)
         return .problem("not valid UTF-8 (\(TextLines.describe(invalid.byte)))", line: line, column: invalid.column)

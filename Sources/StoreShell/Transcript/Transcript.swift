@@ -30,16 +30,24 @@ public struct Transcript: Equatable, Sendable {
     public var items: [Item]
     /// The lines of inputs written `!> `: each must report an error.
     public var expectedFailures: Set<Int>
+    /// The file began with a UTF-8 byte order mark (some editors write one): it is not part
+    /// of the first line, and `text` writes it back.
+    public var byteOrderMark: Bool
 
-    public init(items: [Item], expectedFailures: Set<Int> = []) {
+    /// A transcript of `items`.
+    public init(items: [Item], expectedFailures: Set<Int> = [], byteOrderMark: Bool = false) {
         self.items = items
         self.expectedFailures = expectedFailures
+        self.byteOrderMark = byteOrderMark
     }
 
+    /// Reads a transcript's text, one item a line.
     public static func parse(_ text: String) -> Transcript {
         var items: [Item] = []
         var failing: Set<Int> = []
-        var lines = TextLines.split(text).map(String.init)
+        let byteOrderMark = text.unicodeScalars.first == "\u{FEFF}"
+        let body = byteOrderMark ? String(text.unicodeScalars.dropFirst()) : text
+        var lines = TextLines.split(body).map(String.init)
         if lines.last == "" { lines.removeLast() }
         for (index, line) in lines.enumerated() {
             let number = index + 1
@@ -58,7 +66,7 @@ public struct Transcript: Equatable, Sendable {
                 items.append(.output(line, line: number))
             }
         }
-        return Transcript(items: items, expectedFailures: failing)
+        return Transcript(items: items, expectedFailures: failing, byteOrderMark: byteOrderMark)
     }
 
     /// The blocks: each input with its expected output lines (trailing blanks dropped).
@@ -94,7 +102,7 @@ public struct Transcript: Equatable, Sendable {
 
     /// The file text.
     public var text: String {
-        items.map { item in
+        (byteOrderMark ? "\u{FEFF}" : "") + items.map { item in
             switch item {
             case .comment(let text): text
             case .blank: ""

@@ -125,7 +125,7 @@ public enum TranscriptRunner {
             }
             items += trailing
         }
-        let updated = Transcript(items: items, expectedFailures: transcript.expectedFailures).text
+        let updated = Transcript(items: items, expectedFailures: transcript.expectedFailures, byteOrderMark: transcript.byteOrderMark).text
         let oldLines = Array(TextLines.split(text).map(String.init).dropLast(TextLines.endsWithNewline(text) ? 1 : 0))
         let newLines = Array(TextLines.split(updated).map(String.init).dropLast(1))
         let diff = UnifiedDiff.lines(from: oldLines, to: newLines, oldName: file + " (expected)", newName: file + " (actual)")

@@ -78,13 +78,13 @@ private func report(_ outcome: TestOutcome, update: Bool, with reporter: TestRep
         reporter.transcript(result.file, .passed, seconds: seconds)
     } else if update, result.problems.isEmpty {
         // Only output differs: record it (and show what changed).
-        do {
-            try replaceText(of: result.file, with: result.updated)
+        do throws(RewriteError) {
+            try rewriteInPlace(result.file, with: Array(result.updated.utf8))
             tally.updated += 1
             reporter.transcript(result.file, .updated, seconds: seconds, diff: result.diff)
         } catch {
             tally.failed += 1
-            let problem = "cannot write it: \(fileProblem(error))"
+            let problem = "cannot write it: \(error)"
             reporter.transcript(result.file, .failed, seconds: seconds, problems: reporter.json ? [problem] : [], note: ": " + problem)
         }
     } else {
@@ -108,14 +108,4 @@ private func runTranscript(_ file: String, searchPath: [String], timeout: Double
     }
     guard !Transcript.parse(text).blocks.isEmpty else { return failure("holds no '> ' input, so it tests nothing") }
     return await TranscriptRunner.run(text, file: file, searchPath: searchPath, timeout: timeout) { isolation.apply(to: $0) }
-}
-
-/// Replaces a transcript's text for `--update`: atomically (a failed write leaves the old
-/// file whole), in the file a link points to (the link stays a link), with the file's
-/// permissions kept (a new file would have the umask's).
-private func replaceText(of path: String, with text: String) throws {
-    let file = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-    let permissions = try? FileManager.default.attributesOfItem(atPath: file)[.posixPermissions]
-    try text.write(toFile: file, atomically: true, encoding: .utf8)
-    if let permissions { try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: file) }
 }
