@@ -16,6 +16,20 @@ public enum Literal {
     }
 }
 
+/// The bytes of a bare name, `[A-Za-z_][A-Za-z0-9_]*`: what the scanner reads as a name
+/// or label, and what the writer leaves unquoted.
+enum BareName {
+    /// A letter or '_'.
+    static func canStart(with byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "_") || (65...90).contains(byte) || (97...122).contains(byte)
+    }
+
+    /// A letter, a digit or '_'.
+    static func canContinue(with byte: UInt8) -> Bool {
+        canStart(with: byte) || (48...57).contains(byte)
+    }
+}
+
 /// Reads JSON-like literals from UTF-8 bytes: numbers, "strings" with JSON escapes,
 /// true/false/null, [arrays] and {records with: labels}.
 ///
@@ -52,11 +66,12 @@ package struct LiteralScanner {
         while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { index += 1 }
     }
 
+    /// A bare name (`count`, `_0`), or nil with nothing read.
     package mutating func identifier() -> String? {
         let start = index
-        while let byte = current, byte == UInt8(ascii: "_") || (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) {
-            if index == start, (48...57).contains(byte) { break }
+        if let first = current, BareName.canStart(with: first) {
             index += 1
+            while let byte = current, BareName.canContinue(with: byte) { index += 1 }
         }
         return index > start ? String(decoding: bytes[start..<index], as: UTF8.self) : nil
     }
@@ -261,15 +276,11 @@ extension Value {
     /// `[A-Za-z_][A-Za-z0-9_]*`.
     public static func isBareLabel(_ name: String) -> Bool {
         var bytes = name.utf8.makeIterator()
-        guard let first = bytes.next(), first == UInt8(ascii: "_") || isLetter(first) else { return false }
+        guard let first = bytes.next(), BareName.canStart(with: first) else { return false }
         while let byte = bytes.next() {
-            guard byte == UInt8(ascii: "_") || isLetter(byte) || (48...57).contains(byte) else { return false }
+            guard BareName.canContinue(with: byte) else { return false }
         }
         return true
-    }
-
-    private static func isLetter(_ byte: UInt8) -> Bool {
-        (65...90).contains(byte) || (97...122).contains(byte)
     }
 
     /// JSON string syntax.
