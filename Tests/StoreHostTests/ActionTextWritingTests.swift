@@ -4,21 +4,24 @@ import Testing
 
 @Suite("Action text: an action written back as typed")
 struct ActionTextWritingTests {
-    static let model: ModelDescriptor = {
-        func action(_ name: String, _ params: [(String?, ParamType)]) -> (name: String, params: [ParamDescriptor]) {
-            (name, params.map { ParamDescriptor(label: $0.0, type: $0.1, doc: nil) })
-        }
-        return ModelDescriptor.schemaOnly(plugin: "test", name: "test", actions: [
-            action("increment", []),
-            action("setCount", [(nil, .int)]),
-            action("setUser", [("name", .string), ("age", .int)]),
-            action("child.increment", []),
-            action("todos[].toggle", [(nil, .string)]),
-            action("todos[].rename", [("id", .string), ("title", .string)]),
-            action("grid[].cells[].set", [(nil, .int), (nil, .string), (nil, .value)]),
-            action("setTags", [(nil, .value)]),
-        ])
-    }()
+    static let model = ModelDescriptor.schemaOnly(plugin: "test", name: "test", actions: [
+        ("increment", []),
+        ("setCount", [positional(.int)]),
+        ("setUser", [labelled("name", .string), labelled("age", .int)]),
+        ("child.increment", []),
+        ("todos[].toggle", [positional(.string)]),
+        ("todos[].rename", [labelled("id", .string), labelled("title", .string)]),
+        ("grid[].cells[].set", [positional(.int), positional(.string), positional(.value)]),
+        ("setTags", [positional(.value)]),
+    ])
+
+    static func positional(_ type: ParamType) -> ParamDescriptor {
+        ParamDescriptor(label: nil, type: type, doc: nil)
+    }
+
+    static func labelled(_ label: String, _ type: ParamType) -> ParamDescriptor {
+        ParamDescriptor(label: label, type: type, doc: nil)
+    }
 
     func text(_ name: String, _ arguments: [Value]) throws -> String {
         let action = try #require(Self.model.action(named: name))
