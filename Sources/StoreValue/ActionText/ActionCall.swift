@@ -146,7 +146,8 @@ public struct ActionTextWriter: Sendable {
     /// Appends a name as a schema spells it (`todos[].toggle`, as `ActionCall.name` has
     /// it) with a part's `[]` filled by the next of `keys`: `todos["t1"].toggle`. A `[]`
     /// left when the keys run out stays as it is. Returns how many keys it used.
-    @inlinable @discardableResult
+    @inlinable
+    @discardableResult
     public mutating func appendName(_ schemaName: String, keys: [Value]) -> Int {
         var used = 0
         for part in schemaName.split(separator: ".", omittingEmptySubsequences: false) {
