@@ -107,12 +107,13 @@ let package = Package(
         // THE C ABI between host and plugins: one header, storeplugin.h.
         .target(name: "CStorePlugin"),
         // Language-neutral values (action arguments, state snapshots), their Codable
-        // conversions and their C form. Used on both sides of the boundary.
+        // conversions and their C form, and the action-text grammar (ActionText/: literals
+        // and actions, read and written). Used on both sides of the boundary.
         .target(name: "StoreValue", dependencies: ["CStorePlugin"], swiftSettings: strict),
         .target(name: "CFFI", linkerSettings: [.linkedLibrary("ffi")]),
         // The mechanism: loads and checks plugins, runs their stores in this process or in
-        // worker processes (docs/worker-protocol.md), parses action text, renders and diffs
-        // state. Knows nothing of the shell; no terminal code, no store library (DESIGN rule 1).
+        // worker processes (docs/worker-protocol.md), binds action text to a model's schema,
+        // renders and diffs state. Knows nothing of the shell; no terminal code, no store library (DESIGN rule 1).
         .target(name: "StoreHost", dependencies: ["CStorePlugin", "CFFI", "StoreValue"], swiftSettings: strict),
         // The shell language: commands, history and time travel, the journal, transcripts,
         // output formatting. Drives models through StoreHost's Session, wherever they run.

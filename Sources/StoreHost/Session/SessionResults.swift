@@ -1,4 +1,4 @@
-package import StoreValue
+public import StoreValue
 
 // What a session's reads, sends and events give back: the values `Session` hands out.
 

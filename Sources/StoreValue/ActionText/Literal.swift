@@ -1,16 +1,33 @@
-public import StoreValue
+// The literal syntax storesh reads and writes, JSON-like with bare field names:
+// `{count: 3, tags: ["a"]}`. Reading (LiteralScanner, Literal.parse) and writing
+// (Value.compact) sit side by side: a change to the syntax is made to both here.
 
-/// A mistake in action or path text, with the byte offset where it was found.
-public struct TextError: Error, Equatable, CustomStringConvertible {
-    public let message: String
-    public let offset: Int
+/// The literal syntax of action arguments and `:expect` values, for programs that read it;
+/// `Value.compact` writes it.
+public enum Literal {
+    /// Reads one literal (surrounding spaces allowed) from UTF-8 bytes; anything after it
+    /// is an error.
+    public static func parse<Bytes: Collection>(_ bytes: Bytes) throws(TextError) -> Value where Bytes.Element == UInt8 {
+        var scanner = LiteralScanner(bytes: Array(bytes), index: 0)
+        let value = try scanner.literal()
+        scanner.skipSpaces()
+        guard scanner.atEnd else { throw TextError("unexpected text after the value", at: scanner.index) }
+        return value
+    }
+}
 
-    public init(_ message: String, at offset: Int) {
-        self.message = message
-        self.offset = offset
+/// The bytes of a bare name, `[A-Za-z_][A-Za-z0-9_]*`: what the scanner reads as a name
+/// or label, and what the writer leaves unquoted.
+enum BareName {
+    /// A letter or '_'.
+    static func canStart(with byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "_") || (65...90).contains(byte) || (97...122).contains(byte)
     }
 
-    public var description: String { message }
+    /// A letter, a digit or '_'.
+    static func canContinue(with byte: UInt8) -> Bool {
+        canStart(with: byte) || (48...57).contains(byte)
+    }
 }
 
 /// Reads JSON-like literals from UTF-8 bytes: numbers, "strings" with JSON escapes,
@@ -49,11 +66,12 @@ package struct LiteralScanner {
         while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { index += 1 }
     }
 
+    /// A bare name (`count`, `_0`), or nil with nothing read.
     package mutating func identifier() -> String? {
         let start = index
-        while let byte = current, byte == UInt8(ascii: "_") || (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) {
-            if index == start, (48...57).contains(byte) { break }
+        if let first = current, BareName.canStart(with: first) {
             index += 1
+            while let byte = current, BareName.canContinue(with: byte) { index += 1 }
         }
         return index > start ? String(decoding: bytes[start..<index], as: UTF8.self) : nil
     }
@@ -231,15 +249,64 @@ package struct LiteralScanner {
     }
 }
 
-/// The literal syntax of action arguments and `:expect` values, for programs that read it.
-public enum Literal {
-    /// Reads one literal (surrounding spaces allowed) from UTF-8 bytes; anything after it
-    /// is an error.
-    public static func parse<Bytes: Collection>(_ bytes: Bytes) throws(TextError) -> Value where Bytes.Element == UInt8 {
-        var scanner = LiteralScanner(bytes: Array(bytes), index: 0)
-        let value = try scanner.literal()
-        scanner.skipSpaces()
-        guard scanner.atEnd else { throw TextError("unexpected text after the value", at: scanner.index) }
-        return value
+/// Writing literals: what `LiteralScanner` reads back.
+extension Value {
+    /// One line, JSON-like: `{count: 3, tags: ["a"]}`, `.loggedIn(user: "bo")`.
+    public var compact: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let v): return v ? "true" : "false"
+        case .int(let v): return String(v)
+        case .double(let v): return v == v.rounded() && abs(v) < 1e15 ? "\(Int64(v)).0" : "\(v)"
+        case .string(let v): return Self.quoted(v)
+        case .array(let items): return "[" + items.map(\.compact).joined(separator: ", ") + "]"
+        case .record(_, let fields):
+            return "{" + fields.map { "\(Self.label($0.label ?? "")): \($0.value.compact)" }.joined(separator: ", ") + "}"
+        case .enumCase(let name, let payload):
+            guard !payload.isEmpty else { return "." + name }
+            return "." + name + "(" + payload.map { ($0.label.map { Self.label($0) + ": " } ?? "") + $0.value.compact }.joined(separator: ", ") + ")"
+        }
+    }
+
+    /// A field name as written in literals: bare when it is an identifier, else quoted.
+    public static func label(_ name: String) -> String {
+        isBareLabel(name) ? name : quoted(name)
+    }
+
+    /// `[A-Za-z_][A-Za-z0-9_]*`.
+    public static func isBareLabel(_ name: String) -> Bool {
+        var bytes = name.utf8.makeIterator()
+        guard let first = bytes.next(), BareName.canStart(with: first) else { return false }
+        while let byte = bytes.next() {
+            guard BareName.canContinue(with: byte) else { return false }
+        }
+        return true
+    }
+
+    /// JSON string syntax.
+    public static func quoted(_ text: String) -> String {
+        // Most text needs no escape: one copy between the quotes.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            var out = "\""
+            out.reserveCapacity(text.utf8.count + 2)
+            out += text
+            out += "\""
+            return out
+        }
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 }
