@@ -54,7 +54,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // Pieces both store flavours share: the effect mailbox, Binding, Transaction.
+        // Pieces both store flavours share: the rule effects run by (InFlightEffects), the
+        // effect mailbox, Binding, Transaction.
         .target(
             name: "StoreRuntime",
             dependencies: [.product(name: "Logging", package: "swift-log")],
