@@ -99,7 +99,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // What both test stores share: the test clock, failure reporting, exhaustivity.
+        // What both test stores share: the engine (received actions, exhaustivity, waiting
+        // for effects, failures; TestStoreEngine), the test clock, failure reporting.
         .target(
             name: "StoreTestingShared",
             dependencies: [.product(name: "CustomDump", package: "swift-custom-dump")],
