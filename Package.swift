@@ -54,7 +54,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // Pieces both store flavours share: the effect mailbox, Binding, Transaction.
+        // Pieces both store flavours share: the rule effects run by (InFlightEffects), the
+        // effect mailbox, Binding, Transaction.
         .target(
             name: "StoreRuntime",
             dependencies: [.product(name: "Logging", package: "swift-log")],
@@ -98,7 +99,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // What both test stores share: the test clock, failure reporting, exhaustivity.
+        // What both test stores share: the engine (received actions, exhaustivity, waiting
+        // for effects, failures; TestStoreEngine), the test clock, failure reporting.
         .target(
             name: "StoreTestingShared",
             dependencies: [.product(name: "CustomDump", package: "swift-custom-dump")],

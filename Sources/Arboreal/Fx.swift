@@ -8,10 +8,10 @@ public struct Fx<Action: Sendable>: Sendable {
     public typealias Effect = @Sendable () async -> Action
 
     @usableFromInline
-    struct Item: Sendable {
+    package struct Item: Sendable, EffectRequest {
         let run: Effect
-        var cancelID: CancelID?
-        var cancelInFlight: Bool
+        @usableFromInline package var cancelID: CancelID?
+        @usableFromInline package var cancelInFlight: Bool
     }
 
     @usableFromInline var items: [Item]

@@ -19,7 +19,10 @@ public final class Store<Model: ArborealModel>: ArborealStore {
     /// Set a logger to log every action at debug level.
     @ObservationIgnored @exclusivity(unchecked) public var logger: Logger?
     /// Called on the main actor for every effect event, for tools that watch effects.
-    @ObservationIgnored @exclusivity(unchecked) public var onEffectEvent: (@MainActor (EffectEvent) -> Void)?
+    public var onEffectEvent: (@MainActor (EffectEvent) -> Void)? {
+        get { inFlight.onEvent }
+        set { inFlight.onEvent = newValue }
+    }
     /// Called after an action an effect produced has been applied, with the effect's id:
     /// for tools that show what effects did.
     @ObservationIgnored public var onEffectAction: (@MainActor (UInt64, Model.Action) -> Void)?
@@ -43,9 +46,7 @@ public final class Store<Model: ArborealModel>: ArborealStore {
     }
 
     isolated deinit {
-        for (_, task) in inFlight.removeAll() {
-            task.cancel()
-        }
+        inFlight.cancelAll(reporting: false)
     }
 
     /// The number of effects started and not yet finished or cancelled.
@@ -56,43 +57,15 @@ public final class Store<Model: ArborealModel>: ArborealStore {
         if let logger { logger.debug("action: \(action)") }
         let fx = state.update(action: action, environment: environment)
         if !fx.isEmpty {
-            run(fx)
-        }
-    }
-
-    private func run(_ fx: Fx<Model.Action>) {
-        for id in fx.cancellations {
-            cancelEffects(id: id)
-        }
-        for item in fx.items where item.cancelInFlight {
-            if let id = item.cancelID { cancelEffects(id: id) }
-        }
-        for item in fx.items {
-            start(item)
-        }
-    }
-
-    private func start(_ item: Fx<Model.Action>.Item) {
-        let id = inFlight.nextID()
-        onEffectEvent?(.started(effect: id, cancelID: item.cancelID.map { "\($0)" }))
-        let mailbox = self.mailbox
-        let run = item.run
-        let task = Task.detached {
-            let action = await run()
-            mailbox.post(Completion(effect: id, action: action))
-        }
-        inFlight.insert(id, handle: task, cancelID: item.cancelID)
-    }
-
-    private func cancelEffects(id: CancelID) {
-        for (effect, task) in inFlight.remove(cancelID: id) {
-            task.cancel()
-            onEffectEvent?(.cancelled(effect: effect))
+            // By the rule both flavours share (`InFlightEffects.run`).
+            inFlight.run(cancelling: fx.cancellations, starting: fx.items, with: self)
         }
     }
 
     private func receive(_ completion: Completion<Model.Action>) {
-        // An effect cancelled while its closure was finishing has its action dropped.
+        // The effect is over once its closure returns: it is forgotten before its action
+        // is applied (or held). One cancelled while its closure was finishing has its
+        // action dropped.
         guard inFlight.remove(completion.effect) else { return }
         if let holdEffectAction {
             holdEffectAction(completion.action) { [weak self] in self?.deliver(completion) }
@@ -102,10 +75,24 @@ public final class Store<Model: ArborealModel>: ArborealStore {
     }
 
     private func deliver(_ completion: Completion<Model.Action>) {
-        onEffectEvent?(.emitted(effect: completion.effect, action: "\(completion.action)"))
+        inFlight.reportEmitted(completion.action, from: completion.effect)
         send(completion.action)
         onEffectAction?(completion.effect, completion.action)
-        onEffectEvent?(.finished(effect: completion.effect))
+        inFlight.reportFinished(completion.effect)
+    }
+}
+
+extension Store: EffectStarting {
+    /// Runs `effect`'s closure in a task of its own; the action it returns is posted to
+    /// the mailbox under `id`.
+    @usableFromInline
+    package func start(_ effect: Fx<Model.Action>.Item, id: UInt64) -> any EffectHandle {
+        let mailbox = self.mailbox
+        let run = effect.run
+        return Task.detached {
+            let action = await run()
+            mailbox.post(Completion(effect: id, action: action))
+        }
     }
 }
 

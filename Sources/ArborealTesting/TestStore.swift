@@ -26,25 +26,33 @@ public final class TestStore<Model: ArborealModel> where Model.Action: Equatable
     /// The store under test: its model, environment and effects are real.
     public let store: Store<Model>
     /// How strictly the test must account for what happens; may change mid-test.
-    public var exhaustivity: Exhaustivity
+    public var exhaustivity: Exhaustivity {
+        get { engine.exhaustivity }
+        set { engine.exhaustivity = newValue }
+    }
     /// How long `receive` and `finish` wait for effects (real time).
-    public var timeout: Duration
-    /// Actions effects sent, waiting to be applied by `receive`, in the order they came.
-    private var held: [(action: Model.Action, apply: @MainActor () -> Void)] = []
-    private var finished = false
-    /// Where the test made the store: unfinished work at its end is reported there.
-    private let created: TestLocation
+    public var timeout: Duration {
+        get { engine.timeout }
+        set { engine.timeout = newValue }
+    }
+    /// Actions effects sent, waiting to be applied by `receive`, in the order they came,
+    /// each with the function that applies it; skipping one applies it, unchecked.
+    private let engine: TestStoreEngine<Model.Action, @MainActor () -> Void>
 
     /// A test store running `state`.
     public init(
         state: Model, environment: Model.Environment, exhaustivity: Exhaustivity = .on, timeout: Duration = .seconds(5),
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
-        created = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        store = Store(state: state, environment: environment)
-        self.exhaustivity = exhaustivity
-        self.timeout = timeout
-        store.holdEffectAction = { [weak self] action, apply in self?.held.append((action, apply)) }
+        let store = Store(state: state, environment: environment)
+        self.store = store
+        engine = TestStoreEngine(
+            exhaustivity: exhaustivity, timeout: timeout,
+            created: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            effectsInFlight: { store.effectsInFlight },
+            skip: { apply in apply() }
+        )
+        store.holdEffectAction = { [weak self] action, apply in self?.engine.enqueue(action, apply) }
     }
 
     /// The model.
@@ -60,12 +68,8 @@ public final class TestStore<Model: ArborealModel> where Model.Action: Equatable
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
         let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        if exhaustivity == .on, !held.isEmpty {
-            location.fail(TestWording.mustReceive(heldActions, beforeSending: TestWording.describe(action)))
-        } else if exhaustivity == .off {
-            applyHeld(count: held.count)
-        }
-        check("sending \(TestWording.describe(action))", assert, at: location) { store.send(action) }
+        engine.willSend(action, at: location)
+        check(TestWording.sending(action), assert, at: location) { store.send(action) }
     }
 
     /// Waits (up to `timeout`) for the next action an effect sent, checks it is
@@ -79,22 +83,8 @@ public final class TestStore<Model: ArborealModel> where Model.Action: Equatable
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
         let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        let limit = timeout ?? self.timeout
-        await EffectTurns.wait(atMost: limit) {
-            exhaustivity == .on ? held.isEmpty : !held.contains { $0.action == expected }
-        }
-        if exhaustivity == .off, let index = held.firstIndex(where: { $0.action == expected }) {
-            applyHeld(count: index)
-        }
-        guard !held.isEmpty, exhaustivity == .on || held[0].action == expected else {
-            location.fail(TestWording.didNotArrive(TestWording.describe(expected), within: limit, arrived: heldActions, running: store.effectsInFlight))
-            return
-        }
-        let next = held.removeFirst()
-        if next.action != expected {
-            location.fail("received an action other than the one expected" + TestWording.difference(expected, next.action, legend: "(expected: −, received: +)"))
-        }
-        check("receiving \(TestWording.describe(next.action))", assert, at: location, perform: next.apply)
+        guard let next = await engine.receive(expected, timeout: timeout, at: location) else { return }
+        check(TestWording.receiving(next.action), assert, at: location, perform: next.received)
     }
 
     /// Waits (up to `timeout`) for every effect to finish; an exhaustive store then fails
@@ -103,40 +93,24 @@ public final class TestStore<Model: ArborealModel> where Model.Action: Equatable
         timeout: Duration? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
-        finished = true
-        let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        await EffectAccounting.finish(
-            waitingAtMost: timeout ?? self.timeout, exhaustive: exhaustivity == .on, at: location,
-            running: { store.effectsInFlight }, unreceived: { heldActions }
-        )
+        await engine.finish(timeout: timeout, at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Moves `clock` (the test clock the model's environment sleeps on) forward, letting
     /// the effects that wake run; their actions then wait for `receive`. It first lets the
     /// effects in flight reach their sleeps (up to `timeout`).
     public func advance(_ clock: TestClock, by duration: Duration) async {
-        await EffectAccounting.advance(clock, by: duration, waitingAtMost: timeout) { store.effectsInFlight }
+        await engine.advance(clock, by: duration)
     }
 
     /// Applies, unchecked, the actions effects sent that are waiting for `receive` (an
     /// exhaustive test that does not care about them says so).
     public func skipReceivedActions() {
-        applyHeld(count: held.count)
+        engine.skipAll()
     }
 
     isolated deinit {
-        guard exhaustivity == .on, !finished else { return }
-        if store.effectsInFlight > 0 || !held.isEmpty {
-            created.fail(TestWording.leftBehind(effects: store.effectsInFlight, actions: held.count))
-        }
-    }
-
-    private var heldActions: [String] { held.map { TestWording.describe($0.action) } }
-
-    private func applyHeld(count: Int) {
-        let applied = held.prefix(count)
-        held.removeFirst(count)
-        for action in applied { action.apply() }
+        engine.testEnded()
     }
 
     /// Runs `perform` (one action) between pictures of the model and checks the change
@@ -159,10 +133,10 @@ public final class TestStore<Model: ArborealModel> where Model.Action: Equatable
             return location.fail("a model object the assertion \(what) wrote to is no longer in the model")
         }
         if stated != after {
-            location.fail("the state \(what) is not what was expected" + TestWording.difference(stated.text, after.text))
+            location.fail(TestWording.notAsExpected(what) + TestWording.difference(stated.text, after.text))
         } else if exhaustivity == .on, unstated != before {
             let headline = book.isEmpty
-                ? "the state changed \(what), but no change was expected"
+                ? TestWording.changedUnexpectedly(what)
                 : "the state changed \(what) in ways the assertion does not state"
             location.fail(headline + TestWording.difference(before.text, unstated.text, legend: "(before: −, after: +)"))
         }

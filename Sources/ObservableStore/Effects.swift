@@ -87,3 +87,5 @@ public struct Effects<Action> {
         )
     }
 }
+
+extension Effects.Item: EffectRequest {}

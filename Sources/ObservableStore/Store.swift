@@ -18,7 +18,10 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
     /// Set a logger to log every action (at debug level) and state change (at trace).
     @exclusivity(unchecked) public var logger: Logger?
     /// Called on the main actor for every effect event, for tools that watch effects.
-    @exclusivity(unchecked) public var onEffectEvent: (@MainActor (EffectEvent) -> Void)?
+    public var onEffectEvent: (@MainActor (EffectEvent) -> Void)? {
+        get { inFlight.onEvent }
+        set { inFlight.onEvent = newValue }
+    }
     /// Called after an action an effect produced has been applied, with the effect's id:
     /// for tools that show what effects did.
     @exclusivity(unchecked) public var onEffectAction: (@MainActor (UInt64, Model.Action) -> Void)?
@@ -80,9 +83,7 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
     }
 
     isolated deinit {
-        for (_, subscriber) in inFlight.removeAll() {
-            subscriber.cancel()
-        }
+        inFlight.cancelAll(reporting: false)
     }
 
     /// Each action sent, before its update runs.
@@ -128,46 +129,18 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
         run(Effects(fx))
     }
 
-    /// Cancels cancellations first, then effects superseded by `cancelInFlight`, then
-    /// starts the new effects in order. Inlinable with `start`, so the caller's
-    /// specialized `send` runs them without looking up generic type metadata per effect.
+    /// Runs an update's effects by the rule both flavours share (`InFlightEffects.run`).
+    /// Inlinable with `start`, so the caller's specialized `send` runs them without
+    /// looking up generic type metadata per effect.
     @inlinable
     func run(_ effects: Effects<Model.Action>) {
-        for id in effects.cancellations {
-            cancelEffects(id: id)
-        }
-        for item in effects.items where item.cancelInFlight {
-            if let id = item.cancelID { cancelEffects(id: id) }
-        }
-        for item in effects.items {
-            start(item)
-        }
-    }
-
-    @inlinable
-    func start(_ item: Effects<Model.Action>.Item) {
-        let id = inFlight.nextID()
-        onEffectEvent?(.started(effect: id, cancelID: item.cancelID.map { "\($0)" }))
-        let subscriber = EffectSubscriber(effect: id, mailbox: mailbox ?? openMailbox())
-        inFlight.insert(id, handle: subscriber, cancelID: item.cancelID)
-        item.publisher.subscribe(subscriber)
-    }
-
-    @usableFromInline
-    func cancelEffects(id: CancelID) {
-        for (effect, subscriber) in inFlight.remove(cancelID: id) {
-            subscriber.cancel()
-            onEffectEvent?(.cancelled(effect: effect))
-        }
+        inFlight.run(cancelling: effects.cancellations, starting: effects.items, with: self)
     }
 
     /// Cancels every effect in flight, oldest first, reporting each: what they would send
     /// belongs to a state that is gone (a plugin's restore, a jump in time).
     package func cancelAllEffects() {
-        for (effect, subscriber) in inFlight.removeAll() {
-            subscriber.cancel()
-            onEffectEvent?(.cancelled(effect: effect))
-        }
+        inFlight.cancelAll(reporting: true)
     }
 
     /// Made in inlinable code, so the store's receive, and the send of each effect's
@@ -189,15 +162,23 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
         switch message {
         case .action(let effect, let action):
             // Actions from an effect cancelled after it emitted them are dropped.
-            guard inFlight.contains(effect) else { return }
-            onEffectEvent?(.emitted(effect: effect, action: "\(action)"))
+            guard inFlight.emits(action, from: effect) else { return }
             send(action)
             onEffectAction?(effect, action)
         case .finished(let effect):
-            if inFlight.remove(effect) {
-                onEffectEvent?(.finished(effect: effect))
-            }
+            inFlight.finish(effect)
         }
+    }
+}
+
+extension Store: EffectStarting {
+    /// Subscribes the store to `effect`: what it publishes is posted to the mailbox under
+    /// `id`. Made in inlinable code, like the mailbox, for the caller's specialized `send`.
+    @inlinable
+    package func start(_ effect: Effects<Model.Action>.Item, id: UInt64) -> any EffectHandle {
+        let subscriber = EffectSubscriber(effect: id, mailbox: mailbox ?? openMailbox())
+        effect.publisher.subscribe(subscriber)
+        return subscriber
     }
 }
 

@@ -24,27 +24,33 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
     /// The store under test: its state, environment and effects are real.
     public let store: Store<Model>
     /// How strictly the test must account for what happens; may change mid-test.
-    public var exhaustivity: Exhaustivity
+    public var exhaustivity: Exhaustivity {
+        get { engine.exhaustivity }
+        set { engine.exhaustivity = newValue }
+    }
     /// How long `receive` and `finish` wait for effects (real time).
-    public var timeout: Duration
-    /// Actions effects sent and the store applied, not yet checked by `receive`, with the
-    /// state before and after each.
-    private var received: [(action: Model.Action, before: Model, after: Model)] = []
+    public var timeout: Duration {
+        get { engine.timeout }
+        set { engine.timeout = newValue }
+    }
+    /// Actions effects sent and the store applied, queued for `receive` with the state
+    /// before and after each; skipping one drops it (it is applied already).
+    private let engine: TestStoreEngine<Model.Action, (before: Model, after: Model)>
     /// The state after the last action accounted for (sent, or applied from an effect).
     private var lastState: Model
-    private var finished = false
-    /// Where the test made the store: unfinished work at its end is reported there.
-    private let created: TestLocation
 
     /// A test store starting at `state`.
     public init(
         state: Model, environment: Model.Environment, exhaustivity: Exhaustivity = .on, timeout: Duration = .seconds(5),
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
-        created = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        store = Store(state: state, environment: environment)
-        self.exhaustivity = exhaustivity
-        self.timeout = timeout
+        let store = Store(state: state, environment: environment)
+        self.store = store
+        engine = TestStoreEngine(
+            exhaustivity: exhaustivity, timeout: timeout,
+            created: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            effectsInFlight: { store.effectsInFlight }
+        )
         lastState = state
         store.onEffectAction = { [weak self] _, action in self?.applied(action) }
     }
@@ -54,7 +60,7 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
 
     private func applied(_ action: Model.Action) {
         let after = store.state
-        received.append((action, lastState, after))
+        engine.enqueue(action, (lastState, after))
         lastState = after
     }
 
@@ -67,16 +73,12 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
         let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        if exhaustivity == .on, !received.isEmpty {
-            location.fail(TestWording.mustReceive(received.map { TestWording.describe($0.action) }, beforeSending: TestWording.describe(action)))
-        } else if exhaustivity == .off {
-            received.removeAll()
-        }
+        engine.willSend(action, at: location)
         let before = store.state
         store.send(action)
         let after = store.state
         lastState = after
-        check(before: before, after: after, assert, what: "sending \(TestWording.describe(action))", at: location)
+        check(before: before, after: after, assert, what: TestWording.sending(action), at: location)
     }
 
     /// Waits (up to `timeout`) for the next action an effect sent, checks it is
@@ -89,25 +91,8 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
         let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        let limit = timeout ?? self.timeout
-        let deadline = ContinuousClock.now + limit
-        while true {
-            if exhaustivity == .off, let index = received.firstIndex(where: { $0.action == expected }) {
-                received.removeFirst(index)
-            }
-            if !received.isEmpty, exhaustivity == .on || received[0].action == expected { break }
-            guard ContinuousClock.now < deadline else {
-                location.fail(TestWording.didNotArrive(TestWording.describe(expected), within: limit, arrived: received.map { TestWording.describe($0.action) }, running: store.effectsInFlight))
-                return
-            }
-            await EffectTurns.next()
-        }
-        let next = received.removeFirst()
-        if next.action != expected {
-            let difference = TestWording.difference(expected, next.action, legend: "(expected: −, received: +)")
-            location.fail("received an action other than the one expected" + difference)
-        }
-        check(before: next.before, after: next.after, assert, what: "receiving \(TestWording.describe(next.action))", at: location)
+        guard let next = await engine.receive(expected, timeout: timeout, at: location) else { return }
+        check(before: next.received.before, after: next.received.after, assert, what: TestWording.receiving(next.action), at: location)
     }
 
     /// Waits (up to `timeout`) for every effect to finish; an exhaustive store then fails
@@ -116,12 +101,7 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
         timeout: Duration? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
-        finished = true
-        let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        await EffectAccounting.finish(
-            waitingAtMost: timeout ?? self.timeout, exhaustive: exhaustivity == .on, at: location,
-            running: { store.effectsInFlight }, unreceived: { received.map { TestWording.describe($0.action) } }
-        )
+        await engine.finish(timeout: timeout, at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Moves `clock` (the test clock the model's environment sleeps on) forward, letting
@@ -129,40 +109,28 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
     /// effects in flight reach their sleeps (up to `timeout`), so a sleep that had not
     /// started yet is not measured from the moved time.
     public func advance(_ clock: TestClock, by duration: Duration) async {
-        await EffectAccounting.advance(clock, by: duration, waitingAtMost: timeout) { store.effectsInFlight }
+        await engine.advance(clock, by: duration)
     }
 
     /// Drops the received actions not yet checked (an exhaustive test that does not care
     /// about them says so).
     public func skipReceivedActions() {
-        received.removeAll()
+        engine.skipAll()
         lastState = store.state
     }
 
     isolated deinit {
-        guard exhaustivity == .on, !finished else { return }
-        if store.effectsInFlight > 0 || !received.isEmpty {
-            created.fail(TestWording.leftBehind(effects: store.effectsInFlight, actions: received.count))
-        }
+        engine.testEnded()
     }
 
+    /// Checks a change against `assert`, which mutates a copy of a state into what the
+    /// state after must be: exhaustively the state before, so all that changed must be
+    /// stated; non-exhaustively the state after, so what it states must hold.
     private func check(before: Model, after: Model, _ assert: ((inout Model) -> Void)?, what: String, at location: TestLocation) {
-        var expected: Model
-        switch exhaustivity {
-        case .on:
-            expected = before
-            assert?(&expected)
-        case .off:
-            // Only what the closure sets is checked: applied to the actual state, it must
-            // change nothing.
-            expected = after
-            assert?(&expected)
-        }
+        var expected = exhaustivity == .on ? before : after
+        assert?(&expected)
         guard expected != after else { return }
-        let difference = TestWording.difference(expected, after)
-        let headline = assert == nil
-            ? "the state changed \(what), but no change was expected"
-            : "the state \(what) is not what was expected"
-        location.fail(headline + difference)
+        let headline = assert == nil ? TestWording.changedUnexpectedly(what) : TestWording.notAsExpected(what)
+        location.fail(headline + TestWording.difference(expected, after))
     }
 }

@@ -80,6 +80,27 @@ package enum TestWording {
         "the test ended with \(count(effects, "effect")) running and \(count(actions, "received action")) not checked; end it with await store.finish()"
     }
 
+    /// What the test did, for a failure's headline: "sending Counter.Action.increment".
+    package static func sending(_ action: Any) -> String {
+        "sending \(describe(action))"
+    }
+
+    /// What the test did, for a failure's headline: "receiving Counter.Action.increment".
+    package static func receiving(_ action: Any) -> String {
+        "receiving \(describe(action))"
+    }
+
+    /// Why a check failed: the state after `what` ("sending …") differs from the one
+    /// the test stated.
+    package static func notAsExpected(_ what: String) -> String {
+        "the state \(what) is not what was expected"
+    }
+
+    /// Why a check failed: the state changed in `what`, and the test stated no change.
+    package static func changedUnexpectedly(_ what: String) -> String {
+        "the state changed \(what), but no change was expected"
+    }
+
     /// The diff of two values with a legend, or "" when customDump sees no difference.
     package static func difference<T>(_ expected: T, _ actual: T, legend: String = "(expected: −, actual: +)") -> String {
         diff(expected, actual, format: .proportional).map { "\n\n\($0)\n\n\(legend)" } ?? ""
@@ -103,31 +124,5 @@ package enum EffectTurns {
         while condition(), ContinuousClock.now < deadline {
             await next()
         }
-    }
-}
-
-/// How a test store accounts for effects: the same for both flavours.
-package enum EffectAccounting {
-    /// `finish()`: lets effects run for up to `limit`; an exhaustive store then fails for
-    /// effects still running and for actions effects sent that no `receive` checked.
-    @MainActor
-    package static func finish(
-        waitingAtMost limit: Duration, exhaustive: Bool, at location: TestLocation,
-        running: @MainActor () -> Int, unreceived: @MainActor () -> [String]
-    ) async {
-        await EffectTurns.wait(atMost: limit) { running() > 0 }
-        guard exhaustive else { return }
-        let stillRunning = running()
-        if stillRunning > 0 { location.fail(TestWording.stillRunning(stillRunning, after: limit)) }
-        let actions = unreceived()
-        if !actions.isEmpty { location.fail(TestWording.notReceived(actions)) }
-    }
-
-    /// `advance(_:by:)`: lets the effects in flight reach their sleeps (up to `limit`, so
-    /// a sleep not yet started is not measured from the moved time), then moves the clock.
-    @MainActor
-    package static func advance(_ clock: TestClock, by duration: Duration, waitingAtMost limit: Duration, running: @MainActor () -> Int) async {
-        await EffectTurns.wait(atMost: limit) { clock.sleeping < running() }
-        await clock.advance(by: duration)
     }
 }

@@ -166,3 +166,52 @@ struct ArborealCompositionTests {
         _ = subscription
     }
 }
+
+/// Effects that last until cancelled, started and cancelled by id: for the order of the
+/// effect rule.
+@Observable
+@MainActor
+private final class Lasting: ArborealModel {
+    enum Action: Equatable, Sendable {
+        case start(String)
+        /// Cancels "a" and "c", replaces "b" (cancel in flight), and starts one with no id.
+        case mixed
+        case ended
+    }
+
+    func update(action: Action, environment: Void) -> Fx<Action> {
+        let lasting = Fx<Action> {
+            try? await Task.sleep(for: .seconds(3600))
+            return .ended
+        }
+        switch action {
+        case .start(let id):
+            return lasting.cancellable(id: id)
+        case .mixed:
+            return Fx.cancel(id: "a").merge(.cancel(id: "c"))
+                .merge(lasting.cancellable(id: "b", cancelInFlight: true))
+                .merge(lasting)
+        case .ended:
+            return .none
+        }
+    }
+}
+
+@MainActor
+@Suite("Arboreal store: the effect rule")
+struct ArborealEffectRuleTests {
+    @Test func anUpdateCancelsThenReplacesThenStartsInOrder() {
+        var events: [String] = []
+        do {
+            let store = Store(state: Lasting(), environment: ())
+            store.onEffectEvent = { events.append("\($0)") }
+            for id in ["a", "b", "a", "c"] { store.send(.start(id)) }
+            events.removeAll()
+            store.send(.mixed)
+            #expect(events == ["#1 cancelled", "#3 cancelled", "#4 cancelled", "#2 cancelled", "#5 started (cancel id \"b\")", "#6 started"])
+            #expect(store.effectsInFlight == 2)
+            events.removeAll()
+        }
+        #expect(events.isEmpty, "a released store cancels its effects without reporting them")
+    }
+}

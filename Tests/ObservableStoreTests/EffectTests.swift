@@ -166,3 +166,44 @@ struct EffectTests {
         await mainQueueTurn()
     }
 }
+
+/// Effects that never end, started and cancelled by id: for the order of the effect rule.
+private struct Lasting: ModelProtocol {
+    enum Action: Equatable, Sendable {
+        case start(String)
+        /// Cancels "a" and "c", replaces "b" (cancel in flight), and starts one with no id.
+        case mixed
+    }
+
+    static func update(state: Lasting, action: Action, environment: Void) -> Update<Lasting> {
+        let lasting = Empty<Action, Never>(completeImmediately: false).eraseToAnyPublisher()
+        switch action {
+        case .start(let id):
+            return Update(state: state, fx: lasting).cancellable(id: id)
+        case .mixed:
+            return Update(state: state, effects: Effects(
+                items: [.init(publisher: lasting, cancelID: CancelID("b"), cancelInFlight: true), .init(publisher: lasting)],
+                cancellations: [CancelID("a"), CancelID("c")]
+            ))
+        }
+    }
+}
+
+@MainActor
+@Suite("Store: the effect rule")
+struct EffectRuleTests {
+    @Test func anUpdateCancelsThenReplacesThenStartsInOrder() {
+        var events: [String] = []
+        do {
+            let store = Store(state: Lasting(), environment: ())
+            store.onEffectEvent = { events.append("\($0)") }
+            for id in ["a", "b", "a", "c"] { store.send(.start(id)) }
+            events.removeAll()
+            store.send(.mixed)
+            #expect(events == ["#1 cancelled", "#3 cancelled", "#4 cancelled", "#2 cancelled", "#5 started (cancel id \"b\")", "#6 started"])
+            #expect(store.effectsInFlight == 2)
+            events.removeAll()
+        }
+        #expect(events.isEmpty, "a released store cancels its effects without reporting them")
+    }
+}
