@@ -80,8 +80,28 @@ struct ScriptedModelTests {
         _ = await shell.run("add 5", "increment", ":undo")
         #expect(await shell.run(":state count") == ["5"])
         #expect(model.connections.count == 2, "undo goes through a fresh store")
-        #expect(model.latest?.calls == [.create, .replay("add", [.int(5)]), .read(whole: false)], "time travel replays, it does not send")
+        #expect(model.latest?.calls == [.create, .replayBatch(["add"]), .read(whole: false)], "time travel replays, it does not send")
         _ = await shell.run(":goto 0")
         #expect(await shell.run(":state count") == ["0"])
+    }
+
+    @Test func aJournalIsResumedInBatchesThatEndWhereTheHistoryKeepsASnapshot() async throws {
+        let model = scriptedCounter()
+        let shell = try shell(with: model)
+        let journal = try Fixtures.directory().appendingPathComponent("j").path
+        do {
+            let writer = try Journal(path: journal, mode: .create)
+            try writer.append(.load(plugin: "mem"))
+            try writer.append(.use(model: "mem.counter"))
+            for _ in 0..<200 { try writer.append(.action(model: "mem.counter", source: .typed, text: "increment")) }
+        }
+        let resumed = try await shell.core.resumeJournal(from: journal)
+        #expect(resumed?.records == 202)
+        #expect(await shell.run(":state count") == ["200"])
+        let calls = try #require(model.latest).calls
+        let batches = calls.compactMap { if case .replayBatch(let names) = $0 { names.count } else { nil } }
+        #expect(batches == [64, 64, 64, 8], "one request per 64 actions, not one per action: \(batches)")
+        #expect(calls.filter { $0 == .read(whole: false) }.count == 4, "a read where each snapshot is kept (64, 128, 192), and one for :state: \(calls.suffix(6))")
+        #expect(await shell.run(":goto 100", ":state count").last == "100", "the snapshots are right")
     }
 }

@@ -16,6 +16,8 @@ package final class ScriptedConnection: StoreConnection {
         case create
         case send(String, [Value])
         case replay(String, [Value])
+        /// One request with these actions' updates.
+        case replayBatch([String])
         case restore(Value)
         case read(whole: Bool)
         case stub(service: Int, stubbed: Bool)
@@ -87,10 +89,11 @@ package final class ScriptedConnection: StoreConnection {
     }
 
     package func replayBatch(_ actions: [(String, [Value])]) throws(SessionError) -> (changed: [Bool], error: SessionError?) {
+        calls.append(.replayBatch(actions.map(\.0)))
         var changed: [Bool] = []
         for (name, arguments) in actions {
             do {
-                changed.append(try replay(name, arguments: arguments))
+                changed.append(try update(&state, name, arguments))
             } catch {
                 return (changed, error)
             }

@@ -93,14 +93,19 @@ extension ShellCore {
             return fail(error.message, origin: origin)
         }
         let history = newHistory(initial: fresh.state)
-        for (index, entry) in fitting.enumerated() {
-            do {
-                let changed = try fresh.replay(entry.action.name, arguments: entry.arguments)
+        let refused: (index: Int, error: SessionError)?
+        do throws(SessionError) {
+            refused = try replayInBatches(fitting.map { ReplayItem(action: $0.action, arguments: $0.arguments) }, into: fresh, position: 0, interval: history.interval) { index, changed, endsBatch in
+                let entry = fitting[index]
                 history.record(HistoryEntry(action: Int32(entry.action.index), arguments: entry.arguments, source: entry.source, text: nil, changed: changed, skipped: false))
-                if history.wantsSnapshot { history.remember(fresh.state, at: history.position) }
-            } catch {
-                return fail("\(written): action \(index + 1) (\(entry.action.text(with: entry.arguments))) failed: \(error.message); nothing was imported", origin: origin)
+                if endsBatch, history.wantsSnapshot { history.remember(fresh.state, at: history.position) }
             }
+        } catch {
+            return fail("\(written): its actions could not be replayed: \(error.message); nothing was imported", origin: origin)
+        }
+        if let refused {
+            let entry = fitting[refused.index]
+            return fail("\(written): action \(refused.index + 1) (\(entry.action.text(with: entry.arguments))) failed: \(refused.error.message); nothing was imported", origin: origin)
         }
         guard journalAhead(.reset, origin: origin) else { return false }
         histories[model.qualifiedName] = history

@@ -39,17 +39,40 @@ extension ShellCore {
         // Rebuilding is quiet; only errors are shown.
         output = { item in if case .error = item { savedOutput(item) } }
         var kept: [JournalRecord] = []
-        for (record, line) in contents.records {
+        // The actions of the current model are replayed in batches (one request each for
+        // a model in a worker); any other record replays the batch gathered before it.
+        var queued: [QueuedReplay] = []
+        var failed = false
+        for (record, line) in contents.records where !failed {
             let origin = LineOrigin(file: path, line: line)
+            if case .action(let model, let source, let text) = record, let session = current, session.model.qualifiedName == model {
+                do throws(TextError) {
+                    let bound = try ActionBinding.bind(ActionCall.parse(text), to: session.model)
+                    queued.append(QueuedReplay(item: ReplayItem(action: bound.0, arguments: bound.1), source: source, text: text, record: record, origin: origin))
+                    if queued.count >= Self.replayBatchLimit { failed = !replayQueued(&queued, kept: &kept) }
+                } catch {
+                    if force {
+                        resumed.skipped += 1
+                    } else {
+                        // The actions before it go first: the error is the journal's first problem.
+                        failed = !replayQueued(&queued, kept: &kept) || !fail("\(model) does not accept '\(text)' any more (\(error.message)); the journal was recorded with another version of the plugin. --force leaves such actions out", origin: origin)
+                    }
+                }
+                continue
+            }
+            guard replayQueued(&queued, kept: &kept) else {
+                failed = true
+                break
+            }
             switch await replay(record, origin: origin, force: force, warnings: &resumed.warnings) {
             case .done: kept.append(record)
             case .skipped: resumed.skipped += 1
-            case .failed:
-                output = savedOutput
-                return nil
+            case .failed: failed = true
             }
         }
+        if !failed { failed = !replayQueued(&queued, kept: &kept) }
         output = savedOutput
+        if failed { return nil }
         if resumed.skipped > 0 {
             resumed.warnings.append("\(path): \(resumed.skipped) action records the model no longer has were left out (--force; --journal NEW --resume \(path) writes a copy without them)")
         }
@@ -179,6 +202,55 @@ extension ShellCore {
             return true
         } catch {
             return fail("cannot resume: \(error.message)", origin: origin)
+        }
+    }
+
+    /// An action record of a journal, bound and waiting to be replayed.
+    struct QueuedReplay {
+        let item: ReplayItem
+        let source: ActionSource
+        let text: String
+        let record: JournalRecord
+        let origin: LineOrigin
+    }
+
+    /// Actions gathered at most before they are replayed (a journal's records are read
+    /// whole; what is gathered is bound, and bound values take more room than text).
+    static let replayBatchLimit = 4096
+
+    /// Replays the gathered actions into the current session and records them; false
+    /// (having said why) when one could not be replayed. When the model's worker is lost
+    /// on the way, it is started again with what was recorded, and the rest go one by one
+    /// so the error names the action that killed it.
+    private func replayQueued(_ queued: inout [QueuedReplay], kept: inout [JournalRecord]) -> Bool {
+        let items = queued
+        queued.removeAll(keepingCapacity: true)
+        guard !items.isEmpty, let session = current else { return true }
+        let history = history(of: session)
+        var replayed = 0
+        do throws(SessionError) {
+            let refused = try replayInBatches(items.map(\.item), into: session, position: history?.position ?? 0, interval: history?.interval ?? 64) { index, changed, endsBatch in
+                let entry = items[index]
+                record(entry.item.action, entry.item.arguments, source: entry.source, changed: changed, in: session, snapshot: endsBatch)
+                kept.append(entry.record)
+                replayed += 1
+            }
+            guard let refused else { return true }
+            return fail("cannot resume '\(items[refused.index].text)': \(refused.error.message)", origin: items[refused.index].origin)
+        } catch {
+            guard error.workerLoss != nil else { return fail("cannot resume '\(items[replayed].text)': \(error.message)", origin: items[replayed].origin) }
+            recoverLostWorkers(announce: false)
+            for entry in items[replayed...] {
+                guard let session = current else { return false }
+                do throws(SessionError) {
+                    let changed = try session.replay(entry.item.action.name, arguments: entry.item.arguments)
+                    record(entry.item.action, entry.item.arguments, source: entry.source, changed: changed, in: session)
+                    kept.append(entry.record)
+                } catch {
+                    return fail("cannot resume '\(entry.text)': \(error.message)", origin: entry.origin)
+                }
+            }
+            return true
         }
     }
 }
