@@ -1,6 +1,7 @@
 #include "ceditline.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <poll.h>
@@ -145,7 +146,50 @@ int cel_history_load(History *h, const char *path) {
     return history(h, &event, H_LOAD, path);
 }
 
-int cel_history_save(History *h, const char *path) {
+
+int cel_history_save_whole(History *h, const char *path, const char *temporary) {
     HistEvent event;
-    return history(h, &event, H_SAVE, path);
+    errno = 0;
+    int saved = history(h, &event, H_SAVE, temporary);
+    int written = errno;
+    if (saved < 0) {
+        unlink(temporary);
+        errno = written ? written : EIO;
+        return -1;
+    }
+    History *check = history_init();
+    if (check == NULL) {
+        unlink(temporary);
+        errno = ENOMEM;
+        return -1;
+    }
+    HistEvent checked;
+    history(check, &checked, H_SETSIZE, saved > 0 ? saved : 1);
+    int loaded = history(check, &checked, H_LOAD, temporary);
+    /* Entry by entry: a line cut short by a full disk still counts as a line. */
+    HistEvent mine;
+    int left = history(h, &mine, H_FIRST), right = history(check, &checked, H_FIRST);
+    while (loaded == saved && left == 0 && right == 0) {
+        if (strcmp(mine.str, checked.str) != 0) loaded = -1;
+        left = history(h, &mine, H_NEXT);
+        right = history(check, &checked, H_NEXT);
+    }
+    if (left == 0 || right == 0) loaded = -1;
+    history_end(check);
+    int descriptor = open(temporary, O_RDONLY | O_CLOEXEC);
+    int synced = descriptor >= 0 && fsync(descriptor) == 0;
+    int sync_error = errno;
+    if (descriptor >= 0) close(descriptor);
+    if (loaded != saved || !synced) {
+        unlink(temporary);
+        errno = loaded != saved ? (written ? written : ENOSPC) : sync_error;
+        return -1;
+    }
+    if (rename(temporary, path) != 0) {
+        int renamed = errno;
+        unlink(temporary);
+        errno = renamed;
+        return -1;
+    }
+    return saved;
 }

@@ -78,7 +78,8 @@ final class LineEditor: @unchecked Sendable {
     func remember(_ line: String) {
         guard let history, !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }
         _ = cel_history_enter(history, line)
-        if let historyPath, !historySaveFailed, cel_history_save(history, historyPath) < 0 {
+        // Whole or not at all: a full disk keeps the file as it was, and says so once.
+        if let historyPath, !historySaveFailed, cel_history_save_whole(history, historyPath, historyPath + ".storesh-\(getpid()).tmp") < 0 {
             historySaveFailed = true
             let reason = errno == 0 ? "unknown error" : String(cString: strerror(errno))
             FileHandle.standardError.write(Data("storesh: warning: cannot write history file \(historyPath): \(reason); history of this session is not kept\n".utf8))

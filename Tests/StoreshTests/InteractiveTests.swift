@@ -100,6 +100,24 @@ struct InteractiveTests {
         #expect(shell.transcript.components(separatedBy: "cannot write history file \(missing)").count == 2, "reported once: \(shell.transcript)")
     }
 
+    /// libedit truncated the history file and then ignored its write errors: on a full disk
+    /// the old entries were lost without a word.
+    @Test func aFullDiskKeepsTheHistoryFileWholeAndSaysSoOnce() throws {
+        let path = try temporaryFile("history", "_HiStOrY_V2_\nsetCount\\0405\nincrement\n")
+        let shell = try PseudoTerminal([], environment: [
+            "STORESH_HISTORY": path, "LD_PRELOAD": faultShim, "STORESH_FAULT_PATH": path, "STORESH_FAULT_AFTER": "20",
+        ])
+        #expect(shell.expect("counter> "))
+        shell.type("decrement\r")
+        #expect(shell.expect("decrement: state changed"))
+        shell.type("decrement\r")
+        #expect(shell.expect("count: -1 → -2"), "\(shell.transcript)")
+        #expect(shell.transcript.components(separatedBy: "cannot write history file \(path): No space left on device").count == 2, "reported once: \(shell.transcript)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "_HiStOrY_V2_\nsetCount\\0405\nincrement\n", "the old history is whole")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
     @Test func unicodeTypedAtThePromptIsSentExactly() throws {
         // LANG is unset here on purpose: storesh must not depend on the caller's locale.
         let shell = try PseudoTerminal(["--plugin", "Todos"], environment: ["STORESH_HISTORY": history, "LANG": "", "LC_ALL": ""])

@@ -64,3 +64,14 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
     try contents.write(toFile: path, atomically: true, encoding: .utf8)
     return path
 }
+
+/// The fault-injection library (Tests/FaultShim/faultshim.c), built once per test run
+/// with the system's C compiler: loaded with LD_PRELOAD, it makes writes to the files
+/// whose path holds STORESH_FAULT_PATH fail (a full disk, a failing device).
+let faultShim: String = {
+    let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("FaultShim/faultshim.c").path
+    let library = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-faultshim-\(getpid()).so").path
+    let built = try? run("/usr/bin/env", ["cc", "-shared", "-fPIC", "-o", library, source, "-ldl"], input: Data())
+    precondition(built?.status == 0, "the fault shim did not build: \(built?.stderr ?? "cc did not run")")
+    return library
+}()

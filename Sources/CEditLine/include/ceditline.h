@@ -41,6 +41,13 @@ void cel_history_close(History *history);
 void cel_history_attach(EditLine *editor, History *history);
 int cel_history_enter(History *history, const char *line);
 int cel_history_load(History *history, const char *path);
-int cel_history_save(History *history, const char *path);
+
+/* Saves the history to `path` whole or not at all: libedit writes it to a temporary file
+ * beside `path` (`temporary`), which is read back and compared (libedit ignores its own
+ * write errors, so a full disk would leave a cut file and say nothing), synced, and
+ * renamed over `path`. Returns the number of entries saved, or -1 with errno set (ENOSPC
+ * when the file read back holds fewer entries than were saved and the write said nothing
+ * better); `path` is then as it was. */
+int cel_history_save_whole(History *history, const char *path, const char *temporary);
 
 #endif
