@@ -119,9 +119,13 @@ func runShell(_ options: Options) async -> Int32 {
     if interactive, !(stopped && (options.bail || core.quitRequested)) {
         await Prompt(core: core, printer: printer).run()
     }
-    if let journal = core.journal, !journal.sync() {
-        FileHandle.standardError.write(Data("storesh: cannot flush journal \(journal.path) to the disk\n".utf8))
-        failed = true
+    if let journal = core.journal {
+        do throws(Journal.Problem) {
+            try journal.sync()
+        } catch {
+            FileHandle.standardError.write(Data("storesh: \(error.message)\n".utf8))
+            failed = true
+        }
     }
     if unreadable { return 2 }
     return failed || core.journalFailures > 0 || core.workerCrashes > 0 || core.hostErrors > 0 ? 1 : 0

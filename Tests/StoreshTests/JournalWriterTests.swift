@@ -89,3 +89,25 @@ struct JournalWriterTests {
         #expect(resumed.stdout.hasSuffix("\n2\n"), "\(resumed.stdout)")
     }
 }
+
+@Suite("Reports and flushes that fail say why, and count as what they are")
+struct FailedWriteTests {
+    @Test func aJUnitReportThatCannotBeWrittenFailsTheRunButNoTranscript() throws {
+        let folder = URL(fileURLWithPath: try temporaryFile("x", "")).deletingLastPathComponent().appendingPathComponent("reports").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let transcript = try temporaryFile("one.transcript", "> increment\nincrement: state changed\n  ~ count: 0 → 1\n")
+        let run = try storesh(["test", "--junit", folder + "/report.xml", transcript], environment: ["LD_PRELOAD": faultShim, "STORESH_FAULT_PATH": folder])
+        #expect(run.status == 1, "the report was asked for and is missing")
+        #expect(run.stdout.hasSuffix("1 passed, 0 failed\n"), "the transcript passed: \(run.stdout)")
+        #expect(run.stderr.contains("cannot write the JUnit report \(folder)/report.xml: No space left on device"), "\(run.stderr)")
+    }
+
+    @Test func aJournalThatCannotBeFlushedAtTheEndSaysWhy() throws {
+        let journal = try temporaryPath("flush.journal")
+        let run = try storesh(["--journal", journal, "-c", "increment"], environment: [
+            "LD_PRELOAD": faultShim, "STORESH_FAULT_PATH": journal, "STORESH_FAULT_AFTER": "1000000", "STORESH_FAULT_FSYNC": "1", "STORESH_FAULT": "EIO",
+        ])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("storesh: cannot flush journal \(journal) to the disk: Input/output error"), "\(run.stderr)")
+    }
+}

@@ -107,9 +107,10 @@ public final class Journal {
         try truncate(to: start, after: "taking back a refused action's record")
     }
 
-    /// Flushes the journal to the disk; false when the disk refused.
-    @discardableResult
-    public func sync() -> Bool { fsync(descriptor) == 0 }
+    /// Flushes the journal to the disk; throws the system's reason when the disk refused.
+    public func sync() throws(Problem) {
+        guard fsync(descriptor) == 0 else { throw Problem(message: "cannot flush journal \(path) to the disk: \(Self.lastError)") }
+    }
 
     private func write(_ text: String) throws(Problem) {
         if let closedReason { throw Problem(message: closedReason) }
