@@ -127,6 +127,21 @@ struct JournalResumeTests {
         #expect(await forced.run(":state count") == ["2"])
     }
 
+    /// Within one process the newest session of a journal is its writer: the older one,
+    /// not yet released, is shut out rather than left to write beside it.
+    @Test func aSecondSessionInOneProcessTakesTheJournalOverAndTheFirstStopsWriting() async throws {
+        let path = try Fixtures.directory().appendingPathComponent("shared").path
+        let first = try journaled(path)
+        _ = await first.run("setCount 5")
+        let second = try #require(try await resumed(path))
+        _ = await second.run("increment")
+        let refused = await first.run("increment")
+        #expect(refused.contains { $0.contains("journal \(path) is closed: another session of this storesh went on with it") }, "\(refused)")
+        #expect(await first.run(":state count") == ["5"], "what the journal refused was not done")
+        let records = try Journal.read(path).records.map(\.record.line)
+        #expect(records.suffix(2) == ["A counter.counter script setCount 5", "A counter.counter script increment"], "\(records)")
+    }
+
     @Test func continuingInANewFileCopiesTheSessionAndLeavesTheOldOne() async throws {
         let directory = try Fixtures.directory()
         let old = directory.appendingPathComponent("old").path, new = directory.appendingPathComponent("new").path

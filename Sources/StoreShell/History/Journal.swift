@@ -19,7 +19,9 @@ import Glibc
 /// records. When even that fails the journal is closed, and every later append fails.
 public final class Journal {
     public static let header = "storesh-journal 1"
-    private let descriptor: Int32
+    /// The claim's descriptor: -1 once another session of this process took the file over,
+    /// so nothing here can reach a file that reused the number.
+    private var descriptor: Int32 { claim.descriptor }
     /// The file, locked for this journal alone (see `Claim`).
     private let claim: Claim
     public let path: String
@@ -56,9 +58,8 @@ public final class Journal {
     public init(claim: Claim, mode: Mode) throws(Problem) {
         self.claim = claim
         path = claim.path
-        descriptor = claim.descriptor
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
+        guard fstat(claim.descriptor, &status) == 0 else {
             throw Problem(message: "cannot use \(path) as a journal: \(Self.lastError)")
         }
         size = status.st_size
@@ -113,6 +114,7 @@ public final class Journal {
     }
 
     private func write(_ text: String) throws(Problem) {
+        if claim.revoked, closedReason == nil { closedReason = "journal \(path) is closed: another session of this storesh went on with it" }
         if let closedReason { throw Problem(message: closedReason) }
         let start = size
         var bytes = Array(text.utf8)

@@ -16,9 +16,28 @@ extension Journal {
     /// process locks can (`F_GETLK` reports their pid).
     public final class Claim {
         /// The journal, open for appending (close-on-exec), locked; closed (and so
-        /// unlocked) when the claim goes.
-        let descriptor: Int32
+        /// unlocked) when the claim goes, or when another claim in this process takes
+        /// the file over (-1 then).
+        private(set) var descriptor: Int32
         let path: String
+        /// The file's device and inode, by which claims in this process find each other.
+        private let file: FileID
+        /// Set when a later claim in this process took the file over: nothing more may be
+        /// written through this one.
+        private(set) var revoked = false
+
+        private struct FileID: Hashable {
+            let device: UInt64
+            let inode: UInt64
+        }
+
+        /// The live claims of this process, by file. Locks exclude other processes; within
+        /// one process the newest claim of a file wins (a session whose shell is not yet
+        /// released must not block the next), and the older one is revoked, so there is
+        /// still one writer.
+        nonisolated(unsafe) private static var live: [FileID: Weak] = [:]
+        private static let liveLock = NSLock()
+        private struct Weak { weak var claim: Claim? }
 
         /// Opens and locks the journal at `path` (made when `create`). Throws when it
         /// cannot be opened, is not a regular file, or another process writes it.
@@ -31,12 +50,27 @@ extension Journal {
                 close(descriptor)
                 throw Problem(message: "cannot use \(path) as a journal: it is not a regular file")
             }
+            file = FileID(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+            Self.liveLock.lock()
+            let earlier = Self.live[file]?.claim
+            Self.liveLock.unlock()
+            earlier?.revoke()
             var exclusion = Self.range(0)
             guard fcntl(descriptor, Self.setOpenFileLock, &exclusion) == 0 else {
                 let reason = errno == EAGAIN || errno == EACCES ? Self.holder(of: descriptor, path: path) : "cannot lock \(path): \(Journal.lastError)"
                 close(descriptor)
                 throw Problem(message: reason)
             }
+            Self.liveLock.lock()
+            Self.live[file] = Weak(claim: self)
+            Self.liveLock.unlock()
+        }
+
+        /// Gives the file up to a later claim in this process.
+        private func revoke() {
+            revoked = true
+            if descriptor >= 0 { close(descriptor) }
+            descriptor = -1
         }
 
         /// Claims the journal at `path` to go on writing it, when it is a file (a journal
@@ -48,7 +82,10 @@ extension Journal {
         }
 
         deinit {
-            close(descriptor)
+            if descriptor >= 0 { close(descriptor) }
+            Self.liveLock.lock()
+            if Self.live[file]?.claim == nil { Self.live[file] = nil }
+            Self.liveLock.unlock()
         }
 
         /// Names this process as the writer, for the message a second writer gets. Made

@@ -32,64 +32,86 @@ extension ShellCore {
         // Claimed before it is read: a journal another storesh writes is refused before
         // anything is replayed.
         let claim = target == nil || target == path ? try Journal.Claim.forResuming(path) : nil
-        let contents = try Journal.read(path)
-        var resumed = Resumed(records: contents.records.count, skipped: 0, warnings: contents.warning.map { [$0] } ?? [])
+        // Checked whole before anything is replayed, then read again record by record as it
+        // is replayed: a long journal is never held in memory. (One read from a pipe or a
+        // device can be read once: it is held.)
+        var records: JournalRecords
+        let checked: (count: Int, warning: String?, validLength: Int)
+        if Journal.isFile(path) {
+            let check = try Journal.RecordReader(path: path)
+            while try check.next() != nil {}
+            checked = (check.count, check.warning, check.validLength)
+            records = .file(try Journal.RecordReader(path: path))
+        } else {
+            let contents = try Journal.read(path)
+            checked = (contents.records.count, contents.warning, contents.validLength)
+            records = .held(contents.records[...])
+        }
+        var resumed = Resumed(records: checked.count, skipped: 0, warnings: checked.warning.map { [$0] } ?? [])
+        // Continuing in a new file: the records kept are copied there as they are replayed.
+        let copyFileExisted = target.map { FileManager.default.fileExists(atPath: $0) } ?? false
+        let copy = try target.flatMap { target throws(Journal.Problem) in target == path ? nil : try Journal(path: target, mode: .create) }
+        let kept = KeptRecords(copy: copy, madeCopyFile: !copyFileExisted)
         let savedOutput = output
         journal = nil
         // Rebuilding is quiet; only errors are shown.
         output = { item in if case .error = item { savedOutput(item) } }
-        var kept: [JournalRecord] = []
         // The actions of the current model are replayed in batches (one request each for
         // a model in a worker); any other record replays the batch gathered before it.
         var queued: [QueuedReplay] = []
         var failed = false
-        for (record, line) in contents.records where !failed {
+        while !failed, let (record, line) = try records.next() {
             let origin = LineOrigin(file: path, line: line)
             if case .action(let model, let source, let text) = record, let session = current, session.model.qualifiedName == model {
                 do throws(TextError) {
                     let bound = try ActionBinding.bind(ActionCall.parse(text), to: session.model)
                     queued.append(QueuedReplay(item: ReplayItem(action: bound.0, arguments: bound.1), source: source, text: text, record: record, origin: origin))
-                    if queued.count >= Self.replayBatchLimit { failed = !replayQueued(&queued, kept: &kept) }
+                    if queued.count >= Self.replayBatchLimit { failed = !replayQueued(&queued, kept: kept) }
                 } catch {
                     if force {
                         resumed.skipped += 1
                     } else {
                         // The actions before it go first: the error is the journal's first problem.
-                        failed = !replayQueued(&queued, kept: &kept) || !fail("\(model) does not accept '\(text)' any more (\(error.message)); the journal was recorded with another version of the plugin. --force leaves such actions out", origin: origin)
+                        failed = !replayQueued(&queued, kept: kept) || !fail("\(model) does not accept '\(text)' any more (\(error.message)); the journal was recorded with another version of the plugin. --force leaves such actions out", origin: origin)
                     }
                 }
                 continue
             }
-            guard replayQueued(&queued, kept: &kept) else {
+            guard replayQueued(&queued, kept: kept) else {
                 failed = true
                 break
             }
             switch await replay(record, origin: origin, force: force, warnings: &resumed.warnings) {
-            case .done: kept.append(record)
+            case .done: kept.keep(record)
             case .skipped: resumed.skipped += 1
             case .failed: failed = true
             }
         }
-        if !failed { failed = !replayQueued(&queued, kept: &kept) }
+        if !failed { failed = !replayQueued(&queued, kept: kept) }
         output = savedOutput
-        if failed { return nil }
+        if failed {
+            if let target { kept.abandonCopy(at: target) }
+            return nil
+        }
+        if let problem = kept.copyProblem { throw problem }
         if resumed.skipped > 0 {
             resumed.warnings.append("\(path): \(resumed.skipped) action records the model no longer has were left out (--force; --journal NEW --resume \(path) writes a copy without them)")
         }
-        if let target, target != path {
-            let journal = try Journal(path: target, mode: .create)
-            for record in kept { try journal.append(record) }
-            self.journal = journal
+        // The reader's descriptor is closed before the journal names its writer: closing a
+        // descriptor of the file drops this process's locks on it (see `Journal.Claim`).
+        records = .held([])
+        if let copy = kept.copy {
+            self.journal = copy
         } else {
             do throws(Journal.Problem) {
                 guard let claim else { throw Journal.Problem(message: "cannot use \(path) as a journal: it is not a regular file") }
-                journal = try Journal(claim: claim, mode: .resume(validLength: contents.validLength))
+                journal = try Journal(claim: claim, mode: .resume(validLength: checked.validLength))
             } catch {
                 // Read from a pipe or a device, a session goes on in a file named for it.
                 throw Journal.Problem(message: error.message + " (to go on from it, add --journal FILE)")
             }
         }
-        try journalWhatTheCommandLineAdded(to: kept)
+        try journalWhatTheCommandLineAdded(to: kept.loadsAndUses)
         return resumed
     }
 
@@ -222,7 +244,7 @@ extension ShellCore {
     /// (having said why) when one could not be replayed. When the model's worker is lost
     /// on the way, it is started again with what was recorded, and the rest go one by one
     /// so the error names the action that killed it.
-    private func replayQueued(_ queued: inout [QueuedReplay], kept: inout [JournalRecord]) -> Bool {
+    private func replayQueued(_ queued: inout [QueuedReplay], kept: KeptRecords) -> Bool {
         let items = queued
         queued.removeAll(keepingCapacity: true)
         guard !items.isEmpty, let session = current else { return true }
@@ -232,7 +254,7 @@ extension ShellCore {
             let refused = try replayInBatches(items.map(\.item), into: session, position: history?.position ?? 0, interval: history?.interval ?? 64) { index, changed, endsBatch in
                 let entry = items[index]
                 record(entry.item.action, entry.item.arguments, source: entry.source, changed: changed, in: session, snapshot: endsBatch)
-                kept.append(entry.record)
+                kept.keep(entry.record)
                 replayed += 1
             }
             guard let refused else { return true }
@@ -245,7 +267,7 @@ extension ShellCore {
                 do throws(SessionError) {
                     let changed = try session.replay(entry.item.action.name, arguments: entry.item.arguments)
                     record(entry.item.action, entry.item.arguments, source: entry.source, changed: changed, in: session)
-                    kept.append(entry.record)
+                    kept.keep(entry.record)
                 } catch {
                     return fail("cannot resume '\(entry.text)': \(error.message)", origin: entry.origin)
                 }
