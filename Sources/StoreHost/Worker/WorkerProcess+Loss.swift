@@ -54,8 +54,9 @@ extension WorkerProcess {
 
     /// How the worker ended, from the status `waitpid` gave.
     static func cause(of status: Int32) -> WorkerLoss.Cause {
-        let signal = status & 0x7f
-        if signal != 0 { return .signal(signal) }
-        return .exit((status >> 8) & 0xff)
+        switch Spawn.Ending(waitStatus: status) {
+        case .signalled(let signal): .signal(signal)
+        case .exited(let code): .exit(code)
+        }
     }
 }

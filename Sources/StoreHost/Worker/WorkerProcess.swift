@@ -62,53 +62,33 @@ package final class WorkerProcess {
     /// and stderr on one pipe, stdin from /dev/null, in a process group of its own (so
     /// Ctrl-C at the terminal reaches storesh alone, which decides what to stop).
     init(executable: String, environment: [String: String]) throws(WorkerLoss) {
-        var requestPipe: [Int32] = [0, 0], replyPipe: [Int32] = [0, 0], errorPipe: [Int32] = [0, 0]
-        guard pipe(&requestPipe) == 0, pipe(&replyPipe) == 0, pipe(&errorPipe) == 0 else {
-            throw WorkerLoss(cause: .couldNotStart("cannot make pipes: \(String(cString: strerror(errno)))"), lastWords: "")
+        // Each pipe's ends are above the worker's fds 0–4 and close-on-exec, so storesh's
+        // ends leak into no worker.
+        var pipes: [(read: Int32, write: Int32)] = []
+        do throws(Spawn.Failure) {
+            for _ in 0..<3 { pipes.append(try Spawn.pipe()) }
+        } catch {
+            for made in pipes { close(made.read); close(made.write) }
+            throw WorkerLoss(cause: .couldNotStart("cannot make pipes: \(error)"), lastWords: "")
         }
-        // Moved above the worker's fds 0–4, so no dup2 below lands on a pipe end it still
-        // needs; and close-on-exec, so storesh's ends leak into no worker.
-        requestPipe = requestPipe.map(Self.lifted)
-        replyPipe = replyPipe.map(Self.lifted)
-        errorPipe = errorPipe.map(Self.lifted)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
-        posix_spawn_file_actions_adddup2(&actions, requestPipe[0], 3)
-        posix_spawn_file_actions_adddup2(&actions, replyPipe[1], 4)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGPIPE, SIGTERM, SIGQUIT] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        posix_spawnattr_setsigmask(&attributes, &unblocked)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-        let arguments = [executable]
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+        let (requestPipe, replyPipe, errorPipe) = (pipes[0], pipes[1], pipes[2])
+        let child: pid_t
+        do throws(Spawn.Failure) {
+            child = try Spawn.start(
+                executable,
+                environment: environment,
+                descriptors: [.nullInput, .copy(of: errorPipe.write), .copy(of: errorPipe.write), .copy(of: requestPipe.read), .copy(of: replyPipe.write)],
+                ownProcessGroup: true
+            )
+        } catch {
+            for fd in [requestPipe.read, replyPipe.write, errorPipe.write, requestPipe.write, replyPipe.read, errorPipe.read] { close(fd) }
+            throw WorkerLoss(cause: .couldNotStart("cannot start the worker \(executable): \(error)"), lastWords: "")
         }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-        for fd in [requestPipe[0], replyPipe[1], errorPipe[1]] { close(fd) }
-        guard status == 0 else {
-            for fd in [requestPipe[1], replyPipe[0], errorPipe[0]] { close(fd) }
-            throw WorkerLoss(cause: .couldNotStart("cannot start the worker \(executable): \(String(cString: strerror(status)))"), lastWords: "")
-        }
+        for fd in [requestPipe.read, replyPipe.write, errorPipe.write] { close(fd) }
         pid = child
-        requests = requestPipe[1]
-        replies = replyPipe[0]
-        stderr = errorPipe[0]
+        requests = requestPipe.write
+        replies = replyPipe.read
+        stderr = errorPipe.read
         for fd in [replies, stderr] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         // Between requests a thread of the watcher's own polls the pipes and hands
         // readiness to the main queue. (libdispatch read sources were used first: tearing
@@ -123,17 +103,6 @@ package final class WorkerProcess {
         }
         watcher.start()
         self.watcher = watcher
-    }
-
-    /// `fd` moved to 10 or above, close-on-exec.
-    private static func lifted(_ fd: Int32) -> Int32 {
-        let moved = fcntl(fd, F_DUPFD_CLOEXEC, 10)
-        guard moved >= 0 else {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            return fd
-        }
-        close(fd)
-        return moved
     }
 
     isolated deinit {
