@@ -21,7 +21,7 @@ package enum Spawn {
     }
 
     /// Why a process could not be started or a pipe made: the system's error number.
-    package struct Failure: Error, Sendable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         package let errno: Int32
 
         package init(errno: Int32) { self.errno = errno }
