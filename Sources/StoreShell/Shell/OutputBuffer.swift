@@ -8,6 +8,7 @@ public final class OutputBuffer {
     // methods calls out while it holds an access; the checks were a tenth of the writing.
     @exclusivity(unchecked) private var buffer: ByteBuffer
 
+    /// An empty buffer with room for `capacity` bytes before it grows.
     public init(capacity: Int = 4096) {
         buffer = ByteBuffer(capacity: capacity)
     }
@@ -15,17 +16,21 @@ public final class OutputBuffer {
     /// How many bytes were written.
     public var count: Int { buffer.count }
 
+    /// Whether nothing was written.
     public var isEmpty: Bool { buffer.count == 0 }
 
+    /// One byte.
     @inline(__always)
     public func append(_ byte: UInt8) {
         buffer.append(byte)
     }
 
+    /// A copy of `bytes`.
     public func append(_ bytes: UnsafeRawBufferPointer) {
         buffer.append(bytes)
     }
 
+    /// `text`'s UTF-8 bytes.
     public func append(_ text: StaticString) {
         text.withUTF8Buffer { buffer.append(UnsafeRawBufferPointer($0)) }
     }
