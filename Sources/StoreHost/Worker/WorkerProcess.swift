@@ -13,10 +13,11 @@ import Glibc
 @MainActor
 package final class WorkerProcess {
     let pid: pid_t
-    /// The pipes' ends: requests go out on one, replies and events come in on the other,
-    /// and the worker's stdout and stderr on the third.
-    let requests: Int32
+    /// Where requests go out.
+    private let requests: Int32
+    /// Where replies and events come in.
     let replies: Int32
+    /// Where the worker's stdout and stderr come in.
     let stderr: Int32
     /// Bytes read from `replies` and not yet a whole frame.
     var frames = FrameBuffer()
