@@ -4,14 +4,15 @@
 /// has room at every append; written per action, those checks cost more than the bytes.
 ///
 /// Noncopyable: it owns its memory and frees it when it ends. Its writes are inlinable, so
-/// a writer in another module (the JSON formatter) pays no call per piece.
-package struct ByteBuffer: ~Copyable {
+/// a writer in another module (the JSON formatter) pays no call per piece; public, because
+/// this toolchain inlines no `package` function in another module, `@inlinable` or not.
+public struct ByteBuffer: ~Copyable {
     @usableFromInline var start: UnsafeMutablePointer<UInt8>
     @usableFromInline var capacity: Int
     @usableFromInline var written = 0
 
     /// A buffer with room for `capacity` bytes (at least 16, so that doubling grows it).
-    package init(capacity: Int) {
+    public init(capacity: Int) {
         self.capacity = max(capacity, 16)
         start = .allocate(capacity: self.capacity)
     }
@@ -20,25 +21,26 @@ package struct ByteBuffer: ~Copyable {
 
     /// How many bytes were written.
     @inlinable
-    package var count: Int { written }
+    public var count: Int { written }
 
     /// The bytes written; valid until the next write.
     @inlinable
-    package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: start, count: written) }
+    public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: start, count: written) }
 
     /// The bytes written, as UTF-8 text.
     @inlinable
-    package var text: String {
+    public var text: String {
         String(decoding: UnsafeBufferPointer(start: start, count: written), as: UTF8.self)
     }
 
     /// Forgets what was written, keeping the memory.
     @inlinable
-    package mutating func removeAll() { written = 0 }
+    public mutating func removeAll() { written = 0 }
 
     /// Room for `more` bytes after the ones written, at least doubling (appends stay linear).
-    @inlinable @inline(__always)
-    package mutating func reserve(_ more: Int) {
+    @inlinable
+    @inline(__always)
+    public mutating func reserve(_ more: Int) {
         if capacity - written < more { grow(to: written + more) }
     }
 
@@ -54,8 +56,9 @@ package struct ByteBuffer: ~Copyable {
     }
 
     /// One byte.
-    @inlinable @inline(__always)
-    package mutating func append(_ byte: UInt8) {
+    @inlinable
+    @inline(__always)
+    public mutating func append(_ byte: UInt8) {
         reserve(1)
         start[written] = byte
         written += 1
@@ -63,7 +66,7 @@ package struct ByteBuffer: ~Copyable {
 
     /// A copy of `bytes`.
     @inlinable
-    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         let length = bytes.count
         reserve(length)
@@ -89,14 +92,14 @@ package struct ByteBuffer: ~Copyable {
 
     /// `text`'s UTF-8 bytes.
     @inlinable
-    package mutating func append(_ text: String) {
+    public mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
     /// `value`'s bytes, least significant first.
     @inlinable
-    package mutating func append<Integer: FixedWidthInteger>(littleEndian value: Integer) {
+    public mutating func append<Integer: FixedWidthInteger>(littleEndian value: Integer) {
         let size = MemoryLayout<Integer>.size
         reserve(size)
         UnsafeMutableRawPointer(start + written).storeBytes(of: value.littleEndian, as: Integer.self)
@@ -106,14 +109,14 @@ package struct ByteBuffer: ~Copyable {
     /// Writes `value`'s bytes, least significant first, over the ones at `offset` (a count
     /// written before it was known).
     @inlinable
-    package mutating func overwrite<Integer: FixedWidthInteger>(littleEndian value: Integer, at offset: Int) {
+    public mutating func overwrite<Integer: FixedWidthInteger>(littleEndian value: Integer, at offset: Int) {
         assert(offset >= 0 && offset + MemoryLayout<Integer>.size <= written, "overwriting bytes not written")
         UnsafeMutableRawPointer(start + offset).storeBytes(of: value.littleEndian, as: Integer.self)
     }
 
     /// A decimal integer, written without making a string.
     @inlinable
-    package mutating func appendDecimal(_ number: Int) {
+    public mutating func appendDecimal(_ number: Int) {
         reserve(20) // "-" and the 19 digits of Int.min
         if number < 0 {
             start[written] = UInt8(ascii: "-")
