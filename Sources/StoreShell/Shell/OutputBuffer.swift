@@ -1,4 +1,4 @@
-import StoreValue
+public import StoreValue
 
 /// Bytes of output written in many small pieces — a JSON record is some forty of them —
 /// gathered in one growing block of memory (a `ByteBuffer`, which does the writing). A
@@ -6,7 +6,10 @@ import StoreValue
 public final class OutputBuffer {
     // Unchecked exclusivity: the buffer is written by one caller at a time and none of its
     // methods calls out while it holds an access; the checks were a tenth of the writing.
-    @exclusivity(unchecked) private var buffer: ByteBuffer
+    // Usable from inline code, so that the members that only read or reset it inline in
+    // other modules (storesh's printer checks `count` after every output), as they did
+    // when they were stored properties.
+    @exclusivity(unchecked) @usableFromInline var buffer: ByteBuffer
 
     /// An empty buffer with room for `capacity` bytes before it grows.
     public init(capacity: Int = 4096) {
@@ -14,9 +17,11 @@ public final class OutputBuffer {
     }
 
     /// How many bytes were written.
+    @inlinable
     public var count: Int { buffer.count }
 
     /// Whether nothing was written.
+    @inlinable
     public var isEmpty: Bool { buffer.count == 0 }
 
     /// One byte.
@@ -54,5 +59,6 @@ public final class OutputBuffer {
     public var text: String { buffer.text }
 
     /// Forgets what was written, keeping the memory.
+    @inlinable
     public func removeAll() { buffer.removeAll() }
 }
