@@ -12,9 +12,7 @@
 package final class WireStateEncoder {
     // Unchecked exclusivity: one encoding at a time writes these, on one thread, and no
     // access spans a call (as in `PlainSlot`).
-    @exclusivity(unchecked) private var buffer: UnsafeMutableRawPointer
-    @exclusivity(unchecked) private var capacity: Int
-    @exclusivity(unchecked) package private(set) var count = 0
+    @exclusivity(unchecked) private var buffer = ByteBuffer(capacity: 256)
 
     /// An open container: where its element count goes, how many it has, where its keys
     /// start in `keys`, and the number that tells it from a later container at its depth.
@@ -45,22 +43,20 @@ package final class WireStateEncoder {
     /// Thrown to stop an encoding given up (too big, or out of order).
     struct Abandon: Error {}
 
-    package init() {
-        capacity = 256
-        buffer = .allocate(byteCount: capacity, alignment: 8)
-    }
+    package init() {}
 
-    deinit { buffer.deallocate() }
+    /// How many bytes the last encoding that succeeded wrote.
+    package var count: Int { buffer.count }
 
     /// The bytes of the last encoding that succeeded; valid until the next encoding.
-    package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: buffer, count: count) }
+    package var bytes: UnsafeRawBufferPointer { buffer.bytes }
 
     /// Encodes `value` as `WireWriter().value(PlainEncoding.value(of: value))` would write
     /// it, its root record (if it is one) named `rootType`. False, with nothing kept, when
     /// the value holds `limit` values or more, or its encoding writes out of order (see the
     /// type's note). Errors of the value's own encoding are thrown.
     package func encode<T: Encodable>(_ value: T, rootType: String?, within limit: Int) throws -> Bool {
-        count = 0
+        buffer.removeAll()
         nodes = 0
         self.limit = limit
         frames.removeAll(keepingCapacity: true)
@@ -73,7 +69,7 @@ package final class WireStateEncoder {
         do {
             try writeValue(value, name: rootType, codingPath: [])
         } catch {
-            count = 0
+            buffer.removeAll()
             // An encoding given up may surface as the value's own error (one that wraps
             // what it caught): given up is what it is.
             if abandoned || error is Abandon { return false }
@@ -138,7 +134,7 @@ package final class WireStateEncoder {
         if keyed { putRecordHeader(name: name) } else { putByte(5) }
         let generation = nextGeneration
         nextGeneration += 1
-        frames.append(Frame(countOffset: count, elements: 0, keyStart: keys.count, generation: generation, keyed: keyed))
+        frames.append(Frame(countOffset: buffer.count, elements: 0, keyStart: keys.count, generation: generation, keyed: keyed))
         putU32(0)
         return (frames.count - 1, generation)
     }
@@ -184,52 +180,31 @@ package final class WireStateEncoder {
     private func close(downTo depth: Int) {
         while frames.count > depth {
             let frame = frames.removeLast()
-            (buffer + frame.countOffset).storeBytes(of: frame.elements.littleEndian, as: UInt32.self)
+            buffer.overwrite(littleEndian: frame.elements, at: frame.countOffset)
             if frame.keyed { keys.removeSubrange(frame.keyStart...) }
         }
     }
 
     // MARK: Bytes
 
-    @inline(__always)
-    private func reserve(_ more: Int) {
-        if capacity - count < more { grow(to: count + more) }
-    }
-
-    private func grow(to needed: Int) {
-        var newCapacity = capacity * 2
-        while newCapacity < needed { newCapacity *= 2 }
-        let moved = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 8)
-        moved.copyMemory(from: buffer, byteCount: count)
-        buffer.deallocate()
-        (buffer, capacity) = (moved, newCapacity)
-    }
-
     private func putByte(_ byte: UInt8) {
-        reserve(1)
-        buffer.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
-        count += 1
+        buffer.append(byte)
     }
 
     private func putU32(_ value: UInt32) {
-        reserve(4)
-        (buffer + count).storeBytes(of: value.littleEndian, as: UInt32.self)
-        count += 4
+        buffer.append(littleEndian: value)
     }
 
     private func putU64(_ value: UInt64) {
-        reserve(8)
-        (buffer + count).storeBytes(of: value.littleEndian, as: UInt64.self)
-        count += 8
+        buffer.append(littleEndian: value)
     }
 
+    /// `text`'s UTF-8 length, then its bytes.
     private func putString(_ text: String) {
         var text = text
         text.withUTF8 { utf8 in
             putU32(UInt32(utf8.count))
-            reserve(utf8.count)
-            if let base = utf8.baseAddress { (buffer + count).copyMemory(from: base, byteCount: utf8.count) }
-            count += utf8.count
+            buffer.append(UnsafeRawBufferPointer(utf8))
         }
     }
 

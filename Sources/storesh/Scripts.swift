@@ -48,7 +48,7 @@ final class ScriptRunner {
         mutating func add(_ line: Substring, number: Int) -> [Piece] {
             let line = TextLines.withoutLineEnd(line)
             var pieces: [Piece] = []
-            if !text.isEmpty, line.utf8.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: ":") {
+            if !text.isEmpty, LineKind.of(line) == .command {
                 pieces.append(giveUp(because: "the next line starts a command"))
             }
             if text.isEmpty {
@@ -130,7 +130,7 @@ final class ScriptRunner {
                 case .line(let line):
                     number += 1
                     for piece in statements.add(line, number: number) {
-                        if case .statement(let statement, let line) = piece, !echo, core.groupsActions, Self.isAction(statement) {
+                        if case .statement(let statement, let line) = piece, !echo, core.groupsActions, LineKind.of(statement) == .action {
                             group.append((statement, LineOrigin(file: name, line: line)))
                             continue
                         }
@@ -157,12 +157,6 @@ final class ScriptRunner {
         if showProgress, number > 10_000 { printer.write("\r\u{1B}[K", toStderr: true) }
         if let piece = statements.rest() { _ = await handle(piece, file: name, into: &outcome) }
         return outcome
-    }
-
-    /// Whether a statement is an action (not a comment, a blank or a `:command`).
-    static func isAction(_ statement: String) -> Bool {
-        guard let first = statement.utf8.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return false }
-        return first != UInt8(ascii: "#") && first != UInt8(ascii: ":")
     }
 
     /// Runs the action lines gathered so far as batches (see `ShellCore.executeActions`);
@@ -197,7 +191,8 @@ final class ScriptRunner {
 
     /// Runs one statement; returns false when the script should stop.
     private func execute(_ statement: String, file: String, line: Int, into outcome: inout Outcome) async -> Bool {
-        if statement.utf8.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return true }
+        // A blank statement is skipped unechoed; a comment is echoed (the core ignores it).
+        if LineKind.of(statement) == .blank { return true }
         if core.takeInterrupt() {
             printer.emit(.error(ShellError("interrupted (Ctrl-C): the script stops before this line", origin: LineOrigin(file: file, line: line))))
             outcome.failures += 1

@@ -105,15 +105,15 @@ public final class ShellCore {
     /// session and its state are then as they were.
     @discardableResult
     public func execute(_ line: String, origin: LineOrigin = .prompt) async -> Bool {
-        // The first byte that is not a space decides: nothing or '#' is a comment,
-        // ':' a command, anything else an action.
-        let utf8 = line.utf8
-        guard let first = utf8.firstIndex(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return true }
+        // A blank line does nothing at all; a comment only recovers lost workers, as
+        // every line that is not blank does. A command is run from its ':'.
+        let (kind, textStart) = LineKind.classify(line)
+        guard kind != .blank else { return true }
         defer { recoverLostWorkers() }
-        switch utf8[first] {
-        case UInt8(ascii: "#"): return true
-        case UInt8(ascii: ":"): return await command(String(line[first...]), origin: origin)
-        default: return send(line, origin: origin)
+        switch kind {
+        case .blank, .comment: return true
+        case .command: return await command(String(line[textStart...]), origin: origin)
+        case .action: return send(line, origin: origin)
         }
     }
 

@@ -1,0 +1,73 @@
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Polls a worker's pipes on a thread of its own while the main thread is not waiting on
+/// them, and reports which are readable (by index) on the main queue — one report at a
+/// time: the next poll waits until the main queue has read, so a pipe that stays readable
+/// (a dead worker's) does not spin. `stop` ends the thread, which then closes the fds.
+final class PipeWatcher: @unchecked Sendable {
+    private let fds: [Int32]
+    private let onReadable: @Sendable (Set<Int>) -> Void
+    private let lock = NSLock()
+    private var stopped = false
+    private var wake: [Int32] = [-1, -1]
+    private let handled = DispatchSemaphore(value: 0)
+
+    init(fds: [Int32], onReadable: @escaping @Sendable (Set<Int>) -> Void) {
+        self.fds = fds
+        self.onReadable = onReadable
+        if pipe(&wake) == 0 {
+            for fd in wake { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        }
+    }
+
+    func start() {
+        Thread.detachNewThread { [self] in run() }
+    }
+
+    /// Ends the thread (at its next poll); it closes the fds on its way out.
+    func stop() {
+        lock.lock()
+        let first = !stopped
+        stopped = true
+        lock.unlock()
+        if first, wake[1] >= 0 {
+            var byte: UInt8 = 1
+            _ = write(wake[1], &byte, 1)
+        }
+    }
+
+    private var isStopped: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopped
+    }
+
+    private func run() {
+        defer {
+            for fd in fds { close(fd) }
+            for fd in wake where fd >= 0 { close(fd) }
+        }
+        while !isStopped {
+            var polled = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } + [pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
+            let count = poll(&polled, nfds_t(polled.count), -1)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            if isStopped { return }
+            let ready = Set(polled.indices.dropLast().filter { polled[$0].revents != 0 })
+            guard !ready.isEmpty else { continue }
+            let report = onReadable
+            let handled = self.handled
+            DispatchQueue.main.async {
+                report(ready)
+                handled.signal()
+            }
+            handled.wait()
+        }
+    }
+}

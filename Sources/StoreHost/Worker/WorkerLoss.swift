@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a worker process is gone: it crashed (a signal or an exit), did not answer in time,
+/// was interrupted, or broke the protocol. `lastWords` is the end of what it wrote to
+/// stderr (a Swift runtime failure, a fatal error, a backtrace).
+public struct WorkerLoss: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Cause: Sendable, Equatable {
+        case signal(Int32)
+        case exit(Int32)
+        case hung(seconds: Double)
+        case interrupted
+        case protocolError(String)
+        case couldNotStart(String)
+    }
+
+    public let cause: Cause
+    public let lastWords: String
+
+    public init(cause: Cause, lastWords: String) {
+        self.cause = cause
+        self.lastWords = lastWords
+    }
+
+    /// "SIGILL: arithmetic overflow, Counter.swift:18", "exit status 3", "no answer in 5s".
+    public var description: String {
+        let crash = CrashReport(lastWords)
+        var parts: [String] = []
+        switch cause {
+        case .signal(let number): parts.append(Self.signalName(number))
+        case .exit(let status): parts.append("exit status \(status)")
+        case .hung(let seconds): parts.append("no answer in \(Self.seconds(seconds))")
+        case .interrupted: parts.append("interrupted")
+        case .protocolError(let what): parts.append("protocol error: \(what)")
+        case .couldNotStart(let why): parts.append(why)
+        }
+        if let message = crash.message { parts[0] += ": \(message)" }
+        if let place = crash.place { parts.append(place) }
+        return parts.joined(separator: ", ")
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value))s" : "\(value)s"
+    }
+
+    static func signalName(_ number: Int32) -> String {
+        switch number {
+        case SIGILL: "SIGILL"
+        case SIGABRT: "SIGABRT"
+        case SIGSEGV: "SIGSEGV"
+        case SIGBUS: "SIGBUS"
+        case SIGFPE: "SIGFPE"
+        case SIGKILL: "SIGKILL"
+        case SIGTERM: "SIGTERM"
+        case SIGTRAP: "SIGTRAP"
+        default: "signal \(number)"
+        }
+    }
+}
