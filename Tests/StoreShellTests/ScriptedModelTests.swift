@@ -104,4 +104,23 @@ struct ScriptedModelTests {
         #expect(calls.filter { $0 == .read(whole: false) }.count == 4, "a read where each snapshot is kept (64, 128, 192), and one for :state: \(calls.suffix(6))")
         #expect(await shell.run(":goto 100", ":state count").last == "100", "the snapshots are right")
     }
+
+    /// A snapshot taken when the state could not be read was the last state read, behind
+    /// the model: a recovery from it lost every action since (seen as a count 64 short
+    /// after a worker died between an action and the read of its state).
+    @Test func aStateThatCannotBeReadIsNoSnapshot() async throws {
+        let model = scriptedCounter()
+        let shell = try shell(with: model)
+        _ = await shell.run(":diff off") // unobserved sends: the state is read when asked
+        for _ in 0..<63 { _ = await shell.run("increment") }
+        let connection = try #require(model.latest)
+        connection.failingReads = SessionError(message: "its worker is gone")
+        _ = await shell.run("increment")
+        let history = try #require(shell.core.histories["mem.counter"])
+        #expect(history.position == 64)
+        #expect(history.snapshots[64] == nil, "no snapshot of a state that could not be read: \(String(describing: history.snapshots[64]))")
+        connection.failingReads = nil
+        _ = await shell.run(":goto 64")
+        #expect(await shell.run(":state count") == ["64"])
+    }
 }

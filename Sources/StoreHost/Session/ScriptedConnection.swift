@@ -31,6 +31,8 @@ package final class ScriptedConnection: StoreConnection {
     package private(set) var state: Value
     /// Every call so far.
     package private(set) var calls: [Call] = []
+    /// While set, reads fail with it (a model whose state cannot be read, a worker gone).
+    package var failingReads: SessionError?
     private let update: Update
     private let canRestore: Bool
     private var number: UInt64 = 0
@@ -55,7 +57,7 @@ package final class ScriptedConnection: StoreConnection {
         var outcome = SendOutcome(changed: changed, effectsStarted: 0)
         if wantState {
             calls.append(.read(whole: false))
-            outcome.state = .success(whole())
+            outcome.state = failingReads.map { .failure($0) } ?? .success(whole())
         }
         return outcome
     }
@@ -110,6 +112,7 @@ package final class ScriptedConnection: StoreConnection {
 
     package func read(whole: Bool) throws(SessionError) -> StateUpdate {
         calls.append(.read(whole: whole))
+        if let failingReads { throw failingReads }
         return self.whole()
     }
 

@@ -98,7 +98,7 @@ extension ShellCore {
             refused = try replayInBatches(fitting.map { ReplayItem(action: $0.action, arguments: $0.arguments) }, into: fresh, position: 0, interval: history.interval) { index, changed, endsBatch in
                 let entry = fitting[index]
                 history.record(HistoryEntry(action: Int32(entry.action.index), arguments: entry.arguments, source: entry.source, text: nil, changed: changed, skipped: false))
-                if endsBatch, history.wantsSnapshot { history.remember(fresh.state, at: history.position) }
+                if endsBatch, history.wantsSnapshot { history.rememberState(of: fresh, at: history.position) }
             }
         } catch {
             return fail("\(written): its actions could not be replayed: \(error.message); nothing was imported", origin: origin)

@@ -14,7 +14,7 @@ extension ShellCore {
         let branch = history.record(HistoryEntry(action: Int32(index), arguments: arguments, source: source, text: nil, changed: changed, skipped: false))
         // `snapshot: false` when the session's state is already past this action (a batch
         // is recorded after it ran): a snapshot now would be of the wrong state.
-        if snapshot, history.wantsSnapshot { history.remember(session.state, at: history.position) }
+        if snapshot, history.wantsSnapshot { history.rememberState(of: session, at: history.position) }
         if history.wantsTrim { trim(history, of: session) }
         return branch.map { branchNote($0, in: history) }
     }
@@ -139,5 +139,17 @@ extension ShellCore {
             output(.error(ShellError("\(error.message); the journal no longer matches the session, so it is closed and later actions are refused", origin: .prompt)))
             return false
         }
+    }
+}
+
+extension History {
+    /// Keeps `session`'s state as the snapshot after `index` actions — when it can be read.
+    /// `Session.state` falls back to the last state read, which is behind the model when a
+    /// read fails (a worker that died between the action and the read): kept as a snapshot
+    /// it rebuilt a wrong state later (a recovery restored it, and the actions since it
+    /// were lost). With no snapshot here, a rebuild starts from an earlier one.
+    func rememberState(of session: Session, at index: Int) {
+        guard let state = try? session.currentState() else { return }
+        remember(state, at: index)
     }
 }

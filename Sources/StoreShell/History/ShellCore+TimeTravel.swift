@@ -291,7 +291,7 @@ extension ShellCore {
                 history.setChanged(changed, at: position)
             }
             if let error = outcome.error { throw ReplayStop(message: error.message, index: positions[outcome.changed.count]) }
-            if end % interval == 0 { history.remember(live.state, at: end) }
+            if end % interval == 0 { history.rememberState(of: live, at: end) }
             index = end
         }
     }

@@ -223,7 +223,7 @@ struct ObservedRun {
                     if let state = results.stateAfter {
                         history.remember(state, at: history.position)
                     } else if !laterInFlight {
-                        history.remember(session.state, at: history.position)
+                        history.rememberState(of: session, at: history.position)
                     }
                 }
                 return taken
