@@ -45,6 +45,21 @@ struct WorkerTests {
         #expect(run.stdout.contains("count: 1"), "\(run.stdout)")
     }
 
+    /// An effect that crashed the worker between the lines of a script left every later line
+    /// refused ("its worker is gone") until the script ended: 3,700 errors for one crash.
+    @Test func aWorkerAnEffectKilledDuringAScriptIsRecoveredAtOnce() throws {
+        let script = try temporaryFile("crash.storesh", "crashLater 100\n" + String(repeating: "increment\n", count: 5_000) + ":state\n")
+        let run = try storesh(["--plugin", "Faulty", "-f", script])
+        #expect(run.status == 1, "a crash fails the run")
+        let errors = run.stderr.split(separator: "\n").filter { $0.contains("error:") }
+        #expect(errors.count <= 1, "one line at most meets the dead worker: \(errors.prefix(3))")
+        #expect(!run.stderr.contains("its worker is gone"), "\(run.stderr.prefix(400))")
+        let accepted = run.stdout.split(separator: "\n").filter { $0 == "increment: state changed" }.count
+        #expect(accepted >= 4_999, "\(accepted)")
+        #expect(run.stdout.contains("restarted faulty's worker; rebuilt from the history"), "\(run.stdout.suffix(300))")
+        #expect(run.stdout.hasSuffix("count: \(accepted)\n"), "the last line ran on the rebuilt model: \(run.stdout.suffix(200))")
+    }
+
     @Test func aCrashInAnEffectFailsThatEffectAndTheRun() throws {
         let run = try storesh(["--plugin", "Faulty", "--virtual-clock", "-c", "increment", "-c", "crashLater 100", "-c", ":advance 1s", "-c", ":state", "-c", ":fx"])
         #expect(run.status == 1, "an effect's crash fails the run, though every line succeeded")

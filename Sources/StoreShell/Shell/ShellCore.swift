@@ -119,7 +119,11 @@ public final class ShellCore {
 
     /// An action line, sent on its own.
     func sendLine(_ line: String, origin: LineOrigin) -> Bool {
-        send(line, origin: origin)
+        let sent = send(line, origin: origin)
+        // A worker lost on the way (an effect may have crashed it between lines) is started
+        // again at once, so the next line finds its model, as it does at the prompt.
+        if !sent { recoverLostWorkers() }
+        return sent
     }
 
     // MARK: Actions
