@@ -7,7 +7,7 @@ import StoreHost
 import StoreValue
 import Workloads
 
-let usage = "usage: store-ratios [--actions N] [--effects N] [--host-actions N] [--script-lines N] [--todos N] [--history N] [--rounds N] [--plugins DIR] [--against DIR] [--only scaling|time-travel|stores|output]"
+let usage = "usage: store-ratios [--actions N] [--effects N] [--host-actions N] [--script-lines N] [--todos N] [--history N] [--rounds N] [--plugins DIR] [--against DIR] [--only scaling|time-travel|stores|output|host]"
 
 struct Options {
     var actions = 10_000_000
@@ -41,7 +41,7 @@ struct Options {
         var rest = arguments.dropFirst()
         while let flag = rest.popFirst() {
             guard let text = rest.popFirst() else { Options.fail() }
-            if flag == "--only", ["scaling", "time-travel", "stores", "output"].contains(text) {
+            if flag == "--only", ["scaling", "time-travel", "stores", "output", "host"].contains(text) {
                 only = text
                 continue
             }
@@ -225,6 +225,7 @@ do {
     }
     let cTyped = await best(r, expected: h) { (try? HostWorkloads.send(h, action: "increment", model: "ccounter", plugin: "CCounter", from: options.plugins, path: .typed)) ?? -1 }
     report("host → CCounter, typed (libffi)", count: h, measured: cTyped, raw: inProcess, target: "ratio to in-process Store.send")
+    if options.only == "host" { exit(0) }
 } catch {
     print("plugin benchmarks skipped: \(error) (build the root package first)")
 }
