@@ -112,7 +112,11 @@ package final class InProcessConnection: StoreConnection {
         // The state is read after every action whose result is watched, even one the
         // plugin says changed nothing: what it reports is then checked all the same.
         if wantState {
-            outcome.state = Result { () throws(SessionError) in try read(whole: false) }
+            do {
+                outcome.state = try read(whole: false)
+            } catch {
+                outcome.stateError = error.message
+            }
         }
         return outcome
     }

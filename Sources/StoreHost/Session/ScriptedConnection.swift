@@ -57,7 +57,7 @@ package final class ScriptedConnection: StoreConnection {
         var outcome = SendOutcome(changed: changed, effectsStarted: 0)
         if wantState {
             calls.append(.read(whole: false))
-            outcome.state = failingReads.map { .failure($0) } ?? .success(whole())
+            if let failingReads { outcome.stateError = failingReads.message } else { outcome.state = whole() }
         }
         return outcome
     }

@@ -113,28 +113,27 @@ public final class Session {
             isStale = isStale || outcome.changed
             return SendResult(action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [])
         }
-        switch outcome.state {
-        case .failure(let error):
+        if let problem = outcome.stateError {
             // The action was applied; only showing its result failed.
             isStale = true
-            return SendResult(action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [], stateError: error.message)
-        case .success(let update?):
-            var changes: [StateChange]
-            do {
-                changes = try apply(update, diffing: outcome.changed && sendBase == nil)
-            } catch {
-                isStale = true
-                return SendResult(action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [], stateError: error.message)
-            }
-            if !outcome.changed {
-                changes = []
-            } else if let sendBase {
-                changes = model.stateDiff.changes(from: sendBase, to: knownState)
-            }
-            return SendResult(action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: changes)
-        case .success(nil):
+            return SendResult(action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [], stateError: problem)
+        }
+        guard let update = outcome.state else {
             return SendResult(action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [])
         }
+        var changes: [StateChange]
+        do {
+            changes = try apply(update, diffing: outcome.changed && sendBase == nil)
+        } catch {
+            isStale = true
+            return SendResult(action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [], stateError: error.message)
+        }
+        if !outcome.changed {
+            changes = []
+        } else if let sendBase {
+            changes = model.stateDiff.changes(from: sendBase, to: knownState)
+        }
+        return SendResult(action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: changes)
     }
 
     /// Sends through the plugin's value-tree entry point, even for typed actions

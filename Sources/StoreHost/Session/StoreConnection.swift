@@ -73,14 +73,18 @@ package enum ConnectionEvent {
 package struct SendOutcome {
     package var changed: Bool
     package var effectsStarted: Int
-    /// When the state was asked for: the state after the action when it changed (nil
-    /// when it did not), or why it cannot be read.
-    package var state: Result<StateUpdate?, SessionError>
+    /// When the state was asked for: the state after the action (nil when it was not
+    /// read, or could not be).
+    package var state: StateUpdate?
+    /// Why the state could not be read, when it was asked for. (Two optionals, not a
+    /// `Result`: one is made and dropped per action sent.)
+    package var stateError: String?
 
-    package init(changed: Bool, effectsStarted: Int, state: Result<StateUpdate?, SessionError> = .success(nil)) {
+    package init(changed: Bool, effectsStarted: Int, state: StateUpdate? = nil, stateError: String? = nil) {
         self.changed = changed
         self.effectsStarted = effectsStarted
         self.state = state
+        self.stateError = stateError
     }
 }
 

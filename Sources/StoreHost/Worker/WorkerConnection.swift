@@ -98,15 +98,23 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
     /// `sendObserved` batch).
     private func outcome(from reply: inout WireReader, doing what: String) throws(SessionError) -> SendOutcome {
         let reported = try decode(what) { () throws(WireError) in try Self.sendAnswer(&reply) }
-        let read: Result<StateUpdate?, SessionError>
+        var outcome = SendOutcome(changed: reported.changed, effectsStarted: reported.effects)
         switch reported.state {
         case .success(let state?):
             // Changes the shell cannot apply: ask for the whole state instead.
-            if let taken = take(state) { read = .success(taken) } else { read = Result { () throws(SessionError) in try self.read(whole: true) } }
-        case .success(nil): read = .success(nil)
-        case .failure(let error): read = .failure(error)
+            if let taken = take(state) {
+                outcome.state = taken
+            } else {
+                do {
+                    outcome.state = try self.read(whole: true)
+                } catch {
+                    outcome.stateError = error.message
+                }
+            }
+        case .success(nil): break
+        case .failure(let error): outcome.stateError = error.message
         }
-        return SendOutcome(changed: reported.changed, effectsStarted: reported.effects, state: read)
+        return outcome
     }
 
     /// What the worker answers for one sent action, as it is on the wire.
