@@ -55,7 +55,16 @@ extension Journal {
             let earlier = Self.live[file]?.claim
             Self.liveLock.unlock()
             earlier?.revoke()
+            // A lock that is held for a moment only is waited for (a second at most): a
+            // process that forks shares the lock with its child until the child's exec
+            // closes the descriptor. A storesh that writes the journal holds it for good.
             var exclusion = Self.range(0)
+            var attempts = 0
+            while fcntl(descriptor, Self.setOpenFileLock, &exclusion) != 0, errno == EAGAIN || errno == EACCES, attempts < 50 {
+                attempts += 1
+                usleep(20_000)
+                exclusion = Self.range(0)
+            }
             guard fcntl(descriptor, Self.setOpenFileLock, &exclusion) == 0 else {
                 let reason = errno == EAGAIN || errno == EACCES ? Self.holder(of: descriptor, path: path) : "cannot lock \(path): \(Journal.lastError)"
                 close(descriptor)
