@@ -15,9 +15,9 @@ extension WorkerServer {
     func sendAction(_ index: Int, _ arguments: [Value], to store: InProcessConnection, wantState: Bool, into reply: inout WireWriter) -> SendAnswer {
         let actions = store.model.actions
         guard actions.indices.contains(index) else { return .refused("no action \(index)") }
-        let outcome: SendOutcome
+        let outcome: SendSummary
         do {
-            outcome = try store.send(actions[index], arguments: arguments, wantState: false)
+            outcome = try store.send(actions[index], arguments: arguments)
         } catch {
             return .refused(error.message)
         }
@@ -54,7 +54,7 @@ extension WorkerServer {
             processed += 1
             do throws(SessionError) {
                 guard store.model.actions.indices.contains(index) else { throw SessionError(message: "no action \(index)") }
-                let outcome = try store.send(store.model.actions[index], arguments: arguments, wantState: false)
+                let outcome = try store.send(store.model.actions[index], arguments: arguments)
                 outcomes.u8((outcome.changed ? 1 : 0) | (outcome.effectsStarted > 0 ? 2 : 0))
             } catch {
                 outcomes.u8(4)

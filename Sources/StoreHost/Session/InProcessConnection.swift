@@ -95,7 +95,7 @@ package final class InProcessConnection: StoreConnection {
         model.destroy(store)
     }
 
-    package func send(_ action: ActionDescriptor, arguments: [Value], wantState: Bool) throws(SessionError) -> SendOutcome {
+    package func send(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendSummary {
         guard let store else { throw SessionError(message: "the store is gone") }
         var result = sp_dispatch_result.empty()
         var error = sp_error.empty()
@@ -108,20 +108,22 @@ package final class InProcessConnection: StoreConnection {
         guard status == Int32(SP_OK) else {
             throw SessionError(message: "\(action.name): \(ErrorCode.explain(status, error.text))")
         }
-        var outcome = SendOutcome(changed: result.state_changed != 0, effectsStarted: Int(result.effects_started))
+        return SendSummary(changed: result.state_changed != 0, effectsStarted: Int(result.effects_started))
+    }
+
+    package func sendReadingState(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendOutcome {
+        var outcome = SendOutcome(try send(action, arguments: arguments))
         // The state is read after every action whose result is watched, even one the
         // plugin says changed nothing: what it reports is then checked all the same.
-        if wantState {
-            do {
-                outcome.state = try read(whole: false)
-            } catch {
-                outcome.stateError = error.message
-            }
+        do {
+            outcome.state = try read(whole: false)
+        } catch {
+            outcome.stateError = error.message
         }
         return outcome
     }
 
-    package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendOutcome {
+    package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendSummary {
         guard let store else { throw SessionError(message: "the store is gone") }
         var result = sp_dispatch_result.empty()
         var error = sp_error.empty()
@@ -129,7 +131,7 @@ package final class InProcessConnection: StoreConnection {
         guard status == Int32(SP_OK) else {
             throw SessionError(message: "\(action.name): \(ErrorCode.explain(status, error.text))")
         }
-        return SendOutcome(changed: result.state_changed != 0, effectsStarted: Int(result.effects_started))
+        return SendSummary(changed: result.state_changed != 0, effectsStarted: Int(result.effects_started))
     }
 
     /// Runs the batch at once, one action after another.
@@ -137,7 +139,7 @@ package final class InProcessConnection: StoreConnection {
         var outcomes: [Result<Session.BatchOutcome, SessionError>] = []
         for (action, arguments) in actions {
             do {
-                let outcome = try send(action, arguments: arguments, wantState: false)
+                let outcome = try send(action, arguments: arguments)
                 outcomes.append(.success(Session.BatchOutcome(changed: outcome.changed, startedEffects: outcome.effectsStarted > 0)))
             } catch {
                 outcomes.append(.failure(error))

@@ -51,26 +51,27 @@ package final class ScriptedConnection: StoreConnection {
         return whole()
     }
 
-    package func send(_ action: ActionDescriptor, arguments: [Value], wantState: Bool) throws(SessionError) -> SendOutcome {
+    package func send(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendSummary {
         calls.append(.send(action.name, arguments))
-        let changed = try update(&state, action.name, arguments)
-        var outcome = SendOutcome(changed: changed, effectsStarted: 0)
-        if wantState {
-            calls.append(.read(whole: false))
-            if let failingReads { outcome.stateError = failingReads.message } else { outcome.state = whole() }
-        }
+        return SendSummary(changed: try update(&state, action.name, arguments), effectsStarted: 0)
+    }
+
+    package func sendReadingState(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendOutcome {
+        var outcome = SendOutcome(try send(action, arguments: arguments))
+        calls.append(.read(whole: false))
+        if let failingReads { outcome.stateError = failingReads.message } else { outcome.state = whole() }
         return outcome
     }
 
-    package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendOutcome {
-        try send(action, arguments: arguments, wantState: false)
+    package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendSummary {
+        try send(action, arguments: arguments)
     }
 
     package func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool) throws(SessionError) -> BatchTicket {
         var outcomes: [Result<Session.BatchOutcome, SessionError>] = []
         for (action, arguments) in actions {
             do {
-                let outcome = try send(action, arguments: arguments, wantState: false)
+                let outcome = try send(action, arguments: arguments)
                 outcomes.append(.success(Session.BatchOutcome(changed: outcome.changed, startedEffects: false)))
             } catch {
                 outcomes.append(.failure(error))

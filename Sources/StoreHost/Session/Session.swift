@@ -94,15 +94,20 @@ public final class Session {
     /// `ActionBinding`. With `observe: false` the state is not re-read and no diff is made
     /// (fast batch runs).
     public func send(_ action: ActionDescriptor, arguments: [Value], observe: Bool = true) throws(SessionError) -> SendResult {
+        guard observe else {
+            let summary = try connection.send(action, arguments: arguments)
+            isStale = isStale || summary.changed
+            return SendResult(action: action.name, stateChanged: summary.changed, effectsStarted: summary.effectsStarted, changes: [])
+        }
         // The diff is from the state as it is now (read first when stale, as `state` does);
         // the read after the action works it out from the changes it applies.
-        if observe, isStale { _ = try? read() }
-        sendInFlight = observe
+        if isStale { _ = try? read() }
+        sendInFlight = true
         sendBase = nil
         defer { (sendInFlight, sendBase) = (false, nil) }
-        let outcome = try connection.send(action, arguments: arguments, wantState: observe)
+        let outcome = try connection.sendReadingState(action, arguments: arguments)
         sendInFlight = false
-        return result(of: action.name, outcome, observe: observe)
+        return result(of: action.name, outcome, observe: true)
     }
 
     /// What a sent action did, with its diff from the state before it when observed (from
@@ -139,8 +144,9 @@ public final class Session {
     /// Sends through the plugin's value-tree entry point, even for typed actions
     /// (benchmarks compare the two paths). The state is not re-read.
     public func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendResult {
-        let outcome = try connection.sendThroughValueTree(action, arguments: arguments)
-        return result(of: action.name, outcome, observe: false)
+        let summary = try connection.sendThroughValueTree(action, arguments: arguments)
+        isStale = isStale || summary.changed
+        return SendResult(action: action.name, stateChanged: summary.changed, effectsStarted: summary.effectsStarted, changes: [])
     }
 
     /// Time travel: applies an action's update alone (its effects are dropped). The

@@ -24,11 +24,14 @@ package protocol StoreConnection: AnyObject {
     /// Makes the store, in its initial state, and returns that state (whole). Called once,
     /// first.
     func create() throws(SessionError) -> StateUpdate
-    /// Sends one action; with `wantState`, the state after it when it changed.
-    func send(_ action: ActionDescriptor, arguments: [Value], wantState: Bool) throws(SessionError) -> SendOutcome
+    /// Sends one action without reading the state (quiet runs: the hot path, so what it
+    /// returns is two words).
+    func send(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendSummary
+    /// Sends one action and reads the state after it (one round trip for a worker).
+    func sendReadingState(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendOutcome
     /// Sends through the plugin's value-tree entry point even when the action has a typed
     /// one (benchmarks compare the two); the state is not read.
-    func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendOutcome
+    func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendSummary
     /// Sends `actions` without reading the state; `finishBatch` takes the answer. A
     /// connection that crosses processes returns before the other side is done.
     func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool) throws(SessionError) -> BatchTicket
@@ -69,7 +72,18 @@ package enum ConnectionEvent {
     case applied(action: String, state: StateUpdate?, changed: Bool?)
 }
 
-/// What one sent action did.
+/// What one sent action did, as every connection can tell without reading the state.
+package struct SendSummary: Sendable {
+    package var changed: Bool
+    package var effectsStarted: Int
+
+    package init(changed: Bool, effectsStarted: Int) {
+        self.changed = changed
+        self.effectsStarted = effectsStarted
+    }
+}
+
+/// What one sent action did, and the state after it.
 package struct SendOutcome {
     package var changed: Bool
     package var effectsStarted: Int
@@ -85,6 +99,10 @@ package struct SendOutcome {
         self.effectsStarted = effectsStarted
         self.state = state
         self.stateError = stateError
+    }
+
+    package init(_ summary: SendSummary) {
+        self.init(changed: summary.changed, effectsStarted: summary.effectsStarted)
     }
 }
 

@@ -85,7 +85,17 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
         plugin.post(.destroy, body)
     }
 
-    package func send(_ action: ActionDescriptor, arguments: [Value], wantState: Bool) throws(SessionError) -> SendOutcome {
+    package func send(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendSummary {
+        let outcome = try send(action, arguments: arguments, wantState: false)
+        return SendSummary(changed: outcome.changed, effectsStarted: outcome.effectsStarted)
+    }
+
+    package func sendReadingState(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendOutcome {
+        try send(action, arguments: arguments, wantState: true)
+    }
+
+    /// One `send` request; with `wantState`, the answer brings the state when it changed.
+    private func send(_ action: ActionDescriptor, arguments: [Value], wantState: Bool) throws(SessionError) -> SendOutcome {
         var body = try start()
         body.u32(UInt32(action.index))
         body.values(arguments)
@@ -304,8 +314,8 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
     }
 
     /// The send a typed action would get: the worker chooses its entry point.
-    package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendOutcome {
-        try send(action, arguments: arguments, wantState: false)
+    package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendSummary {
+        try send(action, arguments: arguments)
     }
 
     /// An effect event the worker reported for this store.
