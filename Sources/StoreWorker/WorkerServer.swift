@@ -79,7 +79,7 @@ public final class WorkerServer {
         do {
             while let frame = try frames.next() { handle(frame.type, frame.body) }
         } catch {
-            FileHandle.standardError.write(Data("storesh-worker: \(error)\n".utf8))
+            StandardStreams.error("storesh-worker: \(error)\n")
             exit(3)
         }
     }
@@ -97,7 +97,7 @@ public final class WorkerServer {
                 reply.string(refusal)
             }
         } catch {
-            FileHandle.standardError.write(Data("storesh-worker: a request does not decode: \(error)\n".utf8))
+            StandardStreams.error("storesh-worker: a request does not decode: \(error)\n")
             exit(3)
         }
         send(.reply, reply)

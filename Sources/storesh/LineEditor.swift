@@ -62,7 +62,7 @@ final class LineEditor: @unchecked Sendable {
         var count: Int32 = 0
         guard let raw = cel_gets(editor, &count) else {
             if cel_take_interrupt() != 0 {
-                FileHandle.standardOutput.write(Data("^C\n".utf8))
+                StandardStreams.write("^C\n", to: STDOUT_FILENO)
                 return .interrupt
             }
             return .end
@@ -82,7 +82,7 @@ final class LineEditor: @unchecked Sendable {
         if let historyPath, !historySaveFailed, cel_history_save_whole(history, historyPath, historyPath + ".storesh-\(getpid()).tmp") < 0 {
             historySaveFailed = true
             let reason = errno == 0 ? "unknown error" : String(cString: strerror(errno))
-            FileHandle.standardError.write(Data("storesh: warning: cannot write history file \(historyPath): \(reason); history of this session is not kept\n".utf8))
+            StandardStreams.error("storesh: warning: cannot write history file \(historyPath): \(reason); history of this session is not kept\n")
         }
     }
 
@@ -110,7 +110,7 @@ final class LineEditor: @unchecked Sendable {
     private func flushPending() {
         let lines = takePending()
         guard !lines.isEmpty else { return }
-        FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        StandardStreams.write((lines.joined(separator: "\n") + "\n"), to: STDOUT_FILENO)
     }
 
     private static let idle: @convention(c) (OpaquePointer?) -> Void = { editor in
@@ -118,7 +118,7 @@ final class LineEditor: @unchecked Sendable {
         let lines = self_.takePending()
         guard !lines.isEmpty else { return }
         // Clear the prompt line, print, then let libedit draw the prompt and the line again.
-        FileHandle.standardOutput.write(Data(("\r\u{1B}[K" + lines.joined(separator: "\n") + "\n").utf8))
+        StandardStreams.write(("\r\u{1B}[K" + lines.joined(separator: "\n") + "\n"), to: STDOUT_FILENO)
         cel_redisplay(editor)
     }
 
@@ -140,7 +140,7 @@ final class LineEditor: @unchecked Sendable {
             return UInt8(CC_REFRESH)
         }
         if candidates.count > 1 {
-            FileHandle.standardOutput.write(Data(("\n" + candidates.joined(separator: "  ") + "\n").utf8))
+            StandardStreams.write(("\n" + candidates.joined(separator: "  ") + "\n"), to: STDOUT_FILENO)
             return UInt8(CC_REDISPLAY)
         }
         return UInt8(CC_REFRESH)

@@ -54,7 +54,7 @@ final class Printer {
     func write(_ text: String, toStderr: Bool = false) {
         if toStderr {
             flush()
-            FileHandle.standardError.write(Data(text.utf8))
+            StandardStreams.error(text)
         } else {
             pending.append(text)
             if buffering == 0 || pending.count >= Self.bufferLimit { flush() }
@@ -76,7 +76,7 @@ final class Printer {
     /// Writes what `buffered` gathered so far.
     func flush() {
         guard !pending.isEmpty else { return }
-        FileHandle.standardOutput.write(pending.withBytes { Data($0) })
+        pending.withBytes { StandardStreams.write($0, to: STDOUT_FILENO) }
         pending.removeAll()
     }
 

@@ -38,11 +38,11 @@ struct Prompt {
                     if !statement.isEmpty {
                         // Ctrl-D at a continuation prompt gives up the statement, as
                         // Ctrl-C does; it leaves only from an empty prompt.
-                        FileHandle.standardOutput.write(Data("\n(statement cancelled)\n".utf8))
+                        StandardStreams.write("\n(statement cancelled)\n", to: STDOUT_FILENO)
                         statement = ""
                         continue
                     }
-                    FileHandle.standardOutput.write(Data("\n".utf8))
+                    StandardStreams.write("\n", to: STDOUT_FILENO)
                     continuation.finish()
                     return
                 case .interrupt:

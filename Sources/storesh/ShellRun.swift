@@ -12,7 +12,7 @@ func runShell(_ options: Options) async -> Int32 {
     let steps = Options.scriptSteps(arguments)
     for case .file(let path) in steps {
         if let problem = ScriptReader.check(path) {
-            FileHandle.standardError.write(Data("storesh: \(problem.message)\n".utf8))
+            StandardStreams.error("storesh: \(problem.message)\n")
             return 2
         }
     }
@@ -33,7 +33,7 @@ func runShell(_ options: Options) async -> Int32 {
     if interactive { core.takeInterrupt = { cel_take_interrupt() != 0 } }
     if options.watch {
         guard !options.isolation.inProcess else {
-            FileHandle.standardError.write(Data("storesh: --watch reloads plugins in workers, so it cannot go with --in-process\n".utf8))
+            StandardStreams.error("storesh: --watch reloads plugins in workers, so it cannot go with --in-process\n")
             return 2
         }
     }
@@ -80,14 +80,14 @@ func runShell(_ options: Options) async -> Int32 {
                 printer.emit(.info(kind: "resumed", lines: ["resumed \(path): \(resumed.records) records, \(count) actions in \(core.current?.model.qualifiedName ?? "no model")"]))
             }
         } catch {
-            FileHandle.standardError.write(Data("storesh: \(error.message)\n".utf8))
+            StandardStreams.error("storesh: \(error.message)\n")
             return 2
         }
     } else if let path = options.journal {
         do {
             try core.startJournal(at: path)
         } catch {
-            FileHandle.standardError.write(Data("storesh: \(error.message)\n".utf8))
+            StandardStreams.error("storesh: \(error.message)\n")
             return 2
         }
     }
@@ -123,7 +123,7 @@ func runShell(_ options: Options) async -> Int32 {
         do throws(Journal.Problem) {
             try journal.sync()
         } catch {
-            FileHandle.standardError.write(Data("storesh: \(error.message)\n".utf8))
+            StandardStreams.error("storesh: \(error.message)\n")
             failed = true
         }
     }

@@ -31,7 +31,7 @@ func main() async -> Int32 {
         }
         // Point at the help of the subcommand the usage error is in.
         let subcommand = CommandLine.arguments.dropFirst().first.flatMap { ["test", "new", "shell"].contains($0) ? " \($0)" : nil } ?? ""
-        FileHandle.standardError.write(Data("storesh: \(Storesh.message(for: error))\nTry 'storesh\(subcommand) --help'.\n".utf8))
+        StandardStreams.error("storesh: \(Storesh.message(for: error))\nTry 'storesh\(subcommand) --help'.\n")
         return 2
     }
     switch command {
@@ -40,7 +40,7 @@ func main() async -> Int32 {
             print(try Checkout.includeDirectory())
             return 0
         } catch {
-            FileHandle.standardError.write(Data("storesh: \(error)\n".utf8))
+            StandardStreams.error("storesh: \(error)\n")
             return 1
         }
     case let options as Options: return await runShell(options)
@@ -57,4 +57,7 @@ func main() async -> Int32 {
     }
 }
 
+// Pipes to workers and test children may lose their reader at any moment: their writes
+// handle EPIPE, which needs SIGPIPE ignored (see StandardStreams).
+StandardStreams.ignoreBrokenPipes()
 exit(await main())

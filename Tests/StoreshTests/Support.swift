@@ -75,3 +75,23 @@ let faultShim: String = {
     precondition(built?.status == 0, "the fault shim did not build: \(built?.stderr ?? "cc did not run")")
     return library
 }()
+
+/// Tests/Plugins/unruly.c, a C model that misbehaves at the process boundary (it exits
+/// mid-request, floods and withholds output, grows a large state), built once per test
+/// run with the system's C compiler against storeplugin.h alone.
+let unrulyPlugin: String = {
+    let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    let header = tests.deletingLastPathComponent().appendingPathComponent("Sources/CStorePlugin/include").path
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-unruly-\(getpid())")
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let library = directory.appendingPathComponent("libUnruly.so").path
+    let built = try? run("/usr/bin/env", ["cc", "-shared", "-fPIC", "-I", header, "-o", library, tests.appendingPathComponent("Plugins/unruly.c").path], input: Data())
+    precondition(built?.status == 0, "the Unruly test plugin did not build: \(built?.stderr ?? "cc did not run")")
+    return library
+}()
+
+/// Runs storesh as a shell would start it: SIGPIPE at its default action, whatever this
+/// test process ignores (ignored signals are inherited across exec).
+func storeshWithDefaultSignals(_ arguments: [String], input: String = "") throws -> Run {
+    try run("/usr/bin/env", ["--default-signal=PIPE", storeshBinary] + arguments, input: Data(input.utf8))
+}

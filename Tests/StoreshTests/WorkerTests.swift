@@ -318,6 +318,10 @@ struct BatchedScriptTests {
         #expect(batched.stdout.hasSuffix("{\"kind\":\"state\",\"path\":\"count\",\"value\":150}\n"), "\(batched.stdout.suffix(500))")
         #expect(batched.stdout == single.stdout)
         #expect(batched.stderr == single.stderr)
+        // A batch in flight to the dead worker is not waited for from its successor (which
+        // never answered it, and was stopped as hung after the action timeout).
+        let errors = batched.stdout.split(separator: "\n").filter { $0.hasPrefix("{\"kind\":\"error\"") }
+        #expect(errors.count == 1, "\(errors)")
     }
 }
 

@@ -33,7 +33,7 @@ public final class PluginHost {
     public var workerLost: ((WorkerPlugin, WorkerLoss) -> Void)?
     /// What plugins in workers print (their stdout and stderr), as it arrives.
     public var workerOutput: ((String) -> Void)? = { text in
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardStreams.error(text)
     }
 
     /// Where plugin code runs.

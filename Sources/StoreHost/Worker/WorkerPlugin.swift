@@ -165,11 +165,11 @@ public final class WorkerPlugin {
 
     /// The answer to a request sent with `send`.
     func wait(for ticket: WorkerProcess.Ticket, model: String, doing what: String) throws(SessionError) -> Result<WireReader, RemoteRefusal> {
-        guard let process else { throw SessionError(message: "\(model): its worker is not running") }
         do {
-            return try process.wait(for: ticket, timeout: timeout, interrupted: interrupted)
+            // Asked of the worker the request went to: one lost since answers with its loss.
+            return try ticket.process.wait(for: ticket, timeout: timeout, interrupted: interrupted)
         } catch {
-            abandonTimers()
+            if ticket.process === process { abandonTimers() }
             throw SessionError(lost: error, model: model, doing: what)
         }
     }
@@ -306,7 +306,7 @@ extension SessionError {
         case .interrupted:
             message = "interrupted \(what) in \(model); its worker was stopped"
         default:
-            message = "\(model) crashed while \(what) (\(loss))"
+            message = "\(model) crashed \(what.hasPrefix("between") ? "" : "while ")\(what) (\(loss))"
         }
         self.init(message: message, workerLoss: loss)
     }

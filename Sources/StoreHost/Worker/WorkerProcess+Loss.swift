@@ -26,6 +26,7 @@ extension WorkerProcess {
             while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         }
         drainStderr()
+        salvageReplies()
         let loss = WorkerLoss(cause: cause, lastWords: lastWords.text)
         self.loss = loss
         watcher?.stop()

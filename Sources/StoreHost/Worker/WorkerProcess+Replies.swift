@@ -14,8 +14,10 @@ extension WorkerProcess {
     func waitForReply(_ ticket: UInt64, timeout: Double?, interrupted: () -> Bool) throws(WorkerLoss) -> [UInt8] {
         let started = DispatchTime.now().uptimeNanoseconds
         while true {
-            try readReplies()
+            if loss == nil { try readReplies() }
+            // A reply that came before the worker was lost is still its answer.
             if let reply = takeReply(ticket) { return reply }
+            if let loss { throw loss }
             var fds = [pollfd(fd: replies, events: Int16(POLLIN), revents: 0), pollfd(fd: stderr, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&fds, 2, 50)
             if ready > 0, fds[1].revents != 0 { _ = readStderr() }
@@ -83,6 +85,21 @@ extension WorkerProcess {
                 continue
             } else {
                 return // EAGAIN: nothing more for now
+            }
+        }
+    }
+
+    /// Reads what the worker wrote before it was lost, so that the requests it answered
+    /// keep their answers (a write that found the worker gone does not undo the batch it
+    /// finished before).
+    func salvageReplies() {
+        while true {
+            let count = read(replies, chunk.baseAddress!, chunk.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return }
+            frames.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+            while let frame = try? frames.next() {
+                guard (try? take(frame)) != nil else { return }
             }
         }
     }

@@ -43,6 +43,10 @@ package final class WorkerProcess {
     /// A request sent and not yet answered.
     package struct Ticket {
         fileprivate let number: UInt64
+        /// The worker the request went to: its answer can come from no other (a worker
+        /// started since would never answer it, and would be waited for until it counted
+        /// as hung).
+        let process: WorkerProcess
     }
     /// The end of the worker's stderr, for crash reports.
     var lastWords = TailBuffer(limit: 16 * 1024)
@@ -137,7 +141,7 @@ package final class WorkerProcess {
         try write(WireWriter.frame(type.rawValue, body))
         lastTicket += 1
         awaited.append(lastTicket)
-        return Ticket(number: lastTicket)
+        return Ticket(number: lastTicket, process: self)
     }
 
     /// Waits for the reply to `ticket` and hands on the events that came before it.

@@ -110,6 +110,9 @@ private struct BatchRun {
         do {
             batch = try session.startBatch(items.map { ($0.action, $0.arguments) }, stopAtFailure: stopAtFailure, stateAfter: end % (history?.interval ?? 64) == 0)
         } catch {
+            // The worker died during the batch in flight, or after it: that batch's answer
+            // (when it came) is taken first, and what it did not answer is sent again.
+            if error.workerLoss != nil, !finish() { return false }
             return resendOneByOne(after: error, items)
         }
         let previous = inFlight
@@ -176,6 +179,11 @@ private struct BatchRun {
 }
 
 extension ShellCore {
+    /// The worker processes running now, to tell whether one was lost (and replaced).
+    private var runningWorkers: [ObjectIdentifier] {
+        host.plugins.compactMap { $0.worker?.process.map(ObjectIdentifier.init) }
+    }
+
     /// After a worker was lost in the middle of a batch: starts it again, then sends the
     /// batch's lines one at a time, so the one that kills it is found and reported as any
     /// action would be. A worker stopped by Ctrl-C (while a batch was waited for) stops
@@ -186,15 +194,25 @@ extension ShellCore {
             fail("interrupted (Ctrl-C): the script stops before this line", origin: lines.first?.origin ?? .prompt)
             return (1, true)
         }
-        recoverLostWorkers(announce: false)
+        // Lost here, not in a batch whose loss was already dealt with.
+        let freshLoss = recoverLostWorkers(announce: false) > 0
         var failures = 0
+        var lostAgain = false
         for line in lines {
+            let workers = runningWorkers
             let ok = sendLine(line.text, origin: line.origin)
             recoverLostWorkers()
+            if runningWorkers != workers { lostAgain = true }
             if !ok {
                 failures += 1
                 if stopAtFailure { return (failures, true) }
             }
+        }
+        if freshLoss, !lostAgain {
+            // No line kills the worker on its own: it was stopped from outside (a `kill`,
+            // the OOM killer). Said once, after the lines it took with it ran again.
+            fail("\(loss.message); none of these \(lines.count) actions stops it when sent alone, so something outside storesh did (a kill, the out-of-memory killer): its worker was restarted, rebuilt from the history, and they were sent again", origin: lines.first?.origin ?? .prompt)
+            failures += 1
         }
         return (failures, false)
     }

@@ -10,11 +10,16 @@ extension ShellCore {
     /// Restarts every worker that is gone and rebuilds its sessions. Run after each line,
     /// and when a worker dies between lines. `announce: false` when the caller goes on to
     /// report what happened itself.
-    func recoverLostWorkers(announce: Bool = true) {
+    /// Returns how many workers were lost.
+    @discardableResult
+    func recoverLostWorkers(announce: Bool = true) -> Int {
+        var lost = 0
         for plugin in host.plugins {
             guard let worker = plugin.worker, let process = worker.process, let loss = process.loss else { continue }
             recover(plugin, worker: worker, after: loss, announce: announce)
+            lost += 1
         }
+        return lost
     }
 
     /// `:crash [PLUGIN]`: how the plugin's last worker died, and everything it wrote to

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StoreHost
 import StoreShell
 
 /// `storesh new NAME`: scaffolds a plugin package that builds with `swift build` (or, with
@@ -68,10 +69,10 @@ func makeNewPlugin(_ options: NewOptions) -> Int32 {
             """)
         return 0
     } catch let error as ScaffoldError {
-        FileHandle.standardError.write(Data("storesh new: \(error)\n".utf8))
+        StandardStreams.error("storesh new: \(error)\n")
         return 1
     } catch {
-        FileHandle.standardError.write(Data("storesh new: cannot write the package in \(directory.path): \(fileProblem(error))\n".utf8))
+        StandardStreams.error("storesh new: cannot write the package in \(directory.path): \(fileProblem(error))\n")
         return 1
     }
 }

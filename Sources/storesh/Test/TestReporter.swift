@@ -1,4 +1,5 @@
 import Foundation
+import StoreHost
 import StoreShell
 
 /// How `storesh test` reports: a line per transcript and a last 'N passed, M failed' line
@@ -41,7 +42,7 @@ struct TestReporter {
         if json {
             print(JSON.object([("kind", JSON.string("error")), ("message", JSON.string(message))]))
         } else {
-            FileHandle.standardError.write(Data("storesh test: \(message)\n".utf8))
+            StandardStreams.error("storesh test: \(message)\n")
         }
     }
 
