@@ -197,6 +197,9 @@ public final class WorkerServer {
             captured = kept
             return
         }
+        // What the plugin printed goes first, so the shell shows it before this message (C's
+        // stdio holds a pipe's output until a buffer fills; Swift's print is C's stdout).
+        fflush(nil)
         let frame = WireWriter.frame(type.rawValue, body.bytes)
         var offset = 0
         while offset < frame.count {

@@ -49,6 +49,18 @@ final class Printer {
         if buffering == 0 || pending.count >= Self.bufferLimit { flush() }
     }
 
+    /// What a plugin in a worker printed (its stdout and stderr), whole lines: to stderr,
+    /// after the results written before it; above the line being typed at the prompt.
+    func writePluginOutput(_ text: String) {
+        if let editor, editor.isAtPrompt {
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            if lines.last == "" { lines.removeLast() }
+            editor.printAbovePrompt(lines)
+            return
+        }
+        write(text, toStderr: true)
+    }
+
     /// Writes text as is (echoed input, messages of storesh itself). Standard output
     /// held by `buffered` goes first, so the two streams keep their order.
     func write(_ text: String, toStderr: Bool = false) {

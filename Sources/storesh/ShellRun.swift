@@ -27,6 +27,9 @@ func runShell(_ options: Options) async -> Int32 {
     let clock: any HostClock = options.virtualClock ? VirtualClock() : RealClock()
     let host = PluginHost(clock: clock, searchPath: PluginHost.defaultSearchPath(extra: options.pluginPath))
     options.isolation.apply(to: host)
+    // What plugins in workers print goes out as storesh's own output does: after the
+    // results written before it, above the prompt at the prompt.
+    host.workerOutput = { printer.writePluginOutput($0) }
     // The diff is on at a terminal and for programs that asked for JSON.
     let core = ShellCore(host: host, showDiff: Terminal.stdoutIsTerminal || format == .json, reportActions: !options.quiet) { printer.emit($0) }
     core.historyLimit = options.historyLimit == 0 ? nil : options.historyLimit
@@ -119,6 +122,7 @@ func runShell(_ options: Options) async -> Int32 {
     if interactive, !(stopped && (options.bail || core.quitRequested)) {
         await Prompt(core: core, printer: printer).run()
     }
+    host.forwardWorkerOutput()
     if let journal = core.journal {
         do throws(Journal.Problem) {
             try journal.sync()

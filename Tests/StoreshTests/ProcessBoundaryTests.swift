@@ -55,6 +55,49 @@ struct ProcessBoundaryTests {
         #expect(out.contains("count: 60000\n"), "\(out.suffix(200))")
     }
 
+    /// A plugin's output came out in some runs and not others (never with `-f`), and a C
+    /// `printf` without `fflush` never did: the worker's stdio buffer died with it. Now
+    /// the worker flushes before each message it sends and storesh drains the output before
+    /// it shows a reply: what an action prints comes just before its result, in process
+    /// and in a worker alike.
+    @Test(arguments: [[], ["--in-process"]])
+    func everyLineAPluginPrintsComesBeforeItsActionsResult(options: [String]) throws {
+        for _ in 0..<3 {
+            let run = try Self.merged(options + ["--plugin", unrulyPlugin, "-c", "say \"one\"", "-c", "say \"two\"", "-c", "shout \"three\"", "-c", "increment", "-c", "say \"last\""])
+            #expect(run.status == 0, "\(run.stdout)")
+            #expect(run.stdout.hasSuffix("""
+            one
+            say "one": no change
+            two
+            say "two": no change
+            three
+            shout "three": no change
+            increment: state changed
+            last
+            say "last": no change
+
+            """), "\(run.stdout)")
+        }
+    }
+
+    /// A long line of plugin output was quadratic (4 MB: 26 s, then blamed as a hang).
+    /// Now it is linear, forwarded in 64 KiB pieces with a note, every byte of it, and the
+    /// time spent forwarding is not the plugin's action timeout.
+    @Test func aLongLineOfOutputIsForwardedWholeInPiecesAndIsNotAHang() throws {
+        let bytes = 8_000_000
+        let run = try storesh(["--plugin", unrulyPlugin, "--action-timeout", "3", "-c", "flood \(bytes)", "-c", "increment"])
+        #expect(run.status == 0, "\(run.stderr.suffix(300))")
+        #expect(!run.stderr.contains("did not finish"), "\(run.stderr.suffix(300))")
+        #expect(run.stderr.utf8.filter { $0 == UInt8(ascii: "x") }.count == bytes, "every byte of the line reaches the user")
+        #expect(run.stderr.contains("[storesh: the plugin's line above was \(bytes) bytes long, over the 65536-byte limit; it is shown in 123 lines]"), "\(run.stderr.suffix(300))")
+        #expect(run.stdout.hasSuffix("increment: state changed\n"), "\(run.stdout)")
+    }
+
+    /// Runs storesh with its stderr on its stdout, as a terminal shows them.
+    static func merged(_ arguments: [String]) throws -> Run {
+        try run("/bin/sh", ["-c", "exec \"$0\" \"$@\" 2>&1", storeshBinary] + arguments, input: Data())
+    }
+
     /// The pids of `parent`'s children.
     static func children(of parent: pid_t) -> [pid_t] {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(parent)/task")) ?? []

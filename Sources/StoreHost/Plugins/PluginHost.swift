@@ -125,6 +125,12 @@ public final class PluginHost {
         return try load(path: path)
     }
 
+    /// Forwards what plugins in workers have written and storesh has not shown yet (a last
+    /// line without its newline too): called before storesh exits.
+    public func forwardWorkerOutput() {
+        for plugin in plugins { plugin.worker?.process?.forwardOutput() }
+    }
+
     private func load(path: String) throws(PluginError) -> LoadedPlugin {
         let resolved = URL(fileURLWithPath: path).standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: resolved) else { throw .fileMissing(path: path) }

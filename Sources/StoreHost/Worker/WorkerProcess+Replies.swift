@@ -13,14 +13,20 @@ extension WorkerProcess {
     /// and returns it. Events after it stay for the next reply, or for between requests.
     func waitForReply(_ ticket: UInt64, timeout: Double?, interrupted: () -> Bool) throws(WorkerLoss) -> [UInt8] {
         let started = DispatchTime.now().uptimeNanoseconds
+        let forwardedBefore = forwardingNanoseconds
         while true {
             if loss == nil { try readReplies() }
             // A reply that came before the worker was lost is still its answer.
-            if let reply = takeReply(ticket) { return reply }
+            if let reply = takeReply(ticket) {
+                // What the plugin printed before it answered is in the pipe (the worker
+                // flushes before it writes a reply): shown before the answer is.
+                if loss == nil { readStderr() }
+                return reply
+            }
             if let loss { throw loss }
             var fds = [pollfd(fd: replies, events: Int16(POLLIN), revents: 0), pollfd(fd: stderr, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&fds, 2, 50)
-            if ready > 0, fds[1].revents != 0 { _ = readStderr() }
+            if ready > 0, fds[1].revents != 0 { readStderr() }
             if interrupted() { throw lose(.interrupted) }
             if hasExited() {
                 try readReplies() // what it sent before it died
@@ -28,7 +34,8 @@ extension WorkerProcess {
                 throw lose(reapedCause())
             }
             if let timeout {
-                let waited = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+                let forwarding = forwardingNanoseconds - forwardedBefore
+                let waited = Double(DispatchTime.now().uptimeNanoseconds - started - forwarding) / 1e9
                 if waited >= timeout, !isTraced {
                     throw lose(.hung(seconds: timeout))
                 }

@@ -52,6 +52,9 @@ package final class WorkerProcess {
     var lastWords = TailBuffer(limit: 16 * 1024)
     /// What of the worker's stderr is forwarded to `onStderr`.
     var stderrLines = StderrLines()
+    /// Time spent reading and forwarding the worker's output, which is not the plugin's:
+    /// a wait for a reply does not count it against the action timeout.
+    var forwardingNanoseconds: UInt64 = 0
     /// How the worker ended, once it has (reaped then, so later checks do not wait).
     var exited: WorkerLoss.Cause?
     /// Set once the worker is gone; every request then fails with it.
@@ -120,6 +123,7 @@ package final class WorkerProcess {
     /// Kills the worker (if it still runs) and reaps it.
     package func stop() {
         guard loss == nil else { return }
+        forwardOutput()
         kill(pid, SIGKILL)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
