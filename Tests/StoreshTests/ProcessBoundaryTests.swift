@@ -93,6 +93,15 @@ struct ProcessBoundaryTests {
         #expect(run.stdout.hasSuffix("increment: state changed\n"), "\(run.stdout)")
     }
 
+    /// A large state read from a worker was called hung at the action timeout: a read of
+    /// the state is not the plugin's action.
+    @Test func readingALargeStateIsNotAHangingAction() throws {
+        let run = try storesh(["--plugin", unrulyPlugin, "--quiet", "--action-timeout", "0.05", "-c", "grow 1000000", "-c", ":state count"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("did not finish"), "\(run.stderr)")
+        #expect(run.stdout == "0\n", "\(run.stdout.prefix(200))")
+    }
+
     /// Runs storesh with its stderr on its stdout, as a terminal shows them.
     static func merged(_ arguments: [String]) throws -> Run {
         try run("/bin/sh", ["-c", "exec \"$0\" \"$@\" 2>&1", storeshBinary] + arguments, input: Data())

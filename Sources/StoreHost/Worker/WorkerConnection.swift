@@ -70,7 +70,9 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
     package func read(whole: Bool) throws(SessionError) -> StateUpdate {
         var body = try start()
         body.bool(whole || held == nil)
-        var reply = try call(.snapshot, body, doing: "making a snapshot of its state")
+        // A read is not the plugin's action: a large state takes as long as it takes (a
+        // 10M-element state was called hung at the action timeout). Ctrl-C stops it.
+        var reply = try call(.snapshot, body, doing: "making a snapshot of its state", timed: false)
         let state = try decode("making a snapshot") { () throws(WireError) in try reply.state() }
         if let read = take(state) { return read }
         guard !whole else { throw plugin.malformed(WireError(description: "a whole state was asked for, changes came"), model: model.qualifiedName, doing: "making a snapshot") }
@@ -342,8 +344,8 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
 
     /// Sends a request; a refusal is the plugin's error, worded by the worker's host as the
     /// in-process host words it.
-    private func call(_ type: WorkerProtocol.Request, _ body: WireWriter, doing what: String) throws(SessionError) -> WireReader {
-        switch try plugin.call(type, body, model: model.qualifiedName, doing: what) {
+    private func call(_ type: WorkerProtocol.Request, _ body: WireWriter, doing what: String, timed: Bool = true) throws(SessionError) -> WireReader {
+        switch try plugin.call(type, body, model: model.qualifiedName, doing: what, timed: timed) {
         case .success(let reader): return reader
         case .failure(let refusal): throw SessionError(message: refusal.message)
         }

@@ -142,10 +142,12 @@ public final class WorkerPlugin {
 
     /// Sends a request; a worker that dies, hangs or is interrupted on the way is reported
     /// as the `SessionError` of `model` doing `what` (and stays dead until restarted).
-    func call(_ type: WorkerProtocol.Request, _ body: WireWriter, model: String, doing what: String) throws(SessionError) -> Result<WireReader, RemoteRefusal> {
+    /// `timed: false` for what is not the plugin's action (a read of the state): no action
+    /// timeout, only Ctrl-C.
+    func call(_ type: WorkerProtocol.Request, _ body: WireWriter, model: String, doing what: String, timed: Bool = true) throws(SessionError) -> Result<WireReader, RemoteRefusal> {
         guard let process else { throw SessionError(message: "\(model): its worker is not running") }
         do {
-            return try process.request(type, body.bytes, timeout: timeout, interrupted: interrupted)
+            return try process.request(type, body.bytes, timeout: timed ? timeout : nil, interrupted: interrupted)
         } catch {
             abandonTimers()
             throw SessionError(lost: error, model: model, doing: what)
