@@ -54,6 +54,11 @@ struct WorkerTests {
         let errors = run.stderr.split(separator: "\n").filter { $0.contains("error:") }
         #expect(errors.count <= 1, "one line at most meets the dead worker: \(errors.prefix(3))")
         #expect(!run.stderr.contains("its worker is gone"), "\(run.stderr.prefix(400))")
+        // The effect's thread crashed, not the line being handled at the time.
+        #expect(!run.stderr.contains("crashed while handling 'increment'"), "\(run.stderr.prefix(400))")
+        if let error = errors.first {
+            #expect(error.contains("error: faulty.faulty crashed in effect #1 crashLater while handling 'increment' (SIGILL: Unexpectedly found nil"), "\(error)")
+        }
         let accepted = run.stdout.split(separator: "\n").filter { $0 == "increment: state changed" }.count
         #expect(accepted >= 4_999, "\(accepted)")
         #expect(run.stdout.contains("restarted faulty's worker; rebuilt from the history"), "\(run.stdout.suffix(300))")

@@ -5,6 +5,9 @@
 struct CrashReport {
     private(set) var message: String?
     private(set) var place: String?
+    /// The crashed thread was running a Swift task (its backtrace has async frames): an
+    /// effect, since a model's update runs synchronously.
+    private(set) var inTask = false
 
     init(_ lastWords: String) {
         let lines = lastWords.split(separator: "\n", omittingEmptySubsequences: true)
@@ -24,6 +27,7 @@ struct CrashReport {
                 message = String(line[range.upperBound...].split(separator: " at 0x").first ?? "")
             }
         }
+        inTask = lines.contains { $0.contains(" [async] ") }
         // The first frame of the crashed thread in code with a source file, skipping the
         // runtime's own frames and compiler-made thunks.
         for line in lines where place == nil {

@@ -40,6 +40,10 @@ public struct WorkerLoss: Error, Sendable, Equatable, CustomStringConvertible {
         return parts.joined(separator: ", ")
     }
 
+    /// The crash report says the crashed thread ran a Swift task (an effect), not the
+    /// request the worker was handling.
+    public var crashedInATask: Bool { CrashReport(lastWords).inTask }
+
     static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value))s" : "\(value)s"
     }

@@ -18,6 +18,8 @@ public final class WorkerPlugin {
     package private(set) var registered: RegisteredPlugin?
     private var stores: [UInt32: Weak<WeakRoute<WorkerConnection>>] = [:]
     private var lastStore: UInt32 = 0
+    /// The effects started and not ended in each store, by id: their labels.
+    private var effects: [UInt32: [UInt64: String]] = [:]
     /// The worker's timer ids → the shell clock's.
     private var timers: [UInt64: UInt64] = [:]
     /// How the last of this plugin's workers that died ended, and its crash report
@@ -106,6 +108,7 @@ public final class WorkerPlugin {
         process?.stop()
         abandonTimers()
         stores = [:]
+        effects = [:]
         fresh.onLoss = { [weak self] loss in self?.lost(loss) }
         process = fresh
         self.registered = registered
@@ -150,7 +153,7 @@ public final class WorkerPlugin {
             return try process.request(type, body.bytes, timeout: timed ? timeout : nil, interrupted: interrupted)
         } catch {
             abandonTimers()
-            throw SessionError(lost: error, model: model, doing: what)
+            throw SessionError(lost: error, model: model, doing: what, effects: effectsRunning)
         }
     }
 
@@ -161,7 +164,7 @@ public final class WorkerPlugin {
             return try process.send(type, body.bytes)
         } catch {
             abandonTimers()
-            throw SessionError(lost: error, model: model, doing: what)
+            throw SessionError(lost: error, model: model, doing: what, effects: effectsRunning)
         }
     }
 
@@ -172,7 +175,7 @@ public final class WorkerPlugin {
             return try ticket.process.wait(for: ticket, timeout: timeout, interrupted: interrupted)
         } catch {
             if ticket.process === process { abandonTimers() }
-            throw SessionError(lost: error, model: model, doing: what)
+            throw SessionError(lost: error, model: model, doing: what, effects: effectsRunning)
         }
     }
 
@@ -186,7 +189,7 @@ public final class WorkerPlugin {
         guard let process else { return SessionError(message: "\(model): \(error)") }
         let loss = process.malformed(error)
         abandonTimers()
-        return SessionError(lost: loss, model: model, doing: what)
+        return SessionError(lost: loss, model: model, doing: what, effects: effectsRunning)
     }
 
     func register(_ store: WeakRoute<WorkerConnection>) -> UInt32 {
@@ -222,6 +225,7 @@ public final class WorkerPlugin {
             switch WorkerProtocol.Message(rawValue: type) {
             case .effect:
                 let event = try reader.effectEvent()
+                noteEffect(event.store, event.effect, kind: event.kind, label: event.label)
                 stores[event.store]?.value?.target.receiveEffect(kind: event.kind, effect: event.effect, label: event.label, action: event.action, message: event.message)
             case .applied:
                 let applied = try reader.appliedAction()
@@ -245,6 +249,22 @@ public final class WorkerPlugin {
             }
         } catch {
             if let process { lost(process.malformed(error as? WireError ?? WireError(description: "\(error)"))) }
+        }
+    }
+
+    /// Keeps `effects` up to date with one effect event.
+    private func noteEffect(_ store: UInt32, _ effect: UInt64, kind: UInt32, label: String?) {
+        switch EffectEventRecord.Kind(rawValue: kind) {
+        case .started: effects[store, default: [:]][effect] = label ?? "effect"
+        case .finished, .failed, .cancelled: effects[store]?[effect] = nil
+        default: break
+        }
+    }
+
+    /// The effects running in this worker, as a crash names them ("#1 crashLater").
+    private var effectsRunning: [String] {
+        effects.keys.sorted().flatMap { store in
+            (effects[store] ?? [:]).sorted { $0.key < $1.key }.map { "#\($0.key) \($0.value)" }
         }
     }
 
@@ -300,9 +320,13 @@ struct Weak<Object: AnyObject> {
 
 extension SessionError {
     /// A worker that died, hung or was interrupted while `model` was `doing` something.
-    package init(lost loss: WorkerLoss, model: String, doing what: String) {
+    package init(lost loss: WorkerLoss, model: String, doing what: String, effects: [String] = []) {
         let message: String
         switch loss.cause {
+        case _ where loss.crashedInATask && !effects.isEmpty:
+            // An effect's thread crashed while the worker was busy with something else:
+            // the blame is the effect's, not the action's being handled.
+            message = "\(model) crashed in effect\(effects.count == 1 ? "" : "s") \(effects.joined(separator: ", ")) \(what.hasPrefix("between") ? "" : "while ")\(what) (\(loss))"
         case .hung(let seconds):
             message = "\(model) did not finish \(what) within \(WorkerLoss.seconds(seconds)) (hung); its worker was stopped (--action-timeout sets the limit)"
         case .interrupted:
