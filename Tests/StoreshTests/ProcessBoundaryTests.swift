@@ -102,6 +102,56 @@ struct ProcessBoundaryTests {
         #expect(run.stdout == "0\n", "\(run.stdout.prefix(200))")
     }
 
+    /// `kill -TERM` of `storesh test --jobs 2` left its children (and their workers) running,
+    /// adopted by init. Now the whole tree stops and the run says it was interrupted.
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
+    func aTestRunStoppedByASignalStopsEveryProcessItStarted(signal: Int32) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-interrupted-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for name in ["a", "b", "c"] {
+            try "> :load Faulty\nloaded faulty 1.0.0: faulty.faulty\n> spin\n".write(to: directory.appendingPathComponent("\(name).transcript"), atomically: true, encoding: .utf8)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: storeshBinary)
+        process.arguments = ["test", "--jobs", "2", "--action-timeout", "0", "--timeout", "0", directory.path]
+        let output = Pipe(), errors = Pipe()
+        (process.standardOutput, process.standardError) = (output, errors)
+        try process.run()
+        // Both children and both their workers are up (the workers spin).
+        var tree: [pid_t] = []
+        var workers = 0
+        for _ in 0..<1500 where workers < 2 {
+            usleep(10_000)
+            tree = Self.descendants(of: process.processIdentifier)
+            workers = tree.filter { child in
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child)/exe"))?.hasSuffix("/storesh-worker") == true
+            }.count
+        }
+        #expect(workers == 2 && tree.count >= 4, "two children and their workers: \(tree)")
+        kill(process.processIdentifier, signal)
+        let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 128 + signal, "\(process.terminationStatus) \(err)")
+        let name = [SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP"][signal] ?? "?"
+        #expect(err.contains("interrupted by \(name): 0 passed, 2 failed, 1 not run; the transcripts running were stopped"), "\(err)")
+        var left = tree
+        for _ in 0..<300 where !left.isEmpty {
+            usleep(10_000)
+            left = left.filter { kill($0, 0) == 0 && !Self.isZombie($0) }
+        }
+        #expect(left.isEmpty, "still running: \(left)")
+        for pid in left { kill(pid, SIGKILL) }
+    }
+
+    /// Every process below `parent`.
+    static func descendants(of parent: pid_t) -> [pid_t] {
+        children(of: parent).flatMap { [$0] + descendants(of: $0) }
+    }
+
+    static func isZombie(_ pid: pid_t) -> Bool {
+        ((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "").split(separator: ")").last?.split(separator: " ").first == "Z"
+    }
+
     /// Runs storesh with its stderr on its stdout, as a terminal shows them.
     static func merged(_ arguments: [String]) throws -> Run {
         try run("/bin/sh", ["-c", "exec \"$0\" \"$@\" 2>&1", storeshBinary] + arguments, input: Data())

@@ -9,6 +9,8 @@ import StoreShell
 @MainActor
 struct TestChildren {
     let options: TestOptions
+    /// Stops the children when the run is stopped by a signal.
+    let interruption: TestInterruption
 
     /// The arguments a child gets: the settings that change how a transcript runs.
     private var childArguments: [String] {
@@ -32,10 +34,11 @@ struct TestChildren {
         await withTaskGroup(of: (Int, TestOutcome).self) { group in
             var next = 0
             func startNext() {
-                guard next < files.count else { return }
+                guard next < files.count, interruption.signal == nil else { return }
                 let index = next
                 next += 1
-                group.addTask { (index, await Self.runChild(executable, arguments + [files[index]], file: files[index], limit: limit)) }
+                let interruption = interruption
+                group.addTask { (index, await Self.runChild(executable, arguments + [files[index]], file: files[index], limit: limit, interruption: interruption)) }
             }
             for _ in 0..<min(options.jobs, files.count) { startNext() }
             for await (index, outcome) in group {
@@ -50,17 +53,17 @@ struct TestChildren {
     }
 
     /// One child: its JSON result line, or a failure that says how it ended.
-    private nonisolated static func runChild(_ executable: String, _ arguments: [String], file: String, limit: Double?) async -> TestOutcome {
+    private nonisolated static func runChild(_ executable: String, _ arguments: [String], file: String, limit: Double?, interruption: TestInterruption) async -> TestOutcome {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 let began = DispatchTime.now().uptimeNanoseconds
-                let result = childResult(executable, arguments, file: file, limit: limit)
+                let result = childResult(executable, arguments, file: file, limit: limit, interruption: interruption)
                 continuation.resume(returning: TestOutcome(result: result, seconds: Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9))
             }
         }
     }
 
-    private nonisolated static func childResult(_ executable: String, _ arguments: [String], file: String, limit: Double?) -> TranscriptRunner.Result {
+    private nonisolated static func childResult(_ executable: String, _ arguments: [String], file: String, limit: Double?, interruption: TestInterruption) -> TranscriptRunner.Result {
         let failure = { (problem: String) in TranscriptRunner.Result(file: file, diff: [], updated: "", problems: ["\(file): \(problem)"]) }
         let child: ChildProcess
         do {
@@ -68,6 +71,8 @@ struct TestChildren {
         } catch {
             return failure("cannot start storesh for it: \(error)")
         }
+        _ = interruption.started(child.pid)
+        defer { interruption.ended(child.pid) }
         var killer: DispatchWorkItem?
         if let limit {
             let pid = child.pid
@@ -86,6 +91,9 @@ struct TestChildren {
         while !(stdoutText.isFinished && stderrText.isFinished), DispatchTime.now().uptimeNanoseconds < grace { usleep(1000) }
         let data = stdoutText.value
         let status: Int32
+        if let signal = interruption.signal {
+            return failure("interrupted by \(TestInterruption.name(signal)) before it finished")
+        }
         switch ending {
         case .signalled(let signal):
             let lastWords = String(decoding: stderrText.value, as: UTF8.self)

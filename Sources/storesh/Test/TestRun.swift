@@ -33,9 +33,14 @@ func runTests(_ options: TestOptions) async -> Int32 {
     var tally = Tally()
     if options.jobs > 1 {
         // Each file in a storesh of its own, up to --jobs at once; reported in file order.
-        await TestChildren(options: options).run(chosen) { outcome in
+        let interruption = TestInterruption()
+        await TestChildren(options: options, interruption: interruption).run(chosen) { outcome in
             report(outcome, update: options.update, with: reporter, into: &tally)
             outcomes.append(outcome)
+        }
+        if let signal = interruption.signal {
+            reporter.error("interrupted by \(TestInterruption.name(signal)): \(tally.passed) passed, \(tally.failed) failed, \(chosen.count - outcomes.count) not run; the transcripts running were stopped")
+            return 128 + signal
         }
     } else {
         for file in chosen {
