@@ -30,7 +30,7 @@ public enum JournalRecord: Equatable, Sendable {
     }
 
     public init?(line: Substring) {
-        let parts = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
+        let parts = Self.fields(line)
         switch (parts.first, parts.count) {
         case ("L", _):
             guard let plugin = Self.path(line.dropFirst(2)) else { return nil }
@@ -46,6 +46,26 @@ public enum JournalRecord: Equatable, Sendable {
         case ("R", 1): self = .reset
         default: return nil
         }
+    }
+
+    /// The line split at its first three spaces, looking at bytes: a resume reads millions
+    /// of records, and splitting by `Character` (grapheme by grapheme) made an in-process
+    /// resume of 2M actions take 9 s instead of 5.
+    private static func fields(_ line: Substring) -> [String] {
+        var parts: [String] = []
+        parts.reserveCapacity(4)
+        let bytes = line.utf8
+        var start = bytes.startIndex
+        var index = start
+        while index != bytes.endIndex, parts.count < 3 {
+            if bytes[index] == UInt8(ascii: " ") {
+                parts.append(String(line[start..<index]))
+                start = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
+        }
+        parts.append(String(line[start...]))
+        return parts
     }
 
     /// A quoted path; journals written before paths were quoted hold the bare path.
