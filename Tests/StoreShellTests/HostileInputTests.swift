@@ -221,7 +221,7 @@ struct CompletionTests {
 struct TwinPluginTests {
     @Test func aSecondPluginOfTheSameNameIsRefusedNamingBothFiles() throws {
         let copy = try Fixtures.directory().appendingPathComponent("libCCounter.so").path
-        try FileManager.default.copyItem(atPath: buildDirectory + "/libCCounter.so", toPath: copy)
+        try FileManager.default.copyItem(atPath: buildDirectory + "/libStoreshExampleCCounter.so", toPath: copy)
         let host = makeHost()
         let first = try host.load("CCounter")
         #expect(throws: PluginError.nameTaken(path: copy, name: "ccounter", loadedFrom: first.path)) { try host.load(copy) }

@@ -90,12 +90,20 @@ public final class PluginHost {
         return found
     }
 
-    /// `libCounter.so` → `Counter`; nil for files that are not shared libraries.
+    /// The prefix of the bundled example plugins' libraries: `libStoreshExampleCounter.so`
+    /// is the plugin `Counter`. A user's own package may then name its plugin `Counter`
+    /// (SwiftPM wants product and target names unique across the package graph), and its
+    /// library, found earlier in the search path, is the one `Counter` loads.
+    public nonisolated static let examplePrefix = "StoreshExample"
+
+    /// `libCounter.so` → `Counter`, `libStoreshExampleCounter.so` → `Counter`; nil for
+    /// files that are not shared libraries.
     public static func pluginName(fromFile file: String) -> String? {
         var name = Substring(file)
         guard let dot = name.lastIndex(of: "."), [".so", ".dylib"].contains(String(name[dot...])) else { return nil }
         name = name[..<dot]
         if name.hasPrefix("lib") { name = name.dropFirst(3) }
+        if name.hasPrefix(examplePrefix), name.count > examplePrefix.count { name = name.dropFirst(examplePrefix.count) }
         return name.isEmpty ? nil : String(name)
     }
 
