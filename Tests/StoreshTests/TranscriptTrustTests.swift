@@ -119,10 +119,10 @@ struct TranscriptTrustTests {
         setCount 3: state changed
           ~ count: 0 → 3
         > :export saved.log
-        exported 1 actions of counter.counter to saved.log
+        exported 1 action of counter.counter to saved.log
         > :reset
         > :import saved.log
-        imported 1 actions into counter.counter
+        imported 1 action into counter.counter
         > :state count
         3
 

@@ -76,13 +76,17 @@ public final class PluginHost {
     public var models: [ModelDescriptor] { plugins.flatMap(\.models) }
 
     /// Shared libraries in the search path, by plugin name (file name without `lib` and
-    /// extension), first directory first. Nothing is loaded to list them.
+    /// extension), first directory first. Nothing is loaded to list them. Within one
+    /// directory an example's library (`libStoreshExampleCounter.so`) comes before a plain
+    /// one of the same name: a build folder may still hold the examples' libraries from
+    /// before they were renamed.
     public func availablePlugins() -> [(name: String, path: String)] {
         var found: [(String, String)] = []
         var names = Set<String>()
         for directory in searchPath {
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-            for file in entries.sorted() {
+            let entries = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+            let examples = entries.filter { $0.hasPrefix("lib" + Self.examplePrefix) }
+            for file in examples + entries.filter({ !$0.hasPrefix("lib" + Self.examplePrefix) }) {
                 guard let name = Self.pluginName(fromFile: file), names.insert(name.lowercased()).inserted else { continue }
                 found.append((name, directory + "/" + file))
             }
