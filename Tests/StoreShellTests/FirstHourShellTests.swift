@@ -105,3 +105,49 @@ struct FirstHourShellTests {
         return try #require(object as? [String: Any])
     }
 }
+
+/// Tab after `book[` completed to `book[].`, which is not input anyone can send; and after
+/// a keyed action no labels were offered, as they are after a plain one.
+@MainActor
+@Suite("completing keyed actions")
+struct KeyedCompletionTests {
+    /// A library whose books are keyed by id, with a keyed action that takes a label; the
+    /// state's list is `books`, the action's name `book[]`, as models often have them.
+    private func library() throws -> ShellHarness {
+        let key = ParamDescriptor(label: nil, type: .string, doc: nil)
+        let model = ScriptedModel(
+            plugin: "mem", name: "library",
+            actions: [("book[].checkout", [key, ParamDescriptor(label: "member", type: .string, doc: nil)]), ("open", [])],
+            timeTravel: true,
+            initial: .record(["books": .array([.record(["id": .string("b1")]), .record(["id": .string("b2")])])])
+        ) { _, _, _ throws(SessionError) in false }
+        let shell = try ShellHarness(plugins: [])
+        try shell.core.host.addScripted(plugin: "mem", models: [model])
+        try shell.core.use("mem.library")
+        return shell
+    }
+
+    private func complete(_ shell: ShellHarness, _ line: String) -> [String] {
+        shell.core.completions(line: line, cursor: line.utf8.count).candidates
+    }
+
+    @Test func afterABracketTheKeysInTheStateAreOffered() throws {
+        let shell = try library()
+        #expect(complete(shell, "book[") == [#"book["b1"]"#, #"book["b2"]"#])
+        #expect(complete(shell, #"book["b"#) == [#"book["b1"]"#, #"book["b2"]"#])
+        #expect(complete(shell, #"book["b1"]."#) == [#"book["b1"].checkout"#])
+        #expect(complete(shell, "o") == ["open"], "plain actions as before")
+    }
+
+    @Test func afterAKeyedActionItsLabelsAreOffered() throws {
+        let shell = try library()
+        #expect(complete(shell, #"book["b1"].checkout "#) == ["member: "])
+        #expect(complete(shell, #"book["b1"].checkout member: "ann", "#) == [], "a label once")
+    }
+
+    @Test func aTodosKeyIsOfferedFromItsList() async throws {
+        let shell = try ShellHarness(plugins: ["Todos"])
+        _ = await shell.run(#"add title: "milk", priority: 1"#, #"add title: "eggs", priority: 2"#)
+        #expect(complete(shell, "todos[") == [#"todos["t1"]"#, #"todos["t2"]"#])
+    }
+}
