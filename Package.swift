@@ -37,6 +37,7 @@ let package = Package(
         // depends on this one: SwiftPM wants target and product names unique across the
         // package graph.
         .library(name: "StoreshExampleCCounter", type: .dynamic, targets: ["StoreshExampleCCounter"]),
+        .library(name: "StoreshExampleCGreeter", type: .dynamic, targets: ["StoreshExampleCGreeter"]),
         .library(name: "StoreshExampleCounter", type: .dynamic, targets: ["StoreshExampleCounter"]),
         .library(name: "StoreshExampleTodos", type: .dynamic, targets: ["StoreshExampleTodos"]),
         .library(name: "StoreshExampleAuth", type: .dynamic, targets: ["StoreshExampleAuth"]),
@@ -125,6 +126,8 @@ let package = Package(
         // output formatting. Drives models through StoreHost's Session, wherever they run.
         .target(name: "StoreShell", dependencies: ["StoreHost", "StoreValue"], swiftSettings: strict),
         .target(name: "StoreshExampleCCounter", dependencies: ["CStorePlugin"], path: "plugins/CCounter"),
+        // An effect on the host clock and a service, in plain C.
+        .target(name: "StoreshExampleCGreeter", dependencies: ["CStorePlugin"], path: "plugins/CGreeter"),
         .target(name: "StoreshExampleCounter", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Counter", swiftSettings: strict),
         .target(name: "StoreshExampleTodos", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Todos", swiftSettings: strict),
         .target(name: "StoreshExampleAuth", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Auth", swiftSettings: strict),
