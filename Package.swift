@@ -8,6 +8,9 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// Platforms without Combine, where the `Combine` target stands in for it.
+let nonApple: [Platform] = [.linux, .windows, .android, .wasi]
+
 let package = Package(
     name: "storesh",
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
@@ -70,8 +73,7 @@ let package = Package(
             name: "ObservableStore",
             dependencies: [
                 "StoreRuntime",
-                .product(name: "OpenCombine", package: "OpenCombine",
-                         condition: .when(platforms: [.linux, .windows, .android, .wasi])),
+                .target(name: "Combine", condition: .when(platforms: nonApple)),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -80,10 +82,22 @@ let package = Package(
             name: "Arboreal",
             dependencies: [
                 "StoreRuntime",
-                .product(name: "OpenCombine", package: "OpenCombine",
-                         condition: .when(platforms: [.linux, .windows, .android, .wasi])),
+                .target(name: "Combine", condition: .when(platforms: nonApple)),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strict
+        ),
+        // `import Combine` where the system has none: OpenCombine under Combine's name, with
+        // its Dispatch and Foundation schedulers, so code written for upstream ObservableStore
+        // compiles. Built only where the store libraries depend on it (not on Apple platforms).
+        .target(
+            name: "Combine",
+            dependencies: [
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+                .product(name: "OpenCombineFoundation", package: "OpenCombine"),
+            ],
+            path: "Sources/CombineOnLinux",
             swiftSettings: strict
         ),
         // TestStore: sends and receives actions with the state change each must make.
