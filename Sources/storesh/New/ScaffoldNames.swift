@@ -76,6 +76,6 @@ extension Scaffold {
         "SwiftSyntaxMacros", "SwiftSyntaxMacrosGenericTestSupport", "SwiftSyntaxMacrosTestSupport", "SwiftWarningControl",
         "IssueReporting", "IssueReportingTestSupport", "XCTestDynamicOverlay",
         // the system's
-        "Dispatch", "Foundation", "Glibc", "Swift", "Testing", "XCTest",
+        "Combine", "Dispatch", "Foundation", "Glibc", "Observation", "Swift", "Testing", "XCTest",
     ]
 }
