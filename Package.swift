@@ -8,6 +8,9 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// Platforms without Combine, where the `Combine` target stands in for it.
+let nonApple: [Platform] = [.linux, .windows, .android, .wasi]
+
 let package = Package(
     name: "storesh",
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
@@ -31,16 +34,21 @@ let package = Package(
         .executable(name: "store-demo", targets: ["store-demo"]),
         .executable(name: "storesh", targets: ["storesh"]),
         .executable(name: "storesh-worker", targets: ["storesh-worker"]),
-        // Example plugins, each a dynamic library storesh loads by name.
-        .library(name: "CCounter", type: .dynamic, targets: ["CCounter"]),
-        .library(name: "Counter", type: .dynamic, targets: ["Counter"]),
-        .library(name: "Todos", type: .dynamic, targets: ["Todos"]),
-        .library(name: "Auth", type: .dynamic, targets: ["Auth"]),
-        .library(name: "Composite", type: .dynamic, targets: ["Composite"]),
-        .library(name: "ArborealCounter", type: .dynamic, targets: ["ArborealCounter"]),
-        .library(name: "Cart", type: .dynamic, targets: ["Cart"]),
+        // Example plugins, each a dynamic library storesh loads by name: libStoreshExampleCounter.so
+        // is the plugin `Counter` (PluginHost.pluginName). The prefix keeps the names every
+        // tutorial uses (Counter, Todos, Cart) free for a user's own plugin package, which
+        // depends on this one: SwiftPM wants target and product names unique across the
+        // package graph.
+        .library(name: "StoreshExampleCCounter", type: .dynamic, targets: ["StoreshExampleCCounter"]),
+        .library(name: "StoreshExampleCGreeter", type: .dynamic, targets: ["StoreshExampleCGreeter"]),
+        .library(name: "StoreshExampleCounter", type: .dynamic, targets: ["StoreshExampleCounter"]),
+        .library(name: "StoreshExampleTodos", type: .dynamic, targets: ["StoreshExampleTodos"]),
+        .library(name: "StoreshExampleAuth", type: .dynamic, targets: ["StoreshExampleAuth"]),
+        .library(name: "StoreshExampleComposite", type: .dynamic, targets: ["StoreshExampleComposite"]),
+        .library(name: "StoreshExampleArborealCounter", type: .dynamic, targets: ["StoreshExampleArborealCounter"]),
+        .library(name: "StoreshExampleCart", type: .dynamic, targets: ["StoreshExampleCart"]),
         // A model with bugs on purpose, for the crash and hang tests.
-        .library(name: "Faulty", type: .dynamic, targets: ["Faulty"]),
+        .library(name: "StoreshExampleFaulty", type: .dynamic, targets: ["StoreshExampleFaulty"]),
     ],
     dependencies: [
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
@@ -65,8 +73,7 @@ let package = Package(
             name: "ObservableStore",
             dependencies: [
                 "StoreRuntime",
-                .product(name: "OpenCombine", package: "OpenCombine",
-                         condition: .when(platforms: [.linux, .windows, .android, .wasi])),
+                .target(name: "Combine", condition: .when(platforms: nonApple)),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -75,10 +82,22 @@ let package = Package(
             name: "Arboreal",
             dependencies: [
                 "StoreRuntime",
-                .product(name: "OpenCombine", package: "OpenCombine",
-                         condition: .when(platforms: [.linux, .windows, .android, .wasi])),
+                .target(name: "Combine", condition: .when(platforms: nonApple)),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strict
+        ),
+        // `import Combine` where the system has none: OpenCombine under Combine's name, with
+        // its Dispatch and Foundation schedulers, so code written for upstream ObservableStore
+        // compiles. Built only where the store libraries depend on it (not on Apple platforms).
+        .target(
+            name: "Combine",
+            dependencies: [
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+                .product(name: "OpenCombineFoundation", package: "OpenCombine"),
+            ],
+            path: "Sources/CombineOnLinux",
             swiftSettings: strict
         ),
         // TestStore: sends and receives actions with the state change each must make.
@@ -120,14 +139,16 @@ let package = Package(
         // The shell language: commands, history and time travel, the journal, transcripts,
         // output formatting. Drives models through StoreHost's Session, wherever they run.
         .target(name: "StoreShell", dependencies: ["StoreHost", "StoreValue"], swiftSettings: strict),
-        .target(name: "CCounter", dependencies: ["CStorePlugin"], path: "plugins/CCounter"),
-        .target(name: "Counter", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Counter", swiftSettings: strict),
-        .target(name: "Todos", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Todos", swiftSettings: strict),
-        .target(name: "Auth", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Auth", swiftSettings: strict),
-        .target(name: "Composite", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Composite", swiftSettings: strict),
-        .target(name: "ArborealCounter", dependencies: ["StorePlugin", "Arboreal"], path: "plugins/ArborealCounter", swiftSettings: strict),
-        .target(name: "Cart", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Cart", swiftSettings: strict),
-        .target(name: "Faulty", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Faulty", swiftSettings: strict),
+        .target(name: "StoreshExampleCCounter", dependencies: ["CStorePlugin"], path: "plugins/CCounter"),
+        // An effect on the host clock and a service, in plain C.
+        .target(name: "StoreshExampleCGreeter", dependencies: ["CStorePlugin"], path: "plugins/CGreeter"),
+        .target(name: "StoreshExampleCounter", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Counter", swiftSettings: strict),
+        .target(name: "StoreshExampleTodos", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Todos", swiftSettings: strict),
+        .target(name: "StoreshExampleAuth", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Auth", swiftSettings: strict),
+        .target(name: "StoreshExampleComposite", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Composite", swiftSettings: strict),
+        .target(name: "StoreshExampleArborealCounter", dependencies: ["StorePlugin", "Arboreal"], path: "plugins/ArborealCounter", swiftSettings: strict),
+        .target(name: "StoreshExampleCart", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Cart", swiftSettings: strict),
+        .target(name: "StoreshExampleFaulty", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Faulty", swiftSettings: strict),
         // The Swift SDK: turns an ObservableStore or Arboreal model into a plugin.
         .target(name: "StorePlugin", dependencies: ["CStorePlugin", "StoreValue", "StoreRuntime", "ObservableStore", "Arboreal", "StorePluginMacros"], swiftSettings: strict),
         // @PluginActions: an action enum's schema, derived at compile time.

@@ -1,5 +1,6 @@
-import StoreRuntime
 import CStorePlugin
+import StoreRuntime
+import StoreValue
 
 /// Shows what the store libraries tell `StoreDiagnostics` (an action for a keyed child
 /// that is not there) as a warning in the host's log, after the action that caused it
@@ -10,8 +11,9 @@ import CStorePlugin
 @usableFromInline
 @MainActor
 enum DiagnosticsRoute {
-    /// The store context and action name of the dispatch in progress, if any.
-    @usableFromInline static var current: (context: StoreContext, action: String)?
+    /// The store context, action name, parameters and arguments of the dispatch in progress, if any.
+    /// The action's text is written only when there is a report to name it by.
+    @usableFromInline static var current: (context: StoreContext, name: String, params: [Param], arguments: [Value])?
 
     /// Listens to `StoreDiagnostics` (once for the plugin's copy of the store libraries).
     static func install() {
@@ -25,13 +27,24 @@ enum DiagnosticsRoute {
     }
 
     private static var installed = false
+
+    /// The action as the user writes it: `book["b9"].checkout`, not the schema's
+    /// `book[].checkout`.
+    static func text(of name: String, params: [Param], with arguments: [Value]) -> String {
+        var writer = ActionTextWriter()
+        let keyCount = writer.appendName(name, keys: arguments)
+        for (param, value) in zip(params.dropFirst(keyCount), arguments.dropFirst(keyCount)) {
+            writer.appendArgument(value, label: param.label)
+        }
+        return writer.text
+    }
     /// While an effect's action is applied: the reports it made, shown once the host has
     /// been told of the action (as the host's own action's follow it).
     private static var effectReports: [String]?
 
     private static func deliver(_ message: String) {
         if let current {
-            current.context.services.log(Int32(SP_LOG_WARNING), "\(current.action): \(message)")
+            current.context.services.log(Int32(SP_LOG_WARNING), "\(text(of: current.name, params: current.params, with: current.arguments)): \(message)")
         } else if effectReports != nil {
             effectReports!.append(message)
         }

@@ -143,7 +143,7 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable> {
         let before = store.state
         dispatching = actions[index].name
         effectsStarted = 0
-        DiagnosticsRoute.current = (context, actions[index].name)
+        DiagnosticsRoute.current = (context, actions[index].name, actions[index].params, arguments)
         store.send(action)
         DiagnosticsRoute.current = nil
         dispatching = nil

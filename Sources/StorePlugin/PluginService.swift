@@ -1,3 +1,5 @@
+import Foundation
+
 /// Declares a global function as a service the model calls and the shell may replace
 /// (`:stub NAME …`), deriving everything else from the function's Swift types:
 ///
@@ -11,7 +13,9 @@
 /// give its environment `environment.caller(priceService)`, an
 /// `@Sendable (String) async throws -> Int` that calls the implementation the host
 /// provides now (the plugin's own or a stub) on the main thread, as the ABI requires, and
-/// throws ``ServiceError`` when a stub was told to fail. The C signature ("s>i") and the
+/// throws ``ServiceError`` when a stub was told to fail. A service takes and returns
+/// `Int`, `Int64`, `Double`, `Bool` and `String`; a returned string stays valid until the
+/// service's next call, as storeplugin.h requires. The C signature ("s>i") and the
 /// `@convention(c)` thunk come from the same types, so they cannot disagree; a type a C
 /// signature cannot carry is a compile error naming it.
 @attached(peer, names: suffixed(Service))
@@ -64,6 +68,34 @@ public enum ServiceValues {
     /// A C string argument as a Swift `String` (a null pointer is "").
     public static func string(_ pointer: UnsafePointer<CChar>?) -> String {
         pointer.map { String(cString: $0) } ?? ""
+    }
+
+    /// `text` as the C string a service returns. storeplugin.h's rule: a returned string
+    /// stays valid until the next call of the same service. So each service keeps its
+    /// last answer here, and frees it when it answers again.
+    public static func returned(_ text: String, by service: StaticString) -> UnsafePointer<CChar>? {
+        let copy = strdup(text)
+        let key = "\(service)"
+        let previous = lastAnswers.withLock { answers in
+            defer { answers[key] = copy }
+            return answers[key]
+        }
+        free(previous)
+        return UnsafePointer(copy)
+    }
+
+    /// The last string each service returned, by service name.
+    private static let lastAnswers = LockedAnswers()
+
+    private final class LockedAnswers: @unchecked Sendable {
+        private let lock = NSLock()
+        private var answers: [String: UnsafeMutablePointer<CChar>] = [:]
+
+        func withLock<T>(_ body: (inout [String: UnsafeMutablePointer<CChar>]) -> T) -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&answers)
+        }
     }
 }
 

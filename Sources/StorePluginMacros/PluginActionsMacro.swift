@@ -30,7 +30,7 @@ public struct PluginActionsMacro: ExtensionMacro {
             guard let caseDecl = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
             let doc = DocComment(caseDecl.leadingTrivia)
             for element in caseDecl.elements {
-                let name = element.name.text
+                let name = bare(element.name)
                 if let earlier = seen[name] {
                     context.diagnose(Diagnostic(node: element, message: PluginActionsDiagnostic.duplicate(name), notes: [
                         Note(node: earlier, message: PluginActionsNote.firstHere),
@@ -59,19 +59,19 @@ public struct PluginActionsMacro: ExtensionMacro {
 
     /// The schemas of one case, as an expression of type `[ActionSchema<Self>]`.
     private static func entry(for element: EnumCaseElementSyntax, doc: DocComment, in context: some MacroExpansionContext) -> String? {
-        let name = literal(element.name.text)
+        let name = literal(bare(element.name))
         let docText = literal(doc.summary)
         guard let parameters = element.parameterClause?.parameters, !parameters.isEmpty else {
             return "[ActionSchema(\(name), \(docText))]"
         }
         let items = Array(parameters)
         for item in items where item.defaultValue != nil {
-            context.diagnose(Diagnostic(node: item, message: PluginActionsDiagnostic.defaultValue(element.name.text)))
+            context.diagnose(Diagnostic(node: item, message: PluginActionsDiagnostic.defaultValue(bare(element.name))))
             return nil
         }
-        let labels = items.map { $0.firstName.map { $0.text == "_" ? "nil" : literal($0.text) } ?? "nil" }
+        let labels = items.map { $0.firstName.map { $0.text == "_" ? "nil" : literal(bare($0)) } ?? "nil" }
         let types = items.map { $0.type.trimmedDescription }
-        let argumentDocs = doc.arguments(labels: items.map { $0.firstName?.text == "_" ? nil : $0.firstName?.text })
+        let argumentDocs = doc.arguments(labels: items.map { $0.firstName?.text == "_" ? nil : $0.firstName.map(bare) })
         let params = items.indices.map { index in
             "PluginActionSchemas.param((\(types[index])).self, label: \(labels[index])"
                 + (argumentDocs[index].map { ", doc: \(literal($0))" } ?? "") + ")"
@@ -86,6 +86,12 @@ public struct PluginActionsMacro: ExtensionMacro {
         default:
             return "[ActionSchema(\(name), \(docText), [\(params.joined(separator: ", "))])]"
         }
+    }
+
+    /// A name as the shell and Codable spell it: ``case `return` `` is the action
+    /// `return`, not "`return`", which the host refused as a name no one can type.
+    private static func bare(_ token: TokenSyntax) -> String {
+        token.identifier?.name ?? token.text
     }
 
     private static func literal(_ text: String) -> String {

@@ -57,7 +57,7 @@ public struct PluginServiceMacro: PeerMacro {
         }
         var result: (type: String, kind: Kind)?
         if let returnClause = signature.returnClause, case let returnType = returnClause.type.trimmedDescription, returnType != "Void", returnType != "()" {
-            guard let kind = Kind.of(returnType), kind.letter != "s" else {
+            guard let kind = Kind.of(returnType) else {
                 context.diagnose(Diagnostic(node: returnClause.type, message: PluginServiceDiagnostic.resultType(returnType)))
                 return []
             }
@@ -70,7 +70,9 @@ public struct PluginServiceMacro: PeerMacro {
         let swiftCall = "\(name)(" + zip(parameters, cArguments).map { parameter, c in
             (parameter.label.map { "\($0): " } ?? "") + parameter.kind.fromC(c)
         }.joined(separator: ", ") + ")"
-        let thunkBody = result.map { $0.kind.toC(swiftCall) } ?? swiftCall
+        // A string answer stays valid until the service's next call (storeplugin.h). The
+        // name is an identifier, so it needs no escaping in the literal.
+        let thunkBody = result.map { $0.kind.letter == "s" ? "ServiceValues.returned(\(swiftCall), by: \"\(name)\")" : $0.kind.toC(swiftCall) } ?? swiftCall
         let thunk = "{ (\(zip(cArguments, parameters).map { "\($0): \($1.kind.cType)" }.joined(separator: ", "))) -> \(result?.kind.cType ?? "Void") in \(thunkBody) } as \(cFunction)"
         // The caller: Swift values in, the host's current implementation, a Swift value out.
         let swiftParameters = parameters.map { "\($0.name): \($0.type)" }.joined(separator: ", ")
@@ -111,7 +113,7 @@ enum PluginServiceDiagnostic: DiagnosticMessage {
         case .notAFunction: "@PluginService goes on a global function: the plugin's own implementation of the service"
         case .effects: "a service is a plain C function: it cannot be async or throw (its callers await it and get a stub's failure as an error)"
         case .parameterType(let type): "a service parameter must be Int, Int64, Double, Bool or String, not \(type): storesh passes it through a C signature"
-        case .resultType(let type): "a service returns Int, Int64, Double, Bool or nothing, not \(type): storesh passes it through a C signature"
+        case .resultType(let type): "a service returns Int, Int64, Double, Bool, String or nothing, not \(type): storesh passes it through a C signature"
         }
     }
 

@@ -43,11 +43,19 @@ package struct TestLocation: Sendable {
 
 /// Words test stores share in their failure messages.
 package enum TestWording {
-    /// An action on one line, as customDump writes it (`Counter.Action.increment`).
+    /// An action on one line, as customDump writes it (`Counter.Action.increment`), its
+    /// lines joined as code is written: `Library.Action.book("b1", .checkout(member: "ann"))`,
+    /// with no space inside the brackets.
     package static func describe(_ action: Any) -> String {
         var text = ""
         customDump(action, to: &text, maxDepth: 2)
-        return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        var line = ""
+        for part in text.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
+            let opens = line.last.map { "([".contains($0) } ?? true
+            let closes = part.first.map { ")]".contains($0) } ?? false
+            line += (opens || closes ? "" : " ") + part
+        }
+        return line
     }
 
     /// "1 action" / "2 actions".

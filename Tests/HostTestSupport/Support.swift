@@ -9,7 +9,7 @@ package let buildDirectory: String = {
     // The test bundle lives in .build/<config>/ beside the plugin libraries.
     let bundle = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
     var url = bundle.resolvingSymlinksInPath().deletingLastPathComponent()
-    while !url.path.hasSuffix("/") && !FileManager.default.fileExists(atPath: url.appendingPathComponent("libCCounter.so").path) && url.path != "/" {
+    while !url.path.hasSuffix("/") && !FileManager.default.fileExists(atPath: url.appendingPathComponent("libStoreshExampleCCounter.so").path) && url.path != "/" {
         url.deleteLastPathComponent()
     }
     return url.path

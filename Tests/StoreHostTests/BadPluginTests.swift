@@ -106,6 +106,28 @@ struct BadPluginTests {
         }
     }
 
+    /// An action named "`return`" (a Swift keyword in backticks, before @PluginActions
+    /// dropped them) was refused as "an action has no valid name", naming none.
+    @Test func anActionWithABadNameIsNamedInTheRefusal() throws {
+        let source = Fixtures.plugin(
+            info: #"{ sizeof(storeplugin_info), STOREPLUGIN_MAGIC, STOREPLUGIN_ABI_VERSION, "keyword", "1.0", 0 }"#,
+            register: """
+            static const sp_action actions[] = {
+                { sizeof(sp_action), "open", "", 0, 0, 0, 0, 0 },
+                { sizeof(sp_action), "`return`", "", 0, 0, 0, 0, 0 },
+            };
+            sp_model model = { sizeof(sp_model), "keyword", "doc", actions, 2, 0, 0, 0,
+                (void *)1, (void *)1, (void *)1, (void *)1 };
+            return host->register_model(host->host_data, &model, error);
+            """
+        )
+        let library = try Fixtures.library("libkeyword.so", source: source, in: directory)
+        expectLoadError(library) { error in
+            guard case .registrationFailed(_, _, let message) = error else { return false }
+            return message.contains(#"action 2 has no valid name: "`return`""#)
+        }
+    }
+
     @Test func aGoodPluginStillLoadsAfterEveryFailure() throws {
         _ = try? host.load(directory.appendingPathComponent("nothing.so").path)
         let text = try file("text2.so", Data("text".utf8))

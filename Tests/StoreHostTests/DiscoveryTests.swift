@@ -19,7 +19,7 @@ struct DiscoveryTests {
 
     @Test func aLibraryDroppedIntoASearchedDirectoryLoadsByName() throws {
         let directory = try Fixtures.directory()
-        try FileManager.default.copyItem(atPath: buildDirectory + "/libCCounter.so", toPath: directory.appendingPathComponent("libMyCounter.so").path)
+        try FileManager.default.copyItem(atPath: buildDirectory + "/libStoreshExampleCCounter.so", toPath: directory.appendingPathComponent("libMyCounter.so").path)
         let host = PluginHost(clock: VirtualClock(), searchPath: [directory.path, buildDirectory])
         #expect(host.availablePlugins().first?.name == "MyCounter")
         let plugin = try host.load("mycounter")
@@ -29,7 +29,7 @@ struct DiscoveryTests {
 
     @Test func aLibraryIsFoundByItsFileNameInEverySearchedDirectory() throws {
         let first = try Fixtures.directory(), second = try Fixtures.directory()
-        try FileManager.default.copyItem(atPath: buildDirectory + "/libCCounter.so", toPath: second.appendingPathComponent("libCart.so").path)
+        try FileManager.default.copyItem(atPath: buildDirectory + "/libStoreshExampleCCounter.so", toPath: second.appendingPathComponent("libCart.so").path)
         let host = PluginHost(clock: VirtualClock(), searchPath: [first.path, second.path])
         let plugin = try host.load("libCart.so")
         #expect(plugin.path == second.appendingPathComponent("libCart.so").path)

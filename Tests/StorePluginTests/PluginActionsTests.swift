@@ -35,8 +35,26 @@ enum ShopAction: Codable, Equatable, Sendable {
     case open, close
 }
 
+/// Cases named with Swift keywords, in backticks.
+@PluginActions
+enum KeywordAction: Codable, Equatable, Sendable {
+    /// Gives a book back.
+    case `return`
+    case `default`(`in`: Int)
+}
+
 @Suite("@PluginActions: the schema comes from the enum")
 struct PluginActionsSchemaTests {
+    /// ``case `return` `` compiled, then the plugin failed to load with "an action has no
+    /// valid name", naming no action: the backticks were part of the name.
+    @Test func backtickedNamesAreTheNamesWithoutBackticks() throws {
+        let schema = KeywordAction.pluginActions
+        #expect(schema.map(\.name) == ["return", "default"])
+        #expect(schema[1].params.map(\.label) == ["in"])
+        #expect(try schema[0].make([]) == .return)
+        #expect(try schema[1].make([.int(3)]) == .default(in: 3))
+    }
+
     @Test func everyCaseIsThereWithItsNameKindsAndDoc() {
         let schema = ShopAction.pluginActions
         #expect(schema.map(\.name) == [

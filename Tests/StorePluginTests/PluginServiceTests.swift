@@ -43,7 +43,7 @@ final class PluginServiceExpansionTests: XCTestCase {
     func testTypesACSignatureCannotCarryDoNotBuild() {
         for (source, message, column) in [
             ("func f(x: [Int]) -> Bool { true }", "a service parameter must be Int, Int64, Double, Bool or String, not [Int]: storesh passes it through a C signature", 11),
-            ("func g() -> String { \"\" }", "a service returns Int, Int64, Double, Bool or nothing, not String: storesh passes it through a C signature", 13),
+            ("func g() -> [String] { [] }", "a service returns Int, Int64, Double, Bool, String or nothing, not [String]: storesh passes it through a C signature", 13),
             ("func h() async -> Int { 0 }", "a service is a plain C function: it cannot be async or throw (its callers await it and get a stub's failure as an error)", 6),
         ] {
             assertMacroExpansion(

@@ -180,7 +180,7 @@ struct ErrorWordingTests {
         #expect(await shell.run(":plugins x") == ["t.storesh:1: error: :plugins takes no arguments"])
         #expect(await shell.run(":quit now") == ["t.storesh:1: error: :quit takes no arguments"])
         #expect(await shell.run(":diff on off") == ["t.storesh:1: error: usage: :diff [on|off]"])
-        #expect(await shell.run(":wait 1s 2s") == ["t.storesh:1: error: usage: :wait [TIMEOUT] (like 500ms, 2s or 1m; at most 365 days)"])
+        #expect(await shell.run(":wait 1s 2s") == ["t.storesh:1: error: usage: :wait [TIMEOUT] (seconds, like 5, or 500ms, 2s, 1m; at most 365 days)"])
         #expect(await shell.run(":help reset undo") == ["t.storesh:1: error: usage: :help [COMMAND]"])
         #expect(await shell.run(":import a.log b.log") == ["t.storesh:1: error: usage: :import FILE [--force]"])
         #expect(await shell.run(":state count") == ["2"], "nothing was reset or undone")
@@ -221,7 +221,7 @@ struct CompletionTests {
 struct TwinPluginTests {
     @Test func aSecondPluginOfTheSameNameIsRefusedNamingBothFiles() throws {
         let copy = try Fixtures.directory().appendingPathComponent("libCCounter.so").path
-        try FileManager.default.copyItem(atPath: buildDirectory + "/libCCounter.so", toPath: copy)
+        try FileManager.default.copyItem(atPath: buildDirectory + "/libStoreshExampleCCounter.so", toPath: copy)
         let host = makeHost()
         let first = try host.load("CCounter")
         #expect(throws: PluginError.nameTaken(path: copy, name: "ccounter", loadedFrom: first.path)) { try host.load(copy) }

@@ -161,7 +161,7 @@ struct JournalResumeTests {
         let directory = try Fixtures.directory().appendingPathComponent("my plugins")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let library = directory.appendingPathComponent("libCCounter.so").path
-        try FileManager.default.copyItem(atPath: buildDirectory + "/libCCounter.so", toPath: library)
+        try FileManager.default.copyItem(atPath: buildDirectory + "/libStoreshExampleCCounter.so", toPath: library)
         let path = directory.appendingPathComponent("journal").path
         do {
             let shell = try ShellHarness(plugins: [])

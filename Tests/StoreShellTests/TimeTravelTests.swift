@@ -117,7 +117,7 @@ struct TimeTravelTests {
         let shell = try ShellHarness()
         let refused = await shell.run(":import \(file)")
         #expect(refused.first?.contains("was recorded with a different schema: actions the log knows that the model no longer has: add(amount: int); actions the model has that the log does not know: decrement(), setCount(int), reset(). Use :import") == true, "\(refused)")
-        #expect(await shell.run(":import \(file) --force", ":state count") == ["imported 1 actions into counter.counter; 1 did not fit and were left out", "1"])
+        #expect(await shell.run(":import \(file) --force", ":state count") == ["imported 1 action into counter.counter; 1 did not fit and was left out", "1"])
     }
 
     /// An export whose schema matches the Counter's, holding `entries`.

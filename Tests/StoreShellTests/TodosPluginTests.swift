@@ -62,7 +62,7 @@ struct TodosPluginTests {
         _ = await shell.run("seed 1")
         #expect(await shell.run(#"todos["t9"].toggle"#) == [
             #"todos["t9"].toggle: no change"#,
-            #"warning: todos: todos[].toggle: no Todo has the key "t9", so the action for it did nothing"#,
+            #"warning: todos: todos["t9"].toggle: no Todo has the key "t9", so the action for it did nothing"#,
         ])
         #expect(await shell.run(#"todos["t1"].toggle"#) == [#"todos["t1"].toggle: state changed"#, #"  ~ todos["t1"].done: false → true"#])
         // Time travel replays the updates alone: it does not repeat the warning.

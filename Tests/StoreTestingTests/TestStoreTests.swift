@@ -241,3 +241,33 @@ actor OrderLog {
     var entries: [String] = []
     func add(_ entry: String) { entries.append(entry) }
 }
+
+/// A shelf whose books take keyed actions, as a library model's do.
+struct Shelf: ModelProtocol {
+    var borrowed: [String: String] = [:]
+
+    enum BookAction: Equatable, Sendable { case checkout(member: String) }
+    enum Action: Equatable, Sendable { case book(String, BookAction) }
+
+    static func update(state: Shelf, action: Action, environment: Void) -> Update<Shelf> {
+        var next = state
+        switch action {
+        case .book(let id, .checkout(let member)): next.borrowed[id] = member
+        }
+        return Update(state: next)
+    }
+}
+
+@MainActor
+@Suite("TestStore failure messages")
+struct TestStoreWordingTests {
+    /// A nested action was printed `Shelf.Action.book( "b1", .checkout(member: "ann") )`.
+    @Test func aNestedActionIsWrittenAsCodeIs() async {
+        let store = TestStore(state: Shelf(), environment: (), timeout: .seconds(30))
+        await withKnownIssue {
+            await store.send(.book("b1", .checkout(member: "ann")))
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains(#"the state changed sending Shelf.Action.book("b1", .checkout(member: "ann")), but no change was expected"#)
+        }
+    }
+}

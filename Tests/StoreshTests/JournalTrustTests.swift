@@ -85,7 +85,7 @@ struct JournalTrustTests {
     @Test func aJournalWhosePluginFileIsGoneResumesWithThePluginOfThatName() throws {
         let directory = URL(fileURLWithPath: try temporaryFile("x", "")).deletingLastPathComponent().path
         let moved = directory + "/libCounter.so"
-        let built = URL(fileURLWithPath: storeshBinary).deletingLastPathComponent().path + "/libCounter.so"
+        let built = URL(fileURLWithPath: storeshBinary).deletingLastPathComponent().path + "/libStoreshExampleCounter.so"
         try FileManager.default.copyItem(atPath: built, toPath: moved)
         let journal = try temporaryPath("moved.journal")
         #expect(try storesh(["--plugin", moved, "--journal", journal, "-c", "setCount 4"]).status == 0)
@@ -120,7 +120,7 @@ struct JournalTrustTests {
         let directory = URL(fileURLWithPath: try temporaryFile("x", "")).deletingLastPathComponent().appendingPathComponent("my plugins")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let library = directory.appendingPathComponent("libCCounter.so").path
-        try FileManager.default.copyItem(atPath: URL(fileURLWithPath: storeshBinary).deletingLastPathComponent().appendingPathComponent("libCCounter.so").path, toPath: library)
+        try FileManager.default.copyItem(atPath: URL(fileURLWithPath: storeshBinary).deletingLastPathComponent().appendingPathComponent("libStoreshExampleCCounter.so").path, toPath: library)
         let journal = directory.appendingPathComponent("j").path
         #expect(try storesh(["--plugin", library, "--journal", journal, "-c", "setCount 2"]).status == 0)
         let resumed = try storesh(["--resume", journal, "-c", ":state count"])

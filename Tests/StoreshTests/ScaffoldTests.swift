@@ -82,13 +82,72 @@ struct ScaffoldTests {
         // SwiftPM refused ("multiple packages declare targets with a conflicting name").
         let manifest = try String(contentsOfFile: checkout + "/Package.swift", encoding: .utf8)
         let targets = manifest.matches(of: /\.(?:target|executableTarget|testTarget|macro|systemLibrary)\(\s*name:\s*"([A-Za-z][A-Za-z0-9]*)"/).map { String($0.output.1) }
-        #expect(targets.contains("Counter") && targets.contains("StoreValue") && targets.count > 25, "\(targets)")
-        for name in used.sorted() + targets + ["class", "protocol", "Self", "while", "OpenCombine", "ArgumentParser"] {
+        #expect(targets.contains("StoreshExampleCounter") && targets.contains("StoreValue") && targets.count > 25, "\(targets)")
+        // A lowercase name is made a type name first (`count` → `Count`), so the names to
+        // refuse are the ones with a capital.
+        let typeNames = used.filter { $0.first!.isUppercase }
+        for name in typeNames.sorted() + targets.filter({ $0.first!.isUppercase }) + ["Protocol", "Self", "Error", "String", "OpenCombine", "ArgumentParser", "action", "update"] {
             let refused = try storesh(["new", name, "--path", freshPath(name), "--local", checkout])
             #expect(refused.status == 2, "\(name) was taken: \(refused.stdout)")
             #expect(refused.stderr.contains("the package made for it would not build; choose another name"), "\(name): \(refused.stderr)")
         }
         let plainC = try storesh(["new", "Update", "--c", "--path", freshPath("Update"), "--local", checkout])
         #expect(plainC.status == 0, "the C template uses the name only in text: \(plainC.stderr)")
+    }
+
+    /// `storesh new Todos` (and Counter, Cart, Auth: the names every tutorial uses) was
+    /// refused, because storesh's examples took those target names; `storesh new library`
+    /// was refused with a message about names the code uses. The examples are
+    /// `StoreshExample…` now, and a lowercase name is made a type name.
+    @Test func theNamesTutorialsUseAndLowercaseNamesMakeAPlugin() throws {
+        for name in ["Todos", "Counter", "Cart", "Auth", "Composite", "CCounter", "Faulty"] {
+            let path = freshPath(name)
+            let made = try storesh(["new", name, "--path", path, "--local", checkout])
+            #expect(made.status == 0, "\(name): \(made.stderr)")
+            let manifest = try String(contentsOfFile: path + "/Package.swift", encoding: .utf8)
+            #expect(manifest.contains(".library(name: \"\(name)\", type: .dynamic, targets: [\"\(name)\"])"), "\(manifest)")
+        }
+        let path = freshPath("library")
+        let lowercase = try storesh(["new", "library", "--path", path, "--local", checkout])
+        #expect(lowercase.status == 0, "\(lowercase.stderr)")
+        #expect(lowercase.stdout.hasPrefix("'library' is not a type name: the plugin is Library, its model 'library'\n"), "\(lowercase.stdout)")
+        let source = try String(contentsOfFile: path + "/Sources/Library/Library.swift", encoding: .utf8)
+        #expect(source.contains("struct Library: ModelProtocol"))
+        #expect(source.contains("PluginModel.observable(\"library\""))
+        let taken = try storesh(["new", "action", "--path", freshPath("action"), "--local", checkout])
+        #expect(taken.status == 2)
+        #expect(taken.stderr.contains("'Action' is a name the new plugin's code already uses ('action' names the Swift type Action)"), "\(taken.stderr)")
+        let example = try storesh(["new", "StoreshExampleShop", "--path", freshPath("Shop"), "--local", checkout])
+        #expect(example.status == 2)
+        #expect(example.stderr.contains("which names storesh's example plugins"), "\(example.stderr)")
+    }
+
+    /// With no storesh on the PATH, `storesh new` printed "try it: storesh …": command not
+    /// found. Every command it prints runs as printed: this storesh by its path, and the
+    /// transcript loads its plugin relative to itself, so `test it` needs no flags.
+    @Test func thePrintedCommandsNameThisStoreshWhenThePathHasNone() throws {
+        let path = freshPath("Gizmo")
+        let bare = try storesh(["new", "Gizmo", "--c", "--path", path, "--local", checkout], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(bare.status == 0, "\(bare.stderr)")
+        let program = URL(fileURLWithPath: storeshBinary).resolvingSymlinksInPath().path
+        #expect(bare.stdout.contains("try it:    \(program) --plugin-path \(path) --plugin Gizmo\n"), "\(bare.stdout)")
+        #expect(bare.stdout.contains("test it:   \(program) test \(path)/Gizmo.transcript\n"), "\(bare.stdout)")
+        #expect(bare.stdout.contains("storesh is not on your PATH"))
+        let makefile = try String(contentsOfFile: path + "/Makefile", encoding: .utf8)
+        #expect(makefile.contains("STORESH ?= \(program)\n"), "make -C DIR ran 'storesh --include-dir', not found: \(makefile)")
+        let transcript = try String(contentsOfFile: path + "/Gizmo.transcript", encoding: .utf8)
+        #expect(transcript.contains("> :load libGizmo.so\n"), "\(transcript)")
+        // Built as printed, with no storesh on the PATH, and tested from another folder.
+        let build = try run("/usr/bin/make", ["-C", path], input: Data(), environment: ["PATH": "/usr/bin:/bin"])
+        #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
+        let test = try run(program, ["test", path + "/Gizmo.transcript"], input: Data(), environment: ["PATH": "/usr/bin:/bin"])
+        #expect(test.status == 0, "\(test.stdout)\(test.stderr)")
+        // On the PATH (a link to it, as scripts/install makes), it is plain storesh.
+        let bin = freshPath("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: bin + "/storesh", withDestinationPath: program)
+        let onPath = try storesh(["new", "Gizmo", "--c", "--path", freshPath("Gizmo"), "--local", checkout], environment: ["PATH": bin + ":/usr/bin:/bin"])
+        #expect(onPath.stdout.contains("try it:    storesh --plugin-path "), "\(onPath.stdout)")
+        #expect(!onPath.stdout.contains("not on your PATH"))
     }
 }

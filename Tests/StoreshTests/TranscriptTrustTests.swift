@@ -20,7 +20,7 @@ struct TranscriptTrustTests {
         let update = try storesh(["test", "--update", directory])
         #expect(update.status == 1)
         #expect(update.stdout.contains("FAIL \(directory)/setup.transcript (not updated)"))
-        #expect(update.stdout.contains("\(directory)/setup.transcript:1: ':load Missing' failed, and the transcript does not expect it to (write it as '!> :load Missing' if it should): no plugin named 'Missing'"), "\(update.stdout)")
+        #expect(update.stdout.contains("\(directory)/setup.transcript:1: ':load Missing' failed, so the rest of the transcript was not run (it would have run against another model): no plugin named 'Missing'"), "\(update.stdout)")
         #expect(update.stdout.hasSuffix("0 passed, 1 failed, 0 updated\n"))
         #expect(try String(contentsOfFile: directory + "/setup.transcript", encoding: .utf8) == source)
         // Said to be expected, it records and then passes.
@@ -29,6 +29,26 @@ struct TranscriptTrustTests {
         #expect(marked.status == 0, "\(marked.stdout)")
         #expect(marked.stdout.hasSuffix("0 passed, 0 failed, 1 updated\n"))
         #expect(try storesh(["test", directory]).stdout.hasSuffix("1 passed, 0 failed\n"))
+    }
+
+    /// A transcript whose `:load` failed ran on against the bundled Counter: fifteen
+    /// cascading errors ("unknown action 'addBook'", "did you mean 'increment'?") hid the
+    /// one that mattered. A failed `:load` or `:use` stops the transcript with one error
+    /// that says what to check.
+    @Test func aFailedSetupLineStopsTheTranscriptWithOneErrorAndAHint() throws {
+        let lines = "> :load .build/debug/libLibrary.so\nloaded library 0.1.0: library.library\n> addBook id: \"b1\"\naddBook id: \"b1\": state changed\n> checkout\ncheckout: state changed\n"
+        let directory = try transcriptDirectory(["load.transcript": lines, "use.transcript": "> :use library\n> addBook id: \"b1\"\naddBook: state changed\n"])
+        let run = try storesh(["test", directory])
+        #expect(run.status == 1)
+        #expect(!run.stdout.contains("unknown action"), "no cascade against another model: \(run.stdout)")
+        #expect(!run.stdout.contains("@@"), "no diff of the lines never run: \(run.stdout)")
+        let problems = run.stdout.split(separator: "\n").filter { $0.contains(".transcript:") }
+        #expect(problems.count == 2, "one problem per transcript: \(problems)")
+        #expect(run.stdout.contains("\(directory)/load.transcript:1: ':load .build/debug/libLibrary.so' failed, so the rest of the transcript was not run (it would have run against another model): "), "\(run.stdout)")
+        #expect(run.stdout.contains("a path in a transcript is relative to the transcript's folder (is the plugin built?)"), "\(run.stdout)")
+        #expect(run.stdout.contains("\(directory)/use.transcript:1: ':use library' failed, so the rest of the transcript was not run"), "\(run.stdout)")
+        #expect(run.stdout.contains("':models' lists the models loaded"), "\(run.stdout)")
+        #expect(run.stdout.hasSuffix("0 passed, 2 failed\n"))
     }
 
     @Test func anExpectedFailureThatSucceedsFails() throws {
@@ -99,10 +119,10 @@ struct TranscriptTrustTests {
         setCount 3: state changed
           ~ count: 0 → 3
         > :export saved.log
-        exported 1 actions of counter.counter to saved.log
+        exported 1 action of counter.counter to saved.log
         > :reset
         > :import saved.log
-        imported 1 actions into counter.counter
+        imported 1 action into counter.counter
         > :state count
         3
 

@@ -25,7 +25,7 @@ struct Options {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         let release = root.appendingPathComponent(".build/release").path
-        return FileManager.default.fileExists(atPath: release + "/libCounter.so") ? release : root.appendingPathComponent(".build/debug").path
+        return FileManager.default.fileExists(atPath: release + "/libStoreshExampleCounter.so") ? release : root.appendingPathComponent(".build/debug").path
     }()
     /// Another build's plugins and `storesh` (`--only output`): each round times both
     /// builds in turn, so a before/after comparison sees one machine speed per round.

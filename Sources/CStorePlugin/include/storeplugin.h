@@ -114,6 +114,28 @@ struct sp_value {
 
 /* ---- Effects ------------------------------------------------------------------------ */
 
+/* The effect protocol. An effect is work an action starts that ends later (a timer, a
+ * service call) and may send actions back to its store. For each effect a plugin calls
+ * the store context's effect_event, on the host's main thread, in this order:
+ *
+ *   1. STARTED, while the action that starts it is being dispatched (before dispatch
+ *      returns), with that action's name as the label; the dispatch result counts it in
+ *      effects_started. Ids count from 1 per store, in the order effects start.
+ *   2. For each action the effect sends: first apply it to the store, as dispatch would;
+ *      then EMITTED, with the action written in the shell's action syntax (the text a
+ *      user types: `setGreeting text: "Hi"`, `todos["t1"].toggle`, strings in double
+ *      quotes with JSON's escapes) and state_changed set; then action_applied with the
+ *      same text. The host records that text in the session's history and sends it
+ *      again through dispatch or replay for time travel, recovery and :reload, so it
+ *      must parse against the model's own schema.
+ *   3. Last, exactly one of FINISHED (it ended), FAILED (with a message) or CANCELLED
+ *      (the model cancelled it). After it, nothing more for that id.
+ *
+ * Waits go through the host clock (clock_wake), never the system's, so a transcript
+ * replays the same way. replay starts no effect; restore and destroy cancel the effects
+ * in flight (cancel their timers) without reporting them. plugins/CGreeter/cgreeter.c
+ * follows every step. */
+
 typedef enum sp_effect_kind {
     SP_EFFECT_STARTED = 1,   /* label: what started it (an action name), or NULL */
     SP_EFFECT_EMITTED = 2,   /* action: the action it sent back, as text */

@@ -76,13 +76,17 @@ public final class PluginHost {
     public var models: [ModelDescriptor] { plugins.flatMap(\.models) }
 
     /// Shared libraries in the search path, by plugin name (file name without `lib` and
-    /// extension), first directory first. Nothing is loaded to list them.
+    /// extension), first directory first. Nothing is loaded to list them. Within one
+    /// directory an example's library (`libStoreshExampleCounter.so`) comes before a plain
+    /// one of the same name: a build folder may still hold the examples' libraries from
+    /// before they were renamed.
     public func availablePlugins() -> [(name: String, path: String)] {
         var found: [(String, String)] = []
         var names = Set<String>()
         for directory in searchPath {
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-            for file in entries.sorted() {
+            let entries = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+            let examples = entries.filter { $0.hasPrefix("lib" + Self.examplePrefix) }
+            for file in examples + entries.filter({ !$0.hasPrefix("lib" + Self.examplePrefix) }) {
                 guard let name = Self.pluginName(fromFile: file), names.insert(name.lowercased()).inserted else { continue }
                 found.append((name, directory + "/" + file))
             }
@@ -90,12 +94,20 @@ public final class PluginHost {
         return found
     }
 
-    /// `libCounter.so` → `Counter`; nil for files that are not shared libraries.
+    /// The prefix of the bundled example plugins' libraries: `libStoreshExampleCounter.so`
+    /// is the plugin `Counter`. A user's own package may then name its plugin `Counter`
+    /// (SwiftPM wants product and target names unique across the package graph), and its
+    /// library, found earlier in the search path, is the one `Counter` loads.
+    public nonisolated static let examplePrefix = "StoreshExample"
+
+    /// `libCounter.so` → `Counter`, `libStoreshExampleCounter.so` → `Counter`; nil for
+    /// files that are not shared libraries.
     public static func pluginName(fromFile file: String) -> String? {
         var name = Substring(file)
         guard let dot = name.lastIndex(of: "."), [".so", ".dylib"].contains(String(name[dot...])) else { return nil }
         name = name[..<dot]
         if name.hasPrefix("lib") { name = name.dropFirst(3) }
+        if name.hasPrefix(examplePrefix), name.count > examplePrefix.count { name = name.dropFirst(examplePrefix.count) }
         return name.isEmpty ? nil : String(name)
     }
 

@@ -1,4 +1,5 @@
 import CStorePlugin
+import StoreValue
 
 /// Checks a model a plugin registers and copies what the host keeps of it. Every problem
 /// is reported with the model and action it concerns.
@@ -101,7 +102,9 @@ enum Registration {
 
     private static func describe(_ action: sp_action, position: Int, in where_: String) throws(Invalid) -> ActionDescriptor {
         guard let name = action.name.map({ String(cString: $0) }), isActionName(name) else {
-            throw Invalid(message: "\(where_): an action has no valid name (letters, digits, '_', '.' between parts, '[]' for a keyed child)")
+            // Named, so the author finds it: ``case `return` `` once arrived as "`return`".
+            let given = action.name.map { Value.string(String(cString: $0)).compact } ?? "NULL"
+            throw Invalid(message: "\(where_): action \(position + 1) has no valid name: \(given) (letters, digits, '_', '.' between parts, '[]' for a keyed child)")
         }
         var params: [ParamDescriptor] = []
         if action.param_count > 0, action.params == nil { throw Invalid(message: "\(where_), action '\(name)': param_count is \(action.param_count) but params is NULL") }

@@ -14,11 +14,17 @@ extension ShellCore {
 
     func export(_ args: [String], origin: LineOrigin) -> Bool {
         guard let session = current, let history = histories[session.model.qualifiedName] else { return fail(noCurrentModel, origin: origin) }
-        guard let written = args.first, args.count == 1 else { return fail("usage: :export FILE", origin: origin) }
+        let force = args.contains("--force")
+        let files = args.filter { $0 != "--force" }
+        guard let written = files.first, files.count == 1 else { return fail("usage: :export FILE [--force]", origin: origin) }
         guard history.dropped == 0 else {
             return fail("the first \(history.dropped) actions were dropped (--history-limit \(history.limit ?? 0)), so an export could not rebuild the state; a journal (--journal) keeps every action", origin: origin)
         }
         let path = resolvePath(written)
+        // An export replaced a file without a word: say so first, and replace only when told.
+        if !force, FileManager.default.fileExists(atPath: path) {
+            return fail("\(written) already exists; ':export \(written) --force' replaces it", origin: origin)
+        }
         let model = session.model
         let plugin = host.plugins.first { $0.name == model.plugin }
         let schema = schemaLines(model)
@@ -38,7 +44,7 @@ extension ShellCore {
         } catch {
             return fail("cannot write \(written): \(fileProblem(error))", origin: origin)
         }
-        output(.info(kind: "export", lines: ["exported \(history.position) actions of \(model.qualifiedName) to \(written)"]))
+        output(.info(kind: "export", lines: ["exported \(actions(history.position)) of \(model.qualifiedName) to \(written)"]))
         return true
     }
 
@@ -61,10 +67,14 @@ extension ShellCore {
         }
         let model = session.model
         let currentSchema = schemaLines(model)
-        var problems: [String] = []
-        if log.model != model.qualifiedName {
-            problems.append("the log is from \(log.model), the current model is \(model.qualifiedName)")
+        if log.model != model.qualifiedName, !force {
+            // Another model's log: which one, and how to get there, not two lists of actions.
+            let loaded = host.models.contains { $0.qualifiedName == log.model }
+            let plugin = log.model.split(separator: ".").first.map(String.init) ?? log.model
+            let reach = loaded ? "':use \(log.model)'" : "':load' its plugin (\(plugin)), ':use \(log.model)'"
+            return fail("\(written) is a log of \(log.model), and the current model is \(model.qualifiedName): \(reach), then ':import \(written)' (--force replays what fits into \(model.qualifiedName) anyway)", origin: origin)
         }
+        var problems: [String] = []
         let exportedSet = Set(log.schema), currentSet = Set(currentSchema)
         let gone = log.schema.filter { !currentSet.contains($0) }
         let new = currentSchema.filter { !exportedSet.contains($0) }
@@ -114,7 +124,13 @@ extension ShellCore {
             journalDone(.action(model: model.qualifiedName, source: entry.source, text: entry.action.text(with: entry.arguments)))
         }
         let left = entries.count - fitting.count
-        output(.info(kind: "import", lines: ["imported \(fitting.count) actions into \(model.qualifiedName)" + (left > 0 ? "; \(left) did not fit and were left out" : "")]))
+        let leftOut = left == 1 ? "; 1 did not fit and was left out" : "; \(left) did not fit and were left out"
+        output(.info(kind: "import", lines: ["imported \(actions(fitting.count)) into \(model.qualifiedName)" + (left > 0 ? leftOut : "")]))
         return true
+    }
+
+    /// "1 action", "2 actions".
+    private func actions(_ count: Int) -> String {
+        count == 1 ? "1 action" : "\(count) actions"
     }
 }

@@ -58,8 +58,8 @@ extension ShellCore {
     /// "The undone actions were set aside": what a user sees instead of losing them.
     func branchNote(_ number: Int, in history: History) -> ShellOutput {
         let branch = history.branches[number - 1]
-        let count = branch.undone == 1 ? "1 undone action" : "\(branch.undone) undone actions"
-        return .info(kind: "branch", lines: ["note: the \(count) after #\(history.shown(branch.fork)) were set aside as branch \(number); :branch \(number) brings them back"])
+        let what = branch.undone == 1 ? "the undone action after #\(history.shown(branch.fork)) was" : "the \(branch.undone) undone actions after #\(history.shown(branch.fork)) were"
+        return .info(kind: "branch", lines: ["note: \(what) set aside as branch \(number); :branch \(number) brings \(branch.undone == 1 ? "it" : "them") back"])
     }
 
     /// The history of `session`'s model, from a one-entry cache: the same session records

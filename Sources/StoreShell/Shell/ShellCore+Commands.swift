@@ -1,3 +1,4 @@
+import Foundation
 import StoreHost
 import StoreValue
 
@@ -23,10 +24,20 @@ extension ShellCore {
         },
         ShellCommand(name: "plugins", usage: ":plugins", summary: "loaded plugins, and the ones in the search path",
                      detail: ["The search path: --plugin-path directories, $STORESH_PLUGIN_PATH, ~/.local/share/storesh/plugins, and the directory storesh runs from."]) { core, _, _ in
-            var lines = core.host.plugins.map { "\($0.name) \($0.version)  \($0.path)  (loaded: \($0.models.map(\.name).joined(separator: ", ")))" }
-            let loaded = Set(core.host.plugins.map(\.path))
-            lines += core.host.availablePlugins().filter { !loaded.contains($0.path) }.map { "\($0.name)  \($0.path)  (not loaded)" }
-            core.output(.info(kind: "plugins", lines: lines.isEmpty ? ["no plugins found"] : lines))
+            let loaded = core.host.plugins
+            // By the file itself: a plugin loaded through a link (.build/debug) is the file
+            // the search path found under its real folder, not a second plugin.
+            let loadedFiles = Set(loaded.map { URL(fileURLWithPath: $0.path).resolvingSymlinksInPath().path })
+            let others = core.host.availablePlugins().filter { !loadedFiles.contains(URL(fileURLWithPath: $0.path).resolvingSymlinksInPath().path) }
+            let lines = loaded.map { "\($0.name) \($0.version)  \($0.path)  (loaded: \($0.models.map(\.name).joined(separator: ", ")))" }
+                + others.map { "\($0.name)  \($0.path)  (not loaded)" }
+            let records: [Value] = loaded.map { plugin in
+                .record([
+                    "name": .string(plugin.name), "version": .string(plugin.version), "path": .string(plugin.path), "loaded": .bool(true),
+                    "models": .array(plugin.models.map { .string($0.qualifiedName) }),
+                ])
+            } + others.map { .record(["name": .string($0.name), "path": .string($0.path), "loaded": .bool(false)]) }
+            core.output(.report(kind: "plugins", lines: lines.isEmpty ? ["no plugins found"] : lines, data: .record(["plugins": .array(records)])))
             return true
         },
         ShellCommand(name: "load", usage: ":load PATH|NAME", summary: "load a plugin and make its first model current",
@@ -78,7 +89,16 @@ extension ShellCore {
                 let signature = ActionBinding.signature(of: action)
                 return signature.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (action.doc ?? "")
             }
-            core.output(.info(kind: "actions", lines: lines))
+            let records: [Value] = model.actions.map { action in
+                let params: [Value] = action.params.map { param in
+                    .record(["label": param.label.map(Value.string) ?? .null, "kind": .string(param.type.rawValue), "doc": param.doc.map(Value.string) ?? .null])
+                }
+                return .record([
+                    "name": .string(action.name), "signature": .string(ActionBinding.signature(of: action)),
+                    "params": .array(params), "doc": action.doc.map(Value.string) ?? .null,
+                ])
+            }
+            core.output(.report(kind: "actions", lines: lines, data: .record(["model": .string(model.qualifiedName), "actions": .array(records)])))
             return true
         },
         ShellCommand(name: "state", usage: ":state [PATH] [--depth N] [--all]", summary: "the state, or the part at PATH",
@@ -117,11 +137,11 @@ extension ShellCore {
             return true
         },
         ShellCommand(name: "wait", usage: ":wait [TIMEOUT]", summary: "wait until the current model's effects settle",
-                     detail: ["TIMEOUT is like 500ms, 2s or 1m (default 10s). Under a virtual clock, time is advanced to each next wake-up instead."]) { core, args, origin in
+                     detail: ["TIMEOUT is seconds (5), or like 500ms, 2s or 1m (default 10s). Under a virtual clock, time is advanced to each next wake-up instead."]) { core, args, origin in
             await core.wait(args, origin: origin)
         },
         ShellCommand(name: "advance", usage: ":advance DURATION", summary: "move the virtual clock forward (storesh --virtual-clock)",
-                     detail: ["DURATION is like 500ms, 2s or 1m. Effects due by then fire in deadline order; ties in the order they were scheduled."]) { core, args, origin in
+                     detail: ["DURATION is seconds (5), or like 500ms, 2s or 1m. Effects due by then fire in deadline order; ties in the order they were scheduled."]) { core, args, origin in
             await core.advance(args, origin: origin)
         },
         ShellCommand(name: "stub", usage: ":stub SERVICE RESULT[, RESULT…] | fail \"MESSAGE\"", summary: "replace one of the model's environment services",
@@ -171,7 +191,8 @@ extension ShellCore {
         ShellCommand(name: "unskip", usage: ":unskip N", summary: "put a skipped action back", detail: []) { core, args, origin in
             core.toggle(args, skipped: false, origin: origin)
         },
-        ShellCommand(name: "export", usage: ":export FILE", summary: "write the action log, with a fingerprint of the model it came from", detail: []) { core, args, origin in
+        ShellCommand(name: "export", usage: ":export FILE [--force]", summary: "write the action log, with a fingerprint of the model it came from",
+                     detail: ["An existing FILE is replaced only with --force."]) { core, args, origin in
             core.export(args, origin: origin)
         },
         ShellCommand(name: "import", usage: ":import FILE [--force]", summary: "replay an exported log into a new store of the current model",
@@ -307,16 +328,16 @@ extension Duration {
     /// the clock stay far from Int64's limit.
     static let maxMilliseconds: Int64 = 365 * 24 * 3_600_000
 
-    /// "500ms", "2s", "1.5s", "1m" → milliseconds; nil for anything else, negative, not
-    /// finite, or longer than `maxMilliseconds`.
+    /// "500ms", "2s", "1.5s", "1m", and a bare number of seconds ("5", as `--timeout 5`
+    /// takes) → milliseconds; nil for anything else, negative, not finite, or longer than
+    /// `maxMilliseconds`.
     static func milliseconds(_ text: String) -> Int64? {
-        for (suffix, scale) in [("ms", 1.0), ("s", 1000.0), ("m", 60_000.0)] where text.hasSuffix(suffix) {
-            guard let number = Double(text.dropLast(suffix.count)), number >= 0, number.isFinite else { return nil }
-            let milliseconds = (number * scale).rounded()
-            guard milliseconds <= Double(maxMilliseconds) else { return nil }
-            return Int64(exactly: milliseconds)
-        }
-        return nil
+        let units: [(suffix: String, scale: Double)] = [("ms", 1), ("s", 1000), ("m", 60_000)]
+        let unit = units.first { text.hasSuffix($0.suffix) } ?? ("", 1000)
+        guard let number = Double(text.dropLast(unit.suffix.count)), number >= 0, number.isFinite else { return nil }
+        let milliseconds = (number * unit.scale).rounded()
+        guard milliseconds <= Double(maxMilliseconds) else { return nil }
+        return Int64(exactly: milliseconds)
     }
 }
 

@@ -23,7 +23,9 @@ extension ShellCore {
         } else if words.isEmpty {
             candidates = actionNames(completing: word)
         } else {
-            candidates = labels(for: words[0], given: earlier)
+            // The action's name as written, quotes kept: `book["b1"].checkout`, which
+            // shell-style splitting made `book[b1].checkout`, a name no action has.
+            candidates = labels(for: RawWords.split(earlier)[0], given: earlier)
         }
         var seen = Set<String>()
         return (wordStart, candidates.filter { $0.hasPrefix(word) && seen.insert($0).inserted }.sorted())
@@ -33,6 +35,7 @@ extension ShellCore {
     /// `todos["t1"].` completes to `todos["t1"].toggle`, `todos["t1"].rename`, ….
     private func actionNames(completing word: String) -> [String] {
         let names = current?.model.actions.map(\.name) ?? []
+        if let keyed = keys(completing: word, names: names) { return keyed }
         var keys: [Substring] = []
         var schemaWord = ""
         var rest = Substring(word)
@@ -53,6 +56,24 @@ extension ShellCore {
             }
             return filled + parts
         }
+    }
+
+    /// `todos[` (a keyed action's name, its key not typed yet) → the keys in the state,
+    /// `todos["t1"]`, `todos["t2"]`, …: the schema's `todos[].` is not something to type.
+    /// The keys are those of the elements at the state path of that name, else of a list
+    /// whose name starts with it (`book[` and a state's `books`). Nil when `word` is not
+    /// such a start.
+    private func keys(completing word: String, names: [String]) -> [String]? {
+        guard let open = word.firstIndex(of: "["), !word[open...].contains("]") else { return nil }
+        let prefix = String(word[..<open])
+        guard !prefix.isEmpty, names.contains(where: { $0.hasPrefix(prefix + "[]") }), let session = current else { return nil }
+        let keyed = statePaths(session.state, depth: 2, identity: session.model.stateDiff).filter { path in
+            guard let bracket = path.firstIndex(of: "["), path.hasSuffix("\"]"), path[bracket...].dropFirst(2).firstIndex(of: "[") == nil else { return false }
+            return path[path.index(after: bracket)] == "\""
+        }
+        let exact = keyed.filter { $0.hasPrefix(prefix + "[") }
+        if !exact.isEmpty { return exact }
+        return keyed.filter { $0.hasPrefix(prefix) }.map { prefix + $0[$0.firstIndex(of: "[")!...] }
     }
 
     private func commandArguments(_ command: String, word: String) -> [String] {

@@ -48,7 +48,7 @@ extension ShellCore {
             return fail("the clock is real; start storesh with --virtual-clock to move time by hand", origin: origin)
         }
         guard let text = args.first, args.count == 1, let milliseconds = Duration.milliseconds(text) else {
-            return fail("usage: :advance DURATION (like 500ms, 2s or 1m; at most 365 days)", origin: origin)
+            return fail("usage: :advance DURATION (seconds, like 5, or 500ms, 2s, 1m; at most 365 days)", origin: origin)
         }
         let (target, overflow) = virtual.now.addingReportingOverflow(milliseconds * 1_000_000)
         guard !overflow else { return fail("the virtual clock cannot go that far (it counts nanoseconds in 64 bits)", origin: origin) }
@@ -68,10 +68,10 @@ extension ShellCore {
 
     func wait(_ args: [String], origin: LineOrigin) async -> Bool {
         var timeout: Int64 = 10_000
-        guard args.count <= 1 else { return fail("usage: :wait [TIMEOUT] (like 500ms, 2s or 1m; at most 365 days)", origin: origin) }
+        guard args.count <= 1 else { return fail("usage: :wait [TIMEOUT] (seconds, like 5, or 500ms, 2s, 1m; at most 365 days)", origin: origin) }
         if let text = args.first {
             guard let parsed = Duration.milliseconds(text) else {
-                return fail("'\(text)' is not a duration; write 500ms, 2s or 1m (at most 365 days)", origin: origin)
+                return fail("'\(text)' is not a duration; write seconds (5) or 500ms, 2s, 1m (at most 365 days)", origin: origin)
             }
             timeout = parsed
         }

@@ -74,6 +74,12 @@ public enum TranscriptRunner {
             await core.settle()
             while printed.last == "" { printed.removeLast() }
             actualByLine[block.line] = printed
+            if let error = errors.first, !block.expectsError, let setup = setupCommand(input) {
+                // Everything after a failed :load or :use would run against another model
+                // and fail in cascade: one problem, with what to check, and nothing more.
+                problems.append("\(file):\(block.line): '\(input)' failed, so the rest of the transcript was not run (it would have run against another model): \(error); \(setupHint(setup))")
+                return Result(file: file, diff: [], updated: text, problems: problems)
+            }
             if let error = errors.first, !block.expectsError {
                 problems.append("\(file):\(block.line): '\(input)' failed, and the transcript does not expect it to (write it as '!> \(block.input[0])' if it should): \(error)")
             } else if errors.isEmpty, block.expectsError {
@@ -130,5 +136,21 @@ public enum TranscriptRunner {
         let newLines = Array(TextLines.split(updated).map(String.init).dropLast(1))
         let diff = UnifiedDiff.lines(from: oldLines, to: newLines, oldName: file + " (expected)", newName: file + " (actual)")
         return Result(file: file, diff: diff, updated: updated, problems: problems)
+    }
+
+    /// `load` or `use` when `input` is that command: the lines a transcript's later lines
+    /// depend on.
+    static func setupCommand(_ input: String) -> String? {
+        let (kind, start) = LineKind.classify(input)
+        guard kind == .command else { return nil }
+        let word = input[start...].dropFirst().prefix { !$0.isWhitespace }
+        return ["load", "use"].contains(word) ? String(word) : nil
+    }
+
+    /// What to check when a setup command failed.
+    private static func setupHint(_ command: String) -> String {
+        command == "load"
+            ? "a path in a transcript is relative to the transcript's folder (is the plugin built?), and a plugin given by name is looked up in --plugin-path and STORESH_PLUGIN_PATH"
+            : "':models' lists the models loaded; ':load' the plugin that has it first"
     }
 }

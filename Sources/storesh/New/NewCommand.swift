@@ -16,8 +16,12 @@ struct NewOptions: ParsableCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("The plugin's name: a Swift type name such as Cart (the model is 'cart').", valueName: "NAME"))
-    var name: String
+    @Argument(help: ArgumentHelp("The plugin's name: a Swift type name such as Cart (the model is 'cart'); a lowercase first letter is made uppercase.", valueName: "NAME"))
+    var givenName: String
+
+    /// The plugin's name as a Swift type: the name given, with its first letter made
+    /// uppercase (`storesh new library` makes the plugin `Library`, model `library`).
+    var name: String { givenName.prefix(1).uppercased() + givenName.dropFirst() }
 
     @Option(help: ArgumentHelp("Where to make it (default: ./NAME). Must not exist yet.", valueName: "DIR"))
     var path: String?
@@ -35,12 +39,13 @@ struct NewOptions: ParsableCommand {
     var plainC = false
 
     func validate() throws {
-        guard let first = name.unicodeScalars.first, CharacterSet.letters.contains(first),
-              name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) }), name.allSatisfy(\.isASCII) else {
-            throw ValidationError("'\(name)' is not a plugin name: use ASCII letters and digits, starting with a letter (Cart, TodoList)")
+        guard let first = givenName.unicodeScalars.first, CharacterSet.letters.contains(first),
+              givenName.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) }), givenName.allSatisfy(\.isASCII) else {
+            throw ValidationError("'\(givenName)' is not a plugin name: use ASCII letters and digits, starting with a letter (Cart, TodoList)")
         }
         if !plainC, let reason = Scaffold.unusableName(name) {
-            throw ValidationError("\(reason): the package made for it would not build; choose another name, like \(name.prefix(1).uppercased() + name.dropFirst())Model")
+            let renamed = name == givenName ? "" : " ('\(givenName)' names the Swift type \(name))"
+            throw ValidationError("\(reason)\(renamed): the package made for it would not build; choose another name, like \(name)Model")
         }
         if local != nil, url != nil { throw ValidationError("give --local or --url, not both") }
     }
@@ -59,14 +64,26 @@ func makeNewPlugin(_ options: NewOptions) -> Int32 {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: file)
         }
-        let build = options.plainC ? "make -C \(directory.path)" : "swift build --package-path \(directory.path)"
-        let libraries = options.plainC ? directory.path : directory.appendingPathComponent(".build/debug").path
+        // Every command printed runs as printed: storesh by its own path when the PATH
+        // has no storesh or another one.
+        let storesh = Invocation.storesh()
+        let folder = options.path ?? options.name
+        let quoted = Invocation.shellQuoted(folder)
+        let build = options.plainC ? "make -C \(quoted)" : "swift build --package-path \(quoted)"
+        let libraries = Invocation.shellQuoted(options.plainC ? folder : folder + "/.build/debug")
+        if options.name != options.givenName {
+            print("'\(options.givenName)' is not a type name: the plugin is \(options.name), its model '\(options.name.lowercased())'")
+        }
         print("""
-            made \(directory.path): \(files.map(\.path).sorted().joined(separator: ", "))
+            made \(folder): \(files.map(\.path).sorted().joined(separator: ", "))
             build it:  \(build)
-            try it:    storesh --plugin-path \(libraries) --plugin \(options.name)
-            test it:   storesh test --plugin-path \(libraries) \(directory.appendingPathComponent("\(options.name).transcript").path)
+            try it:    \(storesh) --plugin-path \(libraries) --plugin \(options.name)
+            test it:   \(storesh) test \(Invocation.shellQuoted(folder + "/" + options.name + ".transcript"))
             """)
+        if storesh != "storesh" {
+            let install = Checkout.root.map { Invocation.shellQuoted($0.appendingPathComponent("scripts/install").path) } ?? "scripts/install"
+            print("(storesh is not on your PATH, so these commands call it by its path; \(install) puts it there)")
+        }
         return 0
     } catch let error as ScaffoldError {
         StandardStreams.error("storesh new: \(error)\n")
@@ -100,8 +117,13 @@ enum Checkout {
         return nil
     }
 
-    /// The directory holding storeplugin.h.
+    /// The directory holding storeplugin.h: `include/` beside the running program (where
+    /// scripts/install puts it), else the checkout's.
     static func includeDirectory() throws -> String {
+        if let program = Invocation.runningProgram {
+            let installed = URL(fileURLWithPath: program).deletingLastPathComponent().appendingPathComponent("include")
+            if FileManager.default.fileExists(atPath: installed.appendingPathComponent("storeplugin.h").path) { return installed.path }
+        }
         guard let root else {
             throw ScaffoldError("storeplugin.h is not where storesh was built from (\(#filePath)); point the compiler at Sources/CStorePlugin/include of a storesh checkout")
         }

@@ -97,7 +97,7 @@ enum Scaffold {
                 }
 
                 """),
-            ("\(name).transcript", transcript(name: name, model: model, effect: true)),
+            ("\(name).transcript", transcript(name: name, model: model, library: ".build/debug/" + libraryFile(name), effect: true)),
             ("README.md", readme(name: name, build: "swift build", libraries: ".build/debug", language: "Swift")),
         ]
     }
@@ -105,6 +105,7 @@ enum Scaffold {
     /// A plain-C plugin: the Counter example in C, renamed, with a Makefile.
     static func plainC(_ options: NewOptions) throws -> Files {
         let name = options.name, model = name.lowercased()
+        let storesh = Invocation.storesh()
         guard let root = options.local.map({ URL(fileURLWithPath: $0) }) ?? Checkout.root,
               let example = try? String(contentsOf: root.appendingPathComponent("plugins/CCounter/ccounter.c"), encoding: .utf8) else {
             throw ScaffoldError("the C template (plugins/CCounter/ccounter.c of a storesh checkout) is not found: give --local CHECKOUT")
@@ -117,11 +118,17 @@ enum Scaffold {
             ("\(model).c", source),
             ("Makefile", """
                 # Builds lib\(name).so against storeplugin.h, wherever storesh says it is.
-                STORESH ?= storesh
+                # STORESH is the storesh that made this package (storesh when it was on the PATH).
+                STORESH ?= \(storesh)
                 INCLUDE ?= $(shell $(STORESH) --include-dir)
                 CFLAGS ?= -O2 -Wall -Wextra
+                # A machine with the Swift toolchain has its clang, but may have no cc.
+                ifeq ($(origin CC),default)
+                CC := $(shell command -v cc >/dev/null 2>&1 && echo cc || echo clang)
+                endif
 
                 lib\(name).so: \(model).c
+                \t$(if $(INCLUDE),,$(error storeplugin.h not found: '$(STORESH) --include-dir' printed nothing; run make STORESH=/path/to/storesh, or INCLUDE=/folder/with/storeplugin.h))
                 \t$(CC) $(CFLAGS) -shared -fPIC -I$(INCLUDE) -o $@ $<
 
                 clean:
@@ -130,16 +137,27 @@ enum Scaffold {
                 .PHONY: clean
 
                 """),
-            ("\(name).transcript", transcript(name: name, model: model, effect: false)),
+            ("\(name).transcript", transcript(name: name, model: model, library: "lib\(name).so", effect: false)),
             ("README.md", readme(name: name, build: "make", libraries: ".", language: "C")),
         ]
     }
 
+    /// The file name SwiftPM gives the plugin's library on this system.
+    static func libraryFile(_ name: String) -> String {
+        #if canImport(Darwin)
+        "lib\(name).dylib"
+        #else
+        "lib\(name).so"
+        #endif
+    }
+
     /// The first transcript: what the generated model does, as `storesh test` prints it.
-    static func transcript(name: String, model: String, effect: Bool) -> String {
+    /// It loads the plugin by a path relative to itself (`library`), so it passes with
+    /// no flags from any folder.
+    static func transcript(name: String, model: String, library: String, effect: Bool) -> String {
         var text = """
-            # \(name)'s actions, tested: storesh test --plugin-path DIR \(name).transcript
-            > :load \(name)
+            # \(name)'s actions, tested: storesh test \(name).transcript (paths here are relative to this file)
+            > :load \(library)
             loaded \(model) \(effect ? "0.1.0" : "1.0.0"): \(model).\(model)
             > increment
             increment: state changed
@@ -172,8 +190,9 @@ enum Scaffold {
 
         - Build: `\(build)`
         - Try it: `storesh --plugin-path \(libraries) --plugin \(name)`
-        - Test it: `storesh test --plugin-path \(libraries) \(name).transcript` — after changing the
-          model, `storesh test --update …` writes the new output into the transcript; review it.
+        - Test it: `storesh test \(name).transcript` — after changing the model,
+          `storesh test --update \(name).transcript` writes the new output into the transcript;
+          review it.
 
         """
     }

@@ -1,13 +1,21 @@
+import StoreHost
+
 /// The names a new Swift plugin cannot take: the package `storesh new` makes for it must
 /// build as made. A model named `class` is not Swift; one named `Update` hides the `Update`
-/// its `update` returns; a target named `Counter` clashes with storesh's own (SwiftPM wants
-/// target names unique across the package graph). The C template uses the name only in
-/// text and file names, so a C plugin may take any of them.
+/// its `update` returns; a target named `StoreValue` clashes with storesh's own (SwiftPM
+/// wants target names unique across the package graph). storesh's example plugins are
+/// `StoreshExample…` targets, so the names tutorials use (Counter, Todos, Cart) are free.
+/// The C template uses the name only in text and file names, so a C plugin may take any
+/// of them.
 extension Scaffold {
     /// Why `name` cannot name a new Swift plugin, or nil.
     static func unusableName(_ name: String) -> String? {
         if swiftKeywords.contains(name) { return "'\(name)' is a Swift keyword" }
         if namesInScaffold.contains(name) { return "'\(name)' is a name the new plugin's code already uses" }
+        if typesTheCodeRelies.contains(name) { return "'\(name)' is a type the new plugin's code and its macros rely on" }
+        if name.hasPrefix(PluginHost.examplePrefix) {
+            return "'\(name)' starts with '\(PluginHost.examplePrefix)', which names storesh's example plugins"
+        }
         if targetsInGraph.contains(name) {
             return "'\(name)' is a target of storesh's package or of one it depends on (SwiftPM wants target names unique across the package graph)"
         }
@@ -37,16 +45,24 @@ extension Scaffold {
         "seconds", "setCount", "sleep", "state", "target", "targets", "task", "type", "update", "v14", "version",
     ]
 
+    /// Standard library types the model and the code `@PluginActions` writes for it rely
+    /// on: a model named `Error` or `String` would hide them.
+    private static let typesTheCodeRelies: Set<String> = [
+        "ActionSchema", "Array", "Bool", "CChar", "Character", "Decodable", "Dictionary", "Double", "Duration", "Encodable",
+        "Equatable", "Error", "Float", "Hashable", "Int64", "Never", "Optional", "PluginActionSchemas", "Result", "Set",
+        "String", "Task", "UnsafePointer", "Void",
+    ]
+
     /// The targets of storesh's package (`ScaffoldTests` checks them against Package.swift)
     /// and of the packages it depends on, at the versions Package.swift names; and the
     /// system's modules.
     private static let targetsInGraph: Set<String> = [
         // storesh
-        "Arboreal", "ArborealCounter", "ArborealTesting", "ArborealTestingTests", "ArborealTests", "Auth", "CCounter",
-        "CEditLine", "CFFI", "CPseudoTerminal", "CStorePlugin", "Cart", "Composite", "Counter", "Faulty",
+        "Arboreal", "ArborealTesting", "ArborealTestingTests", "ArborealTests",
+        "CEditLine", "CFFI", "CPseudoTerminal", "CStorePlugin",
         "ObservableStore", "ObservableStoreTests", "StoreHost", "StoreHostTests", "StorePlugin", "StorePluginMacros",
         "StorePluginTests", "StoreRuntime", "StoreShell", "StoreTesting", "StoreTestingShared", "StoreTestingTests",
-        "HostTestSupport", "StoreShellTests", "StoreValue", "StoreWorker", "StoreshTests", "TestSupport", "Todos", "storesh",
+        "HostTestSupport", "StoreShellTests", "StoreValue", "StoreWorker", "StoreshTests", "TestSupport", "storesh",
         // OpenCombine, swift-argument-parser, swift-custom-dump, swift-docc-plugin, swift-docc-symbolkit, swift-log
         "COpenCombineHelpers", "OpenCombine", "OpenCombineDispatch", "OpenCombineFoundation", "OpenCombineShim",
         "ArgumentParser", "ArgumentParserTestHelpers", "ArgumentParserToolInfo", "GenerateDoccReference", "GenerateManual",
@@ -60,6 +76,6 @@ extension Scaffold {
         "SwiftSyntaxMacros", "SwiftSyntaxMacrosGenericTestSupport", "SwiftSyntaxMacrosTestSupport", "SwiftWarningControl",
         "IssueReporting", "IssueReportingTestSupport", "XCTestDynamicOverlay",
         // the system's
-        "Dispatch", "Foundation", "Glibc", "Swift", "Testing", "XCTest",
+        "Combine", "Dispatch", "Foundation", "Glibc", "Observation", "Swift", "Testing", "XCTest",
     ]
 }

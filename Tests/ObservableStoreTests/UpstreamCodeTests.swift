@@ -1,0 +1,58 @@
+// Code as it is written for upstream ObservableStore, with only the SwiftUI import and the
+// views removed: it begins `import Combine`, and its effects run on DispatchQueue.main.
+// On Linux that was "no such module 'Combine'", then "DispatchQueue does not conform to
+// Scheduler". That this file compiles is half the test.
+import Combine
+import Foundation
+import ObservableStore
+import Testing
+
+/// A search box as upstream examples write it: a debounced lookup on the main queue.
+struct UpstreamSearch: ModelProtocol {
+    var query = ""
+    var results: [String] = []
+
+    enum Action: Equatable {
+        case setQuery(String)
+        case found([String])
+    }
+
+    struct Environment {
+        var lookup: (String) -> AnyPublisher<[String], Never>
+    }
+
+    static func update(state: UpstreamSearch, action: Action, environment: Environment) -> Update<UpstreamSearch> {
+        var next = state
+        switch action {
+        case .setQuery(let text):
+            next.query = text
+            let fx: Fx<Action> = environment.lookup(text)
+                .delay(for: .milliseconds(5), scheduler: DispatchQueue.main)
+                .receive(on: DispatchQueue.main)
+                .map(Action.found)
+                .eraseToAnyPublisher()
+            return Update(state: next, fx: fx)
+        case .found(let items):
+            next.results = items
+            return Update(state: next)
+        }
+    }
+}
+
+@MainActor
+@Suite("upstream code compiles and runs")
+struct UpstreamCodeTests {
+    @Test func aDelayOnTheMainQueueDeliversItsAction() async throws {
+        let store = Store(
+            state: UpstreamSearch(),
+            environment: .init(lookup: { Just([$0 + "!"]).eraseToAnyPublisher() })
+        )
+        store.send(.setQuery("swift"))
+        #expect(store.state.results == [], "delayed, not synchronous")
+        let deadline = ContinuousClock.now + .seconds(10)
+        while store.state.results.isEmpty, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        #expect(store.state.results == ["swift!"])
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// The documentation a newcomer reads: a README that is a front door, and links that lead
+/// somewhere.
+@Suite("documentation")
+struct DocumentationTests {
+    /// The checkout these tests run in.
+    let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Every Markdown file people read: the README, CONTRIBUTING, docs/ and the DocC catalogs.
+    func markdownFiles() throws -> [URL] {
+        var files = [checkout.appendingPathComponent("README.md"), checkout.appendingPathComponent("CONTRIBUTING.md")]
+        for folder in ["docs", "Sources", "plugins"] {
+            let root = checkout.appendingPathComponent(folder)
+            guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else {
+                throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: root.path])
+            }
+            for case let file as URL in walker where file.pathExtension == "md" { files.append(file) }
+        }
+        return files
+    }
+
+    /// `[text](target)` links, with the line each is on; code spans and fenced blocks left out.
+    func links(in text: String) -> [(line: Int, target: String)] {
+        var found: [(Int, String)] = []
+        var inFence = false
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if line.hasPrefix("```") { inFence.toggle(); continue }
+            if inFence { continue }
+            let prose = line.replacing(/`[^`]*`/, with: "")
+            for match in prose.matches(of: /\]\(([^)\s]+)\)/) { found.append((number + 1, String(match.output.1))) }
+        }
+        return found
+    }
+
+    @Test func everyRelativeLinkResolves() throws {
+        var broken: [String] = []
+        var checked = 0
+        for file in try markdownFiles() {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for (line, target) in links(in: text) {
+                if target.contains("://") || target.hasPrefix("mailto:") || target.hasPrefix("#") || target.hasPrefix("doc:") { continue }
+                let path = String(target.split(separator: "#", maxSplits: 1)[0])
+                let resolved = file.deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL
+                checked += 1
+                if !FileManager.default.fileExists(atPath: resolved.path) {
+                    broken.append("\(file.path.dropFirst(checkout.path.count + 1)):\(line): \(target) (no \(resolved.path))")
+                }
+            }
+        }
+        #expect(checked > 20, "the README and the guides link to each other")
+        #expect(broken.isEmpty, "broken links:\n\(broken.joined(separator: "\n"))")
+    }
+
+    /// The README had grown to 51 KB, with "Start here" at line 395: a newcomer's page
+    /// holds what the first hour needs, and links to the rest.
+    @Test func theReadmeIsAFrontDoor() throws {
+        let readme = try String(contentsOf: checkout.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.utf8.count <= 16 * 1024, "README.md is \(readme.utf8.count) bytes; reference material goes to docs/")
+        let sections = readme.split(separator: "\n").filter { $0.hasPrefix("## ") }.map { String($0.dropFirst(3)) }
+        for needed in ["Quick start", "Install", "A first plugin in Swift", "A first transcript test", "Why these dependencies"] {
+            #expect(sections.contains(needed), "README has no '\(needed)' section: \(sections)")
+        }
+        let quickStart = readme.components(separatedBy: "## Quick start")[1].components(separatedBy: "## ")[0]
+        let commands = quickStart.split(separator: "\n").filter { $0.hasPrefix("scripts/") }
+        #expect(commands.map { $0.split(separator: " ")[0] } == ["scripts/run", "scripts/test"], "the quick start is two commands: \(commands)")
+        for command in ["scripts/run", "scripts/test", "scripts/install"] {
+            #expect(FileManager.default.isExecutableFile(atPath: checkout.appendingPathComponent(command).path), "\(command)")
+        }
+        #expect(readme.contains("docs/shell/json-output.md"))
+    }
+}
