@@ -191,7 +191,7 @@ let package = Package(
         .testTarget(name: "StoreShellTests", dependencies: ["StoreShell", "StoreHost", "StoreValue", "HostTestSupport"], swiftSettings: strict),
         // End to end: runs the built storesh binary, in batch mode and through a pseudo-terminal.
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
-        .testTarget(name: "StoreshTests", dependencies: ["TestSupport", "CPseudoTerminal"], swiftSettings: strict),
+        .testTarget(name: "StoreshTests", dependencies: ["TestSupport", "CPseudoTerminal", "StoreHost"], swiftSettings: strict),
         .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "ObservableStore"], swiftSettings: strict),
         .testTarget(name: "ArborealTestingTests", dependencies: ["ArborealTesting", "Arboreal"], swiftSettings: strict),
         .testTarget(

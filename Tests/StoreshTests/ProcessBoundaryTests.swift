@@ -120,7 +120,7 @@ struct ProcessBoundaryTests {
         // Both children and both their workers are up (the workers spin).
         var tree: [pid_t] = []
         var workers = 0
-        for _ in 0..<1500 where workers < 2 {
+        for _ in 0..<6000 where workers < 2 {
             usleep(10_000)
             tree = Self.descendants(of: process.processIdentifier)
             workers = tree.filter { child in

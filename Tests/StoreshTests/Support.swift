@@ -1,4 +1,5 @@
 import Foundation
+import StoreHost
 import Testing
 import TestSupport
 
@@ -25,35 +26,62 @@ func storesh(_ arguments: [String], input: String = "", environment extra: [Stri
     try run(storeshBinary, arguments, input: Data(input.utf8), environment: extra)
 }
 
-/// Runs `executable` with `arguments` and `input` on standard input.
+/// Runs `executable` (a path) with `arguments` and `input` on standard input, started
+/// with `posix_spawn` and reaped with `waitpid` (storesh's own `Spawn`). Foundation's
+/// `Process` learns of a child's end from a socket every process started meanwhile may
+/// inherit: with tests starting processes in parallel, a wait for a child long gone hung
+/// the whole suite.
 func run(_ executable: String, _ arguments: [String], input: Data, environment extra: [String: String] = [:]) throws -> Run {
     signal(SIGPIPE, SIG_IGN) // a program may stop reading before all input is written
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
     var environment = ProcessInfo.processInfo.environment
     environment["STORESH_HISTORY"] = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-test-history-\(UUID())").path
     environment.merge(extra) { $1 }
-    process.environment = environment
-    let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stderr
-    try process.run()
-    // Fed on a thread of its own: storesh may answer before it has read everything.
-    let writer = stdin.fileHandleForWriting
+    let (stdin, stdout, stderr) = (try Spawn.pipe(), try Spawn.pipe(), try Spawn.pipe())
+    let child: pid_t
+    do {
+        child = try Spawn.start(executable, arguments: arguments, environment: environment, descriptors: [.copy(of: stdin.read), .copy(of: stdout.write), .copy(of: stderr.write)])
+    } catch {
+        for fd in [stdin.read, stdin.write, stdout.read, stdout.write, stderr.read, stderr.write] { close(fd) }
+        throw error
+    }
+    for fd in [stdin.read, stdout.write, stderr.write] { close(fd) }
+    // Fed on a thread of its own: the program may answer before it has read everything.
     let feeding = Thread {
-        try? writer.write(contentsOf: input) // the throwing form: a closed pipe is not a crash
-        try? writer.close()
+        input.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(stdin.write, bytes.baseAddress! + offset, bytes.count - offset)
+                if written > 0 { offset += written } else if written < 0, errno == EINTR { continue } else { break }
+            }
+        }
+        close(stdin.write)
     }
     feeding.start()
-    let err = Locked<Data?>(nil)
-    let errors = stderr.fileHandleForReading
-    Thread { let data = errors.readDataToEndOfFile(); err.update { $0 = data } }.start()
-    let out = stdout.fileHandleForReading.readDataToEndOfFile()
-    while err.current == nil { usleep(1000) }
-    process.waitUntilExit()
-    return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err.current ?? Data(), as: UTF8.self))
+    let errors = Locked<Data?>(nil)
+    Thread { let data = readAll(stderr.read); errors.update { $0 = data } }.start()
+    let out = readAll(stdout.read)
+    while errors.current == nil { usleep(1000) }
+    var status: Int32 = 0
+    while waitpid(child, &status, 0) < 0, errno == EINTR {}
+    let code: Int32 = switch Spawn.Ending(waitStatus: status) {
+    case .exited(let code): code
+    case .signalled(let signal): signal
+    }
+    return Run(status: code, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: errors.current ?? Data(), as: UTF8.self))
+}
+
+/// Everything readable from `fd` until its writers close it; then closes it.
+private func readAll(_ fd: Int32) -> Data {
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count < 0, errno == EINTR { continue }
+        guard count > 0 else { break }
+        data.append(contentsOf: buffer[0..<count])
+    }
+    close(fd)
+    return data
 }
 
 /// A file in a fresh temporary directory.
