@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Glibc
 import Synchronization
 
@@ -12,8 +13,10 @@ final class TestInterruption: Sendable {
 
     /// The signal that stopped the run, 0 while none has.
     private let caught = Atomic<Int32>(0)
-    /// The children running now.
-    private let children = Mutex<Set<pid_t>>([])
+    /// The children running now, under `lock` (an `NSLock`, a pthread mutex that
+    /// ThreadSanitizer understands: it took `Synchronization.Mutex`'s futex for no lock).
+    nonisolated(unsafe) private var children: Set<pid_t> = []
+    private let lock = NSLock()
     /// Touched only in init and deinit.
     nonisolated(unsafe) private let sources: [any DispatchSourceSignal]
 
@@ -46,8 +49,8 @@ final class TestInterruption: Sendable {
     /// Registers a child just started; false (and the child is stopped) when the run was
     /// stopped meanwhile.
     func started(_ child: pid_t) -> Bool {
-        let stopped = children.withLock { running in
-            running.insert(child)
+        let stopped = lock.withLock {
+            children.insert(child)
             return signal != nil
         }
         if stopped { kill(child, SIGTERM) }
@@ -56,12 +59,12 @@ final class TestInterruption: Sendable {
 
     /// The child has been waited for.
     func ended(_ child: pid_t) {
-        _ = children.withLock { $0.remove(child) }
+        _ = lock.withLock { children.remove(child) }
     }
 
     private func stop(by signal: Int32) {
         guard caught.compareExchange(expected: 0, desired: signal, ordering: .acquiringAndReleasing).exchanged else { return }
-        let running = children.withLock { $0 }
+        let running = lock.withLock { children }
         for child in running { kill(child, SIGTERM) }
     }
 
