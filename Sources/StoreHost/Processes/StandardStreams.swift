@@ -41,8 +41,10 @@ package enum StandardStreams {
             let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written >= 0 {
                 offset += written
-            } else if errno == EINTR || errno == EAGAIN {
-                if errno == EAGAIN { waitUntilWritable(descriptor) }
+            } else if errno == EINTR {
+                continue
+            } else if errno == EAGAIN {
+                waitUntilWritable(descriptor)
             } else if errno == EPIPE {
                 endAsAFilterDoes()
             } else {

@@ -76,23 +76,10 @@ extension WorkerProcess {
     /// Reads whatever the worker has sent, into frames; throws when it is gone.
     func readReplies() throws(WorkerLoss) {
         if let loss { throw loss }
-        while true {
-            let count = read(replies, chunk.baseAddress!, chunk.count)
-            if count > 0 {
-                frames.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
-                do throws(WireError) {
-                    while let frame = try frames.next() { try take(frame) }
-                } catch {
-                    throw lose(.protocolError(error.description))
-                }
-                if count < chunk.count { return }
-            } else if count == 0 {
-                throw lose(reapedCause())
-            } else if errno == EINTR {
-                continue
-            } else {
-                return // EAGAIN: nothing more for now
-            }
+        switch fileWaitingFrames() {
+        case .drained: return
+        case .closed: throw lose(reapedCause())
+        case .broken(let error): throw lose(.protocolError(error.description))
         }
     }
 
@@ -100,13 +87,35 @@ extension WorkerProcess {
     /// keep their answers (a write that found the worker gone does not undo the batch it
     /// finished before).
     func salvageReplies() {
+        _ = fileWaitingFrames()
+    }
+
+    /// How reading the reply pipe ended.
+    enum PipeReading {
+        /// Nothing more for now.
+        case drained
+        /// The worker closed its end.
+        case closed
+        /// A frame does not decode.
+        case broken(WireError)
+    }
+
+    /// Reads what is in the reply pipe now and files every whole frame in it.
+    private func fileWaitingFrames() -> PipeReading {
         while true {
             let count = read(replies, chunk.baseAddress!, chunk.count)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return }
-            frames.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
-            while let frame = try? frames.next() {
-                guard (try? take(frame)) != nil else { return }
+            if count > 0 {
+                frames.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+                do throws(WireError) {
+                    while let frame = try frames.next() { try take(frame) }
+                } catch {
+                    return .broken(error)
+                }
+                if count < chunk.count { return .drained }
+            } else if count == 0 {
+                return .closed
+            } else if errno != EINTR {
+                return .drained // EAGAIN: nothing more for now
             }
         }
     }

@@ -74,18 +74,13 @@ package struct StderrLines {
         var start = 0
         var out: [UInt8] = []
         while start < bytes.count {
-            guard let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else {
-                partial.append(contentsOf: bytes[start...])
-                while partial.count > Self.longestLine {
-                    cutPiece(into: &out)
-                }
-                break
-            }
-            partial.append(contentsOf: bytes[start..<newline])
-            start = newline + 1
+            let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n"))
+            partial.append(contentsOf: bytes[start..<(newline ?? bytes.count)])
             while partial.count > Self.longestLine {
                 cutPiece(into: &out)
             }
+            guard let newline else { break }
+            start = newline + 1
             if !endLine(into: &out) { break }
         }
         if !out.isEmpty { forward(String(decoding: out, as: UTF8.self)) }
@@ -99,8 +94,7 @@ package struct StderrLines {
             _ = endLine(into: &out)
         }
         // Blank lines held back in case a crash report followed them.
-        out.append(contentsOf: String(repeating: "\n", count: blankLines).utf8)
-        blankLines = 0
+        releaseBlankLines(into: &out)
         if !out.isEmpty { forward(String(decoding: out, as: UTF8.self)) }
     }
 
@@ -110,8 +104,7 @@ package struct StderrLines {
         var cut = Self.longestLine
         while cut > 0, partial[cut] & 0xC0 == 0x80 { cut -= 1 }
         if cut == 0 { cut = Self.longestLine }
-        out.append(contentsOf: String(repeating: "\n", count: blankLines).utf8)
-        blankLines = 0
+        releaseBlankLines(into: &out)
         out.append(contentsOf: partial[..<cut])
         out.append(UInt8(ascii: "\n"))
         partial.removeSubrange(..<cut)
@@ -130,8 +123,7 @@ package struct StderrLines {
             blankLines += 1
             return true
         }
-        out.append(contentsOf: String(repeating: "\n", count: blankLines).utf8)
-        blankLines = 0
+        releaseBlankLines(into: &out)
         out.append(contentsOf: partial)
         out.append(UInt8(ascii: "\n"))
         if pieces > 0 {
@@ -140,6 +132,12 @@ package struct StderrLines {
             pieces = 0
         }
         return true
+    }
+
+    /// The blank lines held back, now that a line that is no crash report follows them.
+    private mutating func releaseBlankLines(into out: inout [UInt8]) {
+        out.append(contentsOf: repeatElement(UInt8(ascii: "\n"), count: blankLines))
+        blankLines = 0
     }
 
     /// Whether a line is where Swift's runtime starts reporting a crash. Only its start is
