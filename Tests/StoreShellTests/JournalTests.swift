@@ -37,6 +37,27 @@ struct JournalFileTests {
         #expect(throws: Journal.Problem.self) { try Journal.read(path) }
     }
 
+    /// Records are split at their first spaces by bytes: text that starts with a combining
+    /// mark (which joins the space before it into one `Character`), spaces inside the
+    /// text, and characters outside ASCII all come back as written; a record with too few
+    /// fields is no record.
+    @Test func recordsWithAnyTextSurviveTheRoundTripByTheirBytes() throws {
+        let records: [JournalRecord] = [
+            .action(model: "café.modèle", source: .typed, text: "\u{301}accent first"),
+            .action(model: "m.m", source: .effect, text: "say \"two  spaces\" and ünïcode 🎉"),
+            .action(model: "m.m", source: .script, text: "line\nbreak"),
+            .goto(model: "m.é", position: 12), .skip(model: "m.m", index: 3), .unskip(model: "m.m", index: 3),
+            .branch(model: "m.m", number: 2), .use(model: "ü.ü"), .reset,
+        ]
+        let path = try journalFile(records)
+        var expected = records
+        expected[2] = .action(model: "m.m", source: .script, text: "line\\nbreak") // a line break is kept as `\n`
+        #expect(try Journal.read(path).records.map(\.record) == expected)
+        for damaged in ["A m.m typed", "G m.m", "A m.m nosuchsource text", "G m.m twelve", "U", "X m.m 1"] {
+            #expect(JournalRecord(line: Substring(damaged)) == nil, "\(damaged)")
+        }
+    }
+
     @Test func pluginPathsWithAnyCharacterSurviveTheRoundTrip() throws {
         let paths = ["/tmp/my plugins/libX.so", "/tmp/a\"quote\\and\nnewline/libY.so", "/tmp/ünï cødé/libZ.so"]
         let path = try journalFile(paths.map { .load(plugin: $0) })
