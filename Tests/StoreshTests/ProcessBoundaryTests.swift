@@ -4,7 +4,9 @@ import Testing
 /// Where storesh meets other processes: a worker that dies mid-request never takes storesh
 /// down, and every byte a plugin writes reaches the user, in order, linearly, before
 /// storesh exits (issue: Trust III).
-@Suite("The process boundary")
+// Serialized: each test waits on storesh for seconds on a thread of the shared pool, and
+// several at once starved the pool the async TestStore tests need (they timed out in CI).
+@Suite("The process boundary", .serialized)
 struct ProcessBoundaryTests {
     /// storesh died of SIGPIPE (exit 141) in about half the runs when its worker exited
     /// while a quiet script was being sent: the write of the next request raised the
