@@ -139,6 +139,18 @@ struct HostileInputTests {
         #expect(await shell.run(":expect == {count: 0}").isEmpty)
     }
 
+    /// `:expect` took only `==` and `!=`; invariants and `:bisect` need the order too.
+    @Test func anExpectationComparesInOrder() async throws {
+        let shell = try ShellHarness()
+        _ = await shell.run("increment")
+        #expect(await shell.run(":expect count >= 1", ":expect count < 2", ":expect count > 0", ":expect count <= 1").isEmpty)
+        #expect(await shell.run(":expect count > 1") == ["t.storesh:1: error: expectation failed: count is 1, expected > 1"])
+        #expect(await shell.run(":expect count < \"a\"") == ["t.storesh:1: error: expectation failed: count is 1 (int), which '<' cannot compare with \"a\" (string)"])
+        #expect(await shell.run(":expect count >").first == "t.storesh:1:16: error: expected a value after '>'")
+        #expect(await shell.run(":expect count").first == "t.storesh:1:14: error: expected PATH OP VALUE, OP one of == != <= >= < >")
+        #expect(await shell.run(":state count") == ["1"], "a failed check changes nothing")
+    }
+
     @Test func durationsOutOfRangeAreErrors() async throws {
         let shell = try ShellHarness()
         for line in [":wait 1e30s", ":wait 10000000000000s", ":advance 99999999999999ms", ":advance -1s", ":wait nan s", ":advance 366000000s"] {

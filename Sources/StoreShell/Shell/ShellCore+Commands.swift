@@ -154,8 +154,8 @@ extension ShellCore {
         ShellCommand(name: "unstub", usage: ":unstub SERVICE", summary: "give a service back its own implementation", detail: []) { core, args, origin in
             core.unstub(args, origin: origin)
         },
-        ShellCommand(name: "expect", usage: ":expect PATH == VALUE  (or !=)", summary: "check part of the state; a failed check is an error",
-                     detail: ["VALUE is a literal: 3, \"text\", true, null, [1, 2], {x: 1}. Records compare by their fields."]) { core, _, origin in
+        ShellCommand(name: "expect", usage: ":expect PATH OP VALUE", summary: "check part of the state (OP: == != < <= > >=); a failed check is an error",
+                     detail: ["VALUE is a literal: 3, \"text\", true, null, [1, 2], {x: 1}. Records compare by their fields.", "< <= > >= compare numbers with numbers and strings with strings; a path that names nothing fails the check."]) { core, _, origin in
             core.expect(origin: origin)
         },
         ShellCommand(name: "log", usage: ":log [N | FROM-TO | all]", summary: "the last N actions (default 20), or actions FROM to TO: source, and whether each changed the state",

@@ -97,66 +97,24 @@ extension ShellCore {
         return true
     }
 
-    /// `:expect PATH == VALUE` / `:expect PATH != VALUE`.
+    /// `:expect PATH OP VALUE`, OP one of `==`, `!=`, `<`, `<=`, `>`, `>=` (`StateCondition`).
     func expect(origin: LineOrigin) -> Bool {
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
-        let text = commandArguments
-        guard let operatorRange = text.range(of: "==") ?? text.range(of: "!=") else {
-            return fail("usage: :expect PATH == VALUE (or !=)", origin: origin)
-        }
-        let equal = text[operatorRange] == "=="
-        let path = text[..<operatorRange.lowerBound].trimmingCharacters(in: .whitespaces)
-        let valueStart = text.utf8.distance(from: text.startIndex, to: operatorRange.upperBound)
-        var scanner = LiteralScanner(bytes: Array(text[operatorRange.upperBound...].utf8), index: 0)
-        let expected: Value
+        let condition: StateCondition
         do {
-            expected = try scanner.literal()
-            scanner.skipSpaces()
-            guard scanner.atEnd else { throw TextError("unexpected text after the value", at: scanner.index) }
-        } catch let error as TextError {
-            return failInArguments(error.message, origin: origin, at: valueStart + error.offset)
+            condition = try StateCondition.parse(commandArguments)
         } catch {
-            return fail("\(error)", origin: origin)
+            return failInArguments(error.message, origin: origin, at: error.offset)
         }
+        let state: Value
         do {
-            _ = try PathSyntax.parse(path.isEmpty ? "." : path)
+            state = try session.currentState()
         } catch {
-            let pathStart = text.utf8.prefix { $0 == 0x20 || $0 == 0x09 }.count
-            return failInArguments(error.message, origin: origin, at: pathStart + error.offset)
-        }
-        let actual: Value
-        do {
-            actual = try PathSyntax.lookup(path.isEmpty ? "." : path, in: session.currentState(), identity: session.model.stateDiff)
-        } catch let error as TextError {
-            return fail("expectation failed: \(error.message)", origin: origin)
-        } catch let error as SessionError {
             return fail(error.message, origin: origin)
-        } catch {
-            return fail("\(error)", origin: origin)
         }
-        let matches = Self.same(actual, expected)
-        guard matches == equal else {
-            // An empty path is the whole state: say so, not ":  is …".
-            let subject = path.isEmpty || path == "." ? "the state" : path
-            return fail(equal
-                ? "expectation failed: \(subject) is \(actual.compact), expected \(expected.compact)"
-                : "expectation failed: \(subject) is \(actual.compact), expected anything else", origin: origin)
+        if let problem = condition.explain(condition.check(state, identity: session.model.stateDiff)) {
+            return fail("expectation failed: \(problem)", origin: origin)
         }
         return true
-    }
-
-    /// Equality for expectations: record type names are ignored (a literal has none) and
-    /// whole doubles equal integers.
-    static func same(_ a: Value, _ b: Value) -> Bool {
-        switch (a, b) {
-        case (.record(_, let x), .record(_, let y)):
-            return x.count == y.count && zip(x, y).allSatisfy { $0.label == $1.label && same($0.value, $1.value) }
-        case (.array(let x), .array(let y)):
-            return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
-        case (.int(let x), .double(let y)), (.double(let y), .int(let x)):
-            return Double(x) == y
-        default:
-            return a == b
-        }
     }
 }
