@@ -15,6 +15,9 @@ struct ActionGenerator {
     let candidates: [Int]
     /// Whether to interleave clock steps (the clock is virtual).
     let clockSteps: Bool
+    /// How often a step moves the clock: more often once the model has started effects
+    /// (`sawEffects`), since then time decides what happens.
+    var sawEffects = false
     /// This run's actions (a swarm subset of `candidates`).
     private(set) var enabled: [Int] = []
     /// Values seen in states, for arguments.
@@ -38,7 +41,7 @@ struct ActionGenerator {
 
     /// The next step from `state`.
     mutating func step(_ random: inout ExploreRandom, state: Value) -> ExploreStep {
-        if clockSteps, random.chance(0.1) {
+        if clockSteps, random.chance(sawEffects ? 0.1 : 0.02) {
             return .advance(milliseconds: random.pick([1, 10, 100, 250, 1_000, 5_000, 60_000]))
         }
         let action = model.actions[random.pick(enabled)]

@@ -66,65 +66,157 @@ final class ExploreDriver {
     }
 
     /// Runs up to `length` steps from a fresh store, each made by `next` from the state
-    /// before it, stopping at the first failure.
-    func run(length: Int, keepStates: Bool, next: (Value) -> ExploreStep?) async throws(ShellError) -> Run {
+    /// before it, stopping at the first failure. A model in a worker that has started no
+    /// effect in this exploration gets its actions in observed batches (one round trip for
+    /// up to `batchSize`), made from the state before the batch; the first effect started
+    /// sends the explorer back to one action at a time, and the run is made again so.
+    /// A batch that ends in a crash is made again one action at a time too, to find the
+    /// action that crashed (a lost worker's answer is lost whole).
+    func run(length: Int, keepStates: Bool, oneByOne: Bool = false, next: @escaping (Value) -> ExploreStep?) async throws(ShellError) -> Run {
         var run = Run()
         var session = try freshStore()
-        var state = session.state
-        record(state, in: &run, keep: keepStates)
-        if let failure = check(state, after: -1) {
+        record(session.state, in: &run, keep: keepStates)
+        if let failure = check(session.state, after: -1) {
             run.failure = failure
             return run
         }
-        for index in 0..<length {
-            guard let step = next(state) else { break }
-            run.steps.append(step)
-            let accepted: Bool?
-            switch step {
-            case .action(let name, let arguments):
-                guard let action = session.model.action(named: name) else {
-                    run.accepted.append(false)
-                    continue
+        var pending: ExploreStep?
+        while run.steps.count < length, run.failure == nil {
+            if batches, !oneByOne, session.runsInWorker, pending == nil {
+                var chunk: [ExploreStep] = []
+                let state = session.state
+                while chunk.count < min(Self.batchSize, length - run.steps.count), let step = next(state) {
+                    guard step.actionName != nil else { pending = step; break }
+                    chunk.append(step)
                 }
-                do {
-                    let result = try session.send(action, arguments: arguments, observe: true)
-                    if let problem = result.stateError {
-                        run.failure = ExploreFailure(kind: .crash("the state cannot be read after the action: \(problem)"), step: index)
+                if chunk.isEmpty, pending == nil { break }
+                if !chunk.isEmpty {
+                    let before = run.steps
+                    switch try sendBatch(chunk, to: session, into: &run, keep: keepStates) {
+                    case .done: continue
+                    case .startedEffects:
+                        // Again, one action at a time, from the start: effects settle
+                        // after each action, as at the prompt.
+                        batches = false
+                    case .lostWorker: break
                     }
-                    accepted = true
-                    if result.effectsStarted > 0 || core.allEffectsInFlight > 0 { await core.settle() }
-                } catch {
-                    if let loss = error.workerLoss {
-                        run.accepted.append(true)
-                        run.failure = Self.failure(loss, step: index)
-                        return run
-                    }
-                    accepted = false
+                    return try await self.run(length: length, keepStates: keepStates, oneByOne: true, next: Self.continuing(before + chunk, then: next))
                 }
-            case .advance(let milliseconds):
-                _ = await core.execute(":advance \(milliseconds)ms")
-                accepted = nil
             }
-            run.accepted.append(accepted)
-            if run.failure != nil { return run }
-            if core.workerCrashes != crashesBefore {
-                // An effect crashed the worker between answers; the core said how.
-                run.failure = ExploreFailure(kind: .crash(crashMessages.last.map(Self.crashSite) ?? "its worker died"), step: index)
-                return run
-            }
-            if let effect = failedEffects.first {
-                run.failure = ExploreFailure(kind: .effectFailed(label: effect.label, message: effect.message), step: index)
-                return run
-            }
-            if core.current !== session, let current = core.current { session = current }
-            state = session.state
-            record(state, in: &run, keep: keepStates)
-            if let failure = check(state, after: index) {
-                run.failure = failure
-                return run
-            }
+            guard let step = pending ?? next(session.state) else { break }
+            pending = nil
+            try await perform(step, in: &session, run: &run, keep: keepStates)
         }
         return run
+    }
+
+    /// Up to this many actions go to a worker in one observed batch.
+    static let batchSize = 32
+    /// Whether actions may go in batches: until the first effect starts.
+    private var batches = true
+    /// True once an action started an effect in this exploration.
+    var sawEffects: Bool { !batches }
+
+    /// A `next` that hands out `steps` first, then asks `then`.
+    static func continuing(_ steps: [ExploreStep], then: @escaping (Value) -> ExploreStep?) -> (Value) -> ExploreStep? {
+        var index = 0
+        return { state in
+            defer { index += 1 }
+            return index < steps.count ? steps[index] : then(state)
+        }
+    }
+
+    /// One step on its own, settling effects after it.
+    private func perform(_ step: ExploreStep, in session: inout Session, run: inout Run, keep: Bool) async throws(ShellError) {
+        let index = run.steps.count
+        run.steps.append(step)
+        switch step {
+        case .action(let name, let arguments):
+            guard let action = session.model.action(named: name) else {
+                run.accepted.append(false)
+                return
+            }
+            do {
+                let result = try session.send(action, arguments: arguments, observe: true)
+                run.accepted.append(true)
+                if let problem = result.stateError {
+                    run.failure = ExploreFailure(kind: .crash("the state cannot be read after the action: \(problem)"), step: index)
+                    return
+                }
+                if result.effectsStarted > 0 { batches = false }
+                if result.effectsStarted > 0 || core.allEffectsInFlight > 0 { await core.settle() }
+            } catch {
+                if let loss = error.workerLoss {
+                    run.accepted.append(true)
+                    run.failure = Self.failure(loss, step: index)
+                    return
+                }
+                run.accepted.append(false)
+            }
+        case .advance(let milliseconds):
+            if let clock = core.host.clock as? VirtualClock, clock.nextDeadline == nil, core.allEffectsInFlight == 0 {
+                // Nothing waits on the clock: `:advance` would only move it.
+                clock.advance(by: milliseconds * 1_000_000)
+            } else {
+                _ = await core.execute(":advance \(milliseconds)ms")
+            }
+            run.accepted.append(nil)
+        }
+        if core.current !== session, let current = core.current { session = current }
+        afterStep(index, state: session.state, run: &run, keep: keep)
+    }
+
+    /// How a batch went.
+    private enum BatchEnd { case done, startedEffects, lostWorker }
+
+    /// Sends `chunk` as one observed batch and checks after each action. An action that
+    /// started effects, or a worker lost on the way, means the run must be made again one
+    /// action at a time.
+    private func sendBatch(_ chunk: [ExploreStep], to session: Session, into run: inout Run, keep: Bool) throws(ShellError) -> BatchEnd {
+        var actions: [(ActionDescriptor, [Value])] = []
+        for step in chunk {
+            guard case .action(let name, let arguments) = step, let action = session.model.action(named: name) else { return .lostWorker }
+            actions.append((action, arguments))
+        }
+        let start = run.steps.count
+        var taken = 0
+        do {
+            guard let batch = try session.startObserved(actions, stopAtFailure: false, observe: true) else { return .lostWorker }
+            var results = try session.observedResults(batch)
+            var effects = false
+            var accepted = false
+            while try session.nextObserved(&results, applied: { result in
+                accepted = true
+                if result.effectsStarted > 0 { effects = true }
+            }, refused: { _ in accepted = false }) {
+                if effects { return .startedEffects }
+                run.steps.append(chunk[taken])
+                run.accepted.append(accepted)
+                taken += 1
+                if run.failure == nil { afterStep(start + taken - 1, state: session.state, run: &run, keep: keep) }
+            }
+        } catch {
+            guard error.workerLoss != nil else { throw ShellError(error.message, origin: .prompt) }
+            return .lostWorker
+        }
+        if run.failure != nil, let failed = run.failure?.step { run.steps = Array(run.steps.prefix(failed + 1)) }
+        return .done
+    }
+
+    /// What follows every step: a crash between answers or a failed effect, else the state
+    /// recorded and the invariants checked.
+    private func afterStep(_ index: Int, state: Value, run: inout Run, keep: Bool) {
+        if core.workerCrashes != crashesBefore {
+            // An effect crashed the worker between answers; the core said how.
+            run.failure = ExploreFailure(kind: .crash(crashMessages.last.map(Self.crashSite) ?? "its worker died"), step: index)
+            return
+        }
+        if let effect = failedEffects.first {
+            run.failure = ExploreFailure(kind: .effectFailed(label: effect.label, message: effect.message), step: index)
+            return
+        }
+        record(state, in: &run, keep: keep)
+        run.failure = check(state, after: index)
     }
 
     private func record(_ state: Value, in run: inout Run, keep: Bool) {

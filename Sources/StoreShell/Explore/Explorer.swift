@@ -97,8 +97,9 @@ public final class Explorer {
         while runs < options.runs {
             if let deadline, DispatchTime.now().uptimeNanoseconds > deadline { stopped = true; break }
             generator.startRun(&random, run: runs)
+            generator.sawEffects = driver.sawEffects
             runs += 1
-            var run = try await driver.run(length: options.steps, keepStates: options.checkDeterminism) { state in
+            var run = try await driver.run(length: options.steps, keepStates: options.checkDeterminism) { [self] state in
                 if random.chance(0.125) { generator.learn(from: state) }
                 return generator.step(&random, state: state)
             }
