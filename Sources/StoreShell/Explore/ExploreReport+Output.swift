@@ -83,9 +83,9 @@ extension ExploreReport {
     /// The shrunk run as a transcript's inputs, to be recorded (`ExploreTranscript`):
     /// `:load` by `pluginPath` (relative to the transcript), the steps, and what pins the
     /// failure — the invariant as an `:expect` after the failing step; a crash or a hang
-    /// fails the step itself. The failing step's output and the pin's are not compared (a
-    /// fix changes them; the pin's error is what fails the transcript); for a model that
-    /// is not deterministic, no step's output is.
+    /// fails the step itself. The failing step's output is not compared (a fix changes it,
+    /// or refuses the step); the pin must print nothing (its error is what fails the
+    /// transcript); for a model that is not deterministic, no step's output is compared.
     public func transcriptInputs(model descriptor: ModelDescriptor, pluginPath: String) -> [ExploreTranscript.Input] {
         guard let failure else { return [] }
         var inputs: [ExploreTranscript.Input] = [
@@ -94,13 +94,13 @@ extension ExploreReport {
         var nondeterministic = false
         if case .nondeterministic = failure.kind { nondeterministic = true }
         for (index, step) in shrunk.enumerated() {
-            inputs.append(.init(step.line(in: descriptor), compared: !nondeterministic && index != failure.step))
+            inputs.append(.init(step.line(in: descriptor), output: nondeterministic || index == failure.step ? .notCompared : .recorded))
         }
         switch failure.kind {
         case .invariant(let condition, _):
-            inputs.append(.init(":expect \(condition)", compared: false))
+            inputs.append(.init(":expect \(condition)", output: .none))
         case .nondeterministic(let path, let first, _):
-            inputs.append(.init(first.map { ":expect \(path) == \($0.compact)" } ?? ":state \(path)", compared: false))
+            inputs.append(.init(first.map { ":expect \(path) == \($0.compact)" } ?? ":state \(path)", output: .none))
         case .crash, .hang, .effectFailed:
             break
         }

@@ -7,22 +7,35 @@ import StoreValue
 /// steps shorter. What it returns fails as the original did, and no single step can be
 /// removed from it.
 @MainActor
-struct ExploreShrinker {
+package struct ExploreShrinker {
     /// Runs `steps` from a fresh store; the failure it ends with, if any.
-    let attempt: ([ExploreStep]) async -> ExploreFailure?
+    package let attempt: ([ExploreStep]) async -> ExploreFailure?
     /// How many runs shrinking took.
-    private(set) var tries = 0
+    package private(set) var tries = 0
 
-    init(attempt: @escaping ([ExploreStep]) async -> ExploreFailure?) {
+    package init(attempt: @escaping ([ExploreStep]) async -> ExploreFailure?) {
         self.attempt = attempt
     }
 
     /// The smallest run found, and its failure.
-    mutating func shrink(_ steps: [ExploreStep], failure: ExploreFailure) async -> ([ExploreStep], ExploreFailure) {
+    package mutating func shrink(_ steps: [ExploreStep], failure: ExploreFailure) async -> ([ExploreStep], ExploreFailure) {
         var best = Array(steps.prefix(failure.step + 1))
         var found = failure
-        // Removing: chunks of half the run, then quarters, … then single steps, until a
-        // pass at size 1 removes nothing.
+        // Removing, merging, simplifying; again while a round changes anything (a simpler
+        // argument can make a step removable), at most three rounds.
+        for _ in 0..<3 {
+            let before = best
+            await remove(&best, &found)
+            await mergeClockSteps(&best, &found)
+            await simplify(&best, &found)
+            if best == before { break }
+        }
+        return (best, found)
+    }
+
+    /// Runs of steps removed: halves of the run, then quarters, … then single steps, until
+    /// a pass of single steps removes nothing (delta debugging).
+    private mutating func remove(_ best: inout [ExploreStep], _ found: inout ExploreFailure) async {
         var size = max(1, best.count / 2)
         while !best.isEmpty {
             var removedAny = false
@@ -41,7 +54,10 @@ struct ExploreShrinker {
             if size == 1 && !removedAny { break }
             size = max(1, size / 2)
         }
-        // Neighbouring clock steps become one.
+    }
+
+    /// Neighbouring clock steps made one.
+    private mutating func mergeClockSteps(_ best: inout [ExploreStep], _ found: inout ExploreFailure) async {
         var index = 0
         while index + 1 < best.count {
             if case .advance(let first) = best[index], case .advance(let second) = best[index + 1] {
@@ -55,8 +71,11 @@ struct ExploreShrinker {
             }
             index += 1
         }
-        // Each step made simpler in place, as far as it goes.
-        index = 0
+    }
+
+    /// Each step made simpler in place, as far as it goes.
+    private mutating func simplify(_ best: inout [ExploreStep], _ found: inout ExploreFailure) async {
+        var index = 0
         while index < best.count {
             var improved = true
             var rounds = 0
@@ -76,7 +95,6 @@ struct ExploreShrinker {
             }
             index += 1
         }
-        return (best, found)
     }
 
     private mutating func sameFailure(_ steps: [ExploreStep], as failure: ExploreFailure) async -> ExploreFailure? {

@@ -41,6 +41,9 @@ public final class ShellCore {
     /// Workers that died between lines (an effect crashed them): a run with any must not
     /// exit 0, though no line failed.
     public internal(set) var workerCrashes = 0
+    /// Workers lost for any reason (a crash in an action or between actions, a hang, an
+    /// interrupt), each counted once, when it is replaced.
+    public internal(set) var workerLosses = 0
     /// Errors plugins and the host logged (a plugin's `SP_LOG_ERROR`, a failed
     /// `--check-changes`): a run with any fails, as one with a failed line does.
     public internal(set) var hostErrors = 0

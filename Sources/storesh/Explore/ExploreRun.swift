@@ -54,7 +54,7 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
             "Found by storesh explore (seed \(seed)): \(report.failure?.description ?? "")",
             "It fails 'storesh test' while the bug is there, and passes once it is fixed.",
         ]
-        let recorded = await ExploreTranscript.record(ExploreTranscript.text(comments: comments, inputs: inputs), file: file, searchPath: host.searchPath) { options.isolation.apply(to: $0) }
+        let recorded = await ExploreTranscript.record(comments: comments, inputs: inputs, file: file, searchPath: host.searchPath) { options.isolation.apply(to: $0) }
         do {
             try recorded.write(toFile: file, atomically: true, encoding: .utf8)
             lines += ["wrote \(options.out ?? (file as NSString).lastPathComponent): run it with storesh test"]
