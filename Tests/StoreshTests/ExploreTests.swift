@@ -102,6 +102,26 @@ import Testing
         #expect(run.stdout.contains("shrunk to 2 steps"), "\(run.stdout)")
     }
 
+    /// `:explore` searches from where the session is, and leaves the session as it was.
+    @Test func exploreAtThePromptStartsWhereTheSessionIs() throws {
+        let directory = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let transcript = directory + "/from-here.transcript"
+        let run = try storesh(["--plugin", directory + "/lib/libplanted.so", "--model", "planted.bank", "-c", "deposit 5", "-c", "withdraw 2",
+                               "-c", ":explore --invariant balance >= 0 --seed 3 --runs 50 --out \(transcript)", "-c", ":state balance", "-c", ":log"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("explore planted.bank: seed 3, each run after the session's 2 actions"), "\(run.stdout)")
+        #expect(run.stdout.contains("failure: invariant balance >= 0 broken: balance is -1, expected >= 0"))
+        #expect(run.stdout.contains("\n3\n1  script  deposit 5\n2  script  withdraw 2\nat 2 of 2"), "the session is as it was: \(run.stdout)")
+        let text = try String(contentsOfFile: transcript, encoding: .utf8)
+        #expect(text.contains("> deposit 5\ndeposit 5: state changed\n  ~ balance: 0 → 5\n> withdraw 2\n"), "\(text)")
+        #expect(try storesh(["test", transcript]).status == 1)
+        _ = try buildPlanted(into: directory + "/lib", fixed: true)
+        #expect(try storesh(["test", transcript]).status == 0)
+        let usage = try storesh(["--plugin", directory + "/lib/libplanted.so", "--model", "planted.bank", "-c", ":explore --steps 0"])
+        #expect(usage.stderr.contains("<command line>:1:18: error: --steps takes a number from 1 to 100000, not '0'") || usage.stderr.contains("error: --steps takes a number from 1 to 100000, not '0'"), "\(usage.stderr)")
+    }
+
     @Test func mistakesInTheOptionsAreUsageErrors() throws {
         let bad = try storesh(["explore", "--invariant", "balance >="])
         #expect(bad.status == 2)

@@ -47,14 +47,15 @@ final class ExploreDriver {
 
     /// A new store in its initial state (a worker lost in the last run started again),
     /// with the prefix applied.
-    private func freshStore() throws(ShellError) -> Session {
+    private func freshStore() async throws(ShellError) -> Session {
         core.recoverLostWorkers(announce: false)
         try core.reset()
         guard let session = core.current else { throw ShellError(core.noCurrentModel, origin: .prompt) }
         for step in prefix {
             guard case .action(let name, let arguments) = step, let action = session.model.action(named: name) else { continue }
             do {
-                _ = try session.send(action, arguments: arguments, observe: false)
+                let result = try session.send(action, arguments: arguments, observe: false)
+                if result.effectsStarted > 0 { await core.settle() }
             } catch {
                 throw ShellError("the session's own history does not replay: \(step.line(in: session.model)): \(error.message)", origin: .prompt)
             }
@@ -74,7 +75,7 @@ final class ExploreDriver {
     /// action that crashed (a lost worker's answer is lost whole).
     func run(length: Int, keepStates: Bool, oneByOne: Bool = false, next: @escaping (Value) -> ExploreStep?) async throws(ShellError) -> Run {
         var run = Run()
-        var session = try freshStore()
+        var session = try await freshStore()
         record(session.state, in: &run, keep: keepStates)
         if let failure = check(session.state, after: -1) {
             run.failure = failure

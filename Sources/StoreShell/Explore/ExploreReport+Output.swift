@@ -9,7 +9,7 @@ extension ExploreReport {
     public func lines(model descriptor: ModelDescriptor) -> [String] {
         var lines: [String] = []
         let searched = "\(runs) run\(runs == 1 ? "" : "s"), \(steps) step\(steps == 1 ? "" : "s"), \(distinctStates) distinct state\(distinctStates == 1 ? "" : "s")"
-        lines.append("explore \(model): seed \(seed)")
+        lines.append("explore \(model): seed \(seed)" + (prefix.isEmpty ? "" : ", each run after the session's \(prefix.count) action\(prefix.count == 1 ? "" : "s")"))
         guard let failure else {
             lines.append("no failure in \(searched)" + (stoppedByTimeLimit ? " (stopped by the time limit)" : ""))
             lines += coverageLines()
@@ -93,6 +93,9 @@ extension ExploreReport {
         ]
         var nondeterministic = false
         if case .nondeterministic = failure.kind { nondeterministic = true }
+        for step in prefix {
+            inputs.append(.init(step.line(in: descriptor), output: nondeterministic ? .notCompared : .recorded))
+        }
         for (index, step) in shrunk.enumerated() {
             inputs.append(.init(step.line(in: descriptor), output: nondeterministic || index == failure.step ? .notCompared : .recorded))
         }

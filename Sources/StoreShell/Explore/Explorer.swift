@@ -48,6 +48,8 @@ public struct ExploreReport: Sendable {
     /// The run (1-based) that found it, and how many steps it had up to the failure.
     public let foundInRun: Int?
     public let originalLength: Int?
+    /// The steps every run started with (`:explore`: the session's actions).
+    public var prefix: [ExploreStep] = []
     /// The shrunk run, and the state before its first step and after each.
     public let shrunk: [ExploreStep]
     public let shrunkStates: [Value]
@@ -74,12 +76,14 @@ public final class Explorer {
     private let driver: ExploreDriver
     private var generator: ActionGenerator
     private var random: ExploreRandom
+    private let prefix: [ExploreStep]
 
     /// An explorer of `core`'s current model. `prefix`: steps every run starts with.
     public init(core: ShellCore, options: ExploreOptions, prefix: [ExploreStep] = []) throws(ShellError) {
         guard let model = core.current?.model else { throw ShellError(core.noCurrentModel, origin: .prompt) }
         self.core = core
         self.options = options
+        self.prefix = prefix
         driver = ExploreDriver(core: core, invariants: options.invariants, prefix: prefix)
         generator = ActionGenerator(model: model, candidates: Array(model.actions.indices), clockSteps: core.host.clock is VirtualClock)
         random = ExploreRandom(seed: options.seed)
@@ -121,9 +125,11 @@ public final class Explorer {
         }
         let searchSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         guard let found else {
-            return ExploreReport(model: model.qualifiedName, seed: options.seed, runs: runs, steps: steps, distinctStates: seen.count,
+            var report = ExploreReport(model: model.qualifiedName, seed: options.seed, runs: runs, steps: steps, distinctStates: seen.count,
                                  coverage: coverage, stoppedByTimeLimit: stopped, failure: nil, foundInRun: nil, originalLength: nil,
                                  shrunk: [], shrunkStates: [], shrinkRuns: 0, searchSeconds: searchSeconds, shrinkSeconds: 0)
+            report.prefix = prefix
+            return report
         }
         progress("run \(found.run) failed after \(found.failure.step + 1) steps: \(found.failure); shrinking")
         let shrinkStart = DispatchTime.now().uptimeNanoseconds
@@ -131,10 +137,12 @@ public final class Explorer {
         let (shrunk, failure) = await shrinker.shrink(found.steps, failure: found.failure)
         let final = try await driver.run(length: shrunk.count, keepStates: true, next: Self.replaying(shrunk))
         let shrinkSeconds = Double(DispatchTime.now().uptimeNanoseconds - shrinkStart) / 1e9
-        return ExploreReport(model: model.qualifiedName, seed: options.seed, runs: runs, steps: steps, distinctStates: seen.count,
+        var report = ExploreReport(model: model.qualifiedName, seed: options.seed, runs: runs, steps: steps, distinctStates: seen.count,
                              coverage: coverage, stoppedByTimeLimit: stopped, failure: failure, foundInRun: found.run,
                              originalLength: found.failure.step + 1, shrunk: shrunk, shrunkStates: final.states,
                              shrinkRuns: shrinker.tries, searchSeconds: searchSeconds, shrinkSeconds: shrinkSeconds)
+        report.prefix = prefix
+        return report
     }
 
     /// A `next` that hands out `steps` in order.
