@@ -17,7 +17,8 @@ import Testing
     }
 
     static let bugs = [
-        Planted(model: "bank", options: ["--invariant", "balance >= 0"], minimal: 2, failure: "failure: invariant balance >= 0 broken: balance is -1, expected >= 0"),
+        // The invariant is the model's own (sp_model.invariants): no flag needed.
+        Planted(model: "bank", options: [], minimal: 2, failure: "failure: invariant balance >= 0 broken: balance is -1, expected >= 0"),
         Planted(model: "deep", options: [], minimal: 5, failure: "failure: the model crashed: SIGABRT"),
         Planted(model: "shelf", options: [], minimal: 3, failure: "failure: the model crashed: SIGABRT"),
         Planted(model: "stall", options: ["--action-timeout", "0.5"], minimal: 4, failure: "failure: the model hung: no answer in 0.5s"),

@@ -84,7 +84,10 @@ public final class Explorer {
         self.core = core
         self.options = options
         self.prefix = prefix
-        driver = ExploreDriver(core: core, invariants: options.invariants, prefix: prefix)
+        // The model's own invariants, then the ones asked for (each once).
+        var invariants = model.invariants
+        for condition in options.invariants where !invariants.contains(condition) { invariants.append(condition) }
+        driver = ExploreDriver(core: core, invariants: invariants, prefix: prefix)
         generator = ActionGenerator(model: model, candidates: Array(model.actions.indices), clockSteps: core.host.clock is VirtualClock)
         random = ExploreRandom(seed: options.seed)
     }
