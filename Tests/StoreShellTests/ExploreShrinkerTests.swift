@@ -46,7 +46,7 @@ import Testing
             let run = Self.randomRun(&random)
             guard let failure = Self.judge(run) else { continue }
             checked += 1
-            var shrinker = ExploreShrinker { Self.judge($0) }
+            var shrinker = ExploreShrinker { steps in Self.judge(steps).map { (steps, $0) } }
             let (shrunk, found) = await shrinker.shrink(run, failure: failure)
             #expect(Self.judge(shrunk)?.signature == failure.signature, "\(shrunk)")
             #expect(found.step == shrunk.count - 1, "the failing step ends the run")
@@ -62,7 +62,7 @@ import Testing
     @Test func argumentsGetSimpler() async {
         let run: [ExploreStep] = [.action(name: "noise", arguments: []), .action(name: "arm", arguments: []), .advance(milliseconds: 500),
                                   .action(name: "add", arguments: [.int(90)])]
-        var shrinker = ExploreShrinker { Self.judge($0) }
+        var shrinker = ExploreShrinker { steps in Self.judge(steps).map { (steps, $0) } }
         let (shrunk, _) = await shrinker.shrink(run, failure: Self.judge(run)!)
         #expect(shrunk == [.action(name: "arm", arguments: []), .action(name: "add", arguments: [.int(3)])])
     }

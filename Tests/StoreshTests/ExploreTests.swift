@@ -123,6 +123,30 @@ import Testing
         #expect(usage.stderr.contains("<command line>:1:18: error: --steps takes a number from 1 to 100000, not '0'") || usage.stderr.contains("error: --steps takes a number from 1 to 100000, not '0'"), "\(usage.stderr)")
     }
 
+    /// Effects on the virtual clock: a stubbed service that fails fails the effect, and
+    /// an effect that crashes its worker is a crash; both are pinned in the transcript
+    /// (`:fx none-failed`, the clock step that crashes), and effects still waiting when a
+    /// run ends get a minute of clock within it, so the blame stays in the run.
+    @Test func failedAndCrashingEffectsAreFound() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-explore-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let greeter = try storesh(["explore", "--plugin", "CGreeter", "--stub", #"greeting fail "offline""#, "--seed", "1", "--runs", "50", "--out", directory + "/greet.transcript"])
+        #expect(greeter.status == 1, "\(greeter.stdout)\(greeter.stderr)")
+        #expect(greeter.stdout.contains("failure: effect greetLater failed: greeting: offline"), "\(greeter.stdout)")
+        let greetText = try String(contentsOfFile: directory + "/greet.transcript", encoding: .utf8)
+        #expect(greetText.contains("> :stub greeting fail \"offline\"\n") && greetText.hasSuffix("> :fx none-failed\n"), "\(greetText)")
+        #expect(try storesh(["test", directory + "/greet.transcript"]).status == 1)
+        let faulty = try storesh(["explore", "--plugin", "Faulty", "--actions", "increment,crashLater", "--seed", "1", "--runs", "50", "--out", directory + "/faulty.transcript"])
+        #expect(faulty.status == 1)
+        #expect(faulty.stdout.contains("failure: the model crashed: SIGILL: Unexpectedly found nil while unwrapping an Optional value, Faulty.swift:"), "\(faulty.stdout)")
+        #expect(faulty.stdout.contains("   1  crashLater 0\n   2  :advance 1ms  <- fails here\n"), "\(faulty.stdout)")
+        let crashed = try storesh(["test", directory + "/faulty.transcript"])
+        #expect(crashed.status == 1 && crashed.stdout.contains("crashed while running effect #1 crashLater"), "\(crashed.stdout)")
+        let unknown = try storesh(["explore", "--plugin", "Faulty", "--actions", "increment,nosuch"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("faulty.faulty has no action 'nosuch'; its actions: increment, add,"), "\(unknown.stderr)")
+    }
+
     @Test func mistakesInTheOptionsAreUsageErrors() throws {
         let bad = try storesh(["explore", "--invariant", "balance >="])
         #expect(bad.status == 2)

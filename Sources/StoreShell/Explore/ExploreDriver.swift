@@ -50,7 +50,7 @@ final class ExploreDriver {
     private func freshStore() async throws(ShellError) -> Session {
         core.recoverLostWorkers(announce: false)
         try core.reset()
-        guard let session = core.current else { throw ShellError(core.noCurrentModel, origin: .prompt) }
+        guard var session = core.current else { throw ShellError(core.noCurrentModel, origin: .prompt) }
         for step in prefix {
             guard case .action(let name, let arguments) = step, let action = session.model.action(named: name) else { continue }
             do {
@@ -59,6 +59,12 @@ final class ExploreDriver {
             } catch {
                 throw ShellError("the session's own history does not replay: \(step.line(in: session.model)): \(error.message)", origin: .prompt)
             }
+        }
+        // What the last run's store did as it went (an effect that crashes when it is
+        // cancelled) is not this run's.
+        if core.allEffectsInFlight > 0 || core.host.plugins.contains(where: { $0.worker?.process?.loss != nil }) {
+            await core.settle(limit: 0.5)
+            if core.recoverLostWorkers(announce: false) > 0, let fresh = core.current { session = fresh }
         }
         failedEffects = []
         crashMessages = []
@@ -107,6 +113,12 @@ final class ExploreDriver {
             guard let step = pending ?? next(session.state) else { break }
             pending = nil
             try await perform(step, in: &session, run: &run, keep: keepStates)
+        }
+        // Effects still waiting on the clock get a minute to finish within the run, so
+        // what they do (fail, crash, send actions) is checked and blamed here, not on the
+        // next run's fresh store when this one is destroyed.
+        if run.failure == nil, core.allEffectsInFlight > 0, core.host.clock is VirtualClock {
+            try await perform(.advance(milliseconds: 60_000), in: &session, run: &run, keep: keepStates)
         }
         return run
     }

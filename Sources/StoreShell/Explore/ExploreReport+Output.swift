@@ -90,7 +90,7 @@ extension ExploreReport {
         guard let failure else { return [] }
         var inputs: [ExploreTranscript.Input] = [
             .init(":load \(pluginPath)"), .init(":use \(descriptor.qualifiedName)"),
-        ]
+        ] + setup.map { .init($0) }
         var nondeterministic = false
         if case .nondeterministic = failure.kind { nondeterministic = true }
         for step in prefix {
@@ -104,7 +104,9 @@ extension ExploreReport {
             inputs.append(.init(":expect \(condition)", output: .none))
         case .nondeterministic(let path, let first, _):
             inputs.append(.init(first.map { ":expect \(path) == \($0.compact)" } ?? ":state \(path)", output: .none))
-        case .crash, .hang, .effectFailed:
+        case .effectFailed:
+            inputs.append(.init(":fx none-failed", output: .none))
+        case .crash, .hang:
             break
         }
         return inputs

@@ -8,12 +8,13 @@ import StoreValue
 /// removed from it.
 @MainActor
 package struct ExploreShrinker {
-    /// Runs `steps` from a fresh store; the failure it ends with, if any.
-    package let attempt: ([ExploreStep]) async -> ExploreFailure?
+    /// Runs `steps` from a fresh store: the steps it ran (a run may end with a step of its
+    /// own, the clock moved for effects still waiting) and the failure it ended with, if any.
+    package let attempt: ([ExploreStep]) async -> (steps: [ExploreStep], failure: ExploreFailure)?
     /// How many runs shrinking took.
     package private(set) var tries = 0
 
-    package init(attempt: @escaping ([ExploreStep]) async -> ExploreFailure?) {
+    package init(attempt: @escaping ([ExploreStep]) async -> (steps: [ExploreStep], failure: ExploreFailure)?) {
         self.attempt = attempt
     }
 
@@ -43,9 +44,9 @@ package struct ExploreShrinker {
             while start < best.count {
                 var candidate = best
                 candidate.removeSubrange(start..<min(best.count, start + size))
-                if let failure = await sameFailure(candidate, as: found) {
-                    best = Array(candidate.prefix(failure.step + 1))
-                    found = failure
+                // Shorter, not only the same again (a run may add its own last step).
+                if let shorter = await sameFailure(candidate, as: found), shorter.steps.count < best.count {
+                    (best, found) = shorter
                     removedAny = true
                 } else {
                     start += size
@@ -63,9 +64,8 @@ package struct ExploreShrinker {
             if case .advance(let first) = best[index], case .advance(let second) = best[index + 1] {
                 var candidate = best
                 candidate.replaceSubrange(index...(index + 1), with: [.advance(milliseconds: first + second)])
-                if let failure = await sameFailure(candidate, as: found) {
-                    best = Array(candidate.prefix(failure.step + 1))
-                    found = failure
+                if let shorter = await sameFailure(candidate, as: found), shorter.steps.count < best.count {
+                    (best, found) = shorter
                     continue
                 }
             }
@@ -85,9 +85,8 @@ package struct ExploreShrinker {
                 for simpler in simplifications(of: best[index]) {
                     var candidate = best
                     candidate[index] = simpler
-                    if let failure = await sameFailure(candidate, as: found) {
-                        best = Array(candidate.prefix(failure.step + 1))
-                        found = failure
+                    if let simpler = await sameFailure(candidate, as: found), simpler.steps.count <= best.count, simpler.steps != best {
+                        (best, found) = simpler
                         improved = true
                         break
                     }
@@ -97,10 +96,10 @@ package struct ExploreShrinker {
         }
     }
 
-    private mutating func sameFailure(_ steps: [ExploreStep], as failure: ExploreFailure) async -> ExploreFailure? {
+    private mutating func sameFailure(_ steps: [ExploreStep], as failure: ExploreFailure) async -> (steps: [ExploreStep], failure: ExploreFailure)? {
         tries += 1
-        guard let found = await attempt(steps), found.signature == failure.signature else { return nil }
-        return found
+        guard let found = await attempt(steps), found.failure.signature == failure.signature else { return nil }
+        return (Array(found.steps.prefix(found.failure.step + 1)), found.failure)
     }
 
     /// Simpler versions of a step, simplest first.

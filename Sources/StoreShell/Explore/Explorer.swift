@@ -16,6 +16,8 @@ public struct ExploreOptions: Sendable {
     public var invariants: [StateCondition] = []
     /// Replays each run in a fresh store and compares every state.
     public var checkDeterminism = true
+    /// The actions runs may use (all of the model's when nil).
+    public var actions: [String]?
 
     /// The defaults, with `seed`.
     public init(seed: UInt64) { self.seed = seed }
@@ -50,6 +52,8 @@ public struct ExploreReport: Sendable {
     public let originalLength: Int?
     /// The steps every run started with (`:explore`: the session's actions).
     public var prefix: [ExploreStep] = []
+    /// Commands run once before the search (`:stub`s), which the transcript runs too.
+    public var setup: [String] = []
     /// The shrunk run, and the state before its first step and after each.
     public let shrunk: [ExploreStep]
     public let shrunkStates: [Value]
@@ -88,7 +92,18 @@ public final class Explorer {
         var invariants = model.invariants
         for condition in options.invariants where !invariants.contains(condition) { invariants.append(condition) }
         driver = ExploreDriver(core: core, invariants: invariants, prefix: prefix)
-        generator = ActionGenerator(model: model, candidates: Array(model.actions.indices), clockSteps: core.host.clock is VirtualClock)
+        var candidates = Array(model.actions.indices)
+        if let names = options.actions {
+            candidates = []
+            for name in names {
+                guard let index = model.actions.firstIndex(where: { $0.name == name }) else {
+                    throw ShellError("\(model.qualifiedName) has no action '\(name)'; its actions: \(model.actions.map(\.name).joined(separator: ", "))", origin: .prompt)
+                }
+                if !candidates.contains(index) { candidates.append(index) }
+            }
+            guard !candidates.isEmpty else { throw ShellError("no actions to explore with", origin: .prompt) }
+        }
+        generator = ActionGenerator(model: model, candidates: candidates, clockSteps: core.host.clock is VirtualClock)
         random = ExploreRandom(seed: options.seed)
     }
 
@@ -171,13 +186,14 @@ public final class Explorer {
         return ExploreFailure(kind: .nondeterministic(path: path, first: change?.old, second: change?.new), step: differs - 1)
     }
 
-    /// The failure running `steps` ends with, found the way `like` was.
-    private func attempt(_ steps: [ExploreStep], like failure: ExploreFailure) async -> ExploreFailure? {
+    /// The steps a run of `steps` made and the failure it ended with, found the way `like`
+    /// was.
+    private func attempt(_ steps: [ExploreStep], like failure: ExploreFailure) async -> (steps: [ExploreStep], failure: ExploreFailure)? {
         let keep: Bool
         if case .nondeterministic = failure.kind { keep = true } else { keep = false }
         guard let run = try? await driver.run(length: steps.count, keepStates: keep, next: Self.replaying(steps)) else { return nil }
-        if let found = run.failure { return found }
-        guard keep else { return nil }
-        return try? await replayDiffers(run)
+        if let found = run.failure { return (run.steps, found) }
+        guard keep, let found = try? await replayDiffers(run) else { return nil }
+        return (run.steps, found)
     }
 }

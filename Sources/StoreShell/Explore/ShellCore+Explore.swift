@@ -9,11 +9,12 @@ import StoreValue
 extension ShellCore {
     static let exploreCommands: [ShellCommand] = [
         ShellCommand(
-            name: "explore", usage: ":explore [--invariant EXPR]... [--seed N] [--runs N] [--steps N] [--out FILE]",
+            name: "explore", usage: ":explore [--invariant EXPR]... [--actions A,B] [--seed N] [--runs N] [--steps N] [--out FILE]",
             summary: "generate action sequences from here, find a failure, shrink it to a failing transcript",
             detail: [
                 "After every step: the invariants (PATH OP VALUE, OP one of == != < <= > >=; e.g. --invariant balance >= 0), crashes, hangs, failed effects, determinism.",
-                "An --invariant runs to the next option. Defaults: --runs 200, --steps 50, the seed from the time (printed).",
+                "An --invariant runs to the next option. --actions limits the search to those actions. Defaults: --runs 200, --steps 50, the seed from the time (printed).",
+                "The model's stubs (:stubs) hold in the search too, and the transcript sets them up.",
                 "A failure is shrunk and written as a transcript (default MODEL.transcript) that replays this session's actions first.",
                 "See 'storesh explore --help' for the same search from the command line.",
             ]
@@ -65,6 +66,10 @@ extension ShellCore {
                 arguments.options.seed = seed
             case "--runs": arguments.options.runs = try number(1...10_000_000)
             case "--steps": arguments.options.steps = try number(1...100_000)
+            case "--actions":
+                let names = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                guard !names.isEmpty else { throw TextError("--actions takes action names separated by ','", at: valueOffset) }
+                arguments.options.actions = names
             case "--out":
                 guard !value.isEmpty else { throw TextError("--out takes a file name", at: valueOffset) }
                 arguments.out = value
@@ -89,7 +94,15 @@ extension ShellCore {
         let searchHost = PluginHost(clock: VirtualClock(), searchPath: host.searchPath)
         (searchHost.isolation, searchHost.actionTimeout, searchHost.workerOutput) = (host.isolation, host.actionTimeout, host.workerOutput)
         let searchCore = ShellCore(host: searchHost, showDiff: true, reportActions: false) { _ in }
-        searchCore.stubs = stubs.filter { $0.key == model.qualifiedName }
+        // The model's stubs, made again from their text (a script counts its calls).
+        let setup = (stubs[model.qualifiedName] ?? [:]).sorted { $0.key < $1.key }.map { name, script in
+            ":stub \(name) " + script.answers.map { answer in
+                switch answer {
+                case .value(let value): value.compact
+                case .fail(let message): "fail " + Value.string(message).compact
+                }
+            }.joined(separator: ", ")
+        }
         let prefix: [ExploreStep] = (histories[model.qualifiedName]?.entries.prefix(histories[model.qualifiedName]?.position ?? 0) ?? [])
             .filter { !$0.skipped && $0.source != .effect && model.actions.indices.contains(Int($0.action)) }
             .map { .action(name: model.actions[Int($0.action)].name, arguments: $0.arguments) }
@@ -97,7 +110,12 @@ extension ShellCore {
         do {
             _ = try searchHost.load(plugin.path)
             try searchCore.use(model.qualifiedName)
-            report = try await Explorer(core: searchCore, options: arguments.options, prefix: prefix).explore()
+            for line in setup where !(await searchCore.execute(line)) {
+                return fail("explore: cannot set up \(line)", origin: origin)
+            }
+            var found = try await Explorer(core: searchCore, options: arguments.options, prefix: prefix).explore()
+            found.setup = setup
+            report = found
         } catch let error as ShellError {
             return fail("explore: \(error.message)", origin: origin)
         } catch {
