@@ -96,9 +96,18 @@ package struct ExploreShrinker {
         }
     }
 
+    /// Candidates already run that did not fail the same way: removing any one of a run
+    /// of equal steps gives the same candidate, and it is run once.
+    private var passed: Set<[ExploreStep]> = []
+
     private mutating func sameFailure(_ steps: [ExploreStep], as failure: ExploreFailure) async -> (steps: [ExploreStep], failure: ExploreFailure)? {
+        guard !passed.contains(steps) else { return nil }
         tries += 1
-        guard let found = await attempt(steps), found.failure.signature == failure.signature else { return nil }
+        defer { if passed.count > 100_000 { passed.removeAll() } }
+        guard let found = await attempt(steps), found.failure.signature == failure.signature else {
+            passed.insert(steps)
+            return nil
+        }
         return (Array(found.steps.prefix(found.failure.step + 1)), found.failure)
     }
 

@@ -3,7 +3,7 @@ public import StoreValue
 
 /// One step of an explored run: an action with its arguments, or time moving on the
 /// virtual clock (the `:advance` of the prompt, which fires the effects due).
-public enum ExploreStep: Equatable, Sendable {
+public enum ExploreStep: Hashable, Sendable {
     case action(name: String, arguments: [Value])
     case advance(milliseconds: Int64)
 
