@@ -109,11 +109,13 @@ public enum TranscriptRunner {
             let expected = blocks[blockIndex].expected
             blockIndex += 1
             let actual = actualByLine[line] ?? []
-            for (offset, text) in actual.enumerated() {
-                if offset < expected.count, Transcript.matches(text, expected[offset].text) {
-                    items.append(.output(expected[offset].text, line: 0))
-                } else {
-                    items.append(.output(text, line: 0))
+            if expected.map(\.text) == [Transcript.outputNotCompared] {
+                // Whatever the input printed matches, and the marker stays.
+                items.append(.output(Transcript.outputNotCompared, line: 0))
+            } else {
+                for (offset, text) in actual.enumerated() {
+                    let matched = offset < expected.count && Transcript.matches(text, expected[offset].text)
+                    items.append(.output(matched ? expected[offset].text : text, line: 0))
                 }
             }
             // Skip the old output (and the blanks inside it) up to the next input/comment,

@@ -1,0 +1,136 @@
+import StoreValue
+
+/// Makes a failing run as small as it can while it still fails the same way (the same
+/// `ExploreFailure.signature`): steps after the failure go, then runs of steps are
+/// removed, halving their length down to single steps (delta debugging), then each
+/// argument is made simpler (numbers toward 0, shorter strings, fewer elements) and clock
+/// steps shorter. What it returns fails as the original did, and no single step can be
+/// removed from it.
+@MainActor
+struct ExploreShrinker {
+    /// Runs `steps` from a fresh store; the failure it ends with, if any.
+    let attempt: ([ExploreStep]) async -> ExploreFailure?
+    /// How many runs shrinking took.
+    private(set) var tries = 0
+
+    init(attempt: @escaping ([ExploreStep]) async -> ExploreFailure?) {
+        self.attempt = attempt
+    }
+
+    /// The smallest run found, and its failure.
+    mutating func shrink(_ steps: [ExploreStep], failure: ExploreFailure) async -> ([ExploreStep], ExploreFailure) {
+        var best = Array(steps.prefix(failure.step + 1))
+        var found = failure
+        // Removing: chunks of half the run, then quarters, … then single steps, until a
+        // pass at size 1 removes nothing.
+        var size = max(1, best.count / 2)
+        while !best.isEmpty {
+            var removedAny = false
+            var start = 0
+            while start < best.count {
+                var candidate = best
+                candidate.removeSubrange(start..<min(best.count, start + size))
+                if let failure = await sameFailure(candidate, as: found) {
+                    best = Array(candidate.prefix(failure.step + 1))
+                    found = failure
+                    removedAny = true
+                } else {
+                    start += size
+                }
+            }
+            if size == 1 && !removedAny { break }
+            size = max(1, size / 2)
+        }
+        // Neighbouring clock steps become one.
+        var index = 0
+        while index + 1 < best.count {
+            if case .advance(let first) = best[index], case .advance(let second) = best[index + 1] {
+                var candidate = best
+                candidate.replaceSubrange(index...(index + 1), with: [.advance(milliseconds: first + second)])
+                if let failure = await sameFailure(candidate, as: found) {
+                    best = Array(candidate.prefix(failure.step + 1))
+                    found = failure
+                    continue
+                }
+            }
+            index += 1
+        }
+        // Each step made simpler in place, as far as it goes.
+        index = 0
+        while index < best.count {
+            var improved = true
+            var rounds = 0
+            while improved, rounds < 24, index < best.count {
+                improved = false
+                rounds += 1
+                for simpler in simplifications(of: best[index]) {
+                    var candidate = best
+                    candidate[index] = simpler
+                    if let failure = await sameFailure(candidate, as: found) {
+                        best = Array(candidate.prefix(failure.step + 1))
+                        found = failure
+                        improved = true
+                        break
+                    }
+                }
+            }
+            index += 1
+        }
+        return (best, found)
+    }
+
+    private mutating func sameFailure(_ steps: [ExploreStep], as failure: ExploreFailure) async -> ExploreFailure? {
+        tries += 1
+        guard let found = await attempt(steps), found.signature == failure.signature else { return nil }
+        return found
+    }
+
+    /// Simpler versions of a step, simplest first.
+    func simplifications(of step: ExploreStep) -> [ExploreStep] {
+        switch step {
+        case .advance(let milliseconds):
+            return [1, milliseconds / 2].filter { $0 >= 1 && $0 < milliseconds }.map { .advance(milliseconds: $0) }
+        case .action(let name, let arguments):
+            var steps: [ExploreStep] = []
+            for (index, argument) in arguments.enumerated() {
+                for simpler in Self.simpler(argument) {
+                    var changed = arguments
+                    changed[index] = simpler
+                    steps.append(.action(name: name, arguments: changed))
+                }
+            }
+            return steps
+        }
+    }
+
+    /// Values simpler than `value`, simplest first.
+    static func simpler(_ value: Value) -> [Value] {
+        switch value {
+        case .int(let number):
+            guard number != 0 else { return [] }
+            var smaller: [Int64] = [0]
+            if number < 0, number != .min { smaller.append(-number) }
+            var half = number / 2
+            while half != 0, smaller.count < 8 {
+                smaller.append(number - half)
+                half /= 2
+            }
+            return smaller.filter { $0 != number && abs($0) <= abs(number == .min ? .max : number) }.map(Value.int)
+        case .double(let number):
+            guard number != 0 else { return [] }
+            return [0, number.rounded(.towardZero)].filter { $0 != number }.map(Value.double)
+        case .string(let text):
+            guard !text.isEmpty else { return [] }
+            return ["", String(text.prefix(1)), String(text.prefix(text.count / 2))].filter { $0 != text }.map(Value.string)
+        case .bool(let flag): return flag ? [.bool(false)] : []
+        case .array(let items):
+            guard !items.isEmpty else { return [] }
+            return [.array([]), .array(Array(items.prefix(items.count / 2)))] + items.indices.map { index in
+                var fewer = items
+                fewer.remove(at: index)
+                return .array(fewer)
+            }
+        default: return []
+        }
+    }
+}
