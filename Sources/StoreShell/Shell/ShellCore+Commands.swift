@@ -223,7 +223,7 @@ extension ShellCore {
             core.requestQuit()
             return true
         },
-    ]
+    ] + debuggingCommands
 
     static let aliases = ["q": "quit", "exit": "quit", "h": "help", "?": "help"]
 

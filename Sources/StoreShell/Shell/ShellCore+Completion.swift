@@ -85,7 +85,7 @@ extension ShellCore {
         case "reload", "crash": return host.plugins.map(\.name)
         case "state": return current.map { statePaths($0.state, identity: $0.model.stateDiff) } ?? []
         case "diff": return ["on", "off"]
-        default: return []
+        case let other: return debuggingCompletions(other) ?? []
         }
     }
 

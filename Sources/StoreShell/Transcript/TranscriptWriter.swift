@@ -61,13 +61,18 @@ public struct TranscriptWriter: Sendable {
     /// `path` as seen from the transcript's folder (`../.build/debug/libCounter.so`);
     /// `./NAME` for a file beside it, so `:load` takes it as a path.
     public func relativePath(_ path: String) -> String {
-        let target = URL(fileURLWithPath: path).standardizedFileURL.pathComponents
-        let base = URL(fileURLWithPath: directory).pathComponents
-        let shared = zip(target, base).prefix { $0 == $1 }.count
-        let ups = Array(repeating: "..", count: base.count - shared)
-        let rest = Array(target[shared...])
-        if ups.isEmpty { return "./" + rest.joined(separator: "/") }
-        return (ups + rest).joined(separator: "/")
+        Self.relativePath(to: path, from: directory)
+    }
+
+    /// `target` written relative to the folder `directory` (both absolute): the path a
+    /// transcript in `directory` names it by, so it runs from any working directory.
+    public static func relativePath(to target: String, from directory: String) -> String {
+        let targetParts = URL(fileURLWithPath: target).standardizedFileURL.pathComponents
+        let baseParts = URL(fileURLWithPath: directory).standardizedFileURL.pathComponents
+        let shared = zip(targetParts, baseParts).prefix { $0 == $1 }.count
+        let ups = Array(repeating: "..", count: baseParts.count - shared)
+        let rest = Array(targetParts[shared...])
+        return ups.isEmpty ? "./" + rest.joined(separator: "/") : (ups + rest).joined(separator: "/")
     }
 
     /// The transcript written so far.
