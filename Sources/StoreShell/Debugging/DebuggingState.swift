@@ -38,9 +38,9 @@ final class DebuggingState {
     var tape: [TapeStep] = []
     /// The last action line that failed, for `:bisect --crash` and `--error`.
     var lastFailure: ShellCore.FailedAction?
-    /// Incidents (actions that took a worker down) in all histories after the last line:
-    /// one more after a failed action means it crashed.
-    var incidentsSeen = 0
+    /// Incidents (actions that took a worker down) each history had at its last failed
+    /// action: one more at the next means that one crashed.
+    var incidentsSeen: [ObjectIdentifier: Int] = [:]
 
     /// Whether every action is looked at as it is recorded (and scripts go line by line).
     var checksEachAction: Bool { !watches.isEmpty || !breakpoints.isEmpty || timer }

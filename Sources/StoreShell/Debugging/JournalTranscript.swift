@@ -34,7 +34,8 @@ extension ShellCore {
             switch record {
             case .load(let plugin):
                 // storesh test loads Counter itself.
-                guard PluginHost.pluginName(fromFile: (plugin as NSString).lastPathComponent) != "Counter", plugin.caseInsensitiveCompare("Counter") != .orderedSame else { continue }
+                let name = PluginHost.isPath(plugin) ? PluginHost.pluginName(fromFile: (plugin as NSString).lastPathComponent) ?? "" : plugin
+                guard name.caseInsensitiveCompare("Counter") != .orderedSame else { continue }
                 input(PluginHost.isPath(plugin) ? writer.loadCommand(plugin: plugin) : ":load \(TranscriptWriter.quotedIfNeeded(plugin))")
                 current = nil
             case .use(let model):

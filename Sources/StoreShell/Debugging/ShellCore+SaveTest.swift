@@ -19,12 +19,6 @@ extension ShellCore {
             debugging.tape.append(TapeStep(kind: kind, model: session?.model.qualifiedName, history: history, position: history?.position ?? 0, outlivesHistory: outlivesHistory))
         }
         switch kind {
-        case .action:
-            let incidents = histories.values.reduce(0) { $0 + $1.incidents.count }
-            defer { debugging.incidentsSeen = incidents }
-            guard !succeeded, let session, let history else { return }
-            append(.failed(text))
-            debugging.lastFailure = FailedAction(model: session.model.qualifiedName, text: text, position: history.position, crashed: incidents > debugging.incidentsSeen)
         case .command:
             let words = ShellWords.split(String(text.dropFirst()))
             guard let first = words.first else { return }
@@ -38,9 +32,22 @@ extension ShellCore {
                     append(.failed(text))
                 }
             }
-        case .blank, .comment:
-            break
+        case .blank, .comment, .action:
+            break // a failed action is noted as it fails (`noteFailedAction`), in a batch too
         }
+    }
+
+    /// An action line that failed, wherever it ran (alone or in a script's batch): on the
+    /// tape as '!> ', and the last failure for `:bisect --crash` and `--error` — a crash
+    /// when it left an incident in the history (its worker went down).
+    func noteFailedAction(_ line: String) {
+        guard let session = current, let history = histories[session.model.qualifiedName] else { return }
+        let text = Self.trimmed(line)
+        let incidents = history.incidents.count
+        let crashed = history.incidents.last?.position == history.position && incidents > debugging.incidentsSeen[ObjectIdentifier(history), default: 0]
+        debugging.incidentsSeen[ObjectIdentifier(history)] = incidents
+        debugging.tape.append(TapeStep(kind: .failed(text), model: session.model.qualifiedName, history: history, position: history.position, outlivesHistory: false))
+        debugging.lastFailure = FailedAction(model: session.model.qualifiedName, text: text, position: history.position, crashed: crashed)
     }
 
     func saveTest(_ args: [String], origin: LineOrigin) async -> Bool {
@@ -95,13 +102,16 @@ extension ShellCore {
         }
     }
 
-    /// `:load` lines for the plugins loaded in the session, except Counter, which
-    /// `storesh test` loads itself: by name as typed, or by a path relative to the
-    /// transcript.
+    /// `:load` lines for the plugins loaded in the session (from the command line too),
+    /// except Counter, which `storesh test` loads itself: by name as typed, else by a path
+    /// relative to the transcript.
     private func loadInputs(_ writer: TranscriptWriter) -> [SavedInput] {
-        debugging.tape.compactMap { step in
-            guard case .load(let word, let path, let plugin) = step.kind, plugin != "Counter" else { return nil }
-            return SavedInput(PluginHost.isPath(word) ? writer.loadCommand(plugin: path) : ":load \(TranscriptWriter.quotedIfNeeded(word))")
+        host.plugins.filter { $0.name.caseInsensitiveCompare("Counter") != .orderedSame }.map { plugin in
+            let typed = debugging.tape.lazy.compactMap { step -> String? in
+                guard case .load(let word, let path, _) = step.kind, path == plugin.path, !PluginHost.isPath(word) else { return nil }
+                return word
+            }.first
+            return SavedInput(typed.map { ":load \(TranscriptWriter.quotedIfNeeded($0))" } ?? writer.loadCommand(plugin: plugin.path))
         }
     }
 
@@ -127,21 +137,23 @@ extension ShellCore {
         var inputs: [SavedInput] = []
         var effectsPending = false
         var clockSinceLine = false
-        func line(_ text: String, at position: Int, expectsFailure: Bool = false) {
-            if effectsPending { inputs.append(SavedInput(":wait", compared: position >= comparedFrom)) }
+        // Compared from the first action of the range on; the steps just before it are
+        // the way there.
+        func line(_ text: String, compared: Bool, expectsFailure: Bool = false) {
+            if effectsPending { inputs.append(SavedInput(":wait", compared: compared)) }
             effectsPending = false
             clockSinceLine = false
-            inputs.append(SavedInput(text, compared: position >= comparedFrom, expectsFailure: expectsFailure))
+            inputs.append(SavedInput(text, compared: compared, expectsFailure: expectsFailure))
         }
         for position in 0...end {
             for step in stepsAt[position] ?? [] {
                 switch step.kind {
                 case .command(let text) where text.hasPrefix(":advance") || text.hasPrefix(":wait"):
-                    inputs.append(SavedInput(text, compared: position >= comparedFrom))
+                    inputs.append(SavedInput(text, compared: position > comparedFrom))
                     effectsPending = false
                     clockSinceLine = true
-                case .command(let text): line(text, at: position)
-                case .failed(let text): line(text, at: position, expectsFailure: true)
+                case .command(let text): line(text, compared: position > comparedFrom)
+                case .failed(let text): line(text, compared: position > comparedFrom, expectsFailure: true)
                 case .load: break
                 }
             }
@@ -152,7 +164,7 @@ extension ShellCore {
                 if !clockSinceLine { effectsPending = true }
                 continue
             }
-            line(text(of: entry, in: sessions[model]?.model ?? current!.model), at: position + 1)
+            line(text(of: entry, in: sessions[model]?.model ?? current!.model), compared: position >= comparedFrom)
         }
         if effectsPending { inputs.append(SavedInput(":wait")) }
         if !inFlight(in: model).isEmpty { inputs.append(SavedInput(":fx leave-running")) }

@@ -218,6 +218,7 @@ public final class ShellCore {
 
     @discardableResult
     func fail(_ message: String, origin: LineOrigin, text: String? = nil, offset: Int? = nil) -> Bool {
+        if let text, LineKind.of(text) == .action { noteFailedAction(text) }
         output(.error(ShellError(message, origin: origin, text: text, offset: offset)))
         return false
     }
