@@ -14,22 +14,22 @@ extension ShellCore {
             await core.bisect(args, origin: origin)
         },
         ShellCommand(name: "why", usage: ":why PATH [all]", summary: "the actions that changed PATH (or anything under it), newest first, with their diffs there",
-                     detail: ["From the diffs the history keeps (an action whose diff was not worked out, in a quiet script, is replayed once in a store of its own). The 20 newest unless 'all'."]) { core, args, origin in
+                     detail: ["From the diffs the history keeps (an action whose diff was not worked out, in a quiet script, is replayed once in a store of its own). The 20 newest unless 'all'."]) { core, _, origin in
             core.why(origin: origin)
         },
         ShellCommand(name: "find", usage: ":find TEXT", summary: "the paths in the state whose key or value contains TEXT (ignoring case)",
-                     detail: ["Each path pastes into :state; list elements with an id are named by it. Up to 100 matches are listed."]) { core, args, origin in
+                     detail: ["Each path pastes into :state; list elements with an id are named by it. Up to 100 matches are listed."]) { core, _, origin in
             core.find(origin: origin)
         },
         ShellCommand(name: "watch", usage: ":watch [PATH]", summary: "print a line whenever PATH changes (typed, scripted, by an effect or a jump); no PATH lists the watches",
-                     detail: ["While a watch or a breakpoint is set, scripts send their actions one at a time, so each is looked at."]) { core, args, origin in
+                     detail: ["While a watch or a breakpoint is set, scripts send their actions one at a time, so each is looked at."]) { core, _, origin in
             core.watch(origin: origin)
         },
         ShellCommand(name: "unwatch", usage: ":unwatch [PATH | all]", summary: "stop watching PATH (or the only watch, or all)", detail: []) { core, args, origin in
             core.unwatch(args, origin: origin)
         },
         ShellCommand(name: "break", usage: ":break [PATH OP VALUE]", summary: "stop a script, :wait, :advance or a :goto replay at the action that makes a condition true; no condition lists them",
-                     detail: ["OP as for :expect. At the prompt the run stops there with an error; in a script that line fails and the script stops."]) { core, args, origin in
+                     detail: ["OP as for :expect. At the prompt the run stops there with an error; in a script that line fails and the script stops."]) { core, _, origin in
             core.setBreakpoint(origin: origin)
         },
         ShellCommand(name: "unbreak", usage: ":unbreak [N | all]", summary: "remove breakpoint N (as :break lists them; the only one, or all)", detail: []) { core, args, origin in
@@ -40,7 +40,7 @@ extension ShellCore {
             core.timer(args, origin: origin)
         },
         ShellCommand(name: "timeit", usage: ":timeit ACTION [-n N] [-r R]", summary: "time an action's update from the current state: best, median and worst of R runs of N",
-                     detail: ["As IPython's %timeit: the state is restored before each run of the action, in a store of its own, so the session and its history are unchanged. Without -n, N grows tenfold until a run takes 0.2 s; R is 7. Effects are not started."]) { core, args, origin in
+                     detail: ["As IPython's %timeit: the state is restored before each run of the action, in a store of its own, so the session and its history are unchanged. Without -n, N grows tenfold until a run takes 0.2 s; R is 7. Effects are not started."]) { core, _, origin in
             core.timeit(origin: origin)
         },
         ShellCommand(name: "save-test", usage: ":save-test FILE [FROM-TO] [--force]", summary: "write the session as a transcript that passes as written",

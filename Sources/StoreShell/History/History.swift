@@ -51,6 +51,9 @@ public final class History {
     /// Older snapshots are kept only at multiples of this (`interval` until there are
     /// too many).
     private lazy var snapshotSpacing = interval
+    /// How many of the newest actions keep the diff they made as they are recorded (a diff
+    /// holds old and new values: a million of them would outweigh the actions).
+    nonisolated static let keptDiffs = 100_000
     /// The limit storesh uses unless told otherwise: about 85 MB of actions.
     nonisolated public static let defaultLimit = 1_000_000
 
@@ -140,6 +143,8 @@ public final class History {
         }
         entries.append(entry)
         diffs.append(nil)
+        // Diffs are kept for the newest actions only; `:why` works older ones out again.
+        if diffs.count > Self.keptDiffs { diffs[diffs.count - 1 - Self.keptDiffs] = nil }
         position += 1
         return branch
     }
