@@ -3,7 +3,7 @@
  * system's C compiler against storeplugin.h alone. Built with -DFIXED, every bug is
  * fixed: the same actions, the behaviour a careful author meant.
  *   bank     deposit(int), withdraw(int): withdraw refuses more than the balance only
- *            while the balance is 0 (invariant: balance >= 0)
+ *            while the balance is 0; it declares the invariant balance >= 0
  *   deep     a, b, c, d, e, reset: stage moves on when the next letter comes; at e
  *            after a, b, c, d the update aborts (a crash five actions deep)
  *   stall    increment, poke: poke never returns once count is 3 (a hang)
@@ -188,6 +188,8 @@ static const storeplugin_info info = {
 
 const storeplugin_info *storeplugin_info_v1(void) { return &info; }
 
+static const char *const bank_invariants[] = { "balance >= 0", NULL };
+
 #define MODEL(m, list) { \
         .struct_size = sizeof(sp_model), .name = #m, .doc = "A model with a bug on purpose.", \
         .actions = list, .action_count = sizeof list / sizeof list[0], \
@@ -200,6 +202,7 @@ int32_t storeplugin_register_v1(const storeplugin_host *services, sp_error *erro
         MODEL(bank, bank_actions), MODEL(deep, deep_actions), MODEL(stall, stall_actions),
         MODEL(shelf, shelf_actions), MODEL(dice, dice_actions), MODEL(sound, sound_actions),
     };
+    models[0].invariants = bank_invariants;
     for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
         int32_t status = host->register_model(host->host_data, &models[i], error);
         if (status != SP_OK) return status;

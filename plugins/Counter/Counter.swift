@@ -21,8 +21,10 @@ struct Counter: ModelProtocol, Codable {
     static func update(state: Counter, action: Action, environment: Void) -> Update<Counter> {
         var next = state
         switch action {
-        case .increment: next.count += 1
-        case .decrement: next.count -= 1
+        // Saturating at the ends of Int: `storesh explore` found that `setCount` to the
+        // largest Int and then `increment` trapped.
+        case .increment: next.count = next.count.addingReportingOverflow(1).overflow ? .max : next.count + 1
+        case .decrement: next.count = next.count.subtractingReportingOverflow(1).overflow ? .min : next.count - 1
         case .setCount(let value): next.count = value
         case .reset: next.count = 0
         }

@@ -47,17 +47,24 @@ final class ExploreDriver {
 
     /// A new store in its initial state (a worker lost in the last run started again),
     /// with the prefix applied.
-    private func freshStore() throws(ShellError) -> Session {
+    private func freshStore() async throws(ShellError) -> Session {
         core.recoverLostWorkers(announce: false)
         try core.reset()
-        guard let session = core.current else { throw ShellError(core.noCurrentModel, origin: .prompt) }
+        guard var session = core.current else { throw ShellError(core.noCurrentModel, origin: .prompt) }
         for step in prefix {
             guard case .action(let name, let arguments) = step, let action = session.model.action(named: name) else { continue }
             do {
-                _ = try session.send(action, arguments: arguments, observe: false)
+                let result = try session.send(action, arguments: arguments, observe: false)
+                if result.effectsStarted > 0 { await core.settle() }
             } catch {
                 throw ShellError("the session's own history does not replay: \(step.line(in: session.model)): \(error.message)", origin: .prompt)
             }
+        }
+        // What the last run's store did as it went (an effect that crashes when it is
+        // cancelled) is not this run's.
+        if core.allEffectsInFlight > 0 || core.host.plugins.contains(where: { $0.worker?.process?.loss != nil }) {
+            await core.settle(limit: 0.5)
+            if core.recoverLostWorkers(announce: false) > 0, let fresh = core.current { session = fresh }
         }
         failedEffects = []
         crashMessages = []
@@ -74,7 +81,7 @@ final class ExploreDriver {
     /// action that crashed (a lost worker's answer is lost whole).
     func run(length: Int, keepStates: Bool, oneByOne: Bool = false, next: @escaping (Value) -> ExploreStep?) async throws(ShellError) -> Run {
         var run = Run()
-        var session = try freshStore()
+        var session = try await freshStore()
         record(session.state, in: &run, keep: keepStates)
         if let failure = check(session.state, after: -1) {
             run.failure = failure
@@ -106,6 +113,12 @@ final class ExploreDriver {
             guard let step = pending ?? next(session.state) else { break }
             pending = nil
             try await perform(step, in: &session, run: &run, keep: keepStates)
+        }
+        // Effects still waiting on the clock get a minute to finish within the run, so
+        // what they do (fail, crash, send actions) is checked and blamed here, not on the
+        // next run's fresh store when this one is destroyed.
+        if run.failure == nil, core.allEffectsInFlight > 0, core.host.clock is VirtualClock {
+            try await perform(.advance(milliseconds: 60_000), in: &session, run: &run, keep: keepStates)
         }
         return run
     }

@@ -21,6 +21,11 @@ public struct ExploreFailure: Equatable, Sendable, CustomStringConvertible {
     /// The step after which it was seen (0-based; -1: the initial state).
     public let step: Int
 
+    package init(kind: Kind, step: Int) {
+        self.kind = kind
+        self.step = step
+    }
+
     /// What stays the same when a run is shrunk: the invariant, the crash site, the
     /// effect's label, the path that differed. Not the step, nor the values found.
     public var signature: String {

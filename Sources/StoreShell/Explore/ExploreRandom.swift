@@ -1,11 +1,11 @@
 /// The explorer's source of choices: SplitMix64, so a seed gives the same runs on every
 /// machine and every build (the standard library's generator is not seedable).
-struct ExploreRandom: RandomNumberGenerator {
+package struct ExploreRandom: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var mixed = state
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -14,17 +14,17 @@ struct ExploreRandom: RandomNumberGenerator {
     }
 
     /// True with probability `chance`.
-    mutating func chance(_ chance: Double) -> Bool {
+    package mutating func chance(_ chance: Double) -> Bool {
         Double(next() >> 11) / Double(1 << 53) < chance
     }
 
     /// An index below `count` (which is more than 0).
-    mutating func index(_ count: Int) -> Int {
+    package mutating func index(_ count: Int) -> Int {
         Int(next() % UInt64(count))
     }
 
     /// One of `items` (not empty).
-    mutating func pick<T>(_ items: [T]) -> T {
+    package mutating func pick<T>(_ items: [T]) -> T {
         items[index(items.count)]
     }
 }

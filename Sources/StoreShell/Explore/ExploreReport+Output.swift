@@ -9,7 +9,7 @@ extension ExploreReport {
     public func lines(model descriptor: ModelDescriptor) -> [String] {
         var lines: [String] = []
         let searched = "\(runs) run\(runs == 1 ? "" : "s"), \(steps) step\(steps == 1 ? "" : "s"), \(distinctStates) distinct state\(distinctStates == 1 ? "" : "s")"
-        lines.append("explore \(model): seed \(seed)")
+        lines.append("explore \(model): seed \(seed)" + (prefix.isEmpty ? "" : ", each run after the session's \(prefix.count) action\(prefix.count == 1 ? "" : "s")"))
         guard let failure else {
             lines.append("no failure in \(searched)" + (stoppedByTimeLimit ? " (stopped by the time limit)" : ""))
             lines += coverageLines()
@@ -83,25 +83,30 @@ extension ExploreReport {
     /// The shrunk run as a transcript's inputs, to be recorded (`ExploreTranscript`):
     /// `:load` by `pluginPath` (relative to the transcript), the steps, and what pins the
     /// failure — the invariant as an `:expect` after the failing step; a crash or a hang
-    /// fails the step itself. The failing step's output and the pin's are not compared (a
-    /// fix changes them; the pin's error is what fails the transcript); for a model that
-    /// is not deterministic, no step's output is.
+    /// fails the step itself. The failing step's output is not compared (a fix changes it,
+    /// or refuses the step); the pin must print nothing (its error is what fails the
+    /// transcript); for a model that is not deterministic, no step's output is compared.
     public func transcriptInputs(model descriptor: ModelDescriptor, pluginPath: String) -> [ExploreTranscript.Input] {
         guard let failure else { return [] }
         var inputs: [ExploreTranscript.Input] = [
             .init(":load \(pluginPath)"), .init(":use \(descriptor.qualifiedName)"),
-        ]
+        ] + setup.map { .init($0) }
         var nondeterministic = false
         if case .nondeterministic = failure.kind { nondeterministic = true }
+        for step in prefix {
+            inputs.append(.init(step.line(in: descriptor), output: nondeterministic ? .notCompared : .recorded))
+        }
         for (index, step) in shrunk.enumerated() {
-            inputs.append(.init(step.line(in: descriptor), compared: !nondeterministic && index != failure.step))
+            inputs.append(.init(step.line(in: descriptor), output: nondeterministic || index == failure.step ? .notCompared : .recorded))
         }
         switch failure.kind {
         case .invariant(let condition, _):
-            inputs.append(.init(":expect \(condition)", compared: false))
+            inputs.append(.init(":expect \(condition)", output: .none))
         case .nondeterministic(let path, let first, _):
-            inputs.append(.init(first.map { ":expect \(path) == \($0.compact)" } ?? ":state \(path)", compared: false))
-        case .crash, .hang, .effectFailed:
+            inputs.append(.init(first.map { ":expect \(path) == \($0.compact)" } ?? ":state \(path)", output: .none))
+        case .effectFailed:
+            inputs.append(.init(":fx none-failed", output: .none))
+        case .crash, .hang:
             break
         }
         return inputs

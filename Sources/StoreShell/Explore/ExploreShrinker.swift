@@ -7,22 +7,36 @@ import StoreValue
 /// steps shorter. What it returns fails as the original did, and no single step can be
 /// removed from it.
 @MainActor
-struct ExploreShrinker {
-    /// Runs `steps` from a fresh store; the failure it ends with, if any.
-    let attempt: ([ExploreStep]) async -> ExploreFailure?
+package struct ExploreShrinker {
+    /// Runs `steps` from a fresh store: the steps it ran (a run may end with a step of its
+    /// own, the clock moved for effects still waiting) and the failure it ended with, if any.
+    package let attempt: ([ExploreStep]) async -> (steps: [ExploreStep], failure: ExploreFailure)?
     /// How many runs shrinking took.
-    private(set) var tries = 0
+    package private(set) var tries = 0
 
-    init(attempt: @escaping ([ExploreStep]) async -> ExploreFailure?) {
+    package init(attempt: @escaping ([ExploreStep]) async -> (steps: [ExploreStep], failure: ExploreFailure)?) {
         self.attempt = attempt
     }
 
     /// The smallest run found, and its failure.
-    mutating func shrink(_ steps: [ExploreStep], failure: ExploreFailure) async -> ([ExploreStep], ExploreFailure) {
+    package mutating func shrink(_ steps: [ExploreStep], failure: ExploreFailure) async -> ([ExploreStep], ExploreFailure) {
         var best = Array(steps.prefix(failure.step + 1))
         var found = failure
-        // Removing: chunks of half the run, then quarters, … then single steps, until a
-        // pass at size 1 removes nothing.
+        // Removing, merging, simplifying; again while a round changes anything (a simpler
+        // argument can make a step removable), at most three rounds.
+        for _ in 0..<3 {
+            let before = best
+            await remove(&best, &found)
+            await mergeClockSteps(&best, &found)
+            await simplify(&best, &found)
+            if best == before { break }
+        }
+        return (best, found)
+    }
+
+    /// Runs of steps removed: halves of the run, then quarters, … then single steps, until
+    /// a pass of single steps removes nothing (delta debugging).
+    private mutating func remove(_ best: inout [ExploreStep], _ found: inout ExploreFailure) async {
         var size = max(1, best.count / 2)
         while !best.isEmpty {
             var removedAny = false
@@ -30,9 +44,9 @@ struct ExploreShrinker {
             while start < best.count {
                 var candidate = best
                 candidate.removeSubrange(start..<min(best.count, start + size))
-                if let failure = await sameFailure(candidate, as: found) {
-                    best = Array(candidate.prefix(failure.step + 1))
-                    found = failure
+                // Shorter, not only the same again (a run may add its own last step).
+                if let shorter = await sameFailure(candidate, as: found), shorter.steps.count < best.count {
+                    (best, found) = shorter
                     removedAny = true
                 } else {
                     start += size
@@ -41,22 +55,27 @@ struct ExploreShrinker {
             if size == 1 && !removedAny { break }
             size = max(1, size / 2)
         }
-        // Neighbouring clock steps become one.
+    }
+
+    /// Neighbouring clock steps made one.
+    private mutating func mergeClockSteps(_ best: inout [ExploreStep], _ found: inout ExploreFailure) async {
         var index = 0
         while index + 1 < best.count {
             if case .advance(let first) = best[index], case .advance(let second) = best[index + 1] {
                 var candidate = best
                 candidate.replaceSubrange(index...(index + 1), with: [.advance(milliseconds: first + second)])
-                if let failure = await sameFailure(candidate, as: found) {
-                    best = Array(candidate.prefix(failure.step + 1))
-                    found = failure
+                if let shorter = await sameFailure(candidate, as: found), shorter.steps.count < best.count {
+                    (best, found) = shorter
                     continue
                 }
             }
             index += 1
         }
-        // Each step made simpler in place, as far as it goes.
-        index = 0
+    }
+
+    /// Each step made simpler in place, as far as it goes.
+    private mutating func simplify(_ best: inout [ExploreStep], _ found: inout ExploreFailure) async {
+        var index = 0
         while index < best.count {
             var improved = true
             var rounds = 0
@@ -66,9 +85,8 @@ struct ExploreShrinker {
                 for simpler in simplifications(of: best[index]) {
                     var candidate = best
                     candidate[index] = simpler
-                    if let failure = await sameFailure(candidate, as: found) {
-                        best = Array(candidate.prefix(failure.step + 1))
-                        found = failure
+                    if let simpler = await sameFailure(candidate, as: found), simpler.steps.count <= best.count, simpler.steps != best {
+                        (best, found) = simpler
                         improved = true
                         break
                     }
@@ -76,13 +94,12 @@ struct ExploreShrinker {
             }
             index += 1
         }
-        return (best, found)
     }
 
-    private mutating func sameFailure(_ steps: [ExploreStep], as failure: ExploreFailure) async -> ExploreFailure? {
+    private mutating func sameFailure(_ steps: [ExploreStep], as failure: ExploreFailure) async -> (steps: [ExploreStep], failure: ExploreFailure)? {
         tries += 1
-        guard let found = await attempt(steps), found.signature == failure.signature else { return nil }
-        return found
+        guard let found = await attempt(steps), found.failure.signature == failure.signature else { return nil }
+        return (Array(found.steps.prefix(found.failure.step + 1)), found.failure)
     }
 
     /// Simpler versions of a step, simplest first.

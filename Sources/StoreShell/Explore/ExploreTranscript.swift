@@ -5,14 +5,23 @@ public import StoreHost
 /// each printed recorded by running it once (`TranscriptRunner`), so it reads as a session
 /// would and fails `storesh test` exactly while the bug is there.
 public enum ExploreTranscript {
-    /// One input line, and whether its output is compared.
+    /// One input line, and what its output must be.
     public struct Input: Equatable, Sendable {
-        public let line: String
-        public let compared: Bool
+        public enum Output: Equatable, Sendable {
+            /// As recorded.
+            case recorded
+            /// Anything, and the model may refuse it (`(output not compared)`).
+            case notCompared
+            /// Nothing: a check (`:expect`) whose error is what fails the transcript.
+            case none
+        }
 
-        public init(_ line: String, compared: Bool = true) {
+        public let line: String
+        public let output: Output
+
+        public init(_ line: String, output: Output = .recorded) {
             self.line = line
-            self.compared = compared
+            self.output = output
         }
     }
 
@@ -22,16 +31,32 @@ public enum ExploreTranscript {
         var lines = comments.map { "# " + $0 }
         for input in inputs {
             lines.append("> " + input.line)
-            if !input.compared { lines.append(Transcript.outputNotCompared) }
+            if input.output == .notCompared { lines.append(Transcript.outputNotCompared) }
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `text` with every compared input's output recorded, as `storesh test --update`
-    /// records it: the transcript is run once, in a fresh session, from `file`'s folder.
+    /// The transcript of `inputs` with every recorded input's output recorded, as
+    /// `storesh test --update` records it: run once, in a fresh session, from `file`'s
+    /// folder. An input whose output must be none gets none, whatever it printed.
     @MainActor
-    public static func record(_ text: String, file: String, searchPath: [String], setUp: (PluginHost) -> Void) async -> String {
-        await TranscriptRunner.run(text, file: file, searchPath: searchPath, setUp: setUp).updated
+    public static func record(comments: [String], inputs: [Input], file: String, searchPath: [String], setUp: (PluginHost) -> Void) async -> String {
+        let text = text(comments: comments, inputs: inputs)
+        let recorded = await TranscriptRunner.run(text, file: file, searchPath: searchPath, setUp: setUp).updated
+        var transcript = Transcript.parse(recorded)
+        var keep = true
+        var inputIndex = 0
+        transcript.items = transcript.items.filter { item in
+            switch item {
+            case .input:
+                keep = inputIndex >= inputs.count || inputs[inputIndex].output != .none
+                inputIndex += 1
+                return true
+            case .output: return keep
+            case .comment, .blank: return true
+            }
+        }
+        return transcript.text
     }
 
     /// `target` written relative to the folder `directory` (both absolute), so a

@@ -16,6 +16,8 @@ public struct ExploreOptions: Sendable {
     public var invariants: [StateCondition] = []
     /// Replays each run in a fresh store and compares every state.
     public var checkDeterminism = true
+    /// The actions runs may use (all of the model's when nil).
+    public var actions: [String]?
 
     /// The defaults, with `seed`.
     public init(seed: UInt64) { self.seed = seed }
@@ -48,6 +50,10 @@ public struct ExploreReport: Sendable {
     /// The run (1-based) that found it, and how many steps it had up to the failure.
     public let foundInRun: Int?
     public let originalLength: Int?
+    /// The steps every run started with (`:explore`: the session's actions).
+    public var prefix: [ExploreStep] = []
+    /// Commands run once before the search (`:stub`s), which the transcript runs too.
+    public var setup: [String] = []
     /// The shrunk run, and the state before its first step and after each.
     public let shrunk: [ExploreStep]
     public let shrunkStates: [Value]
@@ -74,14 +80,30 @@ public final class Explorer {
     private let driver: ExploreDriver
     private var generator: ActionGenerator
     private var random: ExploreRandom
+    private let prefix: [ExploreStep]
 
     /// An explorer of `core`'s current model. `prefix`: steps every run starts with.
     public init(core: ShellCore, options: ExploreOptions, prefix: [ExploreStep] = []) throws(ShellError) {
         guard let model = core.current?.model else { throw ShellError(core.noCurrentModel, origin: .prompt) }
         self.core = core
         self.options = options
-        driver = ExploreDriver(core: core, invariants: options.invariants, prefix: prefix)
-        generator = ActionGenerator(model: model, candidates: Array(model.actions.indices), clockSteps: core.host.clock is VirtualClock)
+        self.prefix = prefix
+        // The model's own invariants, then the ones asked for (each once).
+        var invariants = model.invariants
+        for condition in options.invariants where !invariants.contains(condition) { invariants.append(condition) }
+        driver = ExploreDriver(core: core, invariants: invariants, prefix: prefix)
+        var candidates = Array(model.actions.indices)
+        if let names = options.actions {
+            candidates = []
+            for name in names {
+                guard let index = model.actions.firstIndex(where: { $0.name == name }) else {
+                    throw ShellError("\(model.qualifiedName) has no action '\(name)'; its actions: \(model.actions.map(\.name).joined(separator: ", "))", origin: .prompt)
+                }
+                if !candidates.contains(index) { candidates.append(index) }
+            }
+            guard !candidates.isEmpty else { throw ShellError("no actions to explore with", origin: .prompt) }
+        }
+        generator = ActionGenerator(model: model, candidates: candidates, clockSteps: core.host.clock is VirtualClock)
         random = ExploreRandom(seed: options.seed)
     }
 
@@ -121,9 +143,11 @@ public final class Explorer {
         }
         let searchSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         guard let found else {
-            return ExploreReport(model: model.qualifiedName, seed: options.seed, runs: runs, steps: steps, distinctStates: seen.count,
+            var report = ExploreReport(model: model.qualifiedName, seed: options.seed, runs: runs, steps: steps, distinctStates: seen.count,
                                  coverage: coverage, stoppedByTimeLimit: stopped, failure: nil, foundInRun: nil, originalLength: nil,
                                  shrunk: [], shrunkStates: [], shrinkRuns: 0, searchSeconds: searchSeconds, shrinkSeconds: 0)
+            report.prefix = prefix
+            return report
         }
         progress("run \(found.run) failed after \(found.failure.step + 1) steps: \(found.failure); shrinking")
         let shrinkStart = DispatchTime.now().uptimeNanoseconds
@@ -131,10 +155,12 @@ public final class Explorer {
         let (shrunk, failure) = await shrinker.shrink(found.steps, failure: found.failure)
         let final = try await driver.run(length: shrunk.count, keepStates: true, next: Self.replaying(shrunk))
         let shrinkSeconds = Double(DispatchTime.now().uptimeNanoseconds - shrinkStart) / 1e9
-        return ExploreReport(model: model.qualifiedName, seed: options.seed, runs: runs, steps: steps, distinctStates: seen.count,
+        var report = ExploreReport(model: model.qualifiedName, seed: options.seed, runs: runs, steps: steps, distinctStates: seen.count,
                              coverage: coverage, stoppedByTimeLimit: stopped, failure: failure, foundInRun: found.run,
                              originalLength: found.failure.step + 1, shrunk: shrunk, shrunkStates: final.states,
                              shrinkRuns: shrinker.tries, searchSeconds: searchSeconds, shrinkSeconds: shrinkSeconds)
+        report.prefix = prefix
+        return report
     }
 
     /// A `next` that hands out `steps` in order.
@@ -160,13 +186,14 @@ public final class Explorer {
         return ExploreFailure(kind: .nondeterministic(path: path, first: change?.old, second: change?.new), step: differs - 1)
     }
 
-    /// The failure running `steps` ends with, found the way `like` was.
-    private func attempt(_ steps: [ExploreStep], like failure: ExploreFailure) async -> ExploreFailure? {
+    /// The steps a run of `steps` made and the failure it ended with, found the way `like`
+    /// was.
+    private func attempt(_ steps: [ExploreStep], like failure: ExploreFailure) async -> (steps: [ExploreStep], failure: ExploreFailure)? {
         let keep: Bool
         if case .nondeterministic = failure.kind { keep = true } else { keep = false }
         guard let run = try? await driver.run(length: steps.count, keepStates: keep, next: Self.replaying(steps)) else { return nil }
-        if let found = run.failure { return found }
-        guard keep else { return nil }
-        return try? await replayDiffers(run)
+        if let found = run.failure { return (run.steps, found) }
+        guard keep, let found = try? await replayDiffers(run) else { return nil }
+        return (run.steps, found)
     }
 }

@@ -16,9 +16,10 @@ import Foundation
 /// expected to fail), so a recording of a broken setup can never pass. An
 /// expected line ending in ` (re)` is a regular expression for the whole line, one ending
 /// in ` (glob)` a glob (`*` any text, `?` one character). An input whose only expected
-/// line is `(output not compared)` may print anything (it must still not fail, unless
-/// written `!> `): `storesh explore` writes its failing step so, for the fix will change
-/// what that step prints. Blank lines at the end of a block only separate blocks.
+/// line is `(output not compared)` may print anything and may be refused, but must not
+/// crash or hang its model: `storesh explore` writes its failing step so, since a fix
+/// changes what that step prints (or refuses it). Blank lines at the end of a block only
+/// separate blocks.
 public struct Transcript: Equatable, Sendable {
     /// One line of the file, classified.
     public enum Item: Equatable, Sendable {

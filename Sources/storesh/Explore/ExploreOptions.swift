@@ -31,6 +31,12 @@ struct ExploreCommandOptions: ParsableCommand {
     @Option(name: .customLong("invariant"), help: ArgumentHelp("Check PATH OP VALUE after every step (OP: == != < <= > >=), e.g. 'balance >= 0'. Repeatable. A path that names nothing holds.", valueName: "EXPR"))
     var invariants: [String] = []
 
+    @Option(help: ArgumentHelp("Use only these actions (names separated by ','; default: all the model's).", valueName: "A,B"))
+    var actions: String?
+
+    @Option(name: .customLong("stub"), help: ArgumentHelp("Answer a service's calls as ':stub' does: 'SERVICE RESULT[, RESULT…]' (a result may be fail \"message\"). Repeatable; the transcript sets them up too.", valueName: "STUB"))
+    var stubs: [String] = []
+
     @Option(help: ArgumentHelp("Seed for every choice (default: from the time; printed either way).", valueName: "N"))
     var seed: UInt64?
 

@@ -9,7 +9,10 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
     let host = PluginHost(clock: VirtualClock(), searchPath: PluginHost.defaultSearchPath(extra: options.pluginPath))
     options.isolation.apply(to: host)
     host.workerOutput = { StandardStreams.error($0) }
-    let core = ShellCore(host: host, showDiff: true, reportActions: false) { _ in }
+    var problems: [String] = []
+    let core = ShellCore(host: host, showDiff: true, reportActions: false) { output in
+        if case .error(let error) = output { problems.append(error.message) }
+    }
     for name in options.plugins.isEmpty ? ["Counter"] : options.plugins {
         do {
             _ = try host.load(name)
@@ -25,6 +28,11 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
         return 2
     }
     guard let model = core.current?.model, let plugin = host.plugins.first(where: { $0.name == model.plugin }) else { return 2 }
+    let setup = options.stubs.map { ":stub " + $0 }
+    for line in setup where !(await core.execute(line)) {
+        StandardStreams.error("storesh explore: --stub '\(line.dropFirst(6))': \(problems.last ?? "refused")\n")
+        return 2
+    }
     let seed = options.seed ?? UInt64(DispatchTime.now().uptimeNanoseconds % 1_000_000_007)
     var settings = ExploreOptions(seed: seed)
     settings.runs = options.runs
@@ -32,14 +40,16 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
     settings.timeLimit = options.timeLimit
     settings.invariants = (try? options.conditions()) ?? []
     settings.checkDeterminism = !options.noDeterminismCheck
+    settings.actions = options.actions.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
     let progress = isatty(STDERR_FILENO) == 1
-    let report: ExploreReport
+    var report: ExploreReport
     do {
         let explorer = try Explorer(core: core, options: settings)
         report = try await explorer.explore { line in if progress { StandardStreams.error("explore: \(line)\n") } }
+        report.setup = setup
     } catch {
         StandardStreams.error("storesh explore: \(error.message)\n")
-        return 1
+        return 2
     }
     let rate = report.searchSeconds > 0 ? Int(Double(report.steps) / report.searchSeconds) : 0
     StandardStreams.error("explore: searched \(report.runs) runs in \(String(format: "%.2f", report.searchSeconds)) s (\(rate) steps/s)"
@@ -54,7 +64,7 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
             "Found by storesh explore (seed \(seed)): \(report.failure?.description ?? "")",
             "It fails 'storesh test' while the bug is there, and passes once it is fixed.",
         ]
-        let recorded = await ExploreTranscript.record(ExploreTranscript.text(comments: comments, inputs: inputs), file: file, searchPath: host.searchPath) { options.isolation.apply(to: $0) }
+        let recorded = await ExploreTranscript.record(comments: comments, inputs: inputs, file: file, searchPath: host.searchPath) { options.isolation.apply(to: $0) }
         do {
             try recorded.write(toFile: file, atomically: true, encoding: .utf8)
             lines += ["wrote \(options.out ?? (file as NSString).lastPathComponent): run it with storesh test"]
