@@ -58,8 +58,8 @@ public struct TranscriptWriter: Sendable {
         ":load " + Self.quotedIfNeeded(relativePath(path))
     }
 
-    /// `path` as seen from the transcript's folder (`../.build/debug/libCounter.so`);
-    /// `./NAME` for a file beside it, so `:load` takes it as a path.
+    /// `path` as seen from the transcript's folder (`../.build/debug/libCounter.so`,
+    /// `lib/libCounter.so`); `./NAME` for a file beside it, so `:load` takes it as a path.
     public func relativePath(_ path: String) -> String {
         Self.relativePath(to: path, from: directory)
     }
@@ -72,7 +72,8 @@ public struct TranscriptWriter: Sendable {
         let shared = zip(targetParts, baseParts).prefix { $0 == $1 }.count
         let ups = Array(repeating: "..", count: baseParts.count - shared)
         let rest = Array(targetParts[shared...])
-        return ups.isEmpty ? "./" + rest.joined(separator: "/") : (ups + rest).joined(separator: "/")
+        let path = (ups + rest).joined(separator: "/")
+        return path.contains("/") ? path : "./" + path
     }
 
     /// The transcript written so far.

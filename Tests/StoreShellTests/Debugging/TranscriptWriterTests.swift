@@ -33,6 +33,7 @@ struct TranscriptWriterTests {
         let writer = TranscriptWriter(file: "/tmp/storesh-writer-test/tests/bug.transcript")
         #expect(writer.relativePath("/tmp/storesh-writer-test/build/libA.so") == "../build/libA.so")
         #expect(writer.relativePath("/tmp/storesh-writer-test/tests/libA.so") == "./libA.so")
+        #expect(writer.relativePath("/tmp/storesh-writer-test/tests/lib/libA.so") == "lib/libA.so")
         #expect(writer.loadCommand(plugin: "/tmp/storesh-writer-test/my dir/libA.so") == #":load "../my dir/libA.so""#)
     }
 
