@@ -202,7 +202,7 @@ final class ScriptRunner {
         if echo { echoLine(statement) }
         if await !core.execute(statement, origin: LineOrigin(file: file, line: line)) {
             outcome.failures += 1
-            if bail {
+            if bail || core.takeBreakpointStop() {
                 outcome.stop = true
                 return false
             }

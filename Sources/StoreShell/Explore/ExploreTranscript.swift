@@ -62,12 +62,6 @@ public enum ExploreTranscript {
     /// `target` written relative to the folder `directory` (both absolute), so a
     /// transcript that names a plugin by it runs from any working directory.
     public static func relativePath(to target: String, from directory: String) -> String {
-        let targetParts = URL(fileURLWithPath: target).standardizedFileURL.pathComponents
-        let baseParts = URL(fileURLWithPath: directory).standardizedFileURL.pathComponents
-        var common = 0
-        while common < min(targetParts.count, baseParts.count), targetParts[common] == baseParts[common] { common += 1 }
-        let ups = Array(repeating: "..", count: baseParts.count - common)
-        let path = (ups + targetParts[common...]).joined(separator: "/")
-        return path.contains("/") ? path : "./" + path
+        TranscriptWriter.relativePath(to: target, from: directory)
     }
 }

@@ -26,6 +26,11 @@ public struct HistoryEntry: Sendable, Equatable {
 @MainActor
 public final class History {
     @exclusivity(unchecked) public private(set) var entries: [HistoryEntry] = []
+    /// The diff each entry made, beside it, when the shell worked it out as the action
+    /// was applied (or `:why` worked it out since); nil where it is not known. `:why`
+    /// reads it. Kept apart from `entries`, whose equality says which timelines share
+    /// actions.
+    @exclusivity(unchecked) private(set) var diffs: [[StateChange]?] = []
     /// How many entries are applied; entries from here on are undone.
     @exclusivity(unchecked) public private(set) var position = 0
     /// State after entry `index` (0: the initial state), for indexes that are multiples
@@ -46,6 +51,9 @@ public final class History {
     /// Older snapshots are kept only at multiples of this (`interval` until there are
     /// too many).
     private lazy var snapshotSpacing = interval
+    /// How many of the newest actions keep the diff they made as they are recorded (a diff
+    /// holds old and new values: a million of them would outweigh the actions).
+    nonisolated static let keptDiffs = 100_000
     /// The limit storesh uses unless told otherwise: about 85 MB of actions.
     nonisolated public static let defaultLimit = 1_000_000
 
@@ -80,6 +88,7 @@ public final class History {
             return 0
         }
         entries.removeFirst(cut)
+        diffs.removeFirst(cut)
         position -= cut
         dropped += cut
         var moved: [Int: Value] = [:]
@@ -129,9 +138,13 @@ public final class History {
             branches.append(Branch(entries: entries, fork: position))
             branch = branches.count
             entries.removeSubrange(position...)
+            diffs.removeSubrange(position...)
             snapshots = snapshots.filter { $0.key <= position }
         }
         entries.append(entry)
+        diffs.append(nil)
+        // Diffs are kept for the newest actions only; `:why` works older ones out again.
+        if diffs.count > Self.keptDiffs { diffs[diffs.count - 1 - Self.keptDiffs] = nil }
         position += 1
         return branch
     }
@@ -143,6 +156,7 @@ public final class History {
         let shared = zip(entries, chosen.entries).prefix { $0 == $1 }.count
         branches[number - 1] = Branch(entries: entries, fork: shared)
         entries = chosen.entries
+        diffs = Array(diffs.prefix(shared)) + Array(repeating: nil, count: entries.count - shared)
         position = entries.count
         snapshots = snapshots.filter { $0.key <= shared }
     }
@@ -189,10 +203,17 @@ public final class History {
     func setSkipped(_ skipped: Bool, at index: Int) {
         entries[index].skipped = skipped
         snapshots = snapshots.filter { $0.key <= index }
+        for later in index..<diffs.count { diffs[later] = nil }
     }
 
     func setChanged(_ changed: Bool, at index: Int) {
         entries[index].changed = changed
+        diffs[index] = nil
+    }
+
+    /// Keeps the diff entry `index` (0-based) made.
+    func setDiff(_ changes: [StateChange], at index: Int) {
+        diffs[index] = changes
     }
 
     /// The state before anything happened.

@@ -6,17 +6,26 @@ extension ShellCore {
     /// actions. The journal is written by the callers: ahead of an action they send, after
     /// one an effect applied.
     /// Returns a note to show when undone actions were set aside as a branch.
+    /// `diff`: the changes the action made, when they are known (`:why` reads them).
     @discardableResult
-    func record(_ action: ActionDescriptor, _ arguments: [Value], source: ActionSource, changed: Bool, in session: Session, snapshot: Bool = true) -> ShellOutput? {
+    func record(_ action: ActionDescriptor, _ arguments: [Value], source: ActionSource, changed: Bool, diff: [StateChange]? = nil, in session: Session, snapshot: Bool = true) -> ShellOutput? {
         guard !rebuilding else { return nil }
         guard let history = history(of: session) else { return nil }
         let index = action.index
         let branch = history.record(HistoryEntry(action: Int32(index), arguments: arguments, source: source, text: nil, changed: changed, skipped: false))
+        if let diff { history.setDiff(diff, at: history.position - 1) }
+        if branch != nil || debugging.checksEachAction { noteRecorded(in: session, history: history, branch: branch) }
         // `snapshot: false` when the session's state is already past this action (a batch
         // is recorded after it ran): a snapshot now would be of the wrong state.
         if snapshot, history.wantsSnapshot { history.rememberState(of: session, at: history.position) }
         if history.wantsTrim { trim(history, of: session) }
         return branch.map { branchNote($0, in: history) }
+    }
+
+    /// The diff to keep for an action: none when it changed nothing; unknown (nil) when it
+    /// changed the state and no diff was worked out (its result was not observed).
+    static func knownDiff(changed: Bool, _ changes: [StateChange]) -> [StateChange]? {
+        !changed ? [] : (changes.isEmpty ? nil : changes)
     }
 
     /// A history for a new session, with the shell's `--history-limit`.
@@ -74,11 +83,11 @@ extension ShellCore {
     }
 
     /// Records an action an effect applied, from the text the plugin reported.
-    func recordEffectAction(_ text: String, changed: Bool, in session: Session) {
+    func recordEffectAction(_ text: String, changed: Bool, changes: [StateChange] = [], in session: Session) {
         guard !rebuilding else { return }
         let key = session.model.qualifiedName
         if let bound = try? ActionBinding.bind(ActionCall.parse(text), to: session.model) {
-            let note = record(bound.0, bound.1, source: .effect, changed: changed, in: session)
+            let note = record(bound.0, bound.1, source: .effect, changed: changed, diff: Self.knownDiff(changed: changed, changes), in: session)
             journalDone(.action(model: key, source: .effect, text: bound.0.text(with: bound.1)))
             if let note { output(note) }
             return

@@ -241,9 +241,11 @@ extension ShellCore {
             throw ShellError("\(error)", origin: .prompt)
         }
         history.move(to: target)
+        if debugging.checksEachAction { checkWatches(in: live, after: "the jump to \(history.shown(target))", action: nil, firesBreaks: false) }
         guard report else { return }
         let changes = live.model.stateDiff.changes(from: before, to: live.state)
         output(.info(kind: "position", lines: ["at \(history.shown(target)) of \(history.shown(history.entries.count))"] + (showDiff ? changes.map { "  " + $0.description } : [])))
+        flushDebuggingOutput()
     }
 
     /// Why `replayEntries` stopped: the message, and the action (0-based) it stopped at.
@@ -261,7 +263,9 @@ extension ShellCore {
     /// a chunk, with the history moved there.
     func replayEntries(of history: History, into live: Session, from start: Int, to target: Int, interruptible: Bool = false) throws(ReplayStop) {
         let interval = history.interval
-        let chunk = live.runsInWorker ? max(interval, 1024 / interval * interval) : interval
+        // A jump with breakpoints set goes one action at a time, each state looked at.
+        var breaks = interruptible ? breakpointStates(of: live, in: live.state) : []
+        let chunk = !breaks.isEmpty ? 1 : live.runsInWorker ? max(interval, 1024 / interval * interval) : interval
         var index = start
         while index < target {
             if interruptible, index > start, takeInterrupt() {
@@ -293,6 +297,7 @@ extension ShellCore {
             if let error = outcome.error { throw ReplayStop(message: error.message, index: positions[outcome.changed.count]) }
             if end % interval == 0 { history.rememberState(of: live, at: end) }
             index = end
+            if !breaks.isEmpty, let stop = breakpointStop(&breaks, in: live, history: history, at: end, target: target) { throw stop }
         }
     }
 }

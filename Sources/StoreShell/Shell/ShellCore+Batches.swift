@@ -32,7 +32,8 @@ extension ShellCore {
 
     /// Whether a script may hand its action lines to `executeActions` as a group now:
     /// nothing is journaled ahead of them (a journal writes each before it is sent).
-    public var groupsActions: Bool { journal == nil && current != nil }
+    /// Nor while watches, breakpoints or the timer look at each action.
+    public var groupsActions: Bool { journal == nil && current != nil && !debugging.checksEachAction }
 
 }
 

@@ -88,7 +88,7 @@ extension ShellCore {
         case "expect": return current.map { statePaths($0.state, identity: $0.model.stateDiff) } ?? []
         case "explore":
             return ["--invariant", "--seed", "--runs", "--steps", "--out"] + (current.map { statePaths($0.state, identity: $0.model.stateDiff) } ?? [])
-        default: return []
+        case let other: return debuggingCompletions(other) ?? []
         }
     }
 

@@ -57,6 +57,7 @@ extension ShellCore {
             if takeInterrupt() { return fail("interrupted before the clock reached the end (effects due up to here have run)", origin: origin) }
             virtual.fireNext()
             await settle()
+            if debugging.breakHit != nil { return true } // a breakpoint stops the clock here
         }
         virtual.advance(by: target - virtual.now)
         return true
@@ -82,10 +83,12 @@ extension ShellCore {
                 if takeInterrupt() { return interruptedWait(origin) }
                 virtual.fireNext()
                 await settle()
+                if debugging.breakHit != nil { return true }
             }
         } else {
             while effectsInFlight > 0, host.clock.now - start < timeout * 1_000_000 {
                 if takeInterrupt() { return interruptedWait(origin) }
+                if debugging.breakHit != nil { return true }
                 try? await Task.sleep(for: .milliseconds(1))
             }
         }

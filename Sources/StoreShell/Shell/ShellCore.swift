@@ -79,6 +79,8 @@ public final class ShellCore {
     /// True while the results of a batch the model has already run are being recorded:
     /// the model's state is then past the one being recorded.
     @exclusivity(unchecked) var takingBatch = false
+    /// Watches, breakpoints, the session's tape for `:save-test`, the timer.
+    let debugging = DebuggingState()
     /// How callbacks reach the core without a weak reference to it (see `WeakRoute`).
     private(set) lazy var route = WeakRoute(self)
 
@@ -115,10 +117,11 @@ public final class ShellCore {
         let (kind, textStart) = LineKind.classify(line)
         guard kind != .blank else { return true }
         defer { recoverLostWorkers() }
+        let started = debugging.timer ? DispatchTime.now().uptimeNanoseconds : 0
         switch kind {
         case .blank, .comment: return true
-        case .command: return await command(String(line[textStart...]), origin: origin)
-        case .action: return send(line, origin: origin)
+        case .command: return lineDone(line, kind: kind, succeeded: await command(String(line[textStart...]), origin: origin), origin: origin, started: started)
+        case .action: return lineDone(line, kind: kind, succeeded: send(line, origin: origin), origin: origin, started: started)
         }
     }
 
@@ -165,7 +168,9 @@ public final class ShellCore {
         }
         return holdingEffectOutput {
             do throws(SessionError) {
-                let result = try session.send(bound.0, arguments: bound.1, observe: observesActions)
+                let result = debugging.timer
+                    ? try timedSend(session, bound.0, bound.1, observe: observesActions)
+                    : try session.send(bound.0, arguments: bound.1, observe: observesActions)
                 return reportSent(result, of: bound.0, bound.1, line: line, origin: origin, in: session)
             } catch {
                 retractJournal()
@@ -188,7 +193,7 @@ public final class ShellCore {
     /// state that could not be read after it is an error. False when that error happened.
     func reportSent(_ result: SendResult, of action: ActionDescriptor, _ arguments: [Value], line: String, origin: LineOrigin, in session: Session, snapshot: Bool = true) -> Bool {
         let source: ActionSource = origin.file == nil ? .typed : .script
-        let note = record(action, arguments, source: source, changed: result.stateChanged, in: session, snapshot: snapshot)
+        let note = record(action, arguments, source: source, changed: result.stateChanged, diff: Self.knownDiff(changed: result.stateChanged, result.changes), in: session, snapshot: snapshot)
         if reportActions { output(.action(text: Self.trimmed(line), result: result)) }
         if let note { output(note) }
         if let problem = result.stateError { return fail("the action was applied, but \(problem)", origin: origin) }
@@ -218,6 +223,7 @@ public final class ShellCore {
 
     @discardableResult
     func fail(_ message: String, origin: LineOrigin, text: String? = nil, offset: Int? = nil) -> Bool {
+        if let text, LineKind.of(text) == .action { noteFailedAction(text) }
         output(.error(ShellError(message, origin: origin, text: text, offset: offset)))
         return false
     }
@@ -333,8 +339,9 @@ public final class ShellCore {
             let elapsed = known.map { (now - $0.started) / 1_000_000 } ?? 0
             report(.effect(EffectReport(model: model, event: record, label: known?.label ?? record.label, elapsedMilliseconds: elapsed)))
         case .applied(let action, let changes, let changed):
-            if let session = sessions[model] { recordEffectAction(action, changed: changed, in: session) }
+            if let session = sessions[model] { recordEffectAction(action, changed: changed, changes: changes, in: session) }
             report(.applied(action: action, changes: changes, showDiff: showDiff))
+            if held == nil { flushDebuggingOutput() }
         }
     }
 

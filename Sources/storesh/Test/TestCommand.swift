@@ -15,12 +15,22 @@ struct TestOptions: ParsableCommand {
         failed. An input that reports an error fails its transcript unless written '!> ' (expected \
         to fail), and so do effects still running at the end (unless ':fx leave-running'). \
         --update writes the actual output into the files whose only difference is output; it \
-        never records an unexpected error.
+        never records an unexpected error. --from-journal JOURNAL --out FILE turns a journal \
+        (--journal) into a transcript of that session, its output recorded and checked by running it.
         """
     )
 
     @Argument(help: ArgumentHelp("Transcript files, or directories holding *.transcript files.", valueName: "PATH"))
-    var paths: [String]
+    var paths: [String] = []
+
+    @Option(name: .customLong("from-journal"), help: ArgumentHelp("Write the session of this journal as a transcript (to --out) instead of running transcripts.", valueName: "JOURNAL"))
+    var fromJournal: String?
+
+    @Option(help: ArgumentHelp("With --from-journal: the transcript to write (replaced only with --force).", valueName: "FILE"))
+    var out: String?
+
+    @Flag(help: "With --from-journal: replace an existing --out file.")
+    var force = false
 
     @Flag(help: "Write the actual output back into each file.")
     var update = false
@@ -55,6 +65,13 @@ struct TestOptions: ParsableCommand {
     @OptionGroup var isolation: IsolationOptions
 
     func validate() throws {
+        if fromJournal != nil {
+            guard out != nil else { throw ValidationError("--from-journal needs --out FILE: where to write the transcript") }
+            guard paths.isEmpty else { throw ValidationError("--from-journal writes a transcript and runs none; leave out \(paths.joined(separator: " "))") }
+        } else {
+            guard !paths.isEmpty else { throw ValidationError("give transcripts to run (files or directories), or --from-journal JOURNAL --out FILE") }
+            guard out == nil, !force else { throw ValidationError("--out and --force go with --from-journal") }
+        }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json, not '\(format)'") }
         if let junit { try validateReportPath(junit) }

@@ -6,6 +6,9 @@ import StoreShell
 @MainActor
 func runTests(_ options: TestOptions) async -> Int32 {
     let reporter = TestReporter(json: options.format == "json")
+    if let journal = options.fromJournal, let out = options.out {
+        return await writeJournalTranscript(journal, to: out, options: options, reporter: reporter)
+    }
     let files: [String]
     switch options.files() {
     case .success(let list): files = list
