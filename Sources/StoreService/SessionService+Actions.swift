@@ -22,15 +22,15 @@ extension SessionService {
     private static func operation(for action: ActionDescriptor, in model: ModelDescriptor, avoiding taken: Set<String>) -> Operation {
         let parts = action.name.split(separator: ".", omittingEmptySubsequences: false)
         let keyCount = parts.filter { $0.hasSuffix("[]") }.count
-        let labels = Set(action.params.compactMap(\.label))
+        let labels = Set(action.params.dropFirst(keyCount).compactMap(\.label))
         var names: [String] = []
         var parameters: [OperationParameter] = []
         var positional = 0
         for (index, param) in action.params.enumerated() {
-            let name: String
+            var name: String
             let doc: String
             if index < keyCount {
-                var key = keyCount == 1 ? "key" : "key\(index + 1)"
+                var key = param.label ?? (keyCount == 1 ? "key" : "key\(index + 1)")
                 while labels.contains(key) { key += "_" }
                 name = key
                 doc = "The key of the element the action is for (\(parts.filter { $0.hasSuffix("[]") }[index].dropLast(2))[KEY])."
@@ -44,6 +44,7 @@ extension SessionService {
                 name = argument
                 doc = param.doc ?? "Argument \(positional) (\(param.type.rawValue))."
             }
+            while names.contains(name) { name += "_" }
             names.append(name)
             parameters.append(OperationParameter(name, kind(of: param.type), required: true, doc: doc))
         }
