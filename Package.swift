@@ -200,6 +200,7 @@ let package = Package(
         // End to end: runs the built storesh binary, in batch mode and through a pseudo-terminal.
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(name: "StoreshTests", dependencies: ["TestSupport", "CPseudoTerminal", "StoreHost"], swiftSettings: strict),
+        .testTarget(name: "StoreMCPTests", dependencies: ["StoreMCP", "StoreService", "StoreShell", "StoreHost", "StoreValue", "HostTestSupport", .product(name: "MCP", package: "swift-sdk")], swiftSettings: strict),
         .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "ObservableStore"], swiftSettings: strict),
         .testTarget(name: "ArborealTestingTests", dependencies: ["ArborealTesting", "Arboreal"], swiftSettings: strict),
         .testTarget(
