@@ -44,7 +44,7 @@ actor LineTransport: Transport {
                 ledger.noteRequests(in: line)
                 continuation.yield(line)
             } tooLong: { length in
-                StandardStreams.error("storesh mcp: a message of more than \(length) bytes was dropped (the limit is \(LineTransport.lineLimit))\n")
+                StandardStreams.error("storesh mcp: a message of \(length) bytes was dropped: longer than the limit of \(LineTransport.lineLimit)\n")
             }
             continuation.finish()
         }
