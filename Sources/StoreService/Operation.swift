@@ -43,12 +43,16 @@ public struct OperationParameter: Sendable, Equatable {
         case choice([String])
     }
 
+    /// The name its argument goes by.
     public let name: String
+    /// What its values may be.
     public let kind: Kind
+    /// True when a call must give it.
     public let required: Bool
     /// What it means, for the client's reader.
     public let doc: String
 
+    /// A parameter called `name` of `kind`, described by `doc`.
     public init(_ name: String, _ kind: Kind, required: Bool = false, doc: String) {
         self.name = name
         self.kind = kind
@@ -59,8 +63,10 @@ public struct OperationParameter: Sendable, Equatable {
 
 /// A refusal before anything ran: an argument missing, unknown or of the wrong kind.
 public struct OperationError: Error, Equatable, Sendable {
+    /// What was wrong, for the client's reader.
     public let message: String
 
+    /// A refusal saying `message`.
     public init(_ message: String) {
         self.message = message
     }

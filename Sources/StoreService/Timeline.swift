@@ -10,7 +10,9 @@ public struct Timeline: Sendable {
 
     /// One entry: its number in the session (from 1) and what the shell reported.
     public struct Entry: Sendable, Equatable {
+        /// Its number in the session, from 1.
         public let number: Int
+        /// What the shell reported.
         public let output: ShellOutput
     }
 
