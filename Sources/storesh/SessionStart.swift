@@ -83,4 +83,18 @@ enum SessionStart {
         if options.watch { core.watchPluginFiles() }
         return .ready(failed: failed)
     }
+
+    /// Ends `core`'s session: what workers still have to say is forwarded, and the
+    /// journal synced. False when the sync failed (said on standard error).
+    static func finish(_ core: ShellCore) -> Bool {
+        core.host.forwardWorkerOutput()
+        guard let journal = core.journal else { return true }
+        do throws(Journal.Problem) {
+            try journal.sync()
+            return true
+        } catch {
+            StandardStreams.error("storesh: \(error.message)\n")
+            return false
+        }
+    }
 }

@@ -66,15 +66,7 @@ func runShell(_ options: Options) async -> Int32 {
     if interactive, !(stopped && (options.bail || core.quitRequested)) {
         await Prompt(core: core, printer: printer).run()
     }
-    host.forwardWorkerOutput()
-    if let journal = core.journal {
-        do throws(Journal.Problem) {
-            try journal.sync()
-        } catch {
-            StandardStreams.error("storesh: \(error.message)\n")
-            failed = true
-        }
-    }
+    if !SessionStart.finish(core) { failed = true }
     if unreadable { return 2 }
     return failed || core.journalFailures > 0 || core.workerCrashes > 0 || core.hostErrors > 0 ? 1 : 0
 }

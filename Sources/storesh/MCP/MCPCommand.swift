@@ -56,14 +56,5 @@ func runMCP(_ options: MCPOptions) async -> Int32 {
         StandardStreams.error("storesh mcp: \(error)\n")
         return 1
     }
-    host.forwardWorkerOutput()
-    if let journal = core.journal {
-        do throws(Journal.Problem) {
-            try journal.sync()
-        } catch {
-            StandardStreams.error("storesh: \(error.message)\n")
-            return 1
-        }
-    }
-    return 0
+    return SessionStart.finish(core) ? 0 : 1
 }
