@@ -109,7 +109,7 @@ import Testing
         let service = try Self.service("Todos", clock: RealClock())
         _ = await service.perform("action_add", arguments: ["title": .string("milk"), "priority": .int(1)])
         _ = await service.perform("action_toggleLater", arguments: ["id": .string("t1"), "milliseconds": .int(100)])
-        let waiting = Task { await service.perform("wait", arguments: ["timeout": .string("5s")]) }
+        let waiting = Task { await service.perform("wait", arguments: ["timeout": .string("60s")]) }
         await eventually { service.isBusy }
         // Asked while :wait runs, the read waits for it: the effect has toggled the todo.
         let read = await service.perform("state", arguments: ["path": .string("todos[0].done")])
