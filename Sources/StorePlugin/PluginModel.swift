@@ -13,6 +13,8 @@ public struct PluginModel: @unchecked Sendable {
     let makeStore: @MainActor (StoreContext) throws(PluginFailure) -> PluginStore
     /// Fields that identify the elements of the state's lists (see `identified(by:)`).
     var identityFields: [String] = []
+    /// What must hold of the state after every action (see `invariants(_:)`).
+    var invariants: [String] = []
 
     @usableFromInline
     init(
@@ -35,6 +37,20 @@ extension PluginModel {
     public func identified(by fields: String...) -> PluginModel {
         var model = self
         model.identityFields = fields
+        return model
+    }
+}
+
+extension PluginModel {
+    /// The model with checks that must hold of its state after every action, each
+    /// `PATH OP VALUE` as storesh's `:expect` reads it (OP one of `==`, `!=`, `<`, `<=`,
+    /// `>`, `>=`): `.invariants("balance >= 0", "items[0].quantity > 0")`. `storesh explore`
+    /// checks them after every step with no flags; a path that names nothing in a state
+    /// (the first item of an empty list) holds there. A check that does not read fails
+    /// the plugin's registration, naming it.
+    public func invariants(_ checks: String...) -> PluginModel {
+        var model = self
+        model.invariants = checks
         return model
     }
 }

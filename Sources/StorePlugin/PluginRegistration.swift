@@ -78,6 +78,10 @@ public enum StorePlugin {
         defer { identity.deallocate() }
         for (index, field) in model.identityFields.enumerated() { identity[index] = strings.copy(field) }
         identity[model.identityFields.count] = nil
+        let invariants = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: model.invariants.count + 1)
+        defer { invariants.deallocate() }
+        for (index, check) in model.invariants.enumerated() { invariants[index] = strings.copy(check) }
+        invariants[model.invariants.count] = nil
         var description = sp_model(
             struct_size: UInt32(MemoryLayout<sp_model>.size), name: strings.copy(model.name), doc: strings.copy(model.doc),
             actions: UnsafePointer(actions), action_count: UInt32(model.actions.count),
@@ -86,7 +90,8 @@ public enum StorePlugin {
             create: Trampolines.create, destroy: Trampolines.destroy, dispatch: Trampolines.dispatch, snapshot: Trampolines.snapshot,
             replay: Trampolines.replay, restore: Trampolines.restore, snapshot_changes: Trampolines.snapshotChanges,
             identity_fields: model.identityFields.isEmpty ? nil : UnsafePointer(identity),
-            snapshot_encoded: Trampolines.snapshotEncoded
+            snapshot_encoded: Trampolines.snapshotEncoded,
+            invariants: model.invariants.isEmpty ? nil : UnsafePointer(invariants)
         )
         return table.pointee.register_model(table.pointee.host_data, &description, error)
     }

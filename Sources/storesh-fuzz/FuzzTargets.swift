@@ -8,7 +8,7 @@ import StoreValue
 
 /// The fuzz targets, by name (`scripts/fuzz` runs each with `STORESH_FUZZ_TARGET=name`).
 enum FuzzTarget: String, CaseIterable {
-    case action, literal, transcript, journal, `import`, worker, ctree
+    case action, literal, transcript, journal, `import`, worker, ctree, condition
 
     func run(_ data: Data) {
         switch self {
@@ -19,7 +19,21 @@ enum FuzzTarget: String, CaseIterable {
         case .import: Self.exportedLog(data)
         case .worker: Self.workerStream(data)
         case .ctree: Self.valueTree(data)
+        case .condition: Self.condition(data)
         }
+    }
+
+    /// `PATH OP VALUE` (`:expect`, `:bisect`, explore's invariants): a check written back
+    /// reads back as itself, and checking it against a state never traps.
+    static func condition(_ data: Data) {
+        guard let text = String(validating: data.prefix(4096), as: UTF8.self), let condition = try? StateCondition.parse(text) else { return }
+        guard let again = try? StateCondition.parse(condition.description), again == condition else {
+            violated("'\(text)' written back as '\(condition.description)' does not read back as itself")
+        }
+        let state: Value = .record(type: nil, fields: [
+            .init("count", .int(3)), .init("name", .string("a<b")), .init("items", .array([.record(type: nil, fields: [.init("id", .string("x")), .init("v", .double(.nan))])])),
+        ])
+        _ = condition.explain(condition.check(state, identity: StateDiff(identityFields: ["id"])))
     }
 
     /// Fails the run with what went wrong (libFuzzer saves the input that did it).

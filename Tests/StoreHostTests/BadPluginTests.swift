@@ -128,6 +128,33 @@ struct BadPluginTests {
         }
     }
 
+    /// `sp_model.invariants`: checks the model declares, read at registration. One that
+    /// does not read is refused, naming it and the column; good ones reach the schema.
+    @Test(arguments: [(#""count > ""#, #"invariant 1 "count > ": column 9: expected a value after '>'"#), (#""count >= 0""#, nil)])
+    func declaredInvariantsAreReadAtRegistration(_ second: String, refusal: String?) throws {
+        let name = refusal == nil ? "goodchecks" : "badchecks"
+        let source = Fixtures.plugin(
+            info: #"{ sizeof(storeplugin_info), STOREPLUGIN_MAGIC, STOREPLUGIN_ABI_VERSION, "\#(name)", "1.0", 0 }"#,
+            register: """
+            static const char *const checks[] = { "items[0].qty > 0", \(second), 0 };
+            sp_model model = { sizeof(sp_model), "\(name)", "doc", 0, 0, 0, 0, 0,
+                (void *)1, (void *)1, (void *)1, (void *)1 };
+            model.invariants = checks;
+            return host->register_model(host->host_data, &model, error);
+            """
+        )
+        let library = try Fixtures.library("lib\(name).so", source: source, in: directory)
+        if let refusal {
+            expectLoadError(library) { error in
+                guard case .registrationFailed(_, _, let message) = error else { return false }
+                return message.contains(refusal)
+            }
+        } else {
+            let plugin = try host.load(library)
+            #expect(plugin.models.first?.invariants.map(\.description) == ["items[0].qty > 0", "count >= 0"])
+        }
+    }
+
     @Test func aGoodPluginStillLoadsAfterEveryFailure() throws {
         _ = try? host.load(directory.appendingPathComponent("nothing.so").path)
         let text = try file("text2.so", Data("text".utf8))

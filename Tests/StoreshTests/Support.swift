@@ -123,3 +123,18 @@ let unrulyPlugin: String = {
 func storeshWithDefaultSignals(_ arguments: [String], input: String = "") throws -> Run {
     try run("/usr/bin/env", ["--default-signal=PIPE", storeshBinary] + arguments, input: Data(input.utf8))
 }
+
+/// Tests/Plugins/planted.c, models with bugs on purpose for `storesh explore`, built with
+/// the system's C compiler into `directory`/libplanted.so: as written, or with every bug
+/// fixed (`-DFIXED`).
+func buildPlanted(into directory: String, fixed: Bool) throws -> String {
+    let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    let header = tests.deletingLastPathComponent().appendingPathComponent("Sources/CStorePlugin/include").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let library = directory + "/libplanted.so"
+    let built = try run("/usr/bin/env", ["cc", "-shared", "-fPIC", "-I", header] + (fixed ? ["-DFIXED"] : []) + ["-o", library, tests.appendingPathComponent("Plugins/planted.c").path], input: Data())
+    guard built.status == 0 else { throw CompileFailure(message: built.stderr) }
+    return library
+}
+
+struct CompileFailure: Error { let message: String }

@@ -11,10 +11,13 @@ struct Line: ModelProtocol, Codable {
     var quantity: Int
     /// Cents per unit; nil until the price service answered.
     var unitPrice: Int?
+    /// The most of one product a cart holds (`storesh explore` found that an `add` near
+    /// `Int.max` overflowed).
+    static let maximum = 10_000
 
     @PluginActions
     enum Action: Codable, Sendable {
-        /// Sets how many of the product to buy (0 or less keeps 1).
+        /// Sets how many of the product to buy (0 or less keeps 1; at most 10,000).
         /// - Parameter quantity: the new quantity
         case setQuantity(Int)
         /// Buys one more.
@@ -24,8 +27,8 @@ struct Line: ModelProtocol, Codable {
     static func update(state: Line, action: Action, environment: Void) -> Update<Line> {
         var next = state
         switch action {
-        case .setQuantity(let quantity): next.quantity = max(1, quantity)
-        case .increment: next.quantity += 1
+        case .setQuantity(let quantity): next.quantity = min(Line.maximum, max(1, quantity))
+        case .increment: next.quantity = min(Line.maximum, next.quantity + 1)
         }
         return Update(state: next)
     }
@@ -95,11 +98,15 @@ struct Cart: ModelProtocol, Codable {
         var next = state
         switch action {
         case .add(let sku, let quantity):
-            if let index = next.lines.firstIndex(where: { $0.sku == sku }) {
-                next.lines[index].quantity += max(1, quantity)
+            guard !sku.trimmingCharacters(in: .whitespaces).isEmpty else {
+                next.problem = "a product needs a code"
                 return Update(state: next)
             }
-            next.lines.append(Line(sku: sku, quantity: max(1, quantity)))
+            if let index = next.lines.firstIndex(where: { $0.sku == sku }) {
+                next.lines[index].quantity = min(Line.maximum, next.lines[index].quantity + min(Line.maximum, max(1, quantity)))
+                return Update(state: next)
+            }
+            next.lines.append(Line(sku: sku, quantity: min(Line.maximum, max(1, quantity))))
             next.pricing.append(sku)
             let fetch = Fx<Action>.task {
                 do {
@@ -159,5 +166,7 @@ func price(sku: String) -> Int {
 // The glue: the model, and the two symbols storesh looks for.
 let cartModel = PluginModel.observable("cart", doc: "A shopping cart with a priced, keyed list and a checkout form.", initial: { Cart() }, services: [priceService.declaration], environment: { Cart.Environment(clock: $0.clock, price: $0.caller(priceService)) })
     .identified(by: "sku")
+    // What `storesh explore` checks with no flags (it found that `add` took an empty code).
+    .invariants("lines[0].quantity > 0", "lines[0].sku != \"\"")
 @_cdecl("storeplugin_info_v1") public func pluginInfo() -> UnsafeRawPointer { StorePlugin.info(name: "cart", version: "1.0.0") }
 @_cdecl("storeplugin_register_v1") public func pluginRegister(_ host: UnsafeRawPointer, _ error: UnsafeMutableRawPointer) -> Int32 { StorePlugin.register(host: host, error: error, models: [cartModel]) }

@@ -42,6 +42,19 @@ public enum ShellWorkloads {
         ("todos-seeded", "Todos", ["seed 2000"] + (1...500).map { "todos[\"t\($0 * 3)\"].toggle" } + ["orderByPriority", "orderByDate", "removeCompleted"]),
     ]
 
+    /// Seconds for `storesh explore` on Counter to generate, send and check `runs` runs of
+    /// `steps` steps (increment, decrement and reset have no bug, so every run is whole), without the determinism
+    /// replays unless `replays`; start-up included (subtract `startUp`).
+    public static func explore(runs: Int, steps: Int, storesh: String, replays: Bool, options: [String] = []) throws -> Double {
+        // setCount is left out: Counter traps at the largest Int on purpose (the crash the
+        // worker docs show), and explore finds that within a few runs.
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-bench-explore.transcript").path
+        let arguments = ["explore", "--seed", "1", "--runs", String(runs), "--steps", String(steps), "--actions", "increment,decrement,reset",
+                         "--out", out] + (replays ? [] : ["--no-determinism-check"]) + options
+        let run = try time(storesh, arguments, expect: nil)
+        return run.seconds
+    }
+
     /// Seconds from exec to exit for `storesh -c :quit` (start, load Counter, one command):
     /// an upper bound on the time to the first prompt, which needs a terminal to see.
     public static func startUp(storesh: String) throws -> Double {

@@ -241,6 +241,18 @@ do {
     }
     print(String(format: "%d-line script of increment, --quiet: in a worker %.3f s = %.2f M actions/s   target >= 0.5 M/s; --in-process %.3f s = %.2f M actions/s   target >= 1 M/s (end to end)",
                  options.scriptLines, script, Double(options.scriptLines) / script / 1e6, inProcessScript, Double(options.scriptLines) / inProcessScript / 1e6))
+    // storesh explore on Counter: steps generated, sent and checked per second (start-up
+    // taken off), in a worker and in process, with and without the determinism replays.
+    let (runs, steps) = (max(1, options.scriptLines / 500), 500)
+    var explored: [String] = []
+    for (label, flags) in [("in a worker", [String]()), ("in process", ["--in-process"])] {
+        for replays in [false, true] {
+            var best = Double.infinity
+            for _ in 0..<r { best = min(best, try ShellWorkloads.explore(runs: runs, steps: steps, storesh: binary, replays: replays, options: flags) - startUp) }
+            explored.append(String(format: "%@%@ %.0f k steps/s", label, replays ? " with replays" : "", Double(runs * steps) / max(best, 1e-6) / 1e3))
+        }
+    }
+    print("storesh explore, Counter, \(runs * steps) steps: " + explored.joined(separator: "; ") + "   target >= 100 k/s in a worker")
     var prompt = Double.infinity, baseline = Double.infinity
     if FileManager.default.isExecutableFile(atPath: "/usr/bin/script") {
         for _ in 0..<max(r, 5) {

@@ -328,6 +328,15 @@ typedef struct sp_model {
      * checks every byte: an encoding that does not parse is the plugin's error. */
     int32_t (*snapshot_encoded)(void *store, int32_t (*write)(void *sink, const void *bytes, size_t count),
                                 void *sink);
+
+    /* ---- Invariants (optional; NULL when not declared). ---- */
+
+    /* What must hold of the state after every action, NULL-terminated, at most 64: each
+     * "PATH OP VALUE" as storesh's :expect reads it, OP one of == != < <= > >=
+     * ("balance >= 0", "todos[0].title != \"\""). `storesh explore` checks them after every
+     * step with no flags; a path that names nothing in a state holds there. A text that
+     * does not read as a check fails the registration, naming it and the column. */
+    const char *const *invariants;
 } sp_model;
 
 /* ---- What a plugin exports ---------------------------------------------------------- */

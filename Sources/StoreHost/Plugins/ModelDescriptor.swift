@@ -134,6 +134,9 @@ public final class ModelDescriptor: @unchecked Sendable {
     public let identityFields: [String]
     /// Diffs of this model's states: list elements identified by its identity fields.
     public let stateDiff: StateDiff
+    /// What the model says must hold of its state after every action (`storeplugin.h`'s
+    /// `invariants`): `storesh explore` checks them with no flags.
+    public let invariants: [StateCondition]
 
     /// True when the model can replay its history (undo, jumps, resume).
     public var supportsTimeTravel: Bool { worker != nil || scripted != nil ? declaredTimeTravel : replay != nil }
@@ -158,12 +161,13 @@ public final class ModelDescriptor: @unchecked Sendable {
         restore: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_error>?) -> Int32)?,
         snapshotChanges: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?)? = nil,
         snapshotEncoded: SnapshotEncoded? = nil,
-        identityFields: [String] = [],
+        identityFields: [String] = [], invariants: [StateCondition] = [],
         worker: WorkerPlugin? = nil, indexInPlugin: Int = 0, declaredTimeTravel: Bool = false,
         scripted: (@MainActor @Sendable () -> any StoreConnection)? = nil
     ) {
         self.identityFields = identityFields
         self.stateDiff = StateDiff(identityFields: identityFields)
+        self.invariants = invariants
         self.worker = worker
         self.indexInPlugin = indexInPlugin
         self.declaredTimeTravel = declaredTimeTravel
@@ -201,7 +205,7 @@ public final class ModelDescriptor: @unchecked Sendable {
     /// or nowhere): the schema alone, with C entry points that refuse to run.
     convenience init(
         plugin: String, name: String, doc: String?, actions: [ActionDescriptor], services: [ServiceDescriptor],
-        identityFields: [String] = [], worker: WorkerPlugin? = nil, indexInPlugin: Int = 0, timeTravel: Bool = false,
+        identityFields: [String] = [], invariants: [StateCondition] = [], worker: WorkerPlugin? = nil, indexInPlugin: Int = 0, timeTravel: Bool = false,
         scripted: (@MainActor @Sendable () -> any StoreConnection)? = nil
     ) {
         self.init(
@@ -211,7 +215,7 @@ public final class ModelDescriptor: @unchecked Sendable {
                 return Int32(SP_ERR_INTERNAL)
             },
             destroy: { _ in }, dispatch: { _, _, _, _, _ in Int32(SP_ERR_INTERNAL) }, snapshot: { _ in nil },
-            replay: nil, restore: nil, identityFields: identityFields,
+            replay: nil, restore: nil, identityFields: identityFields, invariants: invariants,
             worker: worker, indexInPlugin: indexInPlugin, declaredTimeTravel: timeTravel, scripted: scripted
         )
     }

@@ -21,6 +21,7 @@ enum Registration {
         let hasChanges = model.struct_size >= UInt32(end(of: \sp_model.snapshot_changes))
         let hasIdentity = model.struct_size >= UInt32(end(of: \sp_model.identity_fields))
         let hasEncoded = model.struct_size >= UInt32(end(of: \sp_model.snapshot_encoded))
+        let hasInvariants = model.struct_size >= UInt32(end(of: \sp_model.invariants))
         guard let rawName = model.name.map({ String(cString: $0) }), isIdentifier(rawName) else {
             throw Invalid(message: "a model name must match [A-Za-z_][A-Za-z0-9_-]*")
         }
@@ -59,6 +60,7 @@ enum Registration {
             services.append(ServiceDescriptor(name: name, doc: service.doc.map { String(cString: $0) }, signature: signature, defaultImplementation: implementation))
         }
         let identityFields = try hasIdentity ? identities(model.identity_fields, in: where_) : []
+        let invariants = try hasInvariants ? conditions(model.invariants, in: where_) : []
         return ModelDescriptor(
             plugin: plugin, name: rawName, doc: model.doc.map { String(cString: $0) },
             actions: actions, services: services, modelData: model.model_data,
@@ -66,8 +68,25 @@ enum Registration {
             replay: hasTimeTravel ? model.replay : nil, restore: hasTimeTravel ? model.restore : nil,
             snapshotChanges: hasChanges ? model.snapshot_changes : nil,
             snapshotEncoded: hasEncoded ? model.snapshot_encoded : nil,
-            identityFields: identityFields
+            identityFields: identityFields, invariants: invariants
         )
+    }
+
+    /// The NULL-terminated `invariants` list: checks, at most 64.
+    private static func conditions(_ list: UnsafePointer<UnsafePointer<CChar>?>?, in where_: String) throws(Invalid) -> [StateCondition] {
+        guard let list else { return [] }
+        var conditions: [StateCondition] = []
+        while let entry = list[conditions.count] {
+            let text = String(cString: entry)
+            do throws(TextError) {
+                conditions.append(try StateCondition.parse(text))
+            } catch {
+                let column = String(decoding: Array(text.utf8).prefix(error.offset), as: UTF8.self).count + 1
+                throw Invalid(message: "\(where_): invariant \(conditions.count) \"\(text)\": column \(column): \(error.message)")
+            }
+            guard conditions.count <= 64 else { throw Invalid(message: "\(where_): invariants has no NULL after 64 checks") }
+        }
+        return conditions
     }
 
     /// The NULL-terminated `identity_fields` list: field names, at most 16.

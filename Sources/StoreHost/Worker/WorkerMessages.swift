@@ -38,6 +38,8 @@ extension WireWriter {
             }
             u32(UInt32(model.identityFields.count))
             for field in model.identityFields { string(field) }
+            u32(UInt32(model.invariants.count))
+            for condition in model.invariants { string(condition.description) }
         }
     }
 }
@@ -74,7 +76,17 @@ extension WireReader {
             }
             var identityFields: [String] = []
             for _ in 0..<(try u32()) { identityFields.append(try string()) }
-            models.append(WorkerPlugin.ModelSchema(name: modelName, doc: doc, timeTravel: timeTravel, actions: actions, services: services, identityFields: identityFields))
+            var invariants: [StateCondition] = []
+            for _ in 0..<(try u32()) {
+                let text = try string()
+                do throws(TextError) {
+                    invariants.append(try StateCondition.parse(text))
+                } catch {
+                    throw WireError(description: "invariant \"\(text)\" does not read: \(error.message)")
+                }
+            }
+            models.append(WorkerPlugin.ModelSchema(name: modelName, doc: doc, timeTravel: timeTravel, actions: actions, services: services,
+                                                   identityFields: identityFields, invariants: invariants))
         }
         return WorkerPlugin.RegisteredPlugin(name: name, version: version, toolchain: toolchain, resolvedPath: resolved, models: models)
     }

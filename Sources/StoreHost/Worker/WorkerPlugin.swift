@@ -51,9 +51,10 @@ public final class WorkerPlugin {
         package var actions: [(name: String, doc: String?, typed: Bool, params: [ParamDescriptor])]
         package var services: [(name: String, doc: String?, signature: String)]
         package var identityFields: [String]
+        package var invariants: [StateCondition]
 
         package static func == (a: ModelSchema, b: ModelSchema) -> Bool {
-            a.name == b.name && a.doc == b.doc && a.timeTravel == b.timeTravel && a.identityFields == b.identityFields
+            a.name == b.name && a.doc == b.doc && a.timeTravel == b.timeTravel && a.identityFields == b.identityFields && a.invariants == b.invariants
                 && a.actions.map(\.name) == b.actions.map(\.name) && a.actions.map(\.params) == b.actions.map(\.params)
                 && a.services.map(\.name) == b.services.map(\.name) && a.services.map(\.signature) == b.services.map(\.signature)
         }
@@ -125,7 +126,7 @@ public final class WorkerPlugin {
                     ActionDescriptor(index: position, name: action.name, doc: action.doc, params: action.params, typed: nil, isTyped: action.typed)
                 },
                 services: schema.services.map { ServiceDescriptor(name: $0.name, doc: $0.doc, signature: $0.signature, defaultImplementation: nil) },
-                identityFields: schema.identityFields, worker: self, indexInPlugin: index, timeTravel: schema.timeTravel
+                identityFields: schema.identityFields, invariants: schema.invariants, worker: self, indexInPlugin: index, timeTravel: schema.timeTravel
             )
         }
     }

@@ -5,7 +5,7 @@ package import StoreValue
 /// byte and the body.
 package enum WorkerProtocol {
     /// Bumped on any incompatible change; `hello` checks it.
-    package static let version: UInt32 = 5
+    package static let version: UInt32 = 6
     /// No frame is larger (a state snapshot of 256 MiB is already absurd).
     static let maxFrame = 1 << 28
 

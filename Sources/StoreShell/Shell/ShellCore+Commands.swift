@@ -117,14 +117,20 @@ extension ShellCore {
             }
             return true
         },
-        ShellCommand(name: "fx", usage: ":fx [leave-running]", summary: "effects in flight in the current model",
-                     detail: ["A script or transcript that ends with effects in flight fails, as TCA's TestStore does; ':fx leave-running' says that is expected."]) { core, args, origin in
+        ShellCommand(name: "fx", usage: ":fx [leave-running | none-failed]", summary: "effects in flight in the current model",
+                     detail: ["A script or transcript that ends with effects in flight fails, as TCA's TestStore does; ':fx leave-running' says that is expected.",
+                              "':fx none-failed' is a check: an error when an effect of the current model failed since its store was made (storesh explore pins a failed effect with it)."]) { core, args, origin in
             switch args.first {
             case nil: break
             case "leave-running" where args.count == 1:
                 core.effectsMayOutlive = true
                 return true
-            default: return core.fail("usage: :fx [leave-running]", origin: origin)
+            case "none-failed" where args.count == 1:
+                guard let model = core.current?.model.qualifiedName else { return core.fail(core.noCurrentModel, origin: origin) }
+                let failed = core.failedEffects[model] ?? []
+                guard failed.isEmpty else { return core.fail("\(failed.count) effect\(failed.count == 1 ? "" : "s") failed: \(failed.joined(separator: "; "))", origin: origin) }
+                return true
+            default: return core.fail("usage: :fx [leave-running | none-failed]", origin: origin)
             }
             let running = core.inFlight()
             let lines = running.map { "fx #\($0.id) \($0.label ?? "effect") running for \($0.milliseconds)ms" }
@@ -223,7 +229,7 @@ extension ShellCore {
             core.requestQuit()
             return true
         },
-    ]
+    ] + exploreCommands
 
     static let aliases = ["q": "quit", "exit": "quit", "h": "help", "?": "help"]
 

@@ -85,6 +85,9 @@ extension ShellCore {
         case "reload", "crash": return host.plugins.map(\.name)
         case "state": return current.map { statePaths($0.state, identity: $0.model.stateDiff) } ?? []
         case "diff": return ["on", "off"]
+        case "expect": return current.map { statePaths($0.state, identity: $0.model.stateDiff) } ?? []
+        case "explore":
+            return ["--invariant", "--seed", "--runs", "--steps", "--out"] + (current.map { statePaths($0.state, identity: $0.model.stateDiff) } ?? [])
         default: return []
         }
     }

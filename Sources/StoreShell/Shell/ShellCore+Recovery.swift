@@ -69,6 +69,7 @@ extension ShellCore {
     }
 
     private func recover(_ plugin: LoadedPlugin, worker: WorkerPlugin, after loss: WorkerLoss, announce: Bool = true) {
+        workerLosses += 1
         failEffects(of: plugin, because: loss)
         let began = DispatchTime.now().uptimeNanoseconds
         defer { lastRecoveryMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e6 }

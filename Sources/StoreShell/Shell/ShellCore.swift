@@ -29,6 +29,8 @@ public final class ShellCore {
     @exclusivity(unchecked) public private(set) var current: Session?
     var sessions: [String: Session] = [:]
     private var effects: [String: [UInt64: (label: String?, started: Int64)]] = [:]
+    /// Per model, the effects that failed since its store was made (`:fx none-failed`).
+    var failedEffects: [String: [String]] = [:]
     /// Each model's history of actions (see `:log`, `:goto`).
     public internal(set) var histories: [String: History] = [:] {
         didSet { historyCache = nil }
@@ -41,6 +43,9 @@ public final class ShellCore {
     /// Workers that died between lines (an effect crashed them): a run with any must not
     /// exit 0, though no line failed.
     public internal(set) var workerCrashes = 0
+    /// Workers lost for any reason (a crash in an action or between actions, a hang, an
+    /// interrupt), each counted once, when it is replaced.
+    public internal(set) var workerLosses = 0
     /// Errors plugins and the host logged (a plugin's `SP_LOG_ERROR`, a failed
     /// `--check-changes`): a run with any fails, as one with a failed line does.
     public internal(set) var hostErrors = 0
@@ -290,6 +295,7 @@ public final class ShellCore {
         old?.onEvent = nil
         sessions[key] = session
         effects[key] = [:]
+        failedEffects[key] = nil
         if histories[key] == nil { histories[key] = newHistory(initial: session.state) }
         session.onEvent = { [weak route] event in route?.target.observe(event, in: key) }
         if let old, current === old { current = session }
@@ -322,6 +328,7 @@ public final class ShellCore {
             if record.kind == .started { table[record.effect] = (record.label, now) }
             let known = table[record.effect]
             if [.finished, .failed, .cancelled].contains(record.kind) { table[record.effect] = nil }
+            if record.kind == .failed { failedEffects[model, default: []].append("#\(record.effect) \(known?.label ?? record.label ?? "effect"): \(record.message ?? "failed")") }
             effects[model] = table
             let elapsed = known.map { (now - $0.started) / 1_000_000 } ?? 0
             report(.effect(EffectReport(model: model, event: record, label: known?.label ?? record.label, elapsedMilliseconds: elapsed)))

@@ -15,8 +15,11 @@ import Foundation
 /// that reports an error fails the transcript unless it is written `!> ` (an input
 /// expected to fail), so a recording of a broken setup can never pass. An
 /// expected line ending in ` (re)` is a regular expression for the whole line, one ending
-/// in ` (glob)` a glob (`*` any text, `?` one character). Blank lines at the end of a
-/// block only separate blocks.
+/// in ` (glob)` a glob (`*` any text, `?` one character). An input whose only expected
+/// line is `(output not compared)` may print anything and may be refused, but must not
+/// crash or hang its model: `storesh explore` writes its failing step so, since a fix
+/// changes what that step prints (or refuses it). Blank lines at the end of a block only
+/// separate blocks.
 public struct Transcript: Equatable, Sendable {
     /// One line of the file, classified.
     public enum Item: Equatable, Sendable {
@@ -112,6 +115,9 @@ public struct Transcript: Equatable, Sendable {
             }
         }.joined(separator: "\n") + "\n"
     }
+
+    /// The one expected line of an input whose output is not compared.
+    public static let outputNotCompared = "(output not compared)"
 
     /// Whether actual output `line` matches expected line `pattern`.
     public static func matches(_ line: String, _ pattern: String) -> Bool {

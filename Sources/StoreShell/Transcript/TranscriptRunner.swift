@@ -70,6 +70,7 @@ public enum TranscriptRunner {
             // Errors are output like any other; without FILE:LINE, which would change
             // whenever the file is updated.
             let input = block.input.joined(separator: "\n")
+            let lossesBefore = core.workerLosses
             await core.execute(input, origin: .prompt)
             await core.settle()
             while printed.last == "" { printed.removeLast() }
@@ -80,7 +81,10 @@ public enum TranscriptRunner {
                 problems.append("\(file):\(block.line): '\(input)' failed, so the rest of the transcript was not run (it would have run against another model): \(error); \(setupHint(setup))")
                 return Result(file: file, diff: [], updated: text, problems: problems)
             }
-            if let error = errors.first, !block.expectsError {
+            // An input whose output is not compared may be refused (a fix may refuse what
+            // the bug let through); a crash or a hang still fails it.
+            let refusalAllowed = block.expected.map(\.text) == [Transcript.outputNotCompared] && core.workerLosses == lossesBefore
+            if let error = errors.first, !block.expectsError, !refusalAllowed {
                 problems.append("\(file):\(block.line): '\(input)' failed, and the transcript does not expect it to (write it as '!> \(block.input[0])' if it should): \(error)")
             } else if errors.isEmpty, block.expectsError {
                 problems.append("\(file):\(block.line): '\(input)' is written '!> ' (expected to fail) but succeeded")
@@ -109,11 +113,13 @@ public enum TranscriptRunner {
             let expected = blocks[blockIndex].expected
             blockIndex += 1
             let actual = actualByLine[line] ?? []
-            for (offset, text) in actual.enumerated() {
-                if offset < expected.count, Transcript.matches(text, expected[offset].text) {
-                    items.append(.output(expected[offset].text, line: 0))
-                } else {
-                    items.append(.output(text, line: 0))
+            if expected.map(\.text) == [Transcript.outputNotCompared] {
+                // Whatever the input printed matches, and the marker stays.
+                items.append(.output(Transcript.outputNotCompared, line: 0))
+            } else {
+                for (offset, text) in actual.enumerated() {
+                    let matched = offset < expected.count && Transcript.matches(text, expected[offset].text)
+                    items.append(.output(matched ? expected[offset].text : text, line: 0))
                 }
             }
             // Skip the old output (and the blanks inside it) up to the next input/comment,

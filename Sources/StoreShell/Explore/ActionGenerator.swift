@@ -1,0 +1,156 @@
+import StoreHost
+import StoreValue
+
+/// Makes the steps of explored runs from a model's schema: every action, with arguments
+/// by kind biased to the edges (0, ±1, the limits, the empty string) and to values the
+/// state already holds; keyed actions take their keys from the current state (now and
+/// then one it does not have); clock steps between actions when time matters.
+///
+/// Swarm testing: each run leaves out a random part of the actions (`startRun`), so long
+/// runs of a few actions happen, which reach deep states far more often than runs where
+/// every action is equally likely.
+struct ActionGenerator {
+    let model: ModelDescriptor
+    /// The actions the explorer may use (indexes into `model.actions`).
+    let candidates: [Int]
+    /// Whether to interleave clock steps (the clock is virtual).
+    let clockSteps: Bool
+    /// How often a step moves the clock: more often once the model has started effects
+    /// (`sawEffects`), since then time decides what happens.
+    var sawEffects = false
+    /// This run's actions (a swarm subset of `candidates`).
+    private(set) var enabled: [Int] = []
+    /// Values seen in states, for arguments.
+    private var seenInts: [Int64] = []
+    private var seenStrings: [String] = []
+
+    init(model: ModelDescriptor, candidates: [Int], clockSteps: Bool) {
+        self.model = model
+        self.candidates = candidates
+        self.clockSteps = clockSteps
+    }
+
+    /// Chooses this run's actions: each candidate with even odds, at least one. Every
+    /// fourth run uses them all (a swarm that never tries all together misses bugs that
+    /// need two rare actions).
+    mutating func startRun(_ random: inout ExploreRandom, run: Int) {
+        guard run % 4 != 0, candidates.count > 1 else { enabled = candidates; return }
+        enabled = candidates.filter { _ in random.chance(0.5) }
+        if enabled.isEmpty { enabled = [random.pick(candidates)] }
+    }
+
+    /// The next step from `state`.
+    mutating func step(_ random: inout ExploreRandom, state: Value) -> ExploreStep {
+        if clockSteps, random.chance(sawEffects ? 0.1 : 0.02) {
+            return .advance(milliseconds: random.pick([1, 10, 100, 250, 1_000, 5_000, 60_000]))
+        }
+        let action = model.actions[random.pick(enabled)]
+        return .action(name: action.name, arguments: arguments(for: action, random: &random, state: state))
+    }
+
+    /// Remembers values the state holds (a bounded sample), for later arguments.
+    mutating func learn(from state: Value) {
+        var budget = 64
+        collect(state, budget: &budget)
+    }
+
+    private mutating func collect(_ value: Value, budget: inout Int) {
+        guard budget > 0 else { return }
+        budget -= 1
+        switch value {
+        case .int(let number): remember(number, in: &seenInts)
+        case .string(let text): remember(text, in: &seenStrings)
+        case .array(let items): for item in items.prefix(8) { collect(item, budget: &budget) }
+        case .record(_, let fields), .enumCase(_, let fields):
+            for field in fields.prefix(16) {
+                if let label = field.label { remember(label, in: &seenStrings) }
+                collect(field.value, budget: &budget)
+            }
+        default: break
+        }
+    }
+
+    private func remember<T: Equatable>(_ item: T, in list: inout [T]) {
+        guard !list.contains(item) else { return }
+        if list.count >= 32 { list.removeFirst() }
+        list.append(item)
+    }
+
+    private func arguments(for action: ActionDescriptor, random: inout ExploreRandom, state: Value) -> [Value] {
+        let keys = keys(for: action, random: &random, state: state)
+        return action.params.enumerated().map { index, param in
+            index < keys.count ? keys[index] : value(of: param.type, random: &random, depth: 0)
+        }
+    }
+
+    /// Keys for `todos[].toggle`: an id of an element of `todos` (or a label of a
+    /// record there), sometimes one that is not there.
+    private func keys(for action: ActionDescriptor, random: inout ExploreRandom, state: Value) -> [Value] {
+        let parts = action.name.split(separator: ".").dropLast()
+        var keys: [Value] = []
+        var path = ""
+        for part in parts {
+            let hasKey = part.hasSuffix("[]")
+            let field = hasKey ? String(part.dropLast(2)) : String(part)
+            path = path.isEmpty ? field : path + "." + field
+            guard hasKey else { continue }
+            let type = keys.count < action.params.count ? action.params[keys.count].type : .string
+            let found = (try? PathSyntax.lookup(path, in: state, identity: model.stateDiff)).map(containedKeys) ?? []
+            let key: String
+            if found.isEmpty || random.chance(0.05) {
+                key = type == .int ? String(random.pick([0, 1, -1, 99])) : random.pick(["missing", "", "x"])
+            } else {
+                key = random.pick(found)
+            }
+            let value: Value = type == .int ? Int64(key).map(Value.int) ?? .int(0) : .string(key)
+            keys.append(value)
+            path += "[" + value.compact + "]"
+        }
+        return keys
+    }
+
+    private func containedKeys(_ container: Value) -> [String] {
+        switch container {
+        case .array(let items): return items.compactMap { model.stateDiff.identity($0) }
+        case .record(_, let fields): return fields.compactMap(\.label)
+        default: return []
+        }
+    }
+
+    private func value(of type: ParamType, random: inout ExploreRandom, depth: Int) -> Value {
+        switch type {
+        case .int: return .int(int(&random))
+        case .double:
+            if random.chance(0.3), !seenInts.isEmpty { return .double(Double(random.pick(seenInts))) }
+            return .double(random.pick([0, 1, -1, 0.5, -0.5, 1e9, -1e9, 3.25, Double(random.index(1000))]))
+        case .bool: return .bool(random.chance(0.5))
+        case .string: return .string(string(&random))
+        case .value: return tree(&random, depth: depth)
+        }
+    }
+
+    private func int(_ random: inout ExploreRandom) -> Int64 {
+        if random.chance(0.25), !seenInts.isEmpty {
+            let seen = random.pick(seenInts)
+            return random.pick([seen, seen &+ 1, seen &- 1])
+        }
+        if random.chance(0.05) { return random.pick([Int64.max, Int64.min, Int64(Int32.max), Int64(Int32.min)]) }
+        return random.pick([0, 1, -1, 2, 3, 5, 10, -10, 100, 1000]) + (random.chance(0.3) ? Int64(random.index(50)) - 25 : 0)
+    }
+
+    private func string(_ random: inout ExploreRandom) -> String {
+        if random.chance(0.3), !seenStrings.isEmpty { return random.pick(seenStrings) }
+        return random.pick(["", "a", "b", "abc", "hello world", "  ", "é", "x\"y", "0", String(repeating: "z", count: 40)])
+    }
+
+    private func tree(_ random: inout ExploreRandom, depth: Int) -> Value {
+        switch depth < 2 ? random.index(6) : random.index(4) {
+        case 0: return .int(int(&random))
+        case 1: return .string(string(&random))
+        case 2: return .bool(random.chance(0.5))
+        case 3: return .null
+        case 4: return .array((0..<random.index(3)).map { _ in tree(&random, depth: depth + 1) })
+        default: return .record(type: nil, fields: (0..<random.index(3)).map { .init(["a", "b", "c"][$0], tree(&random, depth: depth + 1)) })
+        }
+    }
+}

@@ -1,0 +1,265 @@
+import StoreHost
+import StoreValue
+
+/// Runs steps against fresh stores of one model, through a `ShellCore` of its own (so
+/// effects settle, the virtual clock moves and lost workers come back exactly as they do
+/// at the prompt and in transcripts), and says after which step, if any, the run failed.
+@MainActor
+final class ExploreDriver {
+    /// What one run did.
+    struct Run {
+        var steps: [ExploreStep] = []
+        /// Per step: true accepted, false refused by the model, nil a clock step.
+        var accepted: [Bool?] = []
+        /// A hash of the state after each step (the initial state first).
+        var stateHashes: [Int] = []
+        /// The states themselves, when asked for (determinism checks, the report).
+        var states: [Value] = []
+        var failure: ExploreFailure?
+    }
+
+    let core: ShellCore
+    let invariants: [StateCondition]
+    /// Steps every run starts with, unchecked (`:explore` starts where the session is).
+    let prefix: [ExploreStep]
+    private var failedEffects: [(label: String?, message: String)] = []
+    private var crashMessages: [String] = []
+    private var crashesBefore = 0
+
+    init(core: ShellCore, invariants: [StateCondition], prefix: [ExploreStep]) {
+        self.core = core
+        self.invariants = invariants
+        self.prefix = prefix
+        core.output = { [weak self] output in self?.observe(output) }
+    }
+
+    private func observe(_ output: ShellOutput) {
+        switch output {
+        case .effect(let report) where report.event.kind == .failed:
+            // An effect that ended with its worker is the crash, reported as such.
+            if let message = report.event.message, message.hasPrefix("its worker died") { return }
+            failedEffects.append((report.label, report.event.message ?? "failed"))
+        case .error(let error):
+            crashMessages.append(error.message)
+        default: break
+        }
+    }
+
+    /// A new store in its initial state (a worker lost in the last run started again),
+    /// with the prefix applied.
+    private func freshStore() async throws(ShellError) -> Session {
+        core.recoverLostWorkers(announce: false)
+        try core.reset()
+        guard var session = core.current else { throw ShellError(core.noCurrentModel, origin: .prompt) }
+        for step in prefix {
+            guard case .action(let name, let arguments) = step, let action = session.model.action(named: name) else { continue }
+            do {
+                let result = try session.send(action, arguments: arguments, observe: false)
+                if result.effectsStarted > 0 { await core.settle() }
+            } catch {
+                throw ShellError("the session's own history does not replay: \(step.line(in: session.model)): \(error.message)", origin: .prompt)
+            }
+        }
+        // What the last run's store did as it went (an effect that crashes when it is
+        // cancelled) is not this run's.
+        if core.allEffectsInFlight > 0 || core.host.plugins.contains(where: { $0.worker?.process?.loss != nil }) {
+            await core.settle(limit: 0.5)
+            if core.recoverLostWorkers(announce: false) > 0, let fresh = core.current { session = fresh }
+        }
+        failedEffects = []
+        crashMessages = []
+        crashesBefore = core.workerCrashes
+        return session
+    }
+
+    /// Runs up to `length` steps from a fresh store, each made by `next` from the state
+    /// before it, stopping at the first failure. A model in a worker that has started no
+    /// effect in this exploration gets its actions in observed batches (one round trip for
+    /// up to `batchSize`), made from the state before the batch; the first effect started
+    /// sends the explorer back to one action at a time, and the run is made again so.
+    /// A batch that ends in a crash is made again one action at a time too, to find the
+    /// action that crashed (a lost worker's answer is lost whole).
+    func run(length: Int, keepStates: Bool, oneByOne: Bool = false, next: @escaping (Value) -> ExploreStep?) async throws(ShellError) -> Run {
+        var run = Run()
+        var session = try await freshStore()
+        record(session.state, in: &run, keep: keepStates)
+        if let failure = check(session.state, after: -1) {
+            run.failure = failure
+            return run
+        }
+        var pending: ExploreStep?
+        while run.steps.count < length, run.failure == nil {
+            if batches, !oneByOne, session.runsInWorker, pending == nil {
+                var chunk: [ExploreStep] = []
+                let state = session.state
+                while chunk.count < min(Self.batchSize, length - run.steps.count), let step = next(state) {
+                    guard step.actionName != nil else { pending = step; break }
+                    chunk.append(step)
+                }
+                if chunk.isEmpty, pending == nil { break }
+                if !chunk.isEmpty {
+                    let before = run.steps
+                    switch try sendBatch(chunk, to: session, into: &run, keep: keepStates) {
+                    case .done: continue
+                    case .startedEffects:
+                        // Again, one action at a time, from the start: effects settle
+                        // after each action, as at the prompt.
+                        batches = false
+                    case .lostWorker: break
+                    }
+                    return try await self.run(length: length, keepStates: keepStates, oneByOne: true, next: Self.continuing(before + chunk, then: next))
+                }
+            }
+            guard let step = pending ?? next(session.state) else { break }
+            pending = nil
+            try await perform(step, in: &session, run: &run, keep: keepStates)
+        }
+        // Effects still waiting on the clock get a minute to finish within the run, so
+        // what they do (fail, crash, send actions) is checked and blamed here, not on the
+        // next run's fresh store when this one is destroyed.
+        if run.failure == nil, core.allEffectsInFlight > 0, core.host.clock is VirtualClock {
+            try await perform(.advance(milliseconds: 60_000), in: &session, run: &run, keep: keepStates)
+        }
+        return run
+    }
+
+    /// Up to this many actions go to a worker in one observed batch.
+    static let batchSize = 32
+    /// Whether actions may go in batches: until the first effect starts.
+    private var batches = true
+    /// True once an action started an effect in this exploration.
+    var sawEffects: Bool { !batches }
+
+    /// A `next` that hands out `steps` first, then asks `then`.
+    static func continuing(_ steps: [ExploreStep], then: @escaping (Value) -> ExploreStep?) -> (Value) -> ExploreStep? {
+        var index = 0
+        return { state in
+            defer { index += 1 }
+            return index < steps.count ? steps[index] : then(state)
+        }
+    }
+
+    /// One step on its own, settling effects after it.
+    private func perform(_ step: ExploreStep, in session: inout Session, run: inout Run, keep: Bool) async throws(ShellError) {
+        let index = run.steps.count
+        run.steps.append(step)
+        switch step {
+        case .action(let name, let arguments):
+            guard let action = session.model.action(named: name) else {
+                run.accepted.append(false)
+                return
+            }
+            do {
+                let result = try session.send(action, arguments: arguments, observe: true)
+                run.accepted.append(true)
+                if let problem = result.stateError {
+                    run.failure = ExploreFailure(kind: .crash("the state cannot be read after the action: \(problem)"), step: index)
+                    return
+                }
+                if result.effectsStarted > 0 { batches = false }
+                if result.effectsStarted > 0 || core.allEffectsInFlight > 0 { await core.settle() }
+            } catch {
+                if let loss = error.workerLoss {
+                    run.accepted.append(true)
+                    run.failure = Self.failure(loss, step: index)
+                    return
+                }
+                run.accepted.append(false)
+            }
+        case .advance(let milliseconds):
+            if let clock = core.host.clock as? VirtualClock, clock.nextDeadline == nil, core.allEffectsInFlight == 0 {
+                // Nothing waits on the clock: `:advance` would only move it.
+                clock.advance(by: milliseconds * 1_000_000)
+            } else {
+                _ = await core.execute(":advance \(milliseconds)ms")
+            }
+            run.accepted.append(nil)
+        }
+        if core.current !== session, let current = core.current { session = current }
+        afterStep(index, state: session.state, run: &run, keep: keep)
+    }
+
+    /// How a batch went.
+    private enum BatchEnd { case done, startedEffects, lostWorker }
+
+    /// Sends `chunk` as one observed batch and checks after each action. An action that
+    /// started effects, or a worker lost on the way, means the run must be made again one
+    /// action at a time.
+    private func sendBatch(_ chunk: [ExploreStep], to session: Session, into run: inout Run, keep: Bool) throws(ShellError) -> BatchEnd {
+        var actions: [(ActionDescriptor, [Value])] = []
+        for step in chunk {
+            guard case .action(let name, let arguments) = step, let action = session.model.action(named: name) else { return .lostWorker }
+            actions.append((action, arguments))
+        }
+        let start = run.steps.count
+        var taken = 0
+        do {
+            guard let batch = try session.startObserved(actions, stopAtFailure: false, observe: true) else { return .lostWorker }
+            var results = try session.observedResults(batch)
+            var effects = false
+            var accepted = false
+            while try session.nextObserved(&results, applied: { result in
+                accepted = true
+                if result.effectsStarted > 0 { effects = true }
+            }, refused: { _ in accepted = false }) {
+                if effects { return .startedEffects }
+                run.steps.append(chunk[taken])
+                run.accepted.append(accepted)
+                taken += 1
+                if run.failure == nil { afterStep(start + taken - 1, state: session.state, run: &run, keep: keep) }
+            }
+        } catch {
+            guard error.workerLoss != nil else { throw ShellError(error.message, origin: .prompt) }
+            return .lostWorker
+        }
+        if run.failure != nil, let failed = run.failure?.step { run.steps = Array(run.steps.prefix(failed + 1)) }
+        return .done
+    }
+
+    /// What follows every step: a crash between answers or a failed effect, else the state
+    /// recorded and the invariants checked.
+    private func afterStep(_ index: Int, state: Value, run: inout Run, keep: Bool) {
+        if core.workerCrashes != crashesBefore {
+            // An effect crashed the worker between answers; the core said how.
+            run.failure = ExploreFailure(kind: .crash(crashMessages.last.map(Self.crashSite) ?? "its worker died"), step: index)
+            return
+        }
+        if let effect = failedEffects.first {
+            run.failure = ExploreFailure(kind: .effectFailed(label: effect.label, message: effect.message), step: index)
+            return
+        }
+        record(state, in: &run, keep: keep)
+        run.failure = check(state, after: index)
+    }
+
+    private func record(_ state: Value, in run: inout Run, keep: Bool) {
+        run.stateHashes.append(state.hashValue)
+        if keep { run.states.append(state) }
+    }
+
+    private func check(_ state: Value, after step: Int) -> ExploreFailure? {
+        let identity = core.current?.model.stateDiff ?? StateDiff()
+        for condition in invariants {
+            let outcome = condition.check(state, identity: identity)
+            switch outcome {
+            case .holds, .missing: continue // a path that names nothing yet holds vacuously
+            case .fails, .incomparable:
+                return ExploreFailure(kind: .invariant(condition, explanation: condition.explain(outcome) ?? ""), step: step)
+            }
+        }
+        return nil
+    }
+
+    private static func failure(_ loss: WorkerLoss, step: Int) -> ExploreFailure {
+        if case .hung = loss.cause { return ExploreFailure(kind: .hang(loss.description), step: step) }
+        return ExploreFailure(kind: .crash(loss.description), step: step)
+    }
+
+    /// The crash site in the core's "… crashed …: SIGILL: …, Faulty.swift:60" message.
+    private static func crashSite(_ message: String) -> String {
+        guard let range = message.range(of: "(SIG[A-Z]+|exit status).*", options: .regularExpression) else { return message }
+        var site = String(message[range])
+        if site.hasSuffix(")") { site.removeLast() }
+        return site
+    }
+}

@@ -1,0 +1,63 @@
+public import StoreHost
+public import StoreValue
+
+/// What makes an explored run fail, and where.
+public struct ExploreFailure: Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: Equatable, Sendable {
+        /// An invariant was false after a step (`explanation`: what was found).
+        case invariant(StateCondition, explanation: String)
+        /// The model's worker crashed (`WorkerLoss.description`: the signal, the runtime's
+        /// message and the place in the model's code).
+        case crash(String)
+        /// The model did not answer in time (its worker was stopped).
+        case hang(String)
+        /// An effect failed (its label and message).
+        case effectFailed(label: String?, message: String)
+        /// The same steps in a fresh store gave another state.
+        case nondeterministic(path: String, first: Value?, second: Value?)
+    }
+
+    public let kind: Kind
+    /// The step after which it was seen (0-based; -1: the initial state).
+    public let step: Int
+
+    package init(kind: Kind, step: Int) {
+        self.kind = kind
+        self.step = step
+    }
+
+    /// What stays the same when a run is shrunk: the invariant, the crash site, the
+    /// effect's label, the path that differed. Not the step, nor the values found.
+    public var signature: String {
+        switch kind {
+        case .invariant(let condition, _): "invariant \(condition)"
+        case .crash(let site): "crash \(site)"
+        case .hang: "hang"
+        case .effectFailed(let label, _): "effect \(label ?? "")"
+        case .nondeterministic(let path, _, _): "nondeterministic \(path)"
+        }
+    }
+
+    /// One line: "invariant balance >= 0 broken: balance is -1, expected >= 0".
+    public var description: String {
+        switch kind {
+        case .invariant(let condition, let explanation): "invariant \(condition) broken: \(explanation)"
+        case .crash(let site): "the model crashed: \(site)"
+        case .hang(let what): "the model hung: \(what)"
+        case .effectFailed(let label, let message): "effect \(label ?? "(no label)") failed: \(message)"
+        case .nondeterministic(let path, let first, let second):
+            "not deterministic: the same actions in a fresh store gave \(path) = \(second?.compact ?? "nothing") where the first run had \(first?.compact ?? "nothing")"
+        }
+    }
+
+    /// A short word for JSON and tables.
+    public var kindName: String {
+        switch kind {
+        case .invariant: "invariant"
+        case .crash: "crash"
+        case .hang: "hang"
+        case .effectFailed: "effect"
+        case .nondeterministic: "nondeterministic"
+        }
+    }
+}

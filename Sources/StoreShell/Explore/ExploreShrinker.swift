@@ -1,0 +1,162 @@
+import StoreValue
+
+/// Makes a failing run as small as it can while it still fails the same way (the same
+/// `ExploreFailure.signature`): steps after the failure go, then runs of steps are
+/// removed, halving their length down to single steps (delta debugging), then each
+/// argument is made simpler (numbers toward 0, shorter strings, fewer elements) and clock
+/// steps shorter. What it returns fails as the original did, and no single step can be
+/// removed from it.
+@MainActor
+package struct ExploreShrinker {
+    /// Runs `steps` from a fresh store: the steps it ran (a run may end with a step of its
+    /// own, the clock moved for effects still waiting) and the failure it ended with, if any.
+    package let attempt: ([ExploreStep]) async -> (steps: [ExploreStep], failure: ExploreFailure)?
+    /// How many runs shrinking took.
+    package private(set) var tries = 0
+
+    package init(attempt: @escaping ([ExploreStep]) async -> (steps: [ExploreStep], failure: ExploreFailure)?) {
+        self.attempt = attempt
+    }
+
+    /// The smallest run found, and its failure.
+    package mutating func shrink(_ steps: [ExploreStep], failure: ExploreFailure) async -> ([ExploreStep], ExploreFailure) {
+        var best = Array(steps.prefix(failure.step + 1))
+        var found = failure
+        // Removing, merging, simplifying; again while a round changes anything (a simpler
+        // argument can make a step removable), at most three rounds.
+        for _ in 0..<3 {
+            let before = best
+            await remove(&best, &found)
+            await mergeClockSteps(&best, &found)
+            await simplify(&best, &found)
+            if best == before { break }
+        }
+        return (best, found)
+    }
+
+    /// Runs of steps removed: halves of the run, then quarters, … then single steps, until
+    /// a pass of single steps removes nothing (delta debugging).
+    private mutating func remove(_ best: inout [ExploreStep], _ found: inout ExploreFailure) async {
+        var size = max(1, best.count / 2)
+        while !best.isEmpty {
+            var removedAny = false
+            var start = 0
+            while start < best.count {
+                var candidate = best
+                candidate.removeSubrange(start..<min(best.count, start + size))
+                // Shorter, not only the same again (a run may add its own last step).
+                if let shorter = await sameFailure(candidate, as: found), shorter.steps.count < best.count {
+                    (best, found) = shorter
+                    removedAny = true
+                } else {
+                    start += size
+                }
+            }
+            if size == 1 && !removedAny { break }
+            size = max(1, size / 2)
+        }
+    }
+
+    /// Neighbouring clock steps made one.
+    private mutating func mergeClockSteps(_ best: inout [ExploreStep], _ found: inout ExploreFailure) async {
+        var index = 0
+        while index + 1 < best.count {
+            if case .advance(let first) = best[index], case .advance(let second) = best[index + 1] {
+                var candidate = best
+                candidate.replaceSubrange(index...(index + 1), with: [.advance(milliseconds: first + second)])
+                if let shorter = await sameFailure(candidate, as: found), shorter.steps.count < best.count {
+                    (best, found) = shorter
+                    continue
+                }
+            }
+            index += 1
+        }
+    }
+
+    /// Each step made simpler in place, as far as it goes.
+    private mutating func simplify(_ best: inout [ExploreStep], _ found: inout ExploreFailure) async {
+        var index = 0
+        while index < best.count {
+            var improved = true
+            var rounds = 0
+            while improved, rounds < 24, index < best.count {
+                improved = false
+                rounds += 1
+                for simpler in simplifications(of: best[index]) {
+                    var candidate = best
+                    candidate[index] = simpler
+                    if let simpler = await sameFailure(candidate, as: found), simpler.steps.count <= best.count, simpler.steps != best {
+                        (best, found) = simpler
+                        improved = true
+                        break
+                    }
+                }
+            }
+            index += 1
+        }
+    }
+
+    /// Candidates already run that did not fail the same way: removing any one of a run
+    /// of equal steps gives the same candidate, and it is run once.
+    private var passed: Set<[ExploreStep]> = []
+
+    private mutating func sameFailure(_ steps: [ExploreStep], as failure: ExploreFailure) async -> (steps: [ExploreStep], failure: ExploreFailure)? {
+        guard !passed.contains(steps) else { return nil }
+        tries += 1
+        defer { if passed.count > 100_000 { passed.removeAll() } }
+        guard let found = await attempt(steps), found.failure.signature == failure.signature else {
+            passed.insert(steps)
+            return nil
+        }
+        return (Array(found.steps.prefix(found.failure.step + 1)), found.failure)
+    }
+
+    /// Simpler versions of a step, simplest first.
+    func simplifications(of step: ExploreStep) -> [ExploreStep] {
+        switch step {
+        case .advance(let milliseconds):
+            return [1, milliseconds / 2].filter { $0 >= 1 && $0 < milliseconds }.map { .advance(milliseconds: $0) }
+        case .action(let name, let arguments):
+            var steps: [ExploreStep] = []
+            for (index, argument) in arguments.enumerated() {
+                for simpler in Self.simpler(argument) {
+                    var changed = arguments
+                    changed[index] = simpler
+                    steps.append(.action(name: name, arguments: changed))
+                }
+            }
+            return steps
+        }
+    }
+
+    /// Values simpler than `value`, simplest first.
+    static func simpler(_ value: Value) -> [Value] {
+        switch value {
+        case .int(let number):
+            guard number != 0 else { return [] }
+            var smaller: [Int64] = [0]
+            if number < 0, number != .min { smaller.append(-number) }
+            var half = number / 2
+            while half != 0, smaller.count < 8 {
+                smaller.append(number - half)
+                half /= 2
+            }
+            return smaller.filter { $0 != number && abs($0) <= abs(number == .min ? .max : number) }.map(Value.int)
+        case .double(let number):
+            guard number != 0 else { return [] }
+            return [0, number.rounded(.towardZero)].filter { $0 != number }.map(Value.double)
+        case .string(let text):
+            guard !text.isEmpty else { return [] }
+            return ["", String(text.prefix(1)), String(text.prefix(text.count / 2))].filter { $0 != text }.map(Value.string)
+        case .bool(let flag): return flag ? [.bool(false)] : []
+        case .array(let items):
+            guard !items.isEmpty else { return [] }
+            return [.array([]), .array(Array(items.prefix(items.count / 2)))] + items.indices.map { index in
+                var fewer = items
+                fewer.remove(at: index)
+                return .array(fewer)
+            }
+        default: return []
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+public import StoreHost
+
+/// The transcript `storesh explore` hands back: the shrunk run as inputs, with the output
+/// each printed recorded by running it once (`TranscriptRunner`), so it reads as a session
+/// would and fails `storesh test` exactly while the bug is there.
+public enum ExploreTranscript {
+    /// One input line, and what its output must be.
+    public struct Input: Equatable, Sendable {
+        public enum Output: Equatable, Sendable {
+            /// As recorded.
+            case recorded
+            /// Anything, and the model may refuse it (`(output not compared)`).
+            case notCompared
+            /// Nothing: a check (`:expect`) whose error is what fails the transcript.
+            case none
+        }
+
+        public let line: String
+        public let output: Output
+
+        public init(_ line: String, output: Output = .recorded) {
+            self.line = line
+            self.output = output
+        }
+    }
+
+    /// The transcript's text before recording: a header of `comments`, then each input
+    /// (uncompared ones with the `(output not compared)` line).
+    public static func text(comments: [String], inputs: [Input]) -> String {
+        var lines = comments.map { "# " + $0 }
+        for input in inputs {
+            lines.append("> " + input.line)
+            if input.output == .notCompared { lines.append(Transcript.outputNotCompared) }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The transcript of `inputs` with every recorded input's output recorded, as
+    /// `storesh test --update` records it: run once, in a fresh session, from `file`'s
+    /// folder. An input whose output must be none gets none, whatever it printed.
+    @MainActor
+    public static func record(comments: [String], inputs: [Input], file: String, searchPath: [String], setUp: (PluginHost) -> Void) async -> String {
+        let text = text(comments: comments, inputs: inputs)
+        let recorded = await TranscriptRunner.run(text, file: file, searchPath: searchPath, setUp: setUp).updated
+        var transcript = Transcript.parse(recorded)
+        var keep = true
+        var inputIndex = 0
+        transcript.items = transcript.items.filter { item in
+            switch item {
+            case .input:
+                keep = inputIndex >= inputs.count || inputs[inputIndex].output != .none
+                inputIndex += 1
+                return true
+            case .output: return keep
+            case .comment, .blank: return true
+            }
+        }
+        return transcript.text
+    }
+
+    /// `target` written relative to the folder `directory` (both absolute), so a
+    /// transcript that names a plugin by it runs from any working directory.
+    public static func relativePath(to target: String, from directory: String) -> String {
+        let targetParts = URL(fileURLWithPath: target).standardizedFileURL.pathComponents
+        let baseParts = URL(fileURLWithPath: directory).standardizedFileURL.pathComponents
+        var common = 0
+        while common < min(targetParts.count, baseParts.count), targetParts[common] == baseParts[common] { common += 1 }
+        let ups = Array(repeating: "..", count: baseParts.count - common)
+        let path = (ups + targetParts[common...]).joined(separator: "/")
+        return path.contains("/") ? path : "./" + path
+    }
+}

@@ -1,0 +1,199 @@
+public import StoreHost
+import Dispatch
+public import StoreValue
+
+/// How `storesh explore` and `:explore` search.
+public struct ExploreOptions: Sendable {
+    /// Every choice follows from it: the same seed and options give the same runs.
+    public var seed: UInt64
+    /// Runs to try (each from a fresh store).
+    public var runs = 100
+    /// Steps per run.
+    public var steps = 50
+    /// Seconds after which no new run starts (the output then depends on speed).
+    public var timeLimit: Double?
+    /// Checked after every step (and on the initial state).
+    public var invariants: [StateCondition] = []
+    /// Replays each run in a fresh store and compares every state.
+    public var checkDeterminism = true
+    /// The actions runs may use (all of the model's when nil).
+    public var actions: [String]?
+
+    /// The defaults, with `seed`.
+    public init(seed: UInt64) { self.seed = seed }
+}
+
+/// How often one action was tried in explored runs, and what the model made of it.
+public struct ExploreCoverage: Equatable, Sendable {
+    public let action: String
+    public var tried = 0
+    public var accepted = 0
+    public var refused = 0
+}
+
+/// What an exploration found.
+public struct ExploreReport: Sendable {
+    public let model: String
+    public let seed: UInt64
+    /// Runs made (not counting shrinking).
+    public let runs: Int
+    /// Steps sent in those runs.
+    public let steps: Int
+    /// Distinct states seen.
+    public let distinctStates: Int
+    /// Per action of the model, in schema order.
+    public let coverage: [ExploreCoverage]
+    /// The time limit stopped the search before `runs` were made.
+    public let stoppedByTimeLimit: Bool
+    /// The failure of the shrunk run, nil when nothing failed.
+    public let failure: ExploreFailure?
+    /// The run (1-based) that found it, and how many steps it had up to the failure.
+    public let foundInRun: Int?
+    public let originalLength: Int?
+    /// The steps every run started with (`:explore`: the session's actions).
+    public var prefix: [ExploreStep] = []
+    /// Commands run once before the search (`:stub`s), which the transcript runs too.
+    public var setup: [String] = []
+    /// The shrunk run, and the state before its first step and after each.
+    public let shrunk: [ExploreStep]
+    public let shrunkStates: [Value]
+    /// Runs shrinking made.
+    public let shrinkRuns: Int
+    /// Wall-clock seconds: searching, and shrinking (not part of the repeatable output).
+    public let searchSeconds: Double
+    public let shrinkSeconds: Double
+
+    /// Actions no run got the model to accept.
+    public var neverAccepted: [String] { coverage.filter { $0.accepted == 0 }.map(\.action) }
+}
+
+/// Generates action sequences for a model from its schema, runs them in fresh stores,
+/// checks invariants, crashes, hangs, failed effects and determinism after every step,
+/// and shrinks the first failing run to a minimal one (`ExploreShrinker`).
+///
+/// It drives a `ShellCore` it owns (its own plugin host, on a virtual clock), with the
+/// model current: an exploration never touches a user's session.
+@MainActor
+public final class Explorer {
+    private let core: ShellCore
+    private let options: ExploreOptions
+    private let driver: ExploreDriver
+    private var generator: ActionGenerator
+    private var random: ExploreRandom
+    private let prefix: [ExploreStep]
+
+    /// An explorer of `core`'s current model. `prefix`: steps every run starts with.
+    public init(core: ShellCore, options: ExploreOptions, prefix: [ExploreStep] = []) throws(ShellError) {
+        guard let model = core.current?.model else { throw ShellError(core.noCurrentModel, origin: .prompt) }
+        self.core = core
+        self.options = options
+        self.prefix = prefix
+        // The model's own invariants, then the ones asked for (each once).
+        var invariants = model.invariants
+        for condition in options.invariants where !invariants.contains(condition) { invariants.append(condition) }
+        driver = ExploreDriver(core: core, invariants: invariants, prefix: prefix)
+        var candidates = Array(model.actions.indices)
+        if let names = options.actions {
+            candidates = []
+            for name in names {
+                guard let index = model.actions.firstIndex(where: { $0.name == name }) else {
+                    throw ShellError("\(model.qualifiedName) has no action '\(name)'; its actions: \(model.actions.map(\.name).joined(separator: ", "))", origin: .prompt)
+                }
+                if !candidates.contains(index) { candidates.append(index) }
+            }
+            guard !candidates.isEmpty else { throw ShellError("no actions to explore with", origin: .prompt) }
+        }
+        generator = ActionGenerator(model: model, candidates: candidates, clockSteps: core.host.clock is VirtualClock)
+        random = ExploreRandom(seed: options.seed)
+    }
+
+    /// Searches, then shrinks what failed. `progress` hears a line now and then.
+    public func explore(progress: (String) -> Void = { _ in }) async throws(ShellError) -> ExploreReport {
+        guard let model = core.current?.model else { throw ShellError(core.noCurrentModel, origin: .prompt) }
+        let started = DispatchTime.now().uptimeNanoseconds
+        let deadline = options.timeLimit.map(DispatchTime.uptimeNanoseconds(afterSeconds:))
+        var coverage = model.actions.map { ExploreCoverage(action: $0.name) }
+        var seen: Set<Int> = []
+        var (runs, steps, stopped) = (0, 0, false)
+        var found: (run: Int, steps: [ExploreStep], failure: ExploreFailure)?
+        while runs < options.runs {
+            if let deadline, DispatchTime.now().uptimeNanoseconds > deadline { stopped = true; break }
+            generator.startRun(&random, run: runs)
+            generator.sawEffects = driver.sawEffects
+            runs += 1
+            var run = try await driver.run(length: options.steps, keepStates: options.checkDeterminism) { [self] state in
+                if random.chance(0.125) { generator.learn(from: state) }
+                return generator.step(&random, state: state)
+            }
+            steps += run.steps.count
+            seen.formUnion(run.stateHashes)
+            for (step, accepted) in zip(run.steps, run.accepted) {
+                guard let name = step.actionName, let index = model.actions.firstIndex(where: { $0.name == name }) else { continue }
+                coverage[index].tried += 1
+                if accepted == true { coverage[index].accepted += 1 } else { coverage[index].refused += 1 }
+            }
+            if run.failure == nil, options.checkDeterminism {
+                run.failure = try await replayDiffers(run)
+            }
+            if let failure = run.failure {
+                found = (runs, run.steps, failure)
+                break
+            }
+            if runs % 100 == 0 { progress("\(runs) runs, \(steps) steps, \(seen.count) states") }
+        }
+        let searchSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        guard let found else {
+            var report = ExploreReport(model: model.qualifiedName, seed: options.seed, runs: runs, steps: steps, distinctStates: seen.count,
+                                 coverage: coverage, stoppedByTimeLimit: stopped, failure: nil, foundInRun: nil, originalLength: nil,
+                                 shrunk: [], shrunkStates: [], shrinkRuns: 0, searchSeconds: searchSeconds, shrinkSeconds: 0)
+            report.prefix = prefix
+            return report
+        }
+        progress("run \(found.run) failed after \(found.failure.step + 1) steps: \(found.failure); shrinking")
+        let shrinkStart = DispatchTime.now().uptimeNanoseconds
+        var shrinker = ExploreShrinker { [self] steps in await self.attempt(steps, like: found.failure) }
+        let (shrunk, failure) = await shrinker.shrink(found.steps, failure: found.failure)
+        let final = try await driver.run(length: shrunk.count, keepStates: true, next: Self.replaying(shrunk))
+        let shrinkSeconds = Double(DispatchTime.now().uptimeNanoseconds - shrinkStart) / 1e9
+        var report = ExploreReport(model: model.qualifiedName, seed: options.seed, runs: runs, steps: steps, distinctStates: seen.count,
+                             coverage: coverage, stoppedByTimeLimit: stopped, failure: failure, foundInRun: found.run,
+                             originalLength: found.failure.step + 1, shrunk: shrunk, shrunkStates: final.states,
+                             shrinkRuns: shrinker.tries, searchSeconds: searchSeconds, shrinkSeconds: shrinkSeconds)
+        report.prefix = prefix
+        return report
+    }
+
+    /// A `next` that hands out `steps` in order.
+    static func replaying(_ steps: [ExploreStep]) -> (Value) -> ExploreStep? {
+        var index = 0
+        return { _ in
+            defer { index += 1 }
+            return index < steps.count ? steps[index] : nil
+        }
+    }
+
+    /// Runs `steps` again from a fresh store: a failure when a state differs from `run`'s
+    /// (the store's promise: same actions, same order, same state).
+    private func replayDiffers(_ run: ExploreDriver.Run) async throws(ShellError) -> ExploreFailure? {
+        let again = try await driver.run(length: run.steps.count, keepStates: true, next: Self.replaying(run.steps))
+        if let failure = again.failure { return failure }
+        guard let differs = run.stateHashes.indices.first(where: { $0 < again.stateHashes.count && run.stateHashes[$0] != again.stateHashes[$0] }) else { return nil }
+        let (first, second) = (run.states[differs], again.states[differs])
+        guard first != second else { return nil } // a hash collision of equal values cannot happen; different ones can
+        let identity = core.current?.model.stateDiff ?? StateDiff()
+        let change = identity.changes(from: first, to: second).first
+        let path = change?.path ?? "."
+        return ExploreFailure(kind: .nondeterministic(path: path, first: change?.old, second: change?.new), step: differs - 1)
+    }
+
+    /// The steps a run of `steps` made and the failure it ended with, found the way `like`
+    /// was.
+    private func attempt(_ steps: [ExploreStep], like failure: ExploreFailure) async -> (steps: [ExploreStep], failure: ExploreFailure)? {
+        let keep: Bool
+        if case .nondeterministic = failure.kind { keep = true } else { keep = false }
+        guard let run = try? await driver.run(length: steps.count, keepStates: keep, next: Self.replaying(steps)) else { return nil }
+        if let found = run.failure { return (run.steps, found) }
+        guard keep, let found = try? await replayDiffers(run) else { return nil }
+        return (run.steps, found)
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+
+/// `storesh explore` on models with bugs on purpose (Tests/Plugins/planted.c): each bug
+/// is found within a small budget, shrunk to at most one step more than the least run
+/// that shows it, and handed back as a transcript that fails `storesh test` while the bug
+/// is there and passes against a build with the bug fixed.
+/// (Serialized: each test waits on storesh processes, holding a thread of the shared pool.)
+@Suite(.serialized) struct ExploreTests {
+    struct Planted: Sendable, CustomStringConvertible {
+        let model: String
+        let options: [String]
+        /// The fewest steps that show the bug.
+        let minimal: Int
+        let failure: String
+        var description: String { model }
+    }
+
+    static let bugs = [
+        // The invariant is the model's own (sp_model.invariants): no flag needed.
+        Planted(model: "bank", options: [], minimal: 2, failure: "failure: invariant balance >= 0 broken: balance is -1, expected >= 0"),
+        Planted(model: "deep", options: [], minimal: 5, failure: "failure: the model crashed: SIGABRT"),
+        Planted(model: "shelf", options: [], minimal: 3, failure: "failure: the model crashed: SIGABRT"),
+        Planted(model: "stall", options: ["--action-timeout", "0.5"], minimal: 4, failure: "failure: the model hung: no answer in 0.5s"),
+    ]
+
+    /// A folder of its own with the planted plugin in `lib/`.
+    static func workspace() throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-explore-\(UUID())").path
+        _ = try buildPlanted(into: directory + "/lib", fixed: false)
+        return directory
+    }
+
+    static func explore(_ directory: String, _ model: String, _ options: [String]) throws -> Run {
+        try storesh(["explore", "--plugin", directory + "/lib/libplanted.so", "--model", "planted." + model, "--seed", "7",
+                     "--runs", "300", "--steps", "40", "--out", directory + "/\(model).transcript"] + options)
+    }
+
+    @Test(arguments: bugs)
+    func aPlantedBugIsFoundShrunkAndHandedBackAsAFailingTest(_ bug: Planted) throws {
+        let directory = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let found = try Self.explore(directory, bug.model, bug.options)
+        #expect(found.status == 1, "\(found.stdout)\(found.stderr)")
+        let lines = found.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "explore planted.\(bug.model): seed 7")
+        #expect(lines.contains(bug.failure), "\(found.stdout)")
+        let shrunk = lines.first { $0.hasPrefix("shrunk to ") }.flatMap { Int($0.split(separator: " ")[2]) }
+        #expect(shrunk.map { $0 <= bug.minimal + 1 } == true, "\(found.stdout)")
+        let transcript = directory + "/\(bug.model).transcript"
+        let text = try String(contentsOfFile: transcript, encoding: .utf8)
+        #expect(text.contains("> :load lib/libplanted.so\n"), "relative to the transcript: \(text)")
+        #expect(text.contains("(output not compared)"))
+        // Run from elsewhere: the transcript names its plugin relative to itself.
+        let buggy = try storesh(["test", transcript])
+        #expect(buggy.status == 1, "fails while the bug is there: \(buggy.stdout)")
+        _ = try buildPlanted(into: directory + "/lib", fixed: true)
+        let fixed = try storesh(["test", transcript])
+        #expect(fixed.status == 0, "passes once it is fixed: \(fixed.stdout)\(fixed.stderr)\n\(text)")
+    }
+
+    @Test func theSameSeedGivesTheSameBytes() throws {
+        let directory = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try Self.explore(directory, "deep", [])
+        let firstFile = try Data(contentsOf: URL(fileURLWithPath: directory + "/deep.transcript"))
+        let second = try Self.explore(directory, "deep", [])
+        let secondFile = try Data(contentsOf: URL(fileURLWithPath: directory + "/deep.transcript"))
+        #expect(first.status == 1 && second.status == 1)
+        #expect(first.stdout == second.stdout)
+        #expect(firstFile == secondFile)
+        let json = try Self.explore(directory, "deep", ["--format", "json"])
+        let record = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(record?["kind"] as? String == "explore")
+        #expect((record?["failure"] as? [String: Any])?["kind"] as? String == "crash")
+        #expect((record?["shrunk"] as? [Any])?.count == 5, "\(json.stdout)")
+    }
+
+    @Test func aModelWithoutABugPassesAndSaysWhatItTried() throws {
+        let directory = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let run = try Self.explore(directory, "sound", ["--runs", "40"])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("no failure in 40 runs, "), "\(run.stdout)")
+        #expect(run.stdout.contains("  increment  "), "the coverage table: \(run.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/sound.transcript"))
+    }
+
+    @Test func aModelThatIsNotDeterministicIsFound() throws {
+        let directory = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let run = try Self.explore(directory, "dice", [])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("failure: not deterministic: the same actions in a fresh store gave count = "), "\(run.stdout)")
+        #expect(run.stdout.contains("shrunk to 1 step "), "\(run.stdout)")
+    }
+
+    @Test func aModelInThisProcessIsExploredToo() throws {
+        let directory = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let run = try Self.explore(directory, "bank", ["--invariant", "balance >= 0", "--in-process"])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("shrunk to 2 steps"), "\(run.stdout)")
+    }
+
+    /// `:explore` searches from where the session is, and leaves the session as it was.
+    @Test func exploreAtThePromptStartsWhereTheSessionIs() throws {
+        let directory = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let transcript = directory + "/from-here.transcript"
+        let run = try storesh(["--plugin", directory + "/lib/libplanted.so", "--model", "planted.bank", "-c", "deposit 5", "-c", "withdraw 2",
+                               "-c", ":explore --invariant balance >= 0 --seed 3 --runs 50 --out \(transcript)", "-c", ":state balance", "-c", ":log"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("explore planted.bank: seed 3, each run after the session's 2 actions"), "\(run.stdout)")
+        #expect(run.stdout.contains("failure: invariant balance >= 0 broken: balance is -1, expected >= 0"))
+        #expect(run.stdout.contains("\n3\n1  script  deposit 5\n2  script  withdraw 2\nat 2 of 2"), "the session is as it was: \(run.stdout)")
+        let text = try String(contentsOfFile: transcript, encoding: .utf8)
+        #expect(text.contains("> deposit 5\ndeposit 5: state changed\n  ~ balance: 0 → 5\n> withdraw 2\n"), "\(text)")
+        #expect(try storesh(["test", transcript]).status == 1)
+        _ = try buildPlanted(into: directory + "/lib", fixed: true)
+        #expect(try storesh(["test", transcript]).status == 0)
+        let usage = try storesh(["--plugin", directory + "/lib/libplanted.so", "--model", "planted.bank", "-c", ":explore --steps 0"])
+        #expect(usage.stderr.contains("<command line>:1:18: error: --steps takes a number from 1 to 100000, not '0'") || usage.stderr.contains("error: --steps takes a number from 1 to 100000, not '0'"), "\(usage.stderr)")
+    }
+
+    /// Effects on the virtual clock: a stubbed service that fails fails the effect, and
+    /// an effect that crashes its worker is a crash; both are pinned in the transcript
+    /// (`:fx none-failed`, the clock step that crashes), and effects still waiting when a
+    /// run ends get a minute of clock within it, so the blame stays in the run.
+    @Test func failedAndCrashingEffectsAreFound() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-explore-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let greeter = try storesh(["explore", "--plugin", "CGreeter", "--stub", #"greeting fail "offline""#, "--seed", "1", "--runs", "50", "--out", directory + "/greet.transcript"])
+        #expect(greeter.status == 1, "\(greeter.stdout)\(greeter.stderr)")
+        #expect(greeter.stdout.contains("failure: effect greetLater failed: greeting: offline"), "\(greeter.stdout)")
+        let greetText = try String(contentsOfFile: directory + "/greet.transcript", encoding: .utf8)
+        #expect(greetText.contains("> :stub greeting fail \"offline\"\n") && greetText.hasSuffix("> :fx none-failed\n"), "\(greetText)")
+        #expect(try storesh(["test", directory + "/greet.transcript"]).status == 1)
+        let faulty = try storesh(["explore", "--plugin", "Faulty", "--actions", "increment,crashLater", "--seed", "1", "--runs", "50", "--out", directory + "/faulty.transcript"])
+        #expect(faulty.status == 1)
+        #expect(faulty.stdout.contains("failure: the model crashed: SIGILL: Unexpectedly found nil while unwrapping an Optional value, Faulty.swift:"), "\(faulty.stdout)")
+        #expect(faulty.stdout.contains("   1  crashLater 0\n   2  :advance 1ms  <- fails here\n"), "\(faulty.stdout)")
+        let crashed = try storesh(["test", directory + "/faulty.transcript"])
+        #expect(crashed.status == 1 && crashed.stdout.contains("crashed while running effect #1 crashLater"), "\(crashed.stdout)")
+        let unknown = try storesh(["explore", "--plugin", "Faulty", "--actions", "increment,nosuch"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("faulty.faulty has no action 'nosuch'; its actions: increment, add,"), "\(unknown.stderr)")
+    }
+
+    @Test func mistakesInTheOptionsAreUsageErrors() throws {
+        let bad = try storesh(["explore", "--invariant", "balance >="])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--invariant 'balance >=': column 11: expected a value after '>='"), "\(bad.stderr)")
+        #expect(try storesh(["explore", "--runs", "0"]).status == 2)
+        let missing = try storesh(["explore", "--plugin", "/nonexistent/libx.so"])
+        #expect(missing.status == 2)
+    }
+}
