@@ -60,6 +60,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         // `swift package generate-documentation` for the DocC catalogs (scripts/docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // `storesh mcp`: the Model Context Protocol's messages and server (StoreMCP).
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         // Pieces both store flavours share: the rule effects run by (InFlightEffects), the
@@ -139,6 +141,12 @@ let package = Package(
         // The shell language: commands, history and time travel, the journal, transcripts,
         // output formatting. Drives models through StoreHost's Session, wherever they run.
         .target(name: "StoreShell", dependencies: ["StoreHost", "StoreValue"], swiftSettings: strict),
+        // The operations of a session for clients that are not a terminal (MCP, the
+        // inspector): one core, any transport. No protocol code.
+        .target(name: "StoreService", dependencies: ["StoreShell", "StoreHost", "StoreValue"], swiftSettings: strict),
+        // `storesh mcp`: the service over the Model Context Protocol (the SDK's messages
+        // and server, our own stdio transport).
+        .target(name: "StoreMCP", dependencies: ["StoreService", "StoreShell", "StoreHost", "StoreValue", .product(name: "MCP", package: "swift-sdk")], swiftSettings: strict),
         .target(name: "StoreshExampleCCounter", dependencies: ["CStorePlugin"], path: "plugins/CCounter"),
         // An effect on the host clock and a service, in plain C.
         .target(name: "StoreshExampleCGreeter", dependencies: ["CStorePlugin"], path: "plugins/CGreeter"),
@@ -165,7 +173,7 @@ let package = Package(
         // The shell: arguments, the libedit front end, batch mode, terminal output. Thin.
         .executableTarget(
             name: "storesh",
-            dependencies: ["StoreHost", "StoreShell", "CEditLine", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["StoreHost", "StoreShell", "StoreService", "StoreMCP", "CEditLine", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
         // libFuzzer targets for the parsers (scripts/fuzz builds them with -sanitize=fuzzer);
@@ -192,6 +200,7 @@ let package = Package(
         // End to end: runs the built storesh binary, in batch mode and through a pseudo-terminal.
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(name: "StoreshTests", dependencies: ["TestSupport", "CPseudoTerminal", "StoreHost"], swiftSettings: strict),
+        .testTarget(name: "StoreMCPTests", dependencies: ["StoreMCP", "StoreService", "StoreShell", "StoreHost", "StoreValue", "HostTestSupport", .product(name: "MCP", package: "swift-sdk")], swiftSettings: strict),
         .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "ObservableStore"], swiftSettings: strict),
         .testTarget(name: "ArborealTestingTests", dependencies: ["ArborealTesting", "Arboreal"], swiftSettings: strict),
         .testTarget(

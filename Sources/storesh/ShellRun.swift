@@ -24,78 +24,22 @@ func runShell(_ options: Options) async -> Int32 {
     }
     let format = OutputFormatter.Format(rawValue: options.format) ?? .tree
     let printer = Printer(formatter: OutputFormatter(format: format, color: format == .tree && Terminal.wantsColor(disabled: options.noColor)))
-    let clock: any HostClock = options.virtualClock ? VirtualClock() : RealClock()
-    let host = PluginHost(clock: clock, searchPath: PluginHost.defaultSearchPath(extra: options.pluginPath))
-    options.isolation.apply(to: host)
+    let host = SessionStart.host(for: options.session)
     // What plugins in workers print goes out as storesh's own output does: after the
     // results written before it, above the prompt at the prompt.
     host.workerOutput = { printer.writePluginOutput($0) }
     // The diff is on at a terminal and for programs that asked for JSON.
     let core = ShellCore(host: host, showDiff: Terminal.stdoutIsTerminal || format == .json, reportActions: !options.quiet) { printer.emit($0) }
-    core.historyLimit = options.historyLimit == 0 ? nil : options.historyLimit
+    core.historyLimit = options.session.historyLimit == 0 ? nil : options.session.historyLimit
     if interactive { core.takeInterrupt = { cel_take_interrupt() != 0 } }
-    if options.watch {
-        guard !options.isolation.inProcess else {
-            StandardStreams.error("storesh: --watch reloads plugins in workers, so it cannot go with --in-process\n")
-            return 2
-        }
-    }
     core.watchesStateWhenQuiet = format == .json
 
     var failed = false
-    // A resumed session loads what its journal says; otherwise the named plugins, or Counter.
-    let startupPlugins = options.resume != nil && options.plugins.isEmpty ? [] : (options.plugins.isEmpty ? ["Counter"] : options.plugins)
-    for name in startupPlugins {
-        do {
-            let plugin = try host.load(name)
-            if interactive || !options.plugins.isEmpty, !options.quiet {
-                printer.emit(.loaded(plugin: plugin.name, version: plugin.version, models: plugin.models.map(\.qualifiedName)))
-            }
-        } catch {
-            printer.emit(.error(ShellError(error.description, origin: .prompt)))
-            failed = true
-        }
+    switch await SessionStart.prepare(core, options.session, announce: (interactive || !options.session.plugins.isEmpty) && !options.quiet, quiet: options.quiet,
+                                      emit: { printer.emit($0) }, warn: { printer.write($0, toStderr: true) }) {
+    case .exit(let status): return status
+    case .ready(let startFailed): failed = startFailed
     }
-    do throws(ShellError) {
-        if let model = options.model {
-            try core.use(model)
-        } else if let first = host.plugins.first?.models.first {
-            try core.use(first.qualifiedName)
-        }
-    } catch {
-        printer.emit(.error(error))
-        failed = true
-    }
-
-    if let path = options.resume {
-        do {
-            guard let resumed = try await core.resumeJournal(from: path, continuingIn: options.journal, force: options.force) else { return 1 }
-            // --model says where to go on, after the journal's own switches (journaled).
-            if let model = options.model, core.current?.model.qualifiedName != model {
-                do throws(ShellError) { try core.use(model) } catch {
-                    printer.emit(.error(error))
-                    failed = true
-                }
-            }
-            for warning in resumed.warnings { printer.write("storesh: warning: \(warning)\n", toStderr: true) }
-            if !options.quiet {
-                let count = core.current.flatMap { core.histories[$0.model.qualifiedName]?.entries.count } ?? 0
-                printer.emit(.info(kind: "resumed", lines: ["resumed \(path): \(resumed.records) records, \(count) actions in \(core.current?.model.qualifiedName ?? "no model")"]))
-            }
-        } catch {
-            StandardStreams.error("storesh: \(error.message)\n")
-            return 2
-        }
-    } else if let path = options.journal {
-        do {
-            try core.startJournal(at: path)
-        } catch {
-            StandardStreams.error("storesh: \(error.message)\n")
-            return 2
-        }
-    }
-
-    if options.watch { core.watchPluginFiles() }
     let runner = ScriptRunner(core: core, printer: printer, echo: options.echo, bail: options.bail)
     var stopped = false
     var unreadable = false
@@ -122,15 +66,7 @@ func runShell(_ options: Options) async -> Int32 {
     if interactive, !(stopped && (options.bail || core.quitRequested)) {
         await Prompt(core: core, printer: printer).run()
     }
-    host.forwardWorkerOutput()
-    if let journal = core.journal {
-        do throws(Journal.Problem) {
-            try journal.sync()
-        } catch {
-            StandardStreams.error("storesh: \(error.message)\n")
-            failed = true
-        }
-    }
+    if !SessionStart.finish(core) { failed = true }
     if unreadable { return 2 }
     return failed || core.journalFailures > 0 || core.workerCrashes > 0 || core.hostErrors > 0 ? 1 : 0
 }

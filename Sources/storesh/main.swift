@@ -14,7 +14,7 @@ struct Storesh: ParsableCommand {
         abstract: "Load store-based models from plugins, send them actions, watch their state and effects.",
         discussion: "Without a subcommand storesh runs the shell: see 'storesh shell --help'.",
         version: "storesh \(version) (plugin ABI \(PluginHost.abiVersion), \(PluginHost.toolchain))",
-        subcommands: [Options.self, TestOptions.self, NewOptions.self, ExploreCommandOptions.self],
+        subcommands: [Options.self, TestOptions.self, NewOptions.self, ExploreCommandOptions.self, MCPOptions.self],
         defaultSubcommand: Options.self
     )
 }
@@ -30,7 +30,7 @@ func main() async -> Int32 {
             Storesh.exit(withError: error) // --help, --version: printed for the right command
         }
         // Point at the help of the subcommand the usage error is in.
-        let subcommand = CommandLine.arguments.dropFirst().first.flatMap { ["test", "new", "shell", "explore"].contains($0) ? " \($0)" : nil } ?? ""
+        let subcommand = CommandLine.arguments.dropFirst().first.flatMap { ["test", "new", "shell", "explore", "mcp"].contains($0) ? " \($0)" : nil } ?? ""
         StandardStreams.error("storesh: \(Storesh.message(for: error))\nTry 'storesh\(subcommand) --help'.\n")
         return 2
     }
@@ -47,6 +47,7 @@ func main() async -> Int32 {
     case let options as TestOptions: return await runTests(options)
     case let options as NewOptions: return makeNewPlugin(options)
     case let options as ExploreCommandOptions: return await runExplore(options)
+    case let options as MCPOptions: return await runMCP(options)
     default: // `storesh help [SUBCOMMAND]`
         var other = command
         do {

@@ -1,0 +1,165 @@
+public import MCP
+public import StoreService
+import StoreShell
+import StoreValue
+
+/// `storesh mcp`: a `SessionService` offered over the Model Context Protocol. A thin
+/// adapter: operations become tools (`ToolCatalog`), the state, timeline and schema
+/// become resources (`SessionResources`), and the service's events become notifications
+/// (resources updated, tool list changed, log messages for what effects do).
+///
+/// A bad request is an answer, never the server's end: an unknown tool or resource is a
+/// protocol error, and anything an operation refuses or fails at is a tool error
+/// (`isError`) with the shell's message.
+@MainActor
+public final class MCPSessionServer {
+    /// The session the server drives.
+    public let service: SessionService
+    /// The SDK's server: messages, the handshake, dispatch.
+    public let server: Server
+    /// URIs a client subscribed to.
+    private var subscriptions = Set<String>()
+    /// The least severe log level the client wants (`logging/setLevel`).
+    private var logLevel = LogLevel.info
+    private var forwarding: Task<Void, Never>?
+
+    /// A server for `service`, not yet started.
+    public init(service: SessionService, version: String) {
+        self.service = service
+        server = Server(
+            name: "storesh", version: version, title: "storesh",
+            instructions: """
+            A storesh session: a model (an Elm-style store) loaded from a plugin. Send actions with send \
+            (as typed at the storesh prompt) or the action_ tools, read the state with state or the \
+            storesh://state resources, travel in time with log, goto, undo and redo, check with expect. \
+            run takes any storesh line (:help lists the commands).
+            """,
+            capabilities: .init(logging: .init(), resources: .init(subscribe: true, listChanged: true), tools: .init(listChanged: true))
+        )
+    }
+
+    /// Starts answering on `transport`; returns once the server runs.
+    public func start(on transport: any Transport) async throws {
+        await register()
+        try await server.start(transport: transport)
+        let events = service.events()
+        forwarding = Task { [weak self] in
+            for await event in events {
+                await self?.forward(event)
+            }
+        }
+    }
+
+    /// Stops the server and its notifications.
+    public func stop() async {
+        forwarding?.cancel()
+        await server.stop()
+    }
+
+    private func register() async {
+        let service = service
+        await server.withMethodHandler(ListTools.self) { _ in
+            await ListTools.Result(tools: service.operations.map(ToolCatalog.tool))
+        }
+        await server.withMethodHandler(CallTool.self) { parameters in
+            try await Self.call(parameters, on: service)
+        }
+        await server.withMethodHandler(ListResources.self) { _ in
+            ListResources.Result(resources: SessionResources.list)
+        }
+        await server.withMethodHandler(ListResourceTemplates.self) { _ in
+            ListResourceTemplates.Result(templates: SessionResources.templates)
+        }
+        await server.withMethodHandler(ReadResource.self) { parameters in
+            ReadResource.Result(contents: try await SessionResources.read(parameters.uri, from: service))
+        }
+        await server.withMethodHandler(ResourceSubscribe.self) { [weak self] parameters in
+            await self?.subscribe(parameters.uri, true)
+            return Empty()
+        }
+        await server.withMethodHandler(ResourceUnsubscribe.self) { [weak self] parameters in
+            await self?.subscribe(parameters.uri, false)
+            return Empty()
+        }
+        await server.withMethodHandler(SetLoggingLevel.self) { [weak self] parameters in
+            await self?.setLogLevel(parameters.level)
+            return Empty()
+        }
+    }
+
+    private static func call(_ parameters: CallTool.Parameters, on service: SessionService) async throws -> CallTool.Result {
+        guard service.operation(named: parameters.name) != nil else {
+            var message = "unknown tool '\(parameters.name)'; tools/list lists them"
+            if parameters.name.hasPrefix(SessionService.actionPrefix), service.core.current == nil {
+                message += " (no model is current, so there are no action tools)"
+            }
+            throw MCPError.invalidParams(message)
+        }
+        let arguments: [String: StoreValue.Value]
+        do throws(ValueBridge.TooDeep) {
+            arguments = try ValueBridge.arguments(parameters.arguments)
+        } catch {
+            return ToolCatalog.result(Outcome(operation: parameters.name, succeeded: false, outputs: [.error(ShellError(error.message, origin: .prompt))]))
+        }
+        return ToolCatalog.result(await service.perform(parameters.name, arguments: arguments))
+    }
+
+    private func subscribe(_ uri: String, _ on: Bool) {
+        if on { subscriptions.insert(uri) } else { subscriptions.remove(uri) }
+    }
+
+    private func setLogLevel(_ level: LogLevel) {
+        logLevel = level
+    }
+
+    /// Tells the client what an event changed: the resources it subscribed to, the list
+    /// of tools, and (as log messages) what effects did between calls.
+    private func forward(_ event: ServiceEvent) async {
+        switch event {
+        case .stateChanged:
+            for uri in subscriptions.sorted() where uri == SessionResources.state || uri.hasPrefix(SessionResources.statePrefix) {
+                await notify(ResourceUpdatedNotification.message(.init(uri: uri)))
+            }
+        case .timelineChanged:
+            if subscriptions.contains(SessionResources.timeline) {
+                await notify(ResourceUpdatedNotification.message(.init(uri: SessionResources.timeline)))
+            }
+        case .operationsChanged:
+            await notify(ToolListChangedNotification.message())
+            if subscriptions.contains(SessionResources.schema) {
+                await notify(ResourceUpdatedNotification.message(.init(uri: SessionResources.schema)))
+            }
+        case .output(let output):
+            let level: LogLevel = if case .error = output { .error } else { .info }
+            guard LogLevel.allCases.firstIndex(of: level)! >= LogLevel.allCases.firstIndex(of: logLevel)! else { return }
+            let text = OutputFormatter(format: .tree).lines(for: output).joined(separator: "\n")
+            let record = OutputFormatter(format: .json).lines(for: output).joined()
+            guard !text.isEmpty else { return }
+            await notify(LogMessageNotification.message(.init(level: level, logger: "storesh", data: .object(["text": .string(text), "record": ValueBridge.json(record)]))))
+        }
+    }
+
+    /// Sends a notification; one the transport cannot send is dropped (the client is gone).
+    private func notify<N: MCP.Notification>(_ message: Message<N>) async {
+        try? await server.notify(message)
+    }
+}
+
+extension MCPSessionServer {
+    /// Serves one client on a pair of descriptors, a message per line, until its input
+    /// ends; then answers what it asked before the end, and stops.
+    public func serve(input: Int32, output: Int32) async throws {
+        let transport = LineTransport(input: input, output: output)
+        try await start(on: transport)
+        await server.waitUntilCompleted()
+        // Requests read before the end are answered: a client may write its last
+        // requests and close its side at once. One that never comes (a request the client
+        // cancelled) is given up once nothing has run for a few seconds.
+        var idle = 0
+        while transport.ledger.waitsForAnswers, idle < 300 {
+            try? await Task.sleep(for: .milliseconds(10))
+            idle = service.isBusy ? 0 : idle + 1
+        }
+        await stop()
+    }
+}

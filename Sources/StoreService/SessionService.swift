@@ -1,0 +1,185 @@
+import StoreHost
+public import StoreShell
+public import StoreValue
+
+/// The operations of one shell session, for clients that are not a terminal: `storesh mcp`
+/// (the Model Context Protocol over stdio) today, the inspector over HTTP later. One core,
+/// any number of transports: a transport lists `operations`, calls `perform`, renders the
+/// `Outcome` (text and records, cut to size) and forwards `events()`.
+///
+/// Every operation is a shell line run by the `ShellCore`, so a client gets what the
+/// prompt gives, errors and recovery included: a model that crashes is an error, and
+/// its worker is started again with the history replayed. Operations run one at a time,
+/// in the order they were asked for; what effects do between them comes as events.
+@MainActor
+public final class SessionService {
+    /// The shell this service drives. Its `output` belongs to the service.
+    public let core: ShellCore
+    /// Outputs of the operation that is running; nil between operations.
+    private var capturing: [ShellOutput]?
+    /// True while an operation runs.
+    public private(set) var isBusy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var subscribers: [Int: AsyncStream<ServiceEvent>.Continuation] = [:]
+    private var nextSubscriber = 0
+    /// The model whose actions `operations` offers, to see when it changes.
+    private var offeredModel: ModelDescriptor?
+    /// What happened in the session, newest last (`timeline`).
+    public private(set) var timeline = Timeline()
+
+    /// A service driving `core`, which reports to it from now on.
+    public init(core: ShellCore) {
+        self.core = core
+        core.output = { [weak self] output in self?.received(output) }
+        offeredModel = core.current?.model
+    }
+
+    // MARK: Operations
+
+    /// Every operation on offer now: the fixed ones (`SessionService.fixedOperations`),
+    /// then one per action of the current model (`action_NAME`).
+    public var operations: [Operation] {
+        Self.fixedOperations + actionOperations(of: core.current?.model)
+    }
+
+    /// The operation called `name`, if one is on offer.
+    public func operation(named name: String) -> Operation? {
+        operations.first { $0.name == name }
+    }
+
+    /// Runs the operation called `name` with `arguments` (by parameter name). Arguments
+    /// that do not fit its parameters are refused before anything runs.
+    public func perform(_ name: String, arguments: [String: Value] = [:]) async -> Outcome {
+        guard let operation = operation(named: name) else {
+            var message = "unknown operation '\(name)'"
+            if let near = Suggestion.nearest(to: name, in: operations.map(\.name)) { message += "; did you mean '\(near)'?" }
+            return Outcome(operation: name, refusal: message)
+        }
+        let line: String
+        do throws(OperationError) {
+            line = try operation.line(OperationArguments(arguments, for: operation))
+        } catch {
+            return Outcome(operation: name, refusal: error.message)
+        }
+        return await run(line, as: operation)
+    }
+
+    /// Runs one shell line, as `run` does. Refused: more than one line, `:quit`.
+    public func run(_ line: String, as operation: Operation? = nil) async -> Outcome {
+        let name = operation?.name ?? "run"
+        if line.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+            return Outcome(operation: name, refusal: "one line at a time: the line holds a line break")
+        }
+        if Self.commandWord(of: line).map({ ["quit", "q", "exit"].contains($0) }) == true {
+            return Outcome(operation: name, refusal: "a client ends the session by closing its connection, not with :quit")
+        }
+        return await exclusively {
+            capturing = []
+            let succeeded = await core.execute(line)
+            let outputs = capturing ?? []
+            capturing = nil
+            let changed = operation?.readsOnly != true && Self.mayChangeState(line, outputs: outputs)
+            settle(stateChanged: changed, timelineGrew: outputs.contains(where: Timeline.records))
+            return Outcome(operation: name, succeeded: succeeded, outputs: outputs, narrowing: operation?.narrowing ?? "ask for less")
+        }
+    }
+
+    // MARK: Events
+
+    /// A stream of what happens in the session: state changes (by operations and by
+    /// effects), new timeline entries, a new set of operations (another model, a reload),
+    /// and what effects report between operations. Ends when the caller stops iterating.
+    public func events() -> AsyncStream<ServiceEvent> {
+        let (stream, continuation) = AsyncStream<ServiceEvent>.makeStream(bufferingPolicy: .bufferingNewest(1_000))
+        let id = nextSubscriber
+        nextSubscriber += 1
+        subscribers[id] = continuation
+        continuation.onTermination = { _ in Task { @MainActor [weak self] in self?.subscribers[id] = nil } }
+        return stream
+    }
+
+    private func publish(_ event: ServiceEvent) {
+        for continuation in subscribers.values { continuation.yield(event) }
+    }
+
+    /// Everything the shell reports comes here: into the running operation's outcome, or
+    /// (between operations: an effect's events and actions, a worker's loss) out as events.
+    private func received(_ output: ShellOutput) {
+        timeline.append(output)
+        if capturing != nil {
+            capturing?.append(output)
+            return
+        }
+        publish(.output(output))
+        var changed = false
+        switch output {
+        case .applied: changed = true
+        case .error: changed = true // a lost worker, recovered: its state was rebuilt
+        default: break
+        }
+        settle(stateChanged: changed, timelineGrew: Timeline.records(output))
+    }
+
+    /// After an operation or an event: says what changed.
+    private func settle(stateChanged: Bool, timelineGrew: Bool) {
+        if stateChanged { publish(.stateChanged) }
+        if timelineGrew { publish(.timelineChanged) }
+        let model = core.current?.model
+        if model !== offeredModel {
+            offeredModel = model
+            publish(.operationsChanged)
+        }
+    }
+
+    /// Whether `line` may have changed the state: an action that changed it, or a command
+    /// that is not one of those that only read.
+    private static func mayChangeState(_ line: String, outputs: [ShellOutput]) -> Bool {
+        guard let word = commandWord(of: line) else {
+            return outputs.contains { output in
+                switch output {
+                case .action(_, let result): result.stateChanged
+                case .applied: true
+                default: false
+                }
+            }
+        }
+        return !readingCommands.contains(word)
+    }
+
+    /// Commands that never change a state.
+    private static let readingCommands: Set<String> = [
+        "help", "h", "?", "plugins", "models", "actions", "state", "diff", "fx", "stubs", "expect", "log", "branches", "crash", "export",
+    ]
+
+    /// The command word of a `:command` line; nil for an action.
+    static func commandWord(of line: String) -> String? {
+        let text = line.drop { $0 == " " || $0 == "\t" }
+        guard text.first == ":" else { return nil }
+        return String(text.dropFirst().drop { $0 == " " }.prefix { $0 != " " && $0 != "\t" })
+    }
+
+    /// Runs `body` when no other operation runs, in the order of asking.
+    private func exclusively<Result>(_ body: () async -> Result) async -> Result {
+        if isBusy {
+            await withCheckedContinuation { waiting.append($0) }
+        }
+        isBusy = true
+        defer {
+            if waiting.isEmpty { isBusy = false } else { waiting.removeFirst().resume() }
+        }
+        return await body()
+    }
+}
+
+/// What a `SessionService` tells its transports between answers.
+public enum ServiceEvent: Sendable, Equatable {
+    /// The state may have changed: an action, an effect's action, a jump in time.
+    case stateChanged
+    /// The timeline has new entries.
+    case timelineChanged
+    /// The operations on offer changed: another model is current, or its plugin was reloaded.
+    case operationsChanged
+    /// Something the shell reported between operations (an effect's event or action, a
+    /// worker lost and recovered).
+    case output(ShellOutput)
+}

@@ -1,0 +1,50 @@
+public import StoreShell
+
+/// The last things that happened in a session, in order: actions and their results,
+/// effects as they start, emit and end, actions effects applied, errors. The history
+/// (`:log`) keeps every action for time travel; this keeps what a client watching the
+/// session wants to see next to it, effects included, and only the newest `capacity`.
+public struct Timeline: Sendable {
+    /// How many entries are kept; older ones are dropped.
+    public static let capacity = 1_000
+
+    /// One entry: its number in the session (from 1) and what the shell reported.
+    public struct Entry: Sendable, Equatable {
+        /// Its number in the session, from 1.
+        public let number: Int
+        /// What the shell reported.
+        public let output: ShellOutput
+    }
+
+    /// The kept entries, oldest first.
+    public private(set) var entries: [Entry] = []
+    /// How many entries there have been, kept or not.
+    public private(set) var count = 0
+
+    /// Whether `output` belongs on a timeline.
+    static func records(_ output: ShellOutput) -> Bool {
+        switch output {
+        case .action, .applied, .effect, .error: true
+        default: false
+        }
+    }
+
+    mutating func append(_ output: ShellOutput) {
+        guard Self.records(output) else { return }
+        count += 1
+        entries.append(Entry(number: count, output: output))
+        if entries.count > Self.capacity + Self.capacity / 4 { entries.removeFirst(entries.count - Self.capacity) }
+    }
+
+    /// The entries as a JSON object: `count`, `kept` and `entries` (each the
+    /// `--format json` record of its output with its `number`), the newest `last` at most.
+    public func json(last: Int = Timeline.capacity) -> String {
+        let formatter = OutputFormatter(format: .json)
+        let shown = entries.suffix(min(last, Self.capacity))
+        let items = shown.map { entry in
+            let record = formatter.lines(for: entry.output).joined()
+            return "{\"number\":\(entry.number)," + record.dropFirst()
+        }
+        return JSON.object([("count", String(count)), ("kept", String(shown.count)), ("entries", JSON.array(items))])
+    }
+}

@@ -1,0 +1,137 @@
+import HostTestSupport
+import StoreHost
+import StoreService
+import StoreShell
+import StoreValue
+import Testing
+
+/// The transport-neutral core: operations made from the schema, arguments checked before
+/// anything runs, answers cut to size, events for what happens between operations.
+@MainActor
+@Suite struct SessionServiceTests {
+    /// A service on a fresh shell with `plugin` loaded and its first model current.
+    static func service(_ plugin: String, clock: (any HostClock)? = nil) throws -> SessionService {
+        let host = makeHost(clock: clock)
+        let core = ShellCore(host: host) { _ in }
+        let loaded = try host.load(plugin)
+        try core.use(loaded.models[0].qualifiedName)
+        return SessionService(core: core)
+    }
+
+    @Test func everyActionIsAnOperationWithTypedParameters() throws {
+        let service = try Self.service("Todos")
+        let operations = Dictionary(uniqueKeysWithValues: service.operations.map { ($0.name, $0) })
+        #expect(operations["action_add"]?.parameters.map(\.name) == ["title", "priority"])
+        #expect(operations["action_add"]?.parameters.map(\.kind) == [.string, .int])
+        // A keyed action takes its key first, then its own arguments (positional: arg1).
+        #expect(operations["action_todos_rename"]?.parameters.map(\.name) == ["key", "arg1"])
+        #expect(operations["action_todos_toggle"]?.parameters.map(\.kind) == [.string])
+        // The session's own operations come first and keep their names.
+        #expect(service.operations.prefix(SessionService.fixedOperations.count).map(\.name) == SessionService.fixedOperations.map(\.name))
+    }
+
+    @Test func aGeneratedOperationSendsTheActionItNames() async throws {
+        let service = try Self.service("Todos")
+        let added = await service.perform("action_add", arguments: ["title": .string("milk \"2%\""), "priority": .int(2)])
+        #expect(added.succeeded)
+        let toggled = await service.perform("action_todos_toggle", arguments: ["key": .string("t1")])
+        #expect(toggled.rendered().text.contains("todos[\"t1\"].done: false → true"))
+        let state = await service.perform("state", arguments: ["path": .string("todos[0].title")])
+        #expect(state.rendered().text == "\"milk \\\"2%\\\"\"")
+    }
+
+    @Test func argumentsThatDoNotFitAreRefusedBeforeAnythingRuns() async throws {
+        let service = try Self.service("Todos")
+        let wrongKind = await service.perform("action_add", arguments: ["title": .int(3), "priority": .int(1)])
+        #expect(wrongKind.errors.map(\.message) == ["action_add: 'title' should be a string, not int 3"])
+        let missing = await service.perform("action_add", arguments: ["title": .string("x")])
+        #expect(missing.errors.map(\.message) == ["action_add needs 'priority' (an int)"])
+        let unknown = await service.perform("state", arguments: ["depht": .int(2)])
+        #expect(unknown.errors.map(\.message) == ["state has no parameter 'depht'; its parameters: path, depth"])
+        let badChoice = await service.perform("expect", arguments: ["path": .string("added"), "op": .string("=>"), "value": .int(0)])
+        #expect(badChoice.errors.first?.message.contains("one of ==, !=, <, <=, >, >=") == true)
+        #expect(service.core.histories["todos.todos"]?.entries.isEmpty == true)
+    }
+
+    @Test func aBadActionIsTheShellsErrorWithItsColumn() async throws {
+        let service = try Self.service("Counter")
+        let outcome = await service.perform("send", arguments: ["action": .string("setCount true")])
+        #expect(!outcome.succeeded)
+        #expect(outcome.errors.first?.column == 10)
+        #expect(outcome.rendered().record.contains(#""column":10"#))
+        let command = await service.perform("send", arguments: ["action": .string(":reset")])
+        #expect(command.errors.map(\.message) == ["send takes an action; a :command goes to the run tool"])
+    }
+
+    @Test func quitAndLineBreaksAreRefused() async throws {
+        let service = try Self.service("Counter")
+        #expect(await service.run(":quit").errors.first?.message.contains("closing its connection") == true)
+        #expect(await service.run("increment\nincrement").errors.map(\.message) == ["one line at a time: the line holds a line break"])
+        #expect(!service.core.quitRequested)
+    }
+
+    @Test func aBigAnswerIsCutAndSaysHowToNarrowIt() async throws {
+        let service = try Self.service("Todos")
+        _ = await service.perform("action_seed", arguments: ["count": .int(2_000)])
+        let whole = await service.perform("state").rendered()
+        #expect(whole.cut)
+        #expect(whole.text.count < Outcome.characterLimit + 200)
+        #expect(whole.text.hasSuffix("read a part: give a path (todos[0]) or a depth"))
+        #expect(whole.record.contains(#""cut":true"#) && whole.record.contains(#""narrow":"#))
+        let part = await service.perform("state", arguments: ["path": .string("todos[1999].title")]).rendered()
+        #expect(!part.cut)
+    }
+
+    @Test func aLoadOffersTheNewModelsActions() async throws {
+        let service = try Self.service("Counter")
+        let events = EventLog(service)
+        _ = await service.perform("load", arguments: ["plugin": .string("Todos")])
+        #expect(service.operation(named: "action_add") != nil && service.operation(named: "action_increment") == nil)
+        await eventually(timeout: 10) { events.seen.contains(.operationsChanged) && events.seen.contains(.stateChanged) }
+    }
+
+    @Test func whatAnEffectDoesBetweenOperationsIsAnEvent() async throws {
+        let service = try Self.service("Todos", clock: RealClock())
+        _ = await service.perform("action_add", arguments: ["title": .string("milk"), "priority": .int(1)])
+        let events = EventLog(service)
+        let started = await service.perform("action_toggleLater", arguments: ["id": .string("t1"), "milliseconds": .int(30)])
+        #expect(started.rendered().text.contains("fx #1 toggleLater started"))
+        await eventually(timeout: 10) {
+            events.seen.contains { event in
+                if case .output(.applied(let action, _, _)) = event { action == "todos[\"t1\"].toggle" } else { false }
+            }
+        }
+        await eventually(timeout: 10) { events.seen.contains(.stateChanged) }
+        #expect(service.timeline.entries.contains { if case .applied = $0.output { true } else { false } })
+    }
+
+    @Test func operationsRunOneAtATimeInTheOrderAsked() async throws {
+        let service = try Self.service("Todos", clock: RealClock())
+        _ = await service.perform("action_add", arguments: ["title": .string("milk"), "priority": .int(1)])
+        _ = await service.perform("action_toggleLater", arguments: ["id": .string("t1"), "milliseconds": .int(100)])
+        let waiting = Task { await service.perform("wait", arguments: ["timeout": .string("60s")]) }
+        await eventually { service.isBusy }
+        // Asked while :wait runs, the read waits for it: the effect has toggled the todo.
+        let read = await service.perform("state", arguments: ["path": .string("todos[0].done")])
+        #expect(read.rendered().text == "true")
+        #expect(await waiting.value.succeeded)
+    }
+}
+
+/// The events a service publishes, as they come.
+@MainActor
+final class EventLog {
+    private(set) var seen: [ServiceEvent] = []
+    private var task: Task<Void, Never>?
+
+    init(_ service: SessionService) {
+        let stream = service.events()
+        task = Task { [weak self] in
+            for await event in stream { self?.seen.append(event) }
+        }
+    }
+
+    deinit {
+        task?.cancel()
+    }
+}

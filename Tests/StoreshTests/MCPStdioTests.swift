@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// `storesh mcp` on its real standard streams, fed what a broken or hostile client sends:
+/// every bad message gets an answer or is dropped with a note on standard error, standard
+/// output carries nothing but messages, and the session answers the next good request.
+@Suite(.serialized) struct MCPStdioTests {
+    static func request(_ id: Int, _ method: String, _ params: String) -> String {
+        #"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)","params":\#(params)}"#
+    }
+
+    static let initialize = request(1, "initialize", #"{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}"#)
+        + "\n" + #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#
+
+    /// The messages storesh wrote, each parsed; fails the test on a line that is not JSON.
+    static func messages(_ stdout: String) -> [[String: Any]] {
+        stdout.split(separator: "\n").compactMap { line in
+            let parsed = try? JSONSerialization.jsonObject(with: Data(line.utf8))
+            if parsed == nil { Issue.record("standard output has a line that is not a message: \(line.prefix(200))") }
+            return parsed as? [String: Any]
+        }
+    }
+
+    static func answer(_ id: Int, in messages: [[String: Any]]) -> [String: Any]? {
+        messages.first { ($0["id"] as? Int) == id }
+    }
+
+    static func text(of answer: [String: Any]?) -> String {
+        let content = (answer?["result"] as? [String: Any])?["content"] as? [[String: Any]]
+        return content?.compactMap { $0["text"] as? String }.joined() ?? ""
+    }
+
+    @Test func badMessagesAreAnsweredAndTheSessionGoesOn() throws {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        let longAction = "setCount \"" + String(repeating: "x", count: 1 << 20) + "\""
+        var input = Data((Self.initialize + "\n").utf8)
+        for line in [
+            "this is not JSON",
+            Self.request(2, "no/such/method", "{}"),
+            Self.request(3, "tools/call", #"{"name":"send","arguments":{"action":5}}"#),
+            Self.request(4, "tools/call", #"{"name":"send"}"#),
+            Self.request(5, "tools/call", #""send""#),
+            deep,
+            "[]",
+            Self.request(6, "tools/call", #"{"name":"send","arguments":{"action":"\#(longAction.replacingOccurrences(of: "\"", with: "\\\""))"}}"#),
+        ] {
+            input.append(Data((line + "\n").utf8))
+        }
+        input.append(Data([0xFF, 0xFE, 0x7B, 0x0A])) // not UTF-8
+        input.append(Data(repeating: UInt8(ascii: "x"), count: (64 << 20) + 1)) // over the line limit
+        input.append(Data("\n".utf8))
+        input.append(Data((Self.request(7, "tools/call", #"{"name":"send","arguments":{"action":"increment"}}"#) + "\n").utf8))
+
+        let result = try run(storeshBinary, ["mcp", "--plugin", "Counter"], input: input)
+        #expect(result.status == 0)
+        let messages = Self.messages(result.stdout)
+        #expect((Self.answer(2, in: messages)?["error"] as? [String: Any])?["code"] as? Int == -32601)
+        #expect(Self.text(of: Self.answer(3, in: messages)) == "error: send: 'action' should be a string, not int 5")
+        #expect(Self.text(of: Self.answer(4, in: messages)) == "error: send needs 'action' (a string)")
+        #expect(Self.answer(5, in: messages)?["error"] != nil)
+        let long = Self.text(of: Self.answer(6, in: messages))
+        #expect(long.count < 25_200 && long.contains("… cut at 25000 characters"))
+        #expect(Self.text(of: Self.answer(7, in: messages)) == "increment: state changed\n  ~ count: 0 → 1")
+        #expect(result.stderr.contains("a message of 67108865 bytes was dropped: longer than the limit of 67108864"))
+    }
+
+    @Test func whatAPluginPrintsGoesToStandardError() throws {
+        // In process, a plugin that prints writes to descriptor 1, which was the protocol's.
+        let input = Self.initialize + "\n" + Self.request(2, "tools/call", #"{"name":"send","arguments":{"action":"say \"hello from the plugin\""}}"#) + "\n"
+        let result = try storesh(["mcp", "--in-process", "--plugin", unrulyPlugin], input: input)
+        #expect(result.status == 0)
+        let messages = Self.messages(result.stdout)
+        #expect(messages.count == 2)
+        #expect(Self.answer(2, in: messages)?["result"] != nil)
+        #expect(result.stderr.contains("hello from the plugin"))
+    }
+}
