@@ -114,14 +114,14 @@ import Testing
         let connection = try await Self.connect("Todos", host: PluginHost(clock: RealClock(), searchPath: [buildDirectory]))
         try await connection.client.subscribeToResource(uri: "storesh://state")
         _ = try await Self.call(connection.client, "action_add", ["title": "milk", "priority": 1])
-        await eventually(timeout: 10) { connection.notes.contains("updated storesh://state") }
+        await eventually { connection.notes.contains("updated storesh://state") }
         connection.notes.received.update { $0.removeAll() }
         _ = try await Self.call(connection.client, "action_toggleLater", ["id": "t1", "milliseconds": 50])
-        await eventually(timeout: 10) { connection.notes.contains("updated storesh://state") }
+        await eventually { connection.notes.contains("updated storesh://state") }
         let done = try await connection.client.readResource(uri: "storesh://state/todos%5B0%5D.done")
         #expect(done.first?.text == "true")
         _ = try await Self.call(connection.client, "load", ["plugin": "Counter"])
-        await eventually(timeout: 10) { connection.notes.contains("tools changed") }
+        await eventually { connection.notes.contains("tools changed") }
         await connection.server.stop()
     }
 

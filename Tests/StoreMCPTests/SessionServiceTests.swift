@@ -87,7 +87,7 @@ import Testing
         let events = EventLog(service)
         _ = await service.perform("load", arguments: ["plugin": .string("Todos")])
         #expect(service.operation(named: "action_add") != nil && service.operation(named: "action_increment") == nil)
-        await eventually(timeout: 10) { events.seen.contains(.operationsChanged) && events.seen.contains(.stateChanged) }
+        await eventually { events.seen.contains(.operationsChanged) && events.seen.contains(.stateChanged) }
     }
 
     @Test func whatAnEffectDoesBetweenOperationsIsAnEvent() async throws {
@@ -96,12 +96,12 @@ import Testing
         let events = EventLog(service)
         let started = await service.perform("action_toggleLater", arguments: ["id": .string("t1"), "milliseconds": .int(30)])
         #expect(started.rendered().text.contains("fx #1 toggleLater started"))
-        await eventually(timeout: 10) {
+        await eventually {
             events.seen.contains { event in
                 if case .output(.applied(let action, _, _)) = event { action == "todos[\"t1\"].toggle" } else { false }
             }
         }
-        await eventually(timeout: 10) { events.seen.contains(.stateChanged) }
+        await eventually { events.seen.contains(.stateChanged) }
         #expect(service.timeline.entries.contains { if case .applied = $0.output { true } else { false } })
     }
 
