@@ -94,7 +94,7 @@ extension SessionService {
                   parameters: [OperationParameter("line", .string, required: true, doc: "One line, as typed at the storesh prompt.")]) { arguments throws(OperationError) in
             arguments.string("line") ?? ""
         },
-    ]
+    ] + findingOperations
 
     private static let withEffects = OperationParameter("with_effects", .bool, doc: "Replay with a new store, so effects run anew (as :goto --with-effects).")
 }
