@@ -62,6 +62,9 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // `storesh mcp`: the Model Context Protocol's messages and server (StoreMCP).
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
+        // The inspector's HTTP server (StoreInspector): small, no SwiftNIO (see the README's
+        // dependency section for the measurements behind the choice).
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // Pieces both store flavours share: the rule effects run by (InFlightEffects), the
@@ -147,6 +150,9 @@ let package = Package(
         // `storesh mcp`: the service over the Model Context Protocol (the SDK's messages
         // and server, our own stdio transport).
         .target(name: "StoreMCP", dependencies: ["StoreService", "StoreShell", "StoreHost", "StoreValue", .product(name: "MCP", package: "swift-sdk")], swiftSettings: strict),
+        // `--inspect`: the service over HTTP on loopback, for a page in a browser (the page's
+        // files are in Page/, embedded as Swift strings by scripts/embed-inspector-page).
+        .target(name: "StoreInspector", dependencies: ["StoreService", "StoreShell", "StoreValue", .product(name: "FlyingFox", package: "FlyingFox")], exclude: ["Page"], swiftSettings: strict),
         .target(name: "StoreshExampleCCounter", dependencies: ["CStorePlugin"], path: "plugins/CCounter"),
         // An effect on the host clock and a service, in plain C.
         .target(name: "StoreshExampleCGreeter", dependencies: ["CStorePlugin"], path: "plugins/CGreeter"),
@@ -173,7 +179,7 @@ let package = Package(
         // The shell: arguments, the libedit front end, batch mode, terminal output. Thin.
         .executableTarget(
             name: "storesh",
-            dependencies: ["StoreHost", "StoreShell", "StoreService", "StoreMCP", "CEditLine", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["StoreHost", "StoreShell", "StoreService", "StoreMCP", "StoreInspector", "CEditLine", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
         // libFuzzer targets for the parsers (scripts/fuzz builds them with -sanitize=fuzzer);
@@ -201,6 +207,7 @@ let package = Package(
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(name: "StoreshTests", dependencies: ["TestSupport", "CPseudoTerminal", "StoreHost"], swiftSettings: strict),
         .testTarget(name: "StoreMCPTests", dependencies: ["StoreMCP", "StoreService", "StoreShell", "StoreHost", "StoreValue", "HostTestSupport", .product(name: "MCP", package: "swift-sdk")], swiftSettings: strict),
+        .testTarget(name: "StoreInspectorTests", dependencies: ["StoreInspector", "StoreService", "StoreShell", "StoreHost", "HostTestSupport"], swiftSettings: strict),
         .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "ObservableStore"], swiftSettings: strict),
         .testTarget(name: "ArborealTestingTests", dependencies: ["ArborealTesting", "Arboreal"], swiftSettings: strict),
         .testTarget(

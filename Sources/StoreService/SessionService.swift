@@ -27,10 +27,16 @@ public final class SessionService {
     /// What happened in the session, newest last (`timeline`).
     public private(set) var timeline = Timeline()
 
-    /// A service driving `core`, which reports to it from now on.
+    /// A service driving `core`, which reports to it from now on. What the core reported
+    /// to before (a prompt's printer) still gets every output first, so at a prompt what a
+    /// client does (the inspector's "jump here") is printed as if typed.
     public init(core: ShellCore) {
         self.core = core
-        core.output = { [weak self] output in self?.received(output) }
+        let previous = core.output
+        core.output = { [weak self] output in
+            previous(output)
+            self?.received(output)
+        }
         offeredModel = core.current?.model
     }
 
@@ -84,6 +90,17 @@ public final class SessionService {
         }
     }
 
+    /// Runs work that drives the core itself (a line typed at the prompt, a script) one at
+    /// a time with the operations: an operation asked for meanwhile waits for it. What the
+    /// core reports meanwhile goes out as events; then subscribers hear that the state may
+    /// have changed.
+    public func runOutside(_ work: () async -> Void) async {
+        await exclusively {
+            await work()
+            settle(stateChanged: true, timelineGrew: false)
+        }
+    }
+
     // MARK: Events
 
     /// A stream of what happens in the session: state changes (by operations and by
@@ -105,7 +122,7 @@ public final class SessionService {
     /// Everything the shell reports comes here: into the running operation's outcome, or
     /// (between operations: an effect's events and actions, a worker's loss) out as events.
     private func received(_ output: ShellOutput) {
-        timeline.append(output)
+        timeline.append(output, at: core.host.clock.now / 1_000_000)
         if capturing != nil {
             capturing?.append(output)
             return
@@ -114,6 +131,7 @@ public final class SessionService {
         var changed = false
         switch output {
         case .applied: changed = true
+        case .action(_, let result): changed = result.stateChanged // a line the front end ran itself
         case .error: changed = true // a lost worker, recovered: its state was rebuilt
         default: break
         }
@@ -148,7 +166,7 @@ public final class SessionService {
 
     /// Commands that never change a state.
     private static let readingCommands: Set<String> = [
-        "help", "h", "?", "plugins", "models", "actions", "state", "diff", "fx", "stubs", "expect", "log", "branches", "crash", "export",
+        "help", "h", "?", "plugins", "models", "actions", "state", "diff", "fx", "stubs", "expect", "log", "branches", "crash", "export", "inspect",
     ]
 
     /// The command word of a `:command` line; nil for an action.

@@ -14,6 +14,8 @@ public struct Timeline: Sendable {
         public let number: Int
         /// What the shell reported.
         public let output: ShellOutput
+        /// When, in milliseconds on the session's clock (virtual under `--virtual-clock`).
+        public let milliseconds: Int64
     }
 
     /// The kept entries, oldest first.
@@ -29,21 +31,23 @@ public struct Timeline: Sendable {
         }
     }
 
-    mutating func append(_ output: ShellOutput) {
+    mutating func append(_ output: ShellOutput, at milliseconds: Int64) {
         guard Self.records(output) else { return }
         count += 1
-        entries.append(Entry(number: count, output: output))
+        entries.append(Entry(number: count, output: output, milliseconds: milliseconds))
         if entries.count > Self.capacity + Self.capacity / 4 { entries.removeFirst(entries.count - Self.capacity) }
     }
 
     /// The entries as a JSON object: `count`, `kept` and `entries` (each the
-    /// `--format json` record of its output with its `number`), the newest `last` at most.
-    public func json(last: Int = Timeline.capacity) -> String {
+    /// `--format json` record of its output with its `number` and `time`, in milliseconds
+    /// on the session's clock), the newest `last` at most, and only those numbered after
+    /// `after`.
+    public func json(last: Int = Timeline.capacity, after: Int = 0) -> String {
         let formatter = OutputFormatter(format: .json)
-        let shown = entries.suffix(min(last, Self.capacity))
+        let shown = entries.suffix(min(last, Self.capacity)).filter { $0.number > after }
         let items = shown.map { entry in
             let record = formatter.lines(for: entry.output).joined()
-            return "{\"number\":\(entry.number)," + record.dropFirst()
+            return "{\"number\":\(entry.number),\"time\":\(entry.milliseconds)," + record.dropFirst()
         }
         return JSON.object([("count", String(count)), ("kept", String(shown.count)), ("entries", JSON.array(items))])
     }

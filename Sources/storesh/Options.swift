@@ -20,6 +20,8 @@ struct Options: ParsableCommand {
 
     @OptionGroup var session: SessionOptions
 
+    @OptionGroup var inspect: InspectOptions
+
     @Option(name: .customShort("f"), help: ArgumentHelp("Run a script ('-' for standard input). Repeatable.", valueName: "FILE"))
     var files: [String] = []
 

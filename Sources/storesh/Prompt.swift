@@ -9,6 +9,8 @@ import StoreShell
 struct Prompt {
     let core: ShellCore
     let printer: Printer
+    /// Lines typed here take turns with what the inspector's page asks for.
+    let inspector: InspectorLauncher
 
     func run() async {
         let core = self.core
@@ -63,7 +65,7 @@ struct Prompt {
         }
         reader.start()
         for await statement in statements {
-            await core.execute(statement)
+            _ = await inspector.run { await core.execute(statement) }
             done.signal()
         }
     }

@@ -12,6 +12,8 @@ final class ScriptRunner {
     let printer: Printer
     let echo: Bool
     let bail: Bool
+    /// Statements take turns with what the inspector's page asks for, one at a time.
+    var inspector: InspectorLauncher?
 
     init(core: ShellCore, printer: Printer, echo: Bool, bail: Bool) {
         self.core = core
@@ -146,6 +148,8 @@ final class ScriptRunner {
                 }
             }
             if !runGroup(&group, into: &outcome) { return outcome }
+            // Batches run without a turn (they never wait); the page hears of them here.
+            await inspector?.run {}
             if showProgress, number > 10_000, let size = reader.size {
                 let now = DispatchTime.now().uptimeNanoseconds
                 if now - lastProgress > 100_000_000 {
@@ -200,7 +204,9 @@ final class ScriptRunner {
             return false
         }
         if echo { echoLine(statement) }
-        if await !core.execute(statement, origin: LineOrigin(file: file, line: line)) {
+        let origin = LineOrigin(file: file, line: line)
+        let succeeded = if let inspector { await inspector.run { await core.execute(statement, origin: origin) } } else { await core.execute(statement, origin: origin) }
+        if !succeeded {
             outcome.failures += 1
             if bail || core.takeBreakpointStop() {
                 outcome.stop = true

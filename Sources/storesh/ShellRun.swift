@@ -40,7 +40,11 @@ func runShell(_ options: Options) async -> Int32 {
     case .exit(let status): return status
     case .ready(let startFailed): failed = startFailed
     }
+    // The inspector's address goes to standard error: standard output is the session's.
+    let inspector = InspectorLauncher(core: core) { printer.write($0, toStderr: true) }
+    if await !inspector.startFromOptions(options.inspect) { return 2 }
     let runner = ScriptRunner(core: core, printer: printer, echo: options.echo, bail: options.bail)
+    runner.inspector = inspector
     var stopped = false
     var unreadable = false
     var counter = 0
@@ -64,7 +68,7 @@ func runShell(_ options: Options) async -> Int32 {
         failed = true
     }
     if interactive, !(stopped && (options.bail || core.quitRequested)) {
-        await Prompt(core: core, printer: printer).run()
+        await Prompt(core: core, printer: printer, inspector: inspector).run()
     }
     if !SessionStart.finish(core) { failed = true }
     if unreadable { return 2 }

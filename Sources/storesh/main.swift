@@ -24,7 +24,7 @@ struct Storesh: ParsableCommand {
 func main() async -> Int32 {
     let command: any ParsableCommand
     do {
-        command = try Storesh.parseAsRoot()
+        command = try Storesh.parseAsRoot(InspectOptions.normalized(Array(CommandLine.arguments.dropFirst())))
     } catch {
         if Storesh.exitCode(for: error) == .success {
             Storesh.exit(withError: error) // --help, --version: printed for the right command

@@ -9,14 +9,7 @@ extension ShellCore {
             return fail("usage: :log [N | FROM-TO | all]  (N: the last N actions; FROM-TO: actions FROM to TO, counting from 1)", origin: origin)
         }
         let width = String(history.shown(entries.count)).count
-        let records: [Value] = shown.map { index in
-            let entry = entries[index]
-            return .record([
-                "index": .int(Int64(history.shown(index) + 1)), "source": .string(entry.source.rawValue),
-                "action": .string(text(of: entry, in: session.model)), "changed": .bool(entry.changed),
-                "skipped": .bool(entry.skipped), "undone": .bool(index >= history.position),
-            ])
-        }
+        let records: [Value] = shown.map { logRecord(at: $0, of: history, in: session.model) }
         let incidents = Dictionary(grouping: history.incidents, by: \.position)
         let incidentLines = { (position: Int) in
             (incidents[position] ?? []).map { String(repeating: " ", count: width + 2) + "!       " + $0.note }
@@ -53,6 +46,17 @@ extension ShellCore {
             "incidents": .array(history.incidents.map { .record(["after": .int(Int64(history.shown($0.position))), "note": .string($0.note)]) }),
         ])))
         return true
+    }
+
+    /// Entry `index` of `history` as `:log`'s JSON lists it: `index` (from 1, as the user
+    /// counts), `source`, `action`, `changed`, `skipped`, `undone`.
+    func logRecord(at index: Int, of history: History, in model: ModelDescriptor) -> Value {
+        let entry = history.entries[index]
+        return .record([
+            "index": .int(Int64(history.shown(index) + 1)), "source": .string(entry.source.rawValue),
+            "action": .string(text(of: entry, in: model)), "changed": .bool(entry.changed),
+            "skipped": .bool(entry.skipped), "undone": .bool(index >= history.position),
+        ])
     }
 
     /// Which entries `:log` shows: the last 20, the last N, FROM-TO (1-based, inclusive,

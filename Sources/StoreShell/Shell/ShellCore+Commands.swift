@@ -229,7 +229,7 @@ extension ShellCore {
             core.requestQuit()
             return true
         },
-    ] + exploreCommands + debuggingCommands
+    ] + exploreCommands + debuggingCommands + inspectCommands
 
     static let aliases = ["q": "quit", "exit": "quit", "h": "help", "?": "help"]
 

@@ -81,6 +81,11 @@ public final class ShellCore {
     @exclusivity(unchecked) var takingBatch = false
     /// Watches, breakpoints, the session's tape for `:save-test`, the timer.
     let debugging = DebuggingState()
+    /// Starts the inspector's page on a port (nil: any free one) and answers its address,
+    /// or says why it cannot (`:inspect`). Set by the front end that can serve one.
+    public var startInspector: (@MainActor (_ port: Int?) async throws(ShellError) -> String)?
+    /// What the inspector's reads of the past keep (`ShellCore+Inspection`).
+    let inspection = InspectionState()
     /// How callbacks reach the core without a weak reference to it (see `WeakRoute`).
     private(set) lazy var route = WeakRoute(self)
 

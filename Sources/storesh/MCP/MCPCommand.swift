@@ -21,6 +21,8 @@ struct MCPOptions: ParsableCommand {
     )
 
     @OptionGroup var session: SessionOptions
+
+    @OptionGroup var inspect: InspectOptions
 }
 
 /// Runs `storesh mcp` until the client closes its side. Returns the exit status: 0, or
@@ -49,6 +51,9 @@ func runMCP(_ options: MCPOptions) async -> Int32 {
         return status
     }
     let service = SessionService(core: core)
+    // The page and the MCP client see one session: the same service, the same operations.
+    let inspector = InspectorLauncher(core: core, service: service) { StandardStreams.error($0) }
+    if await !inspector.startFromOptions(options.inspect) { return 2 }
     let server = MCPSessionServer(service: service, version: Storesh.version)
     do {
         try await server.serve(input: STDIN_FILENO, output: protocolOutput)

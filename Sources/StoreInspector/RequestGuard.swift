@@ -1,0 +1,75 @@
+/// Who may talk to the inspector, decided for each request before anything else: the
+/// page can send actions into a running process, so only this machine's loopback, only a
+/// page this inspector served (Origin), only under this inspector's name (Host: a page of
+/// another site whose name was pointed at 127.0.0.1, DNS rebinding, is refused), and only
+/// with the random token printed with the address. Nothing that acts is a GET.
+public struct RequestGuard: Sendable {
+    /// The token every request must carry: `?token=` or the `X-Storesh-Token` header.
+    public let token: String
+    /// The port the inspector listens on (Host and Origin must name it).
+    public let port: Int
+
+    /// What a request may do.
+    public enum Verdict: Sendable, Equatable {
+        case allowed
+        /// Refused with an HTTP status (401, 403, 405, 415) and why, for the response body.
+        case refused(status: Int, reason: String)
+    }
+
+    /// A guard for an inspector on `port` whose token is `token`.
+    public init(token: String, port: Int) {
+        self.token = token
+        self.port = port
+    }
+
+    /// The verdict on one request. `headers` are looked up by lowercase name;
+    /// `queryToken` is the `token` query parameter, if any.
+    public func check(method: String, path: String, queryToken: String?, headers: [String: String]) -> Verdict {
+        let names = ["127.0.0.1:\(port)", "localhost:\(port)"]
+        guard let host = headers["host"]?.lowercased(), names.contains(host) else {
+            return .refused(status: 403, reason: "this inspector answers only to Host 127.0.0.1:\(port) or localhost:\(port), not '\(headers["host"] ?? "")'")
+        }
+        if let origin = headers["origin"], !names.contains(where: { "http://\($0)" == origin.lowercased() }) {
+            return .refused(status: 403, reason: "requests from another origin ('\(origin)') are refused")
+        }
+        if let site = headers["sec-fetch-site"], site != "same-origin", site != "none" {
+            return .refused(status: 403, reason: "requests from another site (Sec-Fetch-Site: \(site)) are refused")
+        }
+        guard let given = headers["x-storesh-token"] ?? queryToken else {
+            return .refused(status: 401, reason: "the inspector needs its token: open the address storesh printed (…/?token=…)")
+        }
+        guard Self.same(given, token) else {
+            return .refused(status: 403, reason: "wrong token: open the address storesh printed")
+        }
+        let acts = path.hasPrefix("/api/operations/")
+        switch method {
+        case "GET", "HEAD":
+            if acts { return .refused(status: 405, reason: "an operation is sent with POST, never GET") }
+        case "POST":
+            guard acts else { return .refused(status: 405, reason: "\(path) is read with GET") }
+            guard headers["content-type"]?.lowercased().hasPrefix("application/json") == true else {
+                return .refused(status: 415, reason: "an operation's arguments are a JSON object (Content-Type: application/json)")
+            }
+        default:
+            return .refused(status: 405, reason: "the inspector takes GET and POST, not \(method)")
+        }
+        return .allowed
+    }
+
+    /// Compares in time that does not depend on where the texts differ.
+    static func same(_ given: String, _ expected: String) -> Bool {
+        let a = Array(given.utf8), b = Array(expected.utf8)
+        var difference = UInt8(a.count == b.count ? 0 : 1)
+        for index in 0..<b.count { difference |= (index < a.count ? a[index] : 0) ^ b[index] }
+        return difference == 0
+    }
+
+    /// A new random token: 32 bytes from the system's generator, as hex.
+    public static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in
+            let byte = UInt8.random(in: 0...255, using: &generator)
+            return String(byte >> 4, radix: 16) + String(byte & 15, radix: 16)
+        }.joined()
+    }
+}
