@@ -24,7 +24,7 @@ import Testing
 
     /// One request, made off the main actor (the server answers on it).
     nonisolated static func ask(_ port: Int, _ target: String, method: String = "GET", headers: [String: String] = [:], body: String = "") async throws -> RawHTTP.Response {
-        try await Task.detached { try RawHTTP.request(port: port, method, target, headers: headers, body: body) }.value
+        try await RawHTTP.onThread { Result { () throws(RawHTTP.Failure) in try RawHTTP.request(port: port, method, target, headers: headers, body: body) } }.get()
     }
 
     @Test func withoutItsTokenNothingIsAnswered() async throws {
@@ -65,7 +65,7 @@ import Testing
         let (server, port) = try await Self.inspector()
         defer { Task { await server.stop() } }
         // 127.0.0.2 is this machine's loopback too: a server on 0.0.0.0 would answer there.
-        let other = await Task.detached { () -> RawHTTP.Failure? in
+        let other = await RawHTTP.onThread { () -> RawHTTP.Failure? in
             do throws(RawHTTP.Failure) {
                 let fd = try RawHTTP.connect("127.0.0.2", port: port)
                 close(fd)
@@ -73,7 +73,7 @@ import Testing
             } catch {
                 return error
             }
-        }.value
+        }
         #expect(other == .connect(ECONNREFUSED))
         #expect(try await Self.ask(port, "/api/session?token=\(server.token)").status == 200)
     }
@@ -95,16 +95,20 @@ import Testing
         let (server, port) = try await Self.inspector()
         defer { Task { await server.stop() } }
         let token = server.token
-        let stream = Task.detached { () throws -> String in
-            let fd = try RawHTTP.connect(port: port)
-            defer { close(fd) }
-            try RawHTTP.send(fd, "GET /api/events?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
-            return RawHTTP.read(fd, until: "setCount 42")
+        let stream = Task {
+            await RawHTTP.onThread {
+                Result { () throws(RawHTTP.Failure) -> String in
+                    let fd = try RawHTTP.connect(port: port)
+                    defer { close(fd) }
+                    try RawHTTP.send(fd, "GET /api/events?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+                    return RawHTTP.read(fd, until: "setCount 42")
+                }
+            }
         }
         // The stream is open once the first event is written; then an action is sent.
         while server.streams.isEmpty { try await Task.sleep(nanoseconds: 10_000_000) }
         _ = await server.service.perform("send", arguments: ["action": .string("setCount 42")])
-        let text = try await stream.value
+        let text = try await stream.value.get()
         #expect(text.contains("text/event-stream"), "\(text)")
         #expect(text.contains("event: session\ndata: {\"models\":[{\"name\":\"counter.counter\""), "\(text)")
         #expect(text.contains("event: timeline\ndata: {"), "\(text)")

@@ -1,8 +1,16 @@
 import Foundation
 
 /// A plain HTTP/1.1 client over a socket, so a test chooses every header (Host, Origin)
-/// as an attacker's page or program would. Blocking: call it off the main actor.
+/// as an attacker's page or program would. Blocking: call it through `onThread`.
 enum RawHTTP {
+    /// Runs blocking `work` on a thread of its own: on Swift's pool (two threads here) a
+    /// blocked read would starve the server it waits for.
+    static func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
+        }
+    }
+
     struct Response {
         let status: Int
         let head: String

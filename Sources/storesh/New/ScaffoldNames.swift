@@ -63,7 +63,9 @@ extension Scaffold {
         "ObservableStore", "ObservableStoreTests", "StoreHost", "StoreHostTests", "StorePlugin", "StorePluginMacros",
         "StorePluginTests", "StoreRuntime", "StoreShell", "StoreTesting", "StoreTestingShared", "StoreTestingTests",
         "HostTestSupport", "StoreShellTests", "StoreValue", "StoreWorker", "StoreshTests", "TestSupport", "storesh",
-        "StoreMCP", "StoreMCPTests", "StoreService",
+        "StoreMCP", "StoreMCPTests", "StoreService", "StoreInspector", "StoreInspectorTests",
+        // FlyingFox (the inspector's server)
+        "FlyingFox", "FlyingSocks", "CSystemLinux", "FlyingFoxTests", "FlyingSocksTests",
         // swift-sdk (MCP), eventsource, swift-system, swift-nio, swift-atomics, swift-collections
         "MCP", "MCPTests", "MCPConformanceServer", "MCPConformanceClient", "EventSource", "EventSourceTests",
         "CSystem", "SystemPackage", "SystemTests", "MemberImportVisibility",
