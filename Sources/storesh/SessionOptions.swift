@@ -4,14 +4,10 @@ import StoreShell
 /// The options that make a session, shared by the shell and `storesh mcp`: the plugins
 /// and model to start with, the journal, the clock, where models run, the history kept.
 struct SessionOptions: ParsableArguments {
-    @Option(name: .customLong("plugin"), help: ArgumentHelp("Load a plugin (a name from the search path, or a path). Repeatable. Without it, the bundled Counter loads.", valueName: "NAME|PATH"))
-    var plugins: [String] = []
+    @OptionGroup var loading: PluginOptions
 
     @Option(help: ArgumentHelp("Start with this model current (with --resume: go on in it once the journal is replayed).", valueName: "NAME"))
     var model: String?
-
-    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also search this directory for plugins. Repeatable.", valueName: "DIR"))
-    var pluginPath: [String] = []
 
     @Option(help: ArgumentHelp("Write every accepted action to this new journal before its result is printed. With --resume: continue in this new file, leaving the old journal as it was.", valueName: "PATH"))
     var journal: String?
@@ -33,10 +29,14 @@ struct SessionOptions: ParsableArguments {
     @Option(name: .customLong("history-limit"), parsing: .unconditional, help: ArgumentHelp("Keep at most about N actions per model for time travel (0: all); older ones are dropped in chunks, the oldest kept snapshot becoming the start. The journal keeps everything.", valueName: "N"))
     var historyLimit = History.defaultLimit
 
+    /// The plugins named with `--plugin`.
+    var plugins: [String] { loading.plugins }
+    /// The directories named with `--plugin-path`.
+    var pluginPath: [String] { loading.pluginPath }
+
     func validate() throws {
         guard historyLimit >= 0 else {
             throw ValidationError("--history-limit must be 0 (keep everything) or a number of actions, not \(historyLimit)")
         }
-        try validatePluginPaths(pluginPath)
     }
 }

@@ -93,6 +93,13 @@ import Testing
         #expect(run.status == 1)
         #expect(run.stdout.contains("failure: not deterministic: the same actions in a fresh store gave count = "), "\(run.stdout)")
         #expect(run.stdout.contains("shrunk to 1 step "), "\(run.stdout)")
+        // Pinned by :replay-check: fails while the model is not deterministic, passes once it is.
+        let transcript = directory + "/dice.transcript"
+        #expect(try String(contentsOfFile: transcript, encoding: .utf8).hasSuffix("> roll\n(output not compared)\n> :replay-check\n"))
+        #expect(try storesh(["test", transcript]).status == 1)
+        _ = try buildPlanted(into: directory + "/lib", fixed: true)
+        let fixed = try storesh(["test", transcript])
+        #expect(fixed.status == 0, "\(fixed.stdout)")
     }
 
     @Test func aModelInThisProcessIsExploredToo() throws {

@@ -85,7 +85,8 @@ extension ExploreReport {
     /// failure — the invariant as an `:expect` after the failing step; a crash or a hang
     /// fails the step itself. The failing step's output is not compared (a fix changes it,
     /// or refuses the step); the pin must print nothing (its error is what fails the
-    /// transcript); for a model that is not deterministic, no step's output is compared.
+    /// transcript); for a model that is not deterministic, no step's output is compared and
+    /// `:replay-check` is the pin.
     public func transcriptInputs(model descriptor: ModelDescriptor, pluginPath: String) -> [ExploreTranscript.Input] {
         guard let failure else { return [] }
         var inputs: [ExploreTranscript.Input] = [
@@ -102,8 +103,8 @@ extension ExploreReport {
         switch failure.kind {
         case .invariant(let condition, _):
             inputs.append(.init(":expect \(condition)", output: .none))
-        case .nondeterministic(let path, let first, _):
-            inputs.append(.init(first.map { ":expect \(path) == \($0.compact)" } ?? ":state \(path)", output: .none))
+        case .nondeterministic:
+            inputs.append(.init(":replay-check", output: .none))
         case .effectFailed:
             inputs.append(.init(":fx none-failed", output: .none))
         case .crash, .hang:

@@ -19,6 +19,7 @@ extension ShellCore {
                 "See 'storesh explore --help' for the same search from the command line.",
             ]
         ) { core, _, origin in await core.explore(origin: origin) },
+        replayCheckCommand,
     ]
 
     /// The options of `:explore`, read from its argument text.

@@ -22,8 +22,7 @@ struct ExploreCommandOptions: ParsableCommand {
         """
     )
 
-    @Option(name: .customLong("plugin"), help: ArgumentHelp("Load a plugin (a name from the search path, or a path). Repeatable. Without it, the bundled Counter loads.", valueName: "NAME|PATH"))
-    var plugins: [String] = []
+    @OptionGroup var loading: PluginOptions
 
     @Option(help: ArgumentHelp("The model to explore (default: the first plugin's first model).", valueName: "NAME"))
     var model: String?
@@ -58,9 +57,6 @@ struct ExploreCommandOptions: ParsableCommand {
     @Option(help: ArgumentHelp("text: a report for people; json: one JSON object.", valueName: "text|json"))
     var format = "text"
 
-    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also search this directory for plugins. Repeatable.", valueName: "DIR"))
-    var pluginPath: [String] = []
-
     @OptionGroup var isolation: IsolationOptions
 
     func validate() throws {
@@ -71,7 +67,6 @@ struct ExploreCommandOptions: ParsableCommand {
         }
         guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json, not '\(format)'") }
         _ = try conditions()
-        try validatePluginPaths(pluginPath)
     }
 
     /// The `--invariant`s, read; a mistake names the option, the text and the column.

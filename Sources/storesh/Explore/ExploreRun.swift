@@ -6,14 +6,14 @@ import StoreValue
 /// Runs `storesh explore`; returns the exit status (0 nothing found, 1 found, 2 usage).
 @MainActor
 func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
-    let host = PluginHost(clock: VirtualClock(), searchPath: PluginHost.defaultSearchPath(extra: options.pluginPath))
+    let host = PluginHost(clock: VirtualClock(), searchPath: PluginHost.defaultSearchPath(extra: options.loading.pluginPath))
     options.isolation.apply(to: host)
     host.workerOutput = { StandardStreams.error($0) }
     var problems: [String] = []
     let core = ShellCore(host: host, showDiff: true, reportActions: false) { output in
         if case .error(let error) = output { problems.append(error.message) }
     }
-    for name in options.plugins.isEmpty ? ["Counter"] : options.plugins {
+    for name in options.loading.plugins.isEmpty ? ["Counter"] : options.loading.plugins {
         do {
             _ = try host.load(name)
         } catch {
