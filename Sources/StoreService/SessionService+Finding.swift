@@ -1,4 +1,4 @@
-public import StoreValue
+import StoreValue
 
 // The operations that find bugs and their causes: `:explore`, `:bisect`, `:why`, `:find`
 // and `:save-test`, offered as they are at the prompt (docs/shell/explore.md and
