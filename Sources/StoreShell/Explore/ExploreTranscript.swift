@@ -36,6 +36,23 @@ public enum ExploreTranscript {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// Writes `report`'s shrunk run as a transcript at `file` (an absolute path), replacing
+    /// what was there whole: `:load` by `pluginPath` relative to the file, the output
+    /// recorded by running it once (`record`). `foundBy` names the command in its header.
+    @MainActor
+    public static func write(
+        _ report: ExploreReport, model: ModelDescriptor, pluginPath: String, to file: String, foundBy: String,
+        searchPath: [String], setUp: (PluginHost) -> Void
+    ) async throws(TranscriptWriter.Problem) {
+        let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
+        let inputs = report.transcriptInputs(model: model, pluginPath: relativePath(to: pluginPath, from: directory))
+        let comments = ["Found by \(foundBy) (seed \(report.seed)): \(report.failure?.description ?? "")",
+                        "It fails 'storesh test' while the bug is there, and passes once it is fixed."]
+        let text = await record(comments: comments, inputs: inputs, file: file, searchPath: searchPath, setUp: setUp)
+        // Explore's own file, made again on every run: replaced whole, never half-written.
+        try TranscriptWriter.write(text, to: file, force: true)
+    }
+
     /// The transcript of `inputs` with every recorded input's output recorded, as
     /// `storesh test --update` records it: run once, in a fresh session, from `file`'s
     /// folder. An input whose output must be none gets none, whatever it printed.

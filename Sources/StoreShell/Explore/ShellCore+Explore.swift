@@ -125,19 +125,13 @@ extension ShellCore {
         var lines = report.lines(model: model)
         if report.failure != nil {
             let file = URL(fileURLWithPath: resolvePath(arguments.out ?? "\(model.name).transcript")).standardizedFileURL.path
-            let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
-            let inputs = report.transcriptInputs(model: model, pluginPath: ExploreTranscript.relativePath(to: plugin.path, from: directory))
-            let comments = ["Found by :explore (seed \(report.seed)): \(report.failure?.description ?? "")",
-                            "It fails 'storesh test' while the bug is there, and passes once it is fixed."]
             let (isolation, timeout) = (host.isolation, host.actionTimeout)
-            let text = await ExploreTranscript.record(comments: comments, inputs: inputs, file: file, searchPath: host.searchPath) {
-                ($0.isolation, $0.actionTimeout) = (isolation, timeout)
-            }
-            do {
-                try text.write(toFile: file, atomically: true, encoding: .utf8)
+            do throws(TranscriptWriter.Problem) {
+                try await ExploreTranscript.write(report, model: model, pluginPath: plugin.path, to: file, foundBy: ":explore",
+                                                  searchPath: host.searchPath) { ($0.isolation, $0.actionTimeout) = (isolation, timeout) }
                 lines.append("wrote \(file): run it with storesh test")
             } catch {
-                return fail("explore: cannot write \(file): \(fileProblem(error))", origin: origin)
+                return fail("explore: \(error.description)", origin: origin)
             }
         }
         output(.report(kind: "explore", lines: lines, data: report.record(model: model)))

@@ -58,22 +58,16 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
     var record = report.record(model: model)
     if report.failure != nil {
         let file = URL(fileURLWithPath: options.out ?? "\(model.name).transcript").standardizedFileURL.path
-        let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
-        let inputs = report.transcriptInputs(model: model, pluginPath: ExploreTranscript.relativePath(to: plugin.path, from: directory))
-        let comments = [
-            "Found by storesh explore (seed \(seed)): \(report.failure?.description ?? "")",
-            "It fails 'storesh test' while the bug is there, and passes once it is fixed.",
-        ]
-        let recorded = await ExploreTranscript.record(comments: comments, inputs: inputs, file: file, searchPath: host.searchPath) { options.isolation.apply(to: $0) }
-        do {
-            try recorded.write(toFile: file, atomically: true, encoding: .utf8)
+        do throws(TranscriptWriter.Problem) {
+            try await ExploreTranscript.write(report, model: model, pluginPath: plugin.path, to: file, foundBy: "storesh explore",
+                                              searchPath: host.searchPath) { options.isolation.apply(to: $0) }
             lines += ["wrote \(options.out ?? (file as NSString).lastPathComponent): run it with storesh test"]
             if case .record(let type, var fields) = record {
                 fields.append(.init("transcript", .string(file)))
                 record = .record(type: type, fields: fields)
             }
         } catch {
-            StandardStreams.error("storesh explore: cannot write \(file): \(fileProblem(error))\n")
+            StandardStreams.error("storesh explore: \(error.description)\n")
         }
     }
     let formatter = OutputFormatter(format: options.format == "json" ? .json : .tree, color: false)
