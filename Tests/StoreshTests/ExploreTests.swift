@@ -154,6 +154,25 @@ import Testing
         #expect(unknown.status == 2 && unknown.stderr.contains("faulty.faulty has no action 'nosuch'; its actions: increment, add,"), "\(unknown.stderr)")
     }
 
+    /// A transcript that cannot be written (a full disk) is an error saying why; the
+    /// report still reaches standard output, and the transcript there before is whole.
+    @Test func aFullDiskLeavesTheOldTranscriptWhole() throws {
+        let directory = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let out = directory + "/out"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let old = "# an earlier find\n> :load ../lib/libplanted.so\n"
+        try old.write(toFile: out + "/deep.transcript", atomically: true, encoding: .utf8)
+        let run = try storesh(["explore", "--plugin", directory + "/lib/libplanted.so", "--model", "planted.deep", "--seed", "7", "--runs", "300",
+                               "--steps", "40", "--out", out + "/deep.transcript"],
+                              environment: ["LD_PRELOAD": faultShim, "STORESH_FAULT_PATH": out])
+        #expect(run.status == 1, "a failure was found: \(run.stderr)")
+        #expect(run.stderr.contains("storesh explore: cannot write \(out)/deep.transcript: No space left on device"), "\(run.stderr)")
+        #expect(run.stdout.contains("shrunk to 5 steps"), "the report is not lost: \(run.stdout)")
+        #expect(!run.stdout.contains("wrote "))
+        #expect(try String(contentsOfFile: out + "/deep.transcript", encoding: .utf8) == old)
+    }
+
     @Test func mistakesInTheOptionsAreUsageErrors() throws {
         let bad = try storesh(["explore", "--invariant", "balance >="])
         #expect(bad.status == 2)
