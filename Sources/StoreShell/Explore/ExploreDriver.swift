@@ -47,24 +47,28 @@ final class ExploreDriver {
 
     /// A new store in its initial state (a worker lost in the last run started again),
     /// with the prefix applied.
-    private func freshStore() async throws(ShellError) -> Session {
+    private func freshStore(again: Bool = true) async throws(ShellError) -> Session {
         core.recoverLostWorkers(announce: false)
         try core.reset()
-        guard var session = core.current else { throw ShellError(core.noCurrentModel, origin: .prompt) }
+        // What the last run's store did as it went (an effect that crashes when it is
+        // cancelled) is not this run's: settled and recovered before the prefix, which a
+        // worker rebuilt from the (empty) history would not have.
+        if core.allEffectsInFlight > 0 || core.host.plugins.contains(where: { $0.worker?.process?.loss != nil }) {
+            await core.settle(limit: 0.5)
+            core.recoverLostWorkers(announce: false)
+        }
+        guard let session = core.current else { throw ShellError(core.noCurrentModel, origin: .prompt) }
         for step in prefix {
             guard case .action(let name, let arguments) = step, let action = session.model.action(named: name) else { continue }
             do {
                 let result = try session.send(action, arguments: arguments, observe: false)
                 if result.effectsStarted > 0 { await core.settle() }
             } catch {
+                // The last run's store may still take its worker down as it goes (an effect
+                // that crashes when it is cancelled): once, start over in a new worker.
+                if error.workerLoss != nil, again { return try await freshStore(again: false) }
                 throw ShellError("the session's own history does not replay: \(step.line(in: session.model)): \(error.message)", origin: .prompt)
             }
-        }
-        // What the last run's store did as it went (an effect that crashes when it is
-        // cancelled) is not this run's.
-        if core.allEffectsInFlight > 0 || core.host.plugins.contains(where: { $0.worker?.process?.loss != nil }) {
-            await core.settle(limit: 0.5)
-            if core.recoverLostWorkers(announce: false) > 0, let fresh = core.current { session = fresh }
         }
         failedEffects = []
         crashMessages = []
