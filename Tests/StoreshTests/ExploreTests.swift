@@ -173,21 +173,6 @@ import Testing
         #expect(try String(contentsOfFile: out + "/deep.transcript", encoding: .utf8) == old)
     }
 
-    /// An effect of the session's own that will crash, started before `:explore`: every
-    /// run starts with it, it crashes the worker when a run's store is destroyed (Faulty's
-    /// crashLater traps even when cancelled), and the next run still starts where the
-    /// session is; the crash itself is what explore finds, when the clock reaches it.
-    @Test func aCrashingEffectOfTheSessionIsFoundAndItsTeardownIsNotBlamedOnTheNextRun() throws {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-explore-\(UUID()).transcript").path
-        defer { try? FileManager.default.removeItem(atPath: out) }
-        let run = try storesh(["--plugin", "Faulty", "-c", "add 5", "-c", "crashLater 120000",
-                               "-c", ":explore --actions increment --seed 1 --runs 4 --steps 3 --out \(out)", "-c", ":fx leave-running"])
-        #expect(run.stdout.contains("explore faulty.faulty: seed 1, each run after the session's 2 actions"), "\(run.stdout)\(run.stderr)")
-        #expect(run.stdout.contains("failure: the model crashed: SIGILL: Unexpectedly found nil"), "\(run.stdout)")
-        #expect(run.stdout.contains("   1  :advance 120000ms  <- fails here"), "\(run.stdout)")
-        #expect(!run.stderr.contains("does not replay"), "\(run.stderr)")
-    }
-
     @Test func mistakesInTheOptionsAreUsageErrors() throws {
         let bad = try storesh(["explore", "--invariant", "balance >="])
         #expect(bad.status == 2)
