@@ -82,3 +82,55 @@ public struct CounterParent: ModelProtocol {
         }
     }
 }
+
+/// A model the size of a small screen's state: a count and 100 strings. Its sends copy
+/// and compare a value with a heap buffer, as real models do (issue 37's workload).
+public struct ListCounter: ModelProtocol {
+    public var count = 0
+    public var items: [String] = (0..<100).map { "item \($0)" }
+
+    public init() {}
+
+    public enum Action: Sendable {
+        case increment
+    }
+
+    @inlinable
+    public static func update(state: ListCounter, action: Action, environment: Void) -> Update<ListCounter> {
+        switch action {
+        case .increment:
+            var next = state
+            next.count &+= 1
+            return Update(state: next)
+        }
+    }
+}
+
+/// A parent holding a `ListCounter`, its child actions sent through `update(get:set:tag:)`.
+public struct ListParent: ModelProtocol {
+    public var child = ListCounter()
+
+    public init() {}
+
+    public enum Action: Sendable {
+        case child(ListCounter.Action)
+    }
+
+    public static func update(state: ListParent, action: Action, environment: Void) -> Update<ListParent> {
+        switch action {
+        case .child(let action):
+            return update(
+                get: { $0.child },
+                set: { parent, child in
+                    var next = parent
+                    next.child = child
+                    return next
+                },
+                tag: Action.child,
+                state: state,
+                action: action,
+                environment: ()
+            )
+        }
+    }
+}

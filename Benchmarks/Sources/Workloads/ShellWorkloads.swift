@@ -40,6 +40,10 @@ public enum ShellWorkloads {
     public static let outputScripts: [(name: String, plugin: String, lines: [String])] = [
         ("100k-increments", "Counter", Array(repeating: "increment", count: 100_000)),
         ("todos-seeded", "Todos", ["seed 2000"] + (1...500).map { "todos[\"t\($0 * 3)\"].toggle" } + ["orderByPriority", "orderByDate", "removeCompleted"]),
+        // Issue 37's: 2,000 todos added one by one, then sorted by priority and by date three
+        // times (every sort moves most of them: a long diff each time).
+        ("todos-sorted", "Todos", (1...2000).map { "add(title: \"todo \($0)\", priority: \($0 * 7 % 5))" }
+            + Array(repeating: ["orderByPriority", "orderByDate"], count: 3).flatMap { $0 }),
     ]
 
     /// Seconds for `storesh explore` on Counter to generate, send and check `runs` runs of
