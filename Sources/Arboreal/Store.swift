@@ -31,7 +31,7 @@ public final class Store<Model: ArborealModel>: ArborealStore {
     /// being applied, with the function that applies it as the store would have.
     @ObservationIgnored package var holdEffectAction: (@MainActor (Model.Action, _ apply: @escaping @MainActor () -> Void) -> Void)?
 
-    @ObservationIgnored private let inFlight = InFlightEffects()
+    @ObservationIgnored @usableFromInline let inFlight = InFlightEffects()
     @ObservationIgnored private lazy var mailbox = EffectMailbox<Completion<Model.Action>> { [weak self] completions in
         for completion in completions {
             self?.receive(completion)
@@ -53,13 +53,24 @@ public final class Store<Model: ArborealModel>: ArborealStore {
     public var effectsInFlight: Int { inFlight.count }
 
     /// Sends an action: runs the model's update, then starts its effects.
+    ///
+    /// Inlinable, so the caller's send is specialized for its model: the update is called
+    /// directly instead of through the model's witness table with its type's metadata.
+    @inlinable
     public func send(_ action: Model.Action) {
-        if let logger { logger.debug("action: \(action)") }
+        if logger != nil { log(action) }
         let fx = state.update(action: action, environment: environment)
         if !fx.isEmpty {
             // By the rule both flavours share (`InFlightEffects.run`).
             inFlight.run(cancelling: fx.cancellations, starting: fx.items, with: self)
         }
+    }
+
+    /// Logs `action` at debug level: out of line, so the inlined send stays small.
+    @usableFromInline
+    @inline(never)
+    func log(_ action: Model.Action) {
+        logger?.debug("action: \(action)")
     }
 
     private func receive(_ completion: Completion<Model.Action>) {

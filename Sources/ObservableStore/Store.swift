@@ -16,7 +16,9 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
     /// Services the update function may use (clients, clocks, schedulers).
     @exclusivity(unchecked) public var environment: Model.Environment
     /// Set a logger to log every action (at debug level) and state change (at trace).
-    @exclusivity(unchecked) public var logger: Logger?
+    @exclusivity(unchecked) public var logger: Logger? {
+        didSet { updateWatched() }
+    }
     /// Called on the main actor for every effect event, for tools that watch effects.
     public var onEffectEvent: (@MainActor (EffectEvent) -> Void)? {
         get { inFlight.onEvent }
@@ -30,6 +32,9 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
     @exclusivity(unchecked) @usableFromInline var willChange: ObservableObjectPublisher?
     @exclusivity(unchecked) @usableFromInline var actionSubject: PassthroughSubject<Model.Action, Never>?
     @exclusivity(unchecked) @usableFromInline var updateSubject: PassthroughSubject<Model.UpdateType, Never>?
+    /// Whether something watches every send (a logger, `actions`, `updates`): such sends
+    /// take `sendWatched`, so the plain send stays small enough to inline into its caller.
+    @exclusivity(unchecked) @usableFromInline var isWatched = false
     @usableFromInline let inFlight = InFlightEffects()
     /// Where this store's effects post what they produce; opened by the first effect.
     @exclusivity(unchecked) @usableFromInline var mailbox: EffectMailbox<EffectMessage<Model.Action>>?
@@ -40,6 +45,7 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
         self._state = PublishedState(cell: stateCell)
         self.environment = environment
         self.logger = logger
+        self.isWatched = logger != nil
     }
 
     /// A store whose initial state and effects come from `create`, so a model can start
@@ -57,6 +63,7 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
         self._state = PublishedState(cell: stateCell)
         self.environment = environment
         self.logger = logger
+        self.isWatched = logger != nil
         run(initial.effects)
     }
 
@@ -91,6 +98,7 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
         if let actionSubject { return actionSubject.eraseToAnyPublisher() }
         let subject = PassthroughSubject<Model.Action, Never>()
         actionSubject = subject
+        updateWatched()
         return subject.eraseToAnyPublisher()
     }
 
@@ -99,6 +107,7 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
         if let updateSubject { return updateSubject.eraseToAnyPublisher() }
         let subject = PassthroughSubject<Model.UpdateType, Never>()
         updateSubject = subject
+        updateWatched()
         return subject.eraseToAnyPublisher()
     }
 
@@ -106,8 +115,33 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
     public var effectsInFlight: Int { inFlight.count }
 
     /// Sends an action: runs the update, sets the state if it changed, starts effects.
+    ///
+    /// Inlinable and small, so a send from the app is specialized for its model and
+    /// inlined: what only a watched store does (logging, `actions`, `updates`) is in
+    /// `sendWatched`, out of line.
     @inlinable
     public func send(_ action: Model.Action) {
+        if isWatched {
+            sendWatched(action)
+            return
+        }
+        let current = stateCell.value
+        let next = Model.update(state: current, action: action, environment: environment)
+        if next.state != current {
+            willChange?.send()
+            stateCell.set(next.state)
+        }
+        let effects = next.effects
+        if !effects.isEmpty {
+            run(effects)
+        }
+    }
+
+    /// `send` for a store something watches: publishes the action and the update, and
+    /// logs both.
+    @usableFromInline
+    @inline(never)
+    func sendWatched(_ action: Model.Action) {
         actionSubject?.send(action)
         if let logger { logger.debug("action: \(action)") }
         let current = stateCell.value
@@ -122,6 +156,10 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
         if !effects.isEmpty {
             run(effects)
         }
+    }
+
+    private func updateWatched() {
+        isWatched = logger != nil || actionSubject != nil || updateSubject != nil
     }
 
     /// Runs `fx` as an effect of this store: its actions are sent back to the store.

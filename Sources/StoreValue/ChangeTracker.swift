@@ -98,9 +98,10 @@ final class TrackedNode {
     /// of the list to the next.
     var elementLayout: ByteLayout?
     /// A list that took the old list's nodes instead of copying them (few elements
-    /// changed): the old node it took them from, and the old nodes it replaced, by index —
-    /// all `collect` needs. Dropped once collected.
-    var taken: (from: TrackedNode, replaced: [(index: Int, node: TrackedNode)])?
+    /// changed, or some added at the end): the old node it took them from, the old nodes
+    /// it replaced, by index, and the old list's length — all `collect` needs. Dropped
+    /// once collected.
+    var taken: (from: TrackedNode, replaced: [(index: Int, node: TrackedNode)], oldCount: Int)?
     /// Key → index in `keys`, built once a record has many fields (a dictionary).
     private var keyIndex: [String: Int]?
 
@@ -217,6 +218,10 @@ final class TrackedNode {
                     path.append(.index(index))
                     children[index].collect(against: before, path: &path, into: &patches)
                     path.removeLast()
+                }
+                // What the splice below would say for elements appended to an unchanged list.
+                if children.count > taken.oldCount {
+                    patches.append(.splice(path: path, at: taken.oldCount, removing: 0, inserting: children[taken.oldCount...].map(\.value)))
                 }
                 return
             }

@@ -38,6 +38,11 @@ extension Array: TrackedList where Element: Encodable & Equatable {
         if let old, previousList != nil, count == oldCount, changed.count * 2 <= count {
             return try takingNodes(of: old, replacing: changed, layout: layout, codingPath: codingPath)
         }
+        // Elements added at the end, the others as they were (an `append`): the old nodes
+        // are taken too, and only the new elements encoded.
+        if let old, previousList != nil, count > oldCount, changed.isEmpty {
+            return try takingNodes(of: old, replacing: [], layout: layout, codingPath: codingPath)
+        }
         let node = TrackedNode()
         node.becomeUnkeyed()
         node.children = try rebuiltNodes(against: old?.kind == .unkeyed ? old!.children : [], previousList, changed: changed, layout: layout, codingPath: codingPath)
@@ -81,9 +86,10 @@ extension Array: TrackedList where Element: Encodable & Equatable {
     }
 
     /// The node for this list when only the elements at `changed` differ from the old
-    /// list's (of the same length): it takes the old node's array of nodes — the old tree
-    /// is dropped after this encoding — and replaces those elements in place, so a toggle
-    /// in a list of 100,000 neither copies nor releases 100,000 references.
+    /// list's, and any others are new at the end: it takes the old node's array of nodes —
+    /// the old tree is dropped after this encoding — replaces those elements in place and
+    /// appends the new ones, so a toggle or an append in a list of 100,000 neither copies
+    /// nor releases 100,000 references.
     private func takingNodes(of old: TrackedNode, replacing changed: [Int], layout: ByteLayout?, codingPath: [any CodingKey]) throws -> TrackedNode {
         var children = old.children
         old.children = [] // the only reference left is `children`: changed in place
@@ -96,12 +102,16 @@ extension Array: TrackedList where Element: Encodable & Equatable {
             children[index] = try TrackedNode.encode(self[index], against: before, codingPath: codingPath)
             replaced.append((index, before))
         }
+        let oldCount = children.count
+        for index in oldCount..<count {
+            children.append(try TrackedNode.encode(self[index], against: nil, codingPath: codingPath))
+        }
         let node = TrackedNode()
         node.becomeUnkeyed()
         node.children = children
         node.original = Original(value: self)
         node.elementLayout = layout
-        node.taken = (old, replaced)
+        node.taken = (old, replaced, oldCount)
         return node
     }
 }

@@ -85,6 +85,29 @@ struct ListComparisonTests {
         #expect(try tracker.changes(of: list) == [.set(path: [.index(299), .field("priority")], value: .int(9))])
     }
 
+    /// An append to a long list (the commonest change of a to-do list) is one splice at the
+    /// end, as before the old nodes were taken instead of copied; appends mixed with other
+    /// edits still give the state.
+    @Test func appendsAreOneSpliceAtTheEndAndRoundTrip() throws {
+        let tracker = ChangeTracker(smallState: 0)
+        var list = tasks(100)
+        var shown = try tracker.snapshot(of: list)
+        list.append(Task(id: "a1", title: "one more"))
+        let patches = try #require(try tracker.changes(of: list))
+        #expect(patches == [.splice(path: [], at: 100, removing: 0, inserting: [try ValueEncoder().encode(list[100])])])
+        for patch in patches { try patch.apply(to: &shown) }
+        var generator = SplitMix(seed: 5)
+        for round in 0..<200 {
+            switch generator.next() % 4 {
+            case 0: list.append(Task(id: "r\(round)", title: "appended"))
+            case 1: list.append(contentsOf: [Task(id: "x\(round)", title: "two"), Task(id: "y\(round)", title: "at once")])
+            case 2: list[Int(generator.next() % UInt64(list.count))].done.toggle()
+            default: list.removeLast()
+            }
+            try expectChangesRoundTrip(tracker, list, shown: &shown, round: "round \(round)")
+        }
+    }
+
     @Test func equalTextInAnotherBufferIsNoChange() throws {
         let tracker = ChangeTracker(smallState: 0)
         var list = tasks(100)

@@ -125,13 +125,18 @@ extension StateDiff {
         path: String, memo: IdentityMemo, into changes: inout [StateChange]
     ) -> Bool {
         guard old.count != new.count, at >= 0, removing >= 0, inserting >= 0, at + removing <= old.count,
-              old.count - removing + inserting == new.count, let known = memo.identities(of: old, by: self) else { return false }
-        let removed = Set(known.ids[at..<(at + removing)])
+              old.count - removing + inserting == new.count,
+              // Taken out of the memo, so the ids and their set change in place below: an
+              // append to a list of n would otherwise copy n ids and n set members.
+              var known = memo.takeIdentities(of: old, by: self) else { return false }
         var inserted: [String] = []
         inserted.reserveCapacity(inserting)
         var insertedSet = Set<String>()
         for item in new[at..<(at + inserting)] {
-            guard let id = identity(item), !known.set.contains(id), insertedSet.insert(id).inserted else { return false }
+            guard let id = identity(item), !known.set.contains(id), insertedSet.insert(id).inserted else {
+                memo.remember(old, ids: known.ids, set: known.set)
+                return false
+            }
             inserted.append(id)
         }
         for index in at..<(at + removing) {
@@ -140,12 +145,10 @@ extension StateDiff {
         for (offset, id) in inserted.enumerated() {
             changes.append(.init(kind: .added, path: Self.keyedPath(path, id), old: nil, new: new[at + offset]))
         }
-        var ids = known.ids
-        ids.replaceSubrange(at..<(at + removing), with: inserted)
-        var set = known.set
-        set.subtract(removed)
-        set.formUnion(insertedSet)
-        memo.remember(new, ids: ids, set: set)
+        for id in known.ids[at..<(at + removing)] { known.set.remove(id) }
+        known.ids.replaceSubrange(at..<(at + removing), with: inserted)
+        known.set.formUnion(insertedSet)
+        memo.remember(new, ids: known.ids, set: known.set)
         return true
     }
 }
@@ -167,6 +170,14 @@ public final class IdentityMemo {
         let set = Set(ids)
         remember(items, ids: ids, set: set)
         return (ids, set)
+    }
+
+    /// `identities(of:by:)`, taken out of the memo (or worked out, not remembered): the
+    /// caller owns them alone and may change them in place.
+    func takeIdentities(of items: [Value], by diff: StateDiff) -> (ids: [String], set: Set<String>)? {
+        if let taken = take(items) { return taken }
+        guard let ids = diff.identities(items) else { return nil }
+        return (ids, Set(ids))
     }
 
     func remember(_ items: [Value], ids: [String], set: Set<String>) {
