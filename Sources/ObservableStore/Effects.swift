@@ -23,15 +23,41 @@ public struct Effects<Action> {
     }
 
     /// Publishers to start, in order.
-    public var items: [Item]
+    @inlinable
+    public var items: [Item] {
+        get { storedItems ?? [] }
+        set { storedItems = newValue.isEmpty ? nil : newValue }
+    }
     /// Ids of running effects to cancel; applied before `items` start.
-    public var cancellations: [CancelID]
+    @inlinable
+    public var cancellations: [CancelID] {
+        get { storedCancellations ?? [] }
+        set { storedCancellations = newValue.isEmpty ? nil : newValue }
+    }
+
+    /// nil when empty: an update with no effects (most are) holds no array, so making,
+    /// copying and dropping one costs no reference counting.
+    @usableFromInline var storedItems: [Item]?
+    @usableFromInline var storedCancellations: [CancelID]?
 
     /// Effects to start and ids of running effects to cancel.
     @inlinable
     public init(items: [Item] = [], cancellations: [CancelID] = []) {
-        self.items = items
-        self.cancellations = cancellations
+        self.storedItems = items.isEmpty ? nil : items
+        self.storedCancellations = cancellations.isEmpty ? nil : cancellations
+    }
+
+    /// Nothing to run or cancel.
+    @inlinable
+    public init() {
+        self.storedItems = nil
+        self.storedCancellations = nil
+    }
+
+    @inlinable
+    init(storedItems: [Item]?, storedCancellations: [CancelID]?) {
+        self.storedItems = storedItems
+        self.storedCancellations = storedCancellations
     }
 
     /// One effect with no id.
@@ -46,7 +72,7 @@ public struct Effects<Action> {
 
     /// True when the store has nothing to run or cancel.
     @inlinable
-    public var isEmpty: Bool { items.isEmpty && cancellations.isEmpty }
+    public var isEmpty: Bool { storedItems == nil && storedCancellations == nil }
 
     /// All publishers merged into one (cancellation ids are lost).
     public var merged: Fx<Action> {
@@ -72,7 +98,7 @@ public struct Effects<Action> {
     /// then never builds a publisher or touches generic metadata.
     @inlinable
     public func map<Other>(_ transform: @escaping (Action) -> Other) -> Effects<Other> {
-        if items.isEmpty { return Effects<Other>(items: [], cancellations: cancellations) }
+        if storedItems == nil { return Effects<Other>(storedItems: nil, storedCancellations: storedCancellations) }
         return mapped(transform)
     }
 

@@ -77,9 +77,68 @@ struct PatchedDiffTests {
         }
     }
 
+    /// Splices among sets, applied in place with an identity memo that lives from round to
+    /// round as a session's does: the state and the diff are what the general way gives
+    /// (a copy, the patches applied to it, the touched diff with its own memo).
+    @Test func randomSplicesGiveWhatTheGeneralWayGives() throws {
+        var generator = SplitMix(seed: 29)
+        var old = state(6)
+        let inPlaceMemo = IdentityMemo(), generalMemo = IdentityMemo()
+        for round in 0..<1500 {
+            var patches: [StatePatch] = []
+            var expected = old
+            for _ in 0..<(1 + generator.next() % 3) {
+                guard case .array(let items)? = expected["items"] else { break }
+                let patch: StatePatch
+                if generator.next() % 3 == 0 {
+                    patch = .set(path: randomPath(in: expected, &generator), value: randomValue(&generator))
+                } else {
+                    let at = Int(generator.next() % UInt64(items.count + 1))
+                    let removing = Int(generator.next() % UInt64(min(2, items.count - at) + 1))
+                    patch = .splice(path: [.field("items")], at: at, removing: removing,
+                                    inserting: (0..<Int(generator.next() % 3)).map { _ in randomValue(&generator) })
+                }
+                try patch.apply(to: &expected)
+                patches.append(patch)
+            }
+            let general = StateDiff().changes(from: old, to: expected, touched: StateTouch(patches), memo: generalMemo)
+            #expect(general == StateDiff().changes(from: old, to: expected), "round \(round): the touched diff is the whole diff")
+            guard let tree = PatchTree(patches, over: old) else {
+                old = expected
+                continue
+            }
+            var inPlace = old
+            let changes = StateDiff().changes(applying: tree, to: &inPlace, memo: inPlaceMemo)
+            #expect(inPlace == expected, "round \(round): \(patches)")
+            #expect(changes == general, "round \(round): \(patches)")
+            var applied = old
+            tree.apply(to: &applied)
+            #expect(applied == expected, "round \(round): \(patches)")
+            old = expected
+            if case .array(let items)? = old["items"], items.count > 12 { old = state(6) }
+        }
+    }
+
+    @Test func anAppendChangesTheListInPlace() throws {
+        var state = state(2000)
+        let memo = IdentityMemo()
+        let first = StatePatch.splice(path: [.field("items")], at: 2000, removing: 0, inserting: [item("a")])
+        _ = StateDiff().changes(applying: try #require(PatchTree([first], over: state)), to: &state, memo: memo)
+        let storage = Self.listStorage(state)
+        let second = StatePatch.splice(path: [.field("items")], at: 2001, removing: 0, inserting: [item("b")])
+        let changes = StateDiff().changes(applying: try #require(PatchTree([second], over: state)), to: &state, memo: memo)
+        #expect(changes == [StateChange(kind: .added, path: "items[\"b\"]", old: nil, new: item("b"))])
+        #expect(Self.listStorage(state) == storage, "the list grew where it is (its first append left room), not copied")
+    }
+
     @Test func splicesAndChangesThatDoNotFitAreLeftToTheGeneralWay() {
         let old = state(3)
-        #expect(PatchTree([.splice(path: [.field("items")], at: 0, removing: 1, inserting: [])], over: old) == nil)
+        #expect(PatchTree([.splice(path: [.field("items")], at: 4, removing: 0, inserting: [])], over: old) == nil, "past the end")
+        #expect(PatchTree([.splice(path: [.field("items")], at: 2, removing: 2, inserting: [])], over: old) == nil, "removing past the end")
+        #expect(PatchTree([.splice(path: [.field("name")], at: 0, removing: 0, inserting: [])], over: old) == nil, "not a list")
+        #expect(PatchTree([.splice(path: [.field("items")], at: 0, removing: 1, inserting: []),
+                           .set(path: [.field("items"), .index(0), .field("done")], value: .bool(true))], over: old) == nil,
+                "a splice and another change of the same list")
         #expect(PatchTree([.set(path: [.field("missing")], value: .null)], over: old) == nil)
         #expect(PatchTree([.set(path: [.field("items"), .index(3)], value: .null)], over: old) == nil)
         #expect(PatchTree([.set(path: [.field("name"), .index(0)], value: .null)], over: old) == nil)

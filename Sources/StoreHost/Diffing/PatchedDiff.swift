@@ -13,36 +13,53 @@ package indirect enum PatchTree {
     case fields([String: PatchTree])
     /// These elements of an array change (its length does not).
     case elements([Int: PatchTree])
+    /// One splice of an array, and nothing else in it: `removing` elements from `at` on
+    /// replaced by `inserting` (an item added to a list, or removed).
+    case spliced(at: Int, removing: Int, inserting: [Value])
 
-    /// The tree of `patches` over `state`; nil when one of them is a splice or does not fit
-    /// the state (the session then applies them the general way, which says why).
+    /// The tree of `patches` over `state`; nil when one does not fit the state, or a splice
+    /// meets another change of its array (the session then applies them the general way,
+    /// which says why).
     package init?(_ patches: [StatePatch], over state: Value) {
         var tree = PatchTree.untouched
         for patch in patches {
-            guard case .set(let path, let value) = patch, path.count <= Value.maxDepth,
-                  tree.insert(path[...], value, over: state) else { return nil }
+            guard patch.path.count <= Value.maxDepth, tree.insert(patch.path[...], patch, over: state) else { return nil }
         }
         self = tree
     }
 
-    private mutating func insert(_ path: ArraySlice<StatePatch.Segment>, _ value: Value, over current: Value) -> Bool {
-        guard let step = path.first else {
-            self = .set(value)
-            return true
-        }
-        switch (self, step, current) {
-        case (.set(var replaced), _, _):
+    /// Puts `patch` (whose path ends in `path`) into the tree over `current`.
+    private mutating func insert(_ path: ArraySlice<StatePatch.Segment>, _ patch: StatePatch, over current: Value) -> Bool {
+        if case .set(var replaced) = self {
             // A change inside a value an earlier change set: it changes that value.
             self = .untouched
-            do { try StatePatch.set(path: Array(path), value: value).apply(to: &replaced) } catch { return false }
+            let inner: StatePatch = switch patch {
+            case .set(_, let value): .set(path: Array(path), value: value)
+            case .splice(_, let at, let removing, let inserting): .splice(path: Array(path), at: at, removing: removing, inserting: inserting)
+            }
+            do { try inner.apply(to: &replaced) } catch { return false }
             self = .set(replaced)
             return true
+        }
+        guard let step = path.first else {
+            switch patch {
+            case .set(_, let value):
+                self = .set(value)
+                return true
+            case .splice(_, let at, let removing, let inserting):
+                guard case .untouched = self, case .array(let items) = current,
+                      at >= 0, removing >= 0, at <= items.count, removing <= items.count - at else { return false }
+                self = .spliced(at: at, removing: removing, inserting: inserting)
+                return true
+            }
+        }
+        switch (self, step, current) {
         case (.untouched, .field, _):
             self = .fields([:])
-            return insert(path, value, over: current)
+            return insert(path, patch, over: current)
         case (.untouched, .index, _):
             self = .elements([:])
-            return insert(path, value, over: current)
+            return insert(path, patch, over: current)
         case (.fields(var map), .field(let label), .record(_, let fields)):
             var found: Value?
             for field in fields where field.label == label {
@@ -52,7 +69,7 @@ package indirect enum PatchTree {
             guard let child = found else { return false }
             self = .untouched
             var node = map[label] ?? .untouched
-            let fits = node.insert(path.dropFirst(), value, over: child)
+            let fits = node.insert(path.dropFirst(), patch, over: child)
             map[label] = node
             self = .fields(map)
             return fits
@@ -60,7 +77,7 @@ package indirect enum PatchTree {
             guard items.indices.contains(index) else { return false }
             self = .untouched
             var node = map[index] ?? .untouched
-            let fits = node.insert(path.dropFirst(), value, over: items[index])
+            let fits = node.insert(path.dropFirst(), patch, over: items[index])
             map[index] = node
             self = .elements(map)
             return fits
@@ -76,6 +93,7 @@ package indirect enum PatchTree {
         case .set: .whole
         case .fields(let map): .fields(map.mapValues(\.touch))
         case .elements(let map): .elements(map.mapValues(\.touch))
+        case .spliced(let at, let removing, let inserting): .spliced(at: at, removing: removing, inserting: inserting.count)
         }
     }
 
@@ -99,6 +117,11 @@ package indirect enum PatchTree {
             guard case .array(var items) = value else { return }
             value = .null
             for (index, node) in map { node.apply(to: &items[index]) }
+            value = .array(items)
+        case .spliced(let at, let removing, let inserting):
+            guard case .array(var items) = value else { return }
+            value = .null
+            items.replaceSubrange(at..<(at + removing), with: inserting)
             value = .array(items)
         }
     }
@@ -138,6 +161,22 @@ extension StateDiff {
             guard case .array(var items) = value else { return }
             value = .null
             applyElements(map, to: &items, path: path, memo: memo, into: &changes)
+            value = .array(items)
+        case .spliced(let at, let removing, let inserting):
+            guard case .array(var items) = value else { return }
+            value = .null
+            // An identified list's splice changes the list in place, as the touched diff
+            // reports it; anything else is diffed whole against a copy, as it is there.
+            if removing != inserting.count, let memo,
+               let identities = spliceChanges(items, at: at, removing: removing, inserted: inserting[...], path: path, memo: memo, into: &changes) {
+                items.replaceSubrange(at..<(at + removing), with: inserting)
+                memo.remember(items, ids: identities.ids, set: identities.set)
+            } else {
+                var newItems = items
+                newItems.replaceSubrange(at..<(at + removing), with: inserting)
+                diff(.array(items), .array(newItems), path: path, into: &changes)
+                items = newItems
+            }
             value = .array(items)
         }
     }

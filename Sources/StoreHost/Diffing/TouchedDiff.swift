@@ -126,30 +126,43 @@ extension StateDiff {
     ) -> Bool {
         guard old.count != new.count, at >= 0, removing >= 0, inserting >= 0, at + removing <= old.count,
               old.count - removing + inserting == new.count,
-              // Taken out of the memo, so the ids and their set change in place below: an
-              // append to a list of n would otherwise copy n ids and n set members.
-              var known = memo.takeIdentities(of: old, by: self) else { return false }
-        var inserted: [String] = []
-        inserted.reserveCapacity(inserting)
+              let identities = spliceChanges(old, at: at, removing: removing, inserted: new[at..<(at + inserting)], path: path, memo: memo, into: &changes)
+        else { return false }
+        memo.remember(new, ids: identities.ids, set: identities.set)
+        return true
+    }
+
+    /// Reports the splice of `old` that removes `removing` elements from `at` on and
+    /// inserts `inserted` there, by ids (see `diffSplice`), and returns the ids of the
+    /// list it makes, for the caller to remember with that list. Nil, having reported
+    /// nothing, when the whole diff would say more. The old list's ids are taken out of
+    /// the memo and changed in place: an append to a list of n copies no n ids, and the
+    /// memo no longer holds the old list, so a caller may change that in place too.
+    func spliceChanges(
+        _ old: [Value], at: Int, removing: Int, inserted: ArraySlice<Value>,
+        path: String, memo: IdentityMemo, into changes: inout [StateChange]
+    ) -> (ids: [String], set: Set<String>)? {
+        guard var known = memo.takeIdentities(of: old, by: self) else { return nil }
+        var insertedIDs: [String] = []
+        insertedIDs.reserveCapacity(inserted.count)
         var insertedSet = Set<String>()
-        for item in new[at..<(at + inserting)] {
+        for item in inserted {
             guard let id = identity(item), !known.set.contains(id), insertedSet.insert(id).inserted else {
                 memo.remember(old, ids: known.ids, set: known.set)
-                return false
+                return nil
             }
-            inserted.append(id)
+            insertedIDs.append(id)
         }
         for index in at..<(at + removing) {
             changes.append(.init(kind: .removed, path: Self.keyedPath(path, known.ids[index]), old: old[index], new: nil))
         }
-        for (offset, id) in inserted.enumerated() {
-            changes.append(.init(kind: .added, path: Self.keyedPath(path, id), old: nil, new: new[at + offset]))
+        for (id, item) in zip(insertedIDs, inserted) {
+            changes.append(.init(kind: .added, path: Self.keyedPath(path, id), old: nil, new: item))
         }
         for id in known.ids[at..<(at + removing)] { known.set.remove(id) }
-        known.ids.replaceSubrange(at..<(at + removing), with: inserted)
+        known.ids.replaceSubrange(at..<(at + removing), with: insertedIDs)
         known.set.formUnion(insertedSet)
-        memo.remember(new, ids: known.ids, set: known.set)
-        return true
+        return known
     }
 }
 
