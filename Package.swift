@@ -50,13 +50,36 @@ let package = Package(
         // A model with bugs on purpose, for the crash and hang tests.
         .library(name: "StoreshExampleFaulty", type: .dynamic, targets: ["StoreshExampleFaulty"]),
     ],
+    // What a package depending on this one builds, so that a plugin package (`storesh new`)
+    // builds only what a plugin needs. The defaults are for this package itself; a plugin
+    // package names its traits, which turns both defaults off.
+    traits: [
+        .trait(
+            name: "MacrosFromSource",
+            description: "Build the @PluginActions and @PluginService macros (StorePluginMacros), swift-syntax with them: most of a plugin package's first build."
+        ),
+        .trait(
+            name: "PrebuiltMacros",
+            description: """
+                Without MacrosFromSource, StorePluginMacros is a launcher for the macro tool this checkout's own \
+                build made (.build/debug or .build/release; Sources/StorePluginMacros/PrebuiltToolLauncher.swift): \
+                swift-syntax is neither fetched nor built. What storesh new writes for a package on a built checkout.
+                """
+        ),
+        .trait(
+            name: "Shell",
+            description: "The shell's dependencies: swift-argument-parser, the MCP swift-sdk (with swift-nio) and FlyingFox. storesh, StoreMCP and StoreInspector build only with it; without it a plugin package fetches none of them."
+        ),
+        .default(enabledTraits: ["MacrosFromSource", "Shell"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
         // The @PluginActions macro (StorePluginMacros): built only for plugins, never for
-        // users of the store libraries alone.
+        // users of the store libraries alone, and not for plugin packages on a built
+        // checkout (the PrebuiltMacros trait).
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         // `swift package generate-documentation` for the DocC catalogs (scripts/docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -149,10 +172,10 @@ let package = Package(
         .target(name: "StoreService", dependencies: ["StoreShell", "StoreHost", "StoreValue"], swiftSettings: strict),
         // `storesh mcp`: the service over the Model Context Protocol (the SDK's messages
         // and server, our own stdio transport).
-        .target(name: "StoreMCP", dependencies: ["StoreService", "StoreShell", "StoreHost", "StoreValue", .product(name: "MCP", package: "swift-sdk")], swiftSettings: strict),
+        .target(name: "StoreMCP", dependencies: ["StoreService", "StoreShell", "StoreHost", "StoreValue", .product(name: "MCP", package: "swift-sdk", condition: .when(traits: ["Shell"]))], swiftSettings: strict),
         // `--inspect`: the service over HTTP on loopback, for a page in a browser (the page's
         // files are in Page/, embedded as Swift strings by scripts/embed-inspector-page).
-        .target(name: "StoreInspector", dependencies: ["StoreService", "StoreShell", "StoreValue", .product(name: "FlyingFox", package: "FlyingFox")], exclude: ["Page"], swiftSettings: strict),
+        .target(name: "StoreInspector", dependencies: ["StoreService", "StoreShell", "StoreValue", .product(name: "FlyingFox", package: "FlyingFox", condition: .when(traits: ["Shell"]))], exclude: ["Page"], swiftSettings: strict),
         .target(name: "StoreshExampleCCounter", dependencies: ["CStorePlugin"], path: "plugins/CCounter"),
         // An effect on the host clock and a service, in plain C.
         .target(name: "StoreshExampleCGreeter", dependencies: ["CStorePlugin"], path: "plugins/CGreeter"),
@@ -169,8 +192,8 @@ let package = Package(
         .macro(
             name: "StorePluginMacros",
             dependencies: [
-                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
-                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: ["MacrosFromSource"])),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax", condition: .when(traits: ["MacrosFromSource"])),
             ],
             swiftSettings: strict
         ),
@@ -179,7 +202,7 @@ let package = Package(
         // The shell: arguments, the libedit front end, batch mode, terminal output. Thin.
         .executableTarget(
             name: "storesh",
-            dependencies: ["StoreHost", "StoreShell", "StoreService", "StoreMCP", "StoreInspector", "CEditLine", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["StoreHost", "StoreShell", "StoreService", "StoreMCP", "StoreInspector", "CEditLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Shell"]))],
             swiftSettings: strict
         ),
         // libFuzzer targets for the parsers (scripts/fuzz builds them with -sanitize=fuzzer);

@@ -133,12 +133,12 @@ public final class TestStore<Model: ArborealModel> where Model.Action: Equatable
             return location.fail("a model object the assertion \(what) wrote to is no longer in the model")
         }
         if stated != after {
-            location.fail(TestWording.notAsExpected(what) + TestWording.difference(stated.text, after.text))
+            location.fail(TestWording.notAsExpected(what), TestWording.difference(stated.text, after.text))
         } else if exhaustivity == .on, unstated != before {
             let headline = book.isEmpty
                 ? TestWording.changedUnexpectedly(what)
                 : "the state changed \(what) in ways the assertion does not state"
-            location.fail(headline + TestWording.difference(before.text, unstated.text, legend: "(before: −, after: +)"))
+            location.fail(headline, TestWording.difference(before.text, unstated.text, legend: "(before: −, after: +)"))
         }
     }
 }

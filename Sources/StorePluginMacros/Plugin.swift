@@ -1,3 +1,5 @@
+// Built with the MacrosFromSource trait (the default); without it the target is PrebuiltToolLauncher.swift.
+#if MacrosFromSource
 import SwiftCompilerPlugin
 import SwiftSyntaxMacros
 
@@ -6,3 +8,4 @@ import SwiftSyntaxMacros
 struct StorePluginMacrosPlugin: CompilerPlugin {
     let providingMacros: [any Macro.Type] = [PluginActionsMacro.self, PluginServiceMacro.self]
 }
+#endif

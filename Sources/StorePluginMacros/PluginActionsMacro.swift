@@ -1,3 +1,5 @@
+// Built with the MacrosFromSource trait (the default); without it the target is PrebuiltToolLauncher.swift.
+#if MacrosFromSource
 import SwiftDiagnostics
 public import SwiftSyntax
 import SwiftSyntaxBuilder
@@ -176,3 +178,4 @@ enum PluginActionsNote: NoteMessage {
     var message: String { "the first one is here" }
     var noteID: MessageID { MessageID(domain: "StorePluginMacros", id: "firstHere") }
 }
+#endif

@@ -1,3 +1,5 @@
+// Built with the MacrosFromSource trait (the default); without it the target is PrebuiltToolLauncher.swift.
+#if MacrosFromSource
 public import SwiftSyntax
 public import SwiftSyntaxMacros
 import SwiftDiagnostics
@@ -120,3 +122,4 @@ enum PluginServiceDiagnostic: DiagnosticMessage {
     var diagnosticID: MessageID { MessageID(domain: "StorePluginMacros", id: "\(self)") }
     var severity: DiagnosticSeverity { .error }
 }
+#endif

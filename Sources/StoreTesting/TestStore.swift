@@ -131,6 +131,6 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
         assert?(&expected)
         guard expected != after else { return }
         let headline = assert == nil ? TestWording.changedUnexpectedly(what) : TestWording.notAsExpected(what)
-        location.fail(headline + TestWording.difference(expected, after))
+        location.fail(headline, TestWording.difference(expected, after))
     }
 }

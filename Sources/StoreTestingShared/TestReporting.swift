@@ -28,17 +28,28 @@ package struct TestLocation: Sendable {
     }
 
     /// Records a failure here with the test framework running the test: Swift Testing
-    /// when it runs one, XCTest otherwise.
-    package func fail(_ message: String) {
+    /// when it runs one, XCTest otherwise. `headline` says what failed in one line;
+    /// `details` (a diff and its legend) follow it.
+    package func fail(_ headline: String, _ details: String = "") {
         if Test.current != nil {
             Issue.record(
-                Comment(rawValue: message),
+                TestStoreFailure(description: headline),
+                details.isEmpty ? nil : Comment(rawValue: details),
                 sourceLocation: SourceLocation(fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
             )
         } else {
-            XCTFail(message, file: filePath, line: line)
+            XCTFail(details.isEmpty ? headline : headline + "\n\n" + details, file: filePath, line: line)
         }
     }
+}
+
+/// A test store's failure, recorded with Swift Testing as an issue's error. Swift Testing
+/// heads an issue with its kind: "Issue recorded" for `Issue.record(_ comment:)`, the
+/// comment only on the lines after; "Caught error: " and the error's description for an
+/// error. No public API heads an issue with its comment, so the failure is an error, and
+/// the first line of `swift test`'s report says what failed.
+package struct TestStoreFailure: Error, CustomStringConvertible {
+    package let description: String
 }
 
 /// Words test stores share in their failure messages.
@@ -109,9 +120,10 @@ package enum TestWording {
         "the state changed \(what), but no change was expected"
     }
 
-    /// The diff of two values with a legend, or "" when customDump sees no difference.
+    /// The diff of two values with a legend, or "" when customDump sees no difference:
+    /// a failure's details.
     package static func difference<T>(_ expected: T, _ actual: T, legend: String = "(expected: −, actual: +)") -> String {
-        diff(expected, actual, format: .proportional).map { "\n\n\($0)\n\n\(legend)" } ?? ""
+        diff(expected, actual, format: .proportional).map { "\($0)\n\n\(legend)" } ?? ""
     }
 }
 

@@ -68,7 +68,7 @@ package final class TestStoreEngine<Action: Equatable, Received> {
         }
         let next = queue.removeFirst()
         if next.action != expected {
-            location.fail("received an action other than the one expected" + TestWording.difference(expected, next.action, legend: "(expected: −, received: +)"))
+            location.fail("received an action other than the one expected", TestWording.difference(expected, next.action, legend: "(expected: −, received: +)"))
         }
         return next
     }

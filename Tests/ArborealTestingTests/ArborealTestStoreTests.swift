@@ -84,7 +84,7 @@ final class Node {
 }
 
 func message(_ issue: Issue) -> String {
-    issue.comments.map(\.rawValue).joined(separator: "\n")
+    ([issue.error.map { "\($0)" }].compactMap(\.self) + issue.comments.map(\.rawValue)).joined(separator: "\n")
 }
 
 @MainActor

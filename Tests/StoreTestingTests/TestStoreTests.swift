@@ -45,7 +45,7 @@ struct Counter: ModelProtocol {
 
 /// What a TestStore failure says.
 func message(_ issue: Issue) -> String {
-    issue.comments.map(\.rawValue).joined(separator: "\n")
+    ([issue.error.map { "\($0)" }].compactMap(\.self) + issue.comments.map(\.rawValue)).joined(separator: "\n")
 }
 
 @MainActor
@@ -267,7 +267,29 @@ struct TestStoreWordingTests {
         await withKnownIssue {
             await store.send(.book("b1", .checkout(member: "ann")))
         } matching: { issue in
-            issue.comments.map(\.rawValue).joined().contains(#"the state changed sending Shelf.Action.book("b1", .checkout(member: "ann")), but no change was expected"#)
+            message(issue).contains(#"the state changed sending Shelf.Action.book("b1", .checkout(member: "ann")), but no change was expected"#)
+        }
+    }
+
+    /// A failure's first line in `swift test` was "… recorded an issue at File.swift:12:5:
+    /// Issue recorded", what failed only on the next line. Swift Testing heads an issue with
+    /// its kind: the failure is recorded as an error whose description is what failed, and
+    /// the diff follows as its comment.
+    @Test func theFirstLineSaysWhatFailedAndTheDiffFollows() async {
+        let store = TestStore(state: Counter(), environment: (), timeout: .seconds(30))
+        await withKnownIssue {
+            await store.send(.increment) { $0.count = 2 }
+        } matching: { issue in
+            "\(issue.kind)" == "Caught error: the state sending Counter.Action.increment is not what was expected"
+                // customDump marks an unchanged line with a figure space.
+                && issue.comments.map(\.rawValue) == ["\u{2007} Counter(\n−   count: 2,\n+   count: 1,\n\u{2007}   pending: 0\n\u{2007} )\n\n(expected: −, actual: +)"]
+        }
+        await withKnownIssue {
+            await store.finish(timeout: .seconds(30))
+            await store.receive(.increment, timeout: .milliseconds(1))
+        } matching: { issue in
+            "\(issue.kind)" == "Caught error: expected to receive Counter.Action.increment within 0.001 seconds, but no action arrived (0 effects still running)"
+                && issue.comments.isEmpty
         }
     }
 }

@@ -33,7 +33,7 @@ struct ScaffoldTests {
         let made = try storesh(["new", "Widget", "--path", path, "--local", checkout])
         #expect(made.status == 0, "\(made.stderr)")
         let manifest = try String(contentsOfFile: path + "/Package.swift", encoding: .utf8)
-        #expect(manifest.contains(".package(path: \"\(URL(fileURLWithPath: checkout).standardizedFileURL.path)\")"))
+        #expect(manifest.contains(".package(path: \"\(URL(fileURLWithPath: checkout).standardizedFileURL.path)\", traits: [\"PrebuiltMacros\"])"), "\(manifest)")
         let identity = URL(fileURLWithPath: checkout).standardizedFileURL.lastPathComponent
         #expect(manifest.contains(".product(name: \"StorePlugin\", package: \"\(identity)\")"), "SwiftPM names a path dependency by its folder")
         #expect(manifest.contains(#".library(name: "Widget", type: .dynamic, targets: ["Widget"])"#))
@@ -41,6 +41,37 @@ struct ScaffoldTests {
         #expect(source.contains("@PluginActions"))
         let byURL = try storesh(["new", "Widget", "--path", freshPath("Widget"), "--url", "https://example.com/storesh.git", "--from", "1.2.0"])
         #expect(byURL.status == 0, "\(byURL.stderr)")
+    }
+
+    /// A scaffold's first build took 3 minutes, most of it swift-syntax for the macros. On a
+    /// checkout whose build made the macro tool (this one: the tests run on its build), the
+    /// package takes the tool (the PrebuiltMacros trait) and says so; by URL, or on a
+    /// checkout never built, it builds the macros and says that the first build takes
+    /// minutes more. Either way it names its traits, so the shell's dependencies stay out.
+    @Test func aPackageOnABuiltCheckoutTakesItsPrebuiltMacros() throws {
+        let path = freshPath("Quick")
+        let made = try storesh(["new", "Quick", "--path", path, "--local", checkout])
+        #expect(made.status == 0, "\(made.stderr)")
+        let tool = URL(fileURLWithPath: checkout).standardizedFileURL.path + "/.build/debug/StorePluginMacros-tool"
+        #expect(FileManager.default.isExecutableFile(atPath: tool), "the tests run on a build that made the macro tool")
+        #expect(made.stdout.contains("(its macros come prebuilt: \(tool), so its first build compiles no swift-syntax)\n"), "\(made.stdout)")
+        #expect(try String(contentsOfFile: path + "/Package.swift", encoding: .utf8).contains(#"traits: ["PrebuiltMacros"]),"#))
+
+        let unbuilt = freshPath("checkout")
+        try FileManager.default.createDirectory(atPath: unbuilt, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: checkout + "/Package.swift", toPath: unbuilt + "/Package.swift")
+        let slow = freshPath("Slow")
+        let fromSource = try storesh(["new", "Slow", "--path", slow, "--local", unbuilt])
+        #expect(fromSource.status == 0, "\(fromSource.stderr)")
+        #expect(fromSource.stdout.contains("(its first build also compiles swift-syntax for the macros: minutes more)\n"), "\(fromSource.stdout)")
+        let manifest = try String(contentsOfFile: slow + "/Package.swift", encoding: .utf8)
+        #expect(manifest.contains(".package(path: \"\(URL(fileURLWithPath: unbuilt).standardizedFileURL.path)\", traits: [\"MacrosFromSource\"]),"), "\(manifest)")
+
+        let remote = freshPath("Remote")
+        let byURL = try storesh(["new", "Remote", "--path", remote, "--url", "https://example.com/storesh.git", "--from", "1.2.0"])
+        #expect(byURL.stdout.contains("minutes more"), "\(byURL.stdout)")
+        let remoteManifest = try String(contentsOfFile: remote + "/Package.swift", encoding: .utf8)
+        #expect(remoteManifest.contains(#".package(url: "https://example.com/storesh.git", from: "1.2.0", traits: ["MacrosFromSource"]),"#), "\(remoteManifest)")
     }
 
     @Test func badNamesAndTakenPathsAreRefusedWithWhy() throws {

@@ -55,7 +55,8 @@ struct NewOptions: ParsableCommand {
 func makeNewPlugin(_ options: NewOptions) -> Int32 {
     let directory = URL(fileURLWithPath: options.path ?? options.name)
     do {
-        let files = try options.plainC ? Scaffold.plainC(options) : Scaffold.swift(options)
+        let dependency = options.plainC ? nil : try Scaffold.dependency(options)
+        let files = try dependency.map { Scaffold.swift(options, $0) } ?? Scaffold.plainC(options)
         guard !FileManager.default.fileExists(atPath: directory.path) else {
             throw ScaffoldError("\(directory.path) already exists; choose another --path")
         }
@@ -80,6 +81,13 @@ func makeNewPlugin(_ options: NewOptions) -> Int32 {
             try it:    \(storesh) --plugin-path \(libraries) --plugin \(options.name)
             test it:   \(storesh) test \(Invocation.shellQuoted(folder + "/" + options.name + ".transcript"))
             """)
+        if let dependency {
+            if let tool = dependency.prebuiltMacros {
+                print("(its macros come prebuilt: \(tool), so its first build compiles no swift-syntax)")
+            } else {
+                print("(its first build also compiles swift-syntax for the macros: minutes more)")
+            }
+        }
         if storesh != "storesh" {
             let install = Checkout.root.map { Invocation.shellQuoted($0.appendingPathComponent("scripts/install").path) } ?? "scripts/install"
             print("(storesh is not on your PATH, so these commands call it by its path; \(install) puts it there)")
@@ -115,6 +123,15 @@ enum Checkout {
             folder.deleteLastPathComponent()
         }
         return nil
+    }
+
+    /// The StorePluginMacros tool a build of `checkout` made (debug or release), which a
+    /// plugin package may take its macros from instead of building swift-syntax (the
+    /// PrebuiltMacros trait; Sources/StorePluginMacros/PrebuiltToolLauncher.swift looks in
+    /// the same two places when the package builds).
+    static func prebuiltMacroTool(in checkout: URL) -> String? {
+        ["debug", "release"].map { checkout.appendingPathComponent(".build/\($0)/StorePluginMacros-tool").path }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     /// The directory holding storeplugin.h: `include/` beside the running program (where

@@ -4,25 +4,53 @@ import Foundation
 enum Scaffold {
     typealias Files = [(path: String, text: String)]
 
-    /// A Swift plugin package: Package.swift, the model with its glue, a transcript, a README.
-    static func swift(_ options: NewOptions) throws -> Files {
-        let name = options.name, model = name.lowercased()
-        let dependency: String
-        // SwiftPM names a dependency by the last part of its URL or path.
+    /// How a Swift plugin package depends on storesh: the `.package` line with the comment
+    /// above it, the name SwiftPM gives the dependency, and where its macros come from.
+    struct Dependency {
+        let lines: [String]
         let identity: String
+        /// The StorePluginMacros tool of the checkout's own build, when the package takes
+        /// the macros from it (the PrebuiltMacros trait) instead of building swift-syntax.
+        let prebuiltMacros: String?
+    }
+
+    static func dependency(_ options: NewOptions) throws -> Dependency {
+        let fromSource = [
+            "// MacrosFromSource: the @PluginActions macros are built here, swift-syntax with them",
+            "// (the first build takes minutes more). Naming traits leaves out what only the shell needs.",
+        ]
         if let url = options.url {
-            dependency = ".package(url: \(quoted(url)), from: \(quoted(options.from)))"
-            identity = URL(string: url)?.deletingPathExtension().lastPathComponent ?? "storesh"
-        } else {
-            guard let checkout = options.local.map({ URL(fileURLWithPath: $0) }) ?? Checkout.root else {
-                throw ScaffoldError("the checkout storesh was built from is gone: give --local CHECKOUT or --url URL")
-            }
-            guard FileManager.default.fileExists(atPath: checkout.appendingPathComponent("Package.swift").path) else {
-                throw ScaffoldError("\(checkout.path) is not a storesh checkout (it has no Package.swift)")
-            }
-            dependency = ".package(path: \(quoted(checkout.standardizedFileURL.path)))"
-            identity = checkout.standardizedFileURL.lastPathComponent
+            // SwiftPM names a dependency by the last part of its URL or path.
+            let identity = URL(string: url)?.deletingPathExtension().lastPathComponent ?? "storesh"
+            return Dependency(
+                lines: fromSource + [".package(url: \(quoted(url)), from: \(quoted(options.from)), traits: [\"MacrosFromSource\"]),"],
+                identity: identity, prebuiltMacros: nil)
         }
+        guard let checkout = options.local.map({ URL(fileURLWithPath: $0) }) ?? Checkout.root else {
+            throw ScaffoldError("the checkout storesh was built from is gone: give --local CHECKOUT or --url URL")
+        }
+        guard FileManager.default.fileExists(atPath: checkout.appendingPathComponent("Package.swift").path) else {
+            throw ScaffoldError("\(checkout.path) is not a storesh checkout (it has no Package.swift)")
+        }
+        let path = checkout.standardizedFileURL.path, identity = checkout.standardizedFileURL.lastPathComponent
+        guard let tool = Checkout.prebuiltMacroTool(in: checkout) else {
+            return Dependency(lines: fromSource + [
+                "// Once \(path) is built (swift build there), PrebuiltMacros takes its macro tool instead.",
+                ".package(path: \(quoted(path)), traits: [\"MacrosFromSource\"]),",
+            ], identity: identity, prebuiltMacros: nil)
+        }
+        return Dependency(lines: [
+            "// PrebuiltMacros: the @PluginActions macros come from the tool \(path)'s own build",
+            "// made, so no swift-syntax is built. MacrosFromSource builds them here instead (the",
+            "// first build takes minutes more).",
+            ".package(path: \(quoted(path)), traits: [\"PrebuiltMacros\"]),",
+        ], identity: identity, prebuiltMacros: tool)
+    }
+
+    /// A Swift plugin package: Package.swift, the model with its glue, a transcript, a README.
+    static func swift(_ options: NewOptions, _ storesh: Dependency) -> Files {
+        let name = options.name, model = name.lowercased()
+        let identity = storesh.identity
         return [
             ("Package.swift", """
                 // swift-tools-version: 6.1
@@ -36,7 +64,7 @@ enum Scaffold {
                         .library(name: \(quoted(name)), type: .dynamic, targets: [\(quoted(name))]),
                     ],
                     dependencies: [
-                        \(dependency),
+                        \(storesh.lines.joined(separator: "\n        "))
                     ],
                     targets: [
                         .target(name: \(quoted(name)), dependencies: [
