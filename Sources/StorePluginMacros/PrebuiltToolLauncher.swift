@@ -76,6 +76,8 @@ struct PrebuiltTool {
     var builtBy: String? { PrebuiltTool.swiftVersion(in: url.deletingLastPathComponent()) }
 
     /// Whether `swift` built the tool; a version unknown on either side does not refuse it.
+    /// (On macOS the compiler runs a macro plugin in a sandbox that may read file metadata
+    /// and dylibs only, and exec: there the versions are unknown, and the check passes.)
     func isBuilt(by swift: String?) -> Bool {
         guard let swift, let builtBy else { return true }
         return builtBy == swift
