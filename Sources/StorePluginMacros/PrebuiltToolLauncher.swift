@@ -66,11 +66,21 @@ struct PrebuiltTool {
             throw Problem("no StorePluginMacros-tool in \(checkout.path)/.build/debug or .build/release")
         }
         let building = swiftVersion(in: launcher.deletingLastPathComponent())
-        if let current = tools.first(where: { tool in building.map { swiftVersion(in: tool.url.deletingLastPathComponent()) ?? $0 == $0 } ?? true }) {
+        if let current = tools.first(where: { $0.isBuilt(by: building) }) {
             return current
         }
-        let built = swiftVersion(in: newest.url.deletingLastPathComponent()) ?? "another Swift"
-        throw Problem("\(newest.url.path) was built by \(built), and this package is built by \(building ?? "another Swift")")
+        throw Problem("\(newest.url.path) was built by \(newest.builtBy ?? "another Swift"), and this package is built by \(building ?? "another Swift")")
+    }
+
+    /// The first line of `swift --version` of the Swift that built the tool.
+    var builtBy: String? { PrebuiltTool.swiftVersion(in: url.deletingLastPathComponent()) }
+
+    /// Whether `swift` built the tool; a version unknown on either side does not refuse it.
+    /// (On macOS the compiler runs a macro plugin in a sandbox that may read file metadata
+    /// and dylibs only, and exec: there the versions are unknown, and the check passes.)
+    func isBuilt(by swift: String?) -> Bool {
+        guard let swift, let builtBy else { return true }
+        return builtBy == swift
     }
 
     static func modificationDate(_ url: URL) -> Date? {
