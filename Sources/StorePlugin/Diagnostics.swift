@@ -11,9 +11,27 @@ import StoreValue
 @usableFromInline
 @MainActor
 enum DiagnosticsRoute {
-    /// The store context, action name, parameters and arguments of the dispatch in progress, if any.
-    /// The action's text is written only when there is a report to name it by.
-    @usableFromInline static var current: (context: StoreContext, name: String, params: [Param], arguments: [Value])?
+    /// The dispatch in progress, if any. Its names are looked up, and the action's text
+    /// written, only when there is a report: setting this costs one retain (the
+    /// arguments), not one per name. Main-actor only, and set and cleared around one send,
+    /// never changed in place across a call: its exclusivity needs no check at run time.
+    @exclusivity(unchecked) @usableFromInline static var current: Dispatch?
+
+    /// The box dispatching an action, by reference: not retained, as the box sets
+    /// `current` around its own send and clears it before it returns.
+    @usableFromInline
+    struct Dispatch {
+        @usableFromInline unowned(unsafe) let source: any DiagnosticsSource
+        @usableFromInline let index: Int
+        @usableFromInline let arguments: [Value]
+
+        @inlinable
+        init(source: any DiagnosticsSource, index: Int, arguments: [Value]) {
+            self.source = source
+            self.index = index
+            self.arguments = arguments
+        }
+    }
 
     /// Listens to `StoreDiagnostics` (once for the plugin's copy of the store libraries).
     static func install() {
@@ -44,7 +62,8 @@ enum DiagnosticsRoute {
 
     private static func deliver(_ message: String) {
         if let current {
-            current.context.services.log(Int32(SP_LOG_WARNING), "\(text(of: current.name, params: current.params, with: current.arguments)): \(message)")
+            let action = current.source.diagnosedAction(at: current.index)
+            action.context.services.log(Int32(SP_LOG_WARNING), "\(text(of: action.name, params: action.params, with: current.arguments)): \(message)")
         } else if effectReports != nil {
             effectReports!.append(message)
         }
@@ -62,4 +81,11 @@ enum DiagnosticsRoute {
         let label = action()
         for message in reports { context.services.log(Int32(SP_LOG_WARNING), "\(label) (sent by an effect): \(message)") }
     }
+}
+
+/// What a report names: the store context and the action at a schema index.
+@usableFromInline
+@MainActor
+protocol DiagnosticsSource: AnyObject {
+    func diagnosedAction(at index: Int) -> (context: StoreContext, name: String, params: [Param])
 }

@@ -45,18 +45,22 @@ extension PluginModel {
 /// starts, reports effect events and the actions effects apply.
 @usableFromInline
 @MainActor
-final class ObservableStoreBox<Model: ModelProtocol & Encodable> {
-    @usableFromInline var store: Store<Model>
+final class ObservableStoreBox<Model: ModelProtocol & Encodable>: DiagnosticsSource {
+    @exclusivity(unchecked) @usableFromInline var store: Store<Model>
     /// The state replays and restores have built, not yet in a store (see `replay`).
-    @usableFromInline var pending: Model?
+    @exclusivity(unchecked) @usableFromInline var pending: Model?
     @usableFromInline let actions: [ActionSchema<Model.Action>]
     /// Actions without parameters, decoded once, by action index.
-    @usableFromInline var constants: [Model.Action?]
+    @exclusivity(unchecked) @usableFromInline var constants: [Model.Action?]
     @usableFromInline let context: StoreContext
     /// The state as last reported to the host, to report only what changed since.
     @usableFromInline let tracker = ChangeTracker(rootType: "\(Model.self)")
-    @usableFromInline var dispatching: String?
-    @usableFromInline var effectsStarted = 0
+    @exclusivity(unchecked) @usableFromInline var dispatching: String?
+    @exclusivity(unchecked) @usableFromInline var effectsStarted = 0
+
+    // Unchecked exclusivity on the fields read per dispatch: the box lives on the main
+    // actor, and no access to them spans a call (an effect event during `send` reads
+    // and counts, it never holds an access open).
 
     @usableFromInline
     init(store: Store<Model>, actions: [ActionSchema<Model.Action>], context: StoreContext) {
@@ -143,11 +147,16 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable> {
         let before = store.state
         dispatching = actions[index].name
         effectsStarted = 0
-        DiagnosticsRoute.current = (context, actions[index].name, actions[index].params, arguments)
+        DiagnosticsRoute.current = .init(source: self, index: index, arguments: arguments)
         store.send(action)
         DiagnosticsRoute.current = nil
         dispatching = nil
         return DispatchOutcome(stateChanged: store.state != before, effectsStarted: effectsStarted)
+    }
+
+    @usableFromInline
+    func diagnosedAction(at index: Int) -> (context: StoreContext, name: String, params: [Param]) {
+        (context, actions[index].name, actions[index].params)
     }
 
     @inlinable

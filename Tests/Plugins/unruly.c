@@ -48,6 +48,15 @@ static int32_t dispatch(void *opaque, const char *action, const sp_value *argume
         fprintf(action[1] == 'a' ? stdout : stderr, "%s\n", text->text);
         return SP_OK;
     }
+    if (strcmp(action, "note") == 0) {
+        /* Leans on the zero-filled error storeplugin.h promises: the text is copied without
+         * its NUL. "ok: ..." succeeds (a message written all the same), anything else fails. */
+        const sp_value *text = argument(arguments, SP_STRING);
+        if (!text) return refuse(error, SP_ERR_BAD_ARGUMENTS, "takes one string");
+        size_t length = strlen(text->text);
+        memcpy(error->message, text->text, length < sizeof error->message ? length : sizeof error->message - 1);
+        return strncmp(text->text, "ok:", 3) == 0 ? SP_OK : SP_ERR_BAD_ARGUMENTS;
+    }
     if (strcmp(action, "flood") == 0 || strcmp(action, "grow") == 0) {
         const sp_value *number = argument(arguments, SP_INT);
         if (!number || number->scalar.integer < 0) return refuse(error, SP_ERR_BAD_ARGUMENTS, "takes one int, 0 or more");
@@ -111,6 +120,7 @@ static const sp_action actions[] = {
     { sizeof(sp_action), "exitNow", "Ends the process with _exit(0).", NULL, 0, "", NULL, NULL },
     { sizeof(sp_action), "say", "Writes a line to stdout without flushing it.", text_param, 1, "s", NULL, NULL },
     { sizeof(sp_action), "shout", "Writes a line to stderr.", text_param, 1, "s", NULL, NULL },
+    { sizeof(sp_action), "note", "Copies its text into the error without a NUL; fails unless it starts with ok:.", text_param, 1, "s", NULL, NULL },
     { sizeof(sp_action), "flood", "Writes one line of that many bytes to stdout.", count_param, 1, "i", NULL, NULL },
     { sizeof(sp_action), "grow", "Makes items that long.", count_param, 1, "i", NULL, NULL },
 };

@@ -82,6 +82,20 @@ struct ProcessBoundaryTests {
         }
     }
 
+    /// Every call's error is zero-filled, as storeplugin.h promises (a plugin may copy a
+    /// message without its NUL): a message written by an earlier call, failed or not,
+    /// never shows through a later one's, though sends reuse one error buffer.
+    @Test(arguments: [[], ["--in-process"]])
+    func everyCallGetsAZeroFilledError(options: [String]) throws {
+        let run = try storesh(options + ["--plugin", unrulyPlugin,
+                                         "-c", "note \"ok: a long message written on success\"", "-c", "note \"no\"",
+                                         "-c", "note \"a failure with a long message\"", "-c", "note \"ab\"", "-c", "increment"])
+        #expect(run.stderr.contains("-c#2:1: error: note: no\n"), "\(run.stderr)")
+        #expect(run.stderr.contains("-c#4:1: error: note: ab\n"), "\(run.stderr)")
+        #expect(!run.stderr.contains("noa") && !run.stderr.contains("abailure") && !run.stderr.contains("no long"), "\(run.stderr)")
+        #expect(run.stdout.hasSuffix("increment: state changed\n"), "the session goes on: \(run.stdout)")
+    }
+
     /// A long line of plugin output was quadratic (4 MB: 26 s, then blamed as a hang).
     /// Now it is linear, forwarded in 64 KiB pieces with a note, every byte of it, and the
     /// time spent forwarding is not the plugin's action timeout.
