@@ -47,7 +47,7 @@ package final class InProcessConnection: StoreConnection {
     static let smallState = 64
     /// The bytes of the last `snapshot_encoded`, kept to reuse their memory.
     @exclusivity(unchecked) package internal(set) var encodedState: [UInt8] = []
-    /// The error sends pass: zero-filled without a 1 KB memset per send.
+    /// The error sends and replays pass: zero-filled without a 1 KB memset per call.
     private let sendError = ReusableError()
     /// Whether the last emitted effect action changed the state, as the plugin said.
     private var lastEmittedChanged: Bool?
@@ -113,15 +113,15 @@ package final class InProcessConnection: StoreConnection {
     }
 
     package func sendReadingState(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendOutcome {
-        var outcome = SendOutcome(try send(action, arguments: arguments))
+        let summary = try send(action, arguments: arguments)
         // The state is read after every action whose result is watched, even one the
-        // plugin says changed nothing: what it reports is then checked all the same.
+        // plugin says changed nothing: what it reports is then checked all the same. The
+        // outcome is made once, with its state (not made, then changed: a copy).
         do {
-            outcome.state = try read(whole: false)
+            return SendOutcome(changed: summary.changed, effectsStarted: summary.effectsStarted, state: try read(whole: false))
         } catch {
-            outcome.stateError = error.message
+            return SendOutcome(changed: summary.changed, effectsStarted: summary.effectsStarted, stateError: error.message)
         }
-        return outcome
     }
 
     package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendSummary {
@@ -163,10 +163,11 @@ package final class InProcessConnection: StoreConnection {
             throw SessionError(message: "\(model.qualifiedName) cannot replay actions (its plugin has no replay entry point)")
         }
         var result = sp_dispatch_result.empty()
-        var error = sp_error.empty()
-        let status = callWithValueTree(replay, name, arguments: arguments, store: store, result: &result, error: &error)
-        guard status == Int32(SP_OK) else {
-            throw SessionError(message: "\(name): \(ErrorCode.explain(status, error.text))")
+        let call = sendError.calling { error in
+            callWithValueTree(replay, name, arguments: arguments, store: store, result: &result, error: error)
+        }
+        if let message = call.message {
+            throw SessionError(message: "\(name): \(ErrorCode.explain(call.status, message))")
         }
         return result.state_changed != 0
     }
