@@ -116,14 +116,14 @@ let package = Package(
             swiftSettings: strict
         ),
         // `import Combine` where the system has none: OpenCombine under Combine's name, with
-        // its Dispatch and Foundation schedulers, so code written for upstream ObservableStore
-        // compiles. Built only where the store libraries depend on it (not on Apple platforms).
+        // its Dispatch schedulers, so code written for upstream ObservableStore compiles.
+        // Not OpenCombineFoundation: it links FoundationNetworking (curl, TLS), which every
+        // plugin would then load. Built only where the store libraries depend on it.
         .target(
             name: "Combine",
             dependencies: [
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),
-                .product(name: "OpenCombineFoundation", package: "OpenCombine"),
             ],
             path: "Sources/CombineOnLinux",
             swiftSettings: strict
