@@ -99,15 +99,11 @@ package final class InProcessConnection: StoreConnection {
 
     package func send(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendSummary {
         guard let store else { throw SessionError(message: "the store is gone") }
-        var result = sp_dispatch_result.empty()
-        let call = sendError.calling { error in
+        let result = try dispatching(action.name) { result, error in
             if let typed = action.typed {
-                return FFICall.call(typed, store: store, arguments: arguments, result: &result, error: error)
+                return FFICall.call(typed, store: store, arguments: arguments, result: result, error: error)
             }
-            return callWithValueTree(model.dispatch, action.name, arguments: arguments, store: store, result: &result, error: error)
-        }
-        if let message = call.message {
-            throw SessionError(message: "\(action.name): \(ErrorCode.explain(call.status, message))")
+            return callWithValueTree(model.dispatch, action.name, arguments: arguments, store: store, result: result, error: error)
         }
         return SendSummary(changed: result.state_changed != 0, effectsStarted: Int(result.effects_started))
     }
@@ -126,14 +122,26 @@ package final class InProcessConnection: StoreConnection {
 
     package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendSummary {
         guard let store else { throw SessionError(message: "the store is gone") }
-        var result = sp_dispatch_result.empty()
-        let call = sendError.calling { error in
-            callWithValueTree(model.dispatch, action.name, arguments: arguments, store: store, result: &result, error: error)
-        }
-        if let message = call.message {
-            throw SessionError(message: "\(action.name): \(ErrorCode.explain(call.status, message))")
+        let result = try dispatching(action.name) { result, error in
+            callWithValueTree(model.dispatch, action.name, arguments: arguments, store: store, result: result, error: error)
         }
         return SendSummary(changed: result.state_changed != 0, effectsStarted: Int(result.effects_started))
+    }
+
+    /// Makes one dispatch-shaped call (a send or a replay) with a fresh result and the
+    /// reused zero-filled error; a failure is an error naming the action `name`. Always
+    /// inlined: called through its two closures, a send was 30 % slower.
+    @inline(__always)
+    private func dispatching(
+        _ name: String,
+        _ call: (UnsafeMutablePointer<sp_dispatch_result>, UnsafeMutablePointer<sp_error>) -> Int32
+    ) throws(SessionError) -> sp_dispatch_result {
+        var result = sp_dispatch_result.empty()
+        let outcome = sendError.calling { error in call(&result, error) }
+        if let message = outcome.message {
+            throw SessionError(message: "\(name): \(ErrorCode.explain(outcome.status, message))")
+        }
+        return result
     }
 
     /// Runs the batch at once, one action after another.
@@ -162,12 +170,8 @@ package final class InProcessConnection: StoreConnection {
         guard let store, let replay = model.replay else {
             throw SessionError(message: "\(model.qualifiedName) cannot replay actions (its plugin has no replay entry point)")
         }
-        var result = sp_dispatch_result.empty()
-        let call = sendError.calling { error in
-            callWithValueTree(replay, name, arguments: arguments, store: store, result: &result, error: error)
-        }
-        if let message = call.message {
-            throw SessionError(message: "\(name): \(ErrorCode.explain(call.status, message))")
+        let result = try dispatching(name) { result, error in
+            callWithValueTree(replay, name, arguments: arguments, store: store, result: result, error: error)
         }
         return result.state_changed != 0
     }
