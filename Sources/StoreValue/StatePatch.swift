@@ -39,12 +39,25 @@ public enum StatePatch: Hashable, Sendable {
             case .set(_, let replacement):
                 target = replacement
             case .splice(_, let at, let removing, let inserting):
-                guard case .array(var items) = target else { return }
-                target = .null
-                items.replaceSubrange(at..<(at + removing), with: inserting)
-                target = .array(items)
+                Self.splice(&target, at: at, removing: removing, inserting: inserting)
             }
         }
+    }
+
+    /// In the array `value` is, replaces `removing` elements from `at` on with `inserting`,
+    /// in place: the array is taken out of `value` first, so it is not copied unless
+    /// something else holds it. The splice must fit (`spliceFits`); a value that is not
+    /// an array is left as it is.
+    package static func splice(_ value: inout Value, at: Int, removing: Int, inserting: [Value]) {
+        guard case .array(var items) = value else { return }
+        value = .null
+        items.replaceSubrange(at..<(at + removing), with: inserting)
+        value = .array(items)
+    }
+
+    /// Whether a splice of `removing` elements from `at` on fits an array of `count`.
+    package static func spliceFits(at: Int, removing: Int, count: Int) -> Bool {
+        at >= 0 && removing >= 0 && at <= count && removing <= count - at
     }
 
     /// Throws unless the patch fits `value`. A function of its own, so nothing it looked
@@ -55,7 +68,7 @@ public enum StatePatch: Hashable, Sendable {
         for segment in path { target = try Self.child(of: target, at: segment) }
         if case .splice(_, let at, let removing, _) = self {
             guard case .array(let items) = target else { throw Mismatch(description: "a splice at \(Self.text(path)), which is not an array") }
-            guard at >= 0, removing >= 0, at <= items.count, removing <= items.count - at else {
+            guard Self.spliceFits(at: at, removing: removing, count: items.count) else {
                 throw Mismatch(description: "a splice of \(removing) at \(at) in \(Self.text(path)), which has \(items.count) elements")
             }
         }

@@ -48,7 +48,7 @@ package indirect enum PatchTree {
                 return true
             case .splice(_, let at, let removing, let inserting):
                 guard case .untouched = self, case .array(let items) = current,
-                      at >= 0, removing >= 0, at <= items.count, removing <= items.count - at else { return false }
+                      StatePatch.spliceFits(at: at, removing: removing, count: items.count) else { return false }
                 self = .spliced(at: at, removing: removing, inserting: inserting)
                 return true
             }
@@ -119,10 +119,7 @@ package indirect enum PatchTree {
             for (index, node) in map { node.apply(to: &items[index]) }
             value = .array(items)
         case .spliced(let at, let removing, let inserting):
-            guard case .array(var items) = value else { return }
-            value = .null
-            items.replaceSubrange(at..<(at + removing), with: inserting)
-            value = .array(items)
+            StatePatch.splice(&value, at: at, removing: removing, inserting: inserting)
         }
     }
 }
