@@ -228,7 +228,7 @@ let package = Package(
         .testTarget(name: "StoreShellTests", dependencies: ["StoreShell", "StoreHost", "StoreValue", "HostTestSupport"], swiftSettings: strict),
         // End to end: runs the built storesh binary, in batch mode and through a pseudo-terminal.
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
-        .testTarget(name: "StoreshTests", dependencies: ["TestSupport", "CPseudoTerminal", "StoreHost"], swiftSettings: strict),
+        .testTarget(name: "StoreshTests", dependencies: ["TestSupport", "CPseudoTerminal", "CEditLine", "StoreHost"], swiftSettings: strict),
         .testTarget(name: "StoreMCPTests", dependencies: ["StoreMCP", "StoreService", "StoreShell", "StoreHost", "StoreValue", "HostTestSupport", .product(name: "MCP", package: "swift-sdk")], swiftSettings: strict),
         .testTarget(name: "StoreInspectorTests", dependencies: ["StoreInspector", "StoreService", "StoreShell", "StoreHost", "HostTestSupport"], swiftSettings: strict),
         .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "ObservableStore"], swiftSettings: strict),

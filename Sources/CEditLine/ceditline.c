@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,14 +39,37 @@ static void use_utf8_locale(void) {
     if (!setlocale(LC_CTYPE, "C.UTF-8")) setlocale(LC_CTYPE, "en_US.UTF-8");
 }
 
-/* Reads one character, polling stdin so the idle hook runs while the user thinks.
+/* The descriptor keys are read from: a non-blocking open of our own of the terminal on
+ * stdin (see cel_open_keyboard), or stdin itself. */
+static int keyboard = STDIN_FILENO;
+
+int cel_open_keyboard(int descriptor) {
+    if (!isatty(descriptor)) return descriptor;
+    char path[48];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", descriptor);
+    int own = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (own < 0) {
+        const char *name = ttyname(descriptor);
+        if (name) own = open(name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    }
+    return own < 0 ? descriptor : own;
+}
+
+int cel_read_byte(int descriptor, char *byte) {
+    ssize_t got = read(descriptor, byte, 1);
+    if (got == 1) return 1;
+    if (got < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) return CEL_NO_KEY;
+    return 0;
+}
+
+/* Reads one character, polling the keyboard so the idle hook runs while the user thinks.
  * Returns 1 with a character, 0 at end of input, -1 when interrupted. */
 static int read_character(EditLine *editor, wchar_t *out) {
     mbstate_t state;
     memset(&state, 0, sizeof state);
     for (;;) {
         if (atomic_load(&interrupted)) return -1;
-        struct pollfd input = { .fd = STDIN_FILENO, .events = POLLIN };
+        struct pollfd input = { .fd = keyboard, .events = POLLIN };
         int ready = poll(&input, 1, 20);
         if (ready < 0) {
             if (errno == EINTR) continue;
@@ -56,9 +80,9 @@ static int read_character(EditLine *editor, wchar_t *out) {
             continue;
         }
         char byte;
-        ssize_t got = read(STDIN_FILENO, &byte, 1);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) return 0;
+        int got = cel_read_byte(keyboard, &byte);
+        if (got == CEL_NO_KEY) continue;           /* gone since poll: Ctrl-C flushed it */
+        if (got == 0) return 0;
         wchar_t character;
         size_t used = mbrtowc(&character, &byte, 1, &state);
         if (used == (size_t)-2) continue;          /* the middle of a UTF-8 sequence */
@@ -78,6 +102,7 @@ EditLine *cel_open(const char *program) {
     el_set(editor, EL_EDITOR, "emacs");
     el_set(editor, EL_PROMPT, prompt);
     el_set(editor, EL_SIGNAL, 0);
+    keyboard = cel_open_keyboard(STDIN_FILENO);
     el_set(editor, EL_GETCFN, read_character);
     el_source(editor, NULL); /* ~/.editrc: "bind -v" there switches to vi keys */
     cel_catch_interrupts();
@@ -93,6 +118,8 @@ void cel_catch_interrupts(void) {
 
 void cel_close(EditLine *editor) {
     if (editor) el_end(editor);
+    if (keyboard != STDIN_FILENO) close(keyboard);
+    keyboard = STDIN_FILENO;
 }
 
 void cel_set_prompt(const char *text) {

@@ -11,6 +11,22 @@
 EditLine *cel_open(const char *program);
 void cel_close(EditLine *editor);
 
+/* Keys are read from a descriptor of the editor's own, opened anew on the terminal
+ * `descriptor` is (O_NONBLOCK, so stdin's flags, shared with the parent shell, stay as
+ * they are). A read there never waits: when Ctrl-C flushes the terminal's input between
+ * poll saying "ready" and the read, the read finds nothing and the editor goes back to
+ * noticing the interrupt, where a blocking read would wait for the next key. Returns
+ * `descriptor` itself when it is not a terminal (nothing flushes a pipe or a file) or
+ * cannot be opened again; cel_open does this for stdin. */
+int cel_open_keyboard(int descriptor);
+
+/* The value cel_read_byte gives when no byte is there now (or a signal came). */
+#define CEL_NO_KEY (-2)
+
+/* Reads one byte: 1 with it, CEL_NO_KEY when none is there now, 0 at end of input or on
+ * an error. */
+int cel_read_byte(int descriptor, char *byte);
+
 /* The prompt shown before the next line (copied). */
 void cel_set_prompt(const char *prompt);
 
