@@ -81,39 +81,3 @@ struct SmallStateReadTests {
         #expect(session.state["count"] == .int(8))
     }
 }
-
-@MainActor
-@Suite("A state read whole is compared with the last one by its bytes")
-struct ComparedBytesReadTests {
-    @Test func aCountersReadsAreItsChangedFieldsUntilTimeTravelPutsAStateBack() throws {
-        let host = makeHost()
-        host.isolation = .inProcess
-        try host.load("Counter")
-        let session = try Session(model: host.model(named: "counter"), host: host)
-        for count in 1...3 {
-            let result = try session.send(text: "increment")
-            #expect(result.changes.map(\.description) == ["~ count: \(count - 1) → \(count)"])
-            #expect(session.lastRead?.patches == [.set(path: [.field("count")], value: .int(Int64(count)))], "the bytes were compared")
-        }
-        // A state put back is the session's, not the last read's: the next read is whole.
-        #expect(try session.restore(.record(["count": .int(10)], type: "Counter")))
-        let afterRestore = try session.send(text: "increment")
-        #expect(afterRestore.changes.map(\.description) == ["~ count: 10 → 11"])
-        #expect(session.lastRead?.patches == nil, "read whole after a restore")
-        _ = try session.send(text: "increment")
-        #expect(session.lastRead?.patches != nil, "compared again from the whole read on")
-        #expect(session.state == .record(["count": .int(12)], type: "Counter"))
-    }
-
-    @Test func readingChangesOffReadsWholeEveryTime() throws {
-        let host = makeHost()
-        host.isolation = .inProcess
-        host.readsChanges = false
-        try host.load("Counter")
-        let session = try Session(model: host.model(named: "counter"), host: host)
-        for _ in 0..<3 {
-            _ = try session.send(text: "increment")
-            #expect(session.lastRead?.patches == nil)
-        }
-    }
-}

@@ -8,35 +8,15 @@ extension InProcessConnection {
     package func read(whole: Bool) throws(SessionError) -> StateUpdate {
         let number = lastUpdate + 1
         let asksForChanges = !whole && mayAskForChanges
-        // The session holds the state `baselineBytes` encode: the last update handed out
-        // was a whole read of those bytes, and nothing has moved the session since.
-        let comparesBytes = !whole && readsChanges && pluginBaseline && bytesBaseline == lastUpdate
         if asksForChanges, !snapshotsSmallState, let patches = readChanges() {
             if !reportsSmallChanges, lastWholeWasSmall { reportsSmallChanges = true }
             if checkedState != nil { return try checked(patches, number: number) }
             taken(number)
             return .changes(number: number, base: number - 1, patches: patches)
         }
-        let encoded = encodeWholeState()
-        if encoded, comparesBytes, let leaves = WireLeafChanges.between(baselineBytes, encodedState) {
-            keepBytes(as: number)
-            noteWholeRead(small: leaves.values < Self.smallState, asksForChanges: asksForChanges)
-            if checkedState != nil { return try checked(leaves.patches, number: number) }
-            taken(number)
-            return .changes(number: number, base: number - 1, patches: leaves.patches)
-        }
-        let state = encoded ? try parsedEncoding { reader throws(WireError) in try reader.value() } : try readStateTree()
+        let state = try readWholeState()
         noteWholeRead(small: state.isSmaller(than: Self.smallState), asksForChanges: asksForChanges)
-        if encoded, readsChanges { keepBytes(as: number) } else { bytesBaseline = nil }
         return taken(number, whole: state)
-    }
-
-    /// The bytes just encoded are those of the read numbered `number`: the next read
-    /// compares its bytes with them (`WireLeafChanges`). The two buffers trade places, so
-    /// neither is allocated again.
-    private func keepBytes(as number: UInt64) {
-        swap(&baselineBytes, &encodedState)
-        bytesBaseline = number
     }
 
     /// `--check-changes`: the plugin's changes applied to the state last handed out and
@@ -134,22 +114,10 @@ extension InProcessConnection {
     }
 
     private func readWholeState() throws(SessionError) -> Value {
-        if encodeWholeState() { return try parsedEncoding { reader throws(WireError) in try reader.value() } }
-        return try readStateTree()
-    }
-
-    /// Has the plugin write its whole state's bytes (`snapshot_encoded`) into
-    /// `encodedState`; false when it has no such entry point or it failed (its value tree
-    /// is asked for then). Either way the plugin's baseline is gone until a read is taken.
-    private func encodeWholeState() -> Bool {
         pluginBaseline = false
-        guard let store, let encoded = model.snapshotEncoded else { return false }
-        return encode(store, with: encoded) == Int32(SP_OK)
-    }
-
-    /// The whole state as the plugin's value tree (`snapshot`).
-    private func readStateTree() throws(SessionError) -> Value {
-        pluginBaseline = false
+        if let store, let encoded = model.snapshotEncoded, encode(store, with: encoded) == Int32(SP_OK) {
+            return try parsedEncoding { reader throws(WireError) in try reader.value() }
+        }
         guard let store, let snapshot = model.snapshot(store) else {
             throw SessionError(message: "\(model.qualifiedName): the plugin returned no state snapshot")
         }

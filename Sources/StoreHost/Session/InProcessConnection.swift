@@ -47,10 +47,6 @@ package final class InProcessConnection: StoreConnection {
     static let smallState = 64
     /// The bytes of the last `snapshot_encoded`, kept to reuse their memory.
     @exclusivity(unchecked) package internal(set) var encodedState: [UInt8] = []
-    /// The bytes of the whole state handed out as the read numbered `bytesBaseline` (nil:
-    /// none is kept), which the next read's bytes are compared with.
-    @exclusivity(unchecked) var baselineBytes: [UInt8] = []
-    @exclusivity(unchecked) var bytesBaseline: UInt64?
     /// The error sends and replays pass: zero-filled without a 1 KB memset per call.
     private let sendError = ReusableError()
     /// Whether the last emitted effect action changed the state, as the plugin said.

@@ -14,7 +14,6 @@ public enum WorkerWireCheck {
             var single = WireReader(frame.body)
             if let value = try? single.value(), let problem = roundTrip([value]) { return .failure(problem) }
             if let problem = skipAgrees(frame.body) { return .failure(problem) }
-            if let problem = leafChangesAgree(frame.body) { return .failure(problem) }
             var list = WireReader(frame.body)
             if let values = try? list.values(), let problem = roundTrip(values) { return .failure(problem) }
             var state = WireReader(frame.body)
@@ -56,37 +55,6 @@ public enum WorkerWireCheck {
         if inPlace != copied { return OracleViolation(description: "changes applied in place give another state: \(patches)") }
         if changes != StateDiff().changes(from: start, to: copied) { return OracleViolation(description: "changes applied in place give another diff: \(patches)") }
         return nil
-    }
-
-    /// A state read whole is compared with the last one by its bytes (`WireLeafChanges`).
-    /// Here the body's first value is the last state and the bytes after it the new one.
-    /// A state compared with itself has no changes; and where the walk answers, the new
-    /// bytes must be one value, which its sets make of the old one (compared as bytes: a
-    /// NaN is not equal to itself).
-    private static func leafChangesAgree(_ body: [UInt8]) -> OracleViolation? {
-        var reader = WireReader(body)
-        guard let old = try? reader.value() else { return nil }
-        let oldBytes = Array(body[..<reader.offset]), newBytes = Array(body[reader.offset...])
-        if let itself = WireLeafChanges.between(oldBytes, oldBytes), !itself.patches.isEmpty {
-            return OracleViolation(description: "a state compared with itself has changes: \(itself.patches)")
-        }
-        guard let found = WireLeafChanges.between(oldBytes, newBytes) else { return nil }
-        var newReader = WireReader(newBytes)
-        guard let new = try? newReader.value(), newReader.atEnd else {
-            return OracleViolation(description: "changes were found in bytes that are not one value")
-        }
-        var counter = WireReader(newBytes)
-        guard (try? counter.skipValue()) == found.values else {
-            return OracleViolation(description: "the walk counted \(found.values) values")
-        }
-        guard let applied = try? StatePatch.apply(found.patches, to: old) else {
-            return OracleViolation(description: "the changes found do not fit the old state: \(found.patches)")
-        }
-        // Both written again, so text that is not UTF-8 is repaired alike on both sides.
-        var (expected, got) = (WireWriter(), WireWriter())
-        expected.value(new)
-        got.value(applied)
-        return expected.bytes == got.bytes ? nil : OracleViolation(description: "the changes found do not give the new state: \(found.patches)")
     }
 
     /// A value that did not survive being written and read again.
