@@ -11,6 +11,21 @@ struct DiscoveryTests {
         #expect(names.isSuperset(of: ["Counter", "CCounter", "Todos", "Auth", "Composite", "ArborealCounter"]))
     }
 
+    /// What a file in a searched directory names: a library's name without `lib`, its
+    /// extension and the examples' prefix; nothing for other files.
+    @Test(arguments: [
+        ("libCounter.so", "Counter"), ("libStoreshExampleCounter.so", "Counter"), ("Cart.so", "Cart"),
+        ("libGreeter.dylib", "Greeter"), ("libx.y.so", "x.y"), ("libStoreshExample.so", "StoreshExample"),
+    ])
+    func aLibraryFileNamesItsPlugin(file: String, name: String) {
+        #expect(PluginHost.pluginName(fromFile: file) == name)
+    }
+
+    @Test(arguments: ["lib.so", ".so", "libfoo.so.1", "notes.txt", "Counter.swiftmodule", "so", "libCounter.o", "Counter.build"])
+    func anotherFileNamesNone(file: String) {
+        #expect(PluginHost.pluginName(fromFile: file) == nil)
+    }
+
     @Test func searchPathOrder() {
         let path = PluginHost.defaultSearchPath(extra: ["/a", "/b"], environment: ["STORESH_PLUGIN_PATH": "/c:/d", "HOME": "/home/me"])
         #expect(Array(path.prefix(5)) == ["/a", "/b", "/c", "/d", "/home/me/.local/share/storesh/plugins"])

@@ -84,11 +84,14 @@ public final class PluginHost {
         var found: [(String, String)] = []
         var names = Set<String>()
         for directory in searchPath {
-            let entries = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
-            let examples = entries.filter { $0.hasPrefix("lib" + Self.examplePrefix) }
-            for file in examples + entries.filter({ !$0.hasPrefix("lib" + Self.examplePrefix) }) {
-                guard let name = Self.pluginName(fromFile: file), names.insert(name.lowercased()).inserted else { continue }
-                found.append((name, directory + "/" + file))
+            // The libraries only, then sorted: a build directory holds hundreds of other
+            // entries, and sorting them all was most of loading a plugin by name again.
+            let libraries = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+                .compactMap { file in Self.pluginName(fromFile: file).map { (file: file, name: $0) } }
+                .sorted { $0.file < $1.file }
+            let isExample = { (library: (file: String, name: String)) in library.file.hasPrefix("lib" + Self.examplePrefix) }
+            for library in libraries.filter(isExample) + libraries.filter({ !isExample($0) }) where names.insert(library.name.lowercased()).inserted {
+                found.append((library.name, directory + "/" + library.file))
             }
         }
         return found
@@ -103,9 +106,17 @@ public final class PluginHost {
     /// `libCounter.so` → `Counter`, `libStoreshExampleCounter.so` → `Counter`; nil for
     /// files that are not shared libraries.
     public static func pluginName(fromFile file: String) -> String? {
-        var name = Substring(file)
-        guard let dot = name.lastIndex(of: "."), [".so", ".dylib"].contains(String(name[dot...])) else { return nil }
-        name = name[..<dot]
+        // Two suffix checks, not a split at the last dot: a build directory holds hundreds
+        // of other files, and this is asked of each when a plugin is loaded by name.
+        let suffix: String
+        if file.hasSuffix(".so") {
+            suffix = ".so"
+        } else if file.hasSuffix(".dylib") {
+            suffix = ".dylib"
+        } else {
+            return nil
+        }
+        var name = Substring(file).dropLast(suffix.count)
         if name.hasPrefix("lib") { name = name.dropFirst(3) }
         if name.hasPrefix(examplePrefix), name.count > examplePrefix.count { name = name.dropFirst(examplePrefix.count) }
         return name.isEmpty ? nil : String(name)
