@@ -73,11 +73,14 @@ enum RawHTTP {
         }
     }
 
-    /// Reads from an open event stream until `text` has arrived (or 20 seconds pass).
+    /// Reads from an open event stream until `text` has arrived (or 20 seconds pass: in
+    /// all, not per read, since a stream that sends something else now and then never
+    /// lets a single read time out, and a test once waited on one for ever).
     static func read(_ fd: Int32, until text: String) -> String {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        while !String(decoding: received, as: UTF8.self).contains(text) {
+        let deadline = Date().addingTimeInterval(20)
+        while !String(decoding: received, as: UTF8.self).contains(text), Date() < deadline {
             let count = recv(fd, &buffer, buffer.count, 0)
             if count <= 0 { break }
             received += buffer[0..<count]

@@ -332,9 +332,14 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
         onEvent?(.applied(action: action, state: state.flatMap { take($0) }, changed: changed))
     }
 
-    /// A request body for this store, or an error when its worker is gone.
+    /// A request body for this store, or an error when its worker was replaced. A worker
+    /// that died and is not replaced yet is asked all the same: the request fails with its
+    /// loss (the crash, and the effect to blame), as any request to it does, and the
+    /// caller recovers it. (Refused here, such a request said only "its worker is gone",
+    /// and the crash went unreported: seen when the shell noticed an effect's crash between
+    /// two lines of a script.)
     private func start() throws(SessionError) -> WireWriter {
-        guard plugin.isCurrent(process) else {
+        guard plugin.isLatest(process) else {
             throw SessionError(message: "\(model.qualifiedName): its worker is gone (the session is being recovered)")
         }
         var body = plugin.requestBody()

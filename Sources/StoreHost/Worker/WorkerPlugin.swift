@@ -204,7 +204,10 @@ public final class WorkerPlugin {
     }
 
     /// True while `process` is the worker that made a store.
-    func isCurrent(_ process: WorkerProcess?) -> Bool { process != nil && process === self.process && process?.loss == nil }
+    func isCurrent(_ process: WorkerProcess?) -> Bool { isLatest(process) && process?.loss == nil }
+
+    /// Whether `process` is the plugin's latest worker, running or dead (not yet replaced).
+    func isLatest(_ process: WorkerProcess?) -> Bool { process != nil && process === self.process }
 
     /// The worker died while nobody was waiting for it.
     private func lost(_ loss: WorkerLoss) {
