@@ -95,6 +95,25 @@ struct KeyboardTests {
         #expect(fcntl(keyboard, F_GETFL) & O_NONBLOCK != 0)
     }
 
+    /// The terminal goes away (its window closed, the ssh link dropped): the read must say
+    /// "end of input", not "no key now", or the prompt would poll a dead terminal for ever.
+    @Test func aTerminalThatHangsUpEndsTheInput() throws {
+        var name = [CChar](repeating: 0, count: 256)
+        let master = cpty_open(&name, name.count)
+        try #require(master >= 0)
+        let path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let slave = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        try #require(slave >= 0)
+        defer { close(slave) }
+        let keyboard = cel_open_keyboard(slave)
+        defer { if keyboard != slave { close(keyboard) } }
+        close(master)
+        var input = pollfd(fd: keyboard, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&input, 1, 1_000) == 1, "a hang-up wakes the poll")
+        var byte: CChar = 0
+        #expect(cel_read_byte(keyboard, &byte) == 0)
+    }
+
     @Test func aPipeIsReadAsItIs() throws {
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
