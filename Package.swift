@@ -34,6 +34,8 @@ let package = Package(
         .executable(name: "store-demo", targets: ["store-demo"]),
         .executable(name: "storesh", targets: ["storesh"]),
         .executable(name: "storesh-worker", targets: ["storesh-worker"]),
+        .executable(name: "storesh-mcp", targets: ["storesh-mcp"]),
+        .executable(name: "storesh-inspector", targets: ["storesh-inspector"]),
         // Example plugins, each a dynamic library storesh loads by name: libStoreshExampleCounter.so
         // is the plugin `Counter` (PluginHost.pluginName). The prefix keeps the names every
         // tutorial uses (Counter, Todos, Cart) free for a user's own plugin package, which
@@ -175,7 +177,18 @@ let package = Package(
         .target(name: "StoreMCP", dependencies: ["StoreService", "StoreShell", "StoreHost", "StoreValue", .product(name: "MCP", package: "swift-sdk", condition: .when(traits: ["Shell"]))], swiftSettings: strict),
         // `--inspect`: the service over HTTP on loopback, for a page in a browser (the page's
         // files are in Page/, embedded as Swift strings by scripts/embed-inspector-page).
-        .target(name: "StoreInspector", dependencies: ["StoreService", "StoreShell", "StoreValue", .product(name: "FlyingFox", package: "FlyingFox", condition: .when(traits: ["Shell"]))], exclude: ["Page"], swiftSettings: strict),
+        // Its HTTP is done by storesh-inspector, a process of its own (ServerProcess).
+        .target(name: "StoreInspector", dependencies: ["StoreService", "StoreShell", "StoreHost", "StoreValue", "InspectorRelay"], exclude: ["Page"], swiftSettings: strict),
+        // The messages between the inspector and its HTTP server process.
+        .target(name: "InspectorRelay", dependencies: ["StoreValue"], swiftSettings: strict),
+        // The inspector's HTTP server: listens on loopback, relays every request to storesh.
+        // The only program that links FlyingFox, whose networking libraries
+        // (FoundationNetworking, curl) would otherwise load at every start of storesh.
+        .executableTarget(
+            name: "storesh-inspector",
+            dependencies: ["InspectorRelay", .product(name: "FlyingFox", package: "FlyingFox", condition: .when(traits: ["Shell"]))],
+            swiftSettings: strict
+        ),
         .target(name: "StoreshExampleCCounter", dependencies: ["CStorePlugin"], path: "plugins/CCounter"),
         // An effect on the host clock and a service, in plain C.
         .target(name: "StoreshExampleCGreeter", dependencies: ["CStorePlugin"], path: "plugins/CGreeter"),
@@ -202,7 +215,22 @@ let package = Package(
         // The shell: arguments, the libedit front end, batch mode, terminal output. Thin.
         .executableTarget(
             name: "storesh",
-            dependencies: ["StoreHost", "StoreShell", "StoreService", "StoreMCP", "StoreInspector", "CEditLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Shell"]))],
+            dependencies: ["StoreHost", "StoreShell", "StoreService", "StoreshCommandLine", "CEditLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Shell"]))],
+            swiftSettings: strict
+        ),
+        // What storesh and storesh-mcp share of the command line: the options that make a
+        // session, how it starts, `--inspect` and its launcher, `storesh mcp`'s options.
+        .target(
+            name: "StoreshCommandLine",
+            dependencies: ["StoreHost", "StoreShell", "StoreService", "StoreInspector", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Shell"]))],
+            swiftSettings: strict
+        ),
+        // `storesh mcp`'s server, run by storesh in its own place (exec): the only program
+        // that links the MCP SDK, whose networking libraries (FoundationNetworking, curl)
+        // would otherwise load at every start of storesh.
+        .executableTarget(
+            name: "storesh-mcp",
+            dependencies: ["StoreHost", "StoreShell", "StoreService", "StoreMCP", "StoreshCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Shell"]))],
             swiftSettings: strict
         ),
         // libFuzzer targets for the parsers (scripts/fuzz builds them with -sanitize=fuzzer);
@@ -212,7 +240,7 @@ let package = Package(
         // in-process connection, to the shell that started the worker.
         .target(name: "StoreWorker", dependencies: ["StoreHost", "StoreValue"], swiftSettings: strict),
         .executableTarget(name: "storesh-worker", dependencies: ["StoreWorker"], swiftSettings: strict),
-        .executableTarget(name: "storesh-fuzz", dependencies: ["CStorePlugin", "StoreHost", "StoreShell", "StoreValue"], swiftSettings: strict),
+        .executableTarget(name: "storesh-fuzz", dependencies: ["CStorePlugin", "StoreHost", "StoreShell", "StoreValue", "InspectorRelay"], swiftSettings: strict),
         .executableTarget(
             name: "store-demo",
             dependencies: ["ObservableStore", "Arboreal"],
@@ -230,7 +258,7 @@ let package = Package(
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(name: "StoreshTests", dependencies: ["TestSupport", "CPseudoTerminal", "CEditLine", "StoreHost"], swiftSettings: strict),
         .testTarget(name: "StoreMCPTests", dependencies: ["StoreMCP", "StoreService", "StoreShell", "StoreHost", "StoreValue", "HostTestSupport", .product(name: "MCP", package: "swift-sdk")], swiftSettings: strict),
-        .testTarget(name: "StoreInspectorTests", dependencies: ["StoreInspector", "StoreService", "StoreShell", "StoreHost", "HostTestSupport"], swiftSettings: strict),
+        .testTarget(name: "StoreInspectorTests", dependencies: ["StoreInspector", "InspectorRelay", "StoreValue", "StoreService", "StoreShell", "StoreHost", "HostTestSupport"], swiftSettings: strict),
         .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "ObservableStore"], swiftSettings: strict),
         .testTarget(name: "ArborealTestingTests", dependencies: ["ArborealTesting", "Arboreal"], swiftSettings: strict),
         .testTarget(

@@ -1,18 +1,7 @@
+import InspectorRelay
 import StoreService
 import StoreShell
 import StoreValue
-
-/// One request, in plain values: what `InspectorServer.respond` needs of HTTP.
-struct InspectorRequest: Sendable {
-    /// Arguments of an operation are at most this many bytes.
-    static let bodyLimit = 1 << 20
-    var method: String
-    var path: String
-    var query: [String: String]
-    /// By lowercase name.
-    var headers: [String: String]
-    var body: [UInt8] = []
-}
 
 /// One answer: a status, a type, and bytes or an event stream.
 struct InspectorResponse: Sendable {
@@ -33,17 +22,12 @@ struct InspectorResponse: Sendable {
     static func text(_ status: Int, _ text: String) -> InspectorResponse {
         InspectorResponse(status: status, contentType: "text/plain; charset=utf-8", body: .bytes(Array((text + "\n").utf8)))
     }
-
-    static func phrase(_ status: Int) -> String {
-        [200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-         413: "Content Too Large", 415: "Unsupported Media Type", 503: "Service Unavailable"][status] ?? "Error"
-    }
 }
 
 extension InspectorServer {
     /// The answer to one request: refused unless `RequestGuard` allows it, then the page,
     /// a read, an operation or the event stream.
-    func respond(to request: InspectorRequest) async -> InspectorResponse {
+    func respond(to request: RelayedRequest) async -> InspectorResponse {
         guard let guardian else { return .text(503, "the inspector is not listening") }
         if case .refused(let status, let reason) = guardian.check(method: request.method, path: request.path, queryToken: request.query["token"], headers: request.headers) {
             return .text(status, reason)
@@ -75,7 +59,7 @@ extension InspectorServer {
 
     /// Runs one operation: the body is a JSON object of its arguments (empty: none).
     private func perform(_ name: String, body: [UInt8]) async -> InspectorResponse {
-        guard body.count <= InspectorRequest.bodyLimit else { return .text(413, "an operation's arguments are at most 1 MiB") }
+        guard body.count <= RelayedRequest.bodyLimit else { return .text(413, "an operation's arguments are at most 1 MiB") }
         var arguments: [String: Value] = [:]
         if body.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {
             let value: Value

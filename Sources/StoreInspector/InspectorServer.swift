@@ -1,6 +1,5 @@
-import FlyingFox
-import FlyingSocks
 import Foundation
+import InspectorRelay
 public import StoreService
 public import StoreShell
 
@@ -8,6 +7,10 @@ public import StoreShell
 /// adapter over `SessionService`, as `storesh mcp` is: an operation is a POST of its name
 /// and JSON arguments, reads are GETs, and the service's events are a server-sent event
 /// stream. Every request passes `RequestGuard` first.
+///
+/// The HTTP itself is done by a process of its own (`storesh-inspector`, see
+/// `ServerProcess`), which relays each request here and writes back what this answers: so
+/// storesh loads no HTTP library and no networking library until an inspector starts.
 @MainActor
 public final class InspectorServer {
     /// The session it shows.
@@ -18,11 +21,17 @@ public final class InspectorServer {
     public private(set) var address: String?
     /// What a request is checked against, once the port is known.
     private(set) var guardian: RequestGuard?
-    private var server: HTTPServer?
-    private var serving: Task<Void, Never>?
+    /// Called when the server process ends without being stopped (it crashed, or was
+    /// killed): the address is then gone, and `start` starts a new server.
+    public var endedUnasked: (@MainActor () -> Void)?
     /// Open event streams, for `stop` and for tests.
     var streams: [Int: AsyncStream<[UInt8]>.Continuation] = [:]
     var nextStream = 0
+    private var server: ServerProcess?
+    /// Answers being made, by the server's number of their request: cancelled when their
+    /// client goes away.
+    private var answering: [UInt32: Task<Void, Never>] = [:]
+    private var serving: Task<Void, Never>?
 
     /// An inspector of `service`, not yet listening.
     public init(service: SessionService) {
@@ -34,96 +43,103 @@ public final class InspectorServer {
     public func start(port: Int = 0) async throws(ShellError) -> String {
         if let address { return address }
         guard (0...65_535).contains(port) else { throw ShellError("the port must be from 0 to 65535, not \(port)", origin: .prompt) }
-        let server: HTTPServer
+        let server: ServerProcess
         do {
-            server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: UInt16(port)), timeout: 60, logger: QuietLogger(),
-                                handler: InspectorHTTPHandler(inspector: self))
+            server = try ServerProcess(port: port)
         } catch {
-            throw ShellError("the inspector cannot listen on 127.0.0.1:\(port): \(error)", origin: .prompt)
+            throw ShellError("the inspector cannot start: \(error.description)", origin: .prompt)
         }
-        let failure = FailureBox()
-        serving = Task.detached {
-            do { try await server.run() } catch { failure.set("\(error)") }
-        }
-        // Listening, or the reason it cannot (a port in use), within 5 seconds.
-        for _ in 0..<500 {
-            if let listening = await server.listeningAddress, case .ip4(_, let bound) = listening {
-                self.server = server
-                guardian = RequestGuard(token: token, port: Int(bound))
-                let address = "http://127.0.0.1:\(bound)/?token=\(token)"
-                self.address = address
-                return address
+        // The first message says whether it listens; the rest are requests, taken until it ends.
+        let first: RelayMessage? = await withCheckedContinuation { continuation in
+            serving = Task { [weak self] in
+                var starting: CheckedContinuation<RelayMessage?, Never>? = continuation
+                for await message in server.messages {
+                    if let waiting = starting {
+                        starting = nil
+                        waiting.resume(returning: message)
+                    } else {
+                        self?.take(message, from: server)
+                    }
+                }
+                starting?.resume(returning: nil)
+                guard let self, self.server === server else { return }
+                self.serverEnded(server)
+                self.endedUnasked?()
             }
-            if let reason = failure.get() {
-                throw ShellError("the inspector cannot listen on 127.0.0.1:\(port): \(reason)", origin: .prompt)
-            }
-            try? await Task.sleep(nanoseconds: 10_000_000)
         }
-        serving?.cancel()
-        throw ShellError("the inspector did not start listening on 127.0.0.1:\(port) within 5 seconds", origin: .prompt)
+        switch first {
+        case .listening(let bound):
+            self.server = server
+            guardian = RequestGuard(token: token, port: bound)
+            let address = "http://127.0.0.1:\(bound)/?token=\(token)"
+            self.address = address
+            return address
+        case .cannotListen(let reason):
+            serving = nil
+            server.stop()
+            throw ShellError("the inspector cannot listen on 127.0.0.1:\(port): \(reason)", origin: .prompt)
+        default:
+            serving = nil
+            server.stop()
+            throw ShellError("the inspector's server did not start listening on 127.0.0.1:\(port) within 5 seconds", origin: .prompt)
+        }
     }
+
+    /// The server process's id, while it runs (for tests).
+    var serverProcessID: pid_t? { server?.pid }
 
     /// Stops listening and ends the event streams.
     public func stop() async {
+        guard let server else { return }
+        serverEnded(server)
+        await serving?.value
+        serving = nil
+    }
+
+    /// One message of the server: a request to answer, or a client gone.
+    private func take(_ message: RelayMessage, from server: ServerProcess) {
+        switch message {
+        case .request(let id, let request):
+            answering[id] = Task { [weak self] in
+                await self?.answer(request, id: id, to: server.writer)
+                if let self, self.server === server { self.answering[id] = nil }
+            }
+        case .closed(let id):
+            answering.removeValue(forKey: id)?.cancel()
+        case .listening, .cannotListen, .head, .body, .end:
+            break // not the server's to say now
+        }
+    }
+
+    /// Makes the answer to `request` and writes it to the server: its head, then its body
+    /// (or each event of a stream, until the stream ends or the client goes away).
+    private func answer(_ request: RelayedRequest, id: UInt32, to writer: RelayWriter) async {
+        let response = await respond(to: request)
+        var headers = RelayedHead.guardHeaders
+        for (name, value) in response.headers { headers[name] = value }
+        switch response.body {
+        case .bytes(let bytes):
+            writer.send(.head(id: id, RelayedHead(status: response.status, contentType: response.contentType, headers: headers)))
+            if !bytes.isEmpty { writer.send(.body(id: id, bytes)) }
+        case .events(let stream):
+            guard writer.send(.head(id: id, RelayedHead(status: response.status, contentType: response.contentType, headers: headers, streams: true))) else { break }
+            for await event in stream.events {
+                guard writer.send(.body(id: id, event)) else { break }
+            }
+        }
+        writer.send(.end(id: id))
+    }
+
+    /// The server ended (or is stopped): no address, no streams, no answers under way.
+    private func serverEnded(_ ended: ServerProcess) {
+        guard server === ended else { return }
         for continuation in streams.values { continuation.finish() }
         streams = [:]
-        await server?.stop(timeout: 1)
-        serving?.cancel()
+        for task in answering.values { task.cancel() }
+        answering = [:]
+        ended.stop()
         server = nil
         address = nil
+        guardian = nil
     }
-}
-
-/// FlyingFox's side: a request into plain values, the inspector's answer back.
-private struct InspectorHTTPHandler: HTTPHandler {
-    let inspector: InspectorServer
-
-    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
-        var headers: [String: String] = [:]
-        for (key, value) in request.headers where headers[key.rawValue.lowercased()] == nil { headers[key.rawValue.lowercased()] = value }
-        var body: [UInt8] = []
-        if request.method == .POST {
-            if let length = headers["content-length"].flatMap(Int.init), length > InspectorRequest.bodyLimit {
-                return Self.response(InspectorResponse.text(413, "an operation's arguments are at most 1 MiB"))
-            }
-            body = Array(try await request.bodyData.prefix(InspectorRequest.bodyLimit + 1))
-        }
-        let query = Dictionary(request.query.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-        let asked = InspectorRequest(method: request.method.rawValue, path: request.path, query: query, headers: headers, body: body)
-        return Self.response(await inspector.respond(to: asked))
-    }
-
-    static func response(_ answer: InspectorResponse) -> HTTPResponse {
-        var headers = HTTPHeaders()
-        headers[HTTPHeader("Content-Type")] = answer.contentType
-        headers[HTTPHeader("Cache-Control")] = "no-store"
-        headers[HTTPHeader("Referrer-Policy")] = "no-referrer"
-        headers[HTTPHeader("X-Content-Type-Options")] = "nosniff"
-        headers[HTTPHeader("X-Frame-Options")] = "DENY"
-        for (name, value) in answer.headers { headers[HTTPHeader(name)] = value }
-        let status = HTTPStatusCode(answer.status, phrase: InspectorResponse.phrase(answer.status))
-        switch answer.body {
-        case .bytes(let bytes):
-            return HTTPResponse(statusCode: status, headers: headers, body: Data(bytes))
-        case .events(let stream):
-            return HTTPResponse(statusCode: status, headers: headers, body: HTTPBodySequence(from: stream, suggestedBufferSize: 65_536))
-        }
-    }
-}
-
-/// Says nothing: storesh's output belongs to the session (and to MCP's protocol).
-private struct QuietLogger: Logging {
-    func logDebug(_ debug: @autoclosure () -> String) {}
-    func logInfo(_ info: @autoclosure () -> String) {}
-    func logWarning(_ warning: @autoclosure () -> String) {}
-    func logError(_ error: @autoclosure () -> String) {}
-    func logCritical(_ critical: @autoclosure () -> String) {}
-}
-
-/// Why the server task ended, read by `start` from another task.
-private final class FailureBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var reason: String?
-    func set(_ text: String) { lock.withLock { reason = text } }
-    func get() -> String? { lock.withLock { reason } }
 }

@@ -140,7 +140,7 @@ package struct WireWriter {
 }
 
 /// A message that does not decode: the peer is not speaking this protocol (or is broken).
-package struct WireError: Error, CustomStringConvertible {
+package struct WireError: Error, CustomStringConvertible, Equatable {
     package let description: String
 
     package init(description: String) { self.description = description }
@@ -207,7 +207,7 @@ package struct WireReader {
     }
 
     /// A count of items that each take at least one byte: larger than what is left is a lie.
-    private mutating func count() throws(WireError) -> Int {
+    package mutating func count() throws(WireError) -> Int {
         let count = Int(try u32())
         guard count <= bytes.count - offset else { throw WireError(description: "a count of \(count) items with \(bytes.count - offset) bytes left") }
         return count

@@ -8,7 +8,7 @@ import StoreValue
 
 /// The fuzz targets, by name (`scripts/fuzz` runs each with `STORESH_FUZZ_TARGET=name`).
 enum FuzzTarget: String, CaseIterable {
-    case action, literal, transcript, journal, `import`, worker, ctree, condition
+    case action, literal, transcript, journal, `import`, worker, ctree, condition, relay
 
     func run(_ data: Data) {
         switch self {
@@ -20,6 +20,7 @@ enum FuzzTarget: String, CaseIterable {
         case .worker: Self.workerStream(data)
         case .ctree: Self.valueTree(data)
         case .condition: Self.condition(data)
+        case .relay: Self.relayStream(data)
         }
     }
 

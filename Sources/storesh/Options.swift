@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoreShell
+import StoreshCommandLine
 
 /// storesh's command line. The order of `-f` and `-c` matters (they run in the order
 /// given, as in sqlite3), which ArgumentParser does not keep, so `scriptSteps` rebuilds it
@@ -80,20 +81,5 @@ struct Options: ParsableCommand {
             index += 1
         }
         return steps
-    }
-}
-
-/// Each `--plugin-path` must name a directory: a misspelt one was passed over in silence,
-/// and a plugin of the same name elsewhere on the search path (a stale build in the
-/// working directory) was loaded and tested instead.
-func validatePluginPaths(_ paths: [String]) throws {
-    for path in paths {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ValidationError("--plugin-path \(path): no such directory")
-        }
-        guard isDirectory.boolValue else {
-            throw ValidationError("--plugin-path \(path): not a directory (--plugin-path names the directory a plugin is in; --plugin takes a library's path)")
-        }
     }
 }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import StoreHost
 import StoreShell
+import StoreshCommandLine
 
 /// The interactive loop: a reader thread edits lines with libedit and hands each whole
 /// statement to the main actor, which runs it and lets the reader show the next prompt.

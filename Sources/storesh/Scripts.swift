@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import StoreHost
 import StoreShell
+import StoreshCommandLine
 
 /// Runs scripts (files, standard input, -c lines) through the shell core: statements
 /// that span lines (an open quote or bracket) are put together, errors name FILE:LINE,

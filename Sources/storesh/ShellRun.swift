@@ -4,6 +4,7 @@ import Foundation
 import CEditLine
 import StoreHost
 import StoreShell
+import StoreshCommandLine
 
 /// Runs the shell: plugins, scripts, the prompt. Returns the exit status.
 @MainActor

@@ -4,11 +4,12 @@ import ArgumentParser
 import Foundation
 import StoreHost
 import StoreShell
+import StoreshCommandLine
 
 /// `storesh` and its subcommands: the shell (the default, so `storesh -c increment`
 /// needs no subcommand name), `storesh test`, `storesh new` and `storesh explore`.
 struct Storesh: ParsableCommand {
-    static let version = "0.2.0"
+    static let version = storeshVersion
     static let configuration = CommandConfiguration(
         commandName: "storesh",
         abstract: "Load store-based models from plugins, send them actions, watch their state and effects.",
@@ -47,7 +48,7 @@ func main() async -> Int32 {
     case let options as TestOptions: return await runTests(options)
     case let options as NewOptions: return makeNewPlugin(options)
     case let options as ExploreCommandOptions: return await runExplore(options)
-    case let options as MCPOptions: return await runMCP(options)
+    case is MCPOptions: return handOffToMCPServer()
     default: // `storesh help [SUBCOMMAND]`
         var other = command
         do {

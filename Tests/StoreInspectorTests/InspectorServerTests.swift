@@ -115,6 +115,29 @@ import Testing
         #expect(text.contains(#""kind":"action","action":"setCount 42""#), "\(text)")
     }
 
+    /// The server is a process of its own: when it dies, the session goes on, the end is
+    /// said, and the next start serves the same session on a new server.
+    @Test func aServerProcessThatDiesIsSaidAndStartedAnew() async throws {
+        let (server, port) = try await Self.inspector()
+        defer { Task { await server.stop() } }
+        var said = 0
+        server.endedUnasked = { said += 1 }
+        let pid = try #require(server.serverProcessID)
+        #expect(kill(pid, SIGKILL) == 0)
+        for _ in 0..<500 where server.address != nil { try await Task.sleep(nanoseconds: 10_000_000) }
+        #expect(server.address == nil && said == 1)
+        let sent = await server.service.perform("send", arguments: ["action": .string("setCount 3")]).rendered().text
+        #expect(sent.contains("count"), "\(sent)")
+        let address = try await server.start()
+        let newPort = try #require(server.guardian?.port)
+        #expect(address.contains(":\(newPort)/") && server.serverProcessID != pid)
+        let state = try await Self.ask(newPort, "/api/state?token=\(server.token)")
+        #expect(state.body.contains(#""state":{"count":3}"#), "\(state.body)")
+        if newPort != port { #expect(throws: RawHTTP.Failure.self) { _ = try RawHTTP.connect(port: port) } }
+        await server.stop()
+        #expect(said == 1, "a stop asked for is not said")
+    }
+
     @Test func theEmbeddedPageIsThePageInTheRepository() throws {
         let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/StoreInspector/Page").standardized
         let names = try FileManager.default.contentsOfDirectory(atPath: page.path).sorted()

@@ -292,16 +292,8 @@ public final class WorkerPlugin {
     /// Where the worker program is: `$STORESH_WORKER`, or `storesh-worker` beside the
     /// running program (storesh, or a test runner in the same build folder).
     static func executable() throws(WorkerLoss) -> String {
-        let environment = ProcessInfo.processInfo.environment
-        if let given = environment["STORESH_WORKER"], !given.isEmpty { return given }
         var folders: [String] = []
-        if let main = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent().path { folders.append(main) }
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            folders.append((exe as NSString).deletingLastPathComponent)
-        }
-        for folder in folders where FileManager.default.isExecutableFile(atPath: folder + "/storesh-worker") {
-            return folder + "/storesh-worker"
-        }
+        if let path = CompanionProgram.path(named: "storesh-worker", overriddenBy: "STORESH_WORKER", searched: &folders) { return path }
         throw WorkerLoss(cause: .couldNotStart("storesh-worker is not beside storesh (looked in \(folders.joined(separator: ", "))); set STORESH_WORKER, or use --in-process"), lastWords: "")
     }
 

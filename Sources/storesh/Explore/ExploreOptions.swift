@@ -3,6 +3,7 @@ import Foundation
 import StoreHost
 import StoreShell
 import StoreValue
+import StoreshCommandLine
 
 /// `storesh explore`: generated action sequences, checked after every step, the first
 /// failure shrunk to a minimal failing transcript.

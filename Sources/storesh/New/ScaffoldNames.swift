@@ -63,7 +63,7 @@ extension Scaffold {
         "ObservableStore", "ObservableStoreTests", "StoreHost", "StoreHostTests", "StorePlugin", "StorePluginMacros",
         "StorePluginTests", "StoreRuntime", "StoreShell", "StoreTesting", "StoreTestingShared", "StoreTestingTests",
         "HostTestSupport", "StoreShellTests", "StoreValue", "StoreWorker", "StoreshTests", "TestSupport", "storesh",
-        "StoreMCP", "StoreMCPTests", "StoreService", "StoreInspector", "StoreInspectorTests",
+        "StoreMCP", "StoreMCPTests", "StoreService", "StoreInspector", "StoreInspectorTests", "StoreshCommandLine", "storesh-mcp", "storesh-inspector", "InspectorRelay",
         // FlyingFox (the inspector's server)
         "FlyingFox", "FlyingSocks", "CSystemLinux", "FlyingFoxTests", "FlyingSocksTests",
         // swift-sdk (MCP), eventsource, swift-system, swift-nio, swift-atomics, swift-collections

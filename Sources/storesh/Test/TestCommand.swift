@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StoreHost
 import StoreShell
+import StoreshCommandLine
 
 /// `storesh test PATH...`: runs transcripts and reports, like a test runner.
 struct TestOptions: ParsableCommand {

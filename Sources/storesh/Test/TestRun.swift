@@ -1,6 +1,7 @@
 import Foundation
 import StoreHost
 import StoreShell
+import StoreshCommandLine
 
 /// Runs `storesh test`; returns the exit status.
 @MainActor

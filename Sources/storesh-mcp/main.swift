@@ -1,29 +1,14 @@
+// storesh-mcp: `storesh mcp`'s server, a program of its own so that storesh itself does not
+// load the MCP SDK's networking libraries (FoundationNetworking, curl, TLS) at every start.
+// storesh checks the command line, then runs this program in its place (exec) with the
+// arguments that followed `mcp`.
 import ArgumentParser
 import Foundation
 import StoreHost
 import StoreMCP
 import StoreService
 import StoreShell
-
-/// `storesh mcp`: one session served over the Model Context Protocol on standard input
-/// and output, for an editor or an agent.
-struct MCPOptions: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "mcp",
-        abstract: "Serve a session over the Model Context Protocol (MCP) on standard input and output.",
-        discussion: """
-        For an editor or an AI agent that takes an MCP server command. The client loads models, \
-        sends actions (the send tool, or a tool per action), reads the state and its parts \
-        (tools and storesh://state resources), travels in time and runs any shell line. \
-        Standard output carries only the protocol; diagnostics and what plugins print go to \
-        standard error. The session ends when the client closes standard input.
-        """
-    )
-
-    @OptionGroup var session: SessionOptions
-
-    @OptionGroup var inspect: InspectOptions
-}
+import StoreshCommandLine
 
 /// Runs `storesh mcp` until the client closes its side. Returns the exit status: 0, or
 /// 2 when the session could not start, 1 when its journal could not be synced at the end.
@@ -54,7 +39,7 @@ func runMCP(_ options: MCPOptions) async -> Int32 {
     // The page and the MCP client see one session: the same service, the same operations.
     let inspector = InspectorLauncher(core: core, service: service) { StandardStreams.error($0) }
     if await !inspector.startFromOptions(options.inspect) { return 2 }
-    let server = MCPSessionServer(service: service, version: Storesh.version)
+    let server = MCPSessionServer(service: service, version: storeshVersion)
     do {
         try await server.serve(input: STDIN_FILENO, output: protocolOutput)
     } catch {
@@ -63,3 +48,23 @@ func runMCP(_ options: MCPOptions) async -> Int32 {
     }
     return SessionStart.finish(core) ? 0 : 1
 }
+
+/// Parses `storesh mcp`'s arguments and serves. A usage error (possible only when this
+/// program is run by hand: storesh checked them) exits with status 2.
+@MainActor
+func main() async -> Int32 {
+    let options: MCPOptions
+    do {
+        options = try MCPOptions.parse(InspectOptions.normalized(Array(CommandLine.arguments.dropFirst())))
+    } catch {
+        if MCPOptions.exitCode(for: error) == .success { MCPOptions.exit(withError: error) }
+        StandardStreams.error("storesh mcp: \(MCPOptions.message(for: error))\nTry 'storesh mcp --help'.\n")
+        return 2
+    }
+    return await runMCP(options)
+}
+
+// A client that goes away mid-reply must not kill the session before its journal is
+// synced: writes to a closed pipe fail with EPIPE instead (see StandardStreams).
+StandardStreams.ignoreBrokenPipes()
+exit(await main())

@@ -1,12 +1,12 @@
-import StoreHost
-import StoreShell
+package import StoreHost
+package import StoreShell
 
 /// How a session starts, for the shell and for `storesh mcp` alike: the host its options
 /// make, then plugins loaded, a model chosen, the journal resumed or started, `--watch`.
 @MainActor
-enum SessionStart {
+package enum SessionStart {
     /// What the start came to.
-    enum Outcome: Equatable {
+    package enum Outcome: Equatable {
         /// The session is ready; `failed`: a plugin or the model could not be loaded (the
         /// run goes on, and exits 1).
         case ready(failed: Bool)
@@ -15,7 +15,7 @@ enum SessionStart {
     }
 
     /// A host on the clock, search path and isolation `options` ask for.
-    static func host(for options: SessionOptions) -> PluginHost {
+    package static func host(for options: SessionOptions) -> PluginHost {
         let clock: any HostClock = options.virtualClock ? VirtualClock() : RealClock()
         let host = PluginHost(clock: clock, searchPath: PluginHost.defaultSearchPath(extra: options.pluginPath))
         options.isolation.apply(to: host)
@@ -25,7 +25,7 @@ enum SessionStart {
     /// Starts `core`'s session as `options` say. `announce`: report each plugin loaded;
     /// `quiet`: no note of a resume. Errors go to `emit`, warnings to `warn`, refusals
     /// to standard error.
-    static func prepare(_ core: ShellCore, _ options: SessionOptions, announce: Bool, quiet: Bool, emit: (ShellOutput) -> Void, warn: (String) -> Void) async -> Outcome {
+    package static func prepare(_ core: ShellCore, _ options: SessionOptions, announce: Bool, quiet: Bool, emit: (ShellOutput) -> Void, warn: (String) -> Void) async -> Outcome {
         if options.watch, options.isolation.inProcess {
             StandardStreams.error("storesh: --watch reloads plugins in workers, so it cannot go with --in-process\n")
             return .exit(2)
@@ -86,7 +86,7 @@ enum SessionStart {
 
     /// Ends `core`'s session: what workers still have to say is forwarded, and the
     /// journal synced. False when the sync failed (said on standard error).
-    static func finish(_ core: ShellCore) -> Bool {
+    package static func finish(_ core: ShellCore) -> Bool {
         core.host.forwardWorkerOutput()
         guard let journal = core.journal else { return true }
         do throws(Journal.Problem) {

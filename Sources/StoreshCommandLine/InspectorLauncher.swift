@@ -1,15 +1,17 @@
-import ArgumentParser
+package import ArgumentParser
 import StoreHost
 import StoreInspector
-import StoreService
-import StoreShell
+package import StoreService
+package import StoreShell
 
 /// `--inspect [PORT]`, for the shell and `storesh mcp`.
-struct InspectOptions: ParsableArguments {
-    @Option(name: .customLong("inspect"), help: ArgumentHelp("Serve the inspector (the session in a browser) on 127.0.0.1 at PORT, or any free port when PORT is left out, and print its address with its token.", valueName: "PORT"))
-    var port: Int?
+package struct InspectOptions: ParsableArguments {
+    package init() {}
 
-    func validate() throws {
+    @Option(name: .customLong("inspect"), help: ArgumentHelp("Serve the inspector (the session in a browser) on 127.0.0.1 at PORT, or any free port when PORT is left out, and print its address with its token.", valueName: "PORT"))
+    package var port: Int?
+
+    package func validate() throws {
         if let port, !(0...65_535).contains(port) {
             throw ValidationError("--inspect takes a port from 1 to 65535 (or none), not \(port)")
         }
@@ -17,7 +19,7 @@ struct InspectOptions: ParsableArguments {
 
     /// The arguments with `--inspect` given a port of 0 (any) where none follows it, so
     /// the option parses as `--inspect [PORT]`. A value of `-c` or `-f` is left alone.
-    static func normalized(_ arguments: [String]) -> [String] {
+    package static func normalized(_ arguments: [String]) -> [String] {
         var result: [String] = []
         for (index, argument) in arguments.enumerated() {
             result.append(argument)
@@ -34,14 +36,14 @@ struct InspectOptions: ParsableArguments {
 /// end runs itself (the prompt, scripts) go through `run`, so they and the page's
 /// operations take turns.
 @MainActor
-final class InspectorLauncher {
-    let core: ShellCore
-    private(set) var service: SessionService?
+package final class InspectorLauncher {
+    package let core: ShellCore
+    package private(set) var service: SessionService?
     private var server: InspectorServer?
     /// Where to say the address (standard error under `storesh mcp`).
-    let announce: (String) -> Void
+    package let announce: (String) -> Void
 
-    init(core: ShellCore, service: SessionService? = nil, announce: @escaping (String) -> Void) {
+    package init(core: ShellCore, service: SessionService? = nil, announce: @escaping (String) -> Void) {
         self.core = core
         self.service = service
         self.announce = announce
@@ -52,18 +54,20 @@ final class InspectorLauncher {
     }
 
     /// Starts the inspector (once; again answers the same address).
-    func start(port: Int) async throws(ShellError) -> String {
+    package func start(port: Int) async throws(ShellError) -> String {
         if let server, let address = server.address { return address }
         let service = self.service ?? SessionService(core: core)
         self.service = service
         let server = InspectorServer(service: service)
+        let announce = self.announce
+        server.endedUnasked = { announce("inspector: its server process ended; the page is gone. ':inspect' starts a new one\n") }
         let address = try await server.start(port: port)
         self.server = server
         return address
     }
 
     /// Starts it for `--inspect`: the address is said, or the reason it cannot start.
-    func startFromOptions(_ options: InspectOptions) async -> Bool {
+    package func startFromOptions(_ options: InspectOptions) async -> Bool {
         guard let port = options.port else { return true }
         do throws(ShellError) {
             announce("inspector: \(try await start(port: port))\n")
@@ -76,7 +80,7 @@ final class InspectorLauncher {
 
     /// Runs `work` (lines the front end runs itself) in turn with the page's operations;
     /// with no inspector started, just runs it.
-    func run<Result>(_ work: () async -> Result) async -> Result {
+    package func run<Result>(_ work: () async -> Result) async -> Result {
         guard let service else { return await work() }
         var result: Result?
         await service.runOutside { result = await work() }

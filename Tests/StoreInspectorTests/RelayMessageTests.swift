@@ -1,0 +1,61 @@
+import InspectorRelay
+import StoreValue
+import Testing
+
+/// The messages between the inspector and its HTTP server process: each reads back as
+/// itself, and bytes that are not a message are refused with what was wrong.
+@Suite struct RelayMessageTests {
+    static let everyKind: [RelayMessage] = [
+        .listening(port: 65_535),
+        .cannotListen(reason: "Address already in use — port 8080"),
+        .request(id: 1, RelayedRequest(method: "POST", path: "/api/operations/send", query: ["token": "ab", "ü": ""],
+                                      headers: ["host": "127.0.0.1:8080", "origin": "http://127.0.0.1:8080"], body: Array(#"{"action":"increment"}"#.utf8))),
+        .request(id: .max, RelayedRequest(method: "GET", path: "/", query: [:], headers: [:])),
+        .closed(id: 7),
+        .head(id: 2, RelayedHead(status: 200, contentType: "text/event-stream; charset=utf-8", headers: RelayedHead.guardHeaders, streams: true)),
+        .head(id: 3, RelayedHead.text(413)),
+        .body(id: 2, Array("event: session\ndata: {}\n\n".utf8)),
+        .body(id: 4, []),
+        .end(id: 2),
+    ]
+
+    /// The messages a byte stream holds, read as storesh's side reads them.
+    static func read(_ bytes: [UInt8]) throws(WireError) -> [RelayMessage] {
+        var frames = FrameBuffer(limit: RelayMessage.frameLimit)
+        bytes.withUnsafeBytes { frames.append($0) }
+        var messages: [RelayMessage] = []
+        while let (type, body) = try frames.next() { messages.append(try RelayMessage(type: type, body: body)) }
+        return messages
+    }
+
+    @Test func everyKindReadsBackAsItself() throws {
+        let stream = Self.everyKind.flatMap(\.frame)
+        #expect(try Self.read(stream) == Self.everyKind)
+    }
+
+    @Test func aMessageOfAnUnknownTypeIsRefused() {
+        #expect(throws: WireError(description: "a relay message of unknown type 99")) { try RelayMessage(type: 99, body: []) }
+    }
+
+    @Test func aMessageThatEndsEarlyOrGoesOnIsRefused() {
+        let frame = RelayMessage.request(id: 1, RelayedRequest(method: "GET", path: "/", query: ["a": "b"], headers: [:])).frame
+        let body = Array(frame.dropFirst(5))
+        #expect(throws: WireError.self) { try RelayMessage(type: frame[4], body: Array(body.dropLast())) }
+        #expect(throws: WireError(description: "a relay message of type 3 has 1 bytes too many")) { try RelayMessage(type: frame[4], body: body + [0]) }
+    }
+
+    @Test func aFrameLargerThanTheLimitIsRefusedBeforeItIsRead() {
+        var length = WireWriter()
+        length.u32(UInt32(RelayMessage.frameLimit + 1))
+        #expect(throws: WireError(description: "a frame of \(RelayMessage.frameLimit + 1) bytes")) { try Self.read(length.bytes) }
+    }
+
+    @Test func aCountOfPairsLargerThanTheMessageIsRefused() {
+        var writer = WireWriter()
+        writer.u32(1)
+        writer.string("GET")
+        writer.string("/")
+        writer.u32(1_000_000) // query pairs
+        #expect(throws: WireError.self) { try RelayMessage(type: 3, body: writer.bytes) }
+    }
+}
