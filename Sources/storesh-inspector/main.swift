@@ -68,6 +68,9 @@ reading.start()
 let listening = Task {
     for _ in 0..<500 {
         if let address = await server.listeningAddress, case .ip4(_, let bound) = address {
+            if !turnNagleOff(listeningOn: bound) {
+                FileHandle.standardError.write(Data("storesh-inspector: cannot set TCP_NODELAY; answers on a kept-alive connection may wait 40 ms\n".utf8))
+            }
             writer.send(.listening(port: Int(bound)))
             return
         }
