@@ -69,7 +69,7 @@ extension ShellCore {
             }
             let before = try past.state(after: upper - 1)
             let after = try past.state(after: upper)
-            let changes = history.diffs[upper - 1] ?? identity.changes(from: before, to: after)
+            let changes = history.diff(at: upper - 1) ?? identity.changes(from: before, to: after)
             report(bisectFound: upper, in: history, of: session.model, headline: "\(condition) first \(what) after", changes: changes, replays: past.replays, extra: [
                 ("condition", .string(condition.description)), ("negated", .bool(negated)), ("value", (try? PathSyntax.lookup(condition.path, in: after, identity: identity)) ?? .null),
             ])
@@ -131,7 +131,7 @@ extension ShellCore {
             }
             let identity = session.model.stateDiff
             let changes: [StateChange]
-            if let known = history.diffs[upper - 1] {
+            if let known = history.diff(at: upper - 1) {
                 changes = known
             } else {
                 changes = identity.changes(from: try past.state(after: upper - 1), to: try past.state(after: upper))

@@ -27,7 +27,7 @@ extension ShellCore {
         var found: [(index: Int, changes: [StateChange])] = []
         var parsed: [String: [PathSyntax.Segment]] = [:]
         for index in stride(from: history.position - 1, through: 0, by: -1) where !history.entries[index].skipped {
-            guard let diff = history.diffs[index], !diff.isEmpty else { continue }
+            guard let diff = history.diff(at: index), !diff.isEmpty else { continue }
             let touching = diff.filter { change in
                 let changed = parsed[change.path] ?? ((try? PathSyntax.parse(change.path)) ?? [])
                 parsed[change.path] = changed
@@ -61,11 +61,11 @@ extension ShellCore {
     /// Works out the diffs the history does not know yet (actions run quietly) among the
     /// first `end`, by replaying them in a store of their own, and keeps them.
     func workOutDiffs(of history: History, upTo end: Int, session: Session) throws(ShellError) {
-        let missing = (0..<end).filter { history.diffs[$0] == nil && !history.entries[$0].skipped }
+        let missing = (0..<end).filter { history.diff(at: $0) == nil && !history.entries[$0].skipped }
         guard !missing.isEmpty else { return }
         let past = PastStates(core: self, history: history, upTo: end) { () throws(ShellError) in try self.detachedSession(of: session.model) }
         let identity = session.model.stateDiff
-        for index in missing where history.diffs[index] == nil {
+        for index in missing where history.diff(at: index) == nil {
             guard history.entries[index].changed else {
                 history.setDiff([], at: index)
                 continue

@@ -26,11 +26,10 @@ public struct HistoryEntry: Sendable, Equatable {
 @MainActor
 public final class History {
     @exclusivity(unchecked) public private(set) var entries: [HistoryEntry] = []
-    /// The diff each entry made, beside it, when the shell worked it out as the action
-    /// was applied (or `:why` worked it out since); nil where it is not known. `:why`
-    /// reads it. Kept apart from `entries`, whose equality says which timelines share
-    /// actions.
-    @exclusivity(unchecked) private(set) var diffs: [[StateChange]?] = []
+    /// The diff each entry made, when the shell worked it out as the action was applied
+    /// (the newest `keptDiffs` actions) or `:why` worked it out since. Kept apart from
+    /// `entries`, whose equality says which timelines share actions.
+    @exclusivity(unchecked) private var diffs = RecordedDiffs(window: History.keptDiffs)
     /// How many entries are applied; entries from here on are undone.
     @exclusivity(unchecked) public private(set) var position = 0
     /// State after entry `index` (0: the initial state), for indexes that are multiples
@@ -88,9 +87,9 @@ public final class History {
             return 0
         }
         entries.removeFirst(cut)
-        diffs.removeFirst(cut)
         position -= cut
         dropped += cut
+        diffs.forget(before: dropped)
         var moved: [Int: Value] = [:]
         for (key, state) in snapshots where key >= cut { moved[key - cut] = state }
         snapshots = moved
@@ -138,13 +137,12 @@ public final class History {
             branches.append(Branch(entries: entries, fork: position))
             branch = branches.count
             entries.removeSubrange(position...)
-            diffs.removeSubrange(position...)
+            diffs.forget(from: dropped + position)
             snapshots = snapshots.filter { $0.key <= position }
         }
         entries.append(entry)
-        diffs.append(nil)
         // Diffs are kept for the newest actions only; `:why` works older ones out again.
-        if diffs.count > Self.keptDiffs { diffs[diffs.count - 1 - Self.keptDiffs] = nil }
+        diffs.recorded(dropped + entries.count - 1)
         position += 1
         return branch
     }
@@ -156,7 +154,8 @@ public final class History {
         let shared = zip(entries, chosen.entries).prefix { $0 == $1 }.count
         branches[number - 1] = Branch(entries: entries, fork: shared)
         entries = chosen.entries
-        diffs = Array(diffs.prefix(shared)) + Array(repeating: nil, count: entries.count - shared)
+        diffs.forget(from: dropped + shared)
+        diffs.extend(to: dropped + entries.count - 1)
         position = entries.count
         snapshots = snapshots.filter { $0.key <= shared }
     }
@@ -203,17 +202,23 @@ public final class History {
     func setSkipped(_ skipped: Bool, at index: Int) {
         entries[index].skipped = skipped
         snapshots = snapshots.filter { $0.key <= index }
-        for later in index..<diffs.count { diffs[later] = nil }
+        diffs.forget(from: dropped + index)
+        diffs.extend(to: dropped + entries.count - 1)
     }
 
     func setChanged(_ changed: Bool, at index: Int) {
         entries[index].changed = changed
-        diffs[index] = nil
+        diffs[dropped + index] = nil
     }
 
     /// Keeps the diff entry `index` (0-based) made.
     func setDiff(_ changes: [StateChange], at index: Int) {
-        diffs[index] = changes
+        diffs[dropped + index] = changes
+    }
+
+    /// The diff entry `index` (0-based) made, when known.
+    func diff(at index: Int) -> [StateChange]? {
+        diffs[dropped + index]
     }
 
     /// The state before anything happened.

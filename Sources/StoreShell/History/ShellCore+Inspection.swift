@@ -36,7 +36,7 @@ extension ShellCore {
         let state = position == history.position ? session.state : try past.state(after: position)
         var diff: [StateChange] = []
         if position > 0, !history.entries[position - 1].skipped {
-            if let known = history.diffs[position - 1] {
+            if let known = history.diff(at: position - 1) {
                 diff = known
             } else if history.entries[position - 1].changed {
                 diff = session.model.stateDiff.changes(from: try past.state(after: position - 1), to: state)
