@@ -74,4 +74,17 @@ import Testing
         #expect(Self.answer(2, in: messages)?["result"] != nil)
         #expect(result.stderr.contains("hello from the plugin"))
     }
+
+    /// `storesh mcp` is served by `storesh-mcp`, exec'd in its place: the client's process
+    /// answers, and a missing program is said plainly, with nothing on standard output.
+    @Test func theServerIsStoreshMCPInStoreshsPlace() throws {
+        let served = try storesh(["mcp", "--in-process"], input: Self.initialize + "\n")
+        #expect(served.status == 0)
+        #expect(Self.answer(1, in: Self.messages(served.stdout)) != nil, "\(served.stderr)")
+        let missing = try storesh(["mcp", "--in-process"], input: Self.initialize + "\n", environment: ["STORESH_MCP": "/nonexistent/storesh-mcp"])
+        #expect(missing.status == 2 && missing.stdout.isEmpty)
+        #expect(missing.stderr == "storesh mcp: cannot run /nonexistent/storesh-mcp: No such file or directory\n", "\(missing.stderr)")
+        let usage = try storesh(["mcp", "--history-limit", "-1"], input: "")
+        #expect(usage.status == 2 && usage.stderr.contains("--history-limit must be 0"), "storesh checks the options before it hands over: \(usage.stderr)")
+    }
 }
