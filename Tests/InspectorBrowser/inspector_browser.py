@@ -25,7 +25,11 @@ from cdp import Browser
 class Session:
     """storesh --inspect, reading its script from a pipe; its output kept as it comes."""
 
+    # Every session started, so a failure can show what storesh said on standard error.
+    started = []
+
     def __init__(self, storesh, *arguments):
+        Session.started.append(self)
         self.process = subprocess.Popen([storesh, "--inspect", *arguments], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.PIPE, text=True, bufsize=1)
         self.out, self.err = [], []
@@ -190,9 +194,22 @@ def main():
     print(f"screenshots in {options.screenshots}")
 
 
+def sanitizer_reports():
+    """What a sanitizer said on a session's standard error (storesh's, or its inspector
+    server's, which writes there): a build under --sanitize must not pass with a report."""
+    markers = ("WARNING: ThreadSanitizer", "ERROR: AddressSanitizer", "ERROR: LeakSanitizer")
+    return [line for session in Session.started for line in session.err if any(marker in line for marker in markers)]
+
+
 if __name__ == "__main__":
     try:
         main()
+        reports = sanitizer_reports()
+        if reports:
+            raise AssertionError(f"a sanitizer reported: {reports[:5]}")
     except AssertionError as failure:
         print(f"FAIL: {failure}", file=sys.stderr)
+        for number, session in enumerate(Session.started, 1):
+            print(f"-- storesh session {number}, the end of its standard error:", file=sys.stderr)
+            print("".join(session.err[-40:]), file=sys.stderr, end="")
         sys.exit(1)
