@@ -27,25 +27,25 @@ struct RelayedHandler: HTTPHandler {
         guard let (head, parts) = await relay.ask(relayed) else {
             return Self.text(503, "storesh is gone")
         }
-        var responseHeaders = HTTPHeaders()
-        responseHeaders[HTTPHeader("Content-Type")] = head.contentType
-        for (name, value) in head.headers { responseHeaders[HTTPHeader(name)] = value }
-        let status = HTTPStatusCode(head.status, phrase: RelayedHead.phrase(head.status))
         if head.streams {
-            return HTTPResponse(statusCode: status, headers: responseHeaders, body: HTTPBodySequence(from: Parts(stream: parts), suggestedBufferSize: 65_536))
+            return Self.response(head, body: HTTPBodySequence(from: Parts(stream: parts), suggestedBufferSize: 65_536))
         }
         var whole: [UInt8] = []
         for await part in parts { whole += part }
-        return HTTPResponse(statusCode: status, headers: responseHeaders, body: Data(whole))
+        return Self.response(head, body: HTTPBodySequence(data: Data(whole)))
     }
 
     /// An answer the server gives itself, in plain text.
     static func text(_ status: Int, _ text: String) -> HTTPResponse {
-        let head = RelayedHead.text(status)
+        response(RelayedHead.text(status), body: HTTPBodySequence(data: Data((text + "\n").utf8)))
+    }
+
+    /// FlyingFox's response for `head` (its status, type and headers) and `body`.
+    private static func response(_ head: RelayedHead, body: HTTPBodySequence) -> HTTPResponse {
         var headers = HTTPHeaders()
         headers[HTTPHeader("Content-Type")] = head.contentType
         for (name, value) in head.headers { headers[HTTPHeader(name)] = value }
-        return HTTPResponse(statusCode: HTTPStatusCode(status, phrase: RelayedHead.phrase(status)), headers: headers, body: Data((text + "\n").utf8))
+        return HTTPResponse(statusCode: HTTPStatusCode(head.status, phrase: RelayedHead.phrase(head.status)), headers: headers, body: body)
     }
 }
 

@@ -1,9 +1,9 @@
 import Foundation
 
-/// The programs that ship beside storesh in one folder (`storesh-worker`, `storesh-mcp`),
-/// found the same way for every caller: an environment variable naming it, or the folder
-/// of the running program with symbolic links resolved (an installed `bin/storesh` is a
-/// link into `lib/storesh`), or of `/proc/self/exe`.
+/// The programs that ship beside storesh in one folder (`storesh-worker`, `storesh-mcp`,
+/// `storesh-inspector`), found the same way for every caller: an environment variable
+/// naming it, or the folder of the running program with symbolic links resolved (an
+/// installed `bin/storesh` is a link into `lib/storesh`), or of `/proc/self/exe`.
 package enum CompanionProgram {
     /// Where the program `name` is: `environment[variable]` when set and not empty, or
     /// `name` in a folder of the running program. Nil when it is in none; `searched`
