@@ -37,13 +37,13 @@ import Testing
             diffs.recorded(number)
             diffs[number] = Self.change(number)
         }
-        diffs.forget(from: 20)
+        diffs.forget(from: 20, newestNow: 19)
         #expect(diffs[19] == Self.change(19) && diffs[20] == nil && diffs[49] == nil)
         diffs.recorded(20)
         #expect(diffs[20] == nil)
         diffs[30] = Self.change(30)
         #expect(diffs[30] == nil, "action 30 is not in the history: nothing is kept for it")
-        diffs.extend(to: 40)
+        diffs.forget(from: 21, newestNow: 40) // another timeline, sharing 0...20, brought back
         diffs[30] = Self.change(30)
         #expect(diffs[30] == Self.change(30))
     }
@@ -74,15 +74,14 @@ import Testing
                 mayBeGone.remove(number)
             case 8 where newest >= lowest:
                 let from = lowest + Int(random.next() % UInt64(newest - lowest + 2))
-                diffs.forget(from: from)
                 table = table.filter { $0.key < from }
                 newest = from - 1
                 if random.next() % 2 == 0 {
                     let extended = newest + Int(random.next() % 50)
-                    diffs.extend(to: extended)
                     if extended > newest { mayBeGone.formUnion((newest - window)...(extended - window)) }
                     newest = max(newest, extended)
                 }
+                diffs.forget(from: from, newestNow: newest)
             case 9 where newest > lowest && random.next() % 20 == 0:
                 lowest += Int(random.next() % UInt64(newest - lowest))
                 diffs.forget(before: lowest)

@@ -139,7 +139,7 @@ public final class History {
             branches.append(Branch(entries: entries, fork: position))
             branch = branches.count
             entries.removeSubrange(position...)
-            diffs.forget(from: dropped + position)
+            diffs.forget(from: dropped + position, newestNow: dropped + position - 1)
             snapshots = snapshots.filter { $0.key <= position }
         }
         entries.append(entry)
@@ -156,8 +156,7 @@ public final class History {
         let shared = zip(entries, chosen.entries).prefix { $0 == $1 }.count
         branches[number - 1] = Branch(entries: entries, fork: shared)
         entries = chosen.entries
-        diffs.forget(from: dropped + shared)
-        diffs.extend(to: dropped + entries.count - 1)
+        diffs.forget(from: dropped + shared, newestNow: dropped + entries.count - 1)
         position = entries.count
         snapshots = snapshots.filter { $0.key <= shared }
     }
@@ -204,8 +203,7 @@ public final class History {
     func setSkipped(_ skipped: Bool, at index: Int) {
         entries[index].skipped = skipped
         snapshots = snapshots.filter { $0.key <= index }
-        diffs.forget(from: dropped + index)
-        diffs.extend(to: dropped + entries.count - 1)
+        diffs.forget(from: dropped + index, newestNow: dropped + entries.count - 1)
     }
 
     func setChanged(_ changed: Bool, at index: Int) {

@@ -60,15 +60,10 @@ struct RecordedDiffs {
         ring[number & (ring.count - 1)] = Slot(number: number, changes: nil)
     }
 
-    /// Actions up to `number` are in the history (another timeline's, brought back), their
-    /// diffs not known.
-    mutating func extend(to number: Int) {
-        newest = max(newest, number)
-    }
-
     /// Forgets the diffs of actions `number` and later (they were undone, skipped, or
-    /// replaced by another timeline's); the newest action is now `number - 1`.
-    mutating func forget(from number: Int) {
+    /// replaced by another timeline's); the history's newest action is now `newestNow`
+    /// (earlier than `number` after an undo, later when another timeline came back).
+    mutating func forget(from number: Int, newestNow: Int) {
         if number <= newest, !ring.isEmpty {
             if newest - number + 1 >= ring.count {
                 for index in ring.indices where ring[index].number >= number { ring[index] = Slot() }
@@ -79,7 +74,7 @@ struct RecordedDiffs {
             }
         }
         if !older.isEmpty { older = older.filter { $0.key < number } }
-        newest = min(newest, number - 1)
+        newest = newestNow
     }
 
     /// Forgets the diffs of actions before `number` (dropped from the history).
