@@ -27,7 +27,7 @@ struct Faulty: ModelProtocol {
         case segfault
         /// Calls abort() (SIGABRT).
         case abort
-        /// Never returns.
+        /// Never returns (says so on standard error first).
         case spin
         /// Starts an effect that traps after a delay.
         /// - Parameter delay: milliseconds
@@ -58,6 +58,8 @@ struct Faulty: ModelProtocol {
         case .abort:
             Foundation.abort()
         case .spin:
+            // Said first, so a test (or a person) knows the loop is running before Ctrl-C.
+            FileHandle.standardError.write(Data("faulty: spinning until stopped\n".utf8))
             while next.count >= 0 { usleep(1000) }
         case .crashLater(let milliseconds):
             let bomb = Fx<Action>.task {
