@@ -6,6 +6,6 @@ import SwiftSyntaxMacros
 /// The compiler plugin that provides StorePlugin's macros.
 @main
 struct StorePluginMacrosPlugin: CompilerPlugin {
-    let providingMacros: [any Macro.Type] = [PluginActionsMacro.self, PluginServiceMacro.self]
+    let providingMacros: [any Macro.Type] = [PluginActionsMacro.self, PluginServiceMacro.self, PluginStateMacro.self]
 }
 #endif

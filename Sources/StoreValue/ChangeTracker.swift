@@ -5,12 +5,14 @@
 /// A plugin's `snapshot_changes` is built on it.
 public final class ChangeTracker {
     private var tree: TrackedNode?
-    private let rootType: String?
+    let rootType: String?
     /// The last snapshot had fewer than `smallState` values in it (and `tree` is nil).
     private var isSmall = false
-    private let smallState: Int
+    let smallState: Int
     /// Writes small states' snapshots (`encodeSnapshot`), its buffer reused by each.
-    private let wireEncoder = WireStateEncoder()
+    let wireEncoder = WireStateEncoder()
+    /// Whether small snapshots are written by the state itself (`WireStateWritable`).
+    var directWriting = DirectWriting.unresolved
 
     /// `rootType` names the state's record (the model's type), as full snapshots do.
     /// States of fewer than `smallState` values are not tracked: a whole snapshot of a
@@ -37,10 +39,12 @@ public final class ChangeTracker {
 
     /// Encodes the whole state, as `snapshot(of:)` gives it, straight to wire bytes (kept in
     /// `encodedSnapshot`) when it is small — the state a host reads whole after every
-    /// action — without building its value. False when it is not small, or when its
-    /// encoding needs the value tree or throws: take `snapshot(of:)` then.
+    /// action — without building its value: through the state's own `WireStateWritable`
+    /// when it has one that writes what its `Encodable` does, else through `Encodable`.
+    /// False when it is not small, or when its encoding needs the value tree or throws:
+    /// take `snapshot(of:)` then.
     public func encodeSnapshot<T: Encodable>(of state: T) -> Bool {
-        guard isSmall || tree == nil, (try? wireEncoder.encode(state, rootType: rootType, within: smallState)) == true else { return false }
+        guard isSmall || tree == nil, encodeSmall(state) else { return false }
         (tree, isSmall) = (nil, true)
         return true
     }

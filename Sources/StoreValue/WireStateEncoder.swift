@@ -12,11 +12,11 @@
 package final class WireStateEncoder {
     // Unchecked exclusivity: one encoding at a time writes these, on one thread, and no
     // access spans a call (as in `PlainSlot`).
-    @exclusivity(unchecked) private var buffer = ByteBuffer(capacity: 256)
+    @exclusivity(unchecked) var buffer = ByteBuffer(capacity: 256)
 
     /// An open container: where its element count goes, how many it has, where its keys
     /// start in `keys`, and the number that tells it from a later container at its depth.
-    private struct Frame {
+    struct Frame {
         var countOffset: Int
         var elements: UInt32
         var keyStart: Int
@@ -24,7 +24,7 @@ package final class WireStateEncoder {
         var keyed: Bool
     }
 
-    @exclusivity(unchecked) private var frames: [Frame] = []
+    @exclusivity(unchecked) var frames: [Frame] = []
     /// The keys of the open keyed containers, outermost first (a key written twice in one
     /// container gives up the encoding: the tree encodings replace the first in place).
     @exclusivity(unchecked) private var keys: [String] = []
@@ -35,10 +35,12 @@ package final class WireStateEncoder {
     /// the record name it takes if it is a record.
     @exclusivity(unchecked) fileprivate var pendingPlace: UInt64?
     @exclusivity(unchecked) fileprivate var pendingName: String?
+    /// The name the first record a `WireStateWritable` begins takes (the root's).
+    @exclusivity(unchecked) var directRootName: String?
     @exclusivity(unchecked) private var nodes = 0
-    @exclusivity(unchecked) private var limit = 0
-    @exclusivity(unchecked) private var active = false
-    @exclusivity(unchecked) fileprivate var abandoned = false
+    @exclusivity(unchecked) var limit = 0
+    @exclusivity(unchecked) var active = false
+    @exclusivity(unchecked) var abandoned = false
 
     /// Thrown to stop an encoding given up (too big, or out of order).
     struct Abandon: Error {}
@@ -56,18 +58,34 @@ package final class WireStateEncoder {
     /// the value holds `limit` values or more, or its encoding writes out of order (see the
     /// type's note). Errors of the value's own encoding are thrown.
     package func encode<T: Encodable>(_ value: T, rootType: String?, within limit: Int) throws -> Bool {
+        try encoding(within: limit) { try writeValue(value, name: rootType, codingPath: []) }
+    }
+
+    /// Encodes a `WireStateWritable` through its own `writeWireState` (`write` calls it),
+    /// giving the bytes `encode` gives through its `Encodable`, when the two agree.
+    package func encode(rootType: String?, within limit: Int, writing write: (WireStateWriter) throws -> Void) throws -> Bool {
+        try encoding(within: limit) {
+            directRootName = rootType
+            try write(WireStateWriter(self))
+        }
+    }
+
+    /// One encoding: everything of the last forgotten, `body` run, and false (nothing
+    /// kept) when it gave up.
+    @inline(__always)
+    private func encoding(within limit: Int, _ body: () throws -> Void) throws -> Bool {
         buffer.removeAll()
         nodes = 0
         self.limit = limit
         frames.removeAll(keepingCapacity: true)
         keys.removeAll(keepingCapacity: true)
-        (pendingPlace, pendingName, abandoned, active) = (nil, nil, false, true)
+        (pendingPlace, pendingName, directRootName, abandoned, active) = (nil, nil, nil, false, true)
         defer {
             active = false
             pendingPlace = nil
         }
         do {
-            try writeValue(value, name: rootType, codingPath: [])
+            try body()
         } catch {
             buffer.removeAll()
             // An encoding given up may surface as the value's own error (one that wraps
@@ -84,7 +102,7 @@ package final class WireStateEncoder {
 
     /// Writes `value` into the place just labelled (or the root): a scalar, or whatever
     /// its `encode(to:)` writes — an empty record when it writes nothing.
-    fileprivate func writeValue<T: Encodable>(_ value: T, name: String?, codingPath: @autoclosure () -> [any CodingKey]) throws {
+    func writeValue<T: Encodable>(_ value: T, name: String?, codingPath: @autoclosure () -> [any CodingKey]) throws {
         if let scalar = try Scalars.value(of: value, codingPath: codingPath()) {
             try node()
             putScalar(scalar)
@@ -105,7 +123,7 @@ package final class WireStateEncoder {
     }
 
     /// Counts one more value of the encoding; gives up at the limit.
-    private func node() throws {
+    func node() throws {
         nodes += 1
         if nodes >= limit {
             abandoned = true
@@ -171,13 +189,13 @@ package final class WireStateEncoder {
         depth >= 0 && depth < frames.count && frames[depth].generation == generation ? Int(frames[depth].elements) : 0
     }
 
-    fileprivate func writeNull() throws {
+    func writeNull() throws {
         try node()
         putByte(0)
     }
 
     /// Writes the counts of the containers from `depth` in, and closes them.
-    private func close(downTo depth: Int) {
+    func close(downTo depth: Int) {
         while frames.count > depth {
             let frame = frames.removeLast()
             buffer.overwrite(littleEndian: frame.elements, at: frame.countOffset)
@@ -187,11 +205,11 @@ package final class WireStateEncoder {
 
     // MARK: Bytes
 
-    private func putByte(_ byte: UInt8) {
+    func putByte(_ byte: UInt8) {
         buffer.append(byte)
     }
 
-    private func putU32(_ value: UInt32) {
+    func putU32(_ value: UInt32) {
         buffer.append(littleEndian: value)
     }
 
@@ -200,7 +218,7 @@ package final class WireStateEncoder {
     }
 
     /// `text`'s UTF-8 length, then its bytes.
-    private func putString(_ text: String) {
+    func putString(_ text: String) {
         var text = text
         text.withUTF8 { utf8 in
             putU32(UInt32(utf8.count))
@@ -208,7 +226,7 @@ package final class WireStateEncoder {
         }
     }
 
-    private func putRecordHeader(name: String?) {
+    func putRecordHeader(name: String?) {
         putByte(6)
         if let name {
             putByte(1)
@@ -219,7 +237,7 @@ package final class WireStateEncoder {
     }
 
     /// A scalar as `WireWriter` writes it (`Scalars` gives no other kinds).
-    private func putScalar(_ value: Value) {
+    func putScalar(_ value: Value) {
         switch value {
         case .bool(let flag):
             putByte(1)

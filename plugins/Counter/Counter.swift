@@ -2,6 +2,7 @@
 import ObservableStore
 import StorePlugin
 
+@PluginState
 struct Counter: ModelProtocol, Codable {
     var count = 0
 

@@ -78,9 +78,11 @@ enum Scaffold {
             ("Sources/\(name)/\(name).swift", """
                 // \(name): a storesh plugin. Change the model and its actions; the schema storesh
                 // shows comes from the Action enum (@PluginActions), so there is nothing else to list.
+                // @PluginState has the state write its own snapshots, without an Encoder.
                 import ObservableStore
                 import StorePlugin
 
+                @PluginState
                 struct \(name): ModelProtocol, Codable {
                     var count = 0
 

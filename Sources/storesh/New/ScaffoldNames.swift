@@ -37,8 +37,8 @@ extension Scaffold {
     /// the ones made from the name. `ScaffoldTests` checks that each is refused.
     private static let namesInScaffold: Set<String> = [
         "Action", "Codable", "Environment", "Fx", "HostClock", "Int", "Int32", "ModelProtocol", "ObservableStore",
-        "Package", "PackageDescription", "PluginActions", "PluginModel", "Sendable", "StorePlugin",
-        "UnsafeMutableRawPointer", "UnsafeRawPointer", "Update",
+        "Package", "PackageDescription", "PluginActions", "PluginModel", "PluginState", "Sendable", "StorePlugin",
+        "UnsafeMutableRawPointer", "UnsafeRawPointer", "Update", "WireStateWritable", "WireStateWriter",
         "action", "cdecl", "clock", "count", "dependencies", "doc", "dynamic", "environment", "error", "fx", "host",
         "increment", "incrementLater", "info", "initial", "library", "macOS", "models", "name", "next",
         "observable", "path", "platforms", "pluginInfo", "pluginRegister", "product", "products", "register",
