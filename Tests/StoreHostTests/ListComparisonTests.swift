@@ -54,6 +54,33 @@ struct ListComparisonTests {
         #expect(ByteLayout(of: Int.self).ranges.map(\.count) == [8])
     }
 
+    /// The indices found are those whose elements' data bytes differ, whatever blocks the
+    /// raw comparison passes over: lists of every length around the block size, changed in
+    /// a few places (the first, the last, block edges) or recopied (padding that differs).
+    @Test func differingIndicesAreExactlyTheElementsWhoseDataDiffers() {
+        let layout = ByteLayout(of: Task.self)
+        #expect(MemoryLayout<Task>.stride == 48, "the lengths below sit around a block's 42 tasks")
+        var generator = SystemRandomNumberGenerator()
+        for count in [0, 1, 2, 41, 42, 43, 84, 85, 200, 1000] { // 42 tasks of 48 bytes to a block
+            let before = tasks(count)
+            for round in 0..<20 {
+                var after = round % 5 == 0 ? recopied(before) : before
+                let changes = count == 0 ? 0 : Int.random(in: 0...min(4, count), using: &generator)
+                for _ in 0..<changes {
+                    let index = [0, count - 1, min(41, count - 1), min(42, count - 1), Int.random(in: 0..<count, using: &generator)].randomElement(using: &generator)!
+                    after[index].priority += 1
+                }
+                let expected = (0..<count).filter { index in
+                    before.withUnsafeBufferPointer { a in after.withUnsafeBufferPointer { b in !layout.sameBytes(a.baseAddress! + index, b.baseAddress! + index) } }
+                }
+                let found = before.withUnsafeBufferPointer { a in after.withUnsafeBufferPointer { b in
+                    count == 0 ? [] : layout.differingIndices(a.baseAddress!, b.baseAddress!, count: count)
+                } }
+                #expect(found == expected, "\(count) elements, \(changes) changed")
+            }
+        }
+    }
+
     /// Ten bytes: one whole word, then two bytes that are compared one by one.
     private struct Flags: Codable, Equatable {
         var count: Int
