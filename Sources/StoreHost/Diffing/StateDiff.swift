@@ -75,8 +75,8 @@ public struct StateDiff: Sendable {
             }
         case (.array(let oldItems), .array(let newItems)):
             if diffByPosition(oldItems, newItems, path: path, into: &changes) { return }
-            if let oldIDs = identities(oldItems), let newIDs = identities(newItems) {
-                diffByIdentity(oldItems, oldIDs, newItems, newIDs, path: path, into: &changes)
+            if let matching = IdentityMatching(oldItems, newItems, by: self) {
+                diffByIdentity(oldItems, newItems, matching, path: path, into: &changes)
                 return
             }
             diffBySequence(oldItems, newItems, path: path, into: &changes)
@@ -168,25 +168,21 @@ public struct StateDiff: Sendable {
     /// Lists whose elements are records with unique string ids are compared by id:
     /// removed ids, then in the new order each added, moved (not in the longest run kept
     /// in order) or changed element.
-    private func diffByIdentity(_ old: [Value], _ oldIDs: [String], _ new: [Value], _ newIDs: [String], path: String, into changes: inout [StateChange]) {
-        var oldIndex: [String: Int] = [:]
-        oldIndex.reserveCapacity(oldIDs.count)
-        for (index, id) in oldIDs.enumerated() { oldIndex[id] = index }
-        let newSet = Set(newIDs)
-        for (index, id) in oldIDs.enumerated() where !newSet.contains(id) {
-            changes.append(.init(kind: .removed, path: Self.keyedPath(path, id), old: old[index], new: nil))
+    func diffByIdentity(_ old: [Value], _ new: [Value], _ matching: IdentityMatching, path: String, into changes: inout [StateChange]) {
+        for index in old.indices where !matching.kept[index] {
+            changes.append(.init(kind: .removed, path: Self.keyedPath(path, matching.oldIDs[index]), old: old[index], new: nil))
         }
-        let kept = newIDs.compactMap { oldIndex[$0] }
-        let staying = Set(Self.longestIncreasingRun(kept))
-        for (index, id) in newIDs.enumerated() {
-            guard let before = oldIndex[id] else {
-                changes.append(.init(kind: .added, path: Self.keyedPath(path, id), old: nil, new: new[index]))
+        var staying = [Bool](repeating: false, count: old.count)
+        for index in Self.longestIncreasingRun(matching.oldIndex.filter { $0 >= 0 }) { staying[index] = true }
+        for (index, before) in matching.oldIndex.enumerated() {
+            guard before >= 0 else {
+                changes.append(.init(kind: .added, path: Self.keyedPath(path, matching.newIDs[index]), old: nil, new: new[index]))
                 continue
             }
-            if !staying.contains(before) {
-                changes.append(.init(kind: .moved, path: Self.keyedPath(path, id), old: nil, new: nil, from: before, to: index))
+            if !staying[before] {
+                changes.append(.init(kind: .moved, path: Self.keyedPath(path, matching.newIDs[index]), old: nil, new: nil, from: before, to: index))
             }
-            if old[before] != new[index] { diff(old[before], new[index], path: Self.keyedPath(path, id), into: &changes) }
+            if old[before] != new[index] { diff(old[before], new[index], path: Self.keyedPath(path, matching.newIDs[index]), into: &changes) }
         }
     }
 
