@@ -35,4 +35,22 @@ struct ValueTreeTests {
             #expect(try Value(reading: tree) == value, "round \(round): \(value)")
         }
     }
+
+    /// Containers grow by doubling from eight children: every length across the first
+    /// few doublings reads back whole (run under --sanitize=address for the reallocations).
+    @Test func containersOfEveryLengthAcrossTheirGrowthRoundTrip() throws {
+        let table = ValueFunctions.table
+        for count in 0...70 {
+            let values: [Value] = [
+                .array((0..<count).map { .int(Int64($0)) }),
+                .record(type: "R", fields: (0..<count).map { .init("f\($0)", .string("v\($0)")) }),
+                .enumCase(name: "c", payload: (0..<count).map { .init($0 % 2 == 0 ? nil : "p\($0)", .bool($0 % 3 == 0)) }),
+            ]
+            for value in values {
+                let tree = try #require(value.build(with: table))
+                defer { table.value_free(tree) }
+                #expect(try Value(reading: tree) == value, "\(count) children")
+            }
+        }
+    }
 }

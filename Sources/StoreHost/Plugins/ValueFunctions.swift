@@ -9,8 +9,10 @@ import Darwin
 /// `sp_value` a plugin builds or the host passes is allocated here, with malloc, and
 /// freed by `valueFree`.
 ///
-/// Children and labels live in arrays grown by doubling: their capacity is the smallest
-/// power of two not below `count`, so no capacity field is needed in the ABI struct.
+/// Children and labels live in arrays grown by doubling from eight: their capacity is
+/// the smallest power of two not below `count` and 8, so no capacity field is needed in
+/// the ABI struct. Eight, not one: a record of five fields grew four times (eight
+/// reallocations with its labels), and a sort of 2,000 todos reported 2,000 of them.
 package enum ValueFunctions {
     /// A host table with only the value functions filled in: what building a value tree
     /// the way plugins do needs (arguments, restored states, tests).
@@ -78,6 +80,9 @@ package enum ValueFunctions {
         return value
     }
 
+    /// The room a container's first child gets (see the type's note).
+    static let initialCapacity = 8
+
     static let append: @convention(c) (
         UnsafeMutablePointer<sp_value>?, UnsafePointer<CChar>?, UnsafeMutablePointer<sp_value>?
     ) -> Int32 = { container, label, child in
@@ -98,8 +103,8 @@ package enum ValueFunctions {
             return Int32(SP_ERR_BAD_ARGUMENTS)
         }
         let count = Int(container.pointee.count)
-        if count == 0 || count & (count - 1) == 0 {
-            let capacity = max(1, count * 2)
+        if count == 0 || (count >= initialCapacity && count & (count - 1) == 0) {
+            let capacity = max(initialCapacity, count * 2)
             let items = realloc(UnsafeMutableRawPointer(mutating: container.pointee.items), capacity * MemoryLayout<UnsafeMutableRawPointer?>.stride)
             let names = realloc(UnsafeMutableRawPointer(mutating: container.pointee.names), capacity * MemoryLayout<UnsafeRawPointer?>.stride)
             if let items { container.pointee.items = UnsafePointer(items.assumingMemoryBound(to: UnsafeMutablePointer<sp_value>?.self)) }
