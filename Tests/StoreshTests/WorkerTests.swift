@@ -8,7 +8,7 @@ struct WorkerTests {
     @Test func theIssuesOverflowIsAnErrorAndTheCounterGoesOn() throws {
         let run = try storesh(["-c", "setCount 9223372036854775807", "-c", "increment", "-c", ":state", "-c", "decrement", "-c", ":state"])
         #expect(run.status == 1, "a crash fails the run")
-        #expect(run.stderr.contains("-c 2: error: counter.counter crashed while handling 'increment' (SIGILL: arithmetic overflow, Counter.swift:24)") || run.stderr.contains("error: counter.counter crashed while handling 'increment' (SIGILL: arithmetic overflow, Counter.swift:24)"), "\(run.stderr)")
+        #expect(run.stderr.contains("-c 2: error: counter.counter crashed while handling 'increment' (SIGILL: arithmetic overflow, Counter.swift:25)") || run.stderr.contains("error: counter.counter crashed while handling 'increment' (SIGILL: arithmetic overflow, Counter.swift:25)"), "\(run.stderr)")
         #expect(run.stdout.contains("count: 9223372036854775807\n"), "the crashing action was not applied: \(run.stdout)")
         #expect(run.stdout.contains("count: 9223372036854775806\n"), "the session goes on: \(run.stdout)")
         #expect(!run.stderr.contains("Backtracing"), "the backtrace is summed up, not dumped: \(run.stderr)")
@@ -346,14 +346,14 @@ struct PromptCrashTests {
         shell.pump(milliseconds: 100)
         let mark = shell.mark
         shell.type("increment\r")
-        #expect(shell.expect("error: counter.counter crashed while handling 'increment' (SIGILL: arithmetic overflow, Counter.swift:24)", since: mark), "\(shell.transcript)")
+        #expect(shell.expect("error: counter.counter crashed while handling 'increment' (SIGILL: arithmetic overflow, Counter.swift:25)", since: mark), "\(shell.transcript)")
         #expect(shell.expect("restarted counter's worker; rebuilt from the history: counter.counter at 1", since: mark), "\(shell.transcript)")
         #expect(shell.expect("counter> ", after: "rebuilt from the history"), "\(shell.transcript)")
         shell.pump(milliseconds: 100)
         shell.type("decrement\r")
         #expect(shell.expect("count: 9223372036854775807 → 9223372036854775806", since: mark), "\(shell.transcript)")
         shell.type(":log\r")
-        #expect(shell.expect("!       increment  (not applied: crashed, SIGILL: arithmetic overflow, Counter.swift:24)", since: mark), "\(shell.transcript)")
+        #expect(shell.expect("!       increment  (not applied: crashed, SIGILL: arithmetic overflow, Counter.swift:25)", since: mark), "\(shell.transcript)")
     }
 }
 
