@@ -78,8 +78,13 @@ public final class ChangeTracker {
         return value
     }
 
+    /// The root is not compared with the last state by `==` first: a read is asked for after
+    /// an action, which mostly changed the state, and `==` then walked a record's long list
+    /// element by element, copying each, to the one changed (2,000 toggles in 2,000 todos
+    /// with --format json: 155 -> 145 ms). Its fields are compared as they are encoded, a
+    /// list by its bytes, so an unchanged state still reports no change.
     private static func encode<T: Encodable>(_ state: T, against old: TrackedNode?) throws -> TrackedNode {
-        try TrackedNode.encode(state, against: old, codingPath: [])
+        try TrackedNode.encode(state, against: old, codingPath: [], comparingWhole: false)
     }
 }
 
@@ -194,13 +199,13 @@ final class TrackedNode {
     /// The node for `value`: `old` itself when `value` encodes as it did (an equal scalar,
     /// or an `Equatable` value equal to the one `old` came from), else a new node.
     /// `codingPath` is made only for a value that is not a scalar (or an error).
-    static func encode<T: Encodable>(_ value: T, against old: TrackedNode?, codingPath: @autoclosure () -> [any CodingKey]) throws -> TrackedNode {
+    static func encode<T: Encodable>(_ value: T, against old: TrackedNode?, codingPath: @autoclosure () -> [any CodingKey], comparingWhole: Bool = true) throws -> TrackedNode {
         if let scalar = try Scalars.value(of: value, codingPath: codingPath()) {
             if let old, old.kind == .scalar, old.scalar == scalar { return old }
             return .scalar(scalar)
         }
         if let list = value as? any TrackedList { return try list.trackedNode(against: old, codingPath: codingPath()) }
-        if let old, let before = old.original, before.isEqual(to: value) { return old }
+        if comparingWhole, let old, let before = old.original, before.isEqual(to: value) { return old }
         let node = TrackedNode()
         try encodeInStableOrder(value, to: TrackingEncoder(node: node, old: old, codingPath: codingPath()))
         if let type = T.self as? any Equatable.Type { node.original = keep(value, as: type) }
