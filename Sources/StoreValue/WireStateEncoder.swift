@@ -38,7 +38,7 @@ package final class WireStateEncoder {
     /// The name the first record a `WireStateWritable` begins takes (the root's).
     @exclusivity(unchecked) var directRootName: String?
     @exclusivity(unchecked) private var nodes = 0
-    @exclusivity(unchecked) var limit = 0
+    @exclusivity(unchecked) private var limit = 0
     @exclusivity(unchecked) var active = false
     @exclusivity(unchecked) var abandoned = false
 
@@ -104,9 +104,7 @@ package final class WireStateEncoder {
     /// its `encode(to:)` writes — an empty record when it writes nothing.
     func writeValue<T: Encodable>(_ value: T, name: String?, codingPath: @autoclosure () -> [any CodingKey]) throws {
         if let scalar = try Scalars.value(of: value, codingPath: codingPath()) {
-            try node()
-            putScalar(scalar)
-            return
+            return try writeScalar(scalar)
         }
         let place = nextGeneration
         nextGeneration += 1
@@ -172,8 +170,7 @@ package final class WireStateEncoder {
                 throw Abandon()
             }
             keys.append(key)
-            putByte(1)
-            putString(key)
+            putLabel(key)
         }
         frames[depth].elements += 1
     }
@@ -192,6 +189,12 @@ package final class WireStateEncoder {
     func writeNull() throws {
         try node()
         putByte(0)
+    }
+
+    /// A scalar value, counted.
+    func writeScalar(_ value: Value) throws {
+        try node()
+        putScalar(value)
     }
 
     /// Writes the counts of the containers from `depth` in, and closes them.
@@ -224,6 +227,12 @@ package final class WireStateEncoder {
             putU32(UInt32(utf8.count))
             buffer.append(UnsafeRawBufferPointer(utf8))
         }
+    }
+
+    /// A record field's label (a present `string?`).
+    func putLabel(_ key: String) {
+        putByte(1)
+        putString(key)
     }
 
     func putRecordHeader(name: String?) {

@@ -73,8 +73,7 @@ public struct WireStateWriter {
 
     /// A nested state that writes itself.
     public func field<Nested: WireStateWritable>(_ key: String, _ value: Nested, in record: inout Record) throws {
-        encoder.directKey(key)
-        record.fields += 1
+        label(key, in: &record)
         try value.writeWireState(to: self)
     }
 
@@ -92,21 +91,24 @@ public struct WireStateWriter {
 
     /// Any other value, through its `Encodable` conformance.
     public func field<Value: Encodable>(_ key: String, _ value: Value, in record: inout Record) throws {
-        encoder.directKey(key)
-        record.fields += 1
+        label(key, in: &record)
         try encoder.writeDirectNested(value)
     }
 
     private func null(_ key: String, in record: inout Record) throws {
-        encoder.directKey(key)
-        record.fields += 1
+        label(key, in: &record)
         try encoder.writeNull()
     }
 
     private func scalar(_ key: String, _ value: Value, in record: inout Record) throws {
-        encoder.directKey(key)
+        label(key, in: &record)
+        try encoder.writeScalar(value)
+    }
+
+    /// One more field of `record`, its label written.
+    private func label(_ key: String, in record: inout Record) {
+        encoder.putLabel(key)
         record.fields += 1
-        try encoder.writeDirectScalar(value)
     }
 }
 
@@ -125,16 +127,6 @@ extension WireStateEncoder {
 
     func endDirectRecord(_ record: WireStateWriter.Record) {
         buffer.overwrite(littleEndian: record.fields, at: record.countOffset)
-    }
-
-    func directKey(_ key: String) {
-        putByte(1)
-        putString(key)
-    }
-
-    func writeDirectScalar(_ value: Value) throws {
-        try node()
-        putScalar(value)
     }
 
     /// A value through its `Encodable`, its containers closed before the next field.
