@@ -91,7 +91,8 @@ public enum StorePlugin {
             replay: Trampolines.replay, restore: Trampolines.restore, snapshot_changes: Trampolines.snapshotChanges,
             identity_fields: model.identityFields.isEmpty ? nil : UnsafePointer(identity),
             snapshot_encoded: Trampolines.snapshotEncoded,
-            invariants: model.invariants.isEmpty ? nil : UnsafePointer(invariants)
+            invariants: model.invariants.isEmpty ? nil : UnsafePointer(invariants),
+            snapshot_changes_encoded: Trampolines.snapshotChangesEncoded
         )
         return table.pointee.register_model(table.pointee.host_data, &description, error)
     }

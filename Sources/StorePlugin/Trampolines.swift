@@ -142,6 +142,24 @@ enum Trampolines {
         }
         return built.value
     }
+
+    /// `snapshot_changes_encoded`: what `snapshotChanges` builds as a tree, written in the
+    /// worker protocol's encoding and handed to `write` in one piece.
+    static let snapshotChangesEncoded: @convention(c) (
+        UnsafeMutableRawPointer?, (@convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?, Int) -> Int32)?, UnsafeMutableRawPointer?
+    ) -> Int32 = { store, write, sink in
+        let args = Unchecked((store, write, sink))
+        return MainQueue.run {
+            let (store, write, sink) = args.value
+            guard let store, let write else { return Int32(SP_ERR_INTERNAL) }
+            let handle = Unmanaged<StoreHandle>.fromOpaque(store).takeUnretainedValue()
+            // No tracker, a small state or an encoding that throws: the host reads it whole.
+            guard let changes = handle.store.changes, let patches = try? changes() else { return Int32(SP_ERR_INTERNAL) }
+            handle.encoding.bytes.removeAll(keepingCapacity: true)
+            handle.encoding.value(.array(patches.map(\.value)))
+            return hand(handle.encoding.bytes, to: write, sink) == 0 ? Int32(SP_OK) : Int32(SP_ERR_NO_MEMORY)
+        }
+    }
 }
 
 /// Runs an action for a typed entry point or for `dispatch`.

@@ -81,6 +81,37 @@ struct ListComparisonTests {
         }
     }
 
+    /// Elements whose stride is not a multiple of 8 (12 and 3 bytes): a block's words hold
+    /// parts of two elements, and a change in either is found.
+    private struct Triple: Equatable { var a: Int32, b: Int32, c: Int32 }
+    private struct Bytes3: Equatable { var a: UInt8, b: UInt8, c: UInt8 }
+
+    @Test func elementsThatStraddleWordsAreComparedWhole() {
+        func check<T>(_ make: (Int) -> T, _ change: (inout T) -> Void) {
+            let layout = ByteLayout(of: T.self)
+            for count in [0, 1, 7, 8, 9, 100, 170, 171, 172, 683, 684, 685, 1500, 2000] {
+                let before = (0..<count).map(make)
+                for index in Set([0, count / 2, count - 1, 7, 8, 170, 171, 682, 683, 684]) where index >= 0 && index < count {
+                    var after = before
+                    change(&after[index])
+                    let found = before.withUnsafeBufferPointer { a in after.withUnsafeBufferPointer { b in
+                        layout.differingIndices(a.baseAddress!, b.baseAddress!, count: count)
+                    } }
+                    #expect(found == [index], "\(T.self): \(count) elements, \(index) changed")
+                }
+                let unchanged = before.withUnsafeBufferPointer { a in before.map { $0 }.withUnsafeBufferPointer { b in
+                    count == 0 ? [] : layout.differingIndices(a.baseAddress!, b.baseAddress!, count: count)
+                } }
+                #expect(unchanged.isEmpty)
+            }
+        }
+        #expect(MemoryLayout<Triple>.stride == 12 && MemoryLayout<Bytes3>.stride == 3)
+        check({ Triple(a: Int32($0), b: 1, c: 2) }, { $0.c += 1 })
+        check({ Triple(a: Int32($0), b: 1, c: 2) }, { $0.a += 1 })
+        check({ Bytes3(a: UInt8($0 % 256), b: 1, c: 2) }, { $0.c &+= 1 })
+        check({ Bytes3(a: UInt8($0 % 256), b: 1, c: 2) }, { $0.a &+= 1 })
+    }
+
     /// Ten bytes: one whole word, then two bytes that are compared one by one.
     private struct Flags: Codable, Equatable {
         var count: Int

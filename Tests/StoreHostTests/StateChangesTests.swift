@@ -194,34 +194,86 @@ struct IncrementalSessionTests {
 @MainActor
 @Suite("A plugin's changes that do not fit: the host reads the whole state")
 struct UntrustedChangesTests {
-    @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
-    func everyWrongAnswerFallsBackToTheWholeState(isolation: PluginHost.Isolation) throws {
-        let library = try Fixtures.library("libchanges.so", source: changesPluginSource, in: Fixtures.directory())
+    /// A session of the `changes` model built from `source`, and the warnings its host
+    /// logged so far (which holds the host: a session's hold on it is weak).
+    private func session(_ source: String, _ name: String, isolation: PluginHost.Isolation) throws -> (Session, () -> [String]) {
+        let library = try Fixtures.library(name, source: source, in: Fixtures.directory())
         let host = makeHost()
         host.isolation = isolation
-        var warnings: [String] = []
-        host.log = { _, message in warnings.append(message) }
+        let warnings = Warnings()
+        host.log = { _, message in warnings.list.append(message) }
         try host.load(library)
-        let session = try Session(model: host.model(named: "changes"), host: host)
-        var count: Int64 = 0
-        for mode in 0...4 {
+        return (try Session(model: host.model(named: "changes"), host: host), { withExtendedLifetime(host) { warnings.list } })
+    }
+
+    private final class Warnings { var list: [String] = [] }
+
+    /// Sends `mode N` and `increment` for each mode: the count is right every time.
+    private func everyModeShowsTheCount(_ session: Session, modes: [Int], from start: Int64 = 0) throws {
+        var count = start
+        for mode in modes {
             _ = try session.send(text: "mode \(mode)")
             let result = try session.send(text: "increment")
             count += 1
             #expect(result.changes.map(\.description) == ["~ count: \(count - 1) → \(count)"], "mode \(mode)")
             #expect(session.state["count"] == .int(count) && session.state["label"] == .string("c"), "mode \(mode)")
         }
+    }
+
+    @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
+    func everyWrongAnswerFallsBackToTheWholeState(isolation: PluginHost.Isolation) throws {
+        let (session, warnings) = try session(changesPluginSource, "libchanges.so", isolation: isolation)
+        try everyModeShowsTheCount(session, modes: Array(0...4))
         if isolation == .inProcess {
             // A path it does not have, a splice of a record: each read after `mode` and
-            // after `increment`.
-            #expect(warnings.count == 4, "\(warnings)")
-            #expect(warnings.allSatisfy { $0.contains("changes.changes reported a change that does not fit its state") })
+            // after `increment`; and a string for a list, said as plainly.
+            let misfits = warnings().filter { $0.contains("changes.changes reported a change that does not fit its state") }
+            let notLists = warnings().filter { $0.contains("changes.changes's snapshot_changes gave what is not a list of changes (a string, not an array)") }
+            #expect(misfits.count == 4 && notLists.count == 2 && warnings().count == 6, "\(warnings())")
         }
         // A lie that fits cannot be told from the truth; what it says is what is shown,
         // until the state is read whole again.
         _ = try session.send(text: "mode 5")
         _ = try session.send(text: "increment")
         #expect(session.state["label"] == .string("lie"))
+    }
+
+    @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
+    func encodedChangesAreReadAndEveryWrongAnswerFallsBack(isolation: PluginHost.Isolation) throws {
+        let (session, warnings) = try session(changesEncodedPluginSource, "libchangesencoded.so", isolation: isolation)
+        _ = try session.send(text: "increment")
+        #expect(session.lastRead?.patches == [.set(path: [.field("count")], value: .int(1))], "the bytes were read as the changes")
+        _ = try session.send(text: "mode 0")
+        try everyModeShowsTheCount(session, modes: [0, 1, 2, 3, 4, 6, 7, 8], from: 1)
+        if isolation == .inProcess {
+            let warned = warnings()
+            let notAList = "changes.changes's snapshot_changes_encoded gave what is not a list of changes"
+            #expect(warned.filter { $0.contains("reported a change that does not fit its state") }.count == 4, "\(warned)")
+            #expect(warned.filter { $0.contains(notAList) && $0.contains("a string, not an array") }.count == 2, "\(warned)")
+            #expect(warned.filter { $0.contains(notAList) && $0.contains("ends early") }.count == 2, "\(warned)")
+            #expect(warned.filter { $0.contains(notAList) && $0.contains("1 bytes follow the list") }.count == 2, "\(warned)")
+            #expect(warned.filter { $0.contains(notAList) && $0.contains("not a set or splice record") }.count == 2, "\(warned)")
+            #expect(warned.count == 12, "a refusal (mode 2) is no warning: \(warned)")
+        }
+        _ = try session.send(text: "mode 5")
+        _ = try session.send(text: "increment")
+        #expect(session.state["label"] == .string("lie"), "what the bytes say is what is shown")
+    }
+
+    @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
+    func encodedChangesPastTheDeclaredSizeAreNeverCalled(isolation: PluginHost.Isolation) throws {
+        // Built before the member: its struct ends before snapshot_changes_encoded, and what
+        // follows in memory (here the function after all) is not the host's to call.
+        let source = changesEncodedPluginSource.replacingOccurrences(
+            of: "sp_model model = { sizeof(sp_model),", with: "sp_model model = { offsetof(sp_model, snapshot_changes_encoded),"
+        )
+        #expect(source != changesEncodedPluginSource)
+        let (session, warnings) = try session(source, "libchangesolder.so", isolation: isolation)
+        _ = try session.send(text: "mode 1") // a change that does not fit, if it were asked
+        let result = try session.send(text: "increment")
+        #expect(result.changes.map(\.description) == ["~ count: 0 → 1"])
+        #expect(session.lastRead?.patches == nil, "read whole")
+        #expect(warnings().isEmpty, "\(warnings())")
     }
 }
 

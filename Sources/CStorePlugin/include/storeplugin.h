@@ -337,6 +337,21 @@ typedef struct sp_model {
      * step with no flags; a path that names nothing in a state holds there. A text that
      * does not read as a check fails the registration, naming it and the column. */
     const char *const *invariants;
+
+    /* ---- Encoded changes (optional; NULL when not supported). ---- */
+
+    /* What snapshot_changes would return, written as bytes in snapshot_encoded's encoding
+     * instead of built as a tree: one array value holding the "set" and "splice" records,
+     * passed to write(sink, bytes, count) in one call or several. A sort of a long list
+     * is one "set" of the whole list, thousands of values: as bytes they cost neither
+     * side an allocation each. SP_OK: the bytes are the changes. Any other code (having
+     * written anything or nothing) is what NULL is to snapshot_changes: the plugin cannot
+     * tell, and the host reads the whole state instead. A host that has this calls it
+     * instead of snapshot_changes; bytes that do not parse, or are not a list of
+     * changes, count as "cannot tell". */
+    int32_t (*snapshot_changes_encoded)(void *store,
+                                        int32_t (*write)(void *sink, const void *bytes, size_t count),
+                                        void *sink);
 } sp_model;
 
 /* ---- What a plugin exports ---------------------------------------------------------- */

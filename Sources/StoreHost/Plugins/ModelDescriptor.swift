@@ -128,6 +128,9 @@ public final class ModelDescriptor: @unchecked Sendable {
     let snapshotChanges: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?)?
     /// The state written as bytes (storeplugin.h); nil when the plugin only builds trees.
     let snapshotEncoded: SnapshotEncoded?
+    /// What changed since the last snapshot, written as bytes (storeplugin.h); nil when the
+    /// plugin builds trees of its changes, or reports none.
+    let snapshotChangesEncoded: SnapshotEncoded?
     typealias SnapshotEncoded = (@convention(c) (UnsafeMutableRawPointer?, (@convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?, Int) -> Int32)?, UnsafeMutableRawPointer?) -> Int32)
 
     /// Field names the model declared to identify list elements (before `id`).
@@ -160,7 +163,7 @@ public final class ModelDescriptor: @unchecked Sendable {
         replay: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32)?,
         restore: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_error>?) -> Int32)?,
         snapshotChanges: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?)? = nil,
-        snapshotEncoded: SnapshotEncoded? = nil,
+        snapshotEncoded: SnapshotEncoded? = nil, snapshotChangesEncoded: SnapshotEncoded? = nil,
         identityFields: [String] = [], invariants: [StateCondition] = [],
         worker: WorkerPlugin? = nil, indexInPlugin: Int = 0, declaredTimeTravel: Bool = false,
         scripted: (@MainActor @Sendable () -> any StoreConnection)? = nil
@@ -176,6 +179,7 @@ public final class ModelDescriptor: @unchecked Sendable {
         self.restore = restore
         self.snapshotChanges = snapshotChanges
         self.snapshotEncoded = snapshotEncoded
+        self.snapshotChangesEncoded = snapshotChangesEncoded
         self.plugin = plugin
         self.name = name
         self.doc = doc

@@ -22,6 +22,7 @@ enum Registration {
         let hasIdentity = model.struct_size >= UInt32(end(of: \sp_model.identity_fields))
         let hasEncoded = model.struct_size >= UInt32(end(of: \sp_model.snapshot_encoded))
         let hasInvariants = model.struct_size >= UInt32(end(of: \sp_model.invariants))
+        let hasEncodedChanges = model.struct_size >= UInt32(end(of: \sp_model.snapshot_changes_encoded))
         guard let rawName = model.name.map({ String(cString: $0) }), isIdentifier(rawName) else {
             throw Invalid(message: "a model name must match [A-Za-z_][A-Za-z0-9_-]*")
         }
@@ -68,6 +69,7 @@ enum Registration {
             replay: hasTimeTravel ? model.replay : nil, restore: hasTimeTravel ? model.restore : nil,
             snapshotChanges: hasChanges ? model.snapshot_changes : nil,
             snapshotEncoded: hasEncoded ? model.snapshot_encoded : nil,
+            snapshotChangesEncoded: hasEncodedChanges ? model.snapshot_changes_encoded : nil,
             identityFields: identityFields, invariants: invariants
         )
     }

@@ -81,7 +81,7 @@ extension InProcessConnection {
     /// Whether the plugin may be asked for what changed (`snapshot_changes`) instead of for
     /// the whole state.
     private var mayAskForChanges: Bool {
-        pluginBaseline && readsChanges && model.snapshotChanges != nil
+        pluginBaseline && readsChanges && (model.snapshotChangesEncoded != nil || model.snapshotChanges != nil)
     }
 
     /// Whether the next read (not asked to be whole) is of the whole state.
@@ -96,20 +96,41 @@ extension InProcessConnection {
         snapshotsSmallState = asksForChanges && !reportsSmallChanges && small
     }
 
-    /// The plugin's changes since its last report, nil when it cannot say (or says
-    /// something that is not a list of changes). Either way the plugin's baseline is now
-    /// gone until the caller takes the answer.
+    /// The plugin's changes since its last report, nil when it cannot say, or says
+    /// something that is not a list of changes (a warning names what): written as bytes
+    /// when the plugin can (`snapshot_changes_encoded`), else built as a tree. Either way
+    /// the plugin's baseline is now gone until the caller takes the answer.
     private func readChanges() -> [StatePatch]? {
         pluginBaseline = false
-        guard let store, let changes = model.snapshotChanges, let tree = changes(store) else { return nil }
-        defer { ValueFunctions.free_(tree) }
-        guard case .array(let items)? = try? Value(reading: tree) else { return nil }
+        guard let store else { return nil }
+        let entry = model.snapshotChangesEncoded != nil ? "snapshot_changes_encoded" : "snapshot_changes"
+        do {
+            if let encoded = model.snapshotChangesEncoded {
+                var bytes = encodedChanges
+                encodedChanges = []
+                bytes.removeAll(keepingCapacity: true)
+                defer { encodedChanges = bytes }
+                guard Self.encode(store, with: encoded, into: &bytes) == Int32(SP_OK) else { return nil }
+                var reader = WireReader(bytes)
+                let list = try reader.value()
+                guard reader.atEnd else { throw WireError(description: "\(reader.byteCount - reader.offset) bytes follow the list") }
+                return try Self.patches(list)
+            }
+            guard let changes = model.snapshotChanges, let tree = changes(store) else { return nil }
+            defer { ValueFunctions.free_(tree) }
+            return try Self.patches(try Value(reading: tree))
+        } catch {
+            host?.log?(.warning, "\(model.qualifiedName)'s \(entry) gave what is not a list of changes (\(error)); reading the whole state")
+            return nil
+        }
+    }
+
+    /// The changes in `list`, the form `snapshot_changes` gives them.
+    private static func patches(_ list: Value) throws -> [StatePatch] {
+        guard case .array(let items) = list else { throw WireError(description: "a \(list.kindName), not an array") }
         var patches: [StatePatch] = []
         patches.reserveCapacity(items.count)
-        for item in items {
-            guard let patch = try? StatePatch(item) else { return nil }
-            patches.append(patch)
-        }
+        for item in items { patches.append(try StatePatch(item)) }
         return patches
     }
 

@@ -47,6 +47,8 @@ package final class InProcessConnection: StoreConnection {
     static let smallState = 64
     /// The bytes of the last `snapshot_encoded`, kept to reuse their memory.
     @exclusivity(unchecked) package internal(set) var encodedState: [UInt8] = []
+    /// The bytes of the last `snapshot_changes_encoded`, kept to reuse their memory.
+    var encodedChanges: [UInt8] = []
     /// The error sends and replays pass: zero-filled without a 1 KB memset per call.
     private let sendError = ReusableError()
     /// Whether the last emitted effect action changed the state, as the plugin said.
