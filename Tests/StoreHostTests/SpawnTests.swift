@@ -9,10 +9,13 @@ import Testing
 @Suite("Starting a child process")
 struct SpawnTests {
     @Test func aChildGetsWhatItIsHandedAndNothingElse() throws {
-        // A descriptor of this process that is not close-on-exec, and a blocked signal.
-        let stray = dup2(STDERR_FILENO, 57)
-        #expect(stray == 57)
-        defer { close(57) }
+        // A descriptor of this process that is not close-on-exec, and a blocked signal. Its
+        // number is the kernel's choice: the test runner runs other tests in this process
+        // at the same time, and a number chosen here (dup2 onto 57, as this test once did)
+        // closed whatever another test had there — a worker's pipe, which then exited.
+        let stray = fcntl(STDERR_FILENO, F_DUPFD, 10)
+        #expect(stray >= 10 && fcntl(stray, F_GETFD) & FD_CLOEXEC == 0)
+        defer { close(stray) }
         var blocked = sigset_t(), previous = sigset_t()
         sigemptyset(&blocked)
         sigaddset(&blocked, SIGUSR1)
@@ -23,7 +26,7 @@ struct SpawnTests {
         // sets for itself while it starts a command.
         let descriptors = try output(of: "/bin/ls", ["/proc/self/fd"]).split(separator: "\n").compactMap { Int($0) }
         #expect(descriptors.contains(0) && descriptors.contains(1) && descriptors.contains(2), "\(descriptors)")
-        // ls's own directory is the one more; not 57, nor the pipe's ends (10 and above).
+        // ls's own directory is the one more; not the stray, nor the pipe's ends (10 and above).
         #expect(descriptors.allSatisfy { $0 < 10 }, "\(descriptors)")
         #expect(try output(of: "/bin/grep", ["SigBlk", "/proc/self/status"]) == "SigBlk:\t0000000000000000\n")
         #expect(try output(of: "/bin/readlink", ["/proc/self/fd/0"]) == "/dev/null\n")
@@ -56,6 +59,27 @@ struct SpawnTests {
         while waitpid(child, &status, 0) < 0, errno == EINTR {}
         #expect(Spawn.Ending(waitStatus: status) == .exited(0), "\(program)")
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Every test target runs in one process, many tests at once: a test that puts a
+    /// descriptor at a number of its choosing (dup2 onto 57), or closes one by number,
+    /// closes whatever another test holds there — a worker's pipe, whose worker then
+    /// exits as if its shell were gone. Descriptor numbers in tests are the kernel's.
+    @Test func noTestChoosesADescriptorNumber() throws {
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let files = FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter { ["swift", "c"].contains($0.pathExtension) } ?? []
+        #expect(files.count > 50, "the test sources are where this test expects them")
+        let chosen = try Regex(#"\bdup2\([^,()]+,\s*[0-9]+\s*\)|\bclose\(\s*[0-9]+\s*\)"#)
+        var found: [String] = []
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where line.contains(chosen) {
+                found.append("\(file.lastPathComponent):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        #expect(found.isEmpty, "\(found)")
     }
 
     @Test func aProgramThatCannotStartSaysWhy() {
