@@ -44,9 +44,21 @@ package final class RelayWriter: @unchecked Sendable {
     private let fd: Int32
     private let lock = NSLock()
     private var broken = false
+    private var closed = false
 
-    /// Writes to `fd`, which it does not close.
+    /// Writes to `fd`, which it closes only when told (`close`).
     package init(fd: Int32) { self.fd = fd }
+
+    /// Closes the descriptor; every `send` after it (an answer still being written when
+    /// the server was stopped) writes nothing and returns false. Closing under the lock
+    /// the writes take is what keeps such a write off the number's next owner.
+    package func close() {
+        lock.withLock {
+            guard !closed else { return }
+            (closed, broken) = (true, true)
+            _ = Glibc.close(fd)
+        }
+    }
 
     /// Writes `message`; false when the other side is gone. A body longer than
     /// `RelayMessage.bodyPart` goes in several `body` messages.

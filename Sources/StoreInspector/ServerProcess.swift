@@ -20,7 +20,6 @@ final class ServerProcess: @unchecked Sendable {
     /// What the server says, in order: first `listening` or `cannotListen`, then requests.
     /// Ends when the server ends (or says nothing within 5 seconds of its start).
     let messages: AsyncStream<RelayMessage>
-    private let answersEnd: Int32
     private let lock = NSLock()
     private var stopped = false
 
@@ -52,7 +51,6 @@ final class ServerProcess: @unchecked Sendable {
         }
         close(answers.read)
         close(requests.write)
-        answersEnd = answers.write
         writer = RelayWriter(fd: answers.write)
         let (messages, continuation) = AsyncStream<RelayMessage>.makeStream()
         self.messages = messages
@@ -75,7 +73,7 @@ final class ServerProcess: @unchecked Sendable {
             return !stopped
         }
         guard first else { return }
-        close(answersEnd)
+        writer.close()
         let pid = self.pid
         Thread.detachNewThread {
             var status: Int32 = 0

@@ -1,3 +1,4 @@
+import Glibc
 import InspectorRelay
 import StoreValue
 import Testing
@@ -57,5 +58,29 @@ import Testing
         writer.string("/")
         writer.u32(1_000_000) // query pairs
         #expect(throws: WireError.self) { try RelayMessage(type: 3, body: writer.bytes) }
+    }
+
+    /// Stopping the server closes storesh's end of its answers while answers may still be
+    /// on their way (an event stream's next event): those writes must go nowhere, not to
+    /// whatever pipe has the number next (a worker's, which would read them as requests).
+    @Test func aClosedWriterWritesNothingAnywhere() throws {
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let writer = RelayWriter(fd: ends[1])
+        #expect(writer.send(.end(id: 1)))
+        writer.close()
+        var chunk = [UInt8](repeating: 0, count: 64)
+        let first = Glibc.read(ends[0], &chunk, chunk.count)
+        #expect(try Self.read(Array(chunk[0..<max(first, 0)])) == [.end(id: 1)])
+        #expect(Glibc.read(ends[0], &chunk, chunk.count) == 0, "the write end is closed: end of file")
+        // The kernel gives the lowest free numbers: the closed one is likely among these.
+        var next: [Int32] = [-1, -1]
+        #expect(pipe(&next) == 0)
+        defer { next.forEach { close($0) } }
+        #expect(!writer.send(.end(id: 2)) && !writer.send(.body(id: 2, [1, 2, 3])))
+        _ = fcntl(next[0], F_SETFL, fcntl(next[0], F_GETFL) | O_NONBLOCK)
+        #expect(Glibc.read(next[0], &chunk, chunk.count) == -1 && errno == EAGAIN, "nothing reached the next pipe")
+        writer.close() // twice is once
     }
 }

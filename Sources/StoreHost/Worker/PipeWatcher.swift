@@ -28,13 +28,16 @@ final class PipeWatcher: @unchecked Sendable {
         Thread.detachNewThread { [self] in run() }
     }
 
-    /// Ends the thread (at its next poll); it closes the fds on its way out.
+    /// Ends the thread (at its next poll); it closes the fds on its way out. The wake byte
+    /// is written under the lock the thread closes the wake pipe under: a thread that was
+    /// already leaving (woken by a dying worker's pipe, or by a failed poll) may have
+    /// closed it, and its number may be another pipe's by now.
     func stop() {
         lock.lock()
-        let first = !stopped
+        defer { lock.unlock() }
+        guard !stopped else { return }
         stopped = true
-        lock.unlock()
-        if first, wake[1] >= 0 {
+        if wake[1] >= 0 {
             var byte: UInt8 = 1
             _ = write(wake[1], &byte, 1)
         }
@@ -49,7 +52,10 @@ final class PipeWatcher: @unchecked Sendable {
     private func run() {
         defer {
             for fd in fds { close(fd) }
+            lock.lock()
             for fd in wake where fd >= 0 { close(fd) }
+            wake = [-1, -1]
+            lock.unlock()
         }
         while !isStopped {
             var polled = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } + [pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
