@@ -103,32 +103,59 @@ enum Trampolines {
         return built.value
     }
 
+    /// The host's `write` for the encoded entry points.
+    typealias WriteBytes = @convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?, Int) -> Int32
+
     /// `snapshot_encoded`: the snapshot's value, written in the worker protocol's encoding
     /// and handed to `write` in one piece.
-    static let snapshotEncoded: @convention(c) (
-        UnsafeMutableRawPointer?, (@convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?, Int) -> Int32)?, UnsafeMutableRawPointer?
-    ) -> Int32 = { store, write, sink in
-        let args = Unchecked((store, write, sink))
-        return MainQueue.run {
-            let (store, write, sink) = args.value
-            guard let store, let write else { return Int32(SP_ERR_INTERNAL) }
-            let handle = Unmanaged<StoreHandle>.fromOpaque(store).takeUnretainedValue()
+    static let snapshotEncoded: @convention(c) (UnsafeMutableRawPointer?, WriteBytes?, UnsafeMutableRawPointer?) -> Int32 = { store, write, sink in
+        writing(store, write, sink) { handle, write, sink in
             if let direct = handle.store.encodedSnapshot, let bytes = direct() {
                 return write(sink, bytes.baseAddress, bytes.count) == 0 ? Int32(SP_OK) : Int32(SP_ERR_NO_MEMORY)
             }
             // An encoding that throws is reported as snapshot reports it: the host then asks
             // for the tree, which fails the same way.
             guard let value = try? handle.store.snapshot() else { return Int32(SP_ERR_INTERNAL) }
-            handle.encoding.bytes.removeAll(keepingCapacity: true)
-            handle.encoding.value(value)
-            return hand(handle.encoding.bytes, to: write, sink) == 0 ? Int32(SP_OK) : Int32(SP_ERR_NO_MEMORY)
+            return hand(value, of: handle, to: write, sink)
         }
+    }
+
+    /// `snapshot_changes_encoded`: what `snapshotChanges` builds as a tree, written in the
+    /// worker protocol's encoding and handed to `write` in one piece.
+    static let snapshotChangesEncoded: @convention(c) (UnsafeMutableRawPointer?, WriteBytes?, UnsafeMutableRawPointer?) -> Int32 = { store, write, sink in
+        writing(store, write, sink) { handle, write, sink in
+            // No tracker, a small state or an encoding that throws: the host reads it whole.
+            guard let changes = handle.store.changes, let patches = try? changes() else { return Int32(SP_ERR_INTERNAL) }
+            return hand(.array(patches.map(\.value)), of: handle, to: write, sink)
+        }
+    }
+
+    /// Runs `body` for the store's handle on the main queue: what both encoded entry points
+    /// do around their own part.
+    private static func writing(
+        _ store: UnsafeMutableRawPointer?, _ write: WriteBytes?, _ sink: UnsafeMutableRawPointer?,
+        _ body: @escaping @MainActor (StoreHandle, WriteBytes, UnsafeMutableRawPointer?) -> Int32
+    ) -> Int32 {
+        let args = Unchecked((store, write, sink, body))
+        return MainQueue.run {
+            let (store, write, sink, body) = args.value
+            guard let store, let write else { return Int32(SP_ERR_INTERNAL) }
+            return body(Unmanaged<StoreHandle>.fromOpaque(store).takeUnretainedValue(), write, sink)
+        }
+    }
+
+    /// Encodes `value` into the handle's reused buffer and hands it to the host's `write`.
+    @MainActor
+    private static func hand(_ value: Value, of handle: StoreHandle, to write: WriteBytes, _ sink: UnsafeMutableRawPointer?) -> Int32 {
+        handle.encoding.bytes.removeAll(keepingCapacity: true)
+        handle.encoding.value(value)
+        return hand(handle.encoding.bytes, to: write, sink) == 0 ? Int32(SP_OK) : Int32(SP_ERR_NO_MEMORY)
     }
 
     /// Hands `bytes` to the host's `write`. Not on the main actor: a main-actor closure
     /// passed to `withUnsafeBytes` is compiled with a check of its isolation, 75–100 ns
     /// on every snapshot where no task runs (a worker answering a request).
-    private nonisolated static func hand(_ bytes: [UInt8], to write: @convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?, Int) -> Int32, _ sink: UnsafeMutableRawPointer?) -> Int32 {
+    private nonisolated static func hand(_ bytes: [UInt8], to write: WriteBytes, _ sink: UnsafeMutableRawPointer?) -> Int32 {
         bytes.withUnsafeBytes { write(sink, $0.baseAddress, $0.count) }
     }
 
@@ -141,24 +168,6 @@ enum Trampolines {
             return Unchecked(Value.array(patches.map(\.value)).build(with: handle.context.services.host))
         }
         return built.value
-    }
-
-    /// `snapshot_changes_encoded`: what `snapshotChanges` builds as a tree, written in the
-    /// worker protocol's encoding and handed to `write` in one piece.
-    static let snapshotChangesEncoded: @convention(c) (
-        UnsafeMutableRawPointer?, (@convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?, Int) -> Int32)?, UnsafeMutableRawPointer?
-    ) -> Int32 = { store, write, sink in
-        let args = Unchecked((store, write, sink))
-        return MainQueue.run {
-            let (store, write, sink) = args.value
-            guard let store, let write else { return Int32(SP_ERR_INTERNAL) }
-            let handle = Unmanaged<StoreHandle>.fromOpaque(store).takeUnretainedValue()
-            // No tracker, a small state or an encoding that throws: the host reads it whole.
-            guard let changes = handle.store.changes, let patches = try? changes() else { return Int32(SP_ERR_INTERNAL) }
-            handle.encoding.bytes.removeAll(keepingCapacity: true)
-            handle.encoding.value(.array(patches.map(\.value)))
-            return hand(handle.encoding.bytes, to: write, sink) == 0 ? Int32(SP_OK) : Int32(SP_ERR_NO_MEMORY)
-        }
     }
 }
 
