@@ -66,14 +66,7 @@ static sp_value *snapshot_changes(void *store) {
     return list;
 }
 
-static uint8_t buffer[256];
-static size_t used;
-static void put(const void *bytes, size_t count) { memcpy(buffer + used, bytes, count); used += count; }
-static void u8(uint8_t v) { put(&v, 1); }
-static void u32(uint32_t v) { uint8_t b[4] = { v, v >> 8, v >> 16, v >> 24 }; put(b, 4); }
-static void u64(uint64_t v) { for (int i = 0; i < 8; i++) u8((uint8_t)(v >> (8 * i))); }
-static void text(const char *s) { u32((uint32_t)strlen(s)); put(s, strlen(s)); }
-static void label(const char *s) { u8(1); text(s); }
+\#(wireBytesC)
 /* A "set" record of one field's path; its value follows. */
 static void set(const char *field) { u8(6); label("set"); u32(2); label("path"); u8(5); u32(1); u8(4); text(field); label("value"); }
 
@@ -120,4 +113,19 @@ int32_t storeplugin_register_v1(const storeplugin_host *h, sp_error *error) {
     /* ENCODED */
     return host->register_model(host->host_data, &model, error);
 }
+"""#
+
+/// C for a test plugin that writes storeplugin.h's value encoding by hand (what
+/// `snapshot_encoded` and `snapshot_changes_encoded` write): a buffer of 4 KB, `used`
+/// bytes of it so far, and a writer for each part of a value (an optional string's label
+/// is `label`).
+package let wireBytesC = #"""
+static uint8_t buffer[4096];
+static size_t used;
+static void put(const void *bytes, size_t count) { memcpy(buffer + used, bytes, count); used += count; }
+static void u8(uint8_t v) { put(&v, 1); }
+static void u32(uint32_t v) { uint8_t b[4] = { v, v >> 8, v >> 16, v >> 24 }; put(b, 4); }
+static void u64(uint64_t v) { for (int i = 0; i < 8; i++) u8((uint8_t)(v >> (8 * i))); }
+static void text(const char *s) { u32((uint32_t)strlen(s)); put(s, strlen(s)); }
+static void label(const char *s) { u8(1); text(s); }
 """#

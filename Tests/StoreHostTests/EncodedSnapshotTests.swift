@@ -34,14 +34,7 @@ static sp_value *snapshot(void *store) {
     return state;
 }
 
-static uint8_t buffer[4096];
-static size_t used;
-static void put(const void *bytes, size_t count) { memcpy(buffer + used, bytes, count); used += count; }
-static void u8(uint8_t v) { put(&v, 1); }
-static void u32(uint32_t v) { uint8_t b[4] = { v, v >> 8, v >> 16, v >> 24 }; put(b, 4); }
-static void u64(uint64_t v) { for (int i = 0; i < 8; i++) u8((uint8_t)(v >> (8 * i))); }
-static void text(const char *s) { u32((uint32_t)strlen(s)); put(s, strlen(s)); }
-static void label(const char *s) { u8(1); text(s); }
+\#(wireBytesC)
 
 static int32_t snapshot_encoded(void *store, int32_t (*write)(void *, const void *, size_t), void *sink) {
     store_t *s = store;
