@@ -148,6 +148,26 @@ extension StatePatch {
         }
     }
 
+    /// A list of changes in the form `snapshot_changes` returns it: an array of `set` and
+    /// `splice` records. Throws, naming what is wrong, for anything else.
+    public static func list(_ value: Value) throws(Mismatch) -> [StatePatch] {
+        guard case .array(let items) = value else { throw Mismatch(description: "a \(value.kindName), not an array") }
+        var patches: [StatePatch] = []
+        patches.reserveCapacity(items.count)
+        for item in items { patches.append(try StatePatch(item)) }
+        return patches
+    }
+
+    /// A list of changes as `snapshot_changes_encoded` writes it: one value in the wire
+    /// encoding, with nothing after it. Throws a `WireError` for bytes that do not parse,
+    /// a `Mismatch` for a value that is not a list of changes.
+    package static func list(encoded bytes: [UInt8]) throws -> [StatePatch] {
+        var reader = WireReader(bytes)
+        let value = try reader.value()
+        guard reader.atEnd else { throw WireError(description: "\(reader.byteCount - reader.offset) bytes follow the list") }
+        return try list(value)
+    }
+
     /// Reads a patch from its value-tree form; throws when the tree is not one.
     public init(_ value: Value) throws(Mismatch) {
         guard case .record(let type, _) = value, let type else { throw Mismatch(description: "a change that is not a set or splice record") }

@@ -111,27 +111,15 @@ extension InProcessConnection {
                 bytes.removeAll(keepingCapacity: true)
                 defer { encodedChanges = bytes }
                 guard Self.encode(store, with: encoded, into: &bytes) == Int32(SP_OK) else { return nil }
-                var reader = WireReader(bytes)
-                let list = try reader.value()
-                guard reader.atEnd else { throw WireError(description: "\(reader.byteCount - reader.offset) bytes follow the list") }
-                return try Self.patches(list)
+                return try StatePatch.list(encoded: bytes)
             }
             guard let changes = model.snapshotChanges, let tree = changes(store) else { return nil }
             defer { ValueFunctions.free_(tree) }
-            return try Self.patches(try Value(reading: tree))
+            return try StatePatch.list(try Value(reading: tree))
         } catch {
             host?.log?(.warning, "\(model.qualifiedName)'s \(entry) gave what is not a list of changes (\(error)); reading the whole state")
             return nil
         }
-    }
-
-    /// The changes in `list`, the form `snapshot_changes` gives them.
-    private static func patches(_ list: Value) throws -> [StatePatch] {
-        guard case .array(let items) = list else { throw WireError(description: "a \(list.kindName), not an array") }
-        var patches: [StatePatch] = []
-        patches.reserveCapacity(items.count)
-        for item in items { patches.append(try StatePatch(item)) }
-        return patches
     }
 
     private func readWholeState() throws(SessionError) -> Value {

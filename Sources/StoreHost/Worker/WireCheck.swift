@@ -1,5 +1,6 @@
 /// For fuzzing the worker protocol's reader: decodes bytes as the stream a worker sends
-/// storesh (frames; in each, a registration, a value, or a list of values) and checks that
+/// storesh (frames; in each, a registration, a value, a list of values, or a plugin's
+/// encoded changes) and checks that
 /// every value read writes back to the same bytes. No input may crash it.
 public enum WorkerWireCheck {
     /// How many frames were read, or the first oracle violation.
@@ -20,6 +21,8 @@ public enum WorkerWireCheck {
             if case .changes(_, _, let patches)? = try? state.state(), let problem = applies(patches) { return .failure(problem) }
             var observed = WireReader(frame.body)
             if let problem = observedAnswers(&observed) { return .failure(problem) }
+            // The body as a plugin's snapshot_changes_encoded: one list of changes.
+            if let patches = try? StatePatch.list(encoded: frame.body), let problem = applies(patches) { return .failure(problem) }
         }
         return .success(count)
     }
