@@ -73,8 +73,10 @@ final class ServerProcess: @unchecked Sendable {
             return !stopped
         }
         guard first else { return }
-        writer.close()
+        // The reaper first: a close that waits for an answer stuck writing to a hung
+        // server is freed by the kill.
         let pid = self.pid
+        defer { writer.close() }
         Thread.detachNewThread {
             var status: Int32 = 0
             for _ in 0..<100 {

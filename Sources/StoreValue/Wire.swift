@@ -304,3 +304,10 @@ package struct WireReader {
         return items
     }
 }
+
+extension WireError {
+    /// Bytes left over after `what` ("the value") that should have ended the input.
+    package static func trailing(_ count: Int, after what: String) -> WireError {
+        WireError(description: "\(count) byte\(count == 1 ? " follows" : "s follow") \(what)")
+    }
+}

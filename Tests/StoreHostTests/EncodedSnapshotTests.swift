@@ -160,7 +160,7 @@ struct EncodedSnapshotTests {
     }
 
     @Test(arguments: [
-        ("truncated", "ends early"), ("trailing", "1 bytes follow the value"), ("deep", "nested more than 256"),
+        ("truncated", "ends early"), ("trailing", "1 byte follows the value"), ("deep", "nested more than 256"),
         ("unlabelled", "a record's field has no label"), ("badKind", "unknown value kind 9"),
     ])
     func anEncodingThatDoesNotParseIsThePluginsErrorAndTheSessionGoesOn(action: String, reason: String) throws {

@@ -251,7 +251,7 @@ struct UntrustedChangesTests {
             #expect(warned.filter { $0.contains("reported a change that does not fit its state") }.count == 4, "\(warned)")
             #expect(warned.filter { $0.contains(notAList) && $0.contains("a string, not an array") }.count == 2, "\(warned)")
             #expect(warned.filter { $0.contains(notAList) && $0.contains("ends early") }.count == 2, "\(warned)")
-            #expect(warned.filter { $0.contains(notAList) && $0.contains("1 bytes follow the list") }.count == 2, "\(warned)")
+            #expect(warned.filter { $0.contains(notAList) && $0.contains("1 byte follows the list") }.count == 2, "\(warned)")
             #expect(warned.filter { $0.contains(notAList) && $0.contains("not a set or splice record") }.count == 2, "\(warned)")
             #expect(warned.count == 12, "a refusal (mode 2) is no warning: \(warned)")
         }
@@ -269,7 +269,7 @@ struct UntrustedChangesTests {
         )
         #expect(source != changesEncodedPluginSource)
         let (session, warnings) = try session(source, "libchangesolder.so", isolation: isolation)
-        _ = try session.send(text: "mode 1") // a change that does not fit, if it were asked
+        // Mode 0 tells the truth: had the host asked, the read would hold its changes.
         let result = try session.send(text: "increment")
         #expect(result.changes.map(\.description) == ["~ count: 0 → 1"])
         #expect(session.lastRead?.patches == nil, "read whole")

@@ -1,5 +1,6 @@
 import Glibc
 import InspectorRelay
+import StoreHost
 import StoreValue
 import Testing
 
@@ -64,8 +65,10 @@ import Testing
     /// on their way (an event stream's next event): those writes must go nowhere, not to
     /// whatever pipe has the number next (a worker's, which would read them as requests).
     @Test func aClosedWriterWritesNothingAnywhere() throws {
-        var ends: [Int32] = [-1, -1]
-        #expect(pipe(&ends) == 0)
+        // Close-on-exec (and numbered from 10, the lowest free): no child another test
+        // starts meanwhile holds an end open.
+        let made = try Spawn.pipe()
+        let ends = [made.read, made.write]
         defer { close(ends[0]) }
         let writer = RelayWriter(fd: ends[1])
         #expect(writer.send(.end(id: 1)))
@@ -75,8 +78,8 @@ import Testing
         #expect(try Self.read(Array(chunk[0..<max(first, 0)])) == [.end(id: 1)])
         #expect(Glibc.read(ends[0], &chunk, chunk.count) == 0, "the write end is closed: end of file")
         // The kernel gives the lowest free numbers: the closed one is likely among these.
-        var next: [Int32] = [-1, -1]
-        #expect(pipe(&next) == 0)
+        let following = try Spawn.pipe()
+        let next = [following.read, following.write]
         defer { next.forEach { close($0) } }
         #expect(!writer.send(.end(id: 2)) && !writer.send(.body(id: 2, [1, 2, 3])))
         _ = fcntl(next[0], F_SETFL, fcntl(next[0], F_GETFL) | O_NONBLOCK)

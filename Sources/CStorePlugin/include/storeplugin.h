@@ -278,8 +278,9 @@ typedef struct sp_model {
     /* ---- Incremental snapshots (optional; NULL when not supported). A host that shows
      * the state after every action need not read a large state whole each time. ---- */
 
-    /* What changed in the state since this store's last snapshot or snapshot_changes
-     * call, as a value tree owned by the host from then on: an SP_ARRAY of changes, in the
+    /* What changed in the state since this store's last report — its last call of
+     * snapshot, snapshot_encoded, snapshot_changes or snapshot_changes_encoded, whatever
+     * that call returned — as a value tree owned by the host from then on: an SP_ARRAY of changes, in the
      * order to apply them, each an SP_RECORD named
      *     "set"     {path, value}: the value at path is now value;
      *     "splice"  {path, at, remove, insert}: in the array at path, `remove` (SP_INT)
@@ -344,11 +345,15 @@ typedef struct sp_model {
      * instead of built as a tree: one array value holding the "set" and "splice" records,
      * passed to write(sink, bytes, count) in one call or several. A sort of a long list
      * is one "set" of the whole list, thousands of values: as bytes they cost neither
-     * side an allocation each. SP_OK: the bytes are the changes. Any other code (having
-     * written anything or nothing) is what NULL is to snapshot_changes: the plugin cannot
-     * tell, and the host reads the whole state instead. A host that has this calls it
-     * instead of snapshot_changes; bytes that do not parse, or are not a list of
-     * changes, count as "cannot tell". */
+     * side an allocation each. The changes are since the same report snapshot_changes
+     * counts from, and this call is a report too. SP_OK: the bytes are the changes. Any
+     * other code (having written anything or nothing) is what NULL is to
+     * snapshot_changes: the plugin cannot tell, and the host reads the whole state
+     * instead (the Swift SDK says SP_ERR_INTERNAL when it has no baseline). write and
+     * sink are valid during the call only; a write that returns non-zero takes no more:
+     * return SP_ERR_NO_MEMORY. A host that has this calls it instead of snapshot_changes,
+     * and warns of bytes that do not parse or are not a list of changes, then reads the
+     * whole state. Keep snapshot_changes as well for hosts older than this member. */
     int32_t (*snapshot_changes_encoded)(void *store,
                                         int32_t (*write)(void *sink, const void *bytes, size_t count),
                                         void *sink);

@@ -2,8 +2,9 @@ import CStorePlugin
 import StoreValue
 
 // Reading the state of a store in this process: the plugin's changes since its last
-// report when it can say (`snapshot_changes`), else the whole state, preferably as the
-// bytes the plugin writes (`snapshot_encoded`), else as its value tree.
+// report when it can say (`snapshot_changes_encoded`, else `snapshot_changes`), else the
+// whole state, preferably as the bytes the plugin writes (`snapshot_encoded`), else as
+// its value tree.
 extension InProcessConnection {
     package func read(whole: Bool) throws(SessionError) -> StateUpdate {
         let number = lastUpdate + 1
@@ -78,8 +79,8 @@ extension InProcessConnection {
         return .whole(number: number, state: state)
     }
 
-    /// Whether the plugin may be asked for what changed (`snapshot_changes`) instead of for
-    /// the whole state.
+    /// Whether the plugin may be asked for what changed (`snapshot_changes_encoded` or
+    /// `snapshot_changes`) instead of for the whole state.
     private var mayAskForChanges: Bool {
         pluginBaseline && readsChanges && (model.snapshotChangesEncoded != nil || model.snapshotChanges != nil)
     }
@@ -156,7 +157,7 @@ extension InProcessConnection {
         var reader = WireReader(encodedState)
         do {
             let result = try parse(&reader)
-            guard reader.atEnd else { throw WireError(description: "\(reader.byteCount - reader.offset) bytes follow the value") }
+            guard reader.atEnd else { throw WireError.trailing(reader.byteCount - reader.offset, after: "the value") }
             return result
         } catch {
             throw SessionError(message: "\(model.qualifiedName): snapshot_encoded wrote a state that does not parse: \(error)")

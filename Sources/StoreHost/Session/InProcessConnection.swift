@@ -30,9 +30,11 @@ package final class InProcessConnection: StoreConnection {
     /// The number of the last state update handed out (whole or changes).
     var lastUpdate: UInt64 = 0
     /// True while the plugin's last report is the last update handed out, so the plugin
-    /// can be asked for what changed since (`snapshot_changes`) instead of for all of it.
+    /// can be asked for what changed since (`snapshot_changes_encoded` or
+    /// `snapshot_changes`) instead of for all of it.
     var pluginBaseline = false
-    /// The plugin had no changes to report (`snapshot_changes` said NULL, as the SDK does
+    /// The plugin had no changes to report (`snapshot_changes` said NULL, or its encoded
+    /// form a code other than SP_OK, as the SDK does
     /// for a small state) and the whole state it gave instead was small: reads go straight
     /// to a snapshot, one call each, until a snapshot is big again. Only the cost changes:
     /// a snapshot is always right.

@@ -43,6 +43,14 @@ final class PipeWatcher: @unchecked Sendable {
         }
     }
 
+    /// Blocks until `stop` has been called (its wake byte, or the lock's word).
+    private func waitForStop() {
+        var byte: UInt8 = 0
+        while !isStopped {
+            if read(wake[0], &byte, 1) < 0, errno != EINTR { usleep(10_000) }
+        }
+    }
+
     private var isStopped: Bool {
         lock.lock()
         defer { lock.unlock() }
@@ -62,7 +70,9 @@ final class PipeWatcher: @unchecked Sendable {
             let count = poll(&polled, nfds_t(polled.count), -1)
             if count < 0 {
                 if errno == EINTR { continue }
-                return
+                // The fds stay open until `stop`: the worker's side still reads them, and
+                // a number closed early could be another pipe's by its next read.
+                return waitForStop()
             }
             if isStopped { return }
             let ready = Set(polled.indices.dropLast().filter { polled[$0].revents != 0 })
