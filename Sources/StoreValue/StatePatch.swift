@@ -164,7 +164,7 @@ extension StatePatch {
     package static func list(encoded bytes: [UInt8]) throws -> [StatePatch] {
         var reader = WireReader(bytes)
         let value = try reader.value()
-        guard reader.atEnd else { throw WireError.trailing(reader.byteCount - reader.offset, after: "the list") }
+        try reader.finish(after: "the list")
         return try list(value)
     }
 

@@ -305,9 +305,11 @@ package struct WireReader {
     }
 }
 
-extension WireError {
-    /// Bytes left over after `what` ("the value") that should have ended the input.
-    package static func trailing(_ count: Int, after what: String) -> WireError {
-        WireError(description: "\(count) byte\(count == 1 ? " follows" : "s follow") \(what)")
+extension WireReader {
+    /// Throws when bytes are left after `what` ("the value"), which should have ended them.
+    package func finish(after what: String) throws(WireError) {
+        let left = byteCount - offset
+        guard left > 0 else { return }
+        throw WireError(description: "\(left) byte\(left == 1 ? " follows" : "s follow") \(what)")
     }
 }

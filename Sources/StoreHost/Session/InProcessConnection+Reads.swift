@@ -157,7 +157,7 @@ extension InProcessConnection {
         var reader = WireReader(encodedState)
         do {
             let result = try parse(&reader)
-            guard reader.atEnd else { throw WireError.trailing(reader.byteCount - reader.offset, after: "the value") }
+            try reader.finish(after: "the value")
             return result
         } catch {
             throw SessionError(message: "\(model.qualifiedName): snapshot_encoded wrote a state that does not parse: \(error)")
