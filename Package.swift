@@ -58,7 +58,8 @@ let package = Package(
     traits: [
         .trait(
             name: "MacrosFromSource",
-            description: "Build the @PluginActions and @PluginService macros (StorePluginMacros), swift-syntax with them: most of a plugin package's first build."
+            description:
+                "Build the @PluginActions and @PluginService macros (StorePluginMacros), swift-syntax with them: most of a plugin package's first build."
         ),
         .trait(
             name: "PrebuiltMacros",
@@ -70,7 +71,8 @@ let package = Package(
         ),
         .trait(
             name: "Shell",
-            description: "The shell's dependencies: swift-argument-parser, the MCP swift-sdk (with swift-nio) and FlyingFox. storesh, StoreMCP and StoreInspector build only with it; without it a plugin package fetches none of them."
+            description:
+                "The shell's dependencies: swift-argument-parser, the MCP swift-sdk (with swift-nio) and FlyingFox. storesh, StoreMCP and StoreInspector build only with it; without it a plugin package fetches none of them."
         ),
         .default(enabledTraits: ["MacrosFromSource", "Shell"]),
     ],
@@ -174,11 +176,19 @@ let package = Package(
         .target(name: "StoreService", dependencies: ["StoreShell", "StoreHost", "StoreValue"], swiftSettings: strict),
         // `storesh mcp`: the service over the Model Context Protocol (the SDK's messages
         // and server, our own stdio transport).
-        .target(name: "StoreMCP", dependencies: ["StoreService", "StoreShell", "StoreHost", "StoreValue", .product(name: "MCP", package: "swift-sdk", condition: .when(traits: ["Shell"]))], swiftSettings: strict),
+        .target(
+            name: "StoreMCP",
+            dependencies: [
+                "StoreService", "StoreShell", "StoreHost", "StoreValue",
+                .product(name: "MCP", package: "swift-sdk", condition: .when(traits: ["Shell"])),
+            ], swiftSettings: strict),
         // `--inspect`: the service over HTTP on loopback, for a page in a browser (the page's
         // files are in Page/, embedded as Swift strings by scripts/embed-inspector-page).
         // Its HTTP is done by storesh-inspector, a process of its own (ServerProcess).
-        .target(name: "StoreInspector", dependencies: ["StoreService", "StoreShell", "StoreHost", "StoreValue", "InspectorRelay"], exclude: ["Page"], swiftSettings: strict),
+        .target(
+            name: "StoreInspector",
+            dependencies: ["StoreService", "StoreShell", "StoreHost", "StoreValue", "InspectorRelay"],
+            exclude: ["Page"], swiftSettings: strict),
         // The messages between the inspector and its HTTP server process.
         .target(name: "InspectorRelay", dependencies: ["StoreValue"], swiftSettings: strict),
         // The inspector's HTTP server: listens on loopback, relays every request to storesh.
@@ -186,27 +196,51 @@ let package = Package(
         // (FoundationNetworking, curl) would otherwise load at every start of storesh.
         .executableTarget(
             name: "storesh-inspector",
-            dependencies: ["InspectorRelay", .product(name: "FlyingFox", package: "FlyingFox", condition: .when(traits: ["Shell"]))],
+            dependencies: [
+                "InspectorRelay",
+                .product(name: "FlyingFox", package: "FlyingFox", condition: .when(traits: ["Shell"])),
+            ],
             swiftSettings: strict
         ),
         .target(name: "StoreshExampleCCounter", dependencies: ["CStorePlugin"], path: "plugins/CCounter"),
         // An effect on the host clock and a service, in plain C.
         .target(name: "StoreshExampleCGreeter", dependencies: ["CStorePlugin"], path: "plugins/CGreeter"),
-        .target(name: "StoreshExampleCounter", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Counter", swiftSettings: strict),
-        .target(name: "StoreshExampleTodos", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Todos", swiftSettings: strict),
-        .target(name: "StoreshExampleAuth", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Auth", swiftSettings: strict),
-        .target(name: "StoreshExampleComposite", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Composite", swiftSettings: strict),
-        .target(name: "StoreshExampleArborealCounter", dependencies: ["StorePlugin", "Arboreal"], path: "plugins/ArborealCounter", swiftSettings: strict),
-        .target(name: "StoreshExampleCart", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Cart", swiftSettings: strict),
-        .target(name: "StoreshExampleFaulty", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Faulty", swiftSettings: strict),
+        .target(
+            name: "StoreshExampleCounter", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Counter",
+            swiftSettings: strict),
+        .target(
+            name: "StoreshExampleTodos", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Todos",
+            swiftSettings: strict),
+        .target(
+            name: "StoreshExampleAuth", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Auth",
+            swiftSettings: strict),
+        .target(
+            name: "StoreshExampleComposite", dependencies: ["StorePlugin", "ObservableStore"],
+            path: "plugins/Composite", swiftSettings: strict),
+        .target(
+            name: "StoreshExampleArborealCounter", dependencies: ["StorePlugin", "Arboreal"],
+            path: "plugins/ArborealCounter", swiftSettings: strict),
+        .target(
+            name: "StoreshExampleCart", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Cart",
+            swiftSettings: strict),
+        .target(
+            name: "StoreshExampleFaulty", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Faulty",
+            swiftSettings: strict),
         // The Swift SDK: turns an ObservableStore or Arboreal model into a plugin.
-        .target(name: "StorePlugin", dependencies: ["CStorePlugin", "StoreValue", "StoreRuntime", "ObservableStore", "Arboreal", "StorePluginMacros"], swiftSettings: strict),
+        .target(
+            name: "StorePlugin",
+            dependencies: [
+                "CStorePlugin", "StoreValue", "StoreRuntime", "ObservableStore", "Arboreal", "StorePluginMacros",
+            ], swiftSettings: strict),
         // @PluginActions: an action enum's schema, derived at compile time.
         .macro(
             name: "StorePluginMacros",
             dependencies: [
-                .product(name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: ["MacrosFromSource"])),
-                .product(name: "SwiftCompilerPlugin", package: "swift-syntax", condition: .when(traits: ["MacrosFromSource"])),
+                .product(
+                    name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: ["MacrosFromSource"])),
+                .product(
+                    name: "SwiftCompilerPlugin", package: "swift-syntax", condition: .when(traits: ["MacrosFromSource"])
+                ),
             ],
             swiftSettings: strict
         ),
@@ -215,14 +249,20 @@ let package = Package(
         // The shell: arguments, the libedit front end, batch mode, terminal output. Thin.
         .executableTarget(
             name: "storesh",
-            dependencies: ["StoreHost", "StoreShell", "StoreService", "StoreshCommandLine", "CEditLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Shell"]))],
+            dependencies: [
+                "StoreHost", "StoreShell", "StoreService", "StoreshCommandLine", "CEditLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Shell"])),
+            ],
             swiftSettings: strict
         ),
         // What storesh and storesh-mcp share of the command line: the options that make a
         // session, how it starts, `--inspect` and its launcher, `storesh mcp`'s options.
         .target(
             name: "StoreshCommandLine",
-            dependencies: ["StoreHost", "StoreShell", "StoreService", "StoreInspector", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Shell"]))],
+            dependencies: [
+                "StoreHost", "StoreShell", "StoreService", "StoreInspector",
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Shell"])),
+            ],
             swiftSettings: strict
         ),
         // `storesh mcp`'s server, run by storesh in its own place (exec): the only program
@@ -230,7 +270,10 @@ let package = Package(
         // would otherwise load at every start of storesh.
         .executableTarget(
             name: "storesh-mcp",
-            dependencies: ["StoreHost", "StoreShell", "StoreService", "StoreMCP", "StoreshCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Shell"]))],
+            dependencies: [
+                "StoreHost", "StoreShell", "StoreService", "StoreMCP", "StoreshCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Shell"])),
+            ],
             swiftSettings: strict
         ),
         // libFuzzer targets for the parsers (scripts/fuzz builds them with -sanitize=fuzzer);
@@ -240,7 +283,10 @@ let package = Package(
         // in-process connection, to the shell that started the worker.
         .target(name: "StoreWorker", dependencies: ["StoreHost", "StoreValue"], swiftSettings: strict),
         .executableTarget(name: "storesh-worker", dependencies: ["StoreWorker"], swiftSettings: strict),
-        .executableTarget(name: "storesh-fuzz", dependencies: ["CStorePlugin", "StoreHost", "StoreShell", "StoreValue", "InspectorRelay"], swiftSettings: strict),
+        .executableTarget(
+            name: "storesh-fuzz",
+            dependencies: ["CStorePlugin", "StoreHost", "StoreShell", "StoreValue", "InspectorRelay"],
+            swiftSettings: strict),
         .executableTarget(
             name: "store-demo",
             dependencies: ["ObservableStore", "Arboreal"],
@@ -248,19 +294,43 @@ let package = Package(
         ),
         // Waiting and locking helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
-        .testTarget(name: "ObservableStoreTests", dependencies: ["ObservableStore", "StoreTesting", "TestSupport", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+        .testTarget(
+            name: "ObservableStoreTests",
+            dependencies: [
+                "ObservableStore", "StoreTesting", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strict),
         // What the host's and the shell's tests share: plugins built at test time, hosts on a
         // virtual clock.
-        .target(name: "HostTestSupport", dependencies: ["StoreHost", "StoreValue", "TestSupport"], path: "Tests/HostTestSupport", swiftSettings: strict),
-        .testTarget(name: "StoreHostTests", dependencies: ["StoreHost", "StoreValue", "CStorePlugin", "HostTestSupport"], swiftSettings: strict),
-        .testTarget(name: "StoreShellTests", dependencies: ["StoreShell", "StoreHost", "StoreValue", "HostTestSupport"], swiftSettings: strict),
+        .target(
+            name: "HostTestSupport", dependencies: ["StoreHost", "StoreValue", "TestSupport"],
+            path: "Tests/HostTestSupport", swiftSettings: strict),
+        .testTarget(
+            name: "StoreHostTests", dependencies: ["StoreHost", "StoreValue", "CStorePlugin", "HostTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "StoreShellTests", dependencies: ["StoreShell", "StoreHost", "StoreValue", "HostTestSupport"],
+            swiftSettings: strict),
         // End to end: runs the built storesh binary, in batch mode and through a pseudo-terminal.
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
-        .testTarget(name: "StoreshTests", dependencies: ["TestSupport", "CPseudoTerminal", "CEditLine", "StoreHost"], swiftSettings: strict),
-        .testTarget(name: "StoreMCPTests", dependencies: ["StoreMCP", "StoreService", "StoreShell", "StoreHost", "StoreValue", "HostTestSupport", .product(name: "MCP", package: "swift-sdk")], swiftSettings: strict),
-        .testTarget(name: "StoreInspectorTests", dependencies: ["StoreInspector", "InspectorRelay", "StoreValue", "StoreService", "StoreShell", "StoreHost", "HostTestSupport"], swiftSettings: strict),
-        .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "ObservableStore"], swiftSettings: strict),
-        .testTarget(name: "ArborealTestingTests", dependencies: ["ArborealTesting", "Arboreal"], swiftSettings: strict),
+        .testTarget(
+            name: "StoreshTests", dependencies: ["TestSupport", "CPseudoTerminal", "CEditLine", "StoreHost"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "StoreMCPTests",
+            dependencies: [
+                "StoreMCP", "StoreService", "StoreShell", "StoreHost", "StoreValue", "HostTestSupport",
+                .product(name: "MCP", package: "swift-sdk"),
+            ], swiftSettings: strict),
+        .testTarget(
+            name: "StoreInspectorTests",
+            dependencies: [
+                "StoreInspector", "InspectorRelay", "StoreValue", "StoreService", "StoreShell", "StoreHost",
+                "HostTestSupport",
+            ], swiftSettings: strict),
+        .testTarget(
+            name: "StoreTestingTests", dependencies: ["StoreTesting", "ObservableStore"], swiftSettings: strict),
+        .testTarget(
+            name: "ArborealTestingTests", dependencies: ["ArborealTesting", "Arboreal"], swiftSettings: strict),
         .testTarget(
             name: "StorePluginTests",
             dependencies: [
@@ -270,7 +340,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "ArborealTests", dependencies: ["Arboreal", "ArborealTesting", "TestSupport", .product(name: "OpenCombine", package: "OpenCombine")], swiftSettings: strict),
+        .testTarget(
+            name: "ArborealTests",
+            dependencies: [
+                "Arboreal", "ArborealTesting", "TestSupport", .product(name: "OpenCombine", package: "OpenCombine"),
+            ], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 public import Observation
+
 /// A reference model, observed with Observation: `update` mutates the model in place and
 /// returns the effects to run.
 @MainActor

@@ -1,5 +1,5 @@
+public import Combine  // the system's, or this package's Combine target where there is none
 public import Observation
-public import Combine // the system's, or this package's Combine target where there is none
 
 /// Wraps a model so others can hear about its updates: `didUpdate` publishes each action
 /// after the wrapped model has applied it, effect results included. Reads of the wrapped

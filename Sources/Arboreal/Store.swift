@@ -1,6 +1,6 @@
-public import Observation
-public import Logging
 import Dispatch
+public import Logging
+public import Observation
 
 /// Holds an Arboreal model and runs its update for every action sent.
 ///
@@ -29,7 +29,8 @@ public final class Store<Model: ArborealModel>: ArborealStore {
 
     /// For test stores: when set, an action an effect produced is handed here instead of
     /// being applied, with the function that applies it as the store would have.
-    @ObservationIgnored package var holdEffectAction: (@MainActor (Model.Action, _ apply: @escaping @MainActor () -> Void) -> Void)?
+    @ObservationIgnored package var holdEffectAction:
+        (@MainActor (Model.Action, _ apply: @escaping @MainActor () -> Void) -> Void)?
 
     @ObservationIgnored @usableFromInline let inFlight = InFlightEffects()
     @ObservationIgnored private lazy var mailbox = EffectMailbox<Completion<Model.Action>> { [weak self] completions in

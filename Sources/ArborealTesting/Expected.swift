@@ -44,7 +44,9 @@ public final class Expected<Target: AnyObject> {
     }
 
     /// A model object this one holds, for writing to its properties.
-    public subscript<Child: AnyObject>(dynamicMember keyPath: ReferenceWritableKeyPath<Target, Child>) -> Expected<Child> {
+    public subscript<Child: AnyObject>(dynamicMember keyPath: ReferenceWritableKeyPath<Target, Child>) -> Expected<
+        Child
+    > {
         child(keyPath)
     }
 
@@ -54,7 +56,9 @@ public final class Expected<Target: AnyObject> {
     }
 
     /// The model objects this one holds in an array, each for writing to its properties.
-    public subscript<Element: AnyObject>(dynamicMember keyPath: ReferenceWritableKeyPath<Target, [Element]>) -> [Expected<Element>] {
+    public subscript<Element: AnyObject>(dynamicMember keyPath: ReferenceWritableKeyPath<Target, [Element]>)
+        -> [Expected<Element>]
+    {
         elements(keyPath)
     }
 
@@ -70,7 +74,8 @@ public final class Expected<Target: AnyObject> {
         let list = (book.expected(at: listKey) as? [Element]) ?? target()[keyPath: keyPath]
         return list.indices.map { index in
             Expected<Element>(place: listKey.appending(path: \[Element].[index]) ?? listKey, book: book) {
-                let elements = (book.recording ? book.expected(at: listKey) as? [Element] : nil) ?? find()?[keyPath: keyPath]
+                let elements =
+                    (book.recording ? book.expected(at: listKey) as? [Element] : nil) ?? find()?[keyPath: keyPath]
                 guard let elements, index < elements.count else { return nil }
                 return elements[index]
             }

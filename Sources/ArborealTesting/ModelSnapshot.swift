@@ -28,7 +28,9 @@ struct ModelSnapshot: Equatable, CustomStringConvertible {
             case .optional:
                 if let wrapped = mirror.children.first?.value { write(wrapped, indent: indent) } else { text += "nil" }
             case .collection:
-                list(mirror.children.enumerated().map { ("[\($0.offset)]", $0.element.value) }, open: "[", close: "]", indent: indent)
+                list(
+                    mirror.children.enumerated().map { ("[\($0.offset)]", $0.element.value) }, open: "[", close: "]",
+                    indent: indent)
             case .set:
                 elements(mirror.children.map(\.value), indent: indent)
             case .dictionary:
@@ -112,7 +114,9 @@ struct ModelSnapshot: Equatable, CustomStringConvertible {
         }
 
         private mutating func list(_ items: [(label: String, value: Any)], open: String, close: String, indent: Int) {
-            block(items.map { "\($0.label): " + picture($0.value, indent: indent + 1) }, open: open, close: close, indent: indent)
+            block(
+                items.map { "\($0.label): " + picture($0.value, indent: indent + 1) }, open: open, close: close,
+                indent: indent)
         }
 
         private mutating func block(_ lines: [String], open: String, close: String, indent: Int) {
@@ -121,7 +125,9 @@ struct ModelSnapshot: Equatable, CustomStringConvertible {
                 return
             }
             let inner = String(repeating: "  ", count: indent + 1)
-            text += open + "\n" + lines.map { inner + $0 }.joined(separator: ",\n") + "\n" + String(repeating: "  ", count: indent) + close
+            text +=
+                open + "\n" + lines.map { inner + $0 }.joined(separator: ",\n") + "\n"
+                + String(repeating: "  ", count: indent) + close
         }
 
         /// One value's picture at `indent`, written with this writer's open objects.

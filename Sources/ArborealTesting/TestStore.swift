@@ -93,7 +93,8 @@ public final class TestStore<Model: ArborealModel> where Model.Action: Equatable
         timeout: Duration? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
-        await engine.finish(timeout: timeout, at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        await engine.finish(
+            timeout: timeout, at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Moves `clock` (the test clock the model's environment sleeps on) forward, letting
@@ -116,26 +117,31 @@ public final class TestStore<Model: ArborealModel> where Model.Action: Equatable
     /// Runs `perform` (one action) between pictures of the model and checks the change
     /// against what `assert` wrote: the written values must hold, and — exhaustively — the
     /// written properties must be all that changed.
-    private func check(_ what: String, _ assert: ((Expected<Model>) -> Void)?, at location: TestLocation, perform: () -> Void) {
+    private func check(
+        _ what: String, _ assert: ((Expected<Model>) -> Void)?, at location: TestLocation, perform: () -> Void
+    ) {
         let model = store.state
         let before = ModelSnapshot(of: model)
         let book = ExpectationBook()
         assert?(Expected(place: \Model.self, book: book) { [weak model] in model })
         book.stopRecording()
         if ModelSnapshot(of: model) != before {
-            location.fail("the assertion \(what) changed the model itself: it reached a model object the test store cannot record writes to (in a dictionary, or by a method call); write the properties through the closure's argument")
+            location.fail(
+                "the assertion \(what) changed the model itself: it reached a model object the test store cannot record writes to (in a dictionary, or by a method call); write the properties through the closure's argument"
+            )
         }
         perform()
         let after = ModelSnapshot(of: store.state)
         guard let stated = book.picture(of: store.state, with: \.expected),
-              let unstated = book.picture(of: store.state, with: \.before)
+            let unstated = book.picture(of: store.state, with: \.before)
         else {
             return location.fail("a model object the assertion \(what) wrote to is no longer in the model")
         }
         if stated != after {
             location.fail(TestWording.notAsExpected(what), TestWording.difference(stated.text, after.text))
         } else if exhaustivity == .on, unstated != before {
-            let headline = book.isEmpty
+            let headline =
+                book.isEmpty
                 ? TestWording.changedUnexpectedly(what)
                 : "the state changed \(what) in ways the assertion does not state"
             location.fail(headline, TestWording.difference(before.text, unstated.text, legend: "(before: −, after: +)"))

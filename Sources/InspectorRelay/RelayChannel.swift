@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 package import StoreValue
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Reads relay messages from a pipe, blocking: for a thread of its own.
 package struct RelayReader {

@@ -54,9 +54,12 @@ package struct RelayedHead: Sendable, Equatable {
 
     /// The reason phrase of a status the inspector answers with.
     package static func phrase(_ status: Int) -> String {
-        [200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-         413: "Content Too Large", 415: "Unsupported Media Type", 431: "Request Header Fields Too Large",
-         503: "Service Unavailable"][status] ?? "Error"
+        [
+            200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+            405: "Method Not Allowed",
+            413: "Content Too Large", 415: "Unsupported Media Type", 431: "Request Header Fields Too Large",
+            503: "Service Unavailable",
+        ][status] ?? "Error"
     }
 }
 
@@ -136,7 +139,9 @@ package enum RelayMessage: Sendable, Equatable {
     /// The message a frame's type and body make. A body that does not read as its type
     /// says, or has bytes left over, is an error that says which.
     package init(type: UInt8, body: [UInt8]) throws(WireError) {
-        guard let kind = Kind(rawValue: type) else { throw WireError(description: "a relay message of unknown type \(type)") }
+        guard let kind = Kind(rawValue: type) else {
+            throw WireError(description: "a relay message of unknown type \(type)")
+        }
         var reader = WireReader(body)
         switch kind {
         case .listening:
@@ -149,7 +154,9 @@ package enum RelayMessage: Sendable, Equatable {
             let path = try reader.string()
             let query = try Self.readPairs(&reader)
             let headers = try Self.readPairs(&reader)
-            self = .request(id: id, RelayedRequest(method: method, path: path, query: query, headers: headers, body: try reader.counted()))
+            self = .request(
+                id: id,
+                RelayedRequest(method: method, path: path, query: query, headers: headers, body: try reader.counted()))
         case .closed:
             self = .closed(id: try reader.u32())
         case .head:
@@ -157,7 +164,9 @@ package enum RelayMessage: Sendable, Equatable {
             let status = Int(try reader.u32())
             let contentType = try reader.string()
             let headers = try Self.readPairs(&reader)
-            self = .head(id: id, RelayedHead(status: status, contentType: contentType, headers: headers, streams: try reader.bool()))
+            self = .head(
+                id: id,
+                RelayedHead(status: status, contentType: contentType, headers: headers, streams: try reader.bool()))
         case .body:
             let id = try reader.u32()
             self = .body(id: id, try reader.counted())
@@ -165,7 +174,8 @@ package enum RelayMessage: Sendable, Equatable {
             self = .end(id: try reader.u32())
         }
         guard reader.atEnd else {
-            throw WireError(description: "a relay message of type \(type) has \(reader.byteCount - reader.offset) bytes too many")
+            throw WireError(
+                description: "a relay message of type \(type) has \(reader.byteCount - reader.offset) bytes too many")
         }
     }
 

@@ -106,8 +106,9 @@ public struct Effects<Action> {
     func mapped<Other>(_ transform: @escaping (Action) -> Other) -> Effects<Other> {
         Effects<Other>(
             items: items.map {
-                .init(publisher: $0.publisher.map(transform).eraseToAnyPublisher(),
-                      cancelID: $0.cancelID, cancelInFlight: $0.cancelInFlight)
+                .init(
+                    publisher: $0.publisher.map(transform).eraseToAnyPublisher(),
+                    cancelID: $0.cancelID, cancelInFlight: $0.cancelInFlight)
             },
             cancellations: cancellations
         )

@@ -1,5 +1,5 @@
-public import Logging
 import Foundation
+public import Logging
 
 /// Holds a model's state and runs its update function for every action sent.
 ///

@@ -23,7 +23,9 @@ public struct TaskEffect<Output: Sendable>: Publisher {
 
     /// Starts the task for `subscriber`; cancelling the subscription cancels the task.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        subscriber.receive(subscription: TaskSubscription(subscriber: AnySubscriber<Output, Never>(subscriber), priority: priority, operation: operation))
+        subscriber.receive(
+            subscription: TaskSubscription(
+                subscriber: AnySubscriber<Output, Never>(subscriber), priority: priority, operation: operation))
     }
 }
 
@@ -34,7 +36,10 @@ private final class TaskSubscription<Output: Sendable>: Subscription, @unchecked
     private let priority: TaskPriority?
     private let operation: @Sendable () async -> Output
 
-    init(subscriber: AnySubscriber<Output, Never>, priority: TaskPriority?, operation: @escaping @Sendable () async -> Output) {
+    init(
+        subscriber: AnySubscriber<Output, Never>, priority: TaskPriority?,
+        operation: @escaping @Sendable () async -> Output
+    ) {
         self.subscriber = subscriber
         self.priority = priority
         self.operation = operation

@@ -16,11 +16,13 @@ struct InspectorResponse: Sendable {
     var body: Body
 
     static func json(_ text: String, status: Int = 200) -> InspectorResponse {
-        InspectorResponse(status: status, contentType: "application/json; charset=utf-8", body: .bytes(Array(text.utf8)))
+        InspectorResponse(
+            status: status, contentType: "application/json; charset=utf-8", body: .bytes(Array(text.utf8)))
     }
 
     static func text(_ status: Int, _ text: String) -> InspectorResponse {
-        InspectorResponse(status: status, contentType: "text/plain; charset=utf-8", body: .bytes(Array((text + "\n").utf8)))
+        InspectorResponse(
+            status: status, contentType: "text/plain; charset=utf-8", body: .bytes(Array((text + "\n").utf8)))
     }
 }
 
@@ -29,7 +31,9 @@ extension InspectorServer {
     /// a read, an operation or the event stream.
     func respond(to request: RelayedRequest) async -> InspectorResponse {
         guard let guardian else { return .text(503, "the inspector is not listening") }
-        if case .refused(let status, let reason) = guardian.check(method: request.method, path: request.path, queryToken: request.query["token"], headers: request.headers) {
+        if case .refused(let status, let reason) = guardian.check(
+            method: request.method, path: request.path, queryToken: request.query["token"], headers: request.headers)
+        {
             return .text(status, reason)
         }
         let number = { (name: String, otherwise: Int) in request.query[name].flatMap { Int($0) } ?? otherwise }
@@ -59,17 +63,26 @@ extension InspectorServer {
 
     /// Runs one operation: the body is a JSON object of its arguments (empty: none).
     private func perform(_ name: String, body: [UInt8]) async -> InspectorResponse {
-        guard body.count <= RelayedRequest.bodyLimit else { return .text(413, "an operation's arguments are at most 1 MiB") }
+        guard body.count <= RelayedRequest.bodyLimit else {
+            return .text(413, "an operation's arguments are at most 1 MiB")
+        }
         var arguments: [String: Value] = [:]
         if body.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {
             let value: Value
             do throws(TextError) {
                 value = try Literal.parse(body)
             } catch {
-                return .json(JSON.object([("ok", "false"), ("error", JSON.string("the arguments are not JSON: \(error.message)"))]), status: 400)
+                return .json(
+                    JSON.object([
+                        ("ok", "false"), ("error", JSON.string("the arguments are not JSON: \(error.message)")),
+                    ]), status: 400)
             }
             guard case .record(_, let fields) = value else {
-                return .json(JSON.object([("ok", "false"), ("error", JSON.string("the arguments must be a JSON object, not \(value.kindName)"))]), status: 400)
+                return .json(
+                    JSON.object([
+                        ("ok", "false"),
+                        ("error", JSON.string("the arguments must be a JSON object, not \(value.kindName)")),
+                    ]), status: 400)
             }
             for field in fields { arguments[field.label ?? ""] = field.value }
         }
@@ -78,15 +91,24 @@ extension InspectorServer {
 
     /// Every operation on offer, for a page that makes forms of them.
     private func operationsJSON() -> String {
-        JSON.array(service.operations.map { operation in
-            JSON.object([
-                ("name", JSON.string(operation.name)), ("summary", JSON.string(operation.summary)),
-                ("readsOnly", operation.readsOnly ? "true" : "false"),
-                ("parameters", JSON.array(operation.parameters.map { parameter in
-                    JSON.object([("name", JSON.string(parameter.name)), ("required", parameter.required ? "true" : "false"), ("doc", JSON.string(parameter.doc))])
-                })),
-            ])
-        })
+        JSON.array(
+            service.operations.map { operation in
+                JSON.object([
+                    ("name", JSON.string(operation.name)), ("summary", JSON.string(operation.summary)),
+                    ("readsOnly", operation.readsOnly ? "true" : "false"),
+                    (
+                        "parameters",
+                        JSON.array(
+                            operation.parameters.map { parameter in
+                                JSON.object([
+                                    ("name", JSON.string(parameter.name)),
+                                    ("required", parameter.required ? "true" : "false"),
+                                    ("doc", JSON.string(parameter.doc)),
+                                ])
+                            })
+                    ),
+                ])
+            })
     }
 
     /// The service's events as server-sent events: `session` (the summary, after any
@@ -113,7 +135,8 @@ extension InspectorServer {
                     sent = service.timeline.count
                 case .output(let output):
                     switch output {
-                    case .info, .report, .loaded: continuation.yield(EventStream.message("note", formatter.lines(for: output).joined()))
+                    case .info, .report, .loaded:
+                        continuation.yield(EventStream.message("note", formatter.lines(for: output).joined()))
                     default: break
                     }
                 }

@@ -42,7 +42,9 @@ public final class InspectorServer {
     /// address to open. Starting again answers the same address.
     public func start(port: Int = 0) async throws(ShellError) -> String {
         if let address { return address }
-        guard (0...65_535).contains(port) else { throw ShellError("the port must be from 0 to 65535, not \(port)", origin: .prompt) }
+        guard (0...65_535).contains(port) else {
+            throw ShellError("the port must be from 0 to 65535, not \(port)", origin: .prompt)
+        }
         let server: ServerProcess
         do {
             server = try ServerProcess(port: port)
@@ -81,7 +83,8 @@ public final class InspectorServer {
         default:
             serving = nil
             server.stop()
-            throw ShellError("the inspector's server did not start listening on 127.0.0.1:\(port) within 5 seconds", origin: .prompt)
+            throw ShellError(
+                "the inspector's server did not start listening on 127.0.0.1:\(port) within 5 seconds", origin: .prompt)
         }
     }
 
@@ -107,7 +110,7 @@ public final class InspectorServer {
         case .closed(let id):
             answering.removeValue(forKey: id)?.cancel()
         case .listening, .cannotListen, .head, .body, .end:
-            break // not the server's to say now
+            break  // not the server's to say now
         }
     }
 
@@ -119,10 +122,19 @@ public final class InspectorServer {
         for (name, value) in response.headers { headers[name] = value }
         switch response.body {
         case .bytes(let bytes):
-            writer.send(.head(id: id, RelayedHead(status: response.status, contentType: response.contentType, headers: headers)))
+            writer.send(
+                .head(id: id, RelayedHead(status: response.status, contentType: response.contentType, headers: headers))
+            )
             if !bytes.isEmpty { writer.send(.body(id: id, bytes)) }
         case .events(let stream):
-            guard writer.send(.head(id: id, RelayedHead(status: response.status, contentType: response.contentType, headers: headers, streams: true))) else { break }
+            guard
+                writer.send(
+                    .head(
+                        id: id,
+                        RelayedHead(
+                            status: response.status, contentType: response.contentType, headers: headers, streams: true)
+                    ))
+            else { break }
             for await event in stream.events {
                 guard writer.send(.body(id: id, event)) else { break }
             }

@@ -5,7 +5,8 @@
 enum PageAssets {
     /// The files put into the page, by name in `Page/`.
     static let parts: [(name: String, text: String)] = [
-        ("inspector.css", inspectorCss), ("inspector.js", inspectorJs), ("timeline.js", timelineJs), ("state.js", stateJs),
+        ("inspector.css", inspectorCss), ("inspector.js", inspectorJs), ("timeline.js", timelineJs),
+        ("state.js", stateJs),
     ]
 
     /// Every embedded file by its name in `Page/`, for the test that they match.
@@ -16,8 +17,11 @@ enum PageAssets {
         var text = indexHtml
         for part in parts { text = text.replacing("{{\(part.name)}}", with: part.text) }
         text = text.replacing("{{nonce}}", with: nonce)
-        let policy = "default-src 'none'; script-src 'nonce-\(nonce)'; style-src 'nonce-\(nonce)'; connect-src 'self'; img-src 'self' data:; "
+        let policy =
+            "default-src 'none'; script-src 'nonce-\(nonce)'; style-src 'nonce-\(nonce)'; connect-src 'self'; img-src 'self' data:; "
             + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-        return InspectorResponse(status: 200, contentType: "text/html; charset=utf-8", headers: ["Content-Security-Policy": policy], body: .bytes(Array(text.utf8)))
+        return InspectorResponse(
+            status: 200, contentType: "text/html; charset=utf-8", headers: ["Content-Security-Policy": policy],
+            body: .bytes(Array(text.utf8)))
     }
 }

@@ -27,7 +27,11 @@ public struct RequestGuard: Sendable {
     public func check(method: String, path: String, queryToken: String?, headers: [String: String]) -> Verdict {
         let names = ["127.0.0.1:\(port)", "localhost:\(port)"]
         guard let host = headers["host"]?.lowercased(), names.contains(host) else {
-            return .refused(status: 403, reason: "this inspector answers only to Host 127.0.0.1:\(port) or localhost:\(port), not '\(headers["host"] ?? "")'")
+            return .refused(
+                status: 403,
+                reason:
+                    "this inspector answers only to Host 127.0.0.1:\(port) or localhost:\(port), not '\(headers["host"] ?? "")'"
+            )
         }
         if let origin = headers["origin"], !names.contains(where: { "http://\($0)" == origin.lowercased() }) {
             return .refused(status: 403, reason: "requests from another origin ('\(origin)') are refused")
@@ -36,7 +40,8 @@ public struct RequestGuard: Sendable {
             return .refused(status: 403, reason: "requests from another site (Sec-Fetch-Site: \(site)) are refused")
         }
         guard let given = headers["x-storesh-token"] ?? queryToken else {
-            return .refused(status: 401, reason: "the inspector needs its token: open the address storesh printed (…/?token=…)")
+            return .refused(
+                status: 401, reason: "the inspector needs its token: open the address storesh printed (…/?token=…)")
         }
         guard Self.same(given, token) else {
             return .refused(status: 403, reason: "wrong token: open the address storesh printed")
@@ -48,7 +53,8 @@ public struct RequestGuard: Sendable {
         case "POST":
             guard acts else { return .refused(status: 405, reason: "\(path) is read with GET") }
             guard headers["content-type"]?.lowercased().hasPrefix("application/json") == true else {
-                return .refused(status: 415, reason: "an operation's arguments are a JSON object (Content-Type: application/json)")
+                return .refused(
+                    status: 415, reason: "an operation's arguments are a JSON object (Content-Type: application/json)")
             }
         default:
             return .refused(status: 405, reason: "the inspector takes GET and POST, not \(method)")
@@ -58,7 +64,8 @@ public struct RequestGuard: Sendable {
 
     /// Compares in time that does not depend on where the texts differ.
     static func same(_ given: String, _ expected: String) -> Bool {
-        let a = Array(given.utf8), b = Array(expected.utf8)
+        let a = Array(given.utf8)
+        let b = Array(expected.utf8)
         var difference = UInt8(a.count == b.count ? 0 : 1)
         for index in 0..<b.count { difference |= (index < a.count ? a[index] : 0) ^ b[index] }
         return difference == 0

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import InspectorRelay
 import StoreHost
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The inspector's HTTP server: `storesh-inspector`, a process of storesh's own (beside
 /// storesh, or `$STORESH_INSPECTOR`). storesh writes it answers on its descriptor 3 and
@@ -26,8 +27,14 @@ final class ServerProcess: @unchecked Sendable {
     /// Starts a server that is to listen on 127.0.0.1 at `port` (0: any).
     init(port: Int) throws(StartFailure) {
         var searched: [String] = []
-        guard let program = CompanionProgram.path(named: "storesh-inspector", overriddenBy: "STORESH_INSPECTOR", searched: &searched) else {
-            throw StartFailure(description: "storesh-inspector is not beside storesh (looked in \(searched.joined(separator: ", "))); build it with 'swift build --product storesh-inspector', or set STORESH_INSPECTOR to its path")
+        guard
+            let program = CompanionProgram.path(
+                named: "storesh-inspector", overriddenBy: "STORESH_INSPECTOR", searched: &searched)
+        else {
+            throw StartFailure(
+                description:
+                    "storesh-inspector is not beside storesh (looked in \(searched.joined(separator: ", "))); build it with 'swift build --product storesh-inspector', or set STORESH_INSPECTOR to its path"
+            )
         }
         let answers: (read: Int32, write: Int32)
         let requests: (read: Int32, write: Int32)
@@ -42,9 +49,10 @@ final class ServerProcess: @unchecked Sendable {
         defer { if errors >= 0 { close(errors) } }
         let output: Spawn.Descriptor = errors >= 0 ? .copy(of: errors) : .nullInput
         do {
-            pid = try Spawn.start(program, arguments: ["--port", String(port)],
-                                  descriptors: [.nullInput, output, output, .copy(of: answers.read), .copy(of: requests.write)],
-                                  ownProcessGroup: true)
+            pid = try Spawn.start(
+                program, arguments: ["--port", String(port)],
+                descriptors: [.nullInput, output, output, .copy(of: answers.read), .copy(of: requests.write)],
+                ownProcessGroup: true)
         } catch {
             for fd in [answers.read, answers.write, requests.read, requests.write] { close(fd) }
             throw StartFailure(description: "cannot run \(program): \(error)")
@@ -61,7 +69,7 @@ final class ServerProcess: @unchecked Sendable {
                 while let message = try? reader.next() { continuation.yield(message) }
             }
             continuation.finish()
-            close(fd) // read to its end, or given up on: the server gets EPIPE should it still write
+            close(fd)  // read to its end, or given up on: the server gets EPIPE should it still write
         }
     }
 

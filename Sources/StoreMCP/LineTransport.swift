@@ -3,8 +3,9 @@ import Logging
 import MCP
 import StoreHost
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// MCP's stdio transport: one JSON-RPC message per line, read from `input` and written
@@ -44,7 +45,9 @@ actor LineTransport: Transport {
                 ledger.noteRequests(in: line)
                 continuation.yield(line)
             } tooLong: { length in
-                StandardStreams.error("storesh mcp: a message of \(length) bytes was dropped: longer than the limit of \(LineTransport.lineLimit)\n")
+                StandardStreams.error(
+                    "storesh mcp: a message of \(length) bytes was dropped: longer than the limit of \(LineTransport.lineLimit)\n"
+                )
             }
             continuation.finish()
         }
@@ -99,7 +102,11 @@ actor LineTransport: Transport {
                     skipping = false
                 } else {
                     pending.append(contentsOf: buffer[start..<newline])
-                    if pending.count > lineLimit { tooLong(pending.count) } else if !pending.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { handle(pending) }
+                    if pending.count > lineLimit {
+                        tooLong(pending.count)
+                    } else if !pending.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) {
+                        handle(pending)
+                    }
                     pending = Data()
                 }
                 start = newline + 1
@@ -133,7 +140,9 @@ final class AnswerLedger: Sendable {
     /// The ids of the messages in `data` (one message or a batch), each with whether it
     /// is a request (a method and an id) or an answer.
     private static func ids(in data: Data) -> [(id: String, isRequest: Bool)] {
-        guard let parsed = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return [] }
+        guard let parsed = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+            return []
+        }
         let messages = (parsed as? [Any]) ?? [parsed]
         return messages.compactMap { message in
             guard let object = message as? [String: Any], let id = object["id"], !(id is NSNull) else { return nil }

@@ -29,12 +29,13 @@ public final class MCPSessionServer {
         server = Server(
             name: "storesh", version: version, title: "storesh",
             instructions: """
-            A storesh session: a model (an Elm-style store) loaded from a plugin. Send actions with send \
-            (as typed at the storesh prompt) or the action_ tools, read the state with state or the \
-            storesh://state resources, travel in time with log, goto, undo and redo, check with expect. \
-            run takes any storesh line (:help lists the commands).
-            """,
-            capabilities: .init(logging: .init(), resources: .init(subscribe: true, listChanged: true), tools: .init(listChanged: true))
+                A storesh session: a model (an Elm-style store) loaded from a plugin. Send actions with send \
+                (as typed at the storesh prompt) or the action_ tools, read the state with state or the \
+                storesh://state resources, travel in time with log, goto, undo and redo, check with expect. \
+                run takes any storesh line (:help lists the commands).
+                """,
+            capabilities: .init(
+                logging: .init(), resources: .init(subscribe: true, listChanged: true), tools: .init(listChanged: true))
         )
     }
 
@@ -87,7 +88,9 @@ public final class MCPSessionServer {
         }
     }
 
-    private static func call(_ parameters: CallTool.Parameters, on service: SessionService) async throws -> CallTool.Result {
+    private static func call(_ parameters: CallTool.Parameters, on service: SessionService) async throws
+        -> CallTool.Result
+    {
         guard service.operation(named: parameters.name) != nil else {
             var message = "unknown tool '\(parameters.name)'; tools/list lists them"
             if parameters.name.hasPrefix(SessionService.actionPrefix), service.core.current == nil {
@@ -99,7 +102,10 @@ public final class MCPSessionServer {
         do throws(ValueBridge.TooDeep) {
             arguments = try ValueBridge.arguments(parameters.arguments)
         } catch {
-            return ToolCatalog.result(Outcome(operation: parameters.name, succeeded: false, outputs: [.error(ShellError(error.message, origin: .prompt))]))
+            return ToolCatalog.result(
+                Outcome(
+                    operation: parameters.name, succeeded: false,
+                    outputs: [.error(ShellError(error.message, origin: .prompt))]))
         }
         return ToolCatalog.result(await service.perform(parameters.name, arguments: arguments))
     }
@@ -117,7 +123,8 @@ public final class MCPSessionServer {
     private func forward(_ event: ServiceEvent) async {
         switch event {
         case .stateChanged:
-            for uri in subscriptions.sorted() where uri == SessionResources.state || uri.hasPrefix(SessionResources.statePrefix) {
+            for uri in subscriptions.sorted()
+            where uri == SessionResources.state || uri.hasPrefix(SessionResources.statePrefix) {
                 await notify(ResourceUpdatedNotification.message(.init(uri: uri)))
             }
         case .timelineChanged:
@@ -131,11 +138,17 @@ public final class MCPSessionServer {
             }
         case .output(let output):
             let level: LogLevel = if case .error = output { .error } else { .info }
-            guard LogLevel.allCases.firstIndex(of: level)! >= LogLevel.allCases.firstIndex(of: logLevel)! else { return }
+            guard LogLevel.allCases.firstIndex(of: level)! >= LogLevel.allCases.firstIndex(of: logLevel)! else {
+                return
+            }
             let text = OutputFormatter(format: .tree).lines(for: output).joined(separator: "\n")
             let record = OutputFormatter(format: .json).lines(for: output).joined()
             guard !text.isEmpty else { return }
-            await notify(LogMessageNotification.message(.init(level: level, logger: "storesh", data: .object(["text": .string(text), "record": ValueBridge.json(record)]))))
+            await notify(
+                LogMessageNotification.message(
+                    .init(
+                        level: level, logger: "storesh",
+                        data: .object(["text": .string(text), "record": ValueBridge.json(record)]))))
         }
     }
 

@@ -13,17 +13,26 @@ enum SessionResources {
     static let schema = "storesh://schema"
 
     static let list: [Resource] = [
-        Resource(name: "state", uri: state, title: "State", description: "The current model's state, as JSON.", mimeType: "application/json"),
-        Resource(name: "timeline", uri: timeline, title: "Timeline",
-                 description: "The newest actions, effect events and actions effects applied, in order, as JSON (the log tool gives the whole history).",
-                 mimeType: "application/json"),
-        Resource(name: "schema", uri: schema, title: "Schema", description: "The current model's actions: names, parameters and their kinds, docs.", mimeType: "application/json"),
+        Resource(
+            name: "state", uri: state, title: "State", description: "The current model's state, as JSON.",
+            mimeType: "application/json"),
+        Resource(
+            name: "timeline", uri: timeline, title: "Timeline",
+            description:
+                "The newest actions, effect events and actions effects applied, in order, as JSON (the log tool gives the whole history).",
+            mimeType: "application/json"),
+        Resource(
+            name: "schema", uri: schema, title: "Schema",
+            description: "The current model's actions: names, parameters and their kinds, docs.",
+            mimeType: "application/json"),
     ]
 
     static let templates: [Resource.Template] = [
-        Resource.Template(uriTemplate: "storesh://state/{path}", name: "state-part", title: "Part of the state",
-                          description: "The part of the state at a path: count, todos[0].title, todos[\"t1\"] (percent-encoded where a URI needs it).",
-                          mimeType: "application/json"),
+        Resource.Template(
+            uriTemplate: "storesh://state/{path}", name: "state-part", title: "Part of the state",
+            description:
+                "The part of the state at a path: count, todos[0].title, todos[\"t1\"] (percent-encoded where a URI needs it).",
+            mimeType: "application/json")
     ]
 
     /// The contents of `uri`; an error with the shell's message when the read fails (no
@@ -40,25 +49,32 @@ enum SessionResources {
             }
             return [.text(text, uri: uri, mimeType: "application/json")]
         case schema:
-            return [.text(try await record(of: service.run(":actions"), uri: uri), uri: uri, mimeType: "application/json")]
+            return [
+                .text(try await record(of: service.run(":actions"), uri: uri), uri: uri, mimeType: "application/json")
+            ]
         case state:
             return try await stateContents(path: nil, uri: uri, service: service)
         default:
-            guard uri.hasPrefix(statePrefix) else { throw MCPError.invalidParams("no resource \(uri); resources/list lists them") }
+            guard uri.hasPrefix(statePrefix) else {
+                throw MCPError.invalidParams("no resource \(uri); resources/list lists them")
+            }
             let encoded = String(uri.dropFirst(statePrefix.count))
             let path = encoded.removingPercentEncoding ?? encoded
             return try await stateContents(path: path.isEmpty ? nil : path, uri: uri, service: service)
         }
     }
 
-    @MainActor private static func stateContents(path: String?, uri: String, service: SessionService) async throws -> [Resource.Content] {
+    @MainActor private static func stateContents(path: String?, uri: String, service: SessionService) async throws
+        -> [Resource.Content]
+    {
         let outcome = await service.perform("state", arguments: path.map { ["path": .string($0)] } ?? [:])
         guard outcome.succeeded, case .state(_, let value, _, _)? = outcome.outputs.last else {
             throw MCPError.invalidParams(outcome.errors.first?.message ?? "the state could not be read")
         }
         let json = JSON.value(value)
         guard json.utf8.count <= Outcome.characterLimit else {
-            let note = "The state\(path.map { " at \($0)" } ?? "") is \(json.utf8.count) characters of JSON, more than the \(Outcome.characterLimit) a read gives: read a part, storesh://state/PATH (such as \(statePrefix)todos%5B0%5D), or use the state tool with a depth."
+            let note =
+                "The state\(path.map { " at \($0)" } ?? "") is \(json.utf8.count) characters of JSON, more than the \(Outcome.characterLimit) a read gives: read a part, storesh://state/PATH (such as \(statePrefix)todos%5B0%5D), or use the state tool with a depth."
             return [.text(note, uri: uri, mimeType: "text/plain")]
         }
         return [.text(json, uri: uri, mimeType: "application/json")]

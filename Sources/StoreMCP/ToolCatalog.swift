@@ -13,7 +13,9 @@ enum ToolCatalog {
             properties[parameter.name] = .object(schema)
         }
         let required = operation.parameters.filter(\.required).map { MCP.Value.string($0.name) }
-        var input: [String: MCP.Value] = ["type": "object", "properties": .object(properties), "additionalProperties": false]
+        var input: [String: MCP.Value] = [
+            "type": "object", "properties": .object(properties), "additionalProperties": false,
+        ]
         if !required.isEmpty { input["required"] = .array(required) }
         return Tool(
             name: operation.name, description: operation.summary, inputSchema: .object(input),

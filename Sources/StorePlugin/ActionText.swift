@@ -9,8 +9,8 @@ import StoreValue
 enum ActionText {
     static func render(_ action: Any) -> String {
         guard let encodable = action as? any Encodable,
-              let value = try? ValueEncoder().encode(encodable),
-              let enumCase = EnumCase(value)
+            let value = try? ValueEncoder().encode(encodable),
+            let enumCase = EnumCase(value)
         else { return "\(action)" }
         var writer = ActionTextWriter()
         write(enumCase, into: &writer)
@@ -25,7 +25,7 @@ enum ActionText {
         /// nil when `value` is not that shape.
         init?(_ value: Value) {
             guard case .record(_, let outer) = value, outer.count == 1, let name = outer[0].label,
-                  case .record(_, let payload) = outer[0].value
+                case .record(_, let payload) = outer[0].value
             else { return nil }
             self.name = name
             self.payload = payload
@@ -42,7 +42,8 @@ enum ActionText {
         }
         // A keyed child: `.todos("t1", .toggle)`.
         if payload.count == 2, payload[0].label == "_0", payload[1].label == "_1", isScalar(payload[0].value),
-           let inner = EnumCase(payload[1].value) {
+            let inner = EnumCase(payload[1].value)
+        {
             writer.appendKey(payload[0].value)
             write(inner, into: &writer)
             return

@@ -23,11 +23,15 @@ extension PluginModel {
                     state: state, actions: actions, context: context
                 )
                 return PluginStore(
-                    dispatch: { index, arguments throws(PluginFailure) in try box.dispatch(action: index, arguments: arguments) },
+                    dispatch: { index, arguments throws(PluginFailure) in
+                        try box.dispatch(action: index, arguments: arguments)
+                    },
                     snapshot: { try box.snapshot() },
                     dispose: { box.dispose() },
-                    replay: { index, arguments throws(PluginFailure) in try box.replay(action: index, arguments: arguments) },
-                    restore: nil // a reference model has no snapshot to decode from: the host replays from the start
+                    replay: { index, arguments throws(PluginFailure) in
+                        try box.replay(action: index, arguments: arguments)
+                    },
+                    restore: nil  // a reference model has no snapshot to decode from: the host replays from the start
                 )
             }
         )
@@ -46,15 +50,19 @@ final class ArborealStoreBox<Model: ArborealModel, State: Encodable> {
     private var dispatching: String?
     private var effectsStarted = 0
 
-    init(model: Model, environment: Model.Environment, state: @escaping (Model) -> State,
-         actions: [ActionSchema<Model.Action>], context: StoreContext) {
+    init(
+        model: Model, environment: Model.Environment, state: @escaping (Model) -> State,
+        actions: [ActionSchema<Model.Action>], context: StoreContext
+    ) {
         store = Arboreal.Store(state: model, environment: environment)
         self.state = state
         self.actions = actions
         self.context = context
         store.onEffectEvent = { [unowned self] event in
             if case .emitted = event { self.beforeEffectAction = try? self.snapshot() }
-            if self.context.forward(event, dispatching: self.dispatching), self.dispatching != nil { self.effectsStarted += 1 }
+            if self.context.forward(event, dispatching: self.dispatching), self.dispatching != nil {
+                self.effectsStarted += 1
+            }
         }
         store.onEffectAction = { [unowned self] effect, action in
             let changed = (try? self.snapshot()) != self.beforeEffectAction

@@ -63,7 +63,9 @@ enum DiagnosticsRoute {
     private static func deliver(_ message: String) {
         if let current {
             let action = current.source.diagnosedAction(at: current.index)
-            action.context.services.log(Int32(SP_LOG_WARNING), "\(text(of: action.name, params: action.params, with: current.arguments)): \(message)")
+            action.context.services.log(
+                Int32(SP_LOG_WARNING),
+                "\(text(of: action.name, params: action.params, with: current.arguments)): \(message)")
         } else if effectReports != nil {
             effectReports!.append(message)
         }
@@ -79,7 +81,9 @@ enum DiagnosticsRoute {
         effectReports = nil
         guard !reports.isEmpty else { return }
         let label = action()
-        for message in reports { context.services.log(Int32(SP_LOG_WARNING), "\(label) (sent by an effect): \(message)") }
+        for message in reports {
+            context.services.log(Int32(SP_LOG_WARNING), "\(label) (sent by an effect): \(message)")
+        }
     }
 }
 

@@ -46,25 +46,37 @@ public struct HostScheduler: Scheduler, Sendable {
             }
 
             /// The span's length without its sign.
-            public var magnitude: Int64 { nanoseconds.magnitude > UInt64(Int64.max) ? .max : Int64(nanoseconds.magnitude) }
+            public var magnitude: Int64 {
+                nanoseconds.magnitude > UInt64(Int64.max) ? .max : Int64(nanoseconds.magnitude)
+            }
 
             /// `s` seconds.
-            public static func seconds(_ s: Int) -> Stride { .init(nanoseconds: Int64(saturating: s, unit: 1_000_000_000)) }
+            public static func seconds(_ s: Int) -> Stride {
+                .init(nanoseconds: Int64(saturating: s, unit: 1_000_000_000))
+            }
             /// `s` seconds, fractions included.
             public static func seconds(_ s: Double) -> Stride { .init(nanoseconds: Int64(saturating: s * 1e9)) }
             /// `ms` milliseconds.
-            public static func milliseconds(_ ms: Int) -> Stride { .init(nanoseconds: Int64(saturating: ms, unit: 1_000_000)) }
+            public static func milliseconds(_ ms: Int) -> Stride {
+                .init(nanoseconds: Int64(saturating: ms, unit: 1_000_000))
+            }
             /// `us` microseconds.
-            public static func microseconds(_ us: Int) -> Stride { .init(nanoseconds: Int64(saturating: us, unit: 1_000)) }
+            public static func microseconds(_ us: Int) -> Stride {
+                .init(nanoseconds: Int64(saturating: us, unit: 1_000))
+            }
             /// `ns` nanoseconds.
             public static func nanoseconds(_ ns: Int) -> Stride { .init(nanoseconds: Int64(saturating: ns, unit: 1)) }
 
             /// True when `a` is shorter than `b`.
             public static func < (a: Stride, b: Stride) -> Bool { a.nanoseconds < b.nanoseconds }
             /// The two spans together.
-            public static func + (a: Stride, b: Stride) -> Stride { .init(nanoseconds: a.nanoseconds.addingSaturated(b.nanoseconds)) }
+            public static func + (a: Stride, b: Stride) -> Stride {
+                .init(nanoseconds: a.nanoseconds.addingSaturated(b.nanoseconds))
+            }
             /// `a` less `b`.
-            public static func - (a: Stride, b: Stride) -> Stride { .init(nanoseconds: a.nanoseconds.subtractingSaturated(b.nanoseconds)) }
+            public static func - (a: Stride, b: Stride) -> Stride {
+                .init(nanoseconds: a.nanoseconds.subtractingSaturated(b.nanoseconds))
+            }
             /// The product, with spans counted in seconds.
             public static func * (a: Stride, b: Stride) -> Stride {
                 .init(nanoseconds: a.nanoseconds.multipliedSaturated(by: b.nanoseconds, dividingBy: 1_000_000_000))
@@ -94,7 +106,10 @@ public struct HostScheduler: Scheduler, Sendable {
     }
 
     /// Runs `action` on the main thread when the host clock reaches `date`.
-    public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?, _ action: @escaping () -> Void) {
+    public func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?,
+        _ action: @escaping () -> Void
+    ) {
         let work = UncheckedAction(action)
         HostTimers.Pending(services).start(deadline: date.nanoseconds, fire: { work.run() }, onCancel: {})
     }
@@ -104,7 +119,8 @@ public struct HostScheduler: Scheduler, Sendable {
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
         options: Never?, _ action: @escaping () -> Void
     ) -> any Cancellable {
-        let repeating = RepeatingTimer(services: services, action: UncheckedAction(action), interval: interval.nanoseconds)
+        let repeating = RepeatingTimer(
+            services: services, action: UncheckedAction(action), interval: interval.nanoseconds)
         repeating.schedule(at: date.nanoseconds)
         return repeating
     }
@@ -134,12 +150,14 @@ private final class RepeatingTimer: Cancellable, @unchecked Sendable {
     func schedule(at deadline: Int64) {
         let pending = HostTimers.Pending(services)
         current = pending
-        pending.start(deadline: deadline, fire: { [weak self] in
-            guard let self, !self.isCancelled else { return }
-            self.action.run()
-            // The end of time comes once: a timer there is not scheduled there again.
-            if deadline < .max { self.schedule(at: deadline.addingSaturated(self.interval)) }
-        }, onCancel: {})
+        pending.start(
+            deadline: deadline,
+            fire: { [weak self] in
+                guard let self, !self.isCancelled else { return }
+                self.action.run()
+                // The end of time comes once: a timer there is not scheduled there again.
+                if deadline < .max { self.schedule(at: deadline.addingSaturated(self.interval)) }
+            }, onCancel: {})
     }
 
     func cancel() {

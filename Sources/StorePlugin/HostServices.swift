@@ -24,4 +24,3 @@ struct HostServices: @unchecked Sendable {
         return DispatchQueue.main.sync { MainActor.assumeIsolated(body) }
     }
 }
-

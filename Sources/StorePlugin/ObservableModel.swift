@@ -28,10 +28,14 @@ extension PluginModel {
                     restore = { value throws(PluginFailure) in try box.restore(value) }
                 }
                 return PluginStore(
-                    dispatch: { index, arguments throws(PluginFailure) in try box.dispatch(action: index, arguments: arguments) },
+                    dispatch: { index, arguments throws(PluginFailure) in
+                        try box.dispatch(action: index, arguments: arguments)
+                    },
                     snapshot: { try box.snapshot() },
                     dispose: { box.dispose() },
-                    replay: { index, arguments throws(PluginFailure) in try box.replay(action: index, arguments: arguments) },
+                    replay: { index, arguments throws(PluginFailure) in
+                        try box.replay(action: index, arguments: arguments)
+                    },
                     restore: restore,
                     changes: { try box.changes() },
                     encodedSnapshot: { box.encodedSnapshot() }
@@ -79,7 +83,9 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable>: DiagnosticsSou
                 self.beforeEffectAction = self.store.state
                 DiagnosticsRoute.collectForEffectAction()
             }
-            if self.context.forward(event, dispatching: self.dispatching), self.dispatching != nil { self.effectsStarted += 1 }
+            if self.context.forward(event, dispatching: self.dispatching), self.dispatching != nil {
+                self.effectsStarted += 1
+            }
         }
         store.onEffectAction = { [unowned self] effect, action in
             let changed = self.beforeEffectAction.map { $0 != self.store.state } ?? true
@@ -111,12 +117,15 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable>: DiagnosticsSou
     @usableFromInline
     func restore(_ value: Value) throws(PluginFailure) {
         guard let type = Model.self as? any Decodable.Type else {
-            throw PluginFailure(code: Int32(SP_ERR_REJECTED), message: "\(Model.self) is not Decodable, so it cannot be restored from a snapshot")
+            throw PluginFailure(
+                code: Int32(SP_ERR_REJECTED),
+                message: "\(Model.self) is not Decodable, so it cannot be restored from a snapshot")
         }
         do {
             pending = try Self.decode(type, from: value)
         } catch {
-            throw PluginFailure(code: Int32(SP_ERR_BAD_ARGUMENTS), message: "cannot restore \(Model.self): \(describe(error))")
+            throw PluginFailure(
+                code: Int32(SP_ERR_BAD_ARGUMENTS), message: "cannot restore \(Model.self): \(describe(error))")
         }
         // storeplugin.h: a restore cancels the effects in flight. Left to the store's
         // release at the next action, they could still answer into the state jumped to.

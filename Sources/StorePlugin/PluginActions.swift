@@ -48,15 +48,23 @@ public enum PluginActionSchemas {
     /// A typed whole-number argument.
     public static func param(_ type: Int32.Type, label: String?, doc: String? = nil) -> Param { .int(label, doc: doc) }
     /// A typed number argument.
-    public static func param(_ type: Double.Type, label: String?, doc: String? = nil) -> Param { .double(label, doc: doc) }
+    public static func param(_ type: Double.Type, label: String?, doc: String? = nil) -> Param {
+        .double(label, doc: doc)
+    }
     /// A typed number argument.
-    public static func param(_ type: Float.Type, label: String?, doc: String? = nil) -> Param { .double(label, doc: doc) }
+    public static func param(_ type: Float.Type, label: String?, doc: String? = nil) -> Param {
+        .double(label, doc: doc)
+    }
     /// A typed `true`/`false` argument.
     public static func param(_ type: Bool.Type, label: String?, doc: String? = nil) -> Param { .bool(label, doc: doc) }
     /// A typed text argument.
-    public static func param(_ type: String.Type, label: String?, doc: String? = nil) -> Param { .string(label, doc: doc) }
+    public static func param(_ type: String.Type, label: String?, doc: String? = nil) -> Param {
+        .string(label, doc: doc)
+    }
     /// Any other `Decodable` payload: a value tree.
-    public static func param<T: Decodable>(_ type: T.Type, label: String?, doc: String? = nil) -> Param { .value(label, doc: doc) }
+    public static func param<T: Decodable>(_ type: T.Type, label: String?, doc: String? = nil) -> Param {
+        .value(label, doc: doc)
+    }
 
     /// A case whose one payload is a child's action enum: the child's actions, each
     /// under `name.` (`child.increment`).
@@ -110,7 +118,9 @@ extension PluginModel {
         services: [ServiceDeclaration] = [],
         environment: @escaping @MainActor (PluginEnvironment) -> Model.Environment
     ) -> PluginModel where Model.Action: PluginActions {
-        observable(name, doc: doc, initial: initial, actions: Model.Action.pluginActions, services: services, environment: environment)
+        observable(
+            name, doc: doc, initial: initial, actions: Model.Action.pluginActions, services: services,
+            environment: environment)
     }
 
     /// Exports an Arboreal model whose actions are `@PluginActions`.
@@ -122,6 +132,8 @@ extension PluginModel {
         services: [ServiceDeclaration] = [],
         environment: @escaping @MainActor (PluginEnvironment) -> Model.Environment
     ) -> PluginModel where Model.Action: PluginActions {
-        arboreal(name, doc: doc, initial: initial, state: state, actions: Model.Action.pluginActions, services: services, environment: environment)
+        arboreal(
+            name, doc: doc, initial: initial, state: state, actions: Model.Action.pluginActions, services: services,
+            environment: environment)
     }
 }

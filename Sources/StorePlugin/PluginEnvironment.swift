@@ -1,4 +1,5 @@
 import CStorePlugin
+
 /// What the host gives a model's environment: its clock (as a Swift `Clock` and as a
 /// Combine-style scheduler), the services the model declared, and its log.
 @MainActor
@@ -49,7 +50,9 @@ public struct Service<Function>: @unchecked Sendable {
     @MainActor
     public func failure() -> String? {
         let host = context.services.host
-        guard host.struct_size >= UInt32(MemoryLayout<storeplugin_host>.size), let check = host.service_failure else { return nil }
+        guard host.struct_size >= UInt32(MemoryLayout<storeplugin_host>.size), let check = host.service_failure else {
+            return nil
+        }
         var error = sp_error()
         error.struct_size = UInt32(MemoryLayout<sp_error>.size)
         guard check(host.host_data, &error) != Int32(SP_OK) else { return nil }

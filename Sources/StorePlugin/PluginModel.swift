@@ -19,7 +19,8 @@ public struct PluginModel: @unchecked Sendable {
     @usableFromInline
     init(
         name: String, doc: String, actions: [(name: String, doc: String, params: [Param])],
-        services: [ServiceDeclaration], makeStore: @escaping @MainActor (StoreContext) throws(PluginFailure) -> PluginStore
+        services: [ServiceDeclaration],
+        makeStore: @escaping @MainActor (StoreContext) throws(PluginFailure) -> PluginStore
     ) {
         self.name = name
         self.doc = doc
@@ -66,8 +67,12 @@ struct PluginFailure: Error {
         self.message = message
     }
 
-    @usableFromInline static func badArguments(_ message: String) -> PluginFailure { .init(code: Int32(SP_ERR_BAD_ARGUMENTS), message: message) }
-    @usableFromInline static func unknownAction(_ name: String) -> PluginFailure { .init(code: Int32(SP_ERR_UNKNOWN_ACTION), message: "no action named '\(name)'") }
+    @usableFromInline static func badArguments(_ message: String) -> PluginFailure {
+        .init(code: Int32(SP_ERR_BAD_ARGUMENTS), message: message)
+    }
+    @usableFromInline static func unknownAction(_ name: String) -> PluginFailure {
+        .init(code: Int32(SP_ERR_UNKNOWN_ACTION), message: "no action named '\(name)'")
+    }
 }
 
 /// What dispatching one action did.
@@ -88,11 +93,13 @@ struct DispatchOutcome {
 @usableFromInline
 @MainActor
 struct PluginStore {
-    @usableFromInline let dispatch: @MainActor (_ action: Int, _ arguments: [Value]) throws(PluginFailure) -> DispatchOutcome
+    @usableFromInline let dispatch:
+        @MainActor (_ action: Int, _ arguments: [Value]) throws(PluginFailure) -> DispatchOutcome
     @usableFromInline let snapshot: @MainActor () throws -> Value
     @usableFromInline let dispose: @MainActor () -> Void
     /// The update alone, effects dropped (time travel).
-    @usableFromInline let replay: @MainActor (_ action: Int, _ arguments: [Value]) throws(PluginFailure) -> DispatchOutcome
+    @usableFromInline let replay:
+        @MainActor (_ action: Int, _ arguments: [Value]) throws(PluginFailure) -> DispatchOutcome
     /// Replaces the state with a snapshot; nil when the model cannot be decoded.
     @usableFromInline let restore: (@MainActor (Value) throws(PluginFailure) -> Void)?
     /// What changed since the last snapshot or call (nil: take a snapshot); nil when the
@@ -141,18 +148,23 @@ final class StoreContext {
     /// The implementation the host passed for `name`, as a raw function pointer.
     func service(_ name: String) -> UnsafeRawPointer? {
         guard let index = serviceNames.firstIndex(of: name), index < Int(context.pointee.service_count),
-              let list = context.pointee.services, let entry = list[index] else { return nil }
+            let list = context.pointee.services, let entry = list[index]
+        else { return nil }
         return unsafeBitCast(entry, to: UnsafeRawPointer.self)
     }
 
-    func report(_ kind: sp_effect_kind, effect: UInt64, label: String? = nil, action: String? = nil, message: String? = nil, changed: Bool = false) {
+    func report(
+        _ kind: sp_effect_kind, effect: UInt64, label: String? = nil, action: String? = nil, message: String? = nil,
+        changed: Bool = false
+    ) {
         guard let callback = context.pointee.effect_event else { return }
         withOptionalCString(label) { label in
             withOptionalCString(action) { action in
                 withOptionalCString(message) { message in
-                    var event = sp_effect_event(struct_size: UInt32(MemoryLayout<sp_effect_event>.size), kind: kind.rawValue,
-                                                effect_id: effect, label: label, action: action, message: message,
-                                                state_changed: changed ? 1 : 0)
+                    var event = sp_effect_event(
+                        struct_size: UInt32(MemoryLayout<sp_effect_event>.size), kind: kind.rawValue,
+                        effect_id: effect, label: label, action: action, message: message,
+                        state_changed: changed ? 1 : 0)
                     callback(context.pointee.user_data, &event)
                 }
             }
@@ -167,7 +179,7 @@ final class StoreContext {
             report(SP_EFFECT_STARTED, effect: id, label: dispatching ?? cancelID)
             return true
         case .emitted:
-            break // reported by `effectAction`, with the action in shell syntax
+            break  // reported by `effectAction`, with the action in shell syntax
         case .finished(let id):
             report(SP_EFFECT_FINISHED, effect: id)
         case .cancelled(let id):

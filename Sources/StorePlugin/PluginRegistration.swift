@@ -1,6 +1,7 @@
 import CStorePlugin
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The two functions a Swift plugin exports, in a few lines of glue:
@@ -17,19 +18,21 @@ public enum StorePlugin {
     /// was built with, so a host built with another one refuses it instead of crashing.
     public static func info(name: String, version: String) -> UnsafeRawPointer {
         let info = UnsafeMutablePointer<storeplugin_info>.allocate(capacity: 1)
-        info.initialize(to: storeplugin_info(
-            struct_size: UInt32(MemoryLayout<storeplugin_info>.size),
-            magic: STOREPLUGIN_MAGIC,
-            abi_version: STOREPLUGIN_ABI_VERSION,
-            name: UnsafePointer(strdup(name)),
-            version: UnsafePointer(strdup(version)),
-            toolchain: storeplugin_compiler_tag()
-        ))
+        info.initialize(
+            to: storeplugin_info(
+                struct_size: UInt32(MemoryLayout<storeplugin_info>.size),
+                magic: STOREPLUGIN_MAGIC,
+                abi_version: STOREPLUGIN_ABI_VERSION,
+                name: UnsafePointer(strdup(name)),
+                version: UnsafePointer(strdup(version)),
+                toolchain: storeplugin_compiler_tag()
+            ))
         return UnsafeRawPointer(info)
     }
 
     /// Registers `models` with the host. Returns the ABI status code for the entry point.
-    public static func register(host: UnsafeRawPointer, error: UnsafeMutableRawPointer, models: [PluginModel]) -> Int32 {
+    public static func register(host: UnsafeRawPointer, error: UnsafeMutableRawPointer, models: [PluginModel]) -> Int32
+    {
         let table = host.assumingMemoryBound(to: storeplugin_host.self)
         let errorPointer = error.assumingMemoryBound(to: sp_error.self)
         for model in models {
@@ -41,7 +44,9 @@ public enum StorePlugin {
     }
 
     @MainActor
-    private static func register(_ model: PluginModel, table: UnsafePointer<storeplugin_host>, error: UnsafeMutablePointer<sp_error>) -> Int32 {
+    private static func register(
+        _ model: PluginModel, table: UnsafePointer<storeplugin_host>, error: UnsafeMutablePointer<sp_error>
+    ) -> Int32 {
         var strings = CStrings()
         defer { strings.free() }
         let handle = ModelHandle(model, services: HostServices(table: table))
@@ -55,13 +60,16 @@ public enum StorePlugin {
             let params = UnsafeMutablePointer<sp_param>.allocate(capacity: max(1, action.params.count))
             paramLists.append(params)
             for (position, param) in action.params.enumerated() {
-                params[position] = sp_param(struct_size: UInt32(MemoryLayout<sp_param>.size), label: strings.copy(param.label),
-                                            type: strings.copy(param.kind.rawValue), doc: strings.copy(param.doc))
+                params[position] = sp_param(
+                    struct_size: UInt32(MemoryLayout<sp_param>.size), label: strings.copy(param.label),
+                    type: strings.copy(param.kind.rawValue), doc: strings.copy(param.doc))
             }
-            let signature = action.params.allSatisfy({ $0.kind != .value }) ? action.params.map(\.kind.letter).joined() : nil
+            let signature =
+                action.params.allSatisfy({ $0.kind != .value }) ? action.params.map(\.kind.letter).joined() : nil
             let entry = signature.flatMap(TypedEntries.entry(for:))
             actions[index] = sp_action(
-                struct_size: UInt32(MemoryLayout<sp_action>.size), name: strings.copy(action.name), doc: strings.copy(action.doc),
+                struct_size: UInt32(MemoryLayout<sp_action>.size), name: strings.copy(action.name),
+                doc: strings.copy(action.doc),
                 params: UnsafePointer(params), param_count: UInt32(action.params.count),
                 signature: entry == nil ? nil : strings.copy(signature), typed_entry: entry,
                 action_data: UnsafeMutableRawPointer(bitPattern: index + 1)
@@ -70,9 +78,10 @@ public enum StorePlugin {
         let services = UnsafeMutablePointer<sp_service>.allocate(capacity: max(1, model.services.count))
         defer { services.deallocate() }
         for (index, service) in model.services.enumerated() {
-            services[index] = sp_service(struct_size: UInt32(MemoryLayout<sp_service>.size), name: strings.copy(service.name),
-                                         doc: strings.copy(service.doc), signature: strings.copy(service.signature),
-                                         default_impl: unsafeBitCast(service.implementation, to: sp_typed_entry.self))
+            services[index] = sp_service(
+                struct_size: UInt32(MemoryLayout<sp_service>.size), name: strings.copy(service.name),
+                doc: strings.copy(service.doc), signature: strings.copy(service.signature),
+                default_impl: unsafeBitCast(service.implementation, to: sp_typed_entry.self))
         }
         let identity = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: model.identityFields.count + 1)
         defer { identity.deallocate() }
@@ -83,11 +92,13 @@ public enum StorePlugin {
         for (index, check) in model.invariants.enumerated() { invariants[index] = strings.copy(check) }
         invariants[model.invariants.count] = nil
         var description = sp_model(
-            struct_size: UInt32(MemoryLayout<sp_model>.size), name: strings.copy(model.name), doc: strings.copy(model.doc),
+            struct_size: UInt32(MemoryLayout<sp_model>.size), name: strings.copy(model.name),
+            doc: strings.copy(model.doc),
             actions: UnsafePointer(actions), action_count: UInt32(model.actions.count),
             services: UnsafePointer(services), service_count: UInt32(model.services.count),
             model_data: Unmanaged.passRetained(handle).toOpaque(),
-            create: Trampolines.create, destroy: Trampolines.destroy, dispatch: Trampolines.dispatch, snapshot: Trampolines.snapshot,
+            create: Trampolines.create, destroy: Trampolines.destroy, dispatch: Trampolines.dispatch,
+            snapshot: Trampolines.snapshot,
             replay: Trampolines.replay, restore: Trampolines.restore, snapshot_changes: Trampolines.snapshotChanges,
             identity_fields: model.identityFields.isEmpty ? nil : UnsafePointer(identity),
             snapshot_encoded: Trampolines.snapshotEncoded,

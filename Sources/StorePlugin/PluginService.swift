@@ -42,8 +42,11 @@ public struct ServiceCall: @unchecked Sendable {
 
     /// Calls `body` with the service's current implementation, on the main actor, and
     /// throws ``ServiceError`` when the host's replacement was told to fail.
-    public func callAsFunction<Function, Result: Sendable>(_ body: @escaping @Sendable (Function) -> Result) async throws -> Result {
-        let context = self.context, name = self.name
+    public func callAsFunction<Function, Result: Sendable>(_ body: @escaping @Sendable (Function) -> Result)
+        async throws -> Result
+    {
+        let context = self.context
+        let name = self.name
         return try await MainActor.run {
             let service = Service<Function>(context: context, name: name)
             let result = body(service.function)
@@ -104,7 +107,9 @@ extension PluginEnvironment {
     /// in the model's `services`) as the host provides it at each call.
     public func caller<Caller>(_ service: PluginService<Caller>) -> Caller {
         guard context.service(service.declaration.name) != nil else {
-            fatalError("StorePlugin: the model calls service '\(service.declaration.name)' but did not list it in its services")
+            fatalError(
+                "StorePlugin: the model calls service '\(service.declaration.name)' but did not list it in its services"
+            )
         }
         return service.makeCaller(ServiceCall(context: context, name: service.declaration.name))
     }

@@ -43,7 +43,9 @@ public struct HostClock: Clock, Sendable {
         let timer = HostTimers.Pending(services)
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                timer.start(deadline: deadline.nanoseconds) { continuation.resume() } onCancel: {
+                timer.start(deadline: deadline.nanoseconds) {
+                    continuation.resume()
+                } onCancel: {
                     continuation.resume(throwing: CancellationError())
                 }
             }
@@ -107,7 +109,7 @@ enum HostTimers {
                 let cancelledMeanwhile = cancelRequested || done
                 lock.unlock()
                 if cancelledMeanwhile {
-                    Unmanaged<Pending>.fromOpaque(retained).release() // the host will never fire it
+                    Unmanaged<Pending>.fromOpaque(retained).release()  // the host will never fire it
                     return UInt64(0)
                 }
                 let host = services.host
@@ -136,7 +138,7 @@ enum HostTimers {
                 if timer != 0 {
                     let host = services.host
                     host.clock_cancel(host.host_data, timer)
-                    Unmanaged.passUnretained(self).release() // the host will never fire it
+                    Unmanaged.passUnretained(self).release()  // the host will never fire it
                 }
                 return true
             }

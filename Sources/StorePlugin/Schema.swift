@@ -14,15 +14,25 @@ public struct Param: Sendable {
     public let doc: String?
 
     /// A whole number.
-    public static func int(_ label: String? = nil, doc: String? = nil) -> Param { Param(label: label, kind: .int, doc: doc) }
+    public static func int(_ label: String? = nil, doc: String? = nil) -> Param {
+        Param(label: label, kind: .int, doc: doc)
+    }
     /// A number (a whole number is accepted too).
-    public static func double(_ label: String? = nil, doc: String? = nil) -> Param { Param(label: label, kind: .double, doc: doc) }
+    public static func double(_ label: String? = nil, doc: String? = nil) -> Param {
+        Param(label: label, kind: .double, doc: doc)
+    }
     /// `true` or `false`.
-    public static func bool(_ label: String? = nil, doc: String? = nil) -> Param { Param(label: label, kind: .bool, doc: doc) }
+    public static func bool(_ label: String? = nil, doc: String? = nil) -> Param {
+        Param(label: label, kind: .bool, doc: doc)
+    }
     /// Quoted text.
-    public static func string(_ label: String? = nil, doc: String? = nil) -> Param { Param(label: label, kind: .string, doc: doc) }
+    public static func string(_ label: String? = nil, doc: String? = nil) -> Param {
+        Param(label: label, kind: .string, doc: doc)
+    }
     /// Any value tree: a list, a record, …, decoded into the case's payload type.
-    public static func value(_ label: String? = nil, doc: String? = nil) -> Param { Param(label: label, kind: .value, doc: doc) }
+    public static func value(_ label: String? = nil, doc: String? = nil) -> Param {
+        Param(label: label, kind: .value, doc: doc)
+    }
 }
 
 /// One action of a model's schema: its name as users type it, a line of doc, its
@@ -71,7 +81,13 @@ public struct ActionSchema<Action>: @unchecked Sendable {
         for segment in segments.reversed() {
             if segment.hasSuffix("[]") {
                 let key = keys.removeLast()
-                inner = .record(type: nil, fields: [.init(String(segment.dropLast(2)), .record(type: nil, fields: [.init("_0", key), .init("_1", inner)]))])
+                inner = .record(
+                    type: nil,
+                    fields: [
+                        .init(
+                            String(segment.dropLast(2)),
+                            .record(type: nil, fields: [.init("_0", key), .init("_1", inner)]))
+                    ])
             } else {
                 inner = .record(type: nil, fields: [.init(segment, .record(type: nil, fields: [.init("_0", inner)]))])
             }
@@ -84,7 +100,8 @@ extension ActionSchema where Action: Decodable {
     /// An action decoded with Codable from its name and arguments (see the type's doc).
     public init(_ name: String, _ doc: String, _ params: [Param] = []) {
         self.init(name, doc, params) { arguments in
-            try ValueDecoder().decode(Action.self, from: Self.codableShape(name: name, params: params, arguments: arguments))
+            try ValueDecoder().decode(
+                Action.self, from: Self.codableShape(name: name, params: params, arguments: arguments))
         }
     }
 }
@@ -105,8 +122,9 @@ public struct ServiceDeclaration: @unchecked Sendable {
 
     /// `implementation` is a `@convention(c)` function matching `signature`.
     public init<Function>(_ name: String, _ doc: String, signature: String, implementation: Function) {
-        precondition(MemoryLayout<Function>.size == MemoryLayout<UnsafeRawPointer>.size,
-                     "a service implementation must be a @convention(c) function")
+        precondition(
+            MemoryLayout<Function>.size == MemoryLayout<UnsafeRawPointer>.size,
+            "a service implementation must be a @convention(c) function")
         self.name = name
         self.doc = doc
         self.signature = signature

@@ -1,3 +1,5 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+
 import CStorePlugin
 
 // Typed entry points for SDK plugins, one per signature of up to two scalar parameters.
@@ -39,25 +41,72 @@ enum TypedEntries {
         }
     }
 
-    static let e_none: @convention(c) (Raw, Raw, Result_, Error_) -> Int32 = { s, d, r, e in TypedDispatch.run(s, d, r, e, []) }
-    static let e_i: @convention(c) (Raw, Raw, Result_, Error_, Int64) -> Int32 = { s, d, r, e, a0 in TypedDispatch.run(s, d, r, e, [.int(a0)]) }
-    static let e_d: @convention(c) (Raw, Raw, Result_, Error_, Double) -> Int32 = { s, d, r, e, a0 in TypedDispatch.run(s, d, r, e, [.double(a0)]) }
-    static let e_b: @convention(c) (Raw, Raw, Result_, Error_, Bool) -> Int32 = { s, d, r, e, a0 in TypedDispatch.run(s, d, r, e, [.bool(a0)]) }
-    static let e_s: @convention(c) (Raw, Raw, Result_, Error_, UnsafePointer<CChar>?) -> Int32 = { s, d, r, e, a0 in TypedDispatch.run(s, d, r, e, [.string(a0.map { String(cString: $0) } ?? "")]) }
-    static let e_ii: @convention(c) (Raw, Raw, Result_, Error_, Int64, Int64) -> Int32 = { s, d, r, e, a0, a1 in TypedDispatch.run(s, d, r, e, [.int(a0), .int(a1)]) }
-    static let e_id: @convention(c) (Raw, Raw, Result_, Error_, Int64, Double) -> Int32 = { s, d, r, e, a0, a1 in TypedDispatch.run(s, d, r, e, [.int(a0), .double(a1)]) }
-    static let e_ib: @convention(c) (Raw, Raw, Result_, Error_, Int64, Bool) -> Int32 = { s, d, r, e, a0, a1 in TypedDispatch.run(s, d, r, e, [.int(a0), .bool(a1)]) }
-    static let e_is: @convention(c) (Raw, Raw, Result_, Error_, Int64, UnsafePointer<CChar>?) -> Int32 = { s, d, r, e, a0, a1 in TypedDispatch.run(s, d, r, e, [.int(a0), .string(a1.map { String(cString: $0) } ?? "")]) }
-    static let e_di: @convention(c) (Raw, Raw, Result_, Error_, Double, Int64) -> Int32 = { s, d, r, e, a0, a1 in TypedDispatch.run(s, d, r, e, [.double(a0), .int(a1)]) }
-    static let e_dd: @convention(c) (Raw, Raw, Result_, Error_, Double, Double) -> Int32 = { s, d, r, e, a0, a1 in TypedDispatch.run(s, d, r, e, [.double(a0), .double(a1)]) }
-    static let e_db: @convention(c) (Raw, Raw, Result_, Error_, Double, Bool) -> Int32 = { s, d, r, e, a0, a1 in TypedDispatch.run(s, d, r, e, [.double(a0), .bool(a1)]) }
-    static let e_ds: @convention(c) (Raw, Raw, Result_, Error_, Double, UnsafePointer<CChar>?) -> Int32 = { s, d, r, e, a0, a1 in TypedDispatch.run(s, d, r, e, [.double(a0), .string(a1.map { String(cString: $0) } ?? "")]) }
-    static let e_bi: @convention(c) (Raw, Raw, Result_, Error_, Bool, Int64) -> Int32 = { s, d, r, e, a0, a1 in TypedDispatch.run(s, d, r, e, [.bool(a0), .int(a1)]) }
-    static let e_bd: @convention(c) (Raw, Raw, Result_, Error_, Bool, Double) -> Int32 = { s, d, r, e, a0, a1 in TypedDispatch.run(s, d, r, e, [.bool(a0), .double(a1)]) }
-    static let e_bb: @convention(c) (Raw, Raw, Result_, Error_, Bool, Bool) -> Int32 = { s, d, r, e, a0, a1 in TypedDispatch.run(s, d, r, e, [.bool(a0), .bool(a1)]) }
-    static let e_bs: @convention(c) (Raw, Raw, Result_, Error_, Bool, UnsafePointer<CChar>?) -> Int32 = { s, d, r, e, a0, a1 in TypedDispatch.run(s, d, r, e, [.bool(a0), .string(a1.map { String(cString: $0) } ?? "")]) }
-    static let e_si: @convention(c) (Raw, Raw, Result_, Error_, UnsafePointer<CChar>?, Int64) -> Int32 = { s, d, r, e, a0, a1 in TypedDispatch.run(s, d, r, e, [.string(a0.map { String(cString: $0) } ?? ""), .int(a1)]) }
-    static let e_sd: @convention(c) (Raw, Raw, Result_, Error_, UnsafePointer<CChar>?, Double) -> Int32 = { s, d, r, e, a0, a1 in TypedDispatch.run(s, d, r, e, [.string(a0.map { String(cString: $0) } ?? ""), .double(a1)]) }
-    static let e_sb: @convention(c) (Raw, Raw, Result_, Error_, UnsafePointer<CChar>?, Bool) -> Int32 = { s, d, r, e, a0, a1 in TypedDispatch.run(s, d, r, e, [.string(a0.map { String(cString: $0) } ?? ""), .bool(a1)]) }
-    static let e_ss: @convention(c) (Raw, Raw, Result_, Error_, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32 = { s, d, r, e, a0, a1 in TypedDispatch.run(s, d, r, e, [.string(a0.map { String(cString: $0) } ?? ""), .string(a1.map { String(cString: $0) } ?? "")]) }
+    static let e_none: @convention(c) (Raw, Raw, Result_, Error_) -> Int32 = { s, d, r, e in
+        TypedDispatch.run(s, d, r, e, [])
+    }
+    static let e_i: @convention(c) (Raw, Raw, Result_, Error_, Int64) -> Int32 = { s, d, r, e, a0 in
+        TypedDispatch.run(s, d, r, e, [.int(a0)])
+    }
+    static let e_d: @convention(c) (Raw, Raw, Result_, Error_, Double) -> Int32 = { s, d, r, e, a0 in
+        TypedDispatch.run(s, d, r, e, [.double(a0)])
+    }
+    static let e_b: @convention(c) (Raw, Raw, Result_, Error_, Bool) -> Int32 = { s, d, r, e, a0 in
+        TypedDispatch.run(s, d, r, e, [.bool(a0)])
+    }
+    static let e_s: @convention(c) (Raw, Raw, Result_, Error_, UnsafePointer<CChar>?) -> Int32 = { s, d, r, e, a0 in
+        TypedDispatch.run(s, d, r, e, [.string(a0.map { String(cString: $0) } ?? "")])
+    }
+    static let e_ii: @convention(c) (Raw, Raw, Result_, Error_, Int64, Int64) -> Int32 = { s, d, r, e, a0, a1 in
+        TypedDispatch.run(s, d, r, e, [.int(a0), .int(a1)])
+    }
+    static let e_id: @convention(c) (Raw, Raw, Result_, Error_, Int64, Double) -> Int32 = { s, d, r, e, a0, a1 in
+        TypedDispatch.run(s, d, r, e, [.int(a0), .double(a1)])
+    }
+    static let e_ib: @convention(c) (Raw, Raw, Result_, Error_, Int64, Bool) -> Int32 = { s, d, r, e, a0, a1 in
+        TypedDispatch.run(s, d, r, e, [.int(a0), .bool(a1)])
+    }
+    static let e_is: @convention(c) (Raw, Raw, Result_, Error_, Int64, UnsafePointer<CChar>?) -> Int32 = {
+        s, d, r, e, a0, a1 in TypedDispatch.run(s, d, r, e, [.int(a0), .string(a1.map { String(cString: $0) } ?? "")])
+    }
+    static let e_di: @convention(c) (Raw, Raw, Result_, Error_, Double, Int64) -> Int32 = { s, d, r, e, a0, a1 in
+        TypedDispatch.run(s, d, r, e, [.double(a0), .int(a1)])
+    }
+    static let e_dd: @convention(c) (Raw, Raw, Result_, Error_, Double, Double) -> Int32 = { s, d, r, e, a0, a1 in
+        TypedDispatch.run(s, d, r, e, [.double(a0), .double(a1)])
+    }
+    static let e_db: @convention(c) (Raw, Raw, Result_, Error_, Double, Bool) -> Int32 = { s, d, r, e, a0, a1 in
+        TypedDispatch.run(s, d, r, e, [.double(a0), .bool(a1)])
+    }
+    static let e_ds: @convention(c) (Raw, Raw, Result_, Error_, Double, UnsafePointer<CChar>?) -> Int32 = {
+        s, d, r, e, a0, a1 in
+        TypedDispatch.run(s, d, r, e, [.double(a0), .string(a1.map { String(cString: $0) } ?? "")])
+    }
+    static let e_bi: @convention(c) (Raw, Raw, Result_, Error_, Bool, Int64) -> Int32 = { s, d, r, e, a0, a1 in
+        TypedDispatch.run(s, d, r, e, [.bool(a0), .int(a1)])
+    }
+    static let e_bd: @convention(c) (Raw, Raw, Result_, Error_, Bool, Double) -> Int32 = { s, d, r, e, a0, a1 in
+        TypedDispatch.run(s, d, r, e, [.bool(a0), .double(a1)])
+    }
+    static let e_bb: @convention(c) (Raw, Raw, Result_, Error_, Bool, Bool) -> Int32 = { s, d, r, e, a0, a1 in
+        TypedDispatch.run(s, d, r, e, [.bool(a0), .bool(a1)])
+    }
+    static let e_bs: @convention(c) (Raw, Raw, Result_, Error_, Bool, UnsafePointer<CChar>?) -> Int32 = {
+        s, d, r, e, a0, a1 in TypedDispatch.run(s, d, r, e, [.bool(a0), .string(a1.map { String(cString: $0) } ?? "")])
+    }
+    static let e_si: @convention(c) (Raw, Raw, Result_, Error_, UnsafePointer<CChar>?, Int64) -> Int32 = {
+        s, d, r, e, a0, a1 in TypedDispatch.run(s, d, r, e, [.string(a0.map { String(cString: $0) } ?? ""), .int(a1)])
+    }
+    static let e_sd: @convention(c) (Raw, Raw, Result_, Error_, UnsafePointer<CChar>?, Double) -> Int32 = {
+        s, d, r, e, a0, a1 in
+        TypedDispatch.run(s, d, r, e, [.string(a0.map { String(cString: $0) } ?? ""), .double(a1)])
+    }
+    static let e_sb: @convention(c) (Raw, Raw, Result_, Error_, UnsafePointer<CChar>?, Bool) -> Int32 = {
+        s, d, r, e, a0, a1 in TypedDispatch.run(s, d, r, e, [.string(a0.map { String(cString: $0) } ?? ""), .bool(a1)])
+    }
+    static let e_ss: @convention(c) (Raw, Raw, Result_, Error_, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32 =
+        { s, d, r, e, a0, a1 in
+            TypedDispatch.run(
+                s, d, r, e,
+                [.string(a0.map { String(cString: $0) } ?? ""), .string(a1.map { String(cString: $0) } ?? "")])
+        }
 }

@@ -1,181 +1,191 @@
 // Built with the MacrosFromSource trait (the default); without it the target is PrebuiltToolLauncher.swift.
 #if MacrosFromSource
-import SwiftDiagnostics
-public import SwiftSyntax
-import SwiftSyntaxBuilder
-public import SwiftSyntaxMacros
+    import SwiftDiagnostics
+    public import SwiftSyntax
+    import SwiftSyntaxBuilder
+    public import SwiftSyntaxMacros
 
-/// `@PluginActions` on an action enum: derives the schema storesh shows and parses —
-/// every case's name, labels, parameter kinds and doc comment — as an extension that
-/// conforms the enum to `PluginActions`.
-///
-/// A case whose payload is one child action enum (`case child(Child.Action)`), or a key
-/// and one (`case todos(String, Todo.Action)`), expands to the child's own schema
-/// (`child.increment`, `todos[].toggle`): the generated code asks the compiler, through
-/// overloads of `PluginActionSchemas`, whether the payload type is itself
-/// `PluginActions`, so nothing is guessed from type names.
-public struct PluginActionsMacro: ExtensionMacro {
-    public static func expansion(
-        of node: AttributeSyntax,
-        attachedTo declaration: some DeclGroupSyntax,
-        providingExtensionsOf type: some TypeSyntaxProtocol,
-        conformingTo protocols: [TypeSyntax],
-        in context: some MacroExpansionContext
-    ) throws -> [ExtensionDeclSyntax] {
-        guard let enumDecl = declaration.as(EnumDeclSyntax.self) else {
-            context.diagnose(Diagnostic(node: node, message: PluginActionsDiagnostic.notAnEnum))
-            return []
-        }
-        var entries: [String] = []
-        var seen: [String: Syntax] = [:]
-        for member in enumDecl.memberBlock.members {
-            guard let caseDecl = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
-            let doc = DocComment(caseDecl.leadingTrivia)
-            for element in caseDecl.elements {
-                let name = bare(element.name)
-                if let earlier = seen[name] {
-                    context.diagnose(Diagnostic(node: element, message: PluginActionsDiagnostic.duplicate(name), notes: [
-                        Note(node: earlier, message: PluginActionsNote.firstHere),
-                    ]))
-                    continue
-                }
-                seen[name] = Syntax(element)
-                guard let entry = entry(for: element, doc: doc, in: context) else { continue }
-                entries.append(entry)
+    /// `@PluginActions` on an action enum: derives the schema storesh shows and parses —
+    /// every case's name, labels, parameter kinds and doc comment — as an extension that
+    /// conforms the enum to `PluginActions`.
+    ///
+    /// A case whose payload is one child action enum (`case child(Child.Action)`), or a key
+    /// and one (`case todos(String, Todo.Action)`), expands to the child's own schema
+    /// (`child.increment`, `todos[].toggle`): the generated code asks the compiler, through
+    /// overloads of `PluginActionSchemas`, whether the payload type is itself
+    /// `PluginActions`, so nothing is guessed from type names.
+    public struct PluginActionsMacro: ExtensionMacro {
+        public static func expansion(
+            of node: AttributeSyntax,
+            attachedTo declaration: some DeclGroupSyntax,
+            providingExtensionsOf type: some TypeSyntaxProtocol,
+            conformingTo protocols: [TypeSyntax],
+            in context: some MacroExpansionContext
+        ) throws -> [ExtensionDeclSyntax] {
+            guard let enumDecl = declaration.as(EnumDeclSyntax.self) else {
+                context.diagnose(Diagnostic(node: node, message: PluginActionsDiagnostic.notAnEnum))
+                return []
             }
-        }
-        let body = (["var all: [ActionSchema<Self>] = []"] + entries.map { "all += \($0)" } + ["return all"])
-            .joined(separator: "\n        ")
-        let access = enumDecl.modifiers.contains { ["public", "open"].contains($0.name.text) } ? "public " : ""
-        let decl: DeclSyntax = """
-            extension \(type.trimmed): PluginActions {
-                /// Every action, derived from the enum by `@PluginActions`.
-                \(raw: access)static var pluginActions: [ActionSchema<Self>] {
-                    \(raw: body)
+            var entries: [String] = []
+            var seen: [String: Syntax] = [:]
+            for member in enumDecl.memberBlock.members {
+                guard let caseDecl = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
+                let doc = DocComment(caseDecl.leadingTrivia)
+                for element in caseDecl.elements {
+                    let name = bare(element.name)
+                    if let earlier = seen[name] {
+                        context.diagnose(
+                            Diagnostic(
+                                node: element, message: PluginActionsDiagnostic.duplicate(name),
+                                notes: [
+                                    Note(node: earlier, message: PluginActionsNote.firstHere)
+                                ]))
+                        continue
+                    }
+                    seen[name] = Syntax(element)
+                    guard let entry = entry(for: element, doc: doc, in: context) else { continue }
+                    entries.append(entry)
                 }
             }
-            """
-        guard let extensionDecl = decl.as(ExtensionDeclSyntax.self) else { return [] }
-        return [extensionDecl]
-    }
+            let body = (["var all: [ActionSchema<Self>] = []"] + entries.map { "all += \($0)" } + ["return all"])
+                .joined(separator: "\n        ")
+            let access = enumDecl.modifiers.contains { ["public", "open"].contains($0.name.text) } ? "public " : ""
+            let decl: DeclSyntax = """
+                extension \(type.trimmed): PluginActions {
+                    /// Every action, derived from the enum by `@PluginActions`.
+                    \(raw: access)static var pluginActions: [ActionSchema<Self>] {
+                        \(raw: body)
+                    }
+                }
+                """
+            guard let extensionDecl = decl.as(ExtensionDeclSyntax.self) else { return [] }
+            return [extensionDecl]
+        }
 
-    /// The schemas of one case, as an expression of type `[ActionSchema<Self>]`.
-    private static func entry(for element: EnumCaseElementSyntax, doc: DocComment, in context: some MacroExpansionContext) -> String? {
-        let name = literal(bare(element.name))
-        let docText = literal(doc.summary)
-        guard let parameters = element.parameterClause?.parameters, !parameters.isEmpty else {
-            return "[ActionSchema(\(name), \(docText))]"
-        }
-        let items = Array(parameters)
-        for item in items where item.defaultValue != nil {
-            context.diagnose(Diagnostic(node: item, message: PluginActionsDiagnostic.defaultValue(bare(element.name))))
-            return nil
-        }
-        let labels = items.map { $0.firstName.map { $0.text == "_" ? "nil" : literal(bare($0)) } ?? "nil" }
-        let types = items.map { $0.type.trimmedDescription }
-        let argumentDocs = doc.arguments(labels: items.map { $0.firstName?.text == "_" ? nil : $0.firstName.map(bare) })
-        let params = items.indices.map { index in
-            "PluginActionSchemas.param((\(types[index])).self, label: \(labels[index])"
-                + (argumentDocs[index].map { ", doc: \(literal($0))" } ?? "") + ")"
-        }
-        switch items.count {
-        case 1 where labels[0] == "nil":
-            // A child's actions, or one value: the compiler picks by the payload's type.
-            return "PluginActionSchemas.single(\(name), \(docText), (\(types[0])).self, param: \(params[0]))"
-        case 2 where labels == ["nil", "nil"]:
-            // Keyed children's actions, or two values.
-            return "PluginActionSchemas.pair(\(name), \(docText), (\(types[0])).self, (\(types[1])).self, params: [\(params.joined(separator: ", "))])"
-        default:
-            return "[ActionSchema(\(name), \(docText), [\(params.joined(separator: ", "))])]"
-        }
-    }
-
-    /// A name as the shell and Codable spell it: ``case `return` `` is the action
-    /// `return`, not "`return`", which the host refused as a name no one can type.
-    private static func bare(_ token: TokenSyntax) -> String {
-        token.identifier?.name ?? token.text
-    }
-
-    private static func literal(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "\\": escaped += "\\\\"
-            case "\"": escaped += "\\\""
-            case "\n": escaped += "\\n"
-            default: escaped.append(character)
+        /// The schemas of one case, as an expression of type `[ActionSchema<Self>]`.
+        private static func entry(
+            for element: EnumCaseElementSyntax, doc: DocComment, in context: some MacroExpansionContext
+        ) -> String? {
+            let name = literal(bare(element.name))
+            let docText = literal(doc.summary)
+            guard let parameters = element.parameterClause?.parameters, !parameters.isEmpty else {
+                return "[ActionSchema(\(name), \(docText))]"
+            }
+            let items = Array(parameters)
+            for item in items where item.defaultValue != nil {
+                context.diagnose(
+                    Diagnostic(node: item, message: PluginActionsDiagnostic.defaultValue(bare(element.name))))
+                return nil
+            }
+            let labels = items.map { $0.firstName.map { $0.text == "_" ? "nil" : literal(bare($0)) } ?? "nil" }
+            let types = items.map { $0.type.trimmedDescription }
+            let argumentDocs = doc.arguments(
+                labels: items.map { $0.firstName?.text == "_" ? nil : $0.firstName.map(bare) })
+            let params = items.indices.map { index in
+                "PluginActionSchemas.param((\(types[index])).self, label: \(labels[index])"
+                    + (argumentDocs[index].map { ", doc: \(literal($0))" } ?? "") + ")"
+            }
+            switch items.count {
+            case 1 where labels[0] == "nil":
+                // A child's actions, or one value: the compiler picks by the payload's type.
+                return "PluginActionSchemas.single(\(name), \(docText), (\(types[0])).self, param: \(params[0]))"
+            case 2 where labels == ["nil", "nil"]:
+                // Keyed children's actions, or two values.
+                return
+                    "PluginActionSchemas.pair(\(name), \(docText), (\(types[0])).self, (\(types[1])).self, params: [\(params.joined(separator: ", "))])"
+            default:
+                return "[ActionSchema(\(name), \(docText), [\(params.joined(separator: ", "))])]"
             }
         }
-        return "\"\(escaped)\""
-    }
-}
 
-/// A case's `///` comment: the summary (its lines joined) and the argument docs
-/// (`- Parameter NAME: text`, or `- NAME: text` under `- Parameters:`).
-struct DocComment {
-    var summary = ""
-    var parameters: [(name: String, text: String)] = []
-
-    init(_ trivia: Trivia) {
-        var lines: [String] = []
-        for piece in trivia {
-            if case .docLineComment(let text) = piece {
-                lines.append(String(text.dropFirst(3)).trimmed)
-            }
+        /// A name as the shell and Codable spell it: ``case `return` `` is the action
+        /// `return`, not "`return`", which the host refused as a name no one can type.
+        private static func bare(_ token: TokenSyntax) -> String {
+            token.identifier?.name ?? token.text
         }
-        var summaryLines: [String] = []
-        for line in lines {
-            if line.hasPrefix("- Parameters:") { continue }
-            if line.hasPrefix("- ") {
-                var item = line.dropFirst(2)
-                if item.hasPrefix("Parameter ") { item = item.dropFirst("Parameter ".count) }
-                if let colon = item.firstIndex(of: ":") {
-                    parameters.append((String(item[..<colon]).trimmed, String(item[item.index(after: colon)...]).trimmed))
-                    continue
+
+        private static func literal(_ text: String) -> String {
+            var escaped = ""
+            for character in text {
+                switch character {
+                case "\\": escaped += "\\\\"
+                case "\"": escaped += "\\\""
+                case "\n": escaped += "\\n"
+                default: escaped.append(character)
                 }
             }
-            summaryLines.append(line)
-        }
-        summary = summaryLines.filter { !$0.isEmpty }.joined(separator: " ")
-    }
-
-    /// Each argument's doc: the one named by its label, or — when the case documents
-    /// exactly one line per argument and they are unlabelled — the one at its place.
-    func arguments(labels: [String?]) -> [String?] {
-        labels.enumerated().map { index, label in
-            if let label, let named = parameters.first(where: { $0.name == label }) { return named.text }
-            if label == nil, parameters.count == labels.count { return parameters[index].text }
-            return nil
-        }
-    }
-}
-
-extension String {
-    var trimmed: String {
-        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
-    }
-}
-
-enum PluginActionsDiagnostic: DiagnosticMessage {
-    case notAnEnum
-    case duplicate(String)
-    case defaultValue(String)
-
-    var message: String {
-        switch self {
-        case .notAnEnum: "@PluginActions goes on the model's action enum"
-        case .duplicate(let name): "two cases are named '\(name)': storesh could not tell them apart"
-        case .defaultValue(let name): "case '\(name)' has a default argument, which storesh cannot show or parse; give every argument"
+            return "\"\(escaped)\""
         }
     }
 
-    var diagnosticID: MessageID { MessageID(domain: "StorePluginMacros", id: "\(self)") }
-    var severity: DiagnosticSeverity { .error }
-}
+    /// A case's `///` comment: the summary (its lines joined) and the argument docs
+    /// (`- Parameter NAME: text`, or `- NAME: text` under `- Parameters:`).
+    struct DocComment {
+        var summary = ""
+        var parameters: [(name: String, text: String)] = []
 
-enum PluginActionsNote: NoteMessage {
-    case firstHere
-    var message: String { "the first one is here" }
-    var noteID: MessageID { MessageID(domain: "StorePluginMacros", id: "firstHere") }
-}
+        init(_ trivia: Trivia) {
+            var lines: [String] = []
+            for piece in trivia {
+                if case .docLineComment(let text) = piece {
+                    lines.append(String(text.dropFirst(3)).trimmed)
+                }
+            }
+            var summaryLines: [String] = []
+            for line in lines {
+                if line.hasPrefix("- Parameters:") { continue }
+                if line.hasPrefix("- ") {
+                    var item = line.dropFirst(2)
+                    if item.hasPrefix("Parameter ") { item = item.dropFirst("Parameter ".count) }
+                    if let colon = item.firstIndex(of: ":") {
+                        parameters.append(
+                            (String(item[..<colon]).trimmed, String(item[item.index(after: colon)...]).trimmed))
+                        continue
+                    }
+                }
+                summaryLines.append(line)
+            }
+            summary = summaryLines.filter { !$0.isEmpty }.joined(separator: " ")
+        }
+
+        /// Each argument's doc: the one named by its label, or — when the case documents
+        /// exactly one line per argument and they are unlabelled — the one at its place.
+        func arguments(labels: [String?]) -> [String?] {
+            labels.enumerated().map { index, label in
+                if let label, let named = parameters.first(where: { $0.name == label }) { return named.text }
+                if label == nil, parameters.count == labels.count { return parameters[index].text }
+                return nil
+            }
+        }
+    }
+
+    extension String {
+        var trimmed: String {
+            String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        }
+    }
+
+    enum PluginActionsDiagnostic: DiagnosticMessage {
+        case notAnEnum
+        case duplicate(String)
+        case defaultValue(String)
+
+        var message: String {
+            switch self {
+            case .notAnEnum: "@PluginActions goes on the model's action enum"
+            case .duplicate(let name): "two cases are named '\(name)': storesh could not tell them apart"
+            case .defaultValue(let name):
+                "case '\(name)' has a default argument, which storesh cannot show or parse; give every argument"
+            }
+        }
+
+        var diagnosticID: MessageID { MessageID(domain: "StorePluginMacros", id: "\(self)") }
+        var severity: DiagnosticSeverity { .error }
+    }
+
+    enum PluginActionsNote: NoteMessage {
+        case firstHere
+        var message: String { "the first one is here" }
+        var noteID: MessageID { MessageID(domain: "StorePluginMacros", id: "firstHere") }
+    }
 #endif

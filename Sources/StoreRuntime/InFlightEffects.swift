@@ -104,7 +104,9 @@ public final class InFlightEffects {
     /// flight, then starts `effects` in order with `store`. Inlinable, so a store's
     /// specialized `send` runs it without looking up generic type metadata per effect.
     @inlinable
-    package func run<Store: EffectStarting>(cancelling cancellations: [CancelID], starting effects: [Store.Effect], with store: Store) {
+    package func run<Store: EffectStarting>(
+        cancelling cancellations: [CancelID], starting effects: [Store.Effect], with store: Store
+    ) {
         for id in cancellations {
             cancel(id: id)
         }

@@ -21,7 +21,8 @@ public struct Operation: Sendable {
     /// An operation whose work is the shell line `line` makes of its arguments.
     public init(
         name: String, summary: String, parameters: [OperationParameter] = [], readsOnly: Bool = false,
-        narrowing: String = "ask for less", line: @escaping @Sendable (OperationArguments) throws(OperationError) -> String
+        narrowing: String = "ask for less",
+        line: @escaping @Sendable (OperationArguments) throws(OperationError) -> String
     ) {
         self.name = name
         self.summary = summary
@@ -87,11 +88,15 @@ public struct OperationArguments: Sendable {
         }
         for parameter in operation.parameters {
             guard let value = values[parameter.name], value != .null || parameter.kind == .value else {
-                if parameter.required { throw OperationError("\(operation.name) needs '\(parameter.name)' (\(parameter.kind.word))") }
+                if parameter.required {
+                    throw OperationError("\(operation.name) needs '\(parameter.name)' (\(parameter.kind.word))")
+                }
                 continue
             }
             guard parameter.kind.accepts(value) else {
-                throw OperationError("\(operation.name): '\(parameter.name)' should be \(parameter.kind.word), not \(value.kindName) \(value.compact)")
+                throw OperationError(
+                    "\(operation.name): '\(parameter.name)' should be \(parameter.kind.word), not \(value.kindName) \(value.compact)"
+                )
             }
         }
         let anyValue = Set(operation.parameters.filter { $0.kind == .value }.map(\.name))
@@ -123,7 +128,9 @@ public struct OperationArguments: Sendable {
 
     /// `text` as one word of a command line (`ShellWords` reads it back).
     public static func quotedWord(_ text: String) -> String {
-        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "\"" && $0 != "\\" && $0.value != 0x7F }
+        let plain =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "\"" && $0 != "\\" && $0.value != 0x7F }
         if plain { return text }
         var quoted = "\""
         for scalar in text.unicodeScalars {

@@ -46,15 +46,20 @@ public struct Outcome: Sendable {
             fields.append(("error", JSON.string(error.message)))
             fields.append(("column", error.column.map { String($0) }))
         }
-        let whole = JSON.object(fields + [("outputs", "[" + outputs.map { json.lines(for: $0).joined() }.joined(separator: ",") + "]")])
-        let textLength = text.count, recordLength = whole.utf8.count
+        let whole = JSON.object(
+            fields + [("outputs", "[" + outputs.map { json.lines(for: $0).joined() }.joined(separator: ",") + "]")])
+        let textLength = text.count
+        let recordLength = whole.utf8.count
         guard textLength > limit || recordLength > limit else {
-            return RenderedOutcome(text: text.isEmpty ? (succeeded ? "done" : "failed") : text, record: whole, cut: false)
+            return RenderedOutcome(
+                text: text.isEmpty ? (succeeded ? "done" : "failed") : text, record: whole, cut: false)
         }
         let note = "… cut at \(limit) characters of \(max(textLength, recordLength)): \(narrowing)"
-        let cutRecord = JSON.object(fields + [
-            ("cut", "true"), ("characters", String(max(textLength, recordLength))), ("narrow", JSON.string(narrowing)),
-        ])
+        let cutRecord = JSON.object(
+            fields + [
+                ("cut", "true"), ("characters", String(max(textLength, recordLength))),
+                ("narrow", JSON.string(narrowing)),
+            ])
         return RenderedOutcome(text: String(text.prefix(limit)) + "\n" + note, record: cutRecord, cut: true)
     }
 }

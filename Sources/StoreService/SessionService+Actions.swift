@@ -19,7 +19,9 @@ extension SessionService {
     /// not taken for the session's own operation.
     public static let actionPrefix = "action_"
 
-    private static func operation(for action: ActionDescriptor, in model: ModelDescriptor, avoiding taken: Set<String>) -> Operation {
+    private static func operation(for action: ActionDescriptor, in model: ModelDescriptor, avoiding taken: Set<String>)
+        -> Operation
+    {
         let parts = action.name.split(separator: ".", omittingEmptySubsequences: false)
         let keyCount = parts.filter { $0.hasSuffix("[]") }.count
         let labels = Set(action.params.dropFirst(keyCount).compactMap(\.label))
@@ -33,7 +35,8 @@ extension SessionService {
                 var key = param.label ?? (keyCount == 1 ? "key" : "key\(index + 1)")
                 while labels.contains(key) { key += "_" }
                 name = key
-                doc = "The key of the element the action is for (\(parts.filter { $0.hasSuffix("[]") }[index].dropLast(2))[KEY])."
+                doc =
+                    "The key of the element the action is for (\(parts.filter { $0.hasSuffix("[]") }[index].dropLast(2))[KEY])."
             } else if let label = param.label {
                 name = label
                 doc = param.doc ?? "\(label) (\(param.type.rawValue))"
@@ -51,8 +54,10 @@ extension SessionService {
         let signature = ActionBinding.signature(of: action)
         let parameterNames = names
         let summary = "Send \(model.name)'s action \(signature)" + (action.doc.map { ": \($0)" } ?? ".")
-        return Operation(name: toolName(for: action.name, avoiding: taken), summary: summary, parameters: parameters,
-                         narrowing: "the diff is long: read parts of the state with the state tool and a path instead") { arguments throws(OperationError) in
+        return Operation(
+            name: toolName(for: action.name, avoiding: taken), summary: summary, parameters: parameters,
+            narrowing: "the diff is long: read parts of the state with the state tool and a path instead"
+        ) { arguments throws(OperationError) in
             let values = zip(parameterNames, action.params).map { name, param in
                 let value = arguments.values[name] ?? .null
                 if param.type == .double, case .int(let number) = value { return Value.double(Double(number)) }
@@ -76,9 +81,13 @@ extension SessionService {
     /// characters (what MCP clients accept as a tool's name), unique among `taken`.
     static func toolName(for action: String, avoiding taken: Set<String>) -> String {
         let words = action.split(separator: ".").map { $0.hasSuffix("[]") ? $0.dropLast(2) : $0 }
-        let cleaned = String(words.joined(separator: "_").unicodeScalars.map { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-") ? Character(scalar) : "_"
-        })
+        let cleaned = String(
+            words.joined(separator: "_").unicodeScalars.map { scalar in
+                scalar.isASCII
+                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_"
+                        || scalar == "-")
+                    ? Character(scalar) : "_"
+            })
         let base = String((actionPrefix + cleaned).prefix(60))
         var name = base
         var number = 2

@@ -16,14 +16,16 @@ extension SessionService {
             let history = core.histories[model.qualifiedName]
             let page = history == nil ? nil : core.historyPage(of: model.qualifiedName, from: 1, count: 0)
             return JSON.object([
-                ("name", JSON.string(model.qualifiedName)), ("current", model.qualifiedName == currentName ? "true" : "false"),
+                ("name", JSON.string(model.qualifiedName)),
+                ("current", model.qualifiedName == currentName ? "true" : "false"),
                 ("position", page.flatMap { $0["position"] }.map(JSON.value) ?? "0"),
                 ("count", page.flatMap { $0["count"] }.map(JSON.value) ?? "0"),
             ])
         }
         return JSON.object([
             ("models", JSON.array(models)), ("current", currentName.map(JSON.string)),
-            ("clock", String(core.host.clock.now / 1_000_000)), ("timeline", String(timeline.count)), ("busy", isBusy ? "true" : "false"),
+            ("clock", String(core.host.clock.now / 1_000_000)), ("timeline", String(timeline.count)),
+            ("busy", isBusy ? "true" : "false"),
         ])
     }
 

@@ -4,97 +4,179 @@ extension SessionService {
     /// The operations every session offers, each one shell line. A new shell command
     /// (`:explore`, `:bisect`, `:save-test`) becomes an operation of every transport by one
     /// entry here: its name, its parameters, and the line they make.
-    public static let fixedOperations: [Operation] = [
-        Operation(name: "send", summary: "Send one action to the current model, as typed at the prompt (increment, setCount 5, todos[\"t1\"].toggle). Answers what changed (the diff), the effects it started, or the error with its column.",
-                  parameters: [OperationParameter("action", .string, required: true, doc: "The action as typed: name, then arguments (setCount 5; setUser name: \"bo\", age: 3).")],
-                  narrowing: "the diff is long: read parts of the state with the state tool and a path instead") { arguments throws(OperationError) in
-            let action = arguments.string("action") ?? ""
-            switch action.drop(while: { $0 == " " || $0 == "\t" }).first {
-            case nil: throw OperationError("send needs an action, such as increment")
-            case ":": throw OperationError("send takes an action; a :command goes to the run tool")
-            case "#": throw OperationError("send takes an action, not a comment")
-            default: return action
-            }
-        },
-        Operation(name: "state", summary: "The current model's state, or the part of it at a path.",
-                  parameters: [
-                      OperationParameter("path", .string, doc: "A state path: todos[0].title, todos[\"t1\"] (the element whose id is t1), counters[\"a\"]. Leave it out for the whole state."),
-                      OperationParameter("depth", .int, doc: "Stop this many levels down."),
-                  ], readsOnly: true,
-                  narrowing: "read a part: give a path (todos[0]) or a depth") { arguments throws(OperationError) in
-            var line = ":state"
-            if let path = arguments.string("path") { line += " " + path }
-            if let depth = arguments.int("depth") { line += " --depth \(depth)" }
-            return line + " --all"
-        },
-        Operation(name: "log", summary: "The history of actions: source (typed, script, effect) and whether each changed the state. The last 20 unless a range is given.",
-                  parameters: [
-                      OperationParameter("last", .int, doc: "The last N actions."),
-                      OperationParameter("from", .int, doc: "The first action to show, counting from 1 (with to)."),
-                      OperationParameter("to", .int, doc: "The last action to show (with from)."),
-                      OperationParameter("all", .bool, doc: "Every action."),
-                  ], readsOnly: true,
-                  narrowing: "ask for a range: from and to, or last") { arguments throws(OperationError) in
-            if arguments.flag("all") { return ":log all" }
-            if let from = arguments.int("from") {
-                guard let to = arguments.int("to") else { throw OperationError("log: from needs to (log from 3 to 9)") }
-                return ":log \(from)-\(to)"
-            }
-            if arguments.int("to") != nil { throw OperationError("log: to needs from (log from 3 to 9)") }
-            return arguments.int("last").map { ":log \($0)" } ?? ":log"
-        },
-        Operation(name: "goto", summary: "Go to the state after action N of the history (0: the initial state) and continue from there.",
-                  parameters: [
-                      OperationParameter("position", .int, required: true, doc: "The action's number in the log (0: before the first)."),
-                      OperationParameter("with_effects", .bool, doc: "Start a new store and send the typed and scripted actions again, so their effects run anew."),
-                  ]) { arguments throws(OperationError) in
-            ":goto \(arguments.int("position") ?? 0)" + (arguments.flag("with_effects") ? " --with-effects" : "")
-        },
-        Operation(name: "undo", summary: "Go back one action.", parameters: [withEffects]) { arguments throws(OperationError) in
-            ":undo" + (arguments.flag("with_effects") ? " --with-effects" : "")
-        },
-        Operation(name: "redo", summary: "Go forward one undone action.", parameters: [withEffects]) { arguments throws(OperationError) in
-            ":redo" + (arguments.flag("with_effects") ? " --with-effects" : "")
-        },
-        Operation(name: "reset", summary: "Start the current model over from its initial state; effects in flight are cancelled.") { _ throws(OperationError) in
-            ":reset"
-        },
-        Operation(name: "expect", summary: "Check part of the state: PATH OP VALUE. A failed check is an error that says what the state holds.",
-                  parameters: [
-                      OperationParameter("path", .string, required: true, doc: "A state path: count, todos[0].done, todos[\"t1\"].title."),
-                      OperationParameter("op", .choice(["==", "!=", "<", "<=", ">", ">="]), required: true, doc: "How to compare; < <= > >= compare numbers with numbers and strings with strings."),
-                      OperationParameter("value", .value, required: true, doc: "What to compare with: a number, string, boolean, null, list or record."),
-                  ], readsOnly: true) { arguments throws(OperationError) in
-            ":expect \(arguments.string("path") ?? "") \(arguments.string("op") ?? "==") \((arguments.values["value"] ?? .null).compact)"
-        },
-        Operation(name: "load", summary: "Load a plugin (a name from the search path, or a path to a .so) and make its first model current.",
-                  parameters: [OperationParameter("plugin", .string, required: true, doc: "A plugin name (Counter, Todos) or a library's path.")]) { arguments throws(OperationError) in
-            ":load " + (arguments.word("plugin") ?? "")
-        },
-        Operation(name: "use", summary: "Make another loaded model current (its state is kept).",
-                  parameters: [OperationParameter("model", .string, required: true, doc: "A model name, plugin.model, or a plugin name.")]) { arguments throws(OperationError) in
-            ":use " + (arguments.word("model") ?? "")
-        },
-        Operation(name: "stub", summary: "Replace one of the current model's services with scripted answers, or make it fail.",
-                  parameters: [
-                      OperationParameter("service", .string, required: true, doc: "The service's name (the run tool with :stubs lists them)."),
-                      OperationParameter("answers", .string, required: true, doc: "Answers in order, the last repeating (\"ok\", \"later\"), or fail \"MESSAGE\"."),
-                  ]) { arguments throws(OperationError) in
-            ":stub \(arguments.word("service") ?? "") \(arguments.string("answers") ?? "")"
-        },
-        Operation(name: "advance", summary: "Move the virtual clock forward (storesh mcp --virtual-clock); effects due by then fire in order.",
-                  parameters: [OperationParameter("duration", .string, required: true, doc: "Like 500ms, 2s, 1m, or seconds (5).")]) { arguments throws(OperationError) in
-            ":advance " + (arguments.word("duration") ?? "")
-        },
-        Operation(name: "wait", summary: "Wait until the current model's effects settle (under a virtual clock: advance to each next wake-up).",
-                  parameters: [OperationParameter("timeout", .string, doc: "Like 500ms, 2s, 1m (10s when left out).")]) { arguments throws(OperationError) in
-            ":wait" + (arguments.word("timeout").map { " " + $0 } ?? "")
-        },
-        Operation(name: "run", summary: "Run any one line of the shell: an action, or a :command (:help lists them; :fx, :branches, :import, :reload, …).",
-                  parameters: [OperationParameter("line", .string, required: true, doc: "One line, as typed at the storesh prompt.")]) { arguments throws(OperationError) in
-            arguments.string("line") ?? ""
-        },
-    ] + findingOperations
+    public static let fixedOperations: [Operation] =
+        [
+            Operation(
+                name: "send",
+                summary:
+                    "Send one action to the current model, as typed at the prompt (increment, setCount 5, todos[\"t1\"].toggle). Answers what changed (the diff), the effects it started, or the error with its column.",
+                parameters: [
+                    OperationParameter(
+                        "action", .string, required: true,
+                        doc: "The action as typed: name, then arguments (setCount 5; setUser name: \"bo\", age: 3).")
+                ],
+                narrowing: "the diff is long: read parts of the state with the state tool and a path instead"
+            ) { arguments throws(OperationError) in
+                let action = arguments.string("action") ?? ""
+                switch action.drop(while: { $0 == " " || $0 == "\t" }).first {
+                case nil: throw OperationError("send needs an action, such as increment")
+                case ":": throw OperationError("send takes an action; a :command goes to the run tool")
+                case "#": throw OperationError("send takes an action, not a comment")
+                default: return action
+                }
+            },
+            Operation(
+                name: "state", summary: "The current model's state, or the part of it at a path.",
+                parameters: [
+                    OperationParameter(
+                        "path", .string,
+                        doc:
+                            "A state path: todos[0].title, todos[\"t1\"] (the element whose id is t1), counters[\"a\"]. Leave it out for the whole state."
+                    ),
+                    OperationParameter("depth", .int, doc: "Stop this many levels down."),
+                ], readsOnly: true,
+                narrowing: "read a part: give a path (todos[0]) or a depth"
+            ) { arguments throws(OperationError) in
+                var line = ":state"
+                if let path = arguments.string("path") { line += " " + path }
+                if let depth = arguments.int("depth") { line += " --depth \(depth)" }
+                return line + " --all"
+            },
+            Operation(
+                name: "log",
+                summary:
+                    "The history of actions: source (typed, script, effect) and whether each changed the state. The last 20 unless a range is given.",
+                parameters: [
+                    OperationParameter("last", .int, doc: "The last N actions."),
+                    OperationParameter("from", .int, doc: "The first action to show, counting from 1 (with to)."),
+                    OperationParameter("to", .int, doc: "The last action to show (with from)."),
+                    OperationParameter("all", .bool, doc: "Every action."),
+                ], readsOnly: true,
+                narrowing: "ask for a range: from and to, or last"
+            ) { arguments throws(OperationError) in
+                if arguments.flag("all") { return ":log all" }
+                if let from = arguments.int("from") {
+                    guard let to = arguments.int("to") else {
+                        throw OperationError("log: from needs to (log from 3 to 9)")
+                    }
+                    return ":log \(from)-\(to)"
+                }
+                if arguments.int("to") != nil { throw OperationError("log: to needs from (log from 3 to 9)") }
+                return arguments.int("last").map { ":log \($0)" } ?? ":log"
+            },
+            Operation(
+                name: "goto",
+                summary:
+                    "Go to the state after action N of the history (0: the initial state) and continue from there.",
+                parameters: [
+                    OperationParameter(
+                        "position", .int, required: true, doc: "The action's number in the log (0: before the first)."),
+                    OperationParameter(
+                        "with_effects", .bool,
+                        doc:
+                            "Start a new store and send the typed and scripted actions again, so their effects run anew."
+                    ),
+                ]
+            ) { arguments throws(OperationError) in
+                ":goto \(arguments.int("position") ?? 0)" + (arguments.flag("with_effects") ? " --with-effects" : "")
+            },
+            Operation(name: "undo", summary: "Go back one action.", parameters: [withEffects]) {
+                arguments throws(OperationError) in
+                ":undo" + (arguments.flag("with_effects") ? " --with-effects" : "")
+            },
+            Operation(name: "redo", summary: "Go forward one undone action.", parameters: [withEffects]) {
+                arguments throws(OperationError) in
+                ":redo" + (arguments.flag("with_effects") ? " --with-effects" : "")
+            },
+            Operation(
+                name: "reset",
+                summary: "Start the current model over from its initial state; effects in flight are cancelled."
+            ) { _ throws(OperationError) in
+                ":reset"
+            },
+            Operation(
+                name: "expect",
+                summary:
+                    "Check part of the state: PATH OP VALUE. A failed check is an error that says what the state holds.",
+                parameters: [
+                    OperationParameter(
+                        "path", .string, required: true, doc: "A state path: count, todos[0].done, todos[\"t1\"].title."
+                    ),
+                    OperationParameter(
+                        "op", .choice(["==", "!=", "<", "<=", ">", ">="]), required: true,
+                        doc: "How to compare; < <= > >= compare numbers with numbers and strings with strings."),
+                    OperationParameter(
+                        "value", .value, required: true,
+                        doc: "What to compare with: a number, string, boolean, null, list or record."),
+                ], readsOnly: true
+            ) { arguments throws(OperationError) in
+                ":expect \(arguments.string("path") ?? "") \(arguments.string("op") ?? "==") \((arguments.values["value"] ?? .null).compact)"
+            },
+            Operation(
+                name: "load",
+                summary:
+                    "Load a plugin (a name from the search path, or a path to a .so) and make its first model current.",
+                parameters: [
+                    OperationParameter(
+                        "plugin", .string, required: true, doc: "A plugin name (Counter, Todos) or a library's path.")
+                ]
+            ) { arguments throws(OperationError) in
+                ":load " + (arguments.word("plugin") ?? "")
+            },
+            Operation(
+                name: "use", summary: "Make another loaded model current (its state is kept).",
+                parameters: [
+                    OperationParameter(
+                        "model", .string, required: true, doc: "A model name, plugin.model, or a plugin name.")
+                ]
+            ) { arguments throws(OperationError) in
+                ":use " + (arguments.word("model") ?? "")
+            },
+            Operation(
+                name: "stub",
+                summary: "Replace one of the current model's services with scripted answers, or make it fail.",
+                parameters: [
+                    OperationParameter(
+                        "service", .string, required: true,
+                        doc: "The service's name (the run tool with :stubs lists them)."),
+                    OperationParameter(
+                        "answers", .string, required: true,
+                        doc: "Answers in order, the last repeating (\"ok\", \"later\"), or fail \"MESSAGE\"."),
+                ]
+            ) { arguments throws(OperationError) in
+                ":stub \(arguments.word("service") ?? "") \(arguments.string("answers") ?? "")"
+            },
+            Operation(
+                name: "advance",
+                summary:
+                    "Move the virtual clock forward (storesh mcp --virtual-clock); effects due by then fire in order.",
+                parameters: [
+                    OperationParameter("duration", .string, required: true, doc: "Like 500ms, 2s, 1m, or seconds (5).")
+                ]
+            ) { arguments throws(OperationError) in
+                ":advance " + (arguments.word("duration") ?? "")
+            },
+            Operation(
+                name: "wait",
+                summary:
+                    "Wait until the current model's effects settle (under a virtual clock: advance to each next wake-up).",
+                parameters: [OperationParameter("timeout", .string, doc: "Like 500ms, 2s, 1m (10s when left out).")]
+            ) { arguments throws(OperationError) in
+                ":wait" + (arguments.word("timeout").map { " " + $0 } ?? "")
+            },
+            Operation(
+                name: "run",
+                summary:
+                    "Run any one line of the shell: an action, or a :command (:help lists them; :fx, :branches, :import, :reload, …).",
+                parameters: [
+                    OperationParameter(
+                        "line", .string, required: true, doc: "One line, as typed at the storesh prompt.")
+                ]
+            ) { arguments throws(OperationError) in
+                arguments.string("line") ?? ""
+            },
+        ] + findingOperations
 
-    private static let withEffects = OperationParameter("with_effects", .bool, doc: "Replay with a new store, so effects run anew (as :goto --with-effects).")
+    private static let withEffects = OperationParameter(
+        "with_effects", .bool, doc: "Replay with a new store, so effects run anew (as :goto --with-effects).")
 }

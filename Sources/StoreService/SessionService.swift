@@ -58,7 +58,9 @@ public final class SessionService {
     public func perform(_ name: String, arguments: [String: Value] = [:]) async -> Outcome {
         guard let operation = operation(named: name) else {
             var message = "unknown operation '\(name)'"
-            if let near = Suggestion.nearest(to: name, in: operations.map(\.name)) { message += "; did you mean '\(near)'?" }
+            if let near = Suggestion.nearest(to: name, in: operations.map(\.name)) {
+                message += "; did you mean '\(near)'?"
+            }
             return Outcome(operation: name, refusal: message)
         }
         let line: String
@@ -77,7 +79,8 @@ public final class SessionService {
             return Outcome(operation: name, refusal: "one line at a time: the line holds a line break")
         }
         if Self.commandWord(of: line).map({ ["quit", "q", "exit"].contains($0) }) == true {
-            return Outcome(operation: name, refusal: "a client ends the session by closing its connection, not with :quit")
+            return Outcome(
+                operation: name, refusal: "a client ends the session by closing its connection, not with :quit")
         }
         return await exclusively {
             capturing = []
@@ -86,7 +89,9 @@ public final class SessionService {
             capturing = nil
             let changed = operation?.readsOnly != true && Self.mayChangeState(line, outputs: outputs)
             settle(stateChanged: changed, timelineGrew: outputs.contains(where: Timeline.records))
-            return Outcome(operation: name, succeeded: succeeded, outputs: outputs, narrowing: operation?.narrowing ?? "ask for less")
+            return Outcome(
+                operation: name, succeeded: succeeded, outputs: outputs,
+                narrowing: operation?.narrowing ?? "ask for less")
         }
     }
 
@@ -131,8 +136,8 @@ public final class SessionService {
         var changed = false
         switch output {
         case .applied: changed = true
-        case .action(_, let result): changed = result.stateChanged // a line the front end ran itself
-        case .error: changed = true // a lost worker, recovered: its state was rebuilt
+        case .action(_, let result): changed = result.stateChanged  // a line the front end ran itself
+        case .error: changed = true  // a lost worker, recovered: its state was rebuilt
         default: break
         }
         settle(stateChanged: changed, timelineGrew: Timeline.records(output))
@@ -166,7 +171,8 @@ public final class SessionService {
 
     /// Commands that never change a state.
     private static let readingCommands: Set<String> = [
-        "help", "h", "?", "plugins", "models", "actions", "state", "diff", "fx", "stubs", "expect", "log", "branches", "crash", "export", "inspect",
+        "help", "h", "?", "plugins", "models", "actions", "state", "diff", "fx", "stubs", "expect", "log", "branches",
+        "crash", "export", "inspect",
     ]
 
     /// The command word of a `:command` line; nil for an action.

@@ -92,7 +92,9 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
     ) async {
         let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         guard let next = await engine.receive(expected, timeout: timeout, at: location) else { return }
-        check(before: next.received.before, after: next.received.after, assert, what: TestWording.receiving(next.action), at: location)
+        check(
+            before: next.received.before, after: next.received.after, assert, what: TestWording.receiving(next.action),
+            at: location)
     }
 
     /// Waits (up to `timeout`) for every effect to finish; an exhaustive store then fails
@@ -101,7 +103,8 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
         timeout: Duration? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
-        await engine.finish(timeout: timeout, at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        await engine.finish(
+            timeout: timeout, at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Moves `clock` (the test clock the model's environment sleeps on) forward, letting
@@ -126,7 +129,9 @@ public final class TestStore<Model: ModelProtocol> where Model.Action: Equatable
     /// Checks a change against `assert`, which mutates a copy of a state into what the
     /// state after must be: exhaustively the state before, so all that changed must be
     /// stated; non-exhaustively the state after, so what it states must hold.
-    private func check(before: Model, after: Model, _ assert: ((inout Model) -> Void)?, what: String, at location: TestLocation) {
+    private func check(
+        before: Model, after: Model, _ assert: ((inout Model) -> Void)?, what: String, at location: TestLocation
+    ) {
         var expected = exhaustivity == .on ? before : after
         assert?(&expected)
         guard expected != after else { return }

@@ -74,7 +74,7 @@ public final class TestClock: Clock, @unchecked Sendable {
     /// letting what it wakes run (effects deliver through the main queue) before the next.
     @MainActor
     public func advance(by duration: Duration) async {
-        await Self.settle() // work already started reaches its sleep first
+        await Self.settle()  // work already started reaches its sleep first
         let target = now.advanced(by: duration)
         while let next = takeNext(dueBy: target) {
             next.continuation.resume()
@@ -86,8 +86,12 @@ public final class TestClock: Clock, @unchecked Sendable {
 
     private func takeNext(dueBy target: Instant) -> Sleeper? {
         lock.withLock {
-            guard let index = sleepers.indices.min(by: { (sleepers[$0].deadline, sleepers[$0].id) < (sleepers[$1].deadline, sleepers[$1].id) }),
-                  sleepers[index].deadline <= target else { return nil }
+            guard
+                let index = sleepers.indices.min(by: {
+                    (sleepers[$0].deadline, sleepers[$0].id) < (sleepers[$1].deadline, sleepers[$1].id)
+                }),
+                sleepers[index].deadline <= target
+            else { return nil }
             let sleeper = sleepers.remove(at: index)
             current = max(current, sleeper.deadline)
             return sleeper

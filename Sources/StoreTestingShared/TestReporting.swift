@@ -35,7 +35,8 @@ package struct TestLocation: Sendable {
             Issue.record(
                 TestStoreFailure(description: headline),
                 details.isEmpty ? nil : Comment(rawValue: details),
-                sourceLocation: SourceLocation(fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
+                sourceLocation: SourceLocation(
+                    fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
             )
         } else {
             XCTFail(details.isEmpty ? headline : headline + "\n\n" + details, file: filePath, line: line)
@@ -90,7 +91,9 @@ package enum TestWording {
     }
 
     /// Why `receive` failed: nothing (or not the expected action) arrived in time.
-    package static func didNotArrive(_ expected: String, within limit: Duration, arrived: [String], running: Int) -> String {
+    package static func didNotArrive(_ expected: String, within limit: Duration, arrived: [String], running: Int)
+        -> String
+    {
         "expected to receive \(expected) within \(limit), but \(arrived.isEmpty ? "no action arrived" : "only \(arrived.joined(separator: ", ")) arrived") (\(count(running, "effect")) still running)"
     }
 
@@ -122,7 +125,8 @@ package enum TestWording {
 
     /// The diff of two values with a legend, or "" when customDump sees no difference:
     /// a failure's details.
-    package static func difference<T>(_ expected: T, _ actual: T, legend: String = "(expected: −, actual: +)") -> String {
+    package static func difference<T>(_ expected: T, _ actual: T, legend: String = "(expected: −, actual: +)") -> String
+    {
         diff(expected, actual, format: .proportional).map { "\($0)\n\n\(legend)" } ?? ""
     }
 }

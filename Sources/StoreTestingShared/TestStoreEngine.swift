@@ -54,7 +54,9 @@ package final class TestStoreEngine<Action: Equatable, Received> {
     /// takes it from the queue, failing when it is not `expected`; nil, after failing,
     /// when none came in time. A non-exhaustive store skips the actions before the first
     /// one equal to `expected`, and waits for that one.
-    package func receive(_ expected: Action, timeout: Duration?, at location: TestLocation) async -> (action: Action, received: Received)? {
+    package func receive(_ expected: Action, timeout: Duration?, at location: TestLocation) async -> (
+        action: Action, received: Received
+    )? {
         let limit = timeout ?? self.timeout
         await EffectTurns.wait(atMost: limit) {
             exhaustivity == .on ? queue.isEmpty : !queue.contains { $0.action == expected }
@@ -63,12 +65,16 @@ package final class TestStoreEngine<Action: Equatable, Received> {
             skip(count: index)
         }
         guard !queue.isEmpty, exhaustivity == .on || queue[0].action == expected else {
-            location.fail(TestWording.didNotArrive(TestWording.describe(expected), within: limit, arrived: queuedActions, running: effectsInFlight()))
+            location.fail(
+                TestWording.didNotArrive(
+                    TestWording.describe(expected), within: limit, arrived: queuedActions, running: effectsInFlight()))
             return nil
         }
         let next = queue.removeFirst()
         if next.action != expected {
-            location.fail("received an action other than the one expected", TestWording.difference(expected, next.action, legend: "(expected: −, received: +)"))
+            location.fail(
+                "received an action other than the one expected",
+                TestWording.difference(expected, next.action, legend: "(expected: −, received: +)"))
         }
         return next
     }

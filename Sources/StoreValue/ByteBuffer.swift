@@ -75,11 +75,13 @@ public struct ByteBuffer: ~Copyable {
         // less than a call to memmove.
         switch length {
         case 8...16:
-            let head = base.loadUnaligned(as: UInt64.self), tail = base.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            let head = base.loadUnaligned(as: UInt64.self)
+            let tail = base.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
             destination.storeBytes(of: head, as: UInt64.self)
             destination.storeBytes(of: tail, toByteOffset: length - 8, as: UInt64.self)
         case 4..<8:
-            let head = base.loadUnaligned(as: UInt32.self), tail = base.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+            let head = base.loadUnaligned(as: UInt32.self)
+            let tail = base.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
             destination.storeBytes(of: head, as: UInt32.self)
             destination.storeBytes(of: tail, toByteOffset: length - 4, as: UInt32.self)
         case 1..<4:
@@ -117,18 +119,18 @@ public struct ByteBuffer: ~Copyable {
     /// A decimal integer, written without making a string.
     @inlinable
     public mutating func appendDecimal(_ number: Int) {
-        reserve(20) // "-" and the 19 digits of Int.min
+        reserve(20)  // "-" and the 19 digits of Int.min
         if number < 0 {
             start[written] = UInt8(ascii: "-")
             written += 1
         }
         var magnitude = number.magnitude
-        if magnitude < 10 { // most numbers in a state: one digit, no division
+        if magnitude < 10 {  // most numbers in a state: one digit, no division
             start[written] = UInt8(ascii: "0") + UInt8(magnitude)
             written += 1
             return
         }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0) // room for the 20 digits of UInt64.max
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for the 20 digits of UInt64.max
         withUnsafeMutableBytes(of: &digits) { buffer in
             var first = buffer.count
             repeat {

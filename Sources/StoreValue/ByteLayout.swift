@@ -1,6 +1,7 @@
 @_spi(Reflection) import Swift
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where a type keeps its data: the byte ranges of its stored fields, without the padding
@@ -75,22 +76,26 @@ struct ByteLayout {
 
     private static func sameRawBytes(_ x: UnsafeRawPointer, _ y: UnsafeRawPointer, count: Int) -> Bool {
         #if canImport(Glibc)
-        memcmp(x, y, count) == 0
+            memcmp(x, y, count) == 0
         #else
-        UnsafeRawBufferPointer(start: x, count: count).elementsEqual(UnsafeRawBufferPointer(start: y, count: count))
+            UnsafeRawBufferPointer(start: x, count: count).elementsEqual(UnsafeRawBufferPointer(start: y, count: count))
         #endif
     }
 
     /// The data bits that differ between the values at `x` and `y` (folded into one word).
     @inline(__always)
-    private func difference(_ x: UnsafeRawPointer, _ y: UnsafeRawPointer, _ words: UnsafeBufferPointer<(offset: Int, mask: UInt64)>) -> UInt64 {
+    private func difference(
+        _ x: UnsafeRawPointer, _ y: UnsafeRawPointer, _ words: UnsafeBufferPointer<(offset: Int, mask: UInt64)>
+    ) -> UInt64 {
         var difference: UInt64 = 0
         for word in words {
-            difference |= (x.loadUnaligned(fromByteOffset: word.offset, as: UInt64.self)
-                ^ y.loadUnaligned(fromByteOffset: word.offset, as: UInt64.self)) & word.mask
+            difference |=
+                (x.loadUnaligned(fromByteOffset: word.offset, as: UInt64.self)
+                    ^ y.loadUnaligned(fromByteOffset: word.offset, as: UInt64.self)) & word.mask
         }
         for byte in tailBytes {
-            difference |= UInt64(x.load(fromByteOffset: byte, as: UInt8.self) ^ y.load(fromByteOffset: byte, as: UInt8.self))
+            difference |= UInt64(
+                x.load(fromByteOffset: byte, as: UInt8.self) ^ y.load(fromByteOffset: byte, as: UInt8.self))
         }
         return difference
     }
@@ -101,7 +106,9 @@ struct ByteLayout {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         words.withUnsafeBufferPointer { words in
             for word in words {
-                hash = (hash ^ (bytes.loadUnaligned(fromByteOffset: word.offset, as: UInt64.self) & word.mask)) &* 0x100_0000_01b3
+                hash =
+                    (hash ^ (bytes.loadUnaligned(fromByteOffset: word.offset, as: UInt64.self) & word.mask))
+                    &* 0x100_0000_01b3
             }
         }
         for byte in tailBytes {

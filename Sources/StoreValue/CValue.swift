@@ -22,7 +22,9 @@ extension Value {
         let raw = pointer.pointee
         let count = Int(raw.count)
         let kind = sp_kind(rawValue: raw.kind)
-        if count > 0, kind == SP_ARRAY || kind == SP_RECORD || kind == SP_ENUM, depth >= Self.maxDepth { throw TooDeep() }
+        if count > 0, kind == SP_ARRAY || kind == SP_RECORD || kind == SP_ENUM, depth >= Self.maxDepth {
+            throw TooDeep()
+        }
         // Containers are read straight into the array the value keeps (no list of fields
         // made first and mapped): a sorted list of 2,000 records arrives whole.
         func child(_ index: Int) throws(TooDeep) -> Value {
@@ -45,9 +47,12 @@ extension Value {
             fields.reserveCapacity(count)
             // A record's fields all have names (an unnamed one is named ""); an enum
             // payload's values may have none.
-            for index in 0..<count { fields.append(Field(kind == SP_RECORD ? label(index) ?? "" : label(index), try child(index))) }
+            for index in 0..<count {
+                fields.append(Field(kind == SP_RECORD ? label(index) ?? "" : label(index), try child(index)))
+            }
             let name = raw.text.map { String(cString: $0) }
-            self = kind == SP_RECORD ? .record(type: name, fields: fields) : .enumCase(name: name ?? "", payload: fields)
+            self =
+                kind == SP_RECORD ? .record(type: name, fields: fields) : .enumCase(name: name ?? "", payload: fields)
         default: self = .null
         }
     }
@@ -64,7 +69,8 @@ extension Value {
         case .array(let items):
             guard let container = host.value_array() else { return nil }
             for item in items {
-                guard let child = item.build(with: host), host.value_append(container, nil, child) == Int32(SP_OK) else {
+                guard let child = item.build(with: host), host.value_append(container, nil, child) == Int32(SP_OK)
+                else {
                     host.value_free(container)
                     return nil
                 }
@@ -89,7 +95,8 @@ extension Value {
                 host.value_free(container)
                 return nil
             }
-            let status = field.label.map { label in label.withCString { host.value_append(container, $0, child) } }
+            let status =
+                field.label.map { label in label.withCString { host.value_append(container, $0, child) } }
                 ?? host.value_append(container, nil, child)
             guard status == Int32(SP_OK) else {
                 host.value_free(container)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Small snapshots written by the state itself: a `WireStateWritable` state (`@PluginState`)
@@ -35,13 +35,15 @@ extension ChangeTracker {
 
     private func encodeDirect<T>(_ state: T, _ write: DirectWrite) throws -> Bool {
         try withUnsafePointer(to: state) { pointer in
-            try wireEncoder.encode(rootType: rootType, within: smallState) { writer in try write(UnsafeRawPointer(pointer), writer) }
+            try wireEncoder.encode(rootType: rootType, within: smallState) { writer in
+                try write(UnsafeRawPointer(pointer), writer)
+            }
         }
     }
 
     /// Both ways, once: the state's own writing is kept when it gives the same bytes.
     private func firstSmallEncoding<T: Encodable>(_ state: T) -> Bool {
-        guard encodeThroughEncodable(state) else { return false } // not small (yet): asked again later
+        guard encodeThroughEncodable(state) else { return false }  // not small (yet): asked again later
         guard let write = Self.directWrite(for: T.self) else {
             directWriting = .encodable
             return true
@@ -52,7 +54,9 @@ extension ChangeTracker {
             return true
         }
         directWriting = .encodable
-        Self.warn("warning: \(rootType ?? "\(T.self)")'s WireStateWritable conformance (@PluginState) writes other bytes than its Encodable conformance; its snapshots go through Encodable (is there a CodingKeys or encode(to:) in an extension?)\n")
+        Self.warn(
+            "warning: \(rootType ?? "\(T.self)")'s WireStateWritable conformance (@PluginState) writes other bytes than its Encodable conformance; its snapshots go through Encodable (is there a CodingKeys or encode(to:) in an extension?)\n"
+        )
         return encodeThroughEncodable(state)
     }
 
@@ -67,8 +71,8 @@ extension ChangeTracker {
 
     private static func warn(_ text: String) {
         #if canImport(Glibc)
-        var text = text
-        text.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+            var text = text
+            text.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
         #endif
     }
 }

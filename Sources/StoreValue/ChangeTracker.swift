@@ -58,7 +58,7 @@ public final class ChangeTracker {
     /// out changes (take a snapshot then); else the patches, empty when nothing changed.
     public func changes<T: Encodable>(of state: T) throws -> [StatePatch]? {
         guard let old = tree, !isSmall else { return nil }
-        tree = nil // an encoding that throws leaves no baseline: the next call says nil
+        tree = nil  // an encoding that throws leaves no baseline: the next call says nil
         let root = try Self.encode(state, against: old)
         var patches: [StatePatch] = []
         var path: [StatePatch.Segment] = []
@@ -199,7 +199,10 @@ final class TrackedNode {
     /// The node for `value`: `old` itself when `value` encodes as it did (an equal scalar,
     /// or an `Equatable` value equal to the one `old` came from), else a new node.
     /// `codingPath` is made only for a value that is not a scalar (or an error).
-    static func encode<T: Encodable>(_ value: T, against old: TrackedNode?, codingPath: @autoclosure () -> [any CodingKey], comparingWhole: Bool = true) throws -> TrackedNode {
+    static func encode<T: Encodable>(
+        _ value: T, against old: TrackedNode?, codingPath: @autoclosure () -> [any CodingKey],
+        comparingWhole: Bool = true
+    ) throws -> TrackedNode {
         if let scalar = try Scalars.value(of: value, codingPath: codingPath()) {
             if let old, old.kind == .scalar, old.scalar == scalar { return old }
             return .scalar(scalar)
@@ -225,7 +228,9 @@ final class TrackedNode {
         case .scalar:
             if scalar != old.scalar { patches.append(.set(path: path, value: value)) }
         case .keyed:
-            guard keys == old.keys, !mostlyChanged(against: old) else { return patches.append(.set(path: path, value: value)) }
+            guard keys == old.keys, !mostlyChanged(against: old) else {
+                return patches.append(.set(path: path, value: value))
+            }
             for (index, key) in keys.enumerated() where children[index] !== old.children[index] {
                 path.append(.field(key))
                 children[index].collect(against: old.children[index], path: &path, into: &patches)
@@ -241,7 +246,10 @@ final class TrackedNode {
                 }
                 // What the splice below would say for elements appended to an unchanged list.
                 if children.count > taken.oldCount {
-                    patches.append(.splice(path: path, at: taken.oldCount, removing: 0, inserting: children[taken.oldCount...].map(\.value)))
+                    patches.append(
+                        .splice(
+                            path: path, at: taken.oldCount, removing: 0,
+                            inserting: children[taken.oldCount...].map(\.value)))
                 }
                 return
             }
@@ -260,11 +268,13 @@ final class TrackedNode {
             while prefix < shorter, children[prefix].isSame(as: old.children[prefix]) { prefix += 1 }
             var suffix = 0
             while suffix < shorter - prefix,
-                  children[children.count - 1 - suffix].isSame(as: old.children[old.children.count - 1 - suffix]) { suffix += 1 }
-            patches.append(.splice(
-                path: path, at: prefix, removing: old.children.count - prefix - suffix,
-                inserting: children[prefix..<(children.count - suffix)].map(\.value)
-            ))
+                children[children.count - 1 - suffix].isSame(as: old.children[old.children.count - 1 - suffix])
+            { suffix += 1 }
+            patches.append(
+                .splice(
+                    path: path, at: prefix, removing: old.children.count - prefix - suffix,
+                    inserting: children[prefix..<(children.count - suffix)].map(\.value)
+                ))
         }
     }
 
@@ -351,11 +361,14 @@ private struct TrackingKeyedContainer<Key: CodingKey>: NullWritingContainer {
         node.set(child, forKey: key.stringValue)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         let (child, oldChild) = (TrackedNode(), old(key.stringValue))
         node.set(child, forKey: key.stringValue)
         child.becomeKeyed()
-        return KeyedEncodingContainer(TrackingKeyedContainer<NestedKey>(node: child, old: oldChild, codingPath: codingPath + [key]))
+        return KeyedEncodingContainer(
+            TrackingKeyedContainer<NestedKey>(node: child, old: oldChild, codingPath: codingPath + [key]))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -401,10 +414,13 @@ private struct TrackingUnkeyedContainer: UnkeyedEncodingContainer {
         node.append(try TrackedNode.encode(value, against: oldElement, codingPath: codingPath))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         let (child, oldChild) = nested()
         child.becomeKeyed()
-        return KeyedEncodingContainer(TrackingKeyedContainer<NestedKey>(node: child, old: oldChild, codingPath: codingPath))
+        return KeyedEncodingContainer(
+            TrackingKeyedContainer<NestedKey>(node: child, old: oldChild, codingPath: codingPath))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {

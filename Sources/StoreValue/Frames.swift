@@ -42,7 +42,8 @@ package struct FrameBuffer {
     /// claims more than `limit` bytes, or none, is an error.
     package mutating func next() throws(WireError) -> (type: UInt8, body: [UInt8])? {
         guard bytes.count - start >= 4 else { return nil }
-        let length = Int(bytes[start]) | Int(bytes[start + 1]) << 8 | Int(bytes[start + 2]) << 16 | Int(bytes[start + 3]) << 24
+        let length =
+            Int(bytes[start]) | Int(bytes[start + 1]) << 8 | Int(bytes[start + 2]) << 16 | Int(bytes[start + 3]) << 24
         guard length >= 1, length <= limit else { throw WireError(description: "a frame of \(length) bytes") }
         guard bytes.count - start >= 4 + length else { return nil }
         let type = bytes[start + 4]

@@ -20,19 +20,21 @@ enum PlainEncoding {
         } catch is PlainSlot.Encoding.Spent {
             return nil
         }
-        if slot.encoding.remaining < 0 { return nil } // nested containers count without throwing
+        if slot.encoding.remaining < 0 { return nil }  // nested containers count without throwing
         if let result = slot.seal(), !slot.encoding.misused { return result }
         return try TrackedNode.encode(value, against: nil, codingPath: []).value
     }
 
     /// The value of `value`, written into a container of `slot` at `codingPath`. Its own
     /// encoding is over when this returns, so it is a finished value.
-    static func child<T: Encodable>(_ value: T, in slot: PlainSlot, codingPath: @autoclosure () -> [any CodingKey]) throws -> Value {
+    static func child<T: Encodable>(_ value: T, in slot: PlainSlot, codingPath: @autoclosure () -> [any CodingKey])
+        throws -> Value
+    {
         try slot.encoding.spend()
         if let scalar = try Scalars.value(of: value, codingPath: codingPath()) { return scalar }
         let child = PlainSlot(encoding: slot.encoding)
         try encodeInStableOrder(value, to: PlainEncoder(slot: child, codingPath: codingPath()))
-        return child.seal() ?? .null // nil only when misused: the result is not used then
+        return child.seal() ?? .null  // nil only when misused: the result is not used then
     }
 }
 
@@ -187,7 +189,9 @@ private struct PlainKeyedContainer<Key: CodingKey>: NullWritingContainer {
         return child
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         let child = nested(key.stringValue)
         child.becomeKeyed()
         return KeyedEncodingContainer(PlainKeyedContainer<NestedKey>(slot: child, codingPath: codingPath + [key]))
@@ -230,7 +234,9 @@ private struct PlainUnkeyedContainer: UnkeyedEncodingContainer {
         slot.append(try PlainEncoding.child(value, in: slot, codingPath: codingPath))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         let child = nested()
         child.becomeKeyed()
         return KeyedEncodingContainer(PlainKeyedContainer<NestedKey>(slot: child, codingPath: codingPath))

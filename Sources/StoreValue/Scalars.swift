@@ -25,7 +25,9 @@ enum Scalars {
 
     private static func exact(_ value: some BinaryInteger, _ codingPath: [any CodingKey]) throws -> Value {
         guard let exact = Int64(exactly: value) else {
-            throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(value) does not fit in a 64-bit signed integer"))
+            throw EncodingError.invalidValue(
+                value,
+                .init(codingPath: codingPath, debugDescription: "\(value) does not fit in a 64-bit signed integer"))
         }
         return .int(exact)
     }

@@ -63,13 +63,19 @@ public enum StatePatch: Hashable, Sendable {
     /// Throws unless the patch fits `value`. A function of its own, so nothing it looked
     /// at is still held when the patch is applied (which would make every level a copy).
     private func check(against value: Value) throws(Mismatch) {
-        guard path.count <= Value.maxDepth else { throw Mismatch(description: "a change's path is longer than \(Value.maxDepth) steps") }
+        guard path.count <= Value.maxDepth else {
+            throw Mismatch(description: "a change's path is longer than \(Value.maxDepth) steps")
+        }
         var target = value
         for segment in path { target = try Self.child(of: target, at: segment) }
         if case .splice(_, let at, let removing, _) = self {
-            guard case .array(let items) = target else { throw Mismatch(description: "a splice at \(Self.text(path)), which is not an array") }
+            guard case .array(let items) = target else {
+                throw Mismatch(description: "a splice at \(Self.text(path)), which is not an array")
+            }
             guard Self.spliceFits(at: at, removing: removing, count: items.count) else {
-                throw Mismatch(description: "a splice of \(removing) at \(at) in \(Self.text(path)), which has \(items.count) elements")
+                throw Mismatch(
+                    description:
+                        "a splice of \(removing) at \(at) in \(Self.text(path)), which has \(items.count) elements")
             }
         }
     }
@@ -96,7 +102,8 @@ public enum StatePatch: Hashable, Sendable {
         switch segment {
         case .field(let label):
             guard case .record(let type, var fields) = value,
-                  let index = fields.firstIndex(where: { $0.label == label }) else { return }
+                let index = fields.firstIndex(where: { $0.label == label })
+            else { return }
             value = .null
             modify(&fields[index].value, path.dropFirst(), change)
             value = .record(type: type, fields: fields)
@@ -117,12 +124,14 @@ public enum StatePatch: Hashable, Sendable {
 
     /// `todos[3].done`: a path as messages show it.
     public static func text(_ path: [Segment]) -> String {
-        path.isEmpty ? "." : path.map { segment in
-            switch segment {
-            case .field(let label): "." + label
-            case .index(let index): "[\(index)]"
-            }
-        }.joined()
+        path.isEmpty
+            ? "."
+            : path.map { segment in
+                switch segment {
+                case .field(let label): "." + label
+                case .index(let index): "[\(index)]"
+                }
+            }.joined()
     }
 }
 
@@ -131,20 +140,23 @@ extension StatePatch {
     /// `set` with `path` and `value`, or one named `splice` with `path`, `at`, `remove`
     /// and `insert`. A path is an array of strings (fields) and integers (indices).
     public var value: Value {
-        let segments = Value.array(path.map { segment in
-            switch segment {
-            case .field(let label): .string(label)
-            case .index(let index): .int(Int64(index))
-            }
-        })
+        let segments = Value.array(
+            path.map { segment in
+                switch segment {
+                case .field(let label): .string(label)
+                case .index(let index): .int(Int64(index))
+                }
+            })
         switch self {
         case .set(_, let value):
             return .record(type: "set", fields: [.init("path", segments), .init("value", value)])
         case .splice(_, let at, let removing, let inserting):
-            return .record(type: "splice", fields: [
-                .init("path", segments), .init("at", .int(Int64(at))), .init("remove", .int(Int64(removing))),
-                .init("insert", .array(inserting)),
-            ])
+            return .record(
+                type: "splice",
+                fields: [
+                    .init("path", segments), .init("at", .int(Int64(at))), .init("remove", .int(Int64(removing))),
+                    .init("insert", .array(inserting)),
+                ])
         }
     }
 
@@ -170,7 +182,9 @@ extension StatePatch {
 
     /// Reads a patch from its value-tree form; throws when the tree is not one.
     public init(_ value: Value) throws(Mismatch) {
-        guard case .record(let type, _) = value, let type else { throw Mismatch(description: "a change that is not a set or splice record") }
+        guard case .record(let type, _) = value, let type else {
+            throw Mismatch(description: "a change that is not a set or splice record")
+        }
         guard case .array(let items)? = value["path"] else { throw Mismatch(description: "a change without a path") }
         var path: [Segment] = []
         path.reserveCapacity(items.count)
@@ -185,11 +199,15 @@ extension StatePatch {
         }
         switch type {
         case "set":
-            guard let replacement = value["value"] else { throw Mismatch(description: "a set without a value at \(Self.text(path))") }
+            guard let replacement = value["value"] else {
+                throw Mismatch(description: "a set without a value at \(Self.text(path))")
+            }
             self = .set(path: path, value: replacement)
         case "splice":
-            guard case .int(let at)? = value["at"], case .int(let removing)? = value["remove"], case .array(let inserting)? = value["insert"],
-                  let at = Int(exactly: at), let removing = Int(exactly: removing) else {
+            guard case .int(let at)? = value["at"], case .int(let removing)? = value["remove"],
+                case .array(let inserting)? = value["insert"],
+                let at = Int(exactly: at), let removing = Int(exactly: removing)
+            else {
                 throw Mismatch(description: "a splice at \(Self.text(path)) without at, remove and insert")
             }
             self = .splice(path: path, at: at, removing: removing, inserting: inserting)

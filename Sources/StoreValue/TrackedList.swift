@@ -14,7 +14,9 @@ extension Array: TrackedList where Element: Encodable & Equatable {
         // The old node kept the list it encoded: its elements are compared with these, in
         // place. Without it, every element goes through `encode`, which compares it with the
         // value its old node kept.
-        let previousList = (old?.original as? Original<[Element]>).flatMap { $0.value.count == oldCount ? $0.value : nil }
+        let previousList = (old?.original as? Original<[Element]>).flatMap {
+            $0.value.count == oldCount ? $0.value : nil
+        }
         // This code is not specialized for the element type, so `==` copies both elements
         // (retains and releases, which cost more than the comparison): long lists compare
         // the elements' bytes first (`ByteLayout`), worked out once and kept with the node.
@@ -25,14 +27,15 @@ extension Array: TrackedList where Element: Encodable & Equatable {
                 previousList.withUnsafeBufferPointer { oldBuffer in
                     guard let new = newBuffer.baseAddress, let before = oldBuffer.baseAddress else { return }
                     if let layout {
-                        for index in layout.differingIndices(before, new, count: common) where before[index] != new[index] { changed.append(index) }
+                        for index in layout.differingIndices(before, new, count: common)
+                        where before[index] != new[index] { changed.append(index) }
                     } else {
                         for index in 0..<common where before[index] != new[index] { changed.append(index) }
                     }
                 }
             }
         } else {
-            changed = Array<Int>(0..<common)
+            changed = [Int](0..<common)
         }
         if changed.isEmpty, count == oldCount, let old { return old }
         if let old, previousList != nil, count == oldCount, changed.count * 2 <= count {
@@ -45,7 +48,9 @@ extension Array: TrackedList where Element: Encodable & Equatable {
         }
         let node = TrackedNode()
         node.becomeUnkeyed()
-        node.children = try rebuiltNodes(against: old?.kind == .unkeyed ? old!.children : [], previousList, changed: changed, layout: layout, codingPath: codingPath)
+        node.children = try rebuiltNodes(
+            against: old?.kind == .unkeyed ? old!.children : [], previousList, changed: changed, layout: layout,
+            codingPath: codingPath)
         node.original = Original(value: self)
         node.elementLayout = layout
         return node
@@ -56,7 +61,10 @@ extension Array: TrackedList where Element: Encodable & Equatable {
     /// removal moves elements without changing them), and a new encoding for the rest —
     /// against the old node at its place, when no other place took that node. Each old
     /// node goes to one place at most: the tree stays a tree, which `takingNodes` relies on.
-    private func rebuiltNodes(against previousNodes: [TrackedNode], _ previousList: [Element]?, changed: [Int], layout: ByteLayout?, codingPath: [any CodingKey]) throws -> [TrackedNode] {
+    private func rebuiltNodes(
+        against previousNodes: [TrackedNode], _ previousList: [Element]?, changed: [Int], layout: ByteLayout?,
+        codingPath: [any CodingKey]
+    ) throws -> [TrackedNode] {
         let common = Swift.min(count, previousNodes.count)
         var nodes = [TrackedNode?](repeating: nil, count: count)
         var used = [Bool](repeating: false, count: previousNodes.count)
@@ -68,10 +76,15 @@ extension Array: TrackedList where Element: Encodable & Equatable {
                 withUnsafeBufferPointer { newBuffer in
                     guard let before = oldBuffer.baseAddress, let new = newBuffer.baseAddress else { return }
                     var unused: [Int: [Int]] = [:]
-                    for index in previousNodes.indices where !used[index] { unused[layout.hash(before + index), default: []].append(index) }
+                    for index in previousNodes.indices where !used[index] {
+                        unused[layout.hash(before + index), default: []].append(index)
+                    }
                     for index in 0..<count where open[index] {
                         guard let candidates = unused[layout.hash(new + index)],
-                              let match = candidates.first(where: { !used[$0] && layout.sameBytes(before + $0, new + index) }) else { continue }
+                            let match = candidates.first(where: {
+                                !used[$0] && layout.sameBytes(before + $0, new + index)
+                            })
+                        else { continue }
                         (nodes[index], used[match], open[index]) = (previousNodes[match], true, false)
                     }
                 }
@@ -90,9 +103,11 @@ extension Array: TrackedList where Element: Encodable & Equatable {
     /// the old tree is dropped after this encoding — replaces those elements in place and
     /// appends the new ones, so a toggle or an append in a list of 100,000 neither copies
     /// nor releases 100,000 references.
-    private func takingNodes(of old: TrackedNode, replacing changed: [Int], layout: ByteLayout?, codingPath: [any CodingKey]) throws -> TrackedNode {
+    private func takingNodes(
+        of old: TrackedNode, replacing changed: [Int], layout: ByteLayout?, codingPath: [any CodingKey]
+    ) throws -> TrackedNode {
         var children = old.children
-        old.children = [] // the only reference left is `children`: changed in place
+        old.children = []  // the only reference left is `children`: changed in place
         // What is left of the old node is what `collect` compares with: only its identity.
         (old.original, old.taken, old.elementLayout) = (nil, nil, nil)
         var replaced: [(index: Int, node: TrackedNode)] = []

@@ -45,7 +45,8 @@ public enum Value: Hashable, Sendable {
         case (.string(let a), .string(let b)): a == b
         case (.array(let a), .array(let b)): a == b
         case (.record(let aType, let aFields), .record(let bType, let bFields)): aType == bType && aFields == bFields
-        case (.enumCase(let aName, let aPayload), .enumCase(let bName, let bPayload)): aName == bName && aPayload == bPayload
+        case (.enumCase(let aName, let aPayload), .enumCase(let bName, let bPayload)):
+            aName == bName && aPayload == bPayload
         default: false
         }
     }

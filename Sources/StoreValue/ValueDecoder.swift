@@ -12,7 +12,8 @@ public struct ValueDecoder {
 }
 
 private func mismatch(_ expected: String, _ value: Value, _ codingPath: [any CodingKey]) -> DecodingError {
-    .typeMismatch(Any.self, .init(codingPath: codingPath, debugDescription: "expected \(expected), found \(value.kindName)"))
+    .typeMismatch(
+        Any.self, .init(codingPath: codingPath, debugDescription: "expected \(expected), found \(value.kindName)"))
 }
 
 private func decodeScalar<T: Decodable>(_ type: T.Type, from value: Value, codingPath: [any CodingKey]) throws -> T {
@@ -63,7 +64,8 @@ private struct NodeDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         switch value {
-        case .record, .enumCase: return KeyedDecodingContainer(KeyedValueContainer<Key>(fields: value.children, codingPath: codingPath))
+        case .record, .enumCase:
+            return KeyedDecodingContainer(KeyedValueContainer<Key>(fields: value.children, codingPath: codingPath))
         default: throw mismatch("a record", value, codingPath)
         }
     }
@@ -81,7 +83,10 @@ private struct NodeDecoder: Decoder {
 private struct IndexKey: CodingKey {
     let intValue: Int?
     let stringValue: String
-    init(_ index: Int) { intValue = index; stringValue = "\(index)" }
+    init(_ index: Int) {
+        intValue = index
+        stringValue = "\(index)"
+    }
     init?(intValue: Int) { self.init(intValue) }
     init?(stringValue: String) { return nil }
 }
@@ -96,7 +101,8 @@ private struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 
     private func value(for key: Key) throws -> Value {
         guard let field = fields.first(where: { $0.label == key.stringValue }) else {
-            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no field \"\(key.stringValue)\""))
+            throw DecodingError.keyNotFound(
+                key, .init(codingPath: codingPath, debugDescription: "no field \"\(key.stringValue)\""))
         }
         return field.value
     }
@@ -107,7 +113,9 @@ private struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         try decodeScalar(type, from: value(for: key), codingPath: codingPath + [key])
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
         try NodeDecoder(value: value(for: key), codingPath: codingPath + [key]).container(keyedBy: type)
     }
 
@@ -133,7 +141,8 @@ private struct UnkeyedValueContainer: UnkeyedDecodingContainer {
 
     private mutating func next() throws -> (Value, [any CodingKey]) {
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath, debugDescription: "array has only \(items.count) items"))
+            throw DecodingError.valueNotFound(
+                Any.self, .init(codingPath: codingPath, debugDescription: "array has only \(items.count) items"))
         }
         defer { currentIndex += 1 }
         return (items[currentIndex], codingPath + [IndexKey(currentIndex)])
@@ -150,7 +159,9 @@ private struct UnkeyedValueContainer: UnkeyedDecodingContainer {
         return try decodeScalar(type, from: value, codingPath: path)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
         let (value, path) = try next()
         return try NodeDecoder(value: value, codingPath: path).container(keyedBy: type)
     }

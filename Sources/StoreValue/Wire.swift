@@ -75,10 +75,18 @@ package struct WireWriter {
     private static func write(_ value: Value, at cursor: inout UnsafeMutableRawPointer) {
         switch value {
         case .null: put(0, at: &cursor)
-        case .bool(let v): put(1, at: &cursor); put(v ? 1 : 0, at: &cursor)
-        case .int(let v): put(2, at: &cursor); put64(UInt64(bitPattern: v), at: &cursor)
-        case .double(let v): put(3, at: &cursor); put64(v.bitPattern, at: &cursor)
-        case .string(let v): put(4, at: &cursor); put(v, at: &cursor)
+        case .bool(let v):
+            put(1, at: &cursor)
+            put(v ? 1 : 0, at: &cursor)
+        case .int(let v):
+            put(2, at: &cursor)
+            put64(UInt64(bitPattern: v), at: &cursor)
+        case .double(let v):
+            put(3, at: &cursor)
+            put64(v.bitPattern, at: &cursor)
+        case .string(let v):
+            put(4, at: &cursor)
+            put(v, at: &cursor)
         case .array(let items):
             put(5, at: &cursor)
             put32(UInt32(items.count), at: &cursor)
@@ -165,7 +173,8 @@ package struct WireReader {
     /// The offset of the next `count` bytes, which are then taken.
     private mutating func take(_ count: Int) throws(WireError) -> Int {
         guard count >= 0, bytes.count - offset >= count else {
-            throw WireError(description: "a message ends early (wanted \(count) bytes at offset \(offset) of \(bytes.count))")
+            throw WireError(
+                description: "a message ends early (wanted \(count) bytes at offset \(offset) of \(bytes.count))")
         }
         defer { offset += count }
         return offset
@@ -192,7 +201,9 @@ package struct WireReader {
     package mutating func string() throws(WireError) -> String {
         let count = Int(try u32())
         let start = try take(count)
-        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<start + count]), as: UTF8.self) }
+        return bytes.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[start..<start + count]), as: UTF8.self)
+        }
     }
 
     /// Bytes written by `WireWriter.counted`.
@@ -209,7 +220,9 @@ package struct WireReader {
     /// A count of items that each take at least one byte: larger than what is left is a lie.
     package mutating func count() throws(WireError) -> Int {
         let count = Int(try u32())
-        guard count <= bytes.count - offset else { throw WireError(description: "a count of \(count) items with \(bytes.count - offset) bytes left") }
+        guard count <= bytes.count - offset else {
+            throw WireError(description: "a count of \(count) items with \(bytes.count - offset) bytes left")
+        }
         return count
     }
 
@@ -217,7 +230,9 @@ package struct WireReader {
 
     private mutating func value(depth: Int) throws(WireError) -> Value {
         let kind = try u8()
-        if kind >= 5, depth >= Value.maxDepth { throw WireError(description: "a value nested more than \(Value.maxDepth) levels") }
+        if kind >= 5, depth >= Value.maxDepth {
+            throw WireError(description: "a value nested more than \(Value.maxDepth) levels")
+        }
         switch kind {
         case 0: return .null
         case 1: return .bool(try bool())
@@ -248,7 +263,9 @@ package struct WireReader {
         fields.reserveCapacity(count)
         for _ in 0..<count {
             let label = try optionalString()
-            if labelled, label == nil { throw WireError(description: "a record's field has no label (at offset \(offset))") }
+            if labelled, label == nil {
+                throw WireError(description: "a record's field has no label (at offset \(offset))")
+            }
             fields.append(Value.Field(label, try value(depth: depth + 1)))
         }
         return fields
@@ -260,12 +277,20 @@ package struct WireReader {
 
     private mutating func skipValue(depth: Int) throws(WireError) -> Int {
         let kind = try u8()
-        if kind >= 5, depth >= Value.maxDepth { throw WireError(description: "a value nested more than \(Value.maxDepth) levels") }
+        if kind >= 5, depth >= Value.maxDepth {
+            throw WireError(description: "a value nested more than \(Value.maxDepth) levels")
+        }
         switch kind {
         case 0: return 1
-        case 1: _ = try u8(); return 1
-        case 2, 3: _ = try take(8); return 1
-        case 4: try skipString(); return 1
+        case 1:
+            _ = try u8()
+            return 1
+        case 2, 3:
+            _ = try take(8)
+            return 1
+        case 4:
+            try skipString()
+            return 1
         case 5:
             var total = 1
             for _ in 0..<(try count()) { total += try skipValue(depth: depth + 1) }
@@ -286,7 +311,9 @@ package struct WireReader {
         for _ in 0..<(try count()) {
             let hasLabel = try bool()
             if hasLabel { try skipString() }
-            if labelled, !hasLabel { throw WireError(description: "a record's field has no label (at offset \(offset))") }
+            if labelled, !hasLabel {
+                throw WireError(description: "a record's field has no label (at offset \(offset))")
+            }
             total += try skipValue(depth: depth + 1)
         }
         return total

@@ -63,7 +63,9 @@ package final class WireStateEncoder {
 
     /// Encodes a `WireStateWritable` through its own `writeWireState` (`write` calls it),
     /// giving the bytes `encode` gives through its `Encodable`, when the two agree.
-    package func encode(rootType: String?, within limit: Int, writing write: (WireStateWriter) throws -> Void) throws -> Bool {
+    package func encode(rootType: String?, within limit: Int, writing write: (WireStateWriter) throws -> Void) throws
+        -> Bool
+    {
         try encoding(within: limit) {
             directRootName = rootType
             try write(WireStateWriter(self))
@@ -140,7 +142,7 @@ package final class WireStateEncoder {
             return nil
         }
         pendingPlace = nil
-        guard (try? node()) != nil else { return nil } // at the limit: given up
+        guard (try? node()) != nil else { return nil }  // at the limit: given up
         return push(keyed: keyed, name: pendingName)
     }
 
@@ -150,7 +152,8 @@ package final class WireStateEncoder {
         if keyed { putRecordHeader(name: name) } else { putByte(5) }
         let generation = nextGeneration
         nextGeneration += 1
-        frames.append(Frame(countOffset: buffer.count, elements: 0, keyStart: keys.count, generation: generation, keyed: keyed))
+        frames.append(
+            Frame(countOffset: buffer.count, elements: 0, keyStart: keys.count, generation: generation, keyed: keyed))
         putU32(0)
         return (frames.count - 1, generation)
     }
@@ -159,7 +162,9 @@ package final class WireStateEncoder {
     /// nested in it, and checks it is still the one at its depth and no place waits.
     /// Writes `key` for a keyed container.
     fileprivate func element(at depth: Int, generation: UInt64, key: String?) throws {
-        guard active, !abandoned, pendingPlace == nil, depth >= 0, depth < frames.count, frames[depth].generation == generation else {
+        guard active, !abandoned, pendingPlace == nil, depth >= 0, depth < frames.count,
+            frames[depth].generation == generation
+        else {
             abandon()
             throw Abandon()
         }
@@ -275,16 +280,22 @@ private struct WireEncoderPlace: Encoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let frame = encoder.begin(keyed: true, in: place)
-        return KeyedEncodingContainer(WireKeyedContainer<Key>(encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0, codingPath: codingPath))
+        return KeyedEncodingContainer(
+            WireKeyedContainer<Key>(
+                encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0, codingPath: codingPath)
+        )
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         let frame = encoder.begin(keyed: false, in: place)
-        return WireUnkeyedContainer(encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0, codingPath: codingPath)
+        return WireUnkeyedContainer(
+            encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0, codingPath: codingPath)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        WireSingleContainer(encoder: encoder, place: place, name: encoder.pendingPlace == place ? encoder.pendingName : nil, codingPath: codingPath)
+        WireSingleContainer(
+            encoder: encoder, place: place, name: encoder.pendingPlace == place ? encoder.pendingName : nil,
+            codingPath: codingPath)
     }
 }
 
@@ -311,14 +322,21 @@ private struct WireKeyedContainer<Key: CodingKey>: NullWritingContainer {
         try encoder.writeValue(value, name: nil, codingPath: codingPath + [key])
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         let frame = try? nested(key, keyed: true)
-        return KeyedEncodingContainer(WireKeyedContainer<NestedKey>(encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0, codingPath: codingPath + [key]))
+        return KeyedEncodingContainer(
+            WireKeyedContainer<NestedKey>(
+                encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0,
+                codingPath: codingPath + [key]))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let frame = try? nested(key, keyed: false)
-        return WireUnkeyedContainer(encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0, codingPath: codingPath + [key])
+        return WireUnkeyedContainer(
+            encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0,
+            codingPath: codingPath + [key])
     }
 
     private func nested(_ key: Key, keyed: Bool) throws -> (depth: Int, generation: UInt64) {
@@ -328,7 +346,9 @@ private struct WireKeyedContainer<Key: CodingKey>: NullWritingContainer {
 
     mutating func superEncoder() -> any Encoder { abandonedEncoder(encoder, codingPath: codingPath) }
 
-    mutating func superEncoder(forKey key: Key) -> any Encoder { abandonedEncoder(encoder, codingPath: codingPath + [key]) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        abandonedEncoder(encoder, codingPath: codingPath + [key])
+    }
 }
 
 private struct WireUnkeyedContainer: UnkeyedEncodingContainer {
@@ -348,14 +368,20 @@ private struct WireUnkeyedContainer: UnkeyedEncodingContainer {
         try encoder.writeValue(value, name: nil, codingPath: codingPath)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         let frame = try? nested(keyed: true)
-        return KeyedEncodingContainer(WireKeyedContainer<NestedKey>(encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0, codingPath: codingPath))
+        return KeyedEncodingContainer(
+            WireKeyedContainer<NestedKey>(
+                encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0, codingPath: codingPath)
+        )
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let frame = try? nested(keyed: false)
-        return WireUnkeyedContainer(encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0, codingPath: codingPath)
+        return WireUnkeyedContainer(
+            encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0, codingPath: codingPath)
     }
 
     private func nested(keyed: Bool) throws -> (depth: Int, generation: UInt64) {

@@ -12,7 +12,9 @@ extension WorkerServer {
     /// One action as `send` answers it: writes whether it changed the state, how many
     /// effects it started and, when asked and changed, the state; or says why the model
     /// refused it.
-    func sendAction(_ index: Int, _ arguments: [Value], to store: InProcessConnection, wantState: Bool, into reply: inout WireWriter) -> SendAnswer {
+    func sendAction(
+        _ index: Int, _ arguments: [Value], to store: InProcessConnection, wantState: Bool, into reply: inout WireWriter
+    ) -> SendAnswer {
         let actions = store.model.actions
         guard actions.indices.contains(index) else { return .refused("no action \(index)") }
         let outcome: SendSummary
@@ -53,7 +55,9 @@ extension WorkerServer {
             guard !stopped else { continue }
             processed += 1
             do throws(SessionError) {
-                guard store.model.actions.indices.contains(index) else { throw SessionError(message: "no action \(index)") }
+                guard store.model.actions.indices.contains(index) else {
+                    throw SessionError(message: "no action \(index)")
+                }
                 let outcome = try store.send(store.model.actions[index], arguments: arguments)
                 outcomes.u8((outcome.changed ? 1 : 0) | (outcome.effectsStarted > 0 ? 2 : 0))
             } catch {
@@ -124,7 +128,7 @@ extension WorkerServer {
             messages.bytes.removeAll(keepingCapacity: true)
             answer.bytes.removeAll(keepingCapacity: true)
             captured = (messages, 0)
-            messages = WireWriter() // the capture holds the buffer alone while it grows
+            messages = WireWriter()  // the capture holds the buffer alone while it grows
             let sent = sendAction(index, arguments, to: store, wantState: wantState, into: &answer)
             let count: UInt32
             (messages, count) = captured ?? (WireWriter(), 0)

@@ -29,7 +29,9 @@ extension WorkerServer {
     func create(_ reader: inout WireReader, into reply: inout WireWriter) throws(WireError) -> String? {
         let id = try reader.u32()
         let index = Int(try reader.u32())
-        guard let plugin, plugin.models.indices.contains(index), let host else { return "no model \(index) in this worker" }
+        guard let plugin, plugin.models.indices.contains(index), let host else {
+            return "no model \(index) in this worker"
+        }
         let store = InProcessConnection(model: plugin.models[index], host: host)
         store.onEvent = { [weak self] event in self?.forward(event, from: id) }
         do {

@@ -2,8 +2,9 @@ import Dispatch
 import Foundation
 import StoreHost
 import StoreValue
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The worker's side of the protocol (docs/worker-protocol.md): runs in `storesh-worker`,
@@ -69,7 +70,7 @@ public final class WorkerServer {
                 frames.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
                 if count < chunk.count { break }
             } else if count == 0 {
-                exit(0) // the shell is gone
+                exit(0)  // the shell is gone
             } else if errno == EINTR {
                 continue
             } else {
@@ -90,7 +91,9 @@ public final class WorkerServer {
         reply.u8(0)
         do {
             clock.shellNow = try reader.i64()
-            guard let request = WorkerProtocol.Request(rawValue: type) else { throw WireError(description: "unknown request \(type)") }
+            guard let request = WorkerProtocol.Request(rawValue: type) else {
+                throw WireError(description: "unknown request \(type)")
+            }
             if let refusal = try answer(request, &reader, into: &reply) {
                 reply = WireWriter()
                 reply.u8(1)
@@ -105,7 +108,9 @@ public final class WorkerServer {
 
     /// Answers one request into `reply`; returns a refusal message instead when the
     /// request cannot be done (the worker goes on).
-    private func answer(_ request: WorkerProtocol.Request, _ reader: inout WireReader, into reply: inout WireWriter) throws(WireError) -> String? {
+    private func answer(_ request: WorkerProtocol.Request, _ reader: inout WireReader, into reply: inout WireWriter)
+        throws(WireError) -> String?
+    {
         switch request {
         case .hello:
             let version = try reader.u32()
@@ -130,7 +135,10 @@ public final class WorkerServer {
             let index = Int(try reader.u32())
             let arguments = try reader.values()
             let wantState = try reader.bool()
-            if case .refused(let message) = sendAction(index, arguments, to: store, wantState: wantState, into: &reply) { return message }
+            if case .refused(let message) = sendAction(index, arguments, to: store, wantState: wantState, into: &reply)
+            {
+                return message
+            }
         case .replay:
             let store = try store(try reader.u32())
             let name = try reader.string()
@@ -178,7 +186,9 @@ public final class WorkerServer {
     /// Writes the store's state for the shell: whole when asked (or when reads go whole:
     /// then as the plugin wrote it, without decoding), else its changes since the last
     /// state sent.
-    func writeState(of store: InProcessConnection, whole: Bool = false, into writer: inout WireWriter) throws(SessionError) {
+    func writeState(of store: InProcessConnection, whole: Bool = false, into writer: inout WireWriter)
+        throws(SessionError)
+    {
         if let number = try store.readEncodedWhole(whole: whole) {
             writer.wholeState(number: number, encoded: store.encodedState)
         } else {
@@ -190,7 +200,7 @@ public final class WorkerServer {
     /// action runs.
     func send(_ type: WorkerProtocol.Message, _ body: WireWriter) {
         if var kept = captured {
-            captured = nil // no copy of the kept bytes while appending
+            captured = nil  // no copy of the kept bytes while appending
             kept.writer.u8(type.rawValue)
             kept.writer.counted(body.bytes)
             kept.count += 1
@@ -209,7 +219,7 @@ public final class WorkerServer {
             } else if written < 0, errno == EINTR {
                 continue
             } else {
-                exit(0) // the shell is gone
+                exit(0)  // the shell is gone
             }
         }
     }

@@ -8,7 +8,11 @@ package import StoreShell
 package struct InspectOptions: ParsableArguments {
     package init() {}
 
-    @Option(name: .customLong("inspect"), help: ArgumentHelp("Serve the inspector (the session in a browser) on 127.0.0.1 at PORT, or any free port when PORT is left out, and print its address with its token.", valueName: "PORT"))
+    @Option(
+        name: .customLong("inspect"),
+        help: ArgumentHelp(
+            "Serve the inspector (the session in a browser) on 127.0.0.1 at PORT, or any free port when PORT is left out, and print its address with its token.",
+            valueName: "PORT"))
     package var port: Int?
 
     package func validate() throws {
@@ -60,7 +64,9 @@ package final class InspectorLauncher {
         self.service = service
         let server = InspectorServer(service: service)
         let announce = self.announce
-        server.endedUnasked = { announce("inspector: its server process ended; the page is gone. ':inspect' starts a new one\n") }
+        server.endedUnasked = {
+            announce("inspector: its server process ended; the page is gone. ':inspect' starts a new one\n")
+        }
         let address = try await server.start(port: port)
         self.server = server
         return address

@@ -8,13 +8,23 @@ import StoreShell
 package struct IsolationOptions: ParsableArguments {
     package init() {}
 
-    @Flag(name: .customLong("in-process"), help: "Run plugins inside storesh, not in worker processes: fastest, but a crash in a model ends storesh.")
+    @Flag(
+        name: .customLong("in-process"),
+        help: "Run plugins inside storesh, not in worker processes: fastest, but a crash in a model ends storesh.")
     package var inProcess = false
 
-    @Option(name: .customLong("action-timeout"), parsing: .unconditional, help: ArgumentHelp("Seconds a model in a worker may take to answer an action (or to load) before it counts as hung and is stopped (0: no limit). Reading the state has no limit; Ctrl-C stops it.", valueName: "SECONDS"))
+    @Option(
+        name: .customLong("action-timeout"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Seconds a model in a worker may take to answer an action (or to load) before it counts as hung and is stopped (0: no limit). Reading the state has no limit; Ctrl-C stops it.",
+            valueName: "SECONDS"))
     package var actionTimeout: Double = 5
 
-    @Flag(name: .customLong("check-changes"), help: "Check every state change a plugin reports against a whole snapshot of its state; a difference is an error naming where (for testing a plugin's snapshot_changes).")
+    @Flag(
+        name: .customLong("check-changes"),
+        help:
+            "Check every state change a plugin reports against a whole snapshot of its state; a difference is an error naming where (for testing a plugin's snapshot_changes)."
+    )
     package var checkChanges = false
 
     package func validate() throws {

@@ -13,12 +13,12 @@ package struct MCPOptions: ParsableCommand {
         commandName: "mcp",
         abstract: "Serve a session over the Model Context Protocol (MCP) on standard input and output.",
         discussion: """
-        For an editor or an AI agent that takes an MCP server command. The client loads models, \
-        sends actions (the send tool, or a tool per action), reads the state and its parts \
-        (tools and storesh://state resources), travels in time and runs any shell line. \
-        Standard output carries only the protocol; diagnostics and what plugins print go to \
-        standard error. The session ends when the client closes standard input.
-        """
+            For an editor or an AI agent that takes an MCP server command. The client loads models, \
+            sends actions (the send tool, or a tool per action), reads the state and its parts \
+            (tools and storesh://state resources), travels in time and runs any shell line. \
+            Standard output carries only the protocol; diagnostics and what plugins print go to \
+            standard error. The session ends when the client closes standard input.
+            """
     )
 
     package init() {}

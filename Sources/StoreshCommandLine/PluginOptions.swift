@@ -6,10 +6,16 @@ import Foundation
 package struct PluginOptions: ParsableArguments {
     package init() {}
 
-    @Option(name: .customLong("plugin"), help: ArgumentHelp("Load a plugin (a name from the search path, or a path). Repeatable. Without it, the bundled Counter loads.", valueName: "NAME|PATH"))
+    @Option(
+        name: .customLong("plugin"),
+        help: ArgumentHelp(
+            "Load a plugin (a name from the search path, or a path). Repeatable. Without it, the bundled Counter loads.",
+            valueName: "NAME|PATH"))
     package var plugins: [String] = []
 
-    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also search this directory for plugins. Repeatable.", valueName: "DIR"))
+    @Option(
+        name: .customLong("plugin-path"),
+        help: ArgumentHelp("Also search this directory for plugins. Repeatable.", valueName: "DIR"))
     package var pluginPath: [String] = []
 
     package func validate() throws {
@@ -27,7 +33,9 @@ package func validatePluginPaths(_ paths: [String]) throws {
             throw ValidationError("--plugin-path \(path): no such directory")
         }
         guard isDirectory.boolValue else {
-            throw ValidationError("--plugin-path \(path): not a directory (--plugin-path names the directory a plugin is in; --plugin takes a library's path)")
+            throw ValidationError(
+                "--plugin-path \(path): not a directory (--plugin-path names the directory a plugin is in; --plugin takes a library's path)"
+            )
         }
     }
 }

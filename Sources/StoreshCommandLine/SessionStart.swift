@@ -25,7 +25,10 @@ package enum SessionStart {
     /// Starts `core`'s session as `options` say. `announce`: report each plugin loaded;
     /// `quiet`: no note of a resume. Errors go to `emit`, warnings to `warn`, refusals
     /// to standard error.
-    package static func prepare(_ core: ShellCore, _ options: SessionOptions, announce: Bool, quiet: Bool, emit: (ShellOutput) -> Void, warn: (String) -> Void) async -> Outcome {
+    package static func prepare(
+        _ core: ShellCore, _ options: SessionOptions, announce: Bool, quiet: Bool, emit: (ShellOutput) -> Void,
+        warn: (String) -> Void
+    ) async -> Outcome {
         if options.watch, options.isolation.inProcess {
             StandardStreams.error("storesh: --watch reloads plugins in workers, so it cannot go with --in-process\n")
             return .exit(2)
@@ -33,11 +36,17 @@ package enum SessionStart {
         let host = core.host
         var failed = false
         // A resumed session loads what its journal says; otherwise the named plugins, or Counter.
-        let startupPlugins = options.resume != nil && options.plugins.isEmpty ? [] : (options.plugins.isEmpty ? ["Counter"] : options.plugins)
+        let startupPlugins =
+            options.resume != nil && options.plugins.isEmpty
+            ? [] : (options.plugins.isEmpty ? ["Counter"] : options.plugins)
         for name in startupPlugins {
             do {
                 let plugin = try host.load(name)
-                if announce { emit(.loaded(plugin: plugin.name, version: plugin.version, models: plugin.models.map(\.qualifiedName))) }
+                if announce {
+                    emit(
+                        .loaded(
+                            plugin: plugin.name, version: plugin.version, models: plugin.models.map(\.qualifiedName)))
+                }
             } catch {
                 emit(.error(ShellError(error.description, origin: .prompt)))
                 failed = true
@@ -55,7 +64,10 @@ package enum SessionStart {
         }
         if let path = options.resume {
             do {
-                guard let resumed = try await core.resumeJournal(from: path, continuingIn: options.journal, force: options.force) else { return .exit(1) }
+                guard
+                    let resumed = try await core.resumeJournal(
+                        from: path, continuingIn: options.journal, force: options.force)
+                else { return .exit(1) }
                 // --model says where to go on, after the journal's own switches (journaled).
                 if let model = options.model, core.current?.model.qualifiedName != model {
                     do throws(ShellError) { try core.use(model) } catch {
@@ -66,7 +78,12 @@ package enum SessionStart {
                 for warning in resumed.warnings { warn("storesh: warning: \(warning)\n") }
                 if !quiet {
                     let count = core.current.flatMap { core.histories[$0.model.qualifiedName]?.entries.count } ?? 0
-                    emit(.info(kind: "resumed", lines: ["resumed \(path): \(resumed.records) records, \(count) actions in \(core.current?.model.qualifiedName ?? "no model")"]))
+                    emit(
+                        .info(
+                            kind: "resumed",
+                            lines: [
+                                "resumed \(path): \(resumed.records) records, \(count) actions in \(core.current?.model.qualifiedName ?? "no model")"
+                            ]))
                 }
             } catch {
                 StandardStreams.error("storesh: \(error.message)\n")

@@ -27,13 +27,20 @@ enum FuzzTarget: String, CaseIterable {
     /// `PATH OP VALUE` (`:expect`, `:bisect`, explore's invariants): a check written back
     /// reads back as itself, and checking it against a state never traps.
     static func condition(_ data: Data) {
-        guard let text = String(validating: data.prefix(4096), as: UTF8.self), let condition = try? StateCondition.parse(text) else { return }
+        guard let text = String(validating: data.prefix(4096), as: UTF8.self),
+            let condition = try? StateCondition.parse(text)
+        else { return }
         guard let again = try? StateCondition.parse(condition.description), again == condition else {
             violated("'\(text)' written back as '\(condition.description)' does not read back as itself")
         }
-        let state: Value = .record(type: nil, fields: [
-            .init("count", .int(3)), .init("name", .string("a<b")), .init("items", .array([.record(type: nil, fields: [.init("id", .string("x")), .init("v", .double(.nan))])])),
-        ])
+        let state: Value = .record(
+            type: nil,
+            fields: [
+                .init("count", .int(3)), .init("name", .string("a<b")),
+                .init(
+                    "items",
+                    .array([.record(type: nil, fields: [.init("id", .string("x")), .init("v", .double(.nan))])])),
+            ])
         _ = condition.explain(condition.check(state, identity: StateDiff(identityFields: ["id"])))
     }
 
@@ -52,7 +59,8 @@ enum FuzzTarget: String, CaseIterable {
     /// action rendered back as text must parse and bind to the same action and values.
     static func actionText(_ data: Data) {
         guard let text = String(validating: data.prefix(4096), as: UTF8.self) else { return }
-        guard let call = try? ActionCall.parse(text), let bound = try? ActionBinding.bind(call, to: FuzzModel.model) else { return }
+        guard let call = try? ActionCall.parse(text), let bound = try? ActionBinding.bind(call, to: FuzzModel.model)
+        else { return }
         let rendered = bound.0.text(with: bound.1)
         guard let again = try? ActionBinding.bind(ActionCall.parse(rendered), to: FuzzModel.model) else {
             violated("'\(text)' rendered as '\(rendered)', which does not parse and bind")
@@ -71,7 +79,9 @@ enum FuzzTarget: String, CaseIterable {
                 violated("literal \(value.compact) does not read back as itself")
             }
         }
-        guard let text = String(validating: bytes, as: UTF8.self), let segments = try? PathSyntax.parse(text) else { return }
+        guard let text = String(validating: bytes, as: UTF8.self), let segments = try? PathSyntax.parse(text) else {
+            return
+        }
         let path = PathSyntax.text(of: segments)
         guard (try? PathSyntax.parse(path)) == segments else {
             violated("path '\(text)' written back as '\(path)' reads back differently")
@@ -92,7 +102,9 @@ enum FuzzTarget: String, CaseIterable {
     /// a journal it accepts can be resumed: one more record appended reads back whole.
     static func journal(_ data: Data) {
         let path = FuzzModel.scratchFile
-        guard FileManager.default.createFile(atPath: path, contents: data.prefix(16_384)) else { violated("cannot write \(path)") }
+        guard FileManager.default.createFile(atPath: path, contents: data.prefix(16_384)) else {
+            violated("cannot write \(path)")
+        }
         guard let contents = try? Journal.read(path) else { return }
         for (record, _) in contents.records where JournalRecord(line: Substring(record.line)) != record {
             violated("journal record '\(record.line)' does not read back as itself")
@@ -104,7 +116,9 @@ enum FuzzTarget: String, CaseIterable {
         } catch {
             violated("a journal that reads cannot be resumed: \(error)")
         }
-        guard let resumed = try? Journal.read(path), resumed.warning == nil, resumed.records.count == contents.records.count + 1 else {
+        guard let resumed = try? Journal.read(path), resumed.warning == nil,
+            resumed.records.count == contents.records.count + 1
+        else {
             violated("after resuming and appending, the journal does not read back whole")
         }
     }
@@ -125,16 +139,18 @@ enum FuzzModel {
         func action(_ name: String, _ params: [(String?, ParamType)]) -> (name: String, params: [ParamDescriptor]) {
             (name, params.map { ParamDescriptor(label: $0.0, type: $0.1, doc: nil) })
         }
-        return ModelDescriptor.schemaOnly(plugin: "fuzz", name: "fuzz", actions: [
-            action("increment", []),
-            action("setCount", [(nil, .int)]),
-            action("setUser", [("name", .string), ("age", .int)]),
-            action("todos[].toggle", [(nil, .string)]),
-            action("todos[].rename", [(nil, .string), (nil, .string)]),
-            action("setTags", [(nil, .value)]),
-            action("child.setRatio", [("ratio", .double)]),
-            action("flag", [(nil, .bool)]),
-        ])
+        return ModelDescriptor.schemaOnly(
+            plugin: "fuzz", name: "fuzz",
+            actions: [
+                action("increment", []),
+                action("setCount", [(nil, .int)]),
+                action("setUser", [("name", .string), ("age", .int)]),
+                action("todos[].toggle", [(nil, .string)]),
+                action("todos[].rename", [(nil, .string), (nil, .string)]),
+                action("setTags", [(nil, .value)]),
+                action("child.setRatio", [("ratio", .double)]),
+                action("flag", [(nil, .bool)]),
+            ])
     }()
 
     static let sampleState = Value.record([
@@ -143,5 +159,7 @@ enum FuzzModel {
         "weird key": .string("x"),
     ])
 
-    static let scratchFile = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-fuzz-\(getpid()).journal").path
+    static let scratchFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "storesh-fuzz-\(getpid()).journal"
+    ).path
 }

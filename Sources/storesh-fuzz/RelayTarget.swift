@@ -12,7 +12,9 @@ extension FuzzTarget {
         while let (type, body) = try? frames.next() {
             guard let message = try? RelayMessage(type: type, body: body) else { continue }
             let frame = message.frame
-            guard frame.count >= 5, let again = try? RelayMessage(type: frame[4], body: Array(frame.dropFirst(5))), again == message else {
+            guard frame.count >= 5, let again = try? RelayMessage(type: frame[4], body: Array(frame.dropFirst(5))),
+                again == message
+            else {
                 violated("relay message \(message) does not read back as itself")
             }
         }

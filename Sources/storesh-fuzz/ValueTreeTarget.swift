@@ -20,7 +20,10 @@ extension FuzzTarget {
         func fold(label: [CChar]?) {
             guard stack.count > 1 else { return }
             let child = stack.removeLast()
-            _ = label.map { name in name.withUnsafeBufferPointer { table.value_append(stack.last!, $0.baseAddress, child) } }
+            _ =
+                label.map { name in
+                    name.withUnsafeBufferPointer { table.value_append(stack.last!, $0.baseAddress, child) }
+                }
                 ?? table.value_append(stack.last!, nil, child)
         }
         while !bytes.isEmpty {
@@ -29,10 +32,14 @@ extension FuzzTarget {
             case 0: made = table.value_null()
             case 1: made = table.value_bool(next() & 1 == 1)
             case 2: made = table.value_int(Int64(Int8(bitPattern: next())) << Int64(next() % 56))
-            case 3: made = table.value_double(Double(Int8(bitPattern: next())) / 4) // finite: NaN is not equal to itself
+            // finite: NaN is not equal to itself
+            case 3: made = table.value_double(Double(Int8(bitPattern: next())) / 4)
             case 4: made = text(Int(next() % 16)).withUnsafeBufferPointer { table.value_string($0.baseAddress) }
             case 5: made = table.value_array()
-            case 6: made = label().map { type in type.withUnsafeBufferPointer { table.value_record($0.baseAddress) } } ?? table.value_record(nil)
+            case 6:
+                made =
+                    label().map { type in type.withUnsafeBufferPointer { table.value_record($0.baseAddress) } }
+                    ?? table.value_record(nil)
             case 7: made = text(Int(next() % 6)).withUnsafeBufferPointer { table.value_enum($0.baseAddress) }
             case 8: fold(label: label())
             default: fold(label: nil)
@@ -43,8 +50,12 @@ extension FuzzTarget {
         guard let root = stack.first else { return }
         defer { table.value_free(root) }
         guard let value = try? Value(reading: root) else { return }
-        guard let again = value.build(with: table) else { violated("a value read from a tree could not be built again") }
+        guard let again = value.build(with: table) else {
+            violated("a value read from a tree could not be built again")
+        }
         defer { table.value_free(again) }
-        guard (try? Value(reading: again)) == value else { violated("a tree read, built and read again gives another value: \(value.brief())") }
+        guard (try? Value(reading: again)) == value else {
+            violated("a tree read, built and read again gives another value: \(value.brief())")
+        }
     }
 }

@@ -58,7 +58,7 @@ final class Relay: @unchecked Sendable {
         case .end(let id):
             finish(id)
         case .listening, .cannotListen, .request, .closed:
-            break // the server's own messages: storesh does not send them
+            break  // the server's own messages: storesh does not send them
         }
     }
 

@@ -11,7 +11,9 @@ struct RelayedHandler: HTTPHandler {
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
         var headers: [String: String] = [:]
-        for (key, value) in request.headers where headers[key.rawValue.lowercased()] == nil { headers[key.rawValue.lowercased()] = value }
+        for (key, value) in request.headers where headers[key.rawValue.lowercased()] == nil {
+            headers[key.rawValue.lowercased()] = value
+        }
         var body: [UInt8] = []
         if request.method == .POST {
             if let length = headers["content-length"].flatMap(Int.init), length > RelayedRequest.bodyLimit {
@@ -20,7 +22,8 @@ struct RelayedHandler: HTTPHandler {
             body = Array(try await request.bodyData.prefix(RelayedRequest.bodyLimit + 1))
         }
         let query = Dictionary(request.query.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-        let relayed = RelayedRequest(method: request.method.rawValue, path: request.path, query: query, headers: headers, body: body)
+        let relayed = RelayedRequest(
+            method: request.method.rawValue, path: request.path, query: query, headers: headers, body: body)
         guard RelayMessage.request(id: 0, relayed).frame.count <= RelayMessage.frameLimit else {
             return Self.text(431, "the request's headers and query are too large")
         }
@@ -45,7 +48,9 @@ struct RelayedHandler: HTTPHandler {
         var headers = HTTPHeaders()
         headers[HTTPHeader("Content-Type")] = head.contentType
         for (name, value) in head.headers { headers[HTTPHeader(name)] = value }
-        return HTTPResponse(statusCode: HTTPStatusCode(head.status, phrase: RelayedHead.phrase(head.status)), headers: headers, body: body)
+        return HTTPResponse(
+            statusCode: HTTPStatusCode(head.status, phrase: RelayedHead.phrase(head.status)), headers: headers,
+            body: body)
     }
 }
 

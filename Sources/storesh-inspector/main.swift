@@ -25,7 +25,8 @@ struct QuietLogger: Logging {
 /// The port the command line asks for, or nil when it is not `--port N` with N from 0 to
 /// 65535.
 func requestedPort(_ arguments: [String]) -> UInt16? {
-    guard arguments.count == 2, arguments[0] == "--port", let port = Int(arguments[1]), (0...65_535).contains(port) else { return nil }
+    guard arguments.count == 2, arguments[0] == "--port", let port = Int(arguments[1]), (0...65_535).contains(port)
+    else { return nil }
     return UInt16(port)
 }
 
@@ -34,14 +35,17 @@ let requests: Int32 = 4
 // storesh may end while an answer is written: a write then fails instead of killing us.
 signal(SIGPIPE, SIG_IGN)
 guard let port = requestedPort(Array(CommandLine.arguments.dropFirst())) else {
-    FileHandle.standardError.write(Data("usage: storesh-inspector --port PORT (run by storesh for --inspect; fd 3 and 4 are its relay)\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: storesh-inspector --port PORT (run by storesh for --inspect; fd 3 and 4 are its relay)\n".utf8))
     exit(2)
 }
 let writer = RelayWriter(fd: requests)
 let relay = Relay(writer: writer)
 let server: HTTPServer
 do {
-    server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: port), timeout: 60, logger: QuietLogger(), handler: RelayedHandler(relay: relay))
+    server = HTTPServer(
+        address: try .inet(ip4: "127.0.0.1", port: port), timeout: 60, logger: QuietLogger(),
+        handler: RelayedHandler(relay: relay))
 } catch {
     writer.send(.cannotListen(reason: "\(error)"))
     exit(1)
@@ -69,7 +73,10 @@ let listening = Task {
     for _ in 0..<500 {
         if let address = await server.listeningAddress, case .ip4(_, let bound) = address {
             if !turnNagleOff(listeningOn: bound) {
-                FileHandle.standardError.write(Data("storesh-inspector: cannot set TCP_NODELAY; answers on a kept-alive connection may wait 40 ms\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "storesh-inspector: cannot set TCP_NODELAY; answers on a kept-alive connection may wait 40 ms\n"
+                            .utf8))
             }
             writer.send(.listening(port: Int(bound)))
             return

@@ -32,7 +32,9 @@ func runMCP(_ options: MCPOptions) async -> Int32 {
     }
     // A plugin that does not load is said on standard error; the session starts all the
     // same, and the client can load another.
-    if case .exit(let status) = await SessionStart.prepare(core, options.session, announce: true, quiet: false, emit: said, warn: { StandardStreams.error($0) }) {
+    if case .exit(let status) = await SessionStart.prepare(
+        core, options.session, announce: true, quiet: false, emit: said, warn: { StandardStreams.error($0) })
+    {
         return status
     }
     let service = SessionService(core: core)

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The prompt's history file, checked before libedit reads or writes it.
@@ -27,8 +28,9 @@ enum HistoryFile {
         let directory = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var status = stat()
-        guard stat(path, &status) == 0 else { return (path, nil) } // a new file
-        let refused = { (why: String) in (String?.none, "history file \(path) \(why); history is not kept this session") }
+        guard stat(path, &status) == 0 else { return (path, nil) }  // a new file
+        let refused = { (why: String) in (String?.none, "history file \(path) \(why); history is not kept this session")
+        }
         guard (status.st_mode & S_IFMT) == S_IFREG else { return refused("is not a regular file") }
         guard status.st_size <= maxBytes else { return refused("is larger than \(maxBytes >> 20) MiB") }
         guard status.st_size > 0 else { return (path, nil) }

@@ -16,7 +16,8 @@ enum Invocation {
     static func storesh(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         guard let running = runningProgram else { return "storesh" }
         if let found = onPath("storesh", environment: environment),
-           URL(fileURLWithPath: found).resolvingSymlinksInPath().path == running {
+            URL(fileURLWithPath: found).resolvingSymlinksInPath().path == running
+        {
             return "storesh"
         }
         return shellQuoted(running)
@@ -29,7 +30,8 @@ enum Invocation {
             let candidate = directory + "/" + name
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue,
-               FileManager.default.isExecutableFile(atPath: candidate) {
+                FileManager.default.isExecutableFile(atPath: candidate)
+            {
                 return candidate
             }
         }
@@ -39,7 +41,8 @@ enum Invocation {
     /// `text` as one word for a POSIX shell: unchanged when it holds only characters no
     /// shell treats specially, else in single quotes.
     static func shellQuoted(_ text: String) -> String {
-        let plain = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:,@%")
+        let plain = CharacterSet(
+            charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:,@%")
         if !text.isEmpty, text.unicodeScalars.allSatisfy(plain.contains) { return text }
         return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }

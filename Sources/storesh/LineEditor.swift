@@ -79,10 +79,14 @@ final class LineEditor: @unchecked Sendable {
         guard let history, !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }
         _ = cel_history_enter(history, line)
         // Whole or not at all: a full disk keeps the file as it was, and says so once.
-        if let historyPath, !historySaveFailed, cel_history_save_whole(history, historyPath, historyPath + ".storesh-\(getpid()).tmp") < 0 {
+        if let historyPath, !historySaveFailed,
+            cel_history_save_whole(history, historyPath, historyPath + ".storesh-\(getpid()).tmp") < 0
+        {
             historySaveFailed = true
             let reason = errno == 0 ? "unknown error" : String(cString: strerror(errno))
-            StandardStreams.error("storesh: warning: cannot write history file \(historyPath): \(reason); history of this session is not kept\n")
+            StandardStreams.error(
+                "storesh: warning: cannot write history file \(historyPath): \(reason); history of this session is not kept\n"
+            )
         }
     }
 
@@ -114,8 +118,8 @@ final class LineEditor: @unchecked Sendable {
     }
 
     private static let idle: @convention(c) (OpaquePointer?) -> Void = { editor in
-        guard let self_ = active, let editor else { return }
-        let lines = self_.takePending()
+        guard let prompt = active, let editor else { return }
+        let lines = prompt.takePending()
         guard !lines.isEmpty else { return }
         // Clear the prompt line, print, then let libedit draw the prompt and the line again.
         StandardStreams.write(("\r\u{1B}[K" + lines.joined(separator: "\n") + "\n"), to: STDOUT_FILENO)
@@ -123,12 +127,12 @@ final class LineEditor: @unchecked Sendable {
     }
 
     private static let completeWord: @convention(c) (OpaquePointer?, Int32) -> UInt8 = { editor, _ in
-        guard let self_ = active, let editor, let info = el_line(editor) else { return UInt8(CC_ERROR) }
+        guard let prompt = active, let editor, let info = el_line(editor) else { return UInt8(CC_ERROR) }
         let buffer = info.pointee.buffer!
         let length = info.pointee.lastchar - buffer
         let cursor = info.pointee.cursor - buffer
         let line = String(decoding: UnsafeRawBufferPointer(start: buffer, count: length), as: UTF8.self)
-        let (start, candidates) = self_.complete(line, cursor)
+        let (start, candidates) = prompt.complete(line, cursor)
         let typed = String(decoding: line.utf8.dropFirst(start).prefix(cursor - start), as: UTF8.self)
         guard !candidates.isEmpty else { return UInt8(CC_REFRESH_BEEP) }
         let common = candidates.dropFirst().reduce(candidates[0]) { prefix, next in
@@ -136,7 +140,9 @@ final class LineEditor: @unchecked Sendable {
         }
         if common.utf8.count > typed.utf8.count {
             let insertion = String(common.utf8.dropFirst(typed.utf8.count))!
-            _ = el_insertstr(editor, candidates.count == 1 && !common.hasSuffix(" ") && !common.hasSuffix("/") ? insertion + " " : insertion)
+            _ = el_insertstr(
+                editor,
+                candidates.count == 1 && !common.hasSuffix(" ") && !common.hasSuffix("/") ? insertion + " " : insertion)
             return UInt8(CC_REFRESH)
         }
         if candidates.count > 1 {

@@ -11,19 +11,21 @@ struct Options: ParsableCommand {
         commandName: "shell",
         abstract: "Run the shell (the default): load plugins, run scripts, show the prompt.",
         discussion: """
-        With no -f or -c, storesh shows a prompt when standard input is a terminal and reads a \
-        script from it otherwise. Scripts hold actions (setCount 5) and :commands (:state); \
-        type :help at the prompt for both. Exit status: 0 when every line succeeded, 1 when a \
-        line, a journal write or a --plugin failed, 2 for a bad option or a script \
-        that could not be read to its end.
-        """
+            With no -f or -c, storesh shows a prompt when standard input is a terminal and reads a \
+            script from it otherwise. Scripts hold actions (setCount 5) and :commands (:state); \
+            type :help at the prompt for both. Exit status: 0 when every line succeeded, 1 when a \
+            line, a journal write or a --plugin failed, 2 for a bad option or a script \
+            that could not be read to its end.
+            """
     )
 
     @OptionGroup var session: SessionOptions
 
     @OptionGroup var inspect: InspectOptions
 
-    @Option(name: .customShort("f"), help: ArgumentHelp("Run a script ('-' for standard input). Repeatable.", valueName: "FILE"))
+    @Option(
+        name: .customShort("f"),
+        help: ArgumentHelp("Run a script ('-' for standard input). Repeatable.", valueName: "FILE"))
     var files: [String] = []
 
     @Option(name: .customShort("c"), help: ArgumentHelp("Run one line. Repeatable.", valueName: "LINE"))
@@ -41,7 +43,9 @@ struct Options: ParsableCommand {
     @Flag(help: "Print only errors and what commands are asked to show (no action results).")
     var quiet = false
 
-    @Flag(name: .customLong("include-dir"), help: "Print the directory holding storeplugin.h (for C plugins: cc -I$(storesh --include-dir)) and exit.")
+    @Flag(
+        name: .customLong("include-dir"),
+        help: "Print the directory holding storeplugin.h (for C plugins: cc -I$(storesh --include-dir)) and exit.")
     var includeDirectory = false
 
     @Option(help: ArgumentHelp("Output format: tree (for people) or json (one object per line).", valueName: "FORMAT"))
@@ -68,7 +72,7 @@ struct Options: ParsableCommand {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
-            if (argument == "-f" || argument == "-c"), index + 1 < arguments.count {
+            if argument == "-f" || argument == "-c", index + 1 < arguments.count {
                 steps.append(argument == "-f" ? .file(arguments[index + 1]) : .line(arguments[index + 1]))
                 index += 2
                 continue

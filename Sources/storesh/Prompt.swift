@@ -28,7 +28,9 @@ struct Prompt {
         }
         printer.editor = editor
         defer { printer.editor = nil }
-        printer.write("storesh — \(core.current?.model.qualifiedName ?? "no model loaded"). :help lists commands, Tab completes, Ctrl-D leaves.\n")
+        printer.write(
+            "storesh — \(core.current?.model.qualifiedName ?? "no model loaded"). :help lists commands, Tab completes, Ctrl-D leaves.\n"
+        )
         let (statements, continuation) = AsyncStream.makeStream(of: String.self)
         let done = DispatchSemaphore(value: 0)
         let prompt = PromptText(core: core)

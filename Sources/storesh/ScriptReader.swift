@@ -1,7 +1,8 @@
 import Foundation
 import StoreShell
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads a script — a file, a FIFO, `/dev/stdin`, a pipe from process substitution, or
@@ -55,9 +56,13 @@ final class ScriptReader: @unchecked Sendable {
     static func check(_ path: String) -> ScriptOpenError? {
         guard path != "-" else { return nil }
         var status = stat()
-        guard stat(path, &status) == 0 else { return ScriptOpenError(path: path, reason: String(cString: strerror(errno))) }
+        guard stat(path, &status) == 0 else {
+            return ScriptOpenError(path: path, reason: String(cString: strerror(errno)))
+        }
         if (status.st_mode & S_IFMT) == S_IFDIR { return ScriptOpenError(path: path, reason: "it is a directory") }
-        guard access(path, R_OK) == 0 else { return ScriptOpenError(path: path, reason: String(cString: strerror(errno))) }
+        guard access(path, R_OK) == 0 else {
+            return ScriptOpenError(path: path, reason: String(cString: strerror(errno)))
+        }
         return nil
     }
 
@@ -115,7 +120,7 @@ final class ScriptReader: @unchecked Sendable {
     /// after every read (so a line typed into a pipe runs at once).
     private func readAll() {
         defer { finish() }
-        var pending: [UInt8] = [] // the start of a line whose end has not come yet
+        var pending: [UInt8] = []  // the start of a line whose end has not come yet
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var lineNumber = 0
         while true {
@@ -134,7 +139,10 @@ final class ScriptReader: @unchecked Sendable {
                 start = index + 1
                 if let item = check(pending, line: lineNumber) {
                     batch.append(item)
-                    if case .problem = item { hand(batch); return }
+                    if case .problem = item {
+                        hand(batch)
+                        return
+                    }
                 }
                 pending.removeAll(keepingCapacity: true)
             }

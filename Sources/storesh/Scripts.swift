@@ -55,7 +55,8 @@ final class ScriptRunner {
                 pieces.append(giveUp(because: "the next line starts a command"))
             }
             if text.isEmpty {
-                if LineAssembler.isComplete(line) { return pieces + [.statement(String(line), line: number)] } // the common case
+                // the common case
+                if LineAssembler.isComplete(line) { return pieces + [.statement(String(line), line: number)] }
                 firstLine = number
                 text = String(line)
                 assembler = LineAssembler()
@@ -86,10 +87,13 @@ final class ScriptRunner {
             let offset = assembler.openedAt ?? 0
             let before = text.utf8.prefix(offset)
             let lineIndex = before.filter { $0 == 0x0A }.count
-            let lineStart = before.lastIndex(of: 0x0A).map { text.utf8.distance(from: text.utf8.startIndex, to: $0) + 1 } ?? 0
+            let lineStart =
+                before.lastIndex(of: 0x0A).map { text.utf8.distance(from: text.utf8.startIndex, to: $0) + 1 } ?? 0
             let lineText = String(decoding: text.utf8.dropFirst(lineStart).prefix { $0 != 0x0A }, as: UTF8.self)
             let opener = String(decoding: text.utf8.dropFirst(offset).prefix(1), as: UTF8.self)
-            return .unclosed("this \(opener == "\"" ? "quote" : "'\(opener)'") is never closed (\(reason))", line: firstLine + lineIndex, text: lineText, offset: offset - lineStart)
+            return .unclosed(
+                "this \(opener == "\"" ? "quote" : "'\(opener)'") is never closed (\(reason))",
+                line: firstLine + lineIndex, text: lineText, offset: offset - lineStart)
         }
     }
 
@@ -133,7 +137,9 @@ final class ScriptRunner {
                 case .line(let line):
                     number += 1
                     for piece in statements.add(line, number: number) {
-                        if case .statement(let statement, let line) = piece, !echo, core.groupsActions, LineKind.of(statement) == .action {
+                        if case .statement(let statement, let line) = piece, !echo, core.groupsActions,
+                            LineKind.of(statement) == .action
+                        {
                             group.append((statement, LineOrigin(file: name, line: line)))
                             continue
                         }
@@ -142,7 +148,11 @@ final class ScriptRunner {
                     }
                 case .problem(let message, let line, let column):
                     if !runGroup(&group, into: &outcome) { return outcome }
-                    printer.emit(.error(ShellError("\(message); the script stops here", origin: LineOrigin(file: name, line: line), column: column)))
+                    printer.emit(
+                        .error(
+                            ShellError(
+                                "\(message); the script stops here", origin: LineOrigin(file: name, line: line),
+                                column: column)))
                     outcome.unreadable = true
                     outcome.stop = true
                     return outcome
@@ -155,7 +165,8 @@ final class ScriptRunner {
                 let now = DispatchTime.now().uptimeNanoseconds
                 if now - lastProgress > 100_000_000 {
                     lastProgress = now
-                    printer.write("\r\(name): \(number) lines (\(100 * reader.bytesRead / max(size, 1))%)", toStderr: true)
+                    printer.write(
+                        "\r\(name): \(number) lines (\(100 * reader.bytesRead / max(size, 1))%)", toStderr: true)
                 }
             }
         }
@@ -170,7 +181,8 @@ final class ScriptRunner {
         guard let first = group.first else { return true }
         defer { group.removeAll(keepingCapacity: true) }
         if core.takeInterrupt() {
-            printer.emit(.error(ShellError("interrupted (Ctrl-C): the script stops before this line", origin: first.origin)))
+            printer.emit(
+                .error(ShellError("interrupted (Ctrl-C): the script stops before this line", origin: first.origin)))
             outcome.failures += 1
             outcome.stop = true
             return false
@@ -187,7 +199,8 @@ final class ScriptRunner {
         case .statement(let statement, let line):
             return await execute(statement, file: file, line: line, into: &outcome)
         case .unclosed(let message, let line, let text, let offset):
-            printer.emit(.error(ShellError(message, origin: LineOrigin(file: file, line: line), text: text, offset: offset)))
+            printer.emit(
+                .error(ShellError(message, origin: LineOrigin(file: file, line: line), text: text, offset: offset)))
             outcome.failures += 1
             outcome.stop = bail
             return !bail
@@ -199,14 +212,21 @@ final class ScriptRunner {
         // A blank statement is skipped unechoed; a comment is echoed (the core ignores it).
         if LineKind.of(statement) == .blank { return true }
         if core.takeInterrupt() {
-            printer.emit(.error(ShellError("interrupted (Ctrl-C): the script stops before this line", origin: LineOrigin(file: file, line: line))))
+            printer.emit(
+                .error(
+                    ShellError(
+                        "interrupted (Ctrl-C): the script stops before this line",
+                        origin: LineOrigin(file: file, line: line))))
             outcome.failures += 1
             outcome.stop = true
             return false
         }
         if echo { echoLine(statement) }
         let origin = LineOrigin(file: file, line: line)
-        let succeeded = if let inspector { await inspector.run { await core.execute(statement, origin: origin) } } else { await core.execute(statement, origin: origin) }
+        let succeeded =
+            if let inspector { await inspector.run { await core.execute(statement, origin: origin) } } else {
+                await core.execute(statement, origin: origin)
+            }
         if !succeeded {
             outcome.failures += 1
             if bail || core.takeBreakpointStop() {

@@ -1,7 +1,7 @@
 import ArgumentParser
+import CEditLine
 import Dispatch
 import Foundation
-import CEditLine
 import StoreHost
 import StoreShell
 import StoreshCommandLine
@@ -24,20 +24,27 @@ func runShell(_ options: Options) async -> Int32 {
         cel_catch_interrupts()
     }
     let format = OutputFormatter.Format(rawValue: options.format) ?? .tree
-    let printer = Printer(formatter: OutputFormatter(format: format, color: format == .tree && Terminal.wantsColor(disabled: options.noColor)))
+    let printer = Printer(
+        formatter: OutputFormatter(
+            format: format, color: format == .tree && Terminal.wantsColor(disabled: options.noColor)))
     let host = SessionStart.host(for: options.session)
     // What plugins in workers print goes out as storesh's own output does: after the
     // results written before it, above the prompt at the prompt.
     host.workerOutput = { printer.writePluginOutput($0) }
     // The diff is on at a terminal and for programs that asked for JSON.
-    let core = ShellCore(host: host, showDiff: Terminal.stdoutIsTerminal || format == .json, reportActions: !options.quiet) { printer.emit($0) }
+    let core = ShellCore(
+        host: host, showDiff: Terminal.stdoutIsTerminal || format == .json, reportActions: !options.quiet
+    ) { printer.emit($0) }
     core.historyLimit = options.session.historyLimit == 0 ? nil : options.session.historyLimit
     if interactive { core.takeInterrupt = { cel_take_interrupt() != 0 } }
     core.watchesStateWhenQuiet = format == .json
 
     var failed = false
-    switch await SessionStart.prepare(core, options.session, announce: (interactive || !options.session.plugins.isEmpty) && !options.quiet, quiet: options.quiet,
-                                      emit: { printer.emit($0) }, warn: { printer.write($0, toStderr: true) }) {
+    switch await SessionStart.prepare(
+        core, options.session, announce: (interactive || !options.session.plugins.isEmpty) && !options.quiet,
+        quiet: options.quiet,
+        emit: { printer.emit($0) }, warn: { printer.write($0, toStderr: true) })
+    {
     case .exit(let status): return status
     case .ready(let startFailed): failed = startFailed
     }
@@ -75,4 +82,3 @@ func runShell(_ options: Options) async -> Int32 {
     if unreadable { return 2 }
     return failed || core.journalFailures > 0 || core.workerCrashes > 0 || core.hostErrors > 0 ? 1 : 0
 }
-

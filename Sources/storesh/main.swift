@@ -28,10 +28,13 @@ func main() async -> Int32 {
         command = try Storesh.parseAsRoot(InspectOptions.normalized(Array(CommandLine.arguments.dropFirst())))
     } catch {
         if Storesh.exitCode(for: error) == .success {
-            Storesh.exit(withError: error) // --help, --version: printed for the right command
+            Storesh.exit(withError: error)  // --help, --version: printed for the right command
         }
         // Point at the help of the subcommand the usage error is in.
-        let subcommand = CommandLine.arguments.dropFirst().first.flatMap { ["test", "new", "shell", "explore", "mcp"].contains($0) ? " \($0)" : nil } ?? ""
+        let subcommand =
+            CommandLine.arguments.dropFirst().first.flatMap {
+                ["test", "new", "shell", "explore", "mcp"].contains($0) ? " \($0)" : nil
+            } ?? ""
         StandardStreams.error("storesh: \(Storesh.message(for: error))\nTry 'storesh\(subcommand) --help'.\n")
         return 2
     }
@@ -49,7 +52,7 @@ func main() async -> Int32 {
     case let options as NewOptions: return makeNewPlugin(options)
     case let options as ExploreCommandOptions: return await runExplore(options)
     case is MCPOptions: return handOffToMCPServer()
-    default: // `storesh help [SUBCOMMAND]`
+    default:  // `storesh help [SUBCOMMAND]`
         var other = command
         do {
             try other.run()

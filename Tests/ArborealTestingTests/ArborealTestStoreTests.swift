@@ -1,7 +1,8 @@
 import Arboreal
-@testable import ArborealTesting
 import Observation
 import Testing
+
+@testable import ArborealTesting
 
 @Observable
 @MainActor
@@ -93,7 +94,8 @@ struct ArborealTestStoreTests {
     let clock = TestClock()
 
     func makeStore(_ exhaustivity: Exhaustivity = .on) -> TestStore<ListModel> {
-        TestStore(state: ListModel(), environment: .init(clock: clock), exhaustivity: exhaustivity, timeout: .seconds(30))
+        TestStore(
+            state: ListModel(), environment: .init(clock: clock), exhaustivity: exhaustivity, timeout: .seconds(30))
     }
 
     @Test func sendChecksPropertiesOfTheModelAndItsChildren() async {
@@ -119,7 +121,8 @@ struct ArborealTestStoreTests {
             }
         } matching: { issue in
             let text = message(issue)
-            return text.contains("is not what was expected") && text.contains("−   count: 3") && text.contains("+   count: 2")
+            return text.contains("is not what was expected") && text.contains("−   count: 3")
+                && text.contains("+   count: 2")
         }
         #expect(store.state.count == 2, "the comparison put the model's own values back")
     }
@@ -148,7 +151,8 @@ struct ArborealTestStoreTests {
             await store.send(.load) { $0.count = 1 }
         } matching: { issue in
             let text = message(issue)
-            return text.contains("in ways the assertion does not state") && text.contains("loading: false") && text.contains("loading: true")
+            return text.contains("in ways the assertion does not state") && text.contains("loading: false")
+                && text.contains("loading: true")
         }
         await store.advance(clock, by: .milliseconds(500))
         await store.receive(.loaded("bo")) {
@@ -181,10 +185,14 @@ struct ArborealTestStoreTests {
         await store.send(.loadTwice)
         await withKnownIssue {
             await store.finish()
-        } matching: { message($0).contains("2 received actions were not checked with receive") }
+        } matching: {
+            message($0).contains("2 received actions were not checked with receive")
+        }
         await withKnownIssue {
             await store.send(.increment) { $0.count = 1 }
-        } matching: { message($0).contains("must receive 2 actions before sending ListModel.Action.increment") }
+        } matching: {
+            message($0).contains("must receive 2 actions before sending ListModel.Action.increment")
+        }
         store.skipReceivedActions()
         #expect(store.state.count == 3)
         await store.finish()
@@ -201,7 +209,8 @@ struct ArborealTestStoreTests {
             }
         } matching: { issue in
             let text = message(issue)
-            return text.contains("received an action other than the one expected") && text.contains("\"al\"") && text.contains("\"bo\"")
+            return text.contains("received an action other than the one expected") && text.contains("\"al\"")
+                && text.contains("\"bo\"")
         }
         await store.finish()
     }
@@ -212,7 +221,9 @@ struct ArborealTestStoreTests {
         await store.send(.never)
         await withKnownIssue {
             await store.finish()
-        } matching: { message($0).contains("1 effect is still running after") }
+        } matching: {
+            message($0).contains("1 effect is still running after")
+        }
     }
 
     @Test func writesThroughADictionaryAreCaughtNotMadeSilently() async {
@@ -221,7 +232,9 @@ struct ArborealTestStoreTests {
         let store = TestStore(state: model, environment: .init(clock: clock), timeout: .seconds(30))
         await withKnownIssue {
             await store.send(.toggle(0)) { $0.byTitle["milk"]?.done = true }
-        } matching: { message($0).contains("changed the model itself") }
+        } matching: {
+            message($0).contains("changed the model itself")
+        }
         await store.finish()
     }
 }
@@ -232,7 +245,8 @@ struct NonExhaustiveArborealTestStoreTests {
     let clock = TestClock()
 
     @Test func onlyWhatTheTestStatesIsChecked() async {
-        let store = TestStore(state: ListModel(), environment: .init(clock: clock), exhaustivity: .off, timeout: .seconds(30))
+        let store = TestStore(
+            state: ListModel(), environment: .init(clock: clock), exhaustivity: .off, timeout: .seconds(30))
         await store.send(.load)
         await store.send(.increment) { $0.count = 1 }
         await store.advance(clock, by: .milliseconds(500))
@@ -242,7 +256,9 @@ struct NonExhaustiveArborealTestStoreTests {
         #expect(store.state.profile.name == "bo")
         await withKnownIssue {
             await store.send(.increment) { $0.count = 99 }
-        } matching: { message($0).contains("−   count: 99") && message($0).contains("+   count: 4") }
+        } matching: {
+            message($0).contains("−   count: 99") && message($0).contains("+   count: 4")
+        }
         await store.finish()
     }
 }

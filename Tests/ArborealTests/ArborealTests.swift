@@ -18,7 +18,9 @@ struct ArborealStoreTests {
 
     @Test func updateWithActionsAppliesInOrderAndMergesEffects() async {
         let model = CounterModel()
-        let fx = model.update(actions: [.setCount(5), .increment, .incrementLater(milliseconds: 1), .incrementLater(milliseconds: 1)], environment: .init())
+        let fx = model.update(
+            actions: [.setCount(5), .increment, .incrementLater(milliseconds: 1), .incrementLater(milliseconds: 1)],
+            environment: .init())
         #expect(model.count == 6)
         #expect(fx.effects.count == 2)
         let store = Store(state: model, environment: .init())
@@ -41,11 +43,12 @@ struct ArborealStoreTests {
         store.onEffectEvent = { events.append($0) }
         store.send(.incrementLater(milliseconds: 1))
         await eventually { store.state.count == 1 }
-        #expect(events == [
-            .started(effect: 1, cancelID: nil),
-            .emitted(effect: 1, action: "increment"),
-            .finished(effect: 1),
-        ])
+        #expect(
+            events == [
+                .started(effect: 1, cancelID: nil),
+                .emitted(effect: 1, action: "increment"),
+                .finished(effect: 1),
+            ])
     }
 
     @Test func onEffectActionSeesEffectActionsAfterTheyApplied() async {
@@ -66,7 +69,7 @@ struct ArborealStoreTests {
         await store.send(.cancel(id: "a"))
         #expect(store.store.effectsInFlight == 1)
         await store.receive(.increment) { $0.count = 1 }
-        await store.finish() // fails if the cancelled effect's action arrived after all
+        await store.finish()  // fails if the cancelled effect's action arrived after all
         #expect(Set(environment.log.all) == ["cancelled a", "ran b"])
     }
 
@@ -208,7 +211,11 @@ struct ArborealEffectRuleTests {
             for id in ["a", "b", "a", "c"] { store.send(.start(id)) }
             events.removeAll()
             store.send(.mixed)
-            #expect(events == ["#1 cancelled", "#3 cancelled", "#4 cancelled", "#2 cancelled", "#5 started (cancel id \"b\")", "#6 started"])
+            #expect(
+                events == [
+                    "#1 cancelled", "#3 cancelled", "#4 cancelled", "#2 cancelled", "#5 started (cancel id \"b\")",
+                    "#6 started",
+                ])
             #expect(store.effectsInFlight == 2)
             events.removeAll()
         }

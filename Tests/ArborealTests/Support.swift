@@ -1,7 +1,7 @@
-@_exported import TestSupport
 import Arboreal
 import Dispatch
 import Observation
+@_exported import TestSupport
 import Testing
 
 /// Counts how many times the effects of a test actually ran to completion.

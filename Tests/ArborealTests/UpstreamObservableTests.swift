@@ -2,8 +2,8 @@
 // removed, `import Arboreal` alone gave "unknown attribute 'Observable'": this file imports
 // nothing else, and compiling it is half the test.
 import Arboreal
-import Testing
 import TestSupport
+import Testing
 
 @Observable @MainActor
 final class UpstreamCounter: ArborealModel {
@@ -22,7 +22,11 @@ struct UpstreamObservableTests {
     @Test func anObservableModelFromUpstreamIsObserved() {
         let store = Store(state: UpstreamCounter(), environment: ())
         let changed = Locked(false)
-        withObservationTracking { _ = store.state.count } onChange: { changed.update { $0 = true } }
+        withObservationTracking {
+            _ = store.state.count
+        } onChange: {
+            changed.update { $0 = true }
+        }
         store.send(.increment)
         #expect(store.state.count == 1)
         #expect(changed.current, "@Observable came with import Arboreal")

@@ -3,7 +3,8 @@ package import Foundation
 /// Builds small C libraries against storeplugin.h at test time, with the C compiler that
 /// comes with the toolchain, into a fresh temporary directory.
 package enum Fixtures {
-    package static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    package static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
     package static let header = repository.appendingPathComponent("Sources/CStorePlugin/include").path
 
     package static func directory() throws -> URL {
@@ -13,7 +14,8 @@ package enum Fixtures {
     }
 
     package static func compiler() -> String {
-        for candidate in ["/usr/bin/cc", "/usr/bin/clang", "/usr/bin/gcc"] where FileManager.default.isExecutableFile(atPath: candidate) {
+        for candidate in ["/usr/bin/cc", "/usr/bin/clang", "/usr/bin/gcc"]
+        where FileManager.default.isExecutableFile(atPath: candidate) {
             return candidate
         }
         return "clang"

@@ -1,7 +1,7 @@
-@_exported import TestSupport
 import Foundation
 package import StoreHost
 package import StoreValue
+@_exported import TestSupport
 package import Testing
 
 /// The build directory, where `swift build`/`swift test` put the example plugins.
@@ -9,7 +9,10 @@ package let buildDirectory: String = {
     // The test bundle lives in .build/<config>/ beside the plugin libraries.
     let bundle = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
     var url = bundle.resolvingSymlinksInPath().deletingLastPathComponent()
-    while !url.path.hasSuffix("/") && !FileManager.default.fileExists(atPath: url.appendingPathComponent("libStoreshExampleCCounter.so").path) && url.path != "/" {
+    while !url.path.hasSuffix("/")
+        && !FileManager.default.fileExists(atPath: url.appendingPathComponent("libStoreshExampleCCounter.so").path)
+        && url.path != "/"
+    {
         url.deleteLastPathComponent()
     }
     return url.path
@@ -75,7 +78,10 @@ package struct SplitMix {
 /// Applies what `tracker` reports changed in `state` to `shown`, the state as last shown,
 /// and expects that to be `state`'s whole encoding: the round trip every change report
 /// must make. `round` names the step in a failure, with the changes.
-package func expectChangesRoundTrip<State: Encodable>(_ tracker: ChangeTracker, _ state: State, shown: inout Value, round: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+package func expectChangesRoundTrip<State: Encodable>(
+    _ tracker: ChangeTracker, _ state: State, shown: inout Value, round: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws {
     let patches = try #require(try tracker.changes(of: state), sourceLocation: sourceLocation)
     for patch in patches { try patch.apply(to: &shown) }
     #expect(shown == (try ValueEncoder().encode(state)), "\(round): \(patches)", sourceLocation: sourceLocation)

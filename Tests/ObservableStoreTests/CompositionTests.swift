@@ -76,7 +76,11 @@ struct CompositionTests {
         parent.child = nil
         let update = Parent.update(
             get: { $0.child },
-            set: { var next = $0; next.child = $1; return next },
+            set: {
+                var next = $0
+                next.child = $1
+                return next
+            },
             tag: Parent.Action.child,
             state: parent,
             action: .incrementLater,
@@ -167,7 +171,12 @@ struct CompositionTests {
                 switch action {
                 case .parent(let action):
                     return update(
-                        get: { $0.parent }, set: { var n = $0; n.parent = $1; return n },
+                        get: { $0.parent },
+                        set: {
+                            var n = $0
+                            n.parent = $1
+                            return n
+                        },
                         tag: Action.parent, state: state, action: action, environment: ())
                 }
             }

@@ -23,7 +23,7 @@ struct EffectTestStoreTests {
         await store.send(.incrementLater)
         await store.send(.cancel(id: "search"))
         await store.receive(.increment) { $0.count = 1 }
-        await store.finish() // the cancelled effect's increment would be unreceived here
+        await store.finish()  // the cancelled effect's increment would be unreceived here
     }
 
     @Test func cancelInFlightKeepsOnlyTheNewest() async {

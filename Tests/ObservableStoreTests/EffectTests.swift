@@ -23,10 +23,11 @@ struct EffectTests {
 
     @Test func mergeFxRunsEveryEffect() async {
         let store = Store(state: Counter(), environment: ())
-        store.subscribe(to: Update<Counter>(state: Counter(), fx: immediate(.increment))
-            .mergeFx(delayed(.increment))
-            .mergeFx(immediate(.setCount(100)))
-            .fx)
+        store.subscribe(
+            to: Update<Counter>(state: Counter(), fx: immediate(.increment))
+                .mergeFx(delayed(.increment))
+                .mergeFx(immediate(.setCount(100)))
+                .fx)
         await eventually { store.state.count == 101 }
     }
 
@@ -34,8 +35,9 @@ struct EffectTests {
         let store = Store(state: Counter(), environment: ())
         var order: [Counter.Action] = []
         let subscription = store.actions.sink { order.append($0) }
-        store.subscribe(to: Publishers.Sequence(sequence: [Counter.Action.setCount(3), .increment, .increment])
-            .eraseToAnyPublisher())
+        store.subscribe(
+            to: Publishers.Sequence(sequence: [Counter.Action.setCount(3), .increment, .increment])
+                .eraseToAnyPublisher())
         store.send(.decrement)
         #expect(order == [.decrement])
         await mainQueueTurn()
@@ -88,11 +90,12 @@ struct EffectTests {
         store.send(.incrementLaterCancellable(id: "x", cancelInFlight: false))
         await eventually { store.state.count == 1 }
         await mainQueueTurn()
-        #expect(events == [
-            .started(effect: 1, cancelID: "x"),
-            .emitted(effect: 1, action: "increment"),
-            .finished(effect: 1),
-        ])
+        #expect(
+            events == [
+                .started(effect: 1, cancelID: "x"),
+                .emitted(effect: 1, action: "increment"),
+                .finished(effect: 1),
+            ])
     }
 
     @Test func onEffectActionSeesEachEffectActionAfterItApplied() async {
@@ -102,7 +105,9 @@ struct EffectTests {
         store.send(.incrementTwiceNow)
         store.send(.increment)
         await mainQueueTurn()
-        #expect(seen == ["#1 increment → 2", "#2 increment → 3"], "typed actions are not reported; effect actions are, after applying")
+        #expect(
+            seen == ["#1 increment → 2", "#2 increment → 3"],
+            "typed actions are not reported; effect actions are, after applying")
     }
 
     @Test func taskEffectsRunOnSubscriptionAndStopWhenCancelled() async {
@@ -181,10 +186,15 @@ private struct Lasting: ModelProtocol {
         case .start(let id):
             return Update(state: state, fx: lasting).cancellable(id: id)
         case .mixed:
-            return Update(state: state, effects: Effects(
-                items: [.init(publisher: lasting, cancelID: CancelID("b"), cancelInFlight: true), .init(publisher: lasting)],
-                cancellations: [CancelID("a"), CancelID("c")]
-            ))
+            return Update(
+                state: state,
+                effects: Effects(
+                    items: [
+                        .init(publisher: lasting, cancelID: CancelID("b"), cancelInFlight: true),
+                        .init(publisher: lasting),
+                    ],
+                    cancellations: [CancelID("a"), CancelID("c")]
+                ))
         }
     }
 }
@@ -200,7 +210,11 @@ struct EffectRuleTests {
             for id in ["a", "b", "a", "c"] { store.send(.start(id)) }
             events.removeAll()
             store.send(.mixed)
-            #expect(events == ["#1 cancelled", "#3 cancelled", "#4 cancelled", "#2 cancelled", "#5 started (cancel id \"b\")", "#6 started"])
+            #expect(
+                events == [
+                    "#1 cancelled", "#3 cancelled", "#4 cancelled", "#2 cancelled", "#5 started (cancel id \"b\")",
+                    "#6 started",
+                ])
             #expect(store.effectsInFlight == 2)
             events.removeAll()
         }

@@ -31,10 +31,12 @@ struct Search: ModelProtocol {
 @Suite("The README's example")
 struct ReadmeExampleTests {
     @Test func searchKeepsOnlyTheLastLookup() async {
-        let store = Store(state: Search(), environment: .init(lookup: { query in
-            try? await Task.sleep(for: .milliseconds(query.count == 1 ? 40 : 5))
-            return [query + "!"]
-        }))
+        let store = Store(
+            state: Search(),
+            environment: .init(lookup: { query in
+                try? await Task.sleep(for: .milliseconds(query.count == 1 ? 40 : 5))
+                return [query + "!"]
+            }))
         store.send(.type("s"))
         store.send(.type("sw"))
         #expect(store.state.query == "sw")
@@ -49,10 +51,12 @@ struct ReadmeExampleTests {
     /// The same test with a TestStore: every change is stated, and `finish` proves the
     /// first lookup never lands (it would be an action nobody received).
     @Test func searchKeepsOnlyTheLastLookupWithATestStore() async {
-        let store = TestStore(state: Search(), environment: .init(lookup: { query in
-            try? await Task.sleep(for: .milliseconds(query.count == 1 ? 40 : 5))
-            return [query + "!"]
-        }), timeout: .seconds(30))
+        let store = TestStore(
+            state: Search(),
+            environment: .init(lookup: { query in
+                try? await Task.sleep(for: .milliseconds(query.count == 1 ? 40 : 5))
+                return [query + "!"]
+            }), timeout: .seconds(30))
         await store.send(.type("s")) { $0.query = "s" }
         await store.send(.type("sw")) { $0.query = "sw" }
         await store.receive(.found(["sw!"])) { $0.results = ["sw!"] }

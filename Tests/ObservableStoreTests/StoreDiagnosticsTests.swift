@@ -29,7 +29,8 @@ struct StoreDiagnosticsTests {
             _ = CounterCursor.update(state: parent, action: .increment, key: "missing-4b1f", environment: ())
             _ = CounterCursor.update(state: parent, action: .increment, key: "present-4b1f", environment: ())
         }
-        #expect(reports.contains(#"no Counter has the key "missing-4b1f", so the action for it did nothing"#), "\(reports)")
+        #expect(
+            reports.contains(#"no Counter has the key "missing-4b1f", so the action for it did nothing"#), "\(reports)")
         #expect(!reports.contains { $0.contains("present-4b1f") })
     }
 
@@ -37,8 +38,14 @@ struct StoreDiagnosticsTests {
         var parent = Parent()
         parent.child = nil
         let reports = listening {
-            _ = Parent.update(get: { $0.child }, set: { var next = $0; next.child = $1; return next },
-                              tag: Parent.Action.child, state: parent, action: .increment, environment: ())
+            _ = Parent.update(
+                get: { $0.child },
+                set: {
+                    var next = $0
+                    next.child = $1
+                    return next
+                },
+                tag: Parent.Action.child, state: parent, action: .increment, environment: ())
         }
         #expect(reports.contains("there is no Counter (it is nil), so the action for it did nothing"), "\(reports)")
     }

@@ -1,3 +1,4 @@
+import Logging
 import ObservableStore
 import Testing
 
@@ -79,7 +80,9 @@ struct StoreSendTests {
     }
 
     @Test func sameActionsInSameOrderGiveSameState() {
-        let actions: [Counter.Action] = [.increment, .setCount(7), .decrement, .noop, .increment, .animatedSet(3), .increment]
+        let actions: [Counter.Action] = [
+            .increment, .setCount(7), .decrement, .noop, .increment, .animatedSet(3), .increment,
+        ]
         let first = Store(state: Counter(), environment: ())
         let second = Store(state: Counter(), environment: ())
         for action in actions { first.send(action) }
@@ -88,8 +91,6 @@ struct StoreSendTests {
         #expect(first.state.count == 4)
     }
 }
-
-import Logging
 
 /// Collects log messages, for the opt-in action logging.
 struct CapturingLogHandler: LogHandler {
@@ -117,6 +118,7 @@ struct StoreLoggingTests {
         store.logger = Logger(label: "test") { _ in CapturingLogHandler(messages: messages) }
         store.send(.setCount(5))
         store.send(.noop)
-        #expect(messages.current == ["debug action: setCount(5)", "trace state: Counter(count: 5)", "debug action: noop"])
+        #expect(
+            messages.current == ["debug action: setCount(5)", "trace state: Counter(count: 5)", "debug action: noop"])
     }
 }

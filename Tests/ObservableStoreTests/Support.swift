@@ -1,5 +1,5 @@
-@_exported import TestSupport
 import ObservableStore
+@_exported import TestSupport
 import Testing
 
 /// A publisher of one action that arrives after `milliseconds`, from another thread.

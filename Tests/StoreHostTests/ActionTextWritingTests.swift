@@ -4,16 +4,18 @@ import Testing
 
 @Suite("Action text: an action written back as typed")
 struct ActionTextWritingTests {
-    static let model = ModelDescriptor.schemaOnly(plugin: "test", name: "test", actions: [
-        ("increment", []),
-        ("setCount", [positional(.int)]),
-        ("setUser", [labelled("name", .string), labelled("age", .int)]),
-        ("child.increment", []),
-        ("todos[].toggle", [positional(.string)]),
-        ("todos[].rename", [labelled("id", .string), labelled("title", .string)]),
-        ("grid[].cells[].set", [positional(.int), positional(.string), positional(.value)]),
-        ("setTags", [positional(.value)]),
-    ])
+    static let model = ModelDescriptor.schemaOnly(
+        plugin: "test", name: "test",
+        actions: [
+            ("increment", []),
+            ("setCount", [positional(.int)]),
+            ("setUser", [labelled("name", .string), labelled("age", .int)]),
+            ("child.increment", []),
+            ("todos[].toggle", [positional(.string)]),
+            ("todos[].rename", [labelled("id", .string), labelled("title", .string)]),
+            ("grid[].cells[].set", [positional(.int), positional(.string), positional(.value)]),
+            ("setTags", [positional(.value)]),
+        ])
 
     static func positional(_ type: ParamType) -> ParamDescriptor {
         ParamDescriptor(label: nil, type: type, doc: nil)
@@ -36,8 +38,9 @@ struct ActionTextWritingTests {
         #expect(try text("todos[].toggle", [.string("t1")]) == #"todos["t1"].toggle"#)
         #expect(try text("todos[].rename", [.string("t1"), .string("milk")]) == #"todos["t1"].rename title: "milk""#)
         #expect(try text("grid[].cells[].set", [.int(2), .string("b"), .double(1)]) == #"grid[2].cells["b"].set 1.0"#)
-        #expect(try text("setTags", [.array([.string("a"), .record(type: nil, fields: [.init("y z", .null)])])])
-            == #"setTags ["a", {"y z": null}]"#)
+        #expect(
+            try text("setTags", [.array([.string("a"), .record(type: nil, fields: [.init("y z", .null)])])])
+                == #"setTags ["a", {"y z": null}]"#)
     }
 
     @Test func fewerArgumentsThanKeysLeaveTheRestOfTheNameAsItIs() throws {

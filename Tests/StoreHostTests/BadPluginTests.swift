@@ -1,5 +1,5 @@
-import HostTestSupport
 import Foundation
+import HostTestSupport
 import StoreHost
 import Testing
 
@@ -19,22 +19,30 @@ struct BadPluginTests {
         return url.path
     }
 
-    private func expectLoadError(_ path: String, _ matches: (PluginError) -> Bool, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectLoadError(
+        _ path: String, _ matches: (PluginError) -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             try host.load(path)
             Issue.record("\(path) loaded", sourceLocation: sourceLocation)
         } catch {
             #expect(matches(error), "\(error)", sourceLocation: sourceLocation)
-            #expect(error.description.contains(path), "the message names the file: \(error)", sourceLocation: sourceLocation)
+            #expect(
+                error.description.contains(path), "the message names the file: \(error)", sourceLocation: sourceLocation
+            )
         }
     }
 
     @Test func missingFile() {
-        expectLoadError(directory.appendingPathComponent("nothing.so").path) { if case .fileMissing = $0 { true } else { false } }
+        expectLoadError(directory.appendingPathComponent("nothing.so").path) {
+            if case .fileMissing = $0 { true } else { false }
+        }
     }
 
     @Test func unknownName() {
-        #expect(throws: PluginError.notFound(name: "nosuchplugin", searched: [buildDirectory])) { try host.load("nosuchplugin") }
+        #expect(throws: PluginError.notFound(name: "nosuchplugin", searched: [buildDirectory])) {
+            try host.load("nosuchplugin")
+        }
     }
 
     @Test func emptyTextAndRandomFiles() throws {
@@ -48,7 +56,8 @@ struct BadPluginTests {
     }
 
     @Test func sharedLibraryWithoutTheEntrySymbol() throws {
-        let library = try Fixtures.library("libplain.so", source: "int plain_function(void) { return 42; }", in: directory)
+        let library = try Fixtures.library(
+            "libplain.so", source: "int plain_function(void) { return 42; }", in: directory)
         expectLoadError(library) { error in
             guard case .missingSymbol(_, let symbol) = error else { return false }
             return symbol == "storeplugin_info_v1"
@@ -78,17 +87,21 @@ struct BadPluginTests {
 
     @Test func toolchainMismatch() throws {
         let source = Fixtures.plugin(
-            info: #"{ sizeof(storeplugin_info), STOREPLUGIN_MAGIC, STOREPLUGIN_ABI_VERSION, "other", "1.0", "swift-0.0-other" }"#,
+            info:
+                #"{ sizeof(storeplugin_info), STOREPLUGIN_MAGIC, STOREPLUGIN_ABI_VERSION, "other", "1.0", "swift-0.0-other" }"#,
             register: "(void)host; (void)error; return SP_OK;"
         )
         let library = try Fixtures.library("libother.so", source: source, in: directory)
-        expectLoadError(library) { $0 == .toolchainMismatch(path: library, plugin: "swift-0.0-other", host: PluginHost.toolchain) }
+        expectLoadError(library) {
+            $0 == .toolchainMismatch(path: library, plugin: "swift-0.0-other", host: PluginHost.toolchain)
+        }
     }
 
     @Test func registrationFailure() throws {
         let source = Fixtures.plugin(
             info: #"{ sizeof(storeplugin_info), STOREPLUGIN_MAGIC, STOREPLUGIN_ABI_VERSION, "failing", "1.0", 0 }"#,
-            register: #"(void)host; snprintf(error->message, sizeof error->message, "database is locked"); return SP_ERR_SERVICE;"#
+            register:
+                #"(void)host; snprintf(error->message, sizeof error->message, "database is locked"); return SP_ERR_SERVICE;"#
         ).replacingOccurrences(of: "#include \"storeplugin.h\"", with: "#include \"storeplugin.h\"\n#include <stdio.h>")
         let library = try Fixtures.library("libfailing.so", source: source, in: directory)
         expectLoadError(library) { $0 == .registrationFailed(path: library, code: 5, message: "database is locked") }
@@ -97,7 +110,8 @@ struct BadPluginTests {
     @Test func malformedModelIsRefusedByTheHost() throws {
         let source = Fixtures.plugin(
             info: #"{ sizeof(storeplugin_info), STOREPLUGIN_MAGIC, STOREPLUGIN_ABI_VERSION, "malformed", "1.0", 0 }"#,
-            register: #"sp_model model = { sizeof(sp_model), "bad name!", "doc" }; return host->register_model(host->host_data, &model, error);"#
+            register:
+                #"sp_model model = { sizeof(sp_model), "bad name!", "doc" }; return host->register_model(host->host_data, &model, error);"#
         )
         let library = try Fixtures.library("libmalformed.so", source: source, in: directory)
         expectLoadError(library) { error in
@@ -112,14 +126,14 @@ struct BadPluginTests {
         let source = Fixtures.plugin(
             info: #"{ sizeof(storeplugin_info), STOREPLUGIN_MAGIC, STOREPLUGIN_ABI_VERSION, "keyword", "1.0", 0 }"#,
             register: """
-            static const sp_action actions[] = {
-                { sizeof(sp_action), "open", "", 0, 0, 0, 0, 0 },
-                { sizeof(sp_action), "`return`", "", 0, 0, 0, 0, 0 },
-            };
-            sp_model model = { sizeof(sp_model), "keyword", "doc", actions, 2, 0, 0, 0,
-                (void *)1, (void *)1, (void *)1, (void *)1 };
-            return host->register_model(host->host_data, &model, error);
-            """
+                static const sp_action actions[] = {
+                    { sizeof(sp_action), "open", "", 0, 0, 0, 0, 0 },
+                    { sizeof(sp_action), "`return`", "", 0, 0, 0, 0, 0 },
+                };
+                sp_model model = { sizeof(sp_model), "keyword", "doc", actions, 2, 0, 0, 0,
+                    (void *)1, (void *)1, (void *)1, (void *)1 };
+                return host->register_model(host->host_data, &model, error);
+                """
         )
         let library = try Fixtures.library("libkeyword.so", source: source, in: directory)
         expectLoadError(library) { error in
@@ -130,18 +144,20 @@ struct BadPluginTests {
 
     /// `sp_model.invariants`: checks the model declares, read at registration. One that
     /// does not read is refused, naming it and the column; good ones reach the schema.
-    @Test(arguments: [(#""count > ""#, #"invariant 1 "count > ": column 9: expected a value after '>'"#), (#""count >= 0""#, nil)])
+    @Test(arguments: [
+        (#""count > ""#, #"invariant 1 "count > ": column 9: expected a value after '>'"#), (#""count >= 0""#, nil),
+    ])
     func declaredInvariantsAreReadAtRegistration(_ second: String, refusal: String?) throws {
         let name = refusal == nil ? "goodchecks" : "badchecks"
         let source = Fixtures.plugin(
             info: #"{ sizeof(storeplugin_info), STOREPLUGIN_MAGIC, STOREPLUGIN_ABI_VERSION, "\#(name)", "1.0", 0 }"#,
             register: """
-            static const char *const checks[] = { "items[0].qty > 0", \(second), 0 };
-            sp_model model = { sizeof(sp_model), "\(name)", "doc", 0, 0, 0, 0, 0,
-                (void *)1, (void *)1, (void *)1, (void *)1 };
-            model.invariants = checks;
-            return host->register_model(host->host_data, &model, error);
-            """
+                static const char *const checks[] = { "items[0].qty > 0", \(second), 0 };
+                sp_model model = { sizeof(sp_model), "\(name)", "doc", 0, 0, 0, 0, 0,
+                    (void *)1, (void *)1, (void *)1, (void *)1 };
+                model.invariants = checks;
+                return host->register_model(host->host_data, &model, error);
+                """
         )
         let library = try Fixtures.library("lib\(name).so", source: source, in: directory)
         if let refusal {
@@ -170,10 +186,10 @@ struct BadPluginTests {
         let source = Fixtures.plugin(
             info: #"{ sizeof(storeplugin_info), STOREPLUGIN_MAGIC, STOREPLUGIN_ABI_VERSION, "twin", "1.0", 0 }"#,
             register: """
-            sp_model model = { sizeof(sp_model), "counter", "a second counter", 0, 0, 0, 0, 0,
-                (void *)1, (void *)1, (void *)1, (void *)1 };
-            return host->register_model(host->host_data, &model, error);
-            """
+                sp_model model = { sizeof(sp_model), "counter", "a second counter", 0, 0, 0, 0, 0,
+                    (void *)1, (void *)1, (void *)1, (void *)1 };
+                return host->register_model(host->host_data, &model, error);
+                """
         )
         let library = try Fixtures.library("libtwin.so", source: source, in: directory)
         try host.load("Counter")

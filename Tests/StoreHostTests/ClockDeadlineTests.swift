@@ -1,5 +1,5 @@
-import HostTestSupport
 import Dispatch
+import HostTestSupport
 import StoreHost
 import Testing
 

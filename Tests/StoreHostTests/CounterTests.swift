@@ -14,7 +14,8 @@ struct CounterPluginTests {
         let model = try host.model(named: "counter")
         #expect(model.doc == "A counter: the smallest model there is.")
         #expect(model.actions.map(\.name) == ["increment", "decrement", "setCount", "reset"])
-        #expect(model.action(named: "setCount")?.params == [ParamDescriptor(label: nil, type: .int, doc: "the new count")])
+        #expect(
+            model.action(named: "setCount")?.params == [ParamDescriptor(label: nil, type: .int, doc: "the new count")])
         #expect(model.actions.allSatisfy { $0.isTyped }, "scalar actions get typed entry points from the SDK")
     }
 

@@ -24,9 +24,14 @@ struct DeadWorkerRequestTests {
             _ = try session.send(text: "increment")
             Issue.record("a request to a dead worker succeeded")
         } catch {
-            guard case .plugin(let problem) = error else { Issue.record("\(error)"); return }
+            guard case .plugin(let problem) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(problem.workerLoss != nil, "\(problem.message)")
-            #expect(problem.message.contains("crashed in effect #1 crashLater while handling 'increment'"), "\(problem.message)")
+            #expect(
+                problem.message.contains("crashed in effect #1 crashLater while handling 'increment'"),
+                "\(problem.message)")
         }
     }
 }

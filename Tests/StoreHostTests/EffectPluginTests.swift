@@ -1,5 +1,5 @@
-import HostTestSupport
 import CStorePlugin
+import HostTestSupport
 import StoreHost
 import StoreValue
 import Testing
@@ -89,7 +89,9 @@ struct EffectPluginTests {
         let model = try host.model(named: "auth")
         #expect(model.services.map(\.name) == ["checkCredentials"])
         #expect(model.services.first?.signature == "ss>b")
-        let session = try Session(model: model, host: host, services: ["checkCredentials": unsafeBitCast(acceptEveryone, to: sp_typed_entry.self)])
+        let session = try Session(
+            model: model, host: host,
+            services: ["checkCredentials": unsafeBitCast(acceptEveryone, to: sp_typed_entry.self)])
         var applied: [String] = []
         session.onEvent = { if case .applied(let action, _, _) = $0 { applied.append(action) } }
         _ = try session.send(text: #"authenticate user: "mallory", password: "wrong""#)

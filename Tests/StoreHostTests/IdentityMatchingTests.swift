@@ -1,7 +1,8 @@
-@testable import StoreHost
 import HostTestSupport
 import StoreValue
 import Testing
+
+@testable import StoreHost
 
 /// Lists of records told apart by id are diffed as they were before the ids were matched
 /// in one table (`IdentityMatching`): the same changes in the same order, and the same
@@ -15,7 +16,9 @@ struct IdentityMatchingTests {
 
     /// The diff as it was written before `IdentityMatching`: each list's ids checked for
     /// repeats on their own, then a table, a set and a set of the longest run.
-    private func reference(_ diff: StateDiff, _ old: [Value], _ oldIDs: [String], _ new: [Value], _ newIDs: [String], path: String) -> [StateChange] {
+    private func reference(
+        _ diff: StateDiff, _ old: [Value], _ oldIDs: [String], _ new: [Value], _ newIDs: [String], path: String
+    ) -> [StateChange] {
         var changes: [StateChange] = []
         var oldIndex: [String: Int] = [:]
         for (index, id) in oldIDs.enumerated() { oldIndex[id] = index }
@@ -30,9 +33,13 @@ struct IdentityMatchingTests {
                 continue
             }
             if !staying.contains(before) {
-                changes.append(.init(kind: .moved, path: StateDiff.keyedPath(path, id), old: nil, new: nil, from: before, to: index))
+                changes.append(
+                    .init(
+                        kind: .moved, path: StateDiff.keyedPath(path, id), old: nil, new: nil, from: before, to: index))
             }
-            if old[before] != new[index] { diff.diff(old[before], new[index], path: StateDiff.keyedPath(path, id), into: &changes) }
+            if old[before] != new[index] {
+                diff.diff(old[before], new[index], path: StateDiff.keyedPath(path, id), into: &changes)
+            }
         }
         return changes
     }
@@ -49,8 +56,11 @@ struct IdentityMatchingTests {
             for _ in 0..<(generator.next() % 5) {
                 switch generator.next() % 5 {
                 case 0 where !new.isEmpty: new.remove(at: Int(generator.next() % UInt64(new.count)))
-                case 1: new.insert(item("t\(generator.next() % 20)", "b"), at: Int(generator.next() % UInt64(new.count + 1)))
-                case 2 where new.count > 1: new.swapAt(Int(generator.next() % UInt64(new.count)), Int(generator.next() % UInt64(new.count)))
+                case 1:
+                    new.insert(
+                        item("t\(generator.next() % 20)", "b"), at: Int(generator.next() % UInt64(new.count + 1)))
+                case 2 where new.count > 1:
+                    new.swapAt(Int(generator.next() % UInt64(new.count)), Int(generator.next() % UInt64(new.count)))
                 case 3 where !new.isEmpty:
                     let index = Int(generator.next() % UInt64(new.count))
                     new[index] = item(diff.identity(new[index]), "changed")
@@ -58,13 +68,15 @@ struct IdentityMatchingTests {
                 }
             }
             let matching = IdentityMatching(old, new, by: diff)
-            let oldIDs = diff.identities(old), newIDs = diff.identities(new)
+            let oldIDs = diff.identities(old)
+            let newIDs = diff.identities(new)
             #expect((matching == nil) == (oldIDs == nil || newIDs == nil), "round \(round): \(old) → \(new)")
             guard let matching, let oldIDs, let newIDs else { continue }
             compared += 1
             var changes: [StateChange] = []
             diff.diffByIdentity(old, new, matching, path: "items", into: &changes)
-            #expect(changes == reference(diff, old, oldIDs, new, newIDs, path: "items"), "round \(round): \(old) → \(new)")
+            #expect(
+                changes == reference(diff, old, oldIDs, new, newIDs, path: "items"), "round \(round): \(old) → \(new)")
         }
         #expect(compared > 1000, "most rounds have unique ids: \(compared)")
     }

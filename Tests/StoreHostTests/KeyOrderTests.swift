@@ -14,7 +14,8 @@ struct KeyOrderTests {
     /// The same entries stored two ways: inserted in opposite orders into dictionaries of
     /// different capacities, which the standard library iterates in different orders.
     private func twoWays(_ count: Int) -> (Inventory, Inventory) {
-        var first = Inventory(), second = Inventory()
+        var first = Inventory()
+        var second = Inventory()
         second.stock.reserveCapacity(4096)
         second.bins.reserveCapacity(4096)
         second.tags.reserveCapacity(4096)
@@ -51,7 +52,9 @@ struct KeyOrderTests {
         }
         let weightKeys = stride(from: 0, to: pairs.count, by: 2).map { pairs[$0] }
         #expect(weightKeys == (0..<40).map { Value.double(Double($0) / 4) })
-        #expect(encoded["tags"] == .array((0..<40).map { "tag\($0)" }.sorted().map(Value.string)), "a set's elements in order")
+        #expect(
+            encoded["tags"] == .array((0..<40).map { "tag\($0)" }.sorted().map(Value.string)),
+            "a set's elements in order")
         #expect(try ValueDecoder().decode(Inventory.self, from: encoded) == first, "a snapshot restores")
     }
 
@@ -60,7 +63,7 @@ struct KeyOrderTests {
         var inventory = twoWays(30).0
         var shown = try tracker.snapshot(of: inventory)
         for index in 30..<300 {
-            inventory.stock["item\(index)"] = index // grows past several capacities
+            inventory.stock["item\(index)"] = index  // grows past several capacities
             if index % 3 == 0 { inventory.stock["item\(index / 2)"] = -index }
             try expectChangesRoundTrip(tracker, inventory, shown: &shown, round: "after \(index)")
         }

@@ -1,6 +1,7 @@
-@testable import StoreValue
 import HostTestSupport
 import Testing
+
+@testable import StoreValue
 
 /// A record with padding between `done` and `priority` (a Bool before an Int).
 private struct Task: Codable, Equatable {
@@ -61,21 +62,30 @@ struct ListComparisonTests {
         let layout = ByteLayout(of: Task.self)
         #expect(MemoryLayout<Task>.stride == 48, "the lengths below sit around a block's 42 tasks")
         var generator = SystemRandomNumberGenerator()
-        for count in [0, 1, 2, 41, 42, 43, 84, 85, 200, 1000] { // 42 tasks of 48 bytes to a block
+        for count in [0, 1, 2, 41, 42, 43, 84, 85, 200, 1000] {  // 42 tasks of 48 bytes to a block
             let before = tasks(count)
             for round in 0..<20 {
                 var after = round % 5 == 0 ? recopied(before) : before
                 let changes = count == 0 ? 0 : Int.random(in: 0...min(4, count), using: &generator)
                 for _ in 0..<changes {
-                    let index = [0, count - 1, min(41, count - 1), min(42, count - 1), Int.random(in: 0..<count, using: &generator)].randomElement(using: &generator)!
+                    let index = [
+                        0, count - 1, min(41, count - 1), min(42, count - 1),
+                        Int.random(in: 0..<count, using: &generator),
+                    ].randomElement(using: &generator)!
                     after[index].priority += 1
                 }
                 let expected = (0..<count).filter { index in
-                    before.withUnsafeBufferPointer { a in after.withUnsafeBufferPointer { b in !layout.sameBytes(a.baseAddress! + index, b.baseAddress! + index) } }
+                    before.withUnsafeBufferPointer { a in
+                        after.withUnsafeBufferPointer { b in
+                            !layout.sameBytes(a.baseAddress! + index, b.baseAddress! + index)
+                        }
+                    }
                 }
-                let found = before.withUnsafeBufferPointer { a in after.withUnsafeBufferPointer { b in
-                    count == 0 ? [] : layout.differingIndices(a.baseAddress!, b.baseAddress!, count: count)
-                } }
+                let found = before.withUnsafeBufferPointer { a in
+                    after.withUnsafeBufferPointer { b in
+                        count == 0 ? [] : layout.differingIndices(a.baseAddress!, b.baseAddress!, count: count)
+                    }
+                }
                 #expect(found == expected, "\(count) elements, \(changes) changed")
             }
         }
@@ -91,17 +101,22 @@ struct ListComparisonTests {
             let layout = ByteLayout(of: T.self)
             for count in [0, 1, 7, 8, 9, 100, 170, 171, 172, 683, 684, 685, 1500, 2000] {
                 let before = (0..<count).map(make)
-                for index in Set([0, count / 2, count - 1, 7, 8, 170, 171, 682, 683, 684]) where index >= 0 && index < count {
+                for index in Set([0, count / 2, count - 1, 7, 8, 170, 171, 682, 683, 684])
+                where index >= 0 && index < count {
                     var after = before
                     change(&after[index])
-                    let found = before.withUnsafeBufferPointer { a in after.withUnsafeBufferPointer { b in
-                        layout.differingIndices(a.baseAddress!, b.baseAddress!, count: count)
-                    } }
+                    let found = before.withUnsafeBufferPointer { a in
+                        after.withUnsafeBufferPointer { b in
+                            layout.differingIndices(a.baseAddress!, b.baseAddress!, count: count)
+                        }
+                    }
                     #expect(found == [index], "\(T.self): \(count) elements, \(index) changed")
                 }
-                let unchanged = before.withUnsafeBufferPointer { a in before.map { $0 }.withUnsafeBufferPointer { b in
-                    count == 0 ? [] : layout.differingIndices(a.baseAddress!, b.baseAddress!, count: count)
-                } }
+                let unchanged = before.withUnsafeBufferPointer { a in
+                    before.map { $0 }.withUnsafeBufferPointer { b in
+                        count == 0 ? [] : layout.differingIndices(a.baseAddress!, b.baseAddress!, count: count)
+                    }
+                }
                 #expect(unchanged.isEmpty)
             }
         }
@@ -158,7 +173,8 @@ struct ListComparisonTests {
         for round in 0..<200 {
             switch generator.next() % 4 {
             case 0: list.append(Task(id: "r\(round)", title: "appended"))
-            case 1: list.append(contentsOf: [Task(id: "x\(round)", title: "two"), Task(id: "y\(round)", title: "at once")])
+            case 1:
+                list.append(contentsOf: [Task(id: "x\(round)", title: "two"), Task(id: "y\(round)", title: "at once")])
             case 2: list[Int(generator.next() % UInt64(list.count))].done.toggle()
             default: list.removeLast()
             }
@@ -174,7 +190,8 @@ struct ListComparisonTests {
         for index in list.indices { list[index].title = String(decoding: Array(list[index].title.utf8), as: UTF8.self) }
         #expect(try tracker.changes(of: list) == [])
         list[7].title += "!"
-        #expect(try tracker.changes(of: list) == [.set(path: [.index(7), .field("title")], value: .string(list[7].title))])
+        #expect(
+            try tracker.changes(of: list) == [.set(path: [.index(7), .field("title")], value: .string(list[7].title))])
     }
 
     @Test func listsOfEnumsAndOfScalarsFindEveryChange() throws {
@@ -199,18 +216,26 @@ struct ListComparisonTests {
         var columns = Columns(left: Column(tasks: tasks(100)), right: Column(tasks: tasks(80)))
         var shown = try tracker.snapshot(of: columns)
         columns.left.tasks[3].done = true
-        #expect(try tracker.changes(of: columns) == [.set(path: [.field("left"), .index(3), .field("done")], value: .bool(true))])
+        #expect(
+            try tracker.changes(of: columns) == [
+                .set(path: [.field("left"), .index(3), .field("done")], value: .bool(true))
+            ])
         columns.left.tasks[3].done = false
         columns.right.tasks[79].priority = 5
-        #expect(try tracker.changes(of: columns) == [
-            .set(path: [.field("left"), .index(3), .field("done")], value: .bool(false)),
-            .set(path: [.field("right"), .index(79), .field("priority")], value: .int(5)),
-        ])
+        #expect(
+            try tracker.changes(of: columns) == [
+                .set(path: [.field("left"), .index(3), .field("done")], value: .bool(false)),
+                .set(path: [.field("right"), .index(79), .field("priority")], value: .int(5)),
+            ])
         shown = try ValueEncoder().encode(columns)
         var generator = SplitMix(seed: 5)
         for round in 0..<200 {
             let index = Int(generator.next() % 80)
-            if generator.next() % 2 == 0 { columns.left.tasks[index].done.toggle() } else { columns.right.tasks[index].priority += 1 }
+            if generator.next() % 2 == 0 {
+                columns.left.tasks[index].done.toggle()
+            } else {
+                columns.right.tasks[index].priority += 1
+            }
             try expectChangesRoundTrip(tracker, columns, shown: &shown, round: "round \(round)")
         }
     }
@@ -228,7 +253,7 @@ struct ListComparisonTests {
             case 1: list.sort { ($0.priority, $0.id) < ($1.priority, $1.id) }
             case 2: list.insert(Task(id: "n\(round)", title: "new"), at: Int(generator.next() % UInt64(list.count + 1)))
             case 3 where list.count > 100: list.remove(at: Int(generator.next() % UInt64(list.count)))
-            case 4: list = Array(list[7...] + list[..<7]) // rotated: every element moved
+            case 4: list = Array(list[7...] + list[..<7])  // rotated: every element moved
             default: list.shuffle(using: &generator)
             }
             if round % 5 == 0 { list[Int(generator.next() % UInt64(list.count))].done.toggle() }

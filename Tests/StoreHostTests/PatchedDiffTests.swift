@@ -9,15 +9,18 @@ import Testing
 @Suite("Changes applied in place")
 struct PatchedDiffTests {
     private func item(_ id: String, done: Bool = false) -> Value {
-        .record(["id": .string(id), "title": .string("item \(id)"), "done": .bool(done), "tags": .array([.string("a")])], type: "Item")
+        .record(
+            ["id": .string(id), "title": .string("item \(id)"), "done": .bool(done), "tags": .array([.string("a")])],
+            type: "Item")
     }
 
     private func state(_ count: Int) -> Value {
-        .record([
-            "items": .array((0..<count).map { item("i\($0)") }),
-            "numbers": .array((0..<4).map { .int(Int64($0)) }),
-            "name": .string("board"),
-        ], type: "Board")
+        .record(
+            [
+                "items": .array((0..<count).map { item("i\($0)") }),
+                "numbers": .array((0..<4).map { .int(Int64($0)) }),
+                "name": .string("board"),
+            ], type: "Board")
     }
 
     /// A path to somewhere in `value`, a step at a time, stopping at random.
@@ -46,7 +49,7 @@ struct PatchedDiffTests {
         case 0: .bool(generator.next() % 2 == 0)
         case 1: .int(Int64(generator.next() % 5))
         case 2: .string("s\(generator.next() % 3)")
-        case 3: item("i\(generator.next() % 8)", done: true) // may repeat an id
+        case 3: item("i\(generator.next() % 8)", done: true)  // may repeat an id
         case 4: item("new\(generator.next() % 1000)")
         default: .array([.int(1)])
         }
@@ -83,7 +86,8 @@ struct PatchedDiffTests {
     @Test func randomSplicesGiveWhatTheGeneralWayGives() throws {
         var generator = SplitMix(seed: 29)
         var old = state(6)
-        let inPlaceMemo = IdentityMemo(), generalMemo = IdentityMemo()
+        let inPlaceMemo = IdentityMemo()
+        let generalMemo = IdentityMemo()
         for round in 0..<1500 {
             var patches: [StatePatch] = []
             var expected = old
@@ -95,14 +99,17 @@ struct PatchedDiffTests {
                 } else {
                     let at = Int(generator.next() % UInt64(items.count + 1))
                     let removing = Int(generator.next() % UInt64(min(2, items.count - at) + 1))
-                    patch = .splice(path: [.field("items")], at: at, removing: removing,
-                                    inserting: (0..<Int(generator.next() % 3)).map { _ in randomValue(&generator) })
+                    patch = .splice(
+                        path: [.field("items")], at: at, removing: removing,
+                        inserting: (0..<Int(generator.next() % 3)).map { _ in randomValue(&generator) })
                 }
                 try patch.apply(to: &expected)
                 patches.append(patch)
             }
             let general = StateDiff().changes(from: old, to: expected, touched: StateTouch(patches), memo: generalMemo)
-            #expect(general == StateDiff().changes(from: old, to: expected), "round \(round): the touched diff is the whole diff")
+            #expect(
+                general == StateDiff().changes(from: old, to: expected),
+                "round \(round): the touched diff is the whole diff")
             guard let tree = PatchTree(patches, over: old) else {
                 old = expected
                 continue
@@ -126,24 +133,38 @@ struct PatchedDiffTests {
         _ = StateDiff().changes(applying: try #require(PatchTree([first], over: state)), to: &state, memo: memo)
         let storage = Self.listStorage(state)
         let second = StatePatch.splice(path: [.field("items")], at: 2001, removing: 0, inserting: [item("b")])
-        let changes = StateDiff().changes(applying: try #require(PatchTree([second], over: state)), to: &state, memo: memo)
+        let changes = StateDiff().changes(
+            applying: try #require(PatchTree([second], over: state)), to: &state, memo: memo)
         #expect(changes == [StateChange(kind: .added, path: "items[\"b\"]", old: nil, new: item("b"))])
-        #expect(Self.listStorage(state) == storage, "the list grew where it is (its first append left room), not copied")
+        #expect(
+            Self.listStorage(state) == storage, "the list grew where it is (its first append left room), not copied")
     }
 
     @Test func splicesAndChangesThatDoNotFitAreLeftToTheGeneralWay() {
         let old = state(3)
-        #expect(PatchTree([.splice(path: [.field("items")], at: 4, removing: 0, inserting: [])], over: old) == nil, "past the end")
-        #expect(PatchTree([.splice(path: [.field("items")], at: 2, removing: 2, inserting: [])], over: old) == nil, "removing past the end")
-        #expect(PatchTree([.splice(path: [.field("name")], at: 0, removing: 0, inserting: [])], over: old) == nil, "not a list")
-        #expect(PatchTree([.splice(path: [.field("items")], at: 0, removing: 1, inserting: []),
-                           .set(path: [.field("items"), .index(0), .field("done")], value: .bool(true))], over: old) == nil,
-                "a splice and another change of the same list")
+        #expect(
+            PatchTree([.splice(path: [.field("items")], at: 4, removing: 0, inserting: [])], over: old) == nil,
+            "past the end")
+        #expect(
+            PatchTree([.splice(path: [.field("items")], at: 2, removing: 2, inserting: [])], over: old) == nil,
+            "removing past the end")
+        #expect(
+            PatchTree([.splice(path: [.field("name")], at: 0, removing: 0, inserting: [])], over: old) == nil,
+            "not a list")
+        #expect(
+            PatchTree(
+                [
+                    .splice(path: [.field("items")], at: 0, removing: 1, inserting: []),
+                    .set(path: [.field("items"), .index(0), .field("done")], value: .bool(true)),
+                ], over: old) == nil,
+            "a splice and another change of the same list")
         #expect(PatchTree([.set(path: [.field("missing")], value: .null)], over: old) == nil)
         #expect(PatchTree([.set(path: [.field("items"), .index(3)], value: .null)], over: old) == nil)
         #expect(PatchTree([.set(path: [.field("name"), .index(0)], value: .null)], over: old) == nil)
         let twice = Value.record(type: nil, fields: [.init("a", .int(1)), .init("a", .int(2))])
-        #expect(PatchTree([.set(path: [.field("a")], value: .int(3))], over: twice) == nil, "which 'a'? the general way decides")
+        #expect(
+            PatchTree([.set(path: [.field("a")], value: .int(3))], over: twice) == nil,
+            "which 'a'? the general way decides")
     }
 
     @Test func aToggleChangesTheListInPlace() throws {
@@ -153,7 +174,8 @@ struct PatchedDiffTests {
         let tree = try #require(PatchTree([toggle], over: state))
         let memo = IdentityMemo()
         let changes = StateDiff().changes(applying: tree, to: &state, memo: memo)
-        #expect(changes == [StateChange(kind: .changed, path: "items[\"i700\"].done", old: .bool(false), new: .bool(true))])
+        #expect(
+            changes == [StateChange(kind: .changed, path: "items[\"i700\"].done", old: .bool(false), new: .bool(true))])
         #expect(Self.listStorage(state) == storage, "the list was changed where it is, not copied")
     }
 
@@ -169,7 +191,8 @@ struct PatchedDiffTests {
         grown = .null
         let storage = Self.listStorage(state)
         let toggle = StatePatch.set(path: [.field("items"), .index(3), .field("done")], value: .bool(true))
-        let changes = StateDiff().changes(applying: try #require(PatchTree([toggle], over: state)), to: &state, memo: memo)
+        let changes = StateDiff().changes(
+            applying: try #require(PatchTree([toggle], over: state)), to: &state, memo: memo)
         #expect(changes.map(\.path) == ["items[\"i3\"].done"])
         #expect(Self.listStorage(state) == storage)
     }

@@ -1,6 +1,7 @@
-@testable import StoreValue
 import HostTestSupport
 import Testing
+
+@testable import StoreValue
 
 private struct Nested: Codable, Equatable {
     var name = "n"
@@ -93,7 +94,8 @@ struct PlainEncodingTests {
     }
 
     @Test func everyShapeEncodesAlike() throws {
-        let nested = Nested(), wrapper = Wrapper(wrapped: Nested())
+        let nested = Nested()
+        let wrapper = Wrapper(wrapped: Nested())
         #expect(try ValueEncoder().encode(nested) == tracked(nested))
         #expect(try ValueEncoder().encode(wrapper) == tracked(wrapper))
         #expect(try ValueEncoder().encode(HandWritten()) == tracked(HandWritten()))
@@ -101,7 +103,9 @@ struct PlainEncodingTests {
         #expect(try ValueEncoder().encode(LateWriter()) == tracked(LateWriter()))
         #expect(try ValueEncoder().encode(LateWriter())["record"] == .record(["first": .int(1), "again": .int(2)]))
         #expect(try ValueEncoder().encode(Empty()) == .record(type: nil, fields: []))
-        #expect(try ValueEncoder().encode([Choice.empty, .named(label: "l"), .pair(2, "y")]) == tracked([Choice.empty, .named(label: "l"), .pair(2, "y")]))
+        #expect(
+            try ValueEncoder().encode([Choice.empty, .named(label: "l"), .pair(2, "y")])
+                == tracked([Choice.empty, .named(label: "l"), .pair(2, "y")]))
         #expect(try ValueEncoder().encode(Optional<Int>.none) == tracked(Optional<Int>.none))
         #expect(try ValueEncoder().encode("text") == .string("text"))
     }
@@ -119,7 +123,8 @@ struct PlainEncodingTests {
         for limit in [0, 1, 2, 5, 10, 30, 64] {
             for size in 0..<12 {
                 let samples: [Value?] = [
-                    try PlainEncoding.value(of: Nested(tags: (0..<size).map { "t\($0)" }, inner: [], lookup: [:]), within: limit),
+                    try PlainEncoding.value(
+                        of: Nested(tags: (0..<size).map { "t\($0)" }, inner: [], lookup: [:]), within: limit),
                     try PlainEncoding.value(of: HandWritten(), within: limit),
                     try PlainEncoding.value(of: Array(repeating: [size], count: size), within: limit),
                     try PlainEncoding.value(of: Wrapper(wrapped: Nested(inner: [[size]], lookup: [:])), within: limit),
@@ -183,13 +188,15 @@ struct WireStateEncoderTests {
     }
 
     /// The encoder's bytes, or nil when it gave up.
-    fileprivate func written<T: Encodable>(_ value: T, by encoder: WireStateEncoder, rootType: String?, within limit: Int) throws -> [UInt8]? {
+    fileprivate func written<T: Encodable>(
+        _ value: T, by encoder: WireStateEncoder, rootType: String?, within limit: Int
+    ) throws -> [UInt8]? {
         guard try encoder.encode(value, rootType: rootType, within: limit) else { return nil }
         return Array(encoder.bytes)
     }
 
     @Test func everyOrderlyShapeIsWrittenAsThePlainEncodingWritesIt() throws {
-        let encoder = WireStateEncoder() // one for all: what one encoding leaves must not reach the next
+        let encoder = WireStateEncoder()  // one for all: what one encoding leaves must not reach the next
         let samples: [any Encodable] = [
             Nested(lookup: [:]), Nested(lookup: ["b": 2, "a": 1]), Wrapper(wrapped: Nested(lookup: [:])),
             Empty(), [Choice.empty, .named(label: "l"), .pair(2, "y")], Optional<Int>.none, "text", 7,
@@ -199,7 +206,9 @@ struct WireStateEncoderTests {
             for rootType in [nil, "Root"] as [String?] {
                 let want = try expected(sample, rootType: rootType, within: 64)
                 #expect(want != nil, "\(sample) is small")
-                #expect(try written(sample, by: encoder, rootType: rootType, within: 64) == want, "\(sample), named \(rootType ?? "nil")")
+                #expect(
+                    try written(sample, by: encoder, rootType: rootType, within: 64) == want,
+                    "\(sample), named \(rootType ?? "nil")")
             }
         }
     }
@@ -216,7 +225,10 @@ struct WireStateEncoderTests {
                     size,
                 ]
                 for sample in samples {
-                    #expect(try written(sample, by: encoder, rootType: "R", within: limit) == expected(sample, rootType: "R", within: limit), "limit \(limit), size \(size): \(sample)")
+                    #expect(
+                        try written(sample, by: encoder, rootType: "R", within: limit)
+                            == expected(sample, rootType: "R", within: limit), "limit \(limit), size \(size): \(sample)"
+                    )
                 }
             }
         }
@@ -231,18 +243,27 @@ struct WireStateEncoderTests {
         #expect(try written(Derived(), by: encoder, rootType: "R", within: 64) == nil)
         // A write into a field's container after the field, before any other write, lands
         // where the tree encodings put it.
-        #expect(try written(LateWriter(), by: encoder, rootType: "R", within: 64) == expected(LateWriter(), rootType: "R", within: 64))
+        #expect(
+            try written(LateWriter(), by: encoder, rootType: "R", within: 64)
+                == expected(LateWriter(), rootType: "R", within: 64))
         // A container kept past its encoding cannot write into a later one.
         let kept = KeptContainer()
         let leaky = try expected(Leaky(kept: kept), rootType: nil, within: 64)
-        #expect(try written(Leaky(kept: kept), by: encoder, rootType: nil, within: 64) == leaky) // keeps the encoder's container
-        #expect(try written(Nested(lookup: [:]), by: encoder, rootType: nil, within: 64) == expected(Nested(lookup: [:]), rootType: nil, within: 64))
+        // keeps the encoder's container
+        #expect(try written(Leaky(kept: kept), by: encoder, rootType: nil, within: 64) == leaky)
+        #expect(
+            try written(Nested(lookup: [:]), by: encoder, rootType: nil, within: 64)
+                == expected(Nested(lookup: [:]), rootType: nil, within: 64))
         #expect(throws: (any Error).self) { try kept.container?.encode(5, forKey: .again) }
-        #expect(try written(Nested(lookup: [:]), by: encoder, rootType: nil, within: 64) == expected(Nested(lookup: [:]), rootType: nil, within: 64))
+        #expect(
+            try written(Nested(lookup: [:]), by: encoder, rootType: nil, within: 64)
+                == expected(Nested(lookup: [:]), rootType: nil, within: 64))
     }
 
     @Test func anEncodingErrorIsThrownAsItIs() {
-        #expect(throws: EncodingError.self) { try WireStateEncoder().encode(["n": UInt64.max], rootType: nil, within: 64) }
+        #expect(throws: EncodingError.self) {
+            try WireStateEncoder().encode(["n": UInt64.max], rootType: nil, within: 64)
+        }
     }
 
     /// Through the tracker: a small state's bytes are its snapshot's, and it is not tracked.
@@ -312,19 +333,26 @@ private indirect enum Shape: Encodable {
     static func random(_ generator: inout SplitMix, depth: Int) -> Shape {
         let pick = Int(generator.next() % (depth > 3 ? 7 : 14))
         let width = Int(generator.next() % 4)
-        func label(_ index: Int) -> String { ["a", "b", "é", "key \(index)", "x\(generator.next() % 3)"][index % 5] + "\(index)" }
+        func label(_ index: Int) -> String {
+            ["a", "b", "é", "key \(index)", "x\(generator.next() % 3)"][index % 5] + "\(index)"
+        }
         func children() -> [Shape] { (0..<width).map { _ in random(&generator, depth: depth + 1) } }
         switch pick {
         case 0: return .int(Int(bitPattern: UInt(generator.next())) >> Int(generator.next() % 64))
-        case 1: return .text(["", "t", "naïve", "a\"b\\c\n", String(repeating: "z", count: 40)][Int(generator.next() % 5)])
+        case 1:
+            return .text(["", "t", "naïve", "a\"b\\c\n", String(repeating: "z", count: 40)][Int(generator.next() % 5)])
         case 2: return .flag(generator.next() % 2 == 0)
         case 3: return .real([0, -0.0, 1.5, -2.25e10, .infinity][Int(generator.next() % 5)])
         case 4: return .small(Int8(truncatingIfNeeded: generator.next()))
         case 5: return .unsigned(UInt32(truncatingIfNeeded: generator.next()))
         case 6: return .none(generator.next() % 2 == 0 ? nil : 3)
         case 7: return .list(children())
-        case 8: return .table(Dictionary(uniqueKeysWithValues: children().enumerated().map { (label($0.offset), $0.element) }))
-        case 9: return .numbered(Dictionary(uniqueKeysWithValues: children().enumerated().map { ($0.offset * 7 - 3, $0.element) }))
+        case 8:
+            return .table(
+                Dictionary(uniqueKeysWithValues: children().enumerated().map { (label($0.offset), $0.element) }))
+        case 9:
+            return .numbered(
+                Dictionary(uniqueKeysWithValues: children().enumerated().map { ($0.offset * 7 - 3, $0.element) }))
         case 10: return .record(children().enumerated().map { (label($0.offset), $0.element) })
         case 11: return .nestedRecord(label(width), children().enumerated().map { (label($0.offset), $0.element) })
         case 12: return .nestedList(label(width), children())

@@ -1,41 +1,41 @@
-import HostTestSupport
 import Foundation
+import HostTestSupport
 import StoreHost
 import Testing
 
 /// A plugin that keeps the host's table, as every plugin does, and reads the host clock
 /// through it whenever asked: what an effect's task does when it starts late.
 private let keeperSource = #"""
-#include "storeplugin.h"
-#include <stdlib.h>
+    #include "storeplugin.h"
+    #include <stdlib.h>
 
-static const storeplugin_host *host;
+    static const storeplugin_host *host;
 
-static int32_t dispatch(void *store, const char *action, const sp_value *arguments, sp_dispatch_result *result, sp_error *error) {
-    (void)store; (void)action; (void)arguments; (void)result; (void)error;
-    return SP_OK;
-}
-static sp_value *snapshot(void *store) { (void)store; return host->value_record("Keeper"); }
-static int32_t create(void *data, const sp_store_context *context, void **out, sp_error *error) {
-    (void)data; (void)context; (void)error;
-    *out = calloc(1, 1);
-    return SP_OK;
-}
-static void destroy(void *store) { free(store); }
+    static int32_t dispatch(void *store, const char *action, const sp_value *arguments, sp_dispatch_result *result, sp_error *error) {
+        (void)store; (void)action; (void)arguments; (void)result; (void)error;
+        return SP_OK;
+    }
+    static sp_value *snapshot(void *store) { (void)store; return host->value_record("Keeper"); }
+    static int32_t create(void *data, const sp_store_context *context, void **out, sp_error *error) {
+        (void)data; (void)context; (void)error;
+        *out = calloc(1, 1);
+        return SP_OK;
+    }
+    static void destroy(void *store) { free(store); }
 
-/* Called by the test after the host that loaded this plugin is gone. */
-int64_t keeper_clock_now(void) { return host->clock_now(host->host_data); }
+    /* Called by the test after the host that loaded this plugin is gone. */
+    int64_t keeper_clock_now(void) { return host->clock_now(host->host_data); }
 
-static const sp_action actions[] = { { sizeof(sp_action), "noop", "Does nothing.", NULL, 0, NULL, NULL, NULL } };
-static const storeplugin_info info = { sizeof(storeplugin_info), STOREPLUGIN_MAGIC, STOREPLUGIN_ABI_VERSION, "keeper", "1.0.0", 0 };
-const storeplugin_info *storeplugin_info_v1(void) { return &info; }
-int32_t storeplugin_register_v1(const storeplugin_host *h, sp_error *error) {
-    host = h;
-    sp_model model = { sizeof(sp_model), "keeper", "Keeps the host's table.", actions, 1, NULL, 0, NULL,
-        create, destroy, dispatch, snapshot, NULL, NULL };
-    return host->register_model(host->host_data, &model, error);
-}
-"""#
+    static const sp_action actions[] = { { sizeof(sp_action), "noop", "Does nothing.", NULL, 0, NULL, NULL, NULL } };
+    static const storeplugin_info info = { sizeof(storeplugin_info), STOREPLUGIN_MAGIC, STOREPLUGIN_ABI_VERSION, "keeper", "1.0.0", 0 };
+    const storeplugin_info *storeplugin_info_v1(void) { return &info; }
+    int32_t storeplugin_register_v1(const storeplugin_host *h, sp_error *error) {
+        host = h;
+        sp_model model = { sizeof(sp_model), "keeper", "Keeps the host's table.", actions, 1, NULL, 0, NULL,
+            create, destroy, dispatch, snapshot, NULL, NULL };
+        return host->register_model(host->host_data, &model, error);
+    }
+    """#
 
 /// Plugins are never unloaded, so their code can call the host's table after the host
 /// is gone (a test's host; an effect's task that starts after its store was destroyed).

@@ -12,7 +12,8 @@ struct PluginOutputLinesTests {
         var lines = StderrLines()
         var out = ""
         let bytes = Array(text.utf8)
-        var start = 0, index = 0
+        var start = 0
+        var index = 0
         while start < bytes.count {
             let end = min(bytes.count, start + chunks[index % chunks.count])
             bytes[start..<end].withUnsafeBytes { lines.take($0) { out += $0 } }
@@ -36,7 +37,9 @@ struct PluginOutputLinesTests {
             // Undo the cuts: each note says how many lines before it are one line.
             var rebuilt: [String] = []
             for line in out.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
-                if line.hasPrefix("[storesh: the plugin's line above"), let count = line.split(separator: " ").dropLast().last.flatMap({ Int($0) }) {
+                if line.hasPrefix("[storesh: the plugin's line above"),
+                    let count = line.split(separator: " ").dropLast().last.flatMap({ Int($0) })
+                {
                     let whole = rebuilt.suffix(count).joined()
                     rebuilt.removeLast(count)
                     rebuilt.append(whole)
@@ -55,7 +58,10 @@ struct PluginOutputLinesTests {
         let lines = out.split(separator: "\n").map(String.init)
         #expect(lines.count == 5, "\(lines.map(\.count))")
         #expect(lines[0].count == 65_536 && lines[1].count == 65_536 && lines[2].count == 150_000 - 2 * 65_536)
-        #expect(lines[3] == "[storesh: the plugin's line above was 150000 bytes long, over the 65536-byte limit; it is shown in 3 lines]")
+        #expect(
+            lines[3]
+                == "[storesh: the plugin's line above was 150000 bytes long, over the 65536-byte limit; it is shown in 3 lines]"
+        )
         #expect(lines[4] == "next")
     }
 

@@ -16,7 +16,8 @@ struct SpawnTests {
         let stray = fcntl(STDERR_FILENO, F_DUPFD, 10)
         #expect(stray >= 10 && fcntl(stray, F_GETFD) & FD_CLOEXEC == 0)
         defer { close(stray) }
-        var blocked = sigset_t(), previous = sigset_t()
+        var blocked = sigset_t()
+        var previous = sigset_t()
         sigemptyset(&blocked)
         sigaddset(&blocked, SIGUSR1)
         pthread_sigmask(SIG_BLOCK, &blocked, &previous)
@@ -39,7 +40,9 @@ struct SpawnTests {
         #expect(fcntl(output.read, F_GETFD) & FD_CLOEXEC != 0 && fcntl(output.write, F_GETFD) & FD_CLOEXEC != 0)
         let child: pid_t
         do {
-            child = try Spawn.start(program, arguments: arguments, descriptors: [.nullInput, .copy(of: output.write), .copy(of: output.write)])
+            child = try Spawn.start(
+                program, arguments: arguments,
+                descriptors: [.nullInput, .copy(of: output.write), .copy(of: output.write)])
         } catch {
             close(output.read)
             close(output.write)
@@ -67,7 +70,8 @@ struct SpawnTests {
     /// exits as if its shell were gone. Descriptor numbers in tests are the kernel's.
     @Test func noTestChoosesADescriptorNumber() throws {
         let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        let files = FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil)?
+        let files =
+            FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { ["swift", "c"].contains($0.pathExtension) } ?? []
         #expect(files.count > 50, "the test sources are where this test expects them")
         let chosen = try Regex(#"\bdup2\([^,()]+,\s*[0-9]+\s*\)|\bclose\(\s*[0-9]+\s*\)"#)

@@ -12,7 +12,7 @@ private struct Item: Codable, Equatable {
     var tags: [String] = []
 }
 
-private struct Settings: Codable { // not Equatable: compared by its encoding
+private struct Settings: Codable {  // not Equatable: compared by its encoding
     var theme = "light"
     var size = 12
 }
@@ -57,7 +57,7 @@ struct ChangeTrackerTests {
         }
         #expect(inserted.count == 1 && path == [.field("items")] && at == 3 && removing == 0 && inserting.count == 1)
         state.items.removeLast(2)
-        #expect(try tracker.changes(of: state) == [.splice(path: [.field("items"), ], at: 9, removing: 2, inserting: [])])
+        #expect(try tracker.changes(of: state) == [.splice(path: [.field("items")], at: 9, removing: 2, inserting: [])])
     }
 
     @Test func noBaselineMeansTakeASnapshot() throws {
@@ -78,13 +78,17 @@ struct ChangeTrackerTests {
 
     @Test func theSnapshotIsTheStateFieldByField() throws {
         let expected = Value.record([
-            "items": .array([.record(["id": .string("i0"), "title": .string("item 0"), "done": .bool(false), "tags": .array([])])]),
+            "items": .array([
+                .record(["id": .string("i0"), "title": .string("item 0"), "done": .bool(false), "tags": .array([])])
+            ]),
             "numbers": .array((0..<5).map { .int(Int64($0)) }),
             "settings": .record(["theme": .string("light"), "size": .int(12)]),
             "name": .string("board"),
         ])
         #expect(try ChangeTracker().snapshot(of: board(1)) == expected)
-        #expect(try ChangeTracker(rootType: "Board").snapshot(of: board(1)) == .record(type: "Board", fields: expected.children))
+        #expect(
+            try ChangeTracker(rootType: "Board").snapshot(of: board(1))
+                == .record(type: "Board", fields: expected.children))
         #expect(try ValueEncoder().encode(board(1)) == expected)
     }
 
@@ -105,8 +109,12 @@ struct ChangeTrackerTests {
                 let expected = try ChangeTracker(rootType: "Board", smallState: 0).snapshot(of: state)
                 #expect(applied == expected, "round \(round): \(patches)")
                 let whole = StateDiff.changes(from: shown, to: applied)
-                #expect(StateDiff.changes(from: shown, to: applied, touched: StateTouch(patches)) == whole, "round \(round): \(patches)")
-                #expect(StateDiff.changes(from: shown, to: applied, touched: StateTouch(patches), memo: memo) == whole, "round \(round): \(patches)")
+                #expect(
+                    StateDiff.changes(from: shown, to: applied, touched: StateTouch(patches)) == whole,
+                    "round \(round): \(patches)")
+                #expect(
+                    StateDiff.changes(from: shown, to: applied, touched: StateTouch(patches), memo: memo) == whole,
+                    "round \(round): \(patches)")
                 shown = applied
             }
         }
@@ -116,13 +124,14 @@ struct ChangeTrackerTests {
         func pick(_ count: Int) -> Int { count == 0 ? 0 : Int(generator.next() % UInt64(count)) }
         switch generator.next() % 9 {
         case 0 where !state.items.isEmpty: state.items[pick(state.items.count)].done.toggle()
-        case 1: state.items.insert(Item(id: "n\(generator.next() % 1000)", title: "new"), at: pick(state.items.count + 1))
+        case 1:
+            state.items.insert(Item(id: "n\(generator.next() % 1000)", title: "new"), at: pick(state.items.count + 1))
         case 2 where !state.items.isEmpty: state.items.remove(at: pick(state.items.count))
         case 3: state.items.reverse()
         case 4 where !state.items.isEmpty: state.items[pick(state.items.count)].tags.append("t")
         case 5: state.numbers.append(pick(100))
         case 6: state.settings.size += 1
-        case 7 where !state.items.isEmpty: state.items[pick(state.items.count)].id = "same" // ids stop being unique
+        case 7 where !state.items.isEmpty: state.items[pick(state.items.count)].id = "same"  // ids stop being unique
         default: state.name += "!"
         }
     }
@@ -150,11 +159,12 @@ struct ChangeTrackerTests {
         ] {
             #expect(try StatePatch(patch.value) == patch)
         }
-        #expect(throws: StatePatch.Mismatch.self) { try StatePatch(.record(["path": .array([.bool(true)])], type: "set")) }
+        #expect(throws: StatePatch.Mismatch.self) {
+            try StatePatch(.record(["path": .array([.bool(true)])], type: "set"))
+        }
         #expect(throws: StatePatch.Mismatch.self) { try StatePatch(.record(["path": .array([])], type: "move")) }
     }
 }
-
 
 @MainActor
 @Suite("Incremental snapshots through the Todos plugin, in process and in a worker")
@@ -196,14 +206,19 @@ struct IncrementalSessionTests {
 struct UntrustedChangesTests {
     /// A session of the `changes` model built from `source`, and the warnings its host
     /// logged so far (which holds the host: a session's hold on it is weak).
-    private func session(_ source: String, _ name: String, isolation: PluginHost.Isolation) throws -> (Session, () -> [String]) {
+    private func session(_ source: String, _ name: String, isolation: PluginHost.Isolation) throws -> (
+        Session, () -> [String]
+    ) {
         let library = try Fixtures.library(name, source: source, in: Fixtures.directory())
         let host = makeHost()
         host.isolation = isolation
         let warnings = Warnings()
         host.log = { _, message in warnings.list.append(message) }
         try host.load(library)
-        return (try Session(model: host.model(named: "changes"), host: host), { withExtendedLifetime(host) { warnings.list } })
+        return (
+            try Session(model: host.model(named: "changes"), host: host),
+            { withExtendedLifetime(host) { warnings.list } }
+        )
     }
 
     private final class Warnings { var list: [String] = [] }
@@ -227,8 +242,13 @@ struct UntrustedChangesTests {
         if isolation == .inProcess {
             // A path it does not have, a splice of a record: each read after `mode` and
             // after `increment`; and a string for a list, said as plainly.
-            let misfits = warnings().filter { $0.contains("changes.changes reported a change that does not fit its state") }
-            let notLists = warnings().filter { $0.contains("changes.changes's snapshot_changes gave what is not a list of changes (a string, not an array)") }
+            let misfits = warnings().filter {
+                $0.contains("changes.changes reported a change that does not fit its state")
+            }
+            let notLists = warnings().filter {
+                $0.contains(
+                    "changes.changes's snapshot_changes gave what is not a list of changes (a string, not an array)")
+            }
             #expect(misfits.count == 4 && notLists.count == 2 && warnings().count == 6, "\(warnings())")
         }
         // A lie that fits cannot be told from the truth; what it says is what is shown,
@@ -242,17 +262,26 @@ struct UntrustedChangesTests {
     func encodedChangesAreReadAndEveryWrongAnswerFallsBack(isolation: PluginHost.Isolation) throws {
         let (session, warnings) = try session(changesEncodedPluginSource, "libchangesencoded.so", isolation: isolation)
         _ = try session.send(text: "increment")
-        #expect(session.lastRead?.patches == [.set(path: [.field("count")], value: .int(1))], "the bytes were read as the changes")
+        #expect(
+            session.lastRead?.patches == [.set(path: [.field("count")], value: .int(1))],
+            "the bytes were read as the changes")
         _ = try session.send(text: "mode 0")
         try everyModeShowsTheCount(session, modes: [0, 1, 2, 3, 4, 6, 7, 8], from: 1)
         if isolation == .inProcess {
             let warned = warnings()
             let notAList = "changes.changes's snapshot_changes_encoded gave what is not a list of changes"
-            #expect(warned.filter { $0.contains("reported a change that does not fit its state") }.count == 4, "\(warned)")
-            #expect(warned.filter { $0.contains(notAList) && $0.contains("a string, not an array") }.count == 2, "\(warned)")
+            #expect(
+                warned.filter { $0.contains("reported a change that does not fit its state") }.count == 4, "\(warned)")
+            #expect(
+                warned.filter { $0.contains(notAList) && $0.contains("a string, not an array") }.count == 2, "\(warned)"
+            )
             #expect(warned.filter { $0.contains(notAList) && $0.contains("ends early") }.count == 2, "\(warned)")
-            #expect(warned.filter { $0.contains(notAList) && $0.contains("1 byte follows the list") }.count == 2, "\(warned)")
-            #expect(warned.filter { $0.contains(notAList) && $0.contains("not a set or splice record") }.count == 2, "\(warned)")
+            #expect(
+                warned.filter { $0.contains(notAList) && $0.contains("1 byte follows the list") }.count == 2,
+                "\(warned)")
+            #expect(
+                warned.filter { $0.contains(notAList) && $0.contains("not a set or splice record") }.count == 2,
+                "\(warned)")
             #expect(warned.count == 12, "a refusal (mode 2) is no warning: \(warned)")
         }
         _ = try session.send(text: "mode 5")
@@ -265,7 +294,8 @@ struct UntrustedChangesTests {
         // Built before the member: its struct ends before snapshot_changes_encoded, and what
         // follows in memory (here the function after all) is not the host's to call.
         let source = changesEncodedPluginSource.replacingOccurrences(
-            of: "sp_model model = { sizeof(sp_model),", with: "sp_model model = { offsetof(sp_model, snapshot_changes_encoded),"
+            of: "sp_model model = { sizeof(sp_model),",
+            with: "sp_model model = { offsetof(sp_model, snapshot_changes_encoded),"
         )
         #expect(source != changesEncodedPluginSource)
         let (session, warnings) = try session(source, "libchangesolder.so", isolation: isolation)
@@ -310,7 +340,9 @@ struct OlderPluginTests {
         // The same plugin as an older header would declare it: sp_model ends at restore.
         let source = changesPluginSource.replacingOccurrences(
             of: "sp_model model = { sizeof(sp_model),", with: "sp_model model = { offsetof(sp_model, snapshot_changes),"
-        ).replacingOccurrences(of: "create, destroy, dispatch, snapshot, NULL, NULL, snapshot_changes };", with: "create, destroy, dispatch, snapshot, dispatch, NULL, snapshot_changes };")
+        ).replacingOccurrences(
+            of: "create, destroy, dispatch, snapshot, NULL, NULL, snapshot_changes };",
+            with: "create, destroy, dispatch, snapshot, dispatch, NULL, snapshot_changes };")
         #expect(source != changesPluginSource)
         let library = try Fixtures.library("libolder.so", source: source, in: Fixtures.directory())
         let host = makeHost()
@@ -318,7 +350,7 @@ struct OlderPluginTests {
         let model = try #require(plugin.models.first)
         #expect(model.supportsTimeTravel, "replay is read: the struct covers it")
         let session = try Session(model: model, host: host)
-        _ = try session.send(text: "mode 1") // would be a change that does not fit, if it were asked
+        _ = try session.send(text: "mode 1")  // would be a change that does not fit, if it were asked
         let result = try session.send(text: "increment")
         #expect(result.changes.map(\.description) == ["~ count: 0 → 1"])
         #expect(session.lastRead?.patches == nil, "snapshot_changes is past the declared size: never called")

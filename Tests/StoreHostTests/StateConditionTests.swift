@@ -4,17 +4,25 @@ import Testing
 
 /// `PATH OP LITERAL`: what `:expect`, `:bisect` and `storesh explore --invariant` read.
 @Suite struct StateConditionTests {
-    let state: Value = .record(type: "S", fields: [
-        .init("balance", .int(-1)), .init("rate", .double(0.5)), .init("name", .string("ada")),
-        .init("todos", .array([.record(type: nil, fields: [.init("id", .string("t1")), .init("title", .string(""))])])),
-        .init("counters", .record(type: nil, fields: [.init("a<b", .int(3))])),
-    ])
+    let state: Value = .record(
+        type: "S",
+        fields: [
+            .init("balance", .int(-1)), .init("rate", .double(0.5)), .init("name", .string("ada")),
+            .init(
+                "todos",
+                .array([.record(type: nil, fields: [.init("id", .string("t1")), .init("title", .string(""))])])),
+            .init("counters", .record(type: nil, fields: [.init("a<b", .int(3))])),
+        ])
 
     @Test(arguments: [
         ("balance >= 0", false), ("balance < 0", true), ("balance <= -1", true), ("balance > -2", true),
         ("balance == -1", true), ("balance != -1", false), ("rate < 1", true), ("rate >= 0.5", true),
         ("balance < 0.5", true), (#"name < "b""#, true), (#"name > "ada""#, false), (#"todos[0].title != """#, false),
-        (#"todos["t1"].title == """#, true), (#"counters["a<b"] == 3"#, true), ("== {balance: -1, rate: 0.5, name: \"ada\", todos: [{id: \"t1\", title: \"\"}], counters: {\"a<b\": 3}}", true),
+        (#"todos["t1"].title == """#, true), (#"counters["a<b"] == 3"#, true),
+        (
+            "== {balance: -1, rate: 0.5, name: \"ada\", todos: [{id: \"t1\", title: \"\"}], counters: {\"a<b\": 3}}",
+            true
+        ),
     ])
     func everyOperatorCompares(text: String, holds: Bool) throws {
         let condition = try StateCondition.parse(text)
@@ -35,9 +43,13 @@ import Testing
         let named = try StateCondition.parse(#"name == "bob""#)
         #expect(named.explain(named.check(state)) == #"name is "ada", expected "bob""#)
         let ordered = try StateCondition.parse("name < 3")
-        #expect(ordered.explain(ordered.check(state)) == #"name is "ada" (string), which '<' cannot compare with 3 (int)"#)
+        #expect(
+            ordered.explain(ordered.check(state)) == #"name is "ada" (string), which '<' cannot compare with 3 (int)"#)
         let missing = try StateCondition.parse("todos[3].title == 1")
-        guard case .missing(let reason) = missing.check(state) else { Issue.record("a missing path is not a failed comparison"); return }
+        guard case .missing(let reason) = missing.check(state) else {
+            Issue.record("a missing path is not a failed comparison")
+            return
+        }
         #expect(reason == "index 3 is out of range: todos has 1 items")
     }
 

@@ -20,10 +20,11 @@ struct ActionTextTests {
         #expect(keyed.name == "todos[].toggle")
         #expect(keyed.keys == [.string("a")])
         let compound = try ActionCall.parse(#"setTags ["a", "b"], {x: 1.5, "y z": [true, null]}"#)
-        #expect(compound.arguments.map(\.value) == [
-            .array([.string("a"), .string("b")]),
-            .record(type: nil, fields: [.init("x", .double(1.5)), .init("y z", .array([.bool(true), .null]))]),
-        ])
+        #expect(
+            compound.arguments.map(\.value) == [
+                .array([.string("a"), .string("b")]),
+                .record(type: nil, fields: [.init("x", .double(1.5)), .init("y z", .array([.bool(true), .null]))]),
+            ])
         let parenthesised = try ActionCall.parse("setCount(-7)")
         #expect(parenthesised.arguments.map(\.value) == [.int(-7)])
         let escaped = try ActionCall.parse(#"say "a\"b\n\u00e9""#)
@@ -47,7 +48,9 @@ struct ActionTextTests {
         #expect(error("say hello") == TextError(#"'hello' is not a value; text must be quoted: "hello""#, at: 4))
         #expect(error("child.") == TextError("expected a name after '.'", at: 6))
         #expect(error("f a: 1, a: 2") == TextError("argument 'a' is given twice", at: 8))
-        #expect(error("n 99999999999999999999") == TextError("'99999999999999999999' is not a number that fits in 64 bits", at: 2))
+        #expect(
+            error("n 99999999999999999999")
+                == TextError("'99999999999999999999' is not a number that fits in 64 bits", at: 2))
     }
 }
 
@@ -71,41 +74,54 @@ struct StateTreeTests {
             ]),
             "count": .int(3),
         ])
-        #expect(StateDiff.changes(from: todos, to: toggled).map(\.description) == [
-            #"~ todos["t2"].done: false → true"#,
-            #"+ todos["t3"]: {id: "t3", done: false}"#,
-            "+ count: 3",
-        ])
-        #expect(StateDiff.changes(from: toggled, to: todos).map(\.description).contains(#"- todos["t3"]: {id: "t3", done: false}"#))
+        #expect(
+            StateDiff.changes(from: todos, to: toggled).map(\.description) == [
+                #"~ todos["t2"].done: false → true"#,
+                #"+ todos["t3"]: {id: "t3", done: false}"#,
+                "+ count: 3",
+            ])
+        #expect(
+            StateDiff.changes(from: toggled, to: todos).map(\.description).contains(
+                #"- todos["t3"]: {id: "t3", done: false}"#))
         #expect(StateDiff.changes(from: todos, to: todos).isEmpty)
         #expect(StateDiff.changes(from: .int(1), to: .string("1")).map(\.description) == [#"~ .: 1 → "1""#])
     }
 
     @Test func treeRendering() {
-        #expect(todos.tree() == """
-        title: "list"
-        todos:
-          [0]:
-            id: "t1"
-            done: false
-          [1]:
-            id: "t2"
-            done: false
-        """)
-        #expect(todos.tree(depth: 1) == """
-        title: "list"
-        todos: […] (2 items)
-        """)
-        #expect(Value.enumCase(name: "loggedIn", payload: [.init("user", .string("bo"))]).compact == #".loggedIn(user: "bo")"#)
+        #expect(
+            todos.tree() == """
+                title: "list"
+                todos:
+                  [0]:
+                    id: "t1"
+                    done: false
+                  [1]:
+                    id: "t2"
+                    done: false
+                """)
+        #expect(
+            todos.tree(depth: 1) == """
+                title: "list"
+                todos: […] (2 items)
+                """)
+        #expect(
+            Value.enumCase(name: "loggedIn", payload: [.init("user", .string("bo"))]).compact
+                == #".loggedIn(user: "bo")"#)
     }
 
     @Test func pathsFindPartsOfTheState() throws {
         #expect(try PathSyntax.lookup("todos[1].id", in: todos) == .string("t2"))
         #expect(try PathSyntax.lookup(#"["title"]"#, in: todos) == .string("list"))
         #expect(try PathSyntax.lookup(".", in: todos) == todos)
-        #expect(throws: TextError("index 5 is out of range: todos has 2 items", at: 0)) { try PathSyntax.lookup("todos[5]", in: todos) }
-        #expect(throws: TextError("no field 'nope' at the top level; fields: title, todos", at: 0)) { try PathSyntax.lookup("nope", in: todos) }
-        #expect(throws: TextError("the '[' at column 6 is not closed", at: 7)) { try PathSyntax.lookup("todos[1", in: todos) }
+        #expect(throws: TextError("index 5 is out of range: todos has 2 items", at: 0)) {
+            try PathSyntax.lookup("todos[5]", in: todos)
+        }
+        #expect(throws: TextError("no field 'nope' at the top level; fields: title, todos", at: 0)) {
+            try PathSyntax.lookup("nope", in: todos)
+        }
+        #expect(throws: TextError("the '[' at column 6 is not closed", at: 7)) {
+            try PathSyntax.lookup("todos[1", in: todos)
+        }
     }
 }
 
@@ -143,8 +159,13 @@ struct ValueCodableTests {
         let decoder = ValueDecoder()
         #expect(try decoder.decode(Action.self, from: .record(["increment": .record([:])])) == .increment)
         #expect(try decoder.decode(Action.self, from: .record(["setCount": .record(["_0": .int(5)])])) == .setCount(5))
-        #expect(try decoder.decode(Action.self, from: .record(["setUser": .record(["name": .string("bo"), "age": .int(3)])])) == .setUser(name: "bo", age: 3))
-        #expect(try decoder.decode(Action.self, from: .record(["child": .record(["_0": .record(["reset": .record([:])])])])) == .child(.reset))
+        #expect(
+            try decoder.decode(
+                Action.self, from: .record(["setUser": .record(["name": .string("bo"), "age": .int(3)])]))
+                == .setUser(name: "bo", age: 3))
+        #expect(
+            try decoder.decode(Action.self, from: .record(["child": .record(["_0": .record(["reset": .record([:])])])]))
+                == .child(.reset))
     }
 
     @Test func numbersConvertOnlyWhenExact() throws {
@@ -170,12 +191,13 @@ struct IdentityDiffTests {
 
     @Test func insertsRemovesMovesAndChangesTogether() {
         let changes = StateDiff.changes(from: list(["a", "b", "c"]), to: list(["c", "x", "a"], done: ["a"]))
-        #expect(changes.map(\.description) == [
-            #"- ["b"]: {id: "b", done: false}"#,
-            #"↕ ["c"]: moved from [2] to [0]"#,
-            #"+ ["x"]: {id: "x", done: false}"#,
-            #"~ ["a"].done: false → true"#,
-        ])
+        #expect(
+            changes.map(\.description) == [
+                #"- ["b"]: {id: "b", done: false}"#,
+                #"↕ ["c"]: moved from [2] to [0]"#,
+                #"+ ["x"]: {id: "x", done: false}"#,
+                #"~ ["a"].done: false → true"#,
+            ])
     }
 
     @Test func sortingTenThousandIsAtMostOneRecordEach() {
@@ -198,7 +220,9 @@ struct IdentityDiffTests {
         #expect(described(["apple", "bread"], ["bread"]) == [#"- [0]: "apple""#])
         #expect(described(["a", "b", "c"], ["a", "x", "b", "c"]) == [#"+ [1]: "x""#])
         #expect(described(["a", "b", "c", "d"], ["a", "c", "d", "e"]) == [#"- [1]: "b""#, #"+ [3]: "e""#])
-        #expect(described(["a", "b", "c"], ["a", "z", "c"]) == [#"~ [1]: "b" → "z""#], "an element replaced in place is a change")
+        #expect(
+            described(["a", "b", "c"], ["a", "z", "c"]) == [#"~ [1]: "b" → "z""#],
+            "an element replaced in place is a change")
         #expect(described(["a", "b", "c"], ["z", "b", "y", "c"]) == [#"~ [0]: "a" → "z""#, #"+ [2]: "y""#])
         // Only removals, or only insertions: exactly those are reported, each naming an
         // element of the old list (removed) or of the new one (added) at its index.
@@ -208,21 +232,30 @@ struct IdentityDiffTests {
             var new = old
             let removing = round % 2 == 0 && !old.isEmpty
             for _ in 0..<(1 + Int(random.next() % 3)) {
-                if removing, !new.isEmpty { new.remove(at: Int(random.next() % UInt64(new.count))) }
-                else if !removing { new.insert(String(random.next() % 4), at: Int(random.next() % UInt64(new.count + 1))) }
+                if removing, !new.isEmpty {
+                    new.remove(at: Int(random.next() % UInt64(new.count)))
+                } else if !removing {
+                    new.insert(String(random.next() % 4), at: Int(random.next() % UInt64(new.count + 1)))
+                }
             }
             let changes = StateDiff.changes(from: strings(old), to: strings(new))
             let context = "\(old) → \(new): \(changes.map(\.description))"
             #expect(changes.count == abs(old.count - new.count), "\(context)")
             #expect(changes.allSatisfy { $0.kind == (removing ? .removed : .added) }, "\(context)")
             let named = Set(changes.map(\.path))
-            let rest = removing ? old.indices.filter { !named.contains("[\($0)]") }.map { old[$0] } : new.indices.filter { !named.contains("[\($0)]") }.map { new[$0] }
+            let rest =
+                removing
+                ? old.indices.filter { !named.contains("[\($0)]") }.map { old[$0] }
+                : new.indices.filter { !named.contains("[\($0)]") }.map { new[$0] }
             #expect(rest == (removing ? new : old), "\(context)")
         }
     }
 
     @Test func listsWithoutIdsOrWithRepeatedIdsAreComparedByValue() {
-        #expect(StateDiff.changes(from: .array([.int(1), .int(2)]), to: .array([.int(2), .int(1)])).map(\.description) == ["- [0]: 1", "+ [1]: 1"])
+        #expect(
+            StateDiff.changes(from: .array([.int(1), .int(2)]), to: .array([.int(2), .int(1)])).map(\.description) == [
+                "- [0]: 1", "+ [1]: 1",
+            ])
         let twice = Value.array([.record(["id": .string("a")]), .record(["id": .string("a")])])
         #expect(StateDiff.changes(from: twice, to: .array([])).map(\.description).first == #"- [0]: {id: "a"}"#)
     }

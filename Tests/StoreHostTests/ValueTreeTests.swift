@@ -1,5 +1,5 @@
-import HostTestSupport
 import CStorePlugin
+import HostTestSupport
 import StoreHost
 import StoreValue
 import Testing
@@ -19,9 +19,17 @@ struct ValueTreeTests {
         case 6:
             let type: String? = generator.next() % 2 == 0 ? "Todo" : nil
             // A record's fields always have names: an unnamed one reads back as "".
-            return .record(type: type, fields: (0..<Int(generator.next() % 4)).map { _ in .init(label() ?? "", randomValue(&generator, depth: depth + 1)) })
+            return .record(
+                type: type,
+                fields: (0..<Int(generator.next() % 4)).map { _ in
+                    .init(label() ?? "", randomValue(&generator, depth: depth + 1))
+                })
         default:
-            return .enumCase(name: "case\(generator.next() % 3)", payload: (0..<Int(generator.next() % 3)).map { _ in .init(label(), randomValue(&generator, depth: depth + 1)) })
+            return .enumCase(
+                name: "case\(generator.next() % 3)",
+                payload: (0..<Int(generator.next() % 3)).map { _ in
+                    .init(label(), randomValue(&generator, depth: depth + 1))
+                })
         }
     }
 
@@ -44,7 +52,8 @@ struct ValueTreeTests {
             let values: [Value] = [
                 .array((0..<count).map { .int(Int64($0)) }),
                 .record(type: "R", fields: (0..<count).map { .init("f\($0)", .string("v\($0)")) }),
-                .enumCase(name: "c", payload: (0..<count).map { .init($0 % 2 == 0 ? nil : "p\($0)", .bool($0 % 3 == 0)) }),
+                .enumCase(
+                    name: "c", payload: (0..<count).map { .init($0 % 2 == 0 ? nil : "p\($0)", .bool($0 % 3 == 0)) }),
             ]
             for value in values {
                 let tree = try #require(value.build(with: table))

@@ -14,9 +14,17 @@ struct WireSkipTests {
         .null, .bool(true), .int(-42), .double(.nan), .string(""), .string("café — ✓"),
         .record(type: "Counter", fields: [.init("count", .int(3))]),
         .record(type: nil, fields: []),
-        .array([.int(1), .array([]), .record(type: "T", fields: [.init("id", .string("t1")), .init("done", .bool(false))])]),
-        .enumCase(name: "loaded", payload: [.init(nil, .string(String(repeating: "x", count: 300))), .init("at", .double(1.5))]),
-        .record(type: "List", fields: [.init("todos", .array((0..<50).map { .record(type: nil, fields: [.init("id", .string("t\($0)"))]) }))]),
+        .array([
+            .int(1), .array([]), .record(type: "T", fields: [.init("id", .string("t1")), .init("done", .bool(false))]),
+        ]),
+        .enumCase(
+            name: "loaded",
+            payload: [.init(nil, .string(String(repeating: "x", count: 300))), .init("at", .double(1.5))]),
+        .record(
+            type: "List",
+            fields: [
+                .init("todos", .array((0..<50).map { .record(type: nil, fields: [.init("id", .string("t\($0)"))]) }))
+            ]),
     ]
 
     /// How many values `value` holds, itself included: what `skipValue` returns.
@@ -32,7 +40,7 @@ struct WireSkipTests {
     func aValueIsSkippedToWhereItEndsAndCounted(value: Value) throws {
         var writer = WireWriter()
         writer.value(value)
-        writer.u8(0xAB) // what follows must be left where it is
+        writer.u8(0xAB)  // what follows must be left where it is
         var skipping = WireReader(writer.bytes)
         var reading = WireReader(writer.bytes)
         #expect(try skipping.skipValue() == Self.count(value))
@@ -45,11 +53,16 @@ struct WireSkipTests {
     /// them: what the writer must produce however it goes about it.
     @Test func aValueIsWrittenAsTheProtocolSays() {
         var writer = WireWriter()
-        writer.value(.record(type: "C", fields: [
-            .init("n", .int(-2)), .init("on", .bool(true)), .init("x", .double(1.5)),
-            .init("l", .array([.null, .string("é")])), .init("e", .enumCase(name: "k", payload: [.init(nil, .null)])),
-        ]))
-        let expected: [UInt8] = [6, 1, 1, 0, 0, 0, 0x43, 5, 0, 0, 0]
+        writer.value(
+            .record(
+                type: "C",
+                fields: [
+                    .init("n", .int(-2)), .init("on", .bool(true)), .init("x", .double(1.5)),
+                    .init("l", .array([.null, .string("é")])),
+                    .init("e", .enumCase(name: "k", payload: [.init(nil, .null)])),
+                ]))
+        let expected: [UInt8] =
+            [6, 1, 1, 0, 0, 0, 0x43, 5, 0, 0, 0]
             + [1, 1, 0, 0, 0, 0x6E, 2, 0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
             + [1, 2, 0, 0, 0, 0x6F, 0x6E, 1, 1]
             + [1, 1, 0, 0, 0, 0x78, 3, 0, 0, 0, 0, 0, 0, 0xF8, 0x3F]
@@ -77,7 +90,8 @@ struct WireSkipTests {
             let skipError = #expect(throws: WireError.self, "\(reason)") { _ = try skipping.skipValue() }
             let readError = #expect(throws: WireError.self, "\(reason)") { _ = try reading.value() }
             #expect(skipError?.description == readError?.description, "\(reason)")
-            #expect(skipError?.description.contains(reason) == true, "\(reason): \(skipError?.description ?? "no error")")
+            #expect(
+                skipError?.description.contains(reason) == true, "\(reason): \(skipError?.description ?? "no error")")
         }
     }
 

@@ -1,10 +1,11 @@
 import Foundation
 import HostTestSupport
 import StoreHost
-@testable import StoreInspector
 import StoreService
 import StoreShell
 import Testing
+
+@testable import StoreInspector
 
 /// The inspector over a real socket: who it answers, what it answers, and its events.
 @MainActor
@@ -23,8 +24,14 @@ import Testing
     }
 
     /// One request, made off the main actor (the server answers on it).
-    nonisolated static func ask(_ port: Int, _ target: String, method: String = "GET", headers: [String: String] = [:], body: String = "") async throws -> RawHTTP.Response {
-        try await RawHTTP.onThread { Result { () throws(RawHTTP.Failure) in try RawHTTP.request(port: port, method, target, headers: headers, body: body) } }.get()
+    nonisolated static func ask(
+        _ port: Int, _ target: String, method: String = "GET", headers: [String: String] = [:], body: String = ""
+    ) async throws -> RawHTTP.Response {
+        try await RawHTTP.onThread {
+            Result { () throws(RawHTTP.Failure) in
+                try RawHTTP.request(port: port, method, target, headers: headers, body: body)
+            }
+        }.get()
     }
 
     @Test func withoutItsTokenNothingIsAnswered() async throws {
@@ -45,19 +52,26 @@ import Testing
         let (server, port) = try await Self.inspector()
         defer { Task { await server.stop() } }
         let send = ["Content-Type": "application/json"]
-        let evil = try await Self.ask(port, "/api/operations/send?token=\(server.token)", method: "POST", headers: send.merging(["Origin": "http://evil.example"]) { $1 }, body: #"{"action": "increment"}"#)
+        let evil = try await Self.ask(
+            port, "/api/operations/send?token=\(server.token)", method: "POST",
+            headers: send.merging(["Origin": "http://evil.example"]) { $1 }, body: #"{"action": "increment"}"#)
         #expect(evil.status == 403)
-        let rebound = try await Self.ask(port, "/api/operations/send?token=\(server.token)", method: "POST", headers: send.merging(["Host": "evil.example:\(port)"]) { $1 }, body: #"{"action": "increment"}"#)
+        let rebound = try await Self.ask(
+            port, "/api/operations/send?token=\(server.token)", method: "POST",
+            headers: send.merging(["Host": "evil.example:\(port)"]) { $1 }, body: #"{"action": "increment"}"#)
         #expect(rebound.status == 403)
         let byGet = try await Self.ask(port, "/api/operations/send?token=\(server.token)&action=increment")
         #expect(byGet.status == 405)
         let state = try await Self.ask(port, "/api/state?token=\(server.token)")
         #expect(state.body.contains(#""state":{"count":0}"#), "\(state.body)")
-        let sent = try await Self.ask(port, "/api/operations/send?token=\(server.token)", method: "POST", headers: send.merging(["Origin": "http://127.0.0.1:\(port)"]) { $1 }, body: #"{"action": "increment"}"#)
+        let sent = try await Self.ask(
+            port, "/api/operations/send?token=\(server.token)", method: "POST",
+            headers: send.merging(["Origin": "http://127.0.0.1:\(port)"]) { $1 }, body: #"{"action": "increment"}"#)
         #expect(sent.status == 200 && sent.body.contains(#""ok":true"#), "\(sent.body)")
         let after = try await Self.ask(port, "/api/state?token=\(server.token)")
         #expect(after.body.contains(#""state":{"count":1}"#), "\(after.body)")
-        let bad = try await Self.ask(port, "/api/operations/send?token=\(server.token)", method: "POST", headers: send, body: #"{"action": "#)
+        let bad = try await Self.ask(
+            port, "/api/operations/send?token=\(server.token)", method: "POST", headers: send, body: #"{"action": "#)
         #expect(bad.status == 400 && bad.body.contains("not JSON"), "\(bad.body)")
     }
 
@@ -81,12 +95,19 @@ import Testing
     @Test func thePastIsReadWithoutMovingTheSession() async throws {
         let (server, port) = try await Self.inspector()
         defer { Task { await server.stop() } }
-        for action in ["increment", "setCount 7", "increment"] { _ = await server.service.perform("send", arguments: ["action": .string(action)]) }
+        for action in ["increment", "setCount 7", "increment"] {
+            _ = await server.service.perform("send", arguments: ["action": .string(action)])
+        }
         let second = try await Self.ask(port, "/api/state?token=\(server.token)&after=2")
-        #expect(second.body.contains(#""position":2"#) && second.body.contains(#""state":{"count":7}"#), "\(second.body)")
+        #expect(
+            second.body.contains(#""position":2"#) && second.body.contains(#""state":{"count":7}"#), "\(second.body)")
         #expect(second.body.contains(#""path":"count""#) && second.body.contains(#""new":7"#), "\(second.body)")
         let page = try await Self.ask(port, "/api/history?token=\(server.token)&from=2&count=5")
-        #expect(page.body.contains(#""action":"setCount 7""#) && !page.body.contains(#""action":"increment","changed":true,"skipped":false,"undone":false,"index":1"#), "\(page.body)")
+        #expect(
+            page.body.contains(#""action":"setCount 7""#)
+                && !page.body.contains(
+                    #""action":"increment","changed":true,"skipped":false,"undone":false,"index":1"#),
+            "\(page.body)")
         #expect(page.body.contains(#""count":3"#) && page.body.contains(#""position":3"#), "\(page.body)")
         #expect(await server.service.perform("state", arguments: ["path": .string("count")]).rendered().text == "8")
     }
@@ -139,7 +160,9 @@ import Testing
     }
 
     @Test func theEmbeddedPageIsThePageInTheRepository() throws {
-        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/StoreInspector/Page").standardized
+        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../Sources/StoreInspector/Page"
+        ).standardized
         let names = try FileManager.default.contentsOfDirectory(atPath: page.path).sorted()
         #expect(names == PageAssets.files.map(\.name).sorted())
         for file in PageAssets.files {

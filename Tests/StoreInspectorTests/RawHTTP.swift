@@ -31,7 +31,9 @@ enum RawHTTP {
         peer.sin_port = UInt16(port).bigEndian
         inet_pton(AF_INET, address, &peer.sin_addr)
         let result = withUnsafePointer(to: &peer) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard result == 0 else {
             let error = errno
@@ -44,7 +46,9 @@ enum RawHTTP {
     }
 
     /// One request, with `Connection: close`, read to the end.
-    static func request(port: Int, _ method: String, _ target: String, headers: [String: String] = [:], body: String = "") throws(Failure) -> Response {
+    static func request(
+        port: Int, _ method: String, _ target: String, headers: [String: String] = [:], body: String = ""
+    ) throws(Failure) -> Response {
         let fd = try connect(port: port)
         defer { close(fd) }
         var all = ["Host": "127.0.0.1:\(port)", "Connection": "close"].merging(headers) { _, new in new }
@@ -67,7 +71,9 @@ enum RawHTTP {
         let bytes = Array(text.utf8)
         var sent = 0
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { Foundation.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let count = bytes[sent...].withUnsafeBytes {
+                Foundation.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard count > 0 else { throw .io("send failed: errno \(errno)") }
             sent += count
         }

@@ -10,11 +10,19 @@ import Testing
     static let everyKind: [RelayMessage] = [
         .listening(port: 65_535),
         .cannotListen(reason: "Address already in use — port 8080"),
-        .request(id: 1, RelayedRequest(method: "POST", path: "/api/operations/send", query: ["token": "ab", "ü": ""],
-                                      headers: ["host": "127.0.0.1:8080", "origin": "http://127.0.0.1:8080"], body: Array(#"{"action":"increment"}"#.utf8))),
+        .request(
+            id: 1,
+            RelayedRequest(
+                method: "POST", path: "/api/operations/send", query: ["token": "ab", "ü": ""],
+                headers: ["host": "127.0.0.1:8080", "origin": "http://127.0.0.1:8080"],
+                body: Array(#"{"action":"increment"}"#.utf8))),
         .request(id: .max, RelayedRequest(method: "GET", path: "/", query: [:], headers: [:])),
         .closed(id: 7),
-        .head(id: 2, RelayedHead(status: 200, contentType: "text/event-stream; charset=utf-8", headers: RelayedHead.guardHeaders, streams: true)),
+        .head(
+            id: 2,
+            RelayedHead(
+                status: 200, contentType: "text/event-stream; charset=utf-8", headers: RelayedHead.guardHeaders,
+                streams: true)),
         .head(id: 3, RelayedHead.text(413)),
         .body(id: 2, Array("event: session\ndata: {}\n\n".utf8)),
         .body(id: 4, []),
@@ -36,20 +44,28 @@ import Testing
     }
 
     @Test func aMessageOfAnUnknownTypeIsRefused() {
-        #expect(throws: WireError(description: "a relay message of unknown type 99")) { try RelayMessage(type: 99, body: []) }
+        #expect(throws: WireError(description: "a relay message of unknown type 99")) {
+            try RelayMessage(type: 99, body: [])
+        }
     }
 
     @Test func aMessageThatEndsEarlyOrGoesOnIsRefused() {
-        let frame = RelayMessage.request(id: 1, RelayedRequest(method: "GET", path: "/", query: ["a": "b"], headers: [:])).frame
+        let frame = RelayMessage.request(
+            id: 1, RelayedRequest(method: "GET", path: "/", query: ["a": "b"], headers: [:])
+        ).frame
         let body = Array(frame.dropFirst(5))
         #expect(throws: WireError.self) { try RelayMessage(type: frame[4], body: Array(body.dropLast())) }
-        #expect(throws: WireError(description: "a relay message of type 3 has 1 bytes too many")) { try RelayMessage(type: frame[4], body: body + [0]) }
+        #expect(throws: WireError(description: "a relay message of type 3 has 1 bytes too many")) {
+            try RelayMessage(type: frame[4], body: body + [0])
+        }
     }
 
     @Test func aFrameLargerThanTheLimitIsRefusedBeforeItIsRead() {
         var length = WireWriter()
         length.u32(UInt32(RelayMessage.frameLimit + 1))
-        #expect(throws: WireError(description: "a frame of \(RelayMessage.frameLimit + 1) bytes")) { try Self.read(length.bytes) }
+        #expect(throws: WireError(description: "a frame of \(RelayMessage.frameLimit + 1) bytes")) {
+            try Self.read(length.bytes)
+        }
     }
 
     @Test func aCountOfPairsLargerThanTheMessageIsRefused() {
@@ -57,7 +73,7 @@ import Testing
         writer.u32(1)
         writer.string("GET")
         writer.string("/")
-        writer.u32(1_000_000) // query pairs
+        writer.u32(1_000_000)  // query pairs
         #expect(throws: WireError.self) { try RelayMessage(type: 3, body: writer.bytes) }
     }
 
@@ -84,6 +100,6 @@ import Testing
         #expect(!writer.send(.end(id: 2)) && !writer.send(.body(id: 2, [1, 2, 3])))
         _ = fcntl(next[0], F_SETFL, fcntl(next[0], F_GETFL) | O_NONBLOCK)
         #expect(Glibc.read(next[0], &chunk, chunk.count) == -1 && errno == EAGAIN, "nothing reached the next pipe")
-        writer.close() // twice is once
+        writer.close()  // twice is once
     }
 }

@@ -1,12 +1,15 @@
-@testable import StoreInspector
 import Testing
+
+@testable import StoreInspector
 
 /// Who may talk to the inspector: decided before anything runs.
 @Suite struct RequestGuardTests {
     let guardian = RequestGuard(token: "secret-token", port: 4321)
     let local = ["host": "127.0.0.1:4321"]
 
-    func verdict(_ method: String = "GET", _ path: String = "/", token: String? = "secret-token", headers: [String: String] = [:]) -> RequestGuard.Verdict {
+    func verdict(
+        _ method: String = "GET", _ path: String = "/", token: String? = "secret-token", headers: [String: String] = [:]
+    ) -> RequestGuard.Verdict {
         guardian.check(method: method, path: path, queryToken: token, headers: local.merging(headers) { _, new in new })
     }
 
@@ -51,11 +54,15 @@ import Testing
         #expect(status(verdict("POST", "/api/state", headers: json)) == 405)
         #expect(status(verdict("PUT", "/api/operations/send", headers: json)) == 405)
         // A form another page could post without asking (a "simple" request) is refused.
-        #expect(status(verdict("POST", "/api/operations/send", headers: ["content-type": "application/x-www-form-urlencoded"])) == 415)
+        #expect(
+            status(
+                verdict("POST", "/api/operations/send", headers: ["content-type": "application/x-www-form-urlencoded"]))
+                == 415)
     }
 
     @Test func tokensAreRandomAndLong() {
-        let first = RequestGuard.newToken(), second = RequestGuard.newToken()
+        let first = RequestGuard.newToken()
+        let second = RequestGuard.newToken()
         #expect(first.count == 64 && first != second)
         #expect(first.allSatisfy { $0.isHexDigit })
     }

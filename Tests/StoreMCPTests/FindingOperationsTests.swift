@@ -13,10 +13,16 @@ import Testing
     @Test func exploreFindsTheCountersOverflowAndLeavesTheSessionAlone() async throws {
         let service = try SessionServiceTests.service("Counter")
         _ = await service.perform("send", arguments: ["action": .string("setCount 3")])
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-mcp-explore-\(UUID()).transcript").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "storesh-mcp-explore-\(UUID()).transcript"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let explored = await service.perform("explore", arguments: ["seed": .int(1), "runs": .int(100), "out": .string(out),
-                                                                    "invariants": .array([.string("count > -1000000")])])
+        let explored = await service.perform(
+            "explore",
+            arguments: [
+                "seed": .int(1), "runs": .int(100), "out": .string(out),
+                "invariants": .array([.string("count > -1000000")]),
+            ])
         let text = explored.rendered().text
         #expect(explored.succeeded, "\(text)")
         #expect(text.contains("explore counter.counter: seed 1, each run after the session's 1 action"), "\(text)")
@@ -40,7 +46,8 @@ import Testing
         #expect(why.succeeded && why.rendered().record.contains(#""kind":"why""#), "\(why.rendered().text)")
         let found = await service.perform("find", arguments: ["text": .string("11")])
         #expect(found.rendered().text.contains("count"), "\(found.rendered().text)")
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("storesh mcp \(UUID()).transcript").path
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("storesh mcp \(UUID()).transcript")
+            .path
         defer { try? FileManager.default.removeItem(atPath: file) }
         let saved = await service.perform("save_test", arguments: ["file": .string(file)])
         #expect(saved.succeeded, "\(saved.rendered().text)")

@@ -43,7 +43,9 @@ import Testing
         return Connection(client: client, server: server, notes: notes)
     }
 
-    static func call(_ client: Client, _ name: String, _ arguments: [String: MCP.Value] = [:]) async throws -> CallTool.Result {
+    static func call(_ client: Client, _ name: String, _ arguments: [String: MCP.Value] = [:]) async throws
+        -> CallTool.Result
+    {
         let context: RequestContext<CallTool.Result> = try await client.callTool(name: name, arguments: arguments)
         return try await context.value
     }
@@ -111,7 +113,8 @@ import Testing
     }
 
     @Test func subscribersHearOfStatesEffectsChange() async throws {
-        let connection = try await Self.connect("Todos", host: PluginHost(clock: RealClock(), searchPath: [buildDirectory]))
+        let connection = try await Self.connect(
+            "Todos", host: PluginHost(clock: RealClock(), searchPath: [buildDirectory]))
         try await connection.client.subscribeToResource(uri: "storesh://state")
         _ = try await Self.call(connection.client, "action_add", ["title": "milk", "priority": 1])
         await eventually { connection.notes.contains("updated storesh://state") }

@@ -27,12 +27,15 @@ import Testing
         #expect(operations["action_todos_rename"]?.parameters.map(\.name) == ["key", "arg1"])
         #expect(operations["action_todos_toggle"]?.parameters.map(\.kind) == [.string])
         // The session's own operations come first and keep their names.
-        #expect(service.operations.prefix(SessionService.fixedOperations.count).map(\.name) == SessionService.fixedOperations.map(\.name))
+        #expect(
+            service.operations.prefix(SessionService.fixedOperations.count).map(\.name)
+                == SessionService.fixedOperations.map(\.name))
     }
 
     @Test func aGeneratedOperationSendsTheActionItNames() async throws {
         let service = try Self.service("Todos")
-        let added = await service.perform("action_add", arguments: ["title": .string("milk \"2%\""), "priority": .int(2)])
+        let added = await service.perform(
+            "action_add", arguments: ["title": .string("milk \"2%\""), "priority": .int(2)])
         #expect(added.succeeded)
         let toggled = await service.perform("action_todos_toggle", arguments: ["key": .string("t1")])
         #expect(toggled.rendered().text.contains("todos[\"t1\"].done: false → true"))
@@ -48,7 +51,8 @@ import Testing
         #expect(missing.errors.map(\.message) == ["action_add needs 'priority' (an int)"])
         let unknown = await service.perform("state", arguments: ["depht": .int(2)])
         #expect(unknown.errors.map(\.message) == ["state has no parameter 'depht'; its parameters: path, depth"])
-        let badChoice = await service.perform("expect", arguments: ["path": .string("added"), "op": .string("=>"), "value": .int(0)])
+        let badChoice = await service.perform(
+            "expect", arguments: ["path": .string("added"), "op": .string("=>"), "value": .int(0)])
         #expect(badChoice.errors.first?.message.contains("one of ==, !=, <, <=, >, >=") == true)
         #expect(service.core.histories["todos.todos"]?.entries.isEmpty == true)
     }
@@ -66,7 +70,10 @@ import Testing
     @Test func quitAndLineBreaksAreRefused() async throws {
         let service = try Self.service("Counter")
         #expect(await service.run(":quit").errors.first?.message.contains("closing its connection") == true)
-        #expect(await service.run("increment\nincrement").errors.map(\.message) == ["one line at a time: the line holds a line break"])
+        #expect(
+            await service.run("increment\nincrement").errors.map(\.message) == [
+                "one line at a time: the line holds a line break"
+            ])
         #expect(!service.core.quitRequested)
     }
 
@@ -94,7 +101,8 @@ import Testing
         let service = try Self.service("Todos", clock: RealClock())
         _ = await service.perform("action_add", arguments: ["title": .string("milk"), "priority": .int(1)])
         let events = EventLog(service)
-        let started = await service.perform("action_toggleLater", arguments: ["id": .string("t1"), "milliseconds": .int(30)])
+        let started = await service.perform(
+            "action_toggleLater", arguments: ["id": .string("t1"), "milliseconds": .int(30)])
         #expect(started.rendered().text.contains("fx #1 toggleLater started"))
         await eventually {
             events.seen.contains { event in

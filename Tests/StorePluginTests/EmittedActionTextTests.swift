@@ -1,5 +1,6 @@
-@testable import StorePlugin
 import Testing
+
+@testable import StorePlugin
 
 /// Actions as an effect emits them: the SDK writes each in the shell's syntax, from its
 /// Codable shape, so that a journal can replay it.
@@ -44,7 +45,9 @@ struct EmittedActionTextTests {
     @Test func taggedAndKeyedChildren() {
         #expect(ActionText.render(EmittedApp.child(.increment)) == "child.increment")
         #expect(ActionText.render(EmittedApp.child(.setCount(-2))) == "child.setCount -2")
-        #expect(ActionText.render(EmittedApp.nested(.child(.setUser(name: "x", age: 1)))) == #"nested.child.setUser name: "x", age: 1"#)
+        #expect(
+            ActionText.render(EmittedApp.nested(.child(.setUser(name: "x", age: 1))))
+                == #"nested.child.setUser name: "x", age: 1"#)
         #expect(ActionText.render(EmittedApp.todos("t1", .toggle)) == #"todos["t1"].toggle"#)
         #expect(ActionText.render(EmittedApp.todos("t1", .rename("milk"))) == #"todos["t1"].rename "milk""#)
         #expect(ActionText.render(EmittedApp.cells(3, .toggle)) == "cells[3].toggle")

@@ -1,8 +1,9 @@
 import CStorePlugin
 import Dispatch
 import Foundation
-@testable import StorePlugin
 import Testing
+
+@testable import StorePlugin
 
 /// What the fake host was asked: timers scheduled and cancelled.
 private enum FakeHost {

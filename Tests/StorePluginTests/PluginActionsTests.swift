@@ -1,10 +1,11 @@
-@testable import StorePlugin
 import StorePluginMacros
 import StoreValue
 import SwiftSyntaxMacros
 import SwiftSyntaxMacrosTestSupport
 import Testing
 import XCTest
+
+@testable import StorePlugin
 
 /// A child model's actions, with the macro.
 enum Tally {
@@ -57,10 +58,11 @@ struct PluginActionsSchemaTests {
 
     @Test func everyCaseIsThereWithItsNameKindsAndDoc() {
         let schema = ShopAction.pluginActions
-        #expect(schema.map(\.name) == [
-            "clear", "rename", "tally.increment", "tally.set", "line[].increment", "line[].set",
-            "tags", "move", "open", "close",
-        ])
+        #expect(
+            schema.map(\.name) == [
+                "clear", "rename", "tally.increment", "tally.set", "line[].increment", "line[].set",
+                "tags", "move", "open", "close",
+            ])
         #expect(schema[0].doc == "Empties the cart. Nothing else changes.")
         #expect(schema[1].params.map(\.label) == ["title", "loud"])
         #expect(schema[1].params.map(\.kind) == [.string, .bool])
@@ -105,24 +107,24 @@ final class PluginActionsExpansionTests: XCTestCase {
             }
             """,
             expandedSource: """
-            public enum Action: Codable {
-                /// Adds one.
-                case increment
-                case set(Int)
-                case child(Child.Action)
-            }
-
-            extension Action: PluginActions {
-                /// Every action, derived from the enum by `@PluginActions`.
-                public static var pluginActions: [ActionSchema<Self>] {
-                    var all: [ActionSchema<Self>] = []
-                    all += [ActionSchema("increment", "Adds one.")]
-                    all += PluginActionSchemas.single("set", "", (Int).self, param: PluginActionSchemas.param((Int).self, label: nil))
-                    all += PluginActionSchemas.single("child", "", (Child.Action).self, param: PluginActionSchemas.param((Child.Action).self, label: nil))
-                    return all
+                public enum Action: Codable {
+                    /// Adds one.
+                    case increment
+                    case set(Int)
+                    case child(Child.Action)
                 }
-            }
-            """,
+
+                extension Action: PluginActions {
+                    /// Every action, derived from the enum by `@PluginActions`.
+                    public static var pluginActions: [ActionSchema<Self>] {
+                        var all: [ActionSchema<Self>] = []
+                        all += [ActionSchema("increment", "Adds one.")]
+                        all += PluginActionSchemas.single("set", "", (Int).self, param: PluginActionSchemas.param((Int).self, label: nil))
+                        all += PluginActionSchemas.single("child", "", (Child.Action).self, param: PluginActionSchemas.param((Child.Action).self, label: nil))
+                        return all
+                    }
+                }
+                """,
             macros: macros
         )
     }
@@ -136,20 +138,23 @@ final class PluginActionsExpansionTests: XCTestCase {
             }
             """,
             expandedSource: """
-            enum Action: Codable {
-                case go(speed: Int = 1)
-            }
-
-            extension Action: PluginActions {
-                /// Every action, derived from the enum by `@PluginActions`.
-                static var pluginActions: [ActionSchema<Self>] {
-                    var all: [ActionSchema<Self>] = []
-                    return all
+                enum Action: Codable {
+                    case go(speed: Int = 1)
                 }
-            }
-            """,
+
+                extension Action: PluginActions {
+                    /// Every action, derived from the enum by `@PluginActions`.
+                    static var pluginActions: [ActionSchema<Self>] {
+                        var all: [ActionSchema<Self>] = []
+                        return all
+                    }
+                }
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "case 'go' has a default argument, which storesh cannot show or parse; give every argument", line: 3, column: 13),
+                DiagnosticSpec(
+                    message:
+                        "case 'go' has a default argument, which storesh cannot show or parse; give every argument",
+                    line: 3, column: 13)
             ],
             macros: macros
         )
@@ -159,9 +164,11 @@ final class PluginActionsExpansionTests: XCTestCase {
             struct Action {}
             """,
             expandedSource: """
-            struct Action {}
-            """,
-            diagnostics: [DiagnosticSpec(message: "@PluginActions goes on the model's action enum", line: 1, column: 1)],
+                struct Action {}
+                """,
+            diagnostics: [
+                DiagnosticSpec(message: "@PluginActions goes on the model's action enum", line: 1, column: 1)
+            ],
             macros: macros
         )
     }

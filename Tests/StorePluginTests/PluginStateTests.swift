@@ -1,10 +1,11 @@
-@testable import StorePlugin
 import StorePluginMacros
-@testable import StoreValue
 import SwiftSyntaxMacros
 import SwiftSyntaxMacrosTestSupport
 import Testing
 import XCTest
+
+@testable import StorePlugin
+@testable import StoreValue
 
 typealias MaybeCount = Int?
 
@@ -58,9 +59,12 @@ struct EveryField: Encodable, Equatable {
         func maybe<T>(_ make: () -> T) -> T? { Bool.random(using: &generator) ? make() : nil }
         var value = EveryField()
         value.count = Int.random(in: Int.min...Int.max, using: &generator)
-        value.title = String((0..<Int.random(in: 0...12, using: &generator)).map { _ in "aé✓\"\\\n z".randomElement(using: &generator)! })
+        value.title = String(
+            (0..<Int.random(in: 0...12, using: &generator)).map { _ in "aé✓\"\\\n z".randomElement(using: &generator)! }
+        )
         value.done = Bool.random(using: &generator)
-        value.ratio = [Double.random(in: -1e9...1e9, using: &generator), .infinity, -0.0, .nan].randomElement(using: &generator)!
+        value.ratio = [Double.random(in: -1e9...1e9, using: &generator), .infinity, -0.0, .nan].randomElement(
+            using: &generator)!
         value.big = Int64.random(in: .min ... .max, using: &generator)
         value.small = Int32.random(in: .min ... .max, using: &generator)
         value.note = maybe { "n\(Int.random(in: 0...9, using: &generator))" }
@@ -70,9 +74,12 @@ struct EveryField: Encodable, Equatable {
         value.default = maybe { "e" } ?? ""
         value.inner = Inner(level: Int.random(in: 0...3, using: &generator), label: maybe { "l" })
         value.maybeInner = maybe { Inner(level: 9, label: nil) }
-        value.plain = Plain(x: Int.random(in: 0...3, using: &generator), y: (0..<Int.random(in: 0...3, using: &generator)).map { _ in Bool.random(using: &generator) })
+        value.plain = Plain(
+            x: Int.random(in: 0...3, using: &generator),
+            y: (0..<Int.random(in: 0...3, using: &generator)).map { _ in Bool.random(using: &generator) })
         value.tags = (0..<Int.random(in: 0...4, using: &generator)).map { "t\($0)" }
-        value.lookup = Dictionary(uniqueKeysWithValues: (0..<Int.random(in: 0...4, using: &generator)).map { ("k\(4 - $0)", $0) })
+        value.lookup = Dictionary(
+            uniqueKeysWithValues: (0..<Int.random(in: 0...4, using: &generator)).map { ("k\(4 - $0)", $0) })
         let choices: [Choice] = [.empty, .one(Int.random(in: 0...9, using: &generator)), .named(label: "x", rank: 1.5)]
         value.choice = choices.randomElement(using: &generator)!
         value.grid = (0..<Int.random(in: 0...3, using: &generator)).map { row in Array(0..<row) }
@@ -107,10 +114,14 @@ struct Forgetful: WireStateWritable {
 @Suite("@PluginState writes the bytes synthesized Encodable gives")
 struct PluginStateTests {
     /// The bytes through `Encodable` and through `writeWireState`, or nil where each gave up.
-    func bothWays<T: WireStateWritable>(_ value: T, rootType: String?, within limit: Int) throws -> (encodable: [UInt8]?, direct: [UInt8]?) {
+    func bothWays<T: WireStateWritable>(_ value: T, rootType: String?, within limit: Int) throws -> (
+        encodable: [UInt8]?, direct: [UInt8]?
+    ) {
         let encoder = WireStateEncoder()
         let encodable = try encoder.encode(value, rootType: rootType, within: limit) ? Array(encoder.bytes) : nil
-        let direct = try encoder.encode(rootType: rootType, within: limit) { writer in try value.writeWireState(to: writer) } ? Array(encoder.bytes) : nil
+        let direct =
+            try encoder.encode(rootType: rootType, within: limit) { writer in try value.writeWireState(to: writer) }
+            ? Array(encoder.bytes) : nil
         return (encodable, direct)
     }
 
@@ -145,7 +156,9 @@ struct PluginStateTests {
                 writer.end(record)
             }
         }
-        #expect(throws: EncodingError.self) { try WireStateEncoder().encode(rootType: nil, within: 64) { try Huge().writeWireState(to: $0) } }
+        #expect(throws: EncodingError.self) {
+            try WireStateEncoder().encode(rootType: nil, within: 64) { try Huge().writeWireState(to: $0) }
+        }
     }
 
     /// The tracker writes small snapshots the state's way only when its first gave the same
@@ -197,28 +210,28 @@ final class PluginStateExpansionTests: XCTestCase {
             }
             """,
             expandedSource: """
-            public struct Shop: Codable {
-                var items: [Item] = []
-                let id = 1
-                var `default`: String?
-                var total: Int { 0 }
-                lazy var cache = 0
-                static let shared = Shop()
-                var watched = 0 { didSet {} }
-            }
-
-            extension Shop: WireStateWritable {
-                /// Writes the stored properties as `Encodable` encodes them, derived by `@PluginState`.
-                public func writeWireState(to writer: WireStateWriter) throws {
-                    var record = try writer.beginRecord()
-                    try writer.field("items", self.items, in: &record)
-                    try writer.field("id", self.id, in: &record)
-                    try writer.field("default", self.`default`, in: &record)
-                    try writer.field("watched", self.watched, in: &record)
-                    writer.end(record)
+                public struct Shop: Codable {
+                    var items: [Item] = []
+                    let id = 1
+                    var `default`: String?
+                    var total: Int { 0 }
+                    lazy var cache = 0
+                    static let shared = Shop()
+                    var watched = 0 { didSet {} }
                 }
-            }
-            """,
+
+                extension Shop: WireStateWritable {
+                    /// Writes the stored properties as `Encodable` encodes them, derived by `@PluginState`.
+                    public func writeWireState(to writer: WireStateWriter) throws {
+                        var record = try writer.beginRecord()
+                        try writer.field("items", self.items, in: &record)
+                        try writer.field("id", self.id, in: &record)
+                        try writer.field("default", self.`default`, in: &record)
+                        try writer.field("watched", self.watched, in: &record)
+                        writer.end(record)
+                    }
+                }
+                """,
             macros: macros
         )
     }
@@ -237,20 +250,31 @@ final class PluginStateExpansionTests: XCTestCase {
             }
             """,
             expandedSource: """
-            struct State: Codable {
-                @Clamped var level = 0
-                var (a, b) = (1, 2)
-                enum CodingKeys: CodingKey {
-                    case level
+                struct State: Codable {
+                    @Clamped var level = 0
+                    var (a, b) = (1, 2)
+                    enum CodingKeys: CodingKey {
+                        case level
+                    }
+                    func encode(to encoder: any Encoder) throws {}
                 }
-                func encode(to encoder: any Encoder) throws {}
-            }
-            """,
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "@PluginState cannot mirror a property wrapper's encoding (the wrapper is encoded, not the value): take @PluginState off", line: 3, column: 5),
-                DiagnosticSpec(message: "@PluginState needs one name per stored property: declare these separately", line: 4, column: 9),
-                DiagnosticSpec(message: "@PluginState writes properties under their own names; this struct renames them (CodingKeys): take @PluginState off", line: 5, column: 5),
-                DiagnosticSpec(message: "@PluginState writes what synthesized Encodable encodes; this struct encodes itself (encode(to:)): take @PluginState off", line: 8, column: 5),
+                DiagnosticSpec(
+                    message:
+                        "@PluginState cannot mirror a property wrapper's encoding (the wrapper is encoded, not the value): take @PluginState off",
+                    line: 3, column: 5),
+                DiagnosticSpec(
+                    message: "@PluginState needs one name per stored property: declare these separately", line: 4,
+                    column: 9),
+                DiagnosticSpec(
+                    message:
+                        "@PluginState writes properties under their own names; this struct renames them (CodingKeys): take @PluginState off",
+                    line: 5, column: 5),
+                DiagnosticSpec(
+                    message:
+                        "@PluginState writes what synthesized Encodable encodes; this struct encodes itself (encode(to:)): take @PluginState off",
+                    line: 8, column: 5),
             ],
             macros: macros
         )
@@ -260,8 +284,8 @@ final class PluginStateExpansionTests: XCTestCase {
             enum State {}
             """,
             expandedSource: """
-            enum State {}
-            """,
+                enum State {}
+                """,
             diagnostics: [DiagnosticSpec(message: "@PluginState goes on the model's state struct", line: 1, column: 1)],
             macros: macros
         )

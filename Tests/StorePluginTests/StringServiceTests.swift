@@ -1,5 +1,6 @@
-@testable import StorePlugin
 import Testing
+
+@testable import StorePlugin
 
 /// A lookup that answers with a string: the first service people write.
 @PluginService

@@ -1,5 +1,6 @@
-@testable import StorePlugin
 import Testing
+
+@testable import StorePlugin
 
 /// A model's delays and deadlines come from its own arithmetic, often on an action's
 /// argument (`startTimer(seconds: 1e12)`): times past what 64 bits of nanoseconds hold
@@ -51,6 +52,8 @@ struct TimeArithmeticTests {
         // Seconds that fit and attoseconds that carry past the end.
         #expect(HostClock.Instant(nanoseconds: 0).advanced(by: .seconds(9_223_372_036.9)).nanoseconds == .max)
         #expect(now.advanced(by: .milliseconds(2)).nanoseconds == 2_005_000)
-        #expect(HostClock.Instant(nanoseconds: .min).duration(to: HostClock.Instant(nanoseconds: .max)) > .seconds(9_000_000_000))
+        #expect(
+            HostClock.Instant(nanoseconds: .min).duration(to: HostClock.Instant(nanoseconds: .max))
+                > .seconds(9_000_000_000))
     }
 }

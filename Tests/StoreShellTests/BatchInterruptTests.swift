@@ -27,7 +27,8 @@ struct BatchInterruptTests {
         let run = shell.core.executeActions(lines, stopAtFailure: false)
         let pressed = checks >= afterChecks
         shell.core.takeInterrupt = { false }
-        let count = try #require(shell.core.current?.state["count"].flatMap { if case .int(let n) = $0 { Int(n) } else { nil } })
+        let count = try #require(
+            shell.core.current?.state["count"].flatMap { if case .int(let n) = $0 { Int(n) } else { nil } })
         let errors = shell.outputs.compactMap { if case .error(let error) = $0 { error } else { nil } }
         guard pressed else {
             // The run asked fewer times than that (a quiet run of 2,000 is one batch).

@@ -18,7 +18,9 @@ struct BigValueTests {
         shell.core.showDiff = true
         let long = String(repeating: "é", count: 600)
         let diff = await shell.run(#"todos["t1"].rename "\#(long)""#)
-        #expect(diff.last == #"  ~ todos["t1"].title: "t0" → ""# + String(repeating: "é", count: 500) + #""… (100 more characters)"#)
+        #expect(
+            diff.last == #"  ~ todos["t1"].title: "t0" → ""# + String(repeating: "é", count: 500)
+                + #""… (100 more characters)"#)
         #expect(await shell.run(#":state todos["t1"].title --all"#) == [Value.quoted(long)])
     }
 

@@ -20,7 +20,9 @@ struct ChangesInTheShellTests {
     func aChangeThatDoesNotFitIsAWarning(isolation: PluginHost.Isolation) async throws {
         let shell = try shell(isolation, checking: false)
         let output = await shell.run("mode 1", "increment", ":state count")
-        #expect(output.contains { $0.hasPrefix("warning: changes.changes reported a change that does not fit its state") }, "\(output)")
+        #expect(
+            output.contains { $0.hasPrefix("warning: changes.changes reported a change that does not fit its state") },
+            "\(output)")
         #expect(output.last == "1")
         #expect(shell.core.hostErrors == 0)
     }
@@ -31,9 +33,14 @@ struct ChangesInTheShellTests {
         let output = await shell.run("mode 5", "increment", ":state label")
         // The lie says only that the label changed: the count, first in the record, is
         // where the changes and the state part.
-        #expect(output.contains("error: changes.changes: what the plugin reported as changed does not give its state (--check-changes): at count the changes give 0, the state is 1"), "\(output)")
+        #expect(
+            output.contains(
+                "error: changes.changes: what the plugin reported as changed does not give its state (--check-changes): at count the changes give 0, the state is 1"
+            ), "\(output)")
         #expect(output.last == #""c""#, "the whole snapshot is what is shown")
         #expect(shell.core.hostErrors >= 1, "the run fails")
-        #expect(await shell.run("mode 0", "increment").contains { $0.contains("does not give its state") } == false, "the truth passes")
+        #expect(
+            await shell.run("mode 0", "increment").contains { $0.contains("does not give its state") } == false,
+            "the truth passes")
     }
 }

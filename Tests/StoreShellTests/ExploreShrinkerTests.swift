@@ -60,8 +60,10 @@ import Testing
     }
 
     @Test func argumentsGetSimpler() async {
-        let run: [ExploreStep] = [.action(name: "noise", arguments: []), .action(name: "arm", arguments: []), .advance(milliseconds: 500),
-                                  .action(name: "add", arguments: [.int(90)])]
+        let run: [ExploreStep] = [
+            .action(name: "noise", arguments: []), .action(name: "arm", arguments: []), .advance(milliseconds: 500),
+            .action(name: "add", arguments: [.int(90)]),
+        ]
         var shrinker = ExploreShrinker { steps in Self.judge(steps).map { (steps, $0) } }
         let (shrunk, _) = await shrinker.shrink(run, failure: Self.judge(run)!)
         #expect(shrunk == [.action(name: "arm", arguments: []), .action(name: "add", arguments: [.int(3)])])

@@ -17,8 +17,14 @@ struct FirstHourShellTests {
         #expect(shell.clock.now == 2_000_000_000, "2 is two seconds")
         #expect(await shell.run(":wait 5") == [])
         #expect(await shell.run(":wait 0.5") == [])
-        #expect(await shell.run(":wait five") == ["t.storesh:1: error: 'five' is not a duration; write seconds (5) or 500ms, 2s, 1m (at most 365 days)"])
-        #expect(await shell.run(":wait -1") == ["t.storesh:1: error: '-1' is not a duration; write seconds (5) or 500ms, 2s, 1m (at most 365 days)"])
+        #expect(
+            await shell.run(":wait five") == [
+                "t.storesh:1: error: 'five' is not a duration; write seconds (5) or 500ms, 2s, 1m (at most 365 days)"
+            ])
+        #expect(
+            await shell.run(":wait -1") == [
+                "t.storesh:1: error: '-1' is not a duration; write seconds (5) or 500ms, 2s, 1m (at most 365 days)"
+            ])
         #expect(await shell.run(":advance 31536001").first?.contains("at most 365 days") == true, "past 365 days")
     }
 
@@ -28,7 +34,10 @@ struct FirstHourShellTests {
         try "precious\n".write(toFile: file, atomically: true, encoding: .utf8)
         let shell = try ShellHarness()
         _ = await shell.run("increment")
-        #expect(await shell.run(":export \(file)") == ["t.storesh:1: error: \(file) already exists; ':export \(file) --force' replaces it"])
+        #expect(
+            await shell.run(":export \(file)") == [
+                "t.storesh:1: error: \(file) already exists; ':export \(file) --force' replaces it"
+            ])
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "precious\n")
         #expect(await shell.run(":export \(file) --force") == ["exported 1 action of counter.counter to \(file)"])
         #expect(try String(contentsOfFile: file, encoding: .utf8).contains("# model: counter.counter"))
@@ -40,8 +49,12 @@ struct FirstHourShellTests {
         let shell = try ShellHarness(plugins: ["Counter", "Todos"])
         _ = await shell.run(":use todos", #"add title: "milk", priority: 1"#, ":export " + file, ":use counter")
         let refused = await shell.run(":import \(file)")
-        #expect(refused == ["t.storesh:1: error: \(file) is a log of todos.todos, and the current model is counter.counter: ':use todos.todos', then ':import \(file)' (--force replays what fits into counter.counter anyway)"])
-        #expect(await shell.run(":use todos.todos", ":reset", ":import \(file)") == ["imported 1 action into todos.todos"])
+        #expect(
+            refused == [
+                "t.storesh:1: error: \(file) is a log of todos.todos, and the current model is counter.counter: ':use todos.todos', then ':import \(file)' (--force replays what fits into counter.counter anyway)"
+            ])
+        #expect(
+            await shell.run(":use todos.todos", ":reset", ":import \(file)") == ["imported 1 action into todos.todos"])
     }
 
     /// A keyed action's warning named the schema's `todos[].toggle`, not what was typed.
@@ -49,7 +62,10 @@ struct FirstHourShellTests {
         let shell = try ShellHarness(plugins: ["Todos"])
         shell.core.showDiff = false
         let lines = await shell.run(#"todos["t9"].toggle"#)
-        #expect(lines.contains(#"warning: todos: todos["t9"].toggle: no Todo has the key "t9", so the action for it did nothing"#), "\(lines)")
+        #expect(
+            lines.contains(
+                #"warning: todos: todos["t9"].toggle: no Todo has the key "t9", so the action for it did nothing"#),
+            "\(lines)")
     }
 
     /// "the 1 undone action after #3 were set aside".
@@ -57,7 +73,11 @@ struct FirstHourShellTests {
         let shell = try ShellHarness()
         shell.core.showDiff = false
         _ = await shell.run("increment", "increment", ":undo")
-        #expect(await shell.run("decrement") == ["decrement: state changed", "note: the undone action after #1 was set aside as branch 1; :branch 1 brings it back"])
+        #expect(
+            await shell.run("decrement") == [
+                "decrement: state changed",
+                "note: the undone action after #1 was set aside as branch 1; :branch 1 brings it back",
+            ])
     }
 
     /// `:plugins` listed a plugin loaded through a link (`.build/debug`) twice: loaded,
@@ -69,7 +89,9 @@ struct FirstHourShellTests {
         _ = await shell.run(":load \(link)/libStoreshExampleTodos.so")
         let listed = await shell.run(":plugins")
         #expect(listed.filter { $0.contains("libStoreshExampleTodos.so") }.count == 1, "\(listed)")
-        #expect(listed.contains { $0.hasPrefix("todos 1.0.0  \(link)/libStoreshExampleTodos.so  (loaded: todos)") }, "\(listed)")
+        #expect(
+            listed.contains { $0.hasPrefix("todos 1.0.0  \(link)/libStoreshExampleTodos.so  (loaded: todos)") },
+            "\(listed)")
     }
 
     /// `--format json` gave `:actions` and `:plugins` only as text lines.
@@ -117,7 +139,9 @@ struct KeyedCompletionTests {
         let key = ParamDescriptor(label: nil, type: .string, doc: nil)
         let model = ScriptedModel(
             plugin: "mem", name: "library",
-            actions: [("book[].checkout", [key, ParamDescriptor(label: "member", type: .string, doc: nil)]), ("open", [])],
+            actions: [
+                ("book[].checkout", [key, ParamDescriptor(label: "member", type: .string, doc: nil)]), ("open", []),
+            ],
             timeTravel: true,
             initial: .record(["books": .array([.record(["id": .string("b1")]), .record(["id": .string("b2")])])])
         ) { _, _, _ throws(SessionError) in false }

@@ -20,19 +20,32 @@ struct HistoryLimitTests {
         let history = try #require(shell.core.histories["counter.counter"])
         // Dropped to the latest snapshot (every 64) that leaves at least 100.
         #expect(history.dropped == 192 && history.entries.count == 108)
-        #expect(await shell.run(":log 2") == [
-            "… 192 earlier actions were dropped (--history-limit 100)",
-            "… 106 earlier actions (:log 193-212 shows the first 20)",
-            "299  typed   increment", "300  typed   increment", "at 300 of 300",
-        ])
-        #expect(await shell.run(":log 193-193").prefix(2) == ["… 192 earlier actions were dropped (--history-limit 100)", "193  typed   increment"])
+        #expect(
+            await shell.run(":log 2") == [
+                "… 192 earlier actions were dropped (--history-limit 100)",
+                "… 106 earlier actions (:log 193-212 shows the first 20)",
+                "299  typed   increment", "300  typed   increment", "at 300 of 300",
+            ])
+        #expect(
+            await shell.run(":log 193-193").prefix(2) == [
+                "… 192 earlier actions were dropped (--history-limit 100)", "193  typed   increment",
+            ])
         #expect(await shell.run(":goto 250", ":state count") == ["at 250 of 300", "250"])
-        #expect(await shell.run(":goto 192", ":state count") == ["at 192 of 300", "192"], "the start kept is a place to go")
-        #expect(await shell.run(":goto 191") == ["t.storesh:1: error: action 191 was dropped to keep the history within --history-limit 100; the history has 192 to 300"])
-        #expect(await shell.run(":undo") == ["t.storesh:1: error: nothing to undo: the actions before #193 were dropped (--history-limit)"])
+        #expect(
+            await shell.run(":goto 192", ":state count") == ["at 192 of 300", "192"], "the start kept is a place to go")
+        #expect(
+            await shell.run(":goto 191") == [
+                "t.storesh:1: error: action 191 was dropped to keep the history within --history-limit 100; the history has 192 to 300"
+            ])
+        #expect(
+            await shell.run(":undo") == [
+                "t.storesh:1: error: nothing to undo: the actions before #193 were dropped (--history-limit)"
+            ])
         #expect(await shell.run(":goto 300", ":skip 200", ":state count") == ["at 300 of 300", "at 300 of 300", "299"])
         #expect(await shell.run(":skip 5").first?.contains("with N from 193 to 300") == true)
-        #expect(await shell.run(":export /tmp/never.storesh-log").first?.contains("the first 192 actions were dropped") == true)
+        #expect(
+            await shell.run(":export /tmp/never.storesh-log").first?.contains("the first 192 actions were dropped")
+                == true)
     }
 
     @Test func aWorkerCrashRebuildsFromTheOldestSnapshotKept() async throws {
@@ -53,7 +66,9 @@ struct HistoryLimitTests {
         shell.core.showDiff = false
         var notes: [String] = []
         for _ in 0..<100 { notes += await shell.run("increment") }
-        #expect(notes.count == 1 && notes[0].contains("cannot restore a snapshot, so its history is kept whole"), "\(notes)")
+        #expect(
+            notes.count == 1 && notes[0].contains("cannot restore a snapshot, so its history is kept whole"), "\(notes)"
+        )
         #expect(shell.core.histories.values.first?.dropped == 0)
         #expect(shell.core.histories.values.first?.entries.count == 100)
     }
@@ -66,7 +81,9 @@ struct HistoryLimitTests {
             #expect(found.index <= index && found.state == Value.int(Int64(found.index)))
         }
         #expect(history.snapshot(atOrBefore: 5_000).index == 5_000, "the newest stay")
-        let spacing = (1...4_900).map { history.snapshot(atOrBefore: $0).index }.enumerated().map { $0.offset + 1 - $0.element }.max() ?? 0
+        let spacing =
+            (1...4_900).map { history.snapshot(atOrBefore: $0).index }.enumerated().map { $0.offset + 1 - $0.element }
+            .max() ?? 0
         #expect(spacing < 8, "evenly thinned: a jump replays at most 7 here (spacing 8), found \(spacing)")
         #expect(history.snapshots.count <= History.maximumSnapshots)
     }

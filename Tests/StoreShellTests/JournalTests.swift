@@ -1,5 +1,5 @@
-import HostTestSupport
 import Foundation
+import HostTestSupport
 import StoreHost
 import StoreShell
 import StoreValue
@@ -22,17 +22,23 @@ struct JournalFileTests {
             .action(model: "counter.counter", source: .typed, text: "setCount 5"),
         ])
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        bytes.removeLast(4) // storesh died in the middle of the last write
+        bytes.removeLast(4)  // storesh died in the middle of the last write
         try bytes.write(to: URL(fileURLWithPath: path))
         let contents = try Journal.read(path)
-        #expect(contents.records.map(\.record) == [.use(model: "counter.counter"), .action(model: "counter.counter", source: .typed, text: "increment")])
+        #expect(
+            contents.records.map(\.record) == [
+                .use(model: "counter.counter"), .action(model: "counter.counter", source: .typed, text: "increment"),
+            ])
         #expect(contents.warning?.contains("journal:4: the last record was cut short") == true)
     }
 
     @Test func aDamagedRecordInTheMiddleIsAnErrorNamingItsLine() throws {
         let path = try Fixtures.directory().appendingPathComponent("journal").path
-        try "storesh-journal 1\n00000000 U counter.counter\n00000000 R\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect { try Journal.read(path) } throws: { ($0 as? Journal.Problem)?.message.contains("journal:2: damaged record (checksum does not match)") == true }
+        try "storesh-journal 1\n00000000 U counter.counter\n00000000 R\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        #expect { try Journal.read(path) } throws: {
+            ($0 as? Journal.Problem)?.message.contains("journal:2: damaged record (checksum does not match)") == true
+        }
         try "not a journal\n".write(toFile: path, atomically: true, encoding: .utf8)
         #expect(throws: Journal.Problem.self) { try Journal.read(path) }
     }
@@ -51,7 +57,7 @@ struct JournalFileTests {
         ]
         let path = try journalFile(records)
         var expected = records
-        expected[2] = .action(model: "m.m", source: .script, text: "line\\nbreak") // a line break is kept as `\n`
+        expected[2] = .action(model: "m.m", source: .script, text: "line\\nbreak")  // a line break is kept as `\n`
         #expect(try Journal.read(path).records.map(\.record) == expected)
         for damaged in ["A m.m typed", "G m.m", "A m.m nosuchsource text", "G m.m twelve", "U", "X m.m 1"] {
             #expect(JournalRecord(line: Substring(damaged)) == nil, "\(damaged)")
@@ -66,14 +72,15 @@ struct JournalFileTests {
 
     @Test func anEmptyFileIsANewJournalAndASessionIsNotOverwritten() throws {
         let path = try Fixtures.directory().appendingPathComponent("journal").path
-        #expect(FileManager.default.createFile(atPath: path, contents: Data())) // what mktemp leaves
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))  // what mktemp leaves
         do {
             let journal = try Journal(path: path, mode: .create)
             try journal.append(.reset)
         }
         #expect(try Journal.read(path).records.map(\.record) == [.reset])
         #expect { try Journal(path: path, mode: .create) } throws: {
-            ($0 as? Journal.Problem)?.message == "\(path) already holds a session (1 records); go on with it with --resume \(path), or name a new file"
+            ($0 as? Journal.Problem)?.message
+                == "\(path) already holds a session (1 records); go on with it with --resume \(path), or name a new file"
         }
     }
 }
@@ -157,15 +164,21 @@ struct JournalResumeTests {
         let second = try #require(try await resumed(path))
         _ = await second.run("increment")
         let refused = await first.run("increment")
-        #expect(refused.contains { $0.contains("journal \(path) is closed: another session of this storesh went on with it") }, "\(refused)")
+        #expect(
+            refused.contains {
+                $0.contains("journal \(path) is closed: another session of this storesh went on with it")
+            }, "\(refused)")
         #expect(await first.run(":state count") == ["5"], "what the journal refused was not done")
         let records = try Journal.read(path).records.map(\.record.line)
-        #expect(records.suffix(2) == ["A counter.counter script setCount 5", "A counter.counter script increment"], "\(records)")
+        #expect(
+            records.suffix(2) == ["A counter.counter script setCount 5", "A counter.counter script increment"],
+            "\(records)")
     }
 
     @Test func continuingInANewFileCopiesTheSessionAndLeavesTheOldOne() async throws {
         let directory = try Fixtures.directory()
-        let old = directory.appendingPathComponent("old").path, new = directory.appendingPathComponent("new").path
+        let old = directory.appendingPathComponent("old").path
+        let new = directory.appendingPathComponent("new").path
         do { _ = try await journaled(old).run("setCount 5") }
         let before = try Data(contentsOf: URL(fileURLWithPath: old))
         do {
@@ -187,7 +200,8 @@ struct JournalResumeTests {
         do {
             let shell = try ShellHarness(plugins: [])
             try shell.core.startJournal(at: path)
-            #expect(await shell.run(":load \(Value.quoted(library))", "setCount 3", "increment").last == "  ~ count: 3 → 4")
+            #expect(
+                await shell.run(":load \(Value.quoted(library))", "setCount 3", "increment").last == "  ~ count: 3 → 4")
         }
         let again = try #require(try await resumed(path))
         #expect(await again.run(":state count") == ["4"])

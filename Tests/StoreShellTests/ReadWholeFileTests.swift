@@ -1,5 +1,5 @@
-import HostTestSupport
 import Foundation
+import HostTestSupport
 import StoreShell
 import Testing
 
@@ -9,7 +9,7 @@ import Testing
 struct ReadWholeFileTests {
     @Test func aFileADeviceAndAPipeAreReadToTheirEnd() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-read-\(UUID())").path
-        let text = String(repeating: "line of text\n", count: 10_000) // more than one read's chunk
+        let text = String(repeating: "line of text\n", count: 10_000)  // more than one read's chunk
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(try readWholeFile(path).get() == Array(text.utf8))

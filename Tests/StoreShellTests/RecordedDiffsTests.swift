@@ -1,6 +1,7 @@
 import StoreHost
-@testable import StoreShell
 import Testing
+
+@testable import StoreShell
 
 /// The diffs a history keeps: the newest actions' as they are recorded, older ones worked
 /// out later, none of a forgotten action; checked against a plain table over random runs.
@@ -43,7 +44,7 @@ import Testing
         #expect(diffs[20] == nil)
         diffs[30] = Self.change(30)
         #expect(diffs[30] == nil, "action 30 is not in the history: nothing is kept for it")
-        diffs.forget(from: 21, newestNow: 40) // another timeline, sharing 0...20, brought back
+        diffs.forget(from: 21, newestNow: 40)  // another timeline, sharing 0...20, brought back
         diffs[30] = Self.change(30)
         #expect(diffs[30] == Self.change(30))
     }
@@ -95,7 +96,9 @@ import Testing
                 if !mayBeGone.contains(number) {
                     #expect(kept == table[number], "window \(window), step \(step): action \(number)")
                 } else {
-                    #expect(kept == nil || kept == table[number], "window \(window), step \(step): action \(number) has another's diff")
+                    #expect(
+                        kept == nil || kept == table[number],
+                        "window \(window), step \(step): action \(number) has another's diff")
                 }
             }
         }

@@ -40,11 +40,15 @@ struct ScriptedModelTests {
     @Test func anActionIsSentOnceAndItsStateReadOnce() async throws {
         let model = scriptedCounter()
         let shell = try shell(with: model)
-        #expect(await shell.run("increment", "add 0") == ["increment: state changed", "  ~ count: 0 → 1", "add 0: no change"])
+        #expect(
+            await shell.run("increment", "add 0") == [
+                "increment: state changed", "  ~ count: 0 → 1", "add 0: no change",
+            ])
         let connection = try #require(model.latest)
-        #expect(connection.calls == [
-            .create, .send("increment", []), .read(whole: false), .send("add", [.int(0)]), .read(whole: false),
-        ])
+        #expect(
+            connection.calls == [
+                .create, .send("increment", []), .read(whole: false), .send("add", [.int(0)]), .read(whole: false),
+            ])
         #expect(await shell.run(":state count") == ["1"])
     }
 
@@ -55,7 +59,9 @@ struct ScriptedModelTests {
         let output = await shell.run("fail")
         #expect(output == ["t.storesh:1: error: fail: refused by the model"])
         #expect(await shell.run(":state count") == ["1"])
-        #expect(await shell.run(":log") == ["1  script  increment", "at 1 of 1"], "the refused action is not in the history")
+        #expect(
+            await shell.run(":log") == ["1  script  increment", "at 1 of 1"], "the refused action is not in the history"
+        )
         #expect(try #require(model.latest).state == .record(["count": .int(1)]))
     }
 
@@ -80,7 +86,9 @@ struct ScriptedModelTests {
         _ = await shell.run("add 5", "increment", ":undo")
         #expect(await shell.run(":state count") == ["5"])
         #expect(model.connections.count == 2, "undo goes through a fresh store")
-        #expect(model.latest?.calls == [.create, .replayBatch(["add"]), .read(whole: false)], "time travel replays, it does not send")
+        #expect(
+            model.latest?.calls == [.create, .replayBatch(["add"]), .read(whole: false)],
+            "time travel replays, it does not send")
         _ = await shell.run(":goto 0")
         #expect(await shell.run(":state count") == ["0"])
     }
@@ -101,7 +109,9 @@ struct ScriptedModelTests {
         let calls = try #require(model.latest).calls
         let batches = calls.compactMap { if case .replayBatch(let names) = $0 { names.count } else { nil } }
         #expect(batches == [64, 64, 64, 8], "one request per 64 actions, not one per action: \(batches)")
-        #expect(calls.filter { $0 == .read(whole: false) }.count == 4, "a read where each snapshot is kept (64, 128, 192), and one for :state: \(calls.suffix(6))")
+        #expect(
+            calls.filter { $0 == .read(whole: false) }.count == 4,
+            "a read where each snapshot is kept (64, 128, 192), and one for :state: \(calls.suffix(6))")
         #expect(await shell.run(":goto 100", ":state count").last == "100", "the snapshots are right")
     }
 
@@ -111,14 +121,16 @@ struct ScriptedModelTests {
     @Test func aStateThatCannotBeReadIsNoSnapshot() async throws {
         let model = scriptedCounter()
         let shell = try shell(with: model)
-        _ = await shell.run(":diff off") // unobserved sends: the state is read when asked
+        _ = await shell.run(":diff off")  // unobserved sends: the state is read when asked
         for _ in 0..<63 { _ = await shell.run("increment") }
         let connection = try #require(model.latest)
         connection.failingReads = SessionError(message: "its worker is gone")
         _ = await shell.run("increment")
         let history = try #require(shell.core.histories["mem.counter"])
         #expect(history.position == 64)
-        #expect(history.snapshots[64] == nil, "no snapshot of a state that could not be read: \(String(describing: history.snapshots[64]))")
+        #expect(
+            history.snapshots[64] == nil,
+            "no snapshot of a state that could not be read: \(String(describing: history.snapshots[64]))")
         connection.failingReads = nil
         _ = await shell.run(":goto 64")
         #expect(await shell.run(":state count") == ["64"])

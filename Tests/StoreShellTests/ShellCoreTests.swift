@@ -18,29 +18,46 @@ struct ShellCoreTests {
     @Test func mistakesShowTheLineAndACaretAndChangeNothing() async throws {
         let shell = try ShellHarness()
         _ = await shell.run("setCount 4")
-        #expect(await shell.run(#"setCount "four""#) == [
-            #"t.storesh:1:10: error: setCount: this argument should be int, not string "four""#,
-            #"  setCount "four""#,
-            "           ^",
-        ])
-        #expect(await shell.run("decremnt") == [
-            "t.storesh:1:1: error: unknown action 'decremnt'; did you mean 'decrement'?",
-            "  decremnt",
-            "  ^",
-        ])
+        #expect(
+            await shell.run(#"setCount "four""#) == [
+                #"t.storesh:1:10: error: setCount: this argument should be int, not string "four""#,
+                #"  setCount "four""#,
+                "           ^",
+            ])
+        #expect(
+            await shell.run("decremnt") == [
+                "t.storesh:1:1: error: unknown action 'decremnt'; did you mean 'decrement'?",
+                "  decremnt",
+                "  ^",
+            ])
         #expect(await shell.run(":state count") == ["4"])
     }
 
     @Test func commandsListAndSwitchModels() async throws {
         let shell = try ShellHarness(plugins: ["Counter", "Todos"])
-        #expect(await shell.run(":models") == ["* counter.counter  A counter: the smallest model there is.", #"  todos.todos  A todo list; edit one todo with todos["t1"].toggle."#])
+        #expect(
+            await shell.run(":models") == [
+                "* counter.counter  A counter: the smallest model there is.",
+                #"  todos.todos  A todo list; edit one todo with todos["t1"].toggle."#,
+            ])
         _ = await shell.run("increment", ":use todos", #"add title: "milk", priority: 2"#)
         #expect(await shell.run(":state todos[0].title") == [#""milk""#])
         #expect(await shell.run(":use counter", ":state") == ["count: 1"], "each model keeps its own state")
-        #expect(await shell.run(":actions") == ["increment()    Adds one.", "decrement()    Subtracts one.", "setCount(int)  Sets the count.", "reset()        Sets the count to zero."])
+        #expect(
+            await shell.run(":actions") == [
+                "increment()    Adds one.", "decrement()    Subtracts one.", "setCount(int)  Sets the count.",
+                "reset()        Sets the count to zero.",
+            ])
         #expect(await shell.run(":reset", ":state") == ["count: 0"])
-        #expect(await shell.run(":staet") == ["t.storesh:1:2: error: unknown command ':staet'; did you mean ':state'?", "  :staet", "   ^"])
-        #expect(await shell.run(":help use") == [":use MODEL", "  switch to another model (its state is kept)", "  MODEL is a model name, plugin.model when two plugins share a name, or a plugin name."])
+        #expect(
+            await shell.run(":staet") == [
+                "t.storesh:1:2: error: unknown command ':staet'; did you mean ':state'?", "  :staet", "   ^",
+            ])
+        #expect(
+            await shell.run(":help use") == [
+                ":use MODEL", "  switch to another model (its state is kept)",
+                "  MODEL is a model name, plugin.model when two plugins share a name, or a plugin name.",
+            ])
     }
 
     @Test func loadErrorsAreReportedAndTheSessionSurvives() async throws {
@@ -56,13 +73,17 @@ struct ShellCoreTests {
     @Test func effectsOnTheVirtualClock() async throws {
         let shell = try ShellHarness(plugins: ["Auth"])
         shell.core.showDiff = false
-        #expect(await shell.run(#"authenticate user: "bo", password: "open sesame""#) == [
-            #"authenticate user: "bo", password: "open sesame": state changed, 1 effect started"#,
-            "fx #1 authenticate started",
-        ])
+        #expect(
+            await shell.run(#"authenticate user: "bo", password: "open sesame""#) == [
+                #"authenticate user: "bo", password: "open sesame": state changed, 1 effect started"#,
+                "fx #1 authenticate started",
+            ])
         #expect(await shell.run(":fx") == ["fx #1 authenticate running for 0ms"])
         #expect(await shell.run(":advance 499ms") == [])
-        #expect(await shell.run(":advance 1ms") == [#"fx #1 authenticate emitted succeed user: "bo" (+500ms)"#, "fx #1 authenticate finished (+500ms)"])
+        #expect(
+            await shell.run(":advance 1ms") == [
+                #"fx #1 authenticate emitted succeed user: "bo" (+500ms)"#, "fx #1 authenticate finished (+500ms)",
+            ])
         _ = await shell.run(#"authenticate user: "x", password: "y""#, ":wait")
         #expect(await shell.run(":state phase") == [#""failed""#])
     }
@@ -70,9 +91,15 @@ struct ShellCoreTests {
     @Test func jsonLines() async throws {
         let shell = try ShellHarness()
         shell.formatter = OutputFormatter(format: .json)
-        #expect(await shell.run("increment") == [#"{"kind":"action","action":"increment","name":"increment","changed":true,"effects":0,"diff":[{"op":"changed","path":"count","old":0,"new":1}]}"#])
+        #expect(
+            await shell.run("increment") == [
+                #"{"kind":"action","action":"increment","name":"increment","changed":true,"effects":0,"diff":[{"op":"changed","path":"count","old":0,"new":1}]}"#
+            ])
         #expect(await shell.run(":state") == [#"{"kind":"state","value":{"count":1}}"#])
-        #expect(await shell.run("nope") == [#"{"kind":"error","message":"unknown action 'nope'","file":"t.storesh","line":1,"column":1}"#])
+        #expect(
+            await shell.run("nope") == [
+                #"{"kind":"error","message":"unknown action 'nope'","file":"t.storesh","line":1,"column":1}"#
+            ])
     }
 
     @Test func completion() async throws {

@@ -10,7 +10,10 @@ final class ShellHarness {
     var outputs: [ShellOutput] = []
     var formatter = OutputFormatter(format: .tree)
 
-    init(plugins: [String] = ["Counter"], historyLimit: Int? = History.defaultLimit, isolation: PluginHost.Isolation = .inProcess) throws {
+    init(
+        plugins: [String] = ["Counter"], historyLimit: Int? = History.defaultLimit,
+        isolation: PluginHost.Isolation = .inProcess
+    ) throws {
         let host = makeHost(clock: clock)
         host.isolation = isolation
         var collected: [ShellOutput] = []

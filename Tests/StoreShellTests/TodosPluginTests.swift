@@ -60,11 +60,15 @@ struct TodosPluginTests {
     func aMissingKeyIsAWarningAfterTheAction(isolation: PluginHost.Isolation) async throws {
         let shell = try ShellHarness(plugins: ["Todos"], isolation: isolation)
         _ = await shell.run("seed 1")
-        #expect(await shell.run(#"todos["t9"].toggle"#) == [
-            #"todos["t9"].toggle: no change"#,
-            #"warning: todos: todos["t9"].toggle: no Todo has the key "t9", so the action for it did nothing"#,
-        ])
-        #expect(await shell.run(#"todos["t1"].toggle"#) == [#"todos["t1"].toggle: state changed"#, #"  ~ todos["t1"].done: false → true"#])
+        #expect(
+            await shell.run(#"todos["t9"].toggle"#) == [
+                #"todos["t9"].toggle: no change"#,
+                #"warning: todos: todos["t9"].toggle: no Todo has the key "t9", so the action for it did nothing"#,
+            ])
+        #expect(
+            await shell.run(#"todos["t1"].toggle"#) == [
+                #"todos["t1"].toggle: state changed"#, #"  ~ todos["t1"].done: false → true"#,
+            ])
         // Time travel replays the updates alone: it does not repeat the warning.
         let travelled = await shell.run(":goto 0", ":goto 3")
         #expect(travelled.contains("at 3 of 3") && !travelled.contains { $0.hasPrefix("warning:") }, "\(travelled)")
@@ -75,18 +79,24 @@ struct TodosPluginTests {
     @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
     func aMissingKeyInAnEffectsActionIsAWarningAfterIt(isolation: PluginHost.Isolation) async throws {
         let shell = try ShellHarness(plugins: ["Todos"], isolation: isolation)
-        _ = await shell.run("seed 2", #"toggleLater id: "t1", milliseconds: 100"#, #"toggleLater id: "t2", milliseconds: 200"#, #"delete id: "t1""#)
+        _ = await shell.run(
+            "seed 2", #"toggleLater id: "t1", milliseconds: 100"#, #"toggleLater id: "t2", milliseconds: 200"#,
+            #"delete id: "t1""#)
         let output = await shell.run(":advance 1s")
-        let warning = #"warning: todos: todos["t1"].toggle (sent by an effect): no Todo has the key "t1", so the action for it did nothing"#
+        let warning =
+            #"warning: todos: todos["t1"].toggle (sent by an effect): no Todo has the key "t1", so the action for it did nothing"#
         #expect(output.filter { $0.hasPrefix("warning:") } == [warning], "\(output)")
-        let missed = try #require(output.firstIndex { $0.contains(#"todos["t1"].toggle"#) && !$0.hasPrefix("warning:") }, "\(output)")
+        let missed = try #require(
+            output.firstIndex { $0.contains(#"todos["t1"].toggle"#) && !$0.hasPrefix("warning:") }, "\(output)")
         #expect(output.firstIndex(of: warning) == missed + 1, "the warning follows its action: \(output)")
         #expect(await shell.run(":state todos[0].done") == ["true"], "the effect for t2 toggled it")
     }
 
     @Test func keyedActionsNeedTheirKey() throws {
         let session = try todos()
-        #expect(throws: SendError.text(TextError("unknown action 'todos.toggle'; did you mean 'todos[].toggle'?", at: 0))) {
+        #expect(
+            throws: SendError.text(TextError("unknown action 'todos.toggle'; did you mean 'todos[].toggle'?", at: 0))
+        ) {
             try session.send(text: "todos.toggle")
         }
     }

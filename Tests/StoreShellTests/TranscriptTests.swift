@@ -1,5 +1,5 @@
-import HostTestSupport
 import Foundation
+import HostTestSupport
 import StoreHost
 import StoreShell
 import Testing
@@ -7,22 +7,25 @@ import Testing
 @Suite("Transcripts: the format")
 struct TranscriptFormatTests {
     @Test func inputsOutputsCommentsAndContinuations() {
-        let transcript = Transcript.parse("""
-        # comment
-        > setTags ["a",
-        ... "b"]
-        line one
+        let transcript = Transcript.parse(
+            """
+            # comment
+            > setTags ["a",
+            ... "b"]
+            line one
 
-        line three
+            line three
 
-        > :state
-        count: 1
-        """)
+            > :state
+            count: 1
+            """)
         let blocks = transcript.blocks
         #expect(blocks.count == 2)
         #expect(blocks[0].input == [#"setTags ["a","#, #""b"]"#])
         #expect(blocks[0].line == 2)
-        #expect(blocks[0].expected.map(\.text) == ["line one", "", "line three"], "inner blank lines count; trailing ones separate")
+        #expect(
+            blocks[0].expected.map(\.text) == ["line one", "", "line three"],
+            "inner blank lines count; trailing ones separate")
         #expect(blocks[1].expected.map(\.line) == [9])
         #expect(Transcript.parse(transcript.text) == transcript, "the text round-trips")
     }
@@ -38,7 +41,8 @@ struct TranscriptFormatTests {
     }
 
     @Test func unifiedDiffCarriesLineNumbers() {
-        let diff = UnifiedDiff.lines(from: ["a", "b", "c", "d"], to: ["a", "B", "c", "d", "e"], oldName: "x (expected)", newName: "x (actual)")
+        let diff = UnifiedDiff.lines(
+            from: ["a", "b", "c", "d"], to: ["a", "B", "c", "d", "e"], oldName: "x (expected)", newName: "x (actual)")
         #expect(diff == ["--- x (expected)", "+++ x (actual)", "@@ -1,4 +1,5 @@", " a", "-b", "+B", " c", " d", "+e"])
         #expect(UnifiedDiff.lines(from: ["same"], to: ["same"], oldName: "a", newName: "b").isEmpty)
     }
@@ -64,7 +68,10 @@ struct TranscriptFormatTests {
         #expect(UnifiedDiff.lines(from: lines, to: lines, oldName: "a", newName: "b").isEmpty)
         var changed = lines
         changed[100_000] = "different"
-        #expect(UnifiedDiff.lines(from: lines, to: changed, oldName: "a", newName: "b").filter { $0.hasPrefix("-l") || $0.hasPrefix("+d") } == ["-line 100000", "+different"])
+        #expect(
+            UnifiedDiff.lines(from: lines, to: changed, oldName: "a", newName: "b").filter {
+                $0.hasPrefix("-l") || $0.hasPrefix("+d")
+            } == ["-line 100000", "+different"])
     }
 }
 
@@ -88,10 +95,12 @@ struct TranscriptRunTests {
         let text = "> increment\nincrement: state changed\n  ~ count: 0 → 2\n> :state count\n"
         let result = await TranscriptRunner.run(text, file: "t.transcript", searchPath: [buildDirectory])
         #expect(!result.passed)
-        #expect(result.diff == [
-            "--- t.transcript (expected)", "+++ t.transcript (actual)", "@@ -1,4 +1,5 @@",
-            " > increment", " increment: state changed", "-  ~ count: 0 → 2", "+  ~ count: 0 → 1", " > :state count", "+1",
-        ])
+        #expect(
+            result.diff == [
+                "--- t.transcript (expected)", "+++ t.transcript (actual)", "@@ -1,4 +1,5 @@",
+                " > increment", " increment: state changed", "-  ~ count: 0 → 2", "+  ~ count: 0 → 1",
+                " > :state count", "+1",
+            ])
         #expect(result.updated == "> increment\nincrement: state changed\n  ~ count: 0 → 1\n> :state count\n1\n")
         let again = await TranscriptRunner.run(result.updated, file: "t.transcript", searchPath: [buildDirectory])
         #expect(again.passed)
@@ -104,7 +113,8 @@ struct TranscriptRunTests {
         let result = await TranscriptRunner.run(text, file: "t.transcript", searchPath: [buildDirectory])
         #expect(result.passed, "\(result.problems) \(result.diff)")
         #expect(result.updated == text)
-        let compared = await TranscriptRunner.run("> setCount \"x\"\n> :state count\n0\n", file: "t.transcript", searchPath: [buildDirectory])
+        let compared = await TranscriptRunner.run(
+            "> setCount \"x\"\n> :state count\n0\n", file: "t.transcript", searchPath: [buildDirectory])
         #expect(!compared.passed, "without the marker, an error fails the transcript")
     }
 
@@ -113,14 +123,18 @@ struct TranscriptRunTests {
     @Test func aTimeoutTooLongToCountIsNoLimit() async {
         let text = "> increment\nincrement: state changed\n  ~ count: 0 → 1\n"
         for timeout in [1e300, .infinity, .nan, 2e10, -1] {
-            let result = await TranscriptRunner.run(text, file: "t.transcript", searchPath: [buildDirectory], timeout: timeout)
+            let result = await TranscriptRunner.run(
+                text, file: "t.transcript", searchPath: [buildDirectory], timeout: timeout)
             #expect(result.passed == (timeout > 0 || timeout.isNaN), "timeout \(timeout): \(result.problems)")
         }
     }
 
     @Test func inputsOnlyBecomeARecordedTranscript() async {
-        let result = await TranscriptRunner.run("# record me\n> setCount 3\n\n> :state\n", file: "new.transcript", searchPath: [buildDirectory])
-        #expect(result.updated == "# record me\n> setCount 3\nsetCount 3: state changed\n  ~ count: 0 → 3\n\n> :state\ncount: 3\n")
+        let result = await TranscriptRunner.run(
+            "# record me\n> setCount 3\n\n> :state\n", file: "new.transcript", searchPath: [buildDirectory])
+        #expect(
+            result.updated
+                == "# record me\n> setCount 3\nsetCount 3: state changed\n  ~ count: 0 → 3\n\n> :state\ncount: 3\n")
     }
 }
 
@@ -136,4 +150,3 @@ private func longestCommonSubsequence(_ a: [String], _ b: [String]) -> Int {
     }
     return row[b.count]
 }
-

@@ -1,5 +1,5 @@
-import HostTestSupport
 import CStorePlugin
+import HostTestSupport
 import StoreHost
 import StoreShell
 import StoreValue
@@ -20,10 +20,12 @@ struct UndoWithEffectInFlightTests {
         _ = await shell.run(":advance 1s")
         try await Task.sleep(for: .milliseconds(100))
         let after = await shell.run(":fx", ":state phase", ":log 64-65")
-        #expect(after == [
-            "no effects in flight", #""signedOut""#, "… 63 earlier actions (:log 1-20 shows the first 20)", "64  script  signOut  (no change)",
-            #"65  script  authenticate user: "bo", password: "open sesame"  (undone)"#, "at 64 of 65",
-        ])
+        #expect(
+            after == [
+                "no effects in flight", #""signedOut""#, "… 63 earlier actions (:log 1-20 shows the first 20)",
+                "64  script  signOut  (no change)",
+                #"65  script  authenticate user: "bo", password: "open sesame"  (undone)"#, "at 64 of 65",
+            ])
     }
 
     /// A jump to before the first snapshot starts from a new store instead of a restore;
@@ -37,6 +39,7 @@ struct UndoWithEffectInFlightTests {
         #expect(undone == ["fx #1 authenticate cancelled (+0ms)", "at 1 of 2", "no effects in flight"])
         _ = await shell.run(#"authenticate user: "bo", password: "open sesame""#)
         let reset = await shell.run(":reset", ":fx")
-        #expect(reset.first == "fx #1 authenticate cancelled (+0ms)" && reset.last == "no effects in flight", "\(reset)")
+        #expect(
+            reset.first == "fx #1 authenticate cancelled (+0ms)" && reset.last == "no effects in flight", "\(reset)")
     }
 }

@@ -23,22 +23,27 @@ struct Counter: ModelProtocol {
             return Update(state: next)
         case .incrementLater:
             next.pending += 1
-            return Update(state: next, fx: Fx<Action>.task {
-                try? await Task.sleep(for: .milliseconds(5))
-                return .increment
-            })
+            return Update(
+                state: next,
+                fx: Fx<Action>.task {
+                    try? await Task.sleep(for: .milliseconds(5))
+                    return .increment
+                })
         case .incrementTwiceLater:
             next.pending += 2
             return Update(state: next, fx: Fx<Action>.task { .increment })
-                .mergeFx(Fx<Action>.task {
-                    try? await Task.sleep(for: .milliseconds(20))
+                .mergeFx(
+                    Fx<Action>.task {
+                        try? await Task.sleep(for: .milliseconds(20))
+                        return .increment
+                    })
+        case .never:
+            return Update(
+                state: next,
+                fx: Fx<Action>.task {
+                    try? await Task.sleep(for: .seconds(3600))
                     return .increment
                 })
-        case .never:
-            return Update(state: next, fx: Fx<Action>.task {
-                try? await Task.sleep(for: .seconds(3600))
-                return .increment
-            })
         }
     }
 }
@@ -65,8 +70,14 @@ struct TestStoreTests {
     @Test func receivedActionsComeInTheOrderTheyArrived() async {
         let store = TestStore(state: Counter(), environment: (), timeout: .seconds(30))
         await store.send(.incrementTwiceLater) { $0.pending = 2 }
-        await store.receive(.increment) { $0.count = 1; $0.pending = 1 }
-        await store.receive(.increment) { $0.count = 2; $0.pending = 0 }
+        await store.receive(.increment) {
+            $0.count = 1
+            $0.pending = 1
+        }
+        await store.receive(.increment) {
+            $0.count = 2
+            $0.pending = 0
+        }
         await store.finish()
     }
 
@@ -76,7 +87,8 @@ struct TestStoreTests {
             await store.send(.increment) { $0.count = 2 }
         } matching: { issue in
             let text = message(issue)
-            return text.contains("the state sending Counter.Action.increment is not what was expected") && text.contains("−   count: 2") && text.contains("+   count: 1")
+            return text.contains("the state sending Counter.Action.increment is not what was expected")
+                && text.contains("−   count: 2") && text.contains("+   count: 1")
         }
     }
 
@@ -92,9 +104,12 @@ struct TestStoreTests {
     @Test func sendingBeforeReceivingFails() async {
         let store = TestStore(state: Counter(), environment: (), timeout: .seconds(30))
         await store.send(.incrementTwiceLater) { $0.pending = 2 }
-        while store.store.effectsInFlight > 0 { try? await Task.sleep(for: .milliseconds(1)) } // their actions are in
+        while store.store.effectsInFlight > 0 { try? await Task.sleep(for: .milliseconds(1)) }  // their actions are in
         await withKnownIssue {
-            await store.send(.increment) { $0.count = 3; $0.pending = 0 }
+            await store.send(.increment) {
+                $0.count = 3
+                $0.pending = 0
+            }
         } matching: { issue in
             message(issue).contains("must receive 2 actions before sending Counter.Action.increment")
         }
@@ -106,7 +121,10 @@ struct TestStoreTests {
         let store = TestStore(state: Counter(), environment: (), timeout: .seconds(30))
         await store.send(.incrementLater) { $0.pending = 1 }
         await withKnownIssue {
-            await store.receive(.incrementLater) { $0.count = 1; $0.pending = 0 }
+            await store.receive(.incrementLater) {
+                $0.count = 1
+                $0.pending = 0
+            }
         } matching: { issue in
             message(issue).contains("received an action other than the one expected")
         }
@@ -128,14 +146,15 @@ struct TestStoreTests {
         await withKnownIssue {
             await store.receive(.increment, timeout: .milliseconds(30))
         } matching: { issue in
-            message(issue).contains("expected to receive Counter.Action.increment within") && message(issue).contains("no action arrived")
+            message(issue).contains("expected to receive Counter.Action.increment within")
+                && message(issue).contains("no action arrived")
         }
     }
 
     @Test func anUncheckedReceivedActionFailsFinish() async {
         let store = TestStore(state: Counter(), environment: (), timeout: .seconds(30))
         await store.send(.incrementLater) { $0.pending = 1 }
-        while store.store.effectsInFlight > 0 { try? await Task.sleep(for: .milliseconds(1)) } // their actions are in
+        while store.store.effectsInFlight > 0 { try? await Task.sleep(for: .milliseconds(1)) }  // their actions are in
         await withKnownIssue {
             await store.finish()
         } matching: { issue in
@@ -180,14 +199,17 @@ struct Timer: ModelProtocol {
         case .start:
             next.waiting = true
             let clock = environment.clock
-            return Update(state: next, fx: Fx<Action>.task {
-                do {
-                    try await clock.sleep(for: .milliseconds(500))
-                    return .tick
-                } catch {
-                    return .stop
+            return Update(
+                state: next,
+                fx: Fx<Action>.task {
+                    do {
+                        try await clock.sleep(for: .milliseconds(500))
+                        return .tick
+                    } catch {
+                        return .stop
+                    }
                 }
-            }).cancellable(id: "timer", cancelInFlight: true)
+            ).cancellable(id: "timer", cancelInFlight: true)
         case .tick:
             next.ticks += 1
             next.waiting = false
@@ -228,8 +250,14 @@ struct TestClockTests {
     @Test func sleepsWakeInDeadlineOrder() async {
         let clock = TestClock()
         let order = OrderLog()
-        let late = Task { try? await clock.sleep(for: .milliseconds(300)); await order.add("late") }
-        let early = Task { try? await clock.sleep(for: .milliseconds(100)); await order.add("early") }
+        let late = Task {
+            try? await clock.sleep(for: .milliseconds(300))
+            await order.add("late")
+        }
+        let early = Task {
+            try? await clock.sleep(for: .milliseconds(100))
+            await order.add("early")
+        }
         while clock.sleeping < 2 { await Task.yield() }
         await clock.advance(by: .seconds(1))
         _ = await (late.value, early.value)
@@ -267,7 +295,9 @@ struct TestStoreWordingTests {
         await withKnownIssue {
             await store.send(.book("b1", .checkout(member: "ann")))
         } matching: { issue in
-            message(issue).contains(#"the state changed sending Shelf.Action.book("b1", .checkout(member: "ann")), but no change was expected"#)
+            message(issue).contains(
+                #"the state changed sending Shelf.Action.book("b1", .checkout(member: "ann")), but no change was expected"#
+            )
         }
     }
 
@@ -282,13 +312,16 @@ struct TestStoreWordingTests {
         } matching: { issue in
             "\(issue.kind)" == "Caught error: the state sending Counter.Action.increment is not what was expected"
                 // customDump marks an unchanged line with a figure space.
-                && issue.comments.map(\.rawValue) == ["\u{2007} Counter(\n−   count: 2,\n+   count: 1,\n\u{2007}   pending: 0\n\u{2007} )\n\n(expected: −, actual: +)"]
+                && issue.comments.map(\.rawValue) == [
+                    "\u{2007} Counter(\n−   count: 2,\n+   count: 1,\n\u{2007}   pending: 0\n\u{2007} )\n\n(expected: −, actual: +)"
+                ]
         }
         await withKnownIssue {
             await store.finish(timeout: .seconds(30))
             await store.receive(.increment, timeout: .milliseconds(1))
         } matching: { issue in
-            "\(issue.kind)" == "Caught error: expected to receive Counter.Action.increment within 0.001 seconds, but no action arrived (0 effects still running)"
+            "\(issue.kind)"
+                == "Caught error: expected to receive Counter.Action.increment within 0.001 seconds, but no action arrived (0 effects still running)"
                 && issue.comments.isEmpty
         }
     }

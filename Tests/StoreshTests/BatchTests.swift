@@ -1,5 +1,5 @@
-import Glibc
 import Foundation
+import Glibc
 import Testing
 
 @Suite("storesh in batch mode, as a program")
@@ -12,7 +12,8 @@ struct BatchTests {
     }
 
     @Test func scriptsReportFileLineAndColumnAndGoOn() throws {
-        let script = try temporaryFile("counter.storesh", "increment\nsetCount \"x\"\n# a comment\nincrement\n:state count\n")
+        let script = try temporaryFile(
+            "counter.storesh", "increment\nsetCount \"x\"\n# a comment\nincrement\n:state count\n")
         let run = try storesh(["-f", script])
         #expect(run.status == 1, "a failed line makes the exit status 1")
         #expect(run.stderr.contains("\(script):2:10: error: setCount: this argument should be int, not string \"x\""))
@@ -33,7 +34,8 @@ struct BatchTests {
     }
 
     @Test func statementsContinueOverLines() throws {
-        let run = try storesh(["--plugin", "Todos", "--quiet"], input: "add(title: \"a\",\n    priority: 1)\n:state todos[0].title\n")
+        let run = try storesh(
+            ["--plugin", "Todos", "--quiet"], input: "add(title: \"a\",\n    priority: 1)\n:state todos[0].title\n")
         #expect(run.status == 0)
         #expect(run.stdout.hasSuffix("\"a\"\n"))
     }
@@ -44,7 +46,8 @@ struct BatchTests {
         #expect(unknown.stderr.contains("Unknown option '--bogus'"))
         let missing = try storesh(["-f", "/nonexistent/script.storesh"])
         #expect(missing.status == 2)
-        #expect(missing.stderr == "storesh: cannot read script '/nonexistent/script.storesh': No such file or directory\n")
+        #expect(
+            missing.stderr == "storesh: cannot read script '/nonexistent/script.storesh': No such file or directory\n")
         let format = try storesh(["--format", "xml"])
         #expect(format.status == 2)
     }
@@ -74,11 +77,20 @@ struct BatchTests {
     /// After '--model nosuch' Counter was loaded and none was current, and every line said
     /// "no model is loaded; load one with :load NAME" — wrong, and the wrong remedy.
     @Test func aModelThatIsNotThereLeavesNoneCurrentAndSaysWhatIsLoaded() throws {
-        let run = try storesh(["--model", "nosuch", "-c", "increment", "-c", ":reset", "-c", ":use counter.counter", "-c", "increment", "-c", ":state count"])
+        let run = try storesh([
+            "--model", "nosuch", "-c", "increment", "-c", ":reset", "-c", ":use counter.counter", "-c", "increment",
+            "-c", ":state count",
+        ])
         #expect(run.status == 1)
         #expect(run.stderr.contains("error: no model named 'nosuch'; loaded: counter.counter"), "\(run.stderr)")
-        #expect(run.stderr.contains("-c#1:1: error: no model is current; choose one with :use MODEL (loaded: counter.counter)"), "\(run.stderr)")
-        #expect(run.stderr.contains("-c#2:1: error: no model is current; choose one with :use MODEL (loaded: counter.counter)"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains(
+                "-c#1:1: error: no model is current; choose one with :use MODEL (loaded: counter.counter)"),
+            "\(run.stderr)")
+        #expect(
+            run.stderr.contains(
+                "-c#2:1: error: no model is current; choose one with :use MODEL (loaded: counter.counter)"),
+            "\(run.stderr)")
         #expect(run.stdout.hasSuffix("\n1\n"), "\(run.stdout)")
         // With nothing loaded at all (an empty journal resumed), the remedy is :load.
         let journal = try temporaryPath("empty.journal")
@@ -87,34 +99,43 @@ struct BatchTests {
     }
 
     @Test func jsonLinesCarryAKind() throws {
-        let run = try storesh(["--format", "json", "--plugin", "Auth", "--virtual-clock"], input: """
-        authenticate user: "bo", password: "open sesame"
-        :wait
-        :state
-        oops
-        """)
+        let run = try storesh(
+            ["--format", "json", "--plugin", "Auth", "--virtual-clock"],
+            input: """
+                authenticate user: "bo", password: "open sesame"
+                :wait
+                :state
+                oops
+                """)
         #expect(run.status == 1)
         let objects = try run.stdout.split(separator: "\n").map { line in
             try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
         }
-        #expect(objects.map { $0["kind"] as? String } == ["loaded", "action", "effect", "effect", "applied", "effect", "state", "error"])
+        #expect(
+            objects.map { $0["kind"] as? String } == [
+                "loaded", "action", "effect", "effect", "applied", "effect", "state", "error",
+            ])
         let state = objects[6]["value"] as? [String: Any]
         #expect(state?["phase"] as? String == "signedIn")
         #expect(objects[7]["line"] as? Int == 4)
     }
 
     @Test func jsonRecordsAreStructuredAndQuietRunsKeepEffectDiffs() throws {
-        let run = try storesh(["--format", "json", "--quiet", "--plugin", "Auth", "--virtual-clock"], input: """
-        authenticate user: "bo", password: "open sesame"
-        :fx
-        :wait
-        :log
-        :stub checkCredentials false, fail "down"
-        :stubs
-        :models
-        """)
+        let run = try storesh(
+            ["--format", "json", "--quiet", "--plugin", "Auth", "--virtual-clock"],
+            input: """
+                authenticate user: "bo", password: "open sesame"
+                :fx
+                :wait
+                :log
+                :stub checkCredentials false, fail "down"
+                :stubs
+                :models
+                """)
         #expect(run.status == 0, "\(run.stderr)")
-        let objects = try run.stdout.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        let objects = try run.stdout.split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+        }
         func record(_ kind: String) -> [String: Any]? { objects.first { $0["kind"] as? String == kind } }
         let fx = try #require(record("fx")?["effects"] as? [[String: Any]])
         #expect(fx.first?["label"] as? String == "authenticate")
@@ -134,7 +155,8 @@ struct BatchTests {
     @Test func eachResultIsFlushedAtOnce() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: storeshBinary)
-        let input = Pipe(), output = Pipe()
+        let input = Pipe()
+        let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -180,7 +202,8 @@ struct OutputPipeTests {
         try process.run()
         let text = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (fcntl(output.fileHandleForReading.fileDescriptor, 1032), String(decoding: text, as: UTF8.self)) // F_GETPIPE_SZ
+        // F_GETPIPE_SZ
+        return (fcntl(output.fileHandleForReading.fileDescriptor, 1032), String(decoding: text, as: UTF8.self))
     }
 
     @Test func aPipeOnStandardOutputGrowsToOneMegabyte() throws {
@@ -203,7 +226,9 @@ struct TestCommandTests {
         #expect(run.stdout.hasSuffix("1 passed, 1 failed\n"))
         let update = try storesh(["test", "--update", "--jobs", "2", directory])
         #expect(update.status == 0)
-        #expect(try String(contentsOfFile: directory + "/bad.transcript", encoding: .utf8) == "> increment\nincrement: state changed\n  ~ count: 0 → 1\n")
+        #expect(
+            try String(contentsOfFile: directory + "/bad.transcript", encoding: .utf8)
+                == "> increment\nincrement: state changed\n  ~ count: 0 → 1\n")
         #expect(try storesh(["test", directory]).stdout.hasSuffix("2 passed, 0 failed\n"))
     }
 
@@ -222,7 +247,8 @@ struct JournalProgramTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: storeshBinary)
         process.arguments = ["--journal", journal]
-        let input = Pipe(), output = Pipe()
+        let input = Pipe()
+        let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

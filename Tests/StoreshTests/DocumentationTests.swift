@@ -6,7 +6,8 @@ import Testing
 @Suite("documentation")
 struct DocumentationTests {
     /// The checkout these tests run in.
-    let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// Every Markdown file people read: the README, CONTRIBUTING, docs/ and the DocC catalogs.
     func markdownFiles() throws -> [URL] {
@@ -26,7 +27,10 @@ struct DocumentationTests {
         var found: [(Int, String)] = []
         var inFence = false
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            if line.hasPrefix("```") { inFence.toggle(); continue }
+            if line.hasPrefix("```") {
+                inFence.toggle()
+                continue
+            }
             if inFence { continue }
             let prose = line.replacing(/`[^`]*`/, with: "")
             for match in prose.matches(of: /\]\(([^)\s]+)\)/) { found.append((number + 1, String(match.output.1))) }
@@ -39,7 +43,8 @@ struct DocumentationTests {
     /// placed in the layers.
     @Test func theArchitectureNamesEveryTarget() throws {
         let map = try String(contentsOf: checkout.appendingPathComponent("docs/ARCHITECTURE.md"), encoding: .utf8)
-        let folders = try FileManager.default.contentsOfDirectory(atPath: checkout.appendingPathComponent("Sources").path)
+        let folders = try FileManager.default.contentsOfDirectory(
+            atPath: checkout.appendingPathComponent("Sources").path)
         #expect(folders.count >= 20, "\(folders)")
         let unnamed = folders.filter { !map.contains("| `\($0)` |") && !map.contains("`\($0)/") }.sorted()
         #expect(unnamed.isEmpty, "docs/ARCHITECTURE.md has no row for \(unnamed)")
@@ -51,12 +56,17 @@ struct DocumentationTests {
         for file in try markdownFiles() {
             let text = try String(contentsOf: file, encoding: .utf8)
             for (line, target) in links(in: text) {
-                if target.contains("://") || target.hasPrefix("mailto:") || target.hasPrefix("#") || target.hasPrefix("doc:") { continue }
+                if target.contains("://") || target.hasPrefix("mailto:") || target.hasPrefix("#")
+                    || target.hasPrefix("doc:")
+                {
+                    continue
+                }
                 let path = String(target.split(separator: "#", maxSplits: 1)[0])
                 let resolved = file.deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL
                 checked += 1
                 if !FileManager.default.fileExists(atPath: resolved.path) {
-                    broken.append("\(file.path.dropFirst(checkout.path.count + 1)):\(line): \(target) (no \(resolved.path))")
+                    broken.append(
+                        "\(file.path.dropFirst(checkout.path.count + 1)):\(line): \(target) (no \(resolved.path))")
                 }
             }
         }
@@ -68,16 +78,23 @@ struct DocumentationTests {
     /// holds what the first hour needs, and links to the rest.
     @Test func theReadmeIsAFrontDoor() throws {
         let readme = try String(contentsOf: checkout.appendingPathComponent("README.md"), encoding: .utf8)
-        #expect(readme.utf8.count <= 16 * 1024, "README.md is \(readme.utf8.count) bytes; reference material goes to docs/")
+        #expect(
+            readme.utf8.count <= 16 * 1024, "README.md is \(readme.utf8.count) bytes; reference material goes to docs/")
         let sections = readme.split(separator: "\n").filter { $0.hasPrefix("## ") }.map { String($0.dropFirst(3)) }
-        for needed in ["Quick start", "Install", "A first plugin in Swift", "A first transcript test", "Why these dependencies"] {
+        for needed in [
+            "Quick start", "Install", "A first plugin in Swift", "A first transcript test", "Why these dependencies",
+        ] {
             #expect(sections.contains(needed), "README has no '\(needed)' section: \(sections)")
         }
         let quickStart = readme.components(separatedBy: "## Quick start")[1].components(separatedBy: "## ")[0]
         let commands = quickStart.split(separator: "\n").filter { $0.hasPrefix("scripts/") }
-        #expect(commands.map { $0.split(separator: " ")[0] } == ["scripts/run", "scripts/test"], "the quick start is two commands: \(commands)")
+        #expect(
+            commands.map { $0.split(separator: " ")[0] } == ["scripts/run", "scripts/test"],
+            "the quick start is two commands: \(commands)")
         for command in ["scripts/run", "scripts/test", "scripts/install"] {
-            #expect(FileManager.default.isExecutableFile(atPath: checkout.appendingPathComponent(command).path), "\(command)")
+            #expect(
+                FileManager.default.isExecutableFile(atPath: checkout.appendingPathComponent(command).path),
+                "\(command)")
         }
         #expect(readme.contains("docs/shell/json-output.md"))
     }

@@ -18,10 +18,14 @@ import Testing
 
     static let bugs = [
         // The invariant is the model's own (sp_model.invariants): no flag needed.
-        Planted(model: "bank", options: [], minimal: 2, failure: "failure: invariant balance >= 0 broken: balance is -1, expected >= 0"),
+        Planted(
+            model: "bank", options: [], minimal: 2,
+            failure: "failure: invariant balance >= 0 broken: balance is -1, expected >= 0"),
         Planted(model: "deep", options: [], minimal: 5, failure: "failure: the model crashed: SIGABRT"),
         Planted(model: "shelf", options: [], minimal: 3, failure: "failure: the model crashed: SIGABRT"),
-        Planted(model: "stall", options: ["--action-timeout", "0.5"], minimal: 4, failure: "failure: the model hung: no answer in 0.5s"),
+        Planted(
+            model: "stall", options: ["--action-timeout", "0.5"], minimal: 4,
+            failure: "failure: the model hung: no answer in 0.5s"),
     ]
 
     /// A folder of its own with the planted plugin in `lib/`.
@@ -32,8 +36,11 @@ import Testing
     }
 
     static func explore(_ directory: String, _ model: String, _ options: [String]) throws -> Run {
-        try storesh(["explore", "--plugin", directory + "/lib/libplanted.so", "--model", "planted." + model, "--seed", "7",
-                     "--runs", "300", "--steps", "40", "--out", directory + "/\(model).transcript"] + options)
+        try storesh(
+            [
+                "explore", "--plugin", directory + "/lib/libplanted.so", "--model", "planted." + model, "--seed", "7",
+                "--runs", "300", "--steps", "40", "--out", directory + "/\(model).transcript",
+            ] + options)
     }
 
     @Test(arguments: bugs)
@@ -91,11 +98,15 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let run = try Self.explore(directory, "dice", [])
         #expect(run.status == 1)
-        #expect(run.stdout.contains("failure: not deterministic: the same actions in a fresh store gave count = "), "\(run.stdout)")
+        #expect(
+            run.stdout.contains("failure: not deterministic: the same actions in a fresh store gave count = "),
+            "\(run.stdout)")
         #expect(run.stdout.contains("shrunk to 1 step "), "\(run.stdout)")
         // Pinned by :replay-check: fails while the model is not deterministic, passes once it is.
         let transcript = directory + "/dice.transcript"
-        #expect(try String(contentsOfFile: transcript, encoding: .utf8).hasSuffix("> roll\n(output not compared)\n> :replay-check\n"))
+        #expect(
+            try String(contentsOfFile: transcript, encoding: .utf8).hasSuffix(
+                "> roll\n(output not compared)\n> :replay-check\n"))
         #expect(try storesh(["test", transcript]).status == 1)
         _ = try buildPlanted(into: directory + "/lib", fixed: true)
         let fixed = try storesh(["test", transcript])
@@ -115,19 +126,31 @@ import Testing
         let directory = try Self.workspace()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let transcript = directory + "/from-here.transcript"
-        let run = try storesh(["--plugin", directory + "/lib/libplanted.so", "--model", "planted.bank", "-c", "deposit 5", "-c", "withdraw 2",
-                               "-c", ":explore --invariant balance >= 0 --seed 3 --runs 50 --out \(transcript)", "-c", ":state balance", "-c", ":log"])
+        let run = try storesh([
+            "--plugin", directory + "/lib/libplanted.so", "--model", "planted.bank", "-c", "deposit 5", "-c",
+            "withdraw 2",
+            "-c", ":explore --invariant balance >= 0 --seed 3 --runs 50 --out \(transcript)", "-c", ":state balance",
+            "-c", ":log",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("explore planted.bank: seed 3, each run after the session's 2 actions"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains("explore planted.bank: seed 3, each run after the session's 2 actions"), "\(run.stdout)"
+        )
         #expect(run.stdout.contains("failure: invariant balance >= 0 broken: balance is -1, expected >= 0"))
-        #expect(run.stdout.contains("\n3\n1  script  deposit 5\n2  script  withdraw 2\nat 2 of 2"), "the session is as it was: \(run.stdout)")
+        #expect(
+            run.stdout.contains("\n3\n1  script  deposit 5\n2  script  withdraw 2\nat 2 of 2"),
+            "the session is as it was: \(run.stdout)")
         let text = try String(contentsOfFile: transcript, encoding: .utf8)
         #expect(text.contains("> deposit 5\ndeposit 5: state changed\n  ~ balance: 0 → 5\n> withdraw 2\n"), "\(text)")
         #expect(try storesh(["test", transcript]).status == 1)
         _ = try buildPlanted(into: directory + "/lib", fixed: true)
         #expect(try storesh(["test", transcript]).status == 0)
-        let usage = try storesh(["--plugin", directory + "/lib/libplanted.so", "--model", "planted.bank", "-c", ":explore --steps 0"])
-        #expect(usage.stderr.contains("<command line>:1:18: error: --steps takes a number from 1 to 100000, not '0'") || usage.stderr.contains("error: --steps takes a number from 1 to 100000, not '0'"), "\(usage.stderr)")
+        let usage = try storesh([
+            "--plugin", directory + "/lib/libplanted.so", "--model", "planted.bank", "-c", ":explore --steps 0",
+        ])
+        #expect(
+            usage.stderr.contains("<command line>:1:18: error: --steps takes a number from 1 to 100000, not '0'")
+                || usage.stderr.contains("error: --steps takes a number from 1 to 100000, not '0'"), "\(usage.stderr)")
     }
 
     /// Effects on the virtual clock: a stubbed service that fails fails the effect, and
@@ -138,20 +161,36 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-explore-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let greeter = try storesh(["explore", "--plugin", "CGreeter", "--stub", #"greeting fail "offline""#, "--seed", "1", "--runs", "50", "--out", directory + "/greet.transcript"])
+        let greeter = try storesh([
+            "explore", "--plugin", "CGreeter", "--stub", #"greeting fail "offline""#, "--seed", "1", "--runs", "50",
+            "--out", directory + "/greet.transcript",
+        ])
         #expect(greeter.status == 1, "\(greeter.stdout)\(greeter.stderr)")
         #expect(greeter.stdout.contains("failure: effect greetLater failed: greeting: offline"), "\(greeter.stdout)")
         let greetText = try String(contentsOfFile: directory + "/greet.transcript", encoding: .utf8)
-        #expect(greetText.contains("> :stub greeting fail \"offline\"\n") && greetText.hasSuffix("> :fx none-failed\n"), "\(greetText)")
+        #expect(
+            greetText.contains("> :stub greeting fail \"offline\"\n") && greetText.hasSuffix("> :fx none-failed\n"),
+            "\(greetText)")
         #expect(try storesh(["test", directory + "/greet.transcript"]).status == 1)
-        let faulty = try storesh(["explore", "--plugin", "Faulty", "--actions", "increment,crashLater", "--seed", "1", "--runs", "50", "--out", directory + "/faulty.transcript"])
+        let faulty = try storesh([
+            "explore", "--plugin", "Faulty", "--actions", "increment,crashLater", "--seed", "1", "--runs", "50",
+            "--out", directory + "/faulty.transcript",
+        ])
         #expect(faulty.status == 1)
-        #expect(faulty.stdout.contains("failure: the model crashed: SIGILL: Unexpectedly found nil while unwrapping an Optional value, Faulty.swift:"), "\(faulty.stdout)")
+        #expect(
+            faulty.stdout.contains(
+                "failure: the model crashed: SIGILL: Unexpectedly found nil while unwrapping an Optional value, Faulty.swift:"
+            ), "\(faulty.stdout)")
         #expect(faulty.stdout.contains("   1  crashLater 0\n   2  :advance 1ms  <- fails here\n"), "\(faulty.stdout)")
         let crashed = try storesh(["test", directory + "/faulty.transcript"])
-        #expect(crashed.status == 1 && crashed.stdout.contains("crashed while running effect #1 crashLater"), "\(crashed.stdout)")
+        #expect(
+            crashed.status == 1 && crashed.stdout.contains("crashed while running effect #1 crashLater"),
+            "\(crashed.stdout)")
         let unknown = try storesh(["explore", "--plugin", "Faulty", "--actions", "increment,nosuch"])
-        #expect(unknown.status == 2 && unknown.stderr.contains("faulty.faulty has no action 'nosuch'; its actions: increment, add,"), "\(unknown.stderr)")
+        #expect(
+            unknown.status == 2
+                && unknown.stderr.contains("faulty.faulty has no action 'nosuch'; its actions: increment, add,"),
+            "\(unknown.stderr)")
     }
 
     /// A transcript that cannot be written (a full disk) is an error saying why; the
@@ -163,11 +202,17 @@ import Testing
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let old = "# an earlier find\n> :load ../lib/libplanted.so\n"
         try old.write(toFile: out + "/deep.transcript", atomically: true, encoding: .utf8)
-        let run = try storesh(["explore", "--plugin", directory + "/lib/libplanted.so", "--model", "planted.deep", "--seed", "7", "--runs", "300",
-                               "--steps", "40", "--out", out + "/deep.transcript"],
-                              environment: ["LD_PRELOAD": faultShim, "STORESH_FAULT_PATH": out])
+        let run = try storesh(
+            [
+                "explore", "--plugin", directory + "/lib/libplanted.so", "--model", "planted.deep", "--seed", "7",
+                "--runs", "300",
+                "--steps", "40", "--out", out + "/deep.transcript",
+            ],
+            environment: ["LD_PRELOAD": faultShim, "STORESH_FAULT_PATH": out])
         #expect(run.status == 1, "a failure was found: \(run.stderr)")
-        #expect(run.stderr.contains("storesh explore: cannot write \(out)/deep.transcript: No space left on device"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("storesh explore: cannot write \(out)/deep.transcript: No space left on device"),
+            "\(run.stderr)")
         #expect(run.stdout.contains("shrunk to 5 steps"), "the report is not lost: \(run.stdout)")
         #expect(!run.stdout.contains("wrote "))
         #expect(try String(contentsOfFile: out + "/deep.transcript", encoding: .utf8) == old)
@@ -176,7 +221,8 @@ import Testing
     @Test func mistakesInTheOptionsAreUsageErrors() throws {
         let bad = try storesh(["explore", "--invariant", "balance >="])
         #expect(bad.status == 2)
-        #expect(bad.stderr.contains("--invariant 'balance >=': column 11: expected a value after '>='"), "\(bad.stderr)")
+        #expect(
+            bad.stderr.contains("--invariant 'balance >=': column 11: expected a value after '>='"), "\(bad.stderr)")
         #expect(try storesh(["explore", "--runs", "0"]).status == 2)
         let missing = try storesh(["explore", "--plugin", "/nonexistent/libx.so"])
         #expect(missing.status == 2)

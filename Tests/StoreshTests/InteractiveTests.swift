@@ -27,7 +27,7 @@ struct InteractiveTests {
         let second = try PseudoTerminal([], environment: ["STORESH_HISTORY": history])
         #expect(second.expect("counter> "))
         let mark = second.mark
-        second.type("\u{1B}[A\r") // up arrow, Enter
+        second.type("\u{1B}[A\r")  // up arrow, Enter
         #expect(second.expect("setCount 7: state changed", since: mark), "\(second.transcript)")
     }
 
@@ -45,7 +45,7 @@ struct InteractiveTests {
         #expect(shell.expect("auth> "))
         shell.type("authenticate user: \"bo\", password: \"open sesame\"\r")
         #expect(shell.expect("1 effect started"))
-        shell.type("sig") // half a line, and no Enter: the effect lands meanwhile
+        shell.type("sig")  // half a line, and no Enter: the effect lands meanwhile
         let mark = shell.mark
         #expect(shell.expect("emitted succeed user: \"bo\"", since: mark, timeout: 5), "\(shell.transcript)")
         #expect(shell.expect("auth> sig", since: mark), "the prompt and the half-typed line are drawn again")
@@ -73,7 +73,10 @@ struct InteractiveTests {
     @Test func aHistoryPathThatIsNotAHistoryFileIsLeftAloneWithAWarning() throws {
         let notLibedit = try temporaryFile("notes.txt", "my notes\n")
         let directory = (notLibedit as NSString).deletingLastPathComponent
-        for (path, why) in [("/dev/full", "is not a regular file"), ("/dev/zero", "is not a regular file"), (directory, "is not a regular file"), (notLibedit, "was not written by libedit")] {
+        for (path, why) in [
+            ("/dev/full", "is not a regular file"), ("/dev/zero", "is not a regular file"),
+            (directory, "is not a regular file"), (notLibedit, "was not written by libedit"),
+        ] {
             let shell = try PseudoTerminal([], environment: ["STORESH_HISTORY": path])
             #expect(shell.expect("storesh: warning: history file \(path) \(why)"), "\(shell.transcript)")
             #expect(shell.expect("counter> "))
@@ -89,7 +92,7 @@ struct InteractiveTests {
 
     @Test func aHistoryFileThatCannotBeWrittenIsReportedOnce() throws {
         let directory = URL(fileURLWithPath: try temporaryFile("x", "")).deletingLastPathComponent()
-        let missing = directory.appendingPathComponent("gone/history").path // its directory is removed below
+        let missing = directory.appendingPathComponent("gone/history").path  // its directory is removed below
         let shell = try PseudoTerminal([], environment: ["STORESH_HISTORY": missing])
         #expect(shell.expect("counter> "))
         try FileManager.default.removeItem(at: directory.appendingPathComponent("gone"))
@@ -97,30 +100,42 @@ struct InteractiveTests {
         #expect(shell.expect("increment: state changed"))
         shell.type("increment\r")
         #expect(shell.expect("count: 1 → 2"), "\(shell.transcript)")
-        #expect(shell.transcript.components(separatedBy: "cannot write history file \(missing)").count == 2, "reported once: \(shell.transcript)")
+        #expect(
+            shell.transcript.components(separatedBy: "cannot write history file \(missing)").count == 2,
+            "reported once: \(shell.transcript)")
     }
 
     /// libedit truncated the history file and then ignored its write errors: on a full disk
     /// the old entries were lost without a word.
     @Test func aFullDiskKeepsTheHistoryFileWholeAndSaysSoOnce() throws {
         let path = try temporaryFile("history", "_HiStOrY_V2_\nsetCount\\0405\nincrement\n")
-        let shell = try PseudoTerminal([], environment: [
-            "STORESH_HISTORY": path, "LD_PRELOAD": faultShim, "STORESH_FAULT_PATH": path, "STORESH_FAULT_AFTER": "20",
-        ])
+        let shell = try PseudoTerminal(
+            [],
+            environment: [
+                "STORESH_HISTORY": path, "LD_PRELOAD": faultShim, "STORESH_FAULT_PATH": path,
+                "STORESH_FAULT_AFTER": "20",
+            ])
         #expect(shell.expect("counter> "))
         shell.type("decrement\r")
         #expect(shell.expect("decrement: state changed"))
         shell.type("decrement\r")
         #expect(shell.expect("count: -1 → -2"), "\(shell.transcript)")
-        #expect(shell.transcript.components(separatedBy: "cannot write history file \(path): No space left on device").count == 2, "reported once: \(shell.transcript)")
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == "_HiStOrY_V2_\nsetCount\\0405\nincrement\n", "the old history is whole")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent).filter { $0.hasSuffix(".tmp") }
+        #expect(
+            shell.transcript.components(separatedBy: "cannot write history file \(path): No space left on device").count
+                == 2, "reported once: \(shell.transcript)")
+        #expect(
+            try String(contentsOfFile: path, encoding: .utf8) == "_HiStOrY_V2_\nsetCount\\0405\nincrement\n",
+            "the old history is whole")
+        let leftovers = try FileManager.default.contentsOfDirectory(
+            atPath: (path as NSString).deletingLastPathComponent
+        ).filter { $0.hasSuffix(".tmp") }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
     @Test func unicodeTypedAtThePromptIsSentExactly() throws {
         // LANG is unset here on purpose: storesh must not depend on the caller's locale.
-        let shell = try PseudoTerminal(["--plugin", "Todos"], environment: ["STORESH_HISTORY": history, "LANG": "", "LC_ALL": ""])
+        let shell = try PseudoTerminal(
+            ["--plugin", "Todos"], environment: ["STORESH_HISTORY": history, "LANG": "", "LC_ALL": ""])
         #expect(shell.expect("todos> "))
         shell.type("add title: \"café ✓ 日本 🎉\", priority: 1\r")
         #expect(shell.expect("state changed"), "\(shell.transcript)")
@@ -147,17 +162,22 @@ struct InteractiveTests {
 
     @Test func ctrlCStopsALongScriptAndKeepsTheSession() throws {
         // The :state on line 2 says the script is under way before Ctrl-C is pressed.
-        let script = try temporaryFile("long.storesh", "increment\n:state\n" + String(repeating: "increment\n", count: 300_000))
+        let script = try temporaryFile(
+            "long.storesh", "increment\n:state\n" + String(repeating: "increment\n", count: 300_000))
         let shell = try PseudoTerminal(["--quiet", "-i", "-f", script], environment: ["STORESH_HISTORY": history])
         #expect(shell.expect("count: 1"), "\(shell.transcript)")
         shell.type("\u{3}")
-        #expect(shell.expect("error: interrupted (Ctrl-C): the script stops before this line", timeout: 20), "\(shell.transcript.suffix(500))")
+        #expect(
+            shell.expect("error: interrupted (Ctrl-C): the script stops before this line", timeout: 20),
+            "\(shell.transcript.suffix(500))")
         #expect(shell.expect("counter> "), "the prompt, with the session")
         settle(shell)
         let mark = shell.mark
         shell.type(":expect count != 300001\r:state\r")
         #expect(shell.expect("count: ", since: mark), "\(shell.transcript.suffix(300))")
-        #expect(!shell.transcript.contains("expectation failed"), "the script did not run to its end: \(shell.transcript.suffix(300))")
+        #expect(
+            !shell.transcript.contains("expectation failed"),
+            "the script did not run to its end: \(shell.transcript.suffix(300))")
     }
 
     @Test func ctrlCStopsAWait() throws {
@@ -167,7 +187,7 @@ struct InteractiveTests {
         shell.type("resetLater\r")
         #expect(shell.expect("1 effect started"), "\(shell.transcript)")
         #expect(shell.expect("composite> ", after: "1 effect started"))
-        settle(shell) // the editor is raw again; keys typed before that can be lost
+        settle(shell)  // the editor is raw again; keys typed before that can be lost
         shell.type(":wait 10s\r")
         #expect(shell.expect(":wait 10s\r\n"), "the editor took the line: the wait is under way")
         shell.pump(milliseconds: 200)

@@ -15,7 +15,7 @@ struct JournalTrustTests {
         #expect(try storesh(["--journal", journal, "-c", "setCount 5", "-c", "increment"]).status == 0)
         let handle = try #require(FileHandle(forWritingAtPath: journal))
         handle.seekToEndOfFile()
-        handle.write(Data("1234abcd A counter.coun".utf8)) // storesh died mid-write
+        handle.write(Data("1234abcd A counter.coun".utf8))  // storesh died mid-write
         try handle.close()
         let first = try storesh(["--resume", journal, "-c", "increment"])
         #expect(first.stderr.contains("the last record was cut short"))
@@ -29,13 +29,22 @@ struct JournalTrustTests {
         let journal = try temporaryPath("j")
         let script = try temporaryFile("s.storesh", (1...3000).map { "setCount \($0)\n" }.joined())
         // A file-size limit of 8 KiB stands in for a full disk (the write fails with EFBIG).
-        let full = try run("/bin/sh", ["-c", "trap '' XFSZ; ulimit -f 16; exec \"$0\" \"$@\"", storeshBinary, "--journal", journal, "-f", script], input: Data())
+        let full = try run(
+            "/bin/sh",
+            [
+                "-c", "trap '' XFSZ; ulimit -f 16; exec \"$0\" \"$@\"", storeshBinary, "--journal", journal, "-f",
+                script,
+            ], input: Data())
         #expect(full.status == 1, "a journal that could not be written makes the run fail")
-        #expect(full.stderr.contains("error: cannot write to journal \(journal): File too large; nothing was done"), "\(full.stderr.prefix(500))")
+        #expect(
+            full.stderr.contains("error: cannot write to journal \(journal): File too large; nothing was done"),
+            "\(full.stderr.prefix(500))")
         let accepted = full.stdout.split(separator: "\n").filter { $0.hasSuffix("state changed") }.count
         #expect(accepted > 0 && accepted < 3000)
         let resumed = try storesh(["--resume", journal, "-c", ":state count"])
-        #expect(resumed.stdout.hasSuffix("\n\(accepted)\n"), "the last acknowledged action is the last one in the journal: \(resumed.stdout) \(resumed.stderr)")
+        #expect(
+            resumed.stdout.hasSuffix("\n\(accepted)\n"),
+            "the last acknowledged action is the last one in the journal: \(resumed.stdout) \(resumed.stderr)")
     }
 
     @Test func aJournalThatIsNotAFileIsRefused() throws {
@@ -49,16 +58,22 @@ struct JournalTrustTests {
     @Test func aJournalThatCannotBeResumedSaysWhy() throws {
         let devNull = try storesh(["--resume", "/dev/null", "-c", "increment"])
         #expect(devNull.status == 2)
-        #expect(devNull.stderr == "storesh: cannot use /dev/null as a journal: it is not a regular file (to go on from it, add --journal FILE)\n")
+        #expect(
+            devNull.stderr
+                == "storesh: cannot use /dev/null as a journal: it is not a regular file (to go on from it, add --journal FILE)\n"
+        )
         let missing = try storesh(["--resume", "/nonexistent/session.journal", "-c", "increment"])
         #expect(missing.status == 2)
-        #expect(missing.stderr == "storesh: cannot read journal /nonexistent/session.journal: No such file or directory\n")
+        #expect(
+            missing.stderr == "storesh: cannot read journal /nonexistent/session.journal: No such file or directory\n")
         let directory = URL(fileURLWithPath: try temporaryFile("x", "")).deletingLastPathComponent().path
         let notAFile = try storesh(["--resume", directory, "-c", "increment"])
         #expect(notAFile.stderr == "storesh: cannot read journal \(directory): it is a directory\n")
         // An empty journal read from a device resumes nothing, and goes on in a file.
         let copy = try temporaryPath("copy.journal")
-        let fresh = try storesh(["--plugin", "Counter", "--resume", "/dev/null", "--journal", copy, "-c", "increment", "-c", ":state count"])
+        let fresh = try storesh([
+            "--plugin", "Counter", "--resume", "/dev/null", "--journal", copy, "-c", "increment", "-c", ":state count",
+        ])
         #expect(fresh.status == 0, "\(fresh.stderr)")
         #expect(fresh.stdout.hasSuffix("\n1\n"), "\(fresh.stdout)")
     }
@@ -68,9 +83,14 @@ struct JournalTrustTests {
     @Test func pluginsAndTheModelGivenBesideResumeAreJournaled() throws {
         let journal = try temporaryPath("session.journal")
         #expect(try storesh(["--journal", journal, "-c", "setCount 3"]).status == 0)
-        let more = try storesh(["--plugin", "Counter", "--plugin", "Todos", "--model", "todos.todos", "--resume", journal, "-c", "add \"milk\", 1"])
+        let more = try storesh([
+            "--plugin", "Counter", "--plugin", "Todos", "--model", "todos.todos", "--resume", journal, "-c",
+            "add \"milk\", 1",
+        ])
         #expect(more.status == 0, "\(more.stderr)")
-        let again = try storesh(["--resume", journal, "-c", ":state added", "-c", ":use counter.counter", "-c", ":state count"])
+        let again = try storesh([
+            "--resume", journal, "-c", ":state added", "-c", ":use counter.counter", "-c", ":state count",
+        ])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.hasSuffix("\n1\n3\n"), "\(again.stdout)")
         // Resuming with the same plugin named again adds nothing to the journal.
@@ -85,7 +105,8 @@ struct JournalTrustTests {
     @Test func aJournalWhosePluginFileIsGoneResumesWithThePluginOfThatName() throws {
         let directory = URL(fileURLWithPath: try temporaryFile("x", "")).deletingLastPathComponent().path
         let moved = directory + "/libCounter.so"
-        let built = URL(fileURLWithPath: storeshBinary).deletingLastPathComponent().path + "/libStoreshExampleCounter.so"
+        let built =
+            URL(fileURLWithPath: storeshBinary).deletingLastPathComponent().path + "/libStoreshExampleCounter.so"
         try FileManager.default.copyItem(atPath: built, toPath: moved)
         let journal = try temporaryPath("moved.journal")
         #expect(try storesh(["--plugin", moved, "--journal", journal, "-c", "setCount 4"]).status == 0)
@@ -93,7 +114,10 @@ struct JournalTrustTests {
         let resumed = try storesh(["--resume", journal, "-c", "increment", "-c", ":state count"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stdout.hasSuffix("\n5\n"), "\(resumed.stdout)")
-        #expect(resumed.stderr.contains("warning: \(journal):2: \(moved) is not there; going on with counter 1.0.0 from \(built)"), "\(resumed.stderr)")
+        #expect(
+            resumed.stderr.contains(
+                "warning: \(journal):2: \(moved) is not there; going on with counter 1.0.0 from \(built)"),
+            "\(resumed.stderr)")
         // No plugin of that name in the search path: an error that says both.
         let ghost = directory + "/libGhost.so"
         try FileManager.default.copyItem(atPath: built, toPath: ghost)
@@ -102,25 +126,34 @@ struct JournalTrustTests {
         try FileManager.default.removeItem(atPath: ghost)
         let lost = try storesh(["--resume", haunted, "-c", ":state count"])
         #expect(lost.status == 1)
-        #expect(lost.stderr.contains("\(haunted):2: error: cannot resume: \(ghost) is not there, and no plugin named 'Ghost' stands in for it"), "\(lost.stderr)")
+        #expect(
+            lost.stderr.contains(
+                "\(haunted):2: error: cannot resume: \(ghost) is not there, and no plugin named 'Ghost' stands in for it"
+            ), "\(lost.stderr)")
     }
 
     @Test func anEmptyFileIsANewJournalButASessionIsNotOverwritten() throws {
-        let journal = try temporaryFile("j", "") // as mktemp leaves it
+        let journal = try temporaryFile("j", "")  // as mktemp leaves it
         #expect(try storesh(["--journal", journal, "-c", "setCount 3"]).status == 0)
         let again = try storesh(["--journal", journal, "-c", "increment"])
         #expect(again.status == 2)
         #expect(again.stderr.contains("\(journal) already holds a session"))
         #expect(again.stderr.contains("--resume \(journal)"))
-        #expect(try storesh(["--journal", journal, "--resume", journal, "-c", "increment"]).status == 0, "--journal X --resume X goes on with X")
+        #expect(
+            try storesh(["--journal", journal, "--resume", journal, "-c", "increment"]).status == 0,
+            "--journal X --resume X goes on with X")
         #expect(try storesh(["--resume", journal, "-c", ":state count"]).stdout.hasSuffix("\n4\n"))
     }
 
     @Test func aPluginPathWithSpacesSurvivesTheRoundTrip() throws {
-        let directory = URL(fileURLWithPath: try temporaryFile("x", "")).deletingLastPathComponent().appendingPathComponent("my plugins")
+        let directory = URL(fileURLWithPath: try temporaryFile("x", "")).deletingLastPathComponent()
+            .appendingPathComponent("my plugins")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let library = directory.appendingPathComponent("libCCounter.so").path
-        try FileManager.default.copyItem(atPath: URL(fileURLWithPath: storeshBinary).deletingLastPathComponent().appendingPathComponent("libStoreshExampleCCounter.so").path, toPath: library)
+        try FileManager.default.copyItem(
+            atPath: URL(fileURLWithPath: storeshBinary).deletingLastPathComponent().appendingPathComponent(
+                "libStoreshExampleCCounter.so"
+            ).path, toPath: library)
         let journal = directory.appendingPathComponent("j").path
         #expect(try storesh(["--plugin", library, "--journal", journal, "-c", "setCount 2"]).status == 0)
         let resumed = try storesh(["--resume", journal, "-c", ":state count"])
@@ -134,7 +167,8 @@ struct ScriptTrustTests {
     @Test func aLineThatIsNotUTF8StopsTheScriptWithFileLineColumn() throws {
         let bad = try temporaryFile("bad", "")
         try Data("setCount 5\n\u{FF}\n".utf8).write(to: URL(fileURLWithPath: bad))
-        try Data([0x73, 0x65, 0x74, 0x43, 0x6F, 0x75, 0x6E, 0x74, 0x20, 0x35, 0x0A, 0xFF, 0x0A]).write(to: URL(fileURLWithPath: bad))
+        try Data([0x73, 0x65, 0x74, 0x43, 0x6F, 0x75, 0x6E, 0x74, 0x20, 0x35, 0x0A, 0xFF, 0x0A]).write(
+            to: URL(fileURLWithPath: bad))
         let run = try storesh(["-f", bad])
         #expect(run.status == 2)
         #expect(run.stderr == "\(bad):2:1: error: not valid UTF-8 (byte 0xFF); the script stops here\n")
@@ -157,9 +191,13 @@ struct ScriptTrustTests {
     }
 
     @Test func devStdinAndProcessSubstitutionAreReadAsStreams() throws {
-        let viaDevStdin = try storesh(["--quiet", "-c", "increment", "-f", "/dev/stdin", "-c", ":state count"], input: "increment\nincrement\n")
+        let viaDevStdin = try storesh(
+            ["--quiet", "-c", "increment", "-f", "/dev/stdin", "-c", ":state count"], input: "increment\nincrement\n")
         #expect(viaDevStdin.stdout == "3\n")
-        let substituted = try run("/bin/bash", ["-c", "exec \"$0\" --quiet -f <(printf 'setCount 4\\nincrement\\n') -c ':state count'", storeshBinary], input: Data())
+        let substituted = try run(
+            "/bin/bash",
+            ["-c", "exec \"$0\" --quiet -f <(printf 'setCount 4\\nincrement\\n') -c ':state count'", storeshBinary],
+            input: Data())
         #expect(substituted.status == 0, "\(substituted.stderr)")
         #expect(substituted.stdout == "5\n")
     }
@@ -184,25 +222,31 @@ struct ScriptTrustTests {
         let run = try storesh(["--quiet"], input: long)
         #expect(run.status == 2)
         #expect(run.stdout == "1\n")
-        #expect(run.stderr == "<stdin>:3:1: error: line is longer than 1048576 bytes (the limit); the script stops here\n")
+        #expect(
+            run.stderr == "<stdin>:3:1: error: line is longer than 1048576 bytes (the limit); the script stops here\n")
         // Just under the limit: read whole, in linear time.
-        let big = try storesh(["--quiet"], input: "setCount " + String(repeating: " ", count: 1_000_000) + "5\n:state count\n")
+        let big = try storesh(
+            ["--quiet"], input: "setCount " + String(repeating: " ", count: 1_000_000) + "5\n:state count\n")
         #expect(big.stdout == "5\n", "\(big.stderr)")
     }
 
     @Test func anUnclosedBracketNamesWhereItOpenedAndDoesNotSwallowTheNextCommand() throws {
-        let script = try temporaryFile("u.storesh", "setCount [1,\n  2\n:state count\nincrement\nsetCount(\n  7)\nsetTags \"abc\n")
+        let script = try temporaryFile(
+            "u.storesh", "setCount [1,\n  2\n:state count\nincrement\nsetCount(\n  7)\nsetTags \"abc\n")
         let run = try storesh(["-f", script])
         #expect(run.status == 1)
-        #expect(run.stdout == "0\nincrement: state changed\nsetCount(\n  7): state changed\n", "the :state after the mistake ran")
-        #expect(run.stderr == """
-        \(script):1:10: error: this '[' is never closed (the next line starts a command)
-          setCount [1,
-                   ^
-        \(script):7:9: error: this quote is never closed (the script ends first)
-          setTags "abc
-                  ^
+        #expect(
+            run.stdout == "0\nincrement: state changed\nsetCount(\n  7): state changed\n",
+            "the :state after the mistake ran")
+        #expect(
+            run.stderr == """
+                \(script):1:10: error: this '[' is never closed (the next line starts a command)
+                  setCount [1,
+                           ^
+                \(script):7:9: error: this quote is never closed (the script ends first)
+                  setTags "abc
+                          ^
 
-        """)
+                """)
     }
 }

@@ -73,7 +73,7 @@ struct KeyboardTests {
             reader.signal()
         }.start()
         let answered = reader.wait(timeout: .now() + 2) == .success
-        if !answered { // let the blocked reader go, so the test ends
+        if !answered {  // let the blocked reader go, so the test ends
             terminal.type("x")
             reader.wait()
         }
@@ -91,7 +91,9 @@ struct KeyboardTests {
         let terminal = try Terminal()
         let keyboard = cel_open_keyboard(terminal.slave)
         defer { if keyboard != terminal.slave { close(keyboard) } }
-        #expect(fcntl(terminal.slave, F_GETFL) & O_NONBLOCK == 0, "stdin's flags are shared with the shell that started storesh")
+        #expect(
+            fcntl(terminal.slave, F_GETFL) & O_NONBLOCK == 0,
+            "stdin's flags are shared with the shell that started storesh")
         #expect(fcntl(keyboard, F_GETFL) & O_NONBLOCK != 0)
     }
 
@@ -117,7 +119,12 @@ struct KeyboardTests {
     @Test func aPipeIsReadAsItIs() throws {
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
-        defer { close(ends[0]); close(ends[1]) }
-        #expect(cel_open_keyboard(ends[0]) == ends[0], "nothing flushes a pipe, and a file opened anew would start at its beginning")
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
+        #expect(
+            cel_open_keyboard(ends[0]) == ends[0],
+            "nothing flushes a pipe, and a file opened anew would start at its beginning")
     }
 }

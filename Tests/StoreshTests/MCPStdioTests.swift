@@ -9,7 +9,10 @@ import Testing
         #"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)","params":\#(params)}"#
     }
 
-    static let initialize = request(1, "initialize", #"{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}"#)
+    static let initialize =
+        request(
+            1, "initialize",
+            #"{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}"#)
         + "\n" + #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#
 
     /// The messages storesh wrote, each parsed; fails the test on a line that is not JSON.
@@ -42,14 +45,18 @@ import Testing
             Self.request(5, "tools/call", #""send""#),
             deep,
             "[]",
-            Self.request(6, "tools/call", #"{"name":"send","arguments":{"action":"\#(longAction.replacingOccurrences(of: "\"", with: "\\\""))"}}"#),
+            Self.request(
+                6, "tools/call",
+                #"{"name":"send","arguments":{"action":"\#(longAction.replacingOccurrences(of: "\"", with: "\\\""))"}}"#
+            ),
         ] {
             input.append(Data((line + "\n").utf8))
         }
-        input.append(Data([0xFF, 0xFE, 0x7B, 0x0A])) // not UTF-8
-        input.append(Data(repeating: UInt8(ascii: "x"), count: (64 << 20) + 1)) // over the line limit
+        input.append(Data([0xFF, 0xFE, 0x7B, 0x0A]))  // not UTF-8
+        input.append(Data(repeating: UInt8(ascii: "x"), count: (64 << 20) + 1))  // over the line limit
         input.append(Data("\n".utf8))
-        input.append(Data((Self.request(7, "tools/call", #"{"name":"send","arguments":{"action":"increment"}}"#) + "\n").utf8))
+        input.append(
+            Data((Self.request(7, "tools/call", #"{"name":"send","arguments":{"action":"increment"}}"#) + "\n").utf8))
 
         let result = try run(storeshBinary, ["mcp", "--plugin", "Counter"], input: input)
         #expect(result.status == 0)
@@ -66,7 +73,10 @@ import Testing
 
     @Test func whatAPluginPrintsGoesToStandardError() throws {
         // In process, a plugin that prints writes to descriptor 1, which was the protocol's.
-        let input = Self.initialize + "\n" + Self.request(2, "tools/call", #"{"name":"send","arguments":{"action":"say \"hello from the plugin\""}}"#) + "\n"
+        let input =
+            Self.initialize + "\n"
+            + Self.request(2, "tools/call", #"{"name":"send","arguments":{"action":"say \"hello from the plugin\""}}"#)
+            + "\n"
         let result = try storesh(["mcp", "--in-process", "--plugin", unrulyPlugin], input: input)
         #expect(result.status == 0)
         let messages = Self.messages(result.stdout)
@@ -81,10 +91,16 @@ import Testing
         let served = try storesh(["mcp", "--in-process"], input: Self.initialize + "\n")
         #expect(served.status == 0)
         #expect(Self.answer(1, in: Self.messages(served.stdout)) != nil, "\(served.stderr)")
-        let missing = try storesh(["mcp", "--in-process"], input: Self.initialize + "\n", environment: ["STORESH_MCP": "/nonexistent/storesh-mcp"])
+        let missing = try storesh(
+            ["mcp", "--in-process"], input: Self.initialize + "\n",
+            environment: ["STORESH_MCP": "/nonexistent/storesh-mcp"])
         #expect(missing.status == 2 && missing.stdout.isEmpty)
-        #expect(missing.stderr == "storesh mcp: cannot run /nonexistent/storesh-mcp: No such file or directory\n", "\(missing.stderr)")
+        #expect(
+            missing.stderr == "storesh mcp: cannot run /nonexistent/storesh-mcp: No such file or directory\n",
+            "\(missing.stderr)")
         let usage = try storesh(["mcp", "--history-limit", "-1"], input: "")
-        #expect(usage.status == 2 && usage.stderr.contains("--history-limit must be 0"), "storesh checks the options before it hands over: \(usage.stderr)")
+        #expect(
+            usage.status == 2 && usage.stderr.contains("--history-limit must be 0"),
+            "storesh checks the options before it hands over: \(usage.stderr)")
     }
 }

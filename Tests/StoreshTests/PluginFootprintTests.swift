@@ -11,7 +11,9 @@ struct PluginFootprintTests {
     private var examplePlugins: [String] {
         let directory = URL(fileURLWithPath: storeshBinary).deletingLastPathComponent().path
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { $0.hasPrefix("libStoreshExample") && $0.hasSuffix(".so") }.sorted().map { directory + "/" + $0 }
+        return names.filter { $0.hasPrefix("libStoreshExample") && $0.hasSuffix(".so") }.sorted().map {
+            directory + "/" + $0
+        }
     }
 
     @Test func noExamplePluginNeedsFoundationNetworking() throws {
@@ -35,7 +37,8 @@ struct PluginFootprintTests {
         #expect(dynamic.status == 0, "readelf -d \(path): \(dynamic.stderr)")
         let needed = dynamic.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }
         #expect(!needed.isEmpty, "\(path) has a dynamic section")
-        #expect(!needed.contains { $0.contains("FoundationNetworking") || $0.contains("libcurl") },
-                "\(path) needs \(needed.filter { $0.contains("Networking") || $0.contains("curl") })")
+        #expect(
+            !needed.contains { $0.contains("FoundationNetworking") || $0.contains("libcurl") },
+            "\(path) needs \(needed.filter { $0.contains("Networking") || $0.contains("curl") })")
     }
 }

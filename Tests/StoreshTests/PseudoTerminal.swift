@@ -107,11 +107,20 @@ final class PseudoTerminal {
         var bracket = false
         for scalar in text.unicodeScalars {
             if escape {
-                if !bracket, scalar == "[" { bracket = true; continue }
-                if !bracket || (scalar.value >= 0x40 && scalar.value <= 0x7E) { escape = false; bracket = false }
+                if !bracket, scalar == "[" {
+                    bracket = true
+                    continue
+                }
+                if !bracket || (scalar.value >= 0x40 && scalar.value <= 0x7E) {
+                    escape = false
+                    bracket = false
+                }
                 continue
             }
-            if scalar == "\u{1B}" { escape = true; continue }
+            if scalar == "\u{1B}" {
+                escape = true
+                continue
+            }
             out.unicodeScalars.append(scalar)
         }
         return out

@@ -10,7 +10,8 @@ struct ReloadTests {
     /// Builds the C counter plugin with `edit` applied to its source (sed expressions).
     func build(_ edits: [(String, String)] = []) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         var source = try String(contentsOf: root.appendingPathComponent("plugins/CCounter/ccounter.c"), encoding: .utf8)
         for (old, new) in edits {
             #expect(source.contains(old), "the edit applies")
@@ -19,7 +20,8 @@ struct ReloadTests {
         let file = folder + "/ccounter-\(UUID()).c"
         try source.write(toFile: file, atomically: true, encoding: .utf8)
         let include = root.appendingPathComponent("Sources/CStorePlugin/include").path
-        let compiled = try run("/usr/bin/env", ["clang", "-shared", "-fPIC", "-I", include, "-o", library + ".new", file], input: Data())
+        let compiled = try run(
+            "/usr/bin/env", ["clang", "-shared", "-fPIC", "-I", include, "-o", library + ".new", file], input: Data())
         #expect(compiled.status == 0, "\(compiled.stderr)")
         // Replaced by a rename, as a build does: the running worker keeps its copy.
         #expect(rename(library + ".new", library) == 0)
@@ -36,8 +38,13 @@ struct ReloadTests {
         try build([("counter->count + 1", "counter->count + 2"), ("\"1.0.0\"", "\"2.0.0\"")])
         let mark = shell.mark
         shell.type(":reload\r")
-        #expect(shell.expect("reloaded ccounter 2.0.0 from \(library) (was 1.0.0); replayed ccounter.ccounter to 3", since: mark), "\(shell.transcript)")
-        #expect(shell.expect("count: 3 → 6", since: mark), "the diff between the old and the new state: \(shell.transcript)")
+        #expect(
+            shell.expect(
+                "reloaded ccounter 2.0.0 from \(library) (was 1.0.0); replayed ccounter.ccounter to 3", since: mark),
+            "\(shell.transcript)")
+        #expect(
+            shell.expect("count: 3 → 6", since: mark), "the diff between the old and the new state: \(shell.transcript)"
+        )
         shell.type("increment\r")
         #expect(shell.expect("count: 6 → 8", since: mark), "the new build handles new actions: \(shell.transcript)")
         shell.type(":log\r")
@@ -50,7 +57,8 @@ struct ReloadTests {
         #expect(shell.expect("ccounter> "))
         shell.type("setCount 4\r")
         #expect(shell.expect("count: 0 → 4"))
-        try Data("not a library".utf8).write(to: URL(fileURLWithPath: library), options: .atomic) // a new file, as linkers write
+        // a new file, as linkers write
+        try Data("not a library".utf8).write(to: URL(fileURLWithPath: library), options: .atomic)
         let mark = shell.mark
         shell.type(":reload\r")
         #expect(shell.expect("cannot reload ccounter:", since: mark), "\(shell.transcript)")
@@ -68,7 +76,10 @@ struct ReloadTests {
         try build([("return set_count(counter, counter->count + 1, result);", "abort();")])
         let mark = shell.mark
         shell.type(":reload\r")
-        #expect(shell.expect("replaying action 1 (increment) in the new build of ccounter.ccounter failed: ccounter.ccounter crashed while replaying 'increment' (SIGABRT", since: mark), "\(shell.transcript)")
+        #expect(
+            shell.expect(
+                "replaying action 1 (increment) in the new build of ccounter.ccounter failed: ccounter.ccounter crashed while replaying 'increment' (SIGABRT",
+                since: mark), "\(shell.transcript)")
         shell.type("increment\r")
         #expect(shell.expect("count: 1 → 2", since: mark), "the old build goes on: \(shell.transcript)")
     }

@@ -7,10 +7,13 @@ import Testing
 @Suite("storesh new")
 struct ScaffoldTests {
     /// The checkout these tests run in (storesh's own sources, for --local and the C template).
-    let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
 
     func freshPath(_ name: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("storesh-new-\(UUID())").appendingPathComponent(name).path
+        FileManager.default.temporaryDirectory.appendingPathComponent("storesh-new-\(UUID())").appendingPathComponent(
+            name
+        ).path
     }
 
     @Test func aCPluginBuildsWithItsMakefileAndPassesItsTranscript() throws {
@@ -19,9 +22,12 @@ struct ScaffoldTests {
         #expect(made.status == 0, "\(made.stderr)")
         #expect(made.stdout.contains("make -C \(path)"))
         let include = try storesh(["--include-dir"])
-        #expect(FileManager.default.fileExists(atPath: include.stdout.trimmingCharacters(in: .whitespacesAndNewlines) + "/storeplugin.h"))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: include.stdout.trimmingCharacters(in: .whitespacesAndNewlines) + "/storeplugin.h"))
         // The toolchain's clang: a Swift toolchain always has it, a fresh machine may have no cc.
-        let build = try run("/usr/bin/env", ["make", "-C", path, "CC=clang", "STORESH=\(storeshBinary)"], input: Data())
+        let build = try run(
+            "/usr/bin/env", ["make", "-C", path, "CC=clang", "STORESH=\(storeshBinary)"], input: Data())
         #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
         let test = try storesh(["test", "--plugin-path", path, path + "/Gadget.transcript"])
         #expect(test.status == 0, "\(test.stdout)\(test.stderr)")
@@ -33,13 +39,21 @@ struct ScaffoldTests {
         let made = try storesh(["new", "Widget", "--path", path, "--local", checkout])
         #expect(made.status == 0, "\(made.stderr)")
         let manifest = try String(contentsOfFile: path + "/Package.swift", encoding: .utf8)
-        #expect(manifest.contains(".package(path: \"\(URL(fileURLWithPath: checkout).standardizedFileURL.path)\", traits: [\"PrebuiltMacros\"])"), "\(manifest)")
+        #expect(
+            manifest.contains(
+                ".package(path: \"\(URL(fileURLWithPath: checkout).standardizedFileURL.path)\", traits: [\"PrebuiltMacros\"])"
+            ), "\(manifest)")
         let identity = URL(fileURLWithPath: checkout).standardizedFileURL.lastPathComponent
-        #expect(manifest.contains(".product(name: \"StorePlugin\", package: \"\(identity)\")"), "SwiftPM names a path dependency by its folder")
+        #expect(
+            manifest.contains(".product(name: \"StorePlugin\", package: \"\(identity)\")"),
+            "SwiftPM names a path dependency by its folder")
         #expect(manifest.contains(#".library(name: "Widget", type: .dynamic, targets: ["Widget"])"#))
         let source = try String(contentsOfFile: path + "/Sources/Widget/Widget.swift", encoding: .utf8)
         #expect(source.contains("@PluginActions"))
-        let byURL = try storesh(["new", "Widget", "--path", freshPath("Widget"), "--url", "https://example.com/storesh.git", "--from", "1.2.0"])
+        let byURL = try storesh([
+            "new", "Widget", "--path", freshPath("Widget"), "--url", "https://example.com/storesh.git", "--from",
+            "1.2.0",
+        ])
         #expect(byURL.status == 0, "\(byURL.stderr)")
     }
 
@@ -54,8 +68,12 @@ struct ScaffoldTests {
         #expect(made.status == 0, "\(made.stderr)")
         let tool = URL(fileURLWithPath: checkout).standardizedFileURL.path + "/.build/debug/StorePluginMacros-tool"
         #expect(FileManager.default.isExecutableFile(atPath: tool), "the tests run on a build that made the macro tool")
-        #expect(made.stdout.contains("(its macros come prebuilt: \(tool), so its first build compiles no swift-syntax)\n"), "\(made.stdout)")
-        #expect(try String(contentsOfFile: path + "/Package.swift", encoding: .utf8).contains(#"traits: ["PrebuiltMacros"]),"#))
+        #expect(
+            made.stdout.contains("(its macros come prebuilt: \(tool), so its first build compiles no swift-syntax)\n"),
+            "\(made.stdout)")
+        #expect(
+            try String(contentsOfFile: path + "/Package.swift", encoding: .utf8).contains(
+                #"traits: ["PrebuiltMacros"]),"#))
 
         let unbuilt = freshPath("checkout")
         try FileManager.default.createDirectory(atPath: unbuilt, withIntermediateDirectories: true)
@@ -63,15 +81,25 @@ struct ScaffoldTests {
         let slow = freshPath("Slow")
         let fromSource = try storesh(["new", "Slow", "--path", slow, "--local", unbuilt])
         #expect(fromSource.status == 0, "\(fromSource.stderr)")
-        #expect(fromSource.stdout.contains("(its first build also compiles swift-syntax for the macros: minutes more)\n"), "\(fromSource.stdout)")
+        #expect(
+            fromSource.stdout.contains("(its first build also compiles swift-syntax for the macros: minutes more)\n"),
+            "\(fromSource.stdout)")
         let manifest = try String(contentsOfFile: slow + "/Package.swift", encoding: .utf8)
-        #expect(manifest.contains(".package(path: \"\(URL(fileURLWithPath: unbuilt).standardizedFileURL.path)\", traits: [\"MacrosFromSource\"]),"), "\(manifest)")
+        #expect(
+            manifest.contains(
+                ".package(path: \"\(URL(fileURLWithPath: unbuilt).standardizedFileURL.path)\", traits: [\"MacrosFromSource\"]),"
+            ), "\(manifest)")
 
         let remote = freshPath("Remote")
-        let byURL = try storesh(["new", "Remote", "--path", remote, "--url", "https://example.com/storesh.git", "--from", "1.2.0"])
+        let byURL = try storesh([
+            "new", "Remote", "--path", remote, "--url", "https://example.com/storesh.git", "--from", "1.2.0",
+        ])
         #expect(byURL.stdout.contains("minutes more"), "\(byURL.stdout)")
         let remoteManifest = try String(contentsOfFile: remote + "/Package.swift", encoding: .utf8)
-        #expect(remoteManifest.contains(#".package(url: "https://example.com/storesh.git", from: "1.2.0", traits: ["MacrosFromSource"]),"#), "\(remoteManifest)")
+        #expect(
+            remoteManifest.contains(
+                #".package(url: "https://example.com/storesh.git", from: "1.2.0", traits: ["MacrosFromSource"]),"#),
+            "\(remoteManifest)")
     }
 
     @Test func badNamesAndTakenPathsAreRefusedWithWhy() throws {
@@ -88,8 +116,12 @@ struct ScaffoldTests {
         #expect(notACheckout.stderr.contains("is not a storesh checkout"), "\(notACheckout.stderr)")
         let unwritable = try storesh(["new", "Blocked", "--c", "--path", "/dev/null/Blocked", "--local", checkout])
         #expect(unwritable.status == 1)
-        #expect(unwritable.stderr.hasPrefix("storesh new: cannot write the package in /dev/null/Blocked: "), "\(unwritable.stderr)")
-        #expect(unwritable.stderr.hasSuffix(": Not a directory\n"), "the system's reason, not Foundation's dump: \(unwritable.stderr)")
+        #expect(
+            unwritable.stderr.hasPrefix("storesh new: cannot write the package in /dev/null/Blocked: "),
+            "\(unwritable.stderr)")
+        #expect(
+            unwritable.stderr.hasSuffix(": Not a directory\n"),
+            "the system's reason, not Foundation's dump: \(unwritable.stderr)")
     }
 
     /// The identifiers of Swift code, without its comments and string literals.
@@ -106,21 +138,31 @@ struct ScaffoldTests {
     @Test func namesThatWouldNotBuildAreRefusedForASwiftPlugin() throws {
         let path = freshPath("Zq")
         #expect(try storesh(["new", "Zq", "--path", path, "--local", checkout]).status == 0)
-        let code = try String(contentsOfFile: path + "/Package.swift", encoding: .utf8) + "\n" + String(contentsOfFile: path + "/Sources/Zq/Zq.swift", encoding: .utf8)
+        let code =
+            try String(contentsOfFile: path + "/Package.swift", encoding: .utf8) + "\n"
+            + String(contentsOfFile: path + "/Sources/Zq/Zq.swift", encoding: .utf8)
         let used = identifiers(in: code).subtracting(["Zq", "zqModel"])
         #expect(used.contains("Update") && used.contains("PluginModel") && used.count > 40, "\(used.sorted())")
         // storesh's own targets, from its Package.swift: `storesh new Counter` made a package
         // SwiftPM refused ("multiple packages declare targets with a conflicting name").
         let manifest = try String(contentsOfFile: checkout + "/Package.swift", encoding: .utf8)
-        let targets = manifest.matches(of: /\.(?:target|executableTarget|testTarget|macro|systemLibrary)\(\s*name:\s*"([A-Za-z][A-Za-z0-9]*)"/).map { String($0.output.1) }
-        #expect(targets.contains("StoreshExampleCounter") && targets.contains("StoreValue") && targets.count > 25, "\(targets)")
+        let targets = manifest.matches(
+            of: /\.(?:target|executableTarget|testTarget|macro|systemLibrary)\(\s*name:\s*"([A-Za-z][A-Za-z0-9]*)"/
+        ).map { String($0.output.1) }
+        #expect(
+            targets.contains("StoreshExampleCounter") && targets.contains("StoreValue") && targets.count > 25,
+            "\(targets)")
         // A lowercase name is made a type name first (`count` → `Count`), so the names to
         // refuse are the ones with a capital.
         let typeNames = used.filter { $0.first!.isUppercase }
-        for name in typeNames.sorted() + targets.filter({ $0.first!.isUppercase }) + ["Protocol", "Self", "Error", "String", "OpenCombine", "ArgumentParser", "action", "update"] {
+        for name in typeNames.sorted() + targets.filter({ $0.first!.isUppercase }) + [
+            "Protocol", "Self", "Error", "String", "OpenCombine", "ArgumentParser", "action", "update",
+        ] {
             let refused = try storesh(["new", name, "--path", freshPath(name), "--local", checkout])
             #expect(refused.status == 2, "\(name) was taken: \(refused.stdout)")
-            #expect(refused.stderr.contains("the package made for it would not build; choose another name"), "\(name): \(refused.stderr)")
+            #expect(
+                refused.stderr.contains("the package made for it would not build; choose another name"),
+                "\(name): \(refused.stderr)")
         }
         let plainC = try storesh(["new", "Update", "--c", "--path", freshPath("Update"), "--local", checkout])
         #expect(plainC.status == 0, "the C template uses the name only in text: \(plainC.stderr)")
@@ -136,18 +178,24 @@ struct ScaffoldTests {
             let made = try storesh(["new", name, "--path", path, "--local", checkout])
             #expect(made.status == 0, "\(name): \(made.stderr)")
             let manifest = try String(contentsOfFile: path + "/Package.swift", encoding: .utf8)
-            #expect(manifest.contains(".library(name: \"\(name)\", type: .dynamic, targets: [\"\(name)\"])"), "\(manifest)")
+            #expect(
+                manifest.contains(".library(name: \"\(name)\", type: .dynamic, targets: [\"\(name)\"])"), "\(manifest)")
         }
         let path = freshPath("library")
         let lowercase = try storesh(["new", "library", "--path", path, "--local", checkout])
         #expect(lowercase.status == 0, "\(lowercase.stderr)")
-        #expect(lowercase.stdout.hasPrefix("'library' is not a type name: the plugin is Library, its model 'library'\n"), "\(lowercase.stdout)")
+        #expect(
+            lowercase.stdout.hasPrefix("'library' is not a type name: the plugin is Library, its model 'library'\n"),
+            "\(lowercase.stdout)")
         let source = try String(contentsOfFile: path + "/Sources/Library/Library.swift", encoding: .utf8)
         #expect(source.contains("struct Library: ModelProtocol"))
         #expect(source.contains("PluginModel.observable(\"library\""))
         let taken = try storesh(["new", "action", "--path", freshPath("action"), "--local", checkout])
         #expect(taken.status == 2)
-        #expect(taken.stderr.contains("'Action' is a name the new plugin's code already uses ('action' names the Swift type Action)"), "\(taken.stderr)")
+        #expect(
+            taken.stderr.contains(
+                "'Action' is a name the new plugin's code already uses ('action' names the Swift type Action)"),
+            "\(taken.stderr)")
         let example = try storesh(["new", "StoreshExampleShop", "--path", freshPath("Shop"), "--local", checkout])
         #expect(example.status == 2)
         #expect(example.stderr.contains("which names storesh's example plugins"), "\(example.stderr)")
@@ -158,26 +206,32 @@ struct ScaffoldTests {
     /// transcript loads its plugin relative to itself, so `test it` needs no flags.
     @Test func thePrintedCommandsNameThisStoreshWhenThePathHasNone() throws {
         let path = freshPath("Gizmo")
-        let bare = try storesh(["new", "Gizmo", "--c", "--path", path, "--local", checkout], environment: ["PATH": "/usr/bin:/bin"])
+        let bare = try storesh(
+            ["new", "Gizmo", "--c", "--path", path, "--local", checkout], environment: ["PATH": "/usr/bin:/bin"])
         #expect(bare.status == 0, "\(bare.stderr)")
         let program = URL(fileURLWithPath: storeshBinary).resolvingSymlinksInPath().path
         #expect(bare.stdout.contains("try it:    \(program) --plugin-path \(path) --plugin Gizmo\n"), "\(bare.stdout)")
         #expect(bare.stdout.contains("test it:   \(program) test \(path)/Gizmo.transcript\n"), "\(bare.stdout)")
         #expect(bare.stdout.contains("storesh is not on your PATH"))
         let makefile = try String(contentsOfFile: path + "/Makefile", encoding: .utf8)
-        #expect(makefile.contains("STORESH ?= \(program)\n"), "make -C DIR ran 'storesh --include-dir', not found: \(makefile)")
+        #expect(
+            makefile.contains("STORESH ?= \(program)\n"),
+            "make -C DIR ran 'storesh --include-dir', not found: \(makefile)")
         let transcript = try String(contentsOfFile: path + "/Gizmo.transcript", encoding: .utf8)
         #expect(transcript.contains("> :load libGizmo.so\n"), "\(transcript)")
         // Built as printed, with no storesh on the PATH, and tested from another folder.
         let build = try run("/usr/bin/make", ["-C", path], input: Data(), environment: ["PATH": "/usr/bin:/bin"])
         #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
-        let test = try run(program, ["test", path + "/Gizmo.transcript"], input: Data(), environment: ["PATH": "/usr/bin:/bin"])
+        let test = try run(
+            program, ["test", path + "/Gizmo.transcript"], input: Data(), environment: ["PATH": "/usr/bin:/bin"])
         #expect(test.status == 0, "\(test.stdout)\(test.stderr)")
         // On the PATH (a link to it, as scripts/install makes), it is plain storesh.
         let bin = freshPath("bin")
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: bin + "/storesh", withDestinationPath: program)
-        let onPath = try storesh(["new", "Gizmo", "--c", "--path", freshPath("Gizmo"), "--local", checkout], environment: ["PATH": bin + ":/usr/bin:/bin"])
+        let onPath = try storesh(
+            ["new", "Gizmo", "--c", "--path", freshPath("Gizmo"), "--local", checkout],
+            environment: ["PATH": bin + ":/usr/bin:/bin"])
         #expect(onPath.stdout.contains("try it:    storesh --plugin-path "), "\(onPath.stdout)")
         #expect(!onPath.stdout.contains("not on your PATH"))
     }

@@ -1,13 +1,14 @@
 import Foundation
 import StoreHost
-import Testing
 import TestSupport
+import Testing
 
 /// The built storesh, beside this test bundle — or `$STORESH_BINARY`, to run these tests
 /// against another build (an older one, to see a test fail before its fix).
 let storeshBinary: String = {
     if let chosen = ProcessInfo.processInfo.environment["STORESH_BINARY"] { return chosen }
-    var url = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).resolvingSymlinksInPath().deletingLastPathComponent()
+    var url = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).resolvingSymlinksInPath()
+        .deletingLastPathComponent()
     while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("storesh").path) {
         url.deleteLastPathComponent()
     }
@@ -31,15 +32,20 @@ func storesh(_ arguments: [String], input: String = "", environment extra: [Stri
 /// `Process` learns of a child's end from a socket every process started meanwhile may
 /// inherit: with tests starting processes in parallel, a wait for a child long gone hung
 /// the whole suite.
-func run(_ executable: String, _ arguments: [String], input: Data, environment extra: [String: String] = [:]) throws -> Run {
-    signal(SIGPIPE, SIG_IGN) // a program may stop reading before all input is written
+func run(_ executable: String, _ arguments: [String], input: Data, environment extra: [String: String] = [:]) throws
+    -> Run
+{
+    signal(SIGPIPE, SIG_IGN)  // a program may stop reading before all input is written
     var environment = ProcessInfo.processInfo.environment
-    environment["STORESH_HISTORY"] = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-test-history-\(UUID())").path
+    environment["STORESH_HISTORY"] =
+        FileManager.default.temporaryDirectory.appendingPathComponent("storesh-test-history-\(UUID())").path
     environment.merge(extra) { $1 }
     let (stdin, stdout, stderr) = (try Spawn.pipe(), try Spawn.pipe(), try Spawn.pipe())
     let child: pid_t
     do {
-        child = try Spawn.start(executable, arguments: arguments, environment: environment, descriptors: [.copy(of: stdin.read), .copy(of: stdout.write), .copy(of: stderr.write)])
+        child = try Spawn.start(
+            executable, arguments: arguments, environment: environment,
+            descriptors: [.copy(of: stdin.read), .copy(of: stdout.write), .copy(of: stderr.write)])
     } catch {
         for fd in [stdin.read, stdin.write, stdout.read, stdout.write, stderr.read, stderr.write] { close(fd) }
         throw error
@@ -58,16 +64,22 @@ func run(_ executable: String, _ arguments: [String], input: Data, environment e
     }
     feeding.start()
     let errors = Locked<Data?>(nil)
-    Thread { let data = readAll(stderr.read); errors.update { $0 = data } }.start()
+    Thread {
+        let data = readAll(stderr.read)
+        errors.update { $0 = data }
+    }.start()
     let out = readAll(stdout.read)
     while errors.current == nil { usleep(1000) }
     var status: Int32 = 0
     while waitpid(child, &status, 0) < 0, errno == EINTR {}
-    let code: Int32 = switch Spawn.Ending(waitStatus: status) {
-    case .exited(let code): code
-    case .signalled(let signal): signal
-    }
-    return Run(status: code, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: errors.current ?? Data(), as: UTF8.self))
+    let code: Int32 =
+        switch Spawn.Ending(waitStatus: status) {
+        case .exited(let code): code
+        case .signalled(let signal): signal
+        }
+    return Run(
+        status: code, stdout: String(decoding: out, as: UTF8.self),
+        stderr: String(decoding: errors.current ?? Data(), as: UTF8.self))
 }
 
 /// Everything readable from `fd` until its writers close it; then closes it.
@@ -97,7 +109,8 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
 /// with the system's C compiler: loaded with LD_PRELOAD, it makes writes to the files
 /// whose path holds STORESH_FAULT_PATH fail (a full disk, a failing device).
 let faultShim: String = {
-    let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("FaultShim/faultshim.c").path
+    let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("FaultShim/faultshim.c").path
     let library = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-faultshim-\(getpid()).so").path
     let built = try? run("/usr/bin/env", ["cc", "-shared", "-fPIC", "-o", library, source, "-ldl"], input: Data())
     precondition(built?.status == 0, "the fault shim did not build: \(built?.stderr ?? "cc did not run")")
@@ -113,7 +126,10 @@ let unrulyPlugin: String = {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-unruly-\(getpid())")
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let library = directory.appendingPathComponent("libUnruly.so").path
-    let built = try? run("/usr/bin/env", ["cc", "-shared", "-fPIC", "-I", header, "-o", library, tests.appendingPathComponent("Plugins/unruly.c").path], input: Data())
+    let built = try? run(
+        "/usr/bin/env",
+        ["cc", "-shared", "-fPIC", "-I", header, "-o", library, tests.appendingPathComponent("Plugins/unruly.c").path],
+        input: Data())
     precondition(built?.status == 0, "the Unruly test plugin did not build: \(built?.stderr ?? "cc did not run")")
     return library
 }()
@@ -132,7 +148,11 @@ func buildPlanted(into directory: String, fixed: Bool) throws -> String {
     let header = tests.deletingLastPathComponent().appendingPathComponent("Sources/CStorePlugin/include").path
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let library = directory + "/libplanted.so"
-    let built = try run("/usr/bin/env", ["cc", "-shared", "-fPIC", "-I", header] + (fixed ? ["-DFIXED"] : []) + ["-o", library, tests.appendingPathComponent("Plugins/planted.c").path], input: Data())
+    let built = try run(
+        "/usr/bin/env",
+        ["cc", "-shared", "-fPIC", "-I", header] + (fixed ? ["-DFIXED"] : []) + [
+            "-o", library, tests.appendingPathComponent("Plugins/planted.c").path,
+        ], input: Data())
     guard built.status == 0 else { throw CompileFailure(message: built.stderr) }
     return library
 }

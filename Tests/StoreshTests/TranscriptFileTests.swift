@@ -3,7 +3,9 @@ import Testing
 
 /// A fresh directory holding `files` (name → bytes).
 private func directory(_ files: [String: [UInt8]]) throws -> String {
-    let directory = URL(fileURLWithPath: try temporaryFile("x", "")).deletingLastPathComponent().appendingPathComponent("files").path
+    let directory = URL(fileURLWithPath: try temporaryFile("x", "")).deletingLastPathComponent().appendingPathComponent(
+        "files"
+    ).path
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     for (name, contents) in files { try Data(contents).write(to: URL(fileURLWithPath: directory + "/" + name)) }
     return directory
@@ -35,7 +37,8 @@ struct TranscriptFileTests {
 
     @Test func updateKeepsTheFilesInodeOwnerAndLinks() throws {
         let folder = try directory(["a.transcript": Array("> increment\nold output\n".utf8)])
-        let first = folder + "/a.transcript", second = folder + "/b.transcript"
+        let first = folder + "/a.transcript"
+        let second = folder + "/b.transcript"
         #expect(link(first, second) == 0, "a hard link")
         try FileManager.default.setAttributes([.posixPermissions: 0o664], ofItemAtPath: first)
         let inode = try FileManager.default.attributesOfItem(atPath: first)[.systemFileNumber] as? UInt64
@@ -50,7 +53,10 @@ struct TranscriptFileTests {
         #expect(attributes[.referenceCount] as? Int == 2, "still two links")
         #expect(attributes[.posixPermissions] as? Int == 0o664)
         if ownedByOther { #expect(attributes[.ownerAccountID] as? Int == 65534, "still the other user's") }
-        #expect((try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path))?.contains { $0.hasPrefix("storesh-rewrite-") && $0.hasSuffix("b.transcript") } == false, "no copy left behind")
+        #expect(
+            (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path))?
+                .contains { $0.hasPrefix("storesh-rewrite-") && $0.hasSuffix("b.transcript") } == false,
+            "no copy left behind")
     }
 
     @Test func aReadOnlyTranscriptIsNotRewritten() throws {
@@ -60,7 +66,9 @@ struct TranscriptFileTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: file)
         let update = try storesh(["test", "--update", file])
         #expect(update.status == 1)
-        #expect(update.stdout.contains("cannot write it: it is read-only (mode 444); make it writable to update it"), "\(update.stdout)")
+        #expect(
+            update.stdout.contains("cannot write it: it is read-only (mode 444); make it writable to update it"),
+            "\(update.stdout)")
         #expect(try String(contentsOfFile: file, encoding: .utf8) == source)
     }
 }

@@ -6,10 +6,19 @@ import Testing
 @Suite("Models in worker processes survive their bugs")
 struct WorkerTests {
     @Test func theIssuesOverflowIsAnErrorAndTheCounterGoesOn() throws {
-        let run = try storesh(["-c", "setCount 9223372036854775807", "-c", "increment", "-c", ":state", "-c", "decrement", "-c", ":state"])
+        let run = try storesh([
+            "-c", "setCount 9223372036854775807", "-c", "increment", "-c", ":state", "-c", "decrement", "-c", ":state",
+        ])
         #expect(run.status == 1, "a crash fails the run")
-        #expect(run.stderr.contains("-c 2: error: counter.counter crashed while handling 'increment' (SIGILL: arithmetic overflow, Counter.swift:25)") || run.stderr.contains("error: counter.counter crashed while handling 'increment' (SIGILL: arithmetic overflow, Counter.swift:25)"), "\(run.stderr)")
-        #expect(run.stdout.contains("count: 9223372036854775807\n"), "the crashing action was not applied: \(run.stdout)")
+        #expect(
+            run.stderr.contains(
+                "-c 2: error: counter.counter crashed while handling 'increment' (SIGILL: arithmetic overflow, Counter.swift:25)"
+            )
+                || run.stderr.contains(
+                    "error: counter.counter crashed while handling 'increment' (SIGILL: arithmetic overflow, Counter.swift:25)"
+                ), "\(run.stderr)")
+        #expect(
+            run.stdout.contains("count: 9223372036854775807\n"), "the crashing action was not applied: \(run.stdout)")
         #expect(run.stdout.contains("count: 9223372036854775806\n"), "the session goes on: \(run.stdout)")
         #expect(!run.stderr.contains("Backtracing"), "the backtrace is summed up, not dumped: \(run.stderr)")
     }
@@ -21,12 +30,18 @@ struct WorkerTests {
         ("abort", "SIGABRT"),
     ])
     func everyKindOfCrashIsReportedAndTheStateRebuilt(action: String, says: String) throws {
-        let script = try temporaryFile("crash.storesh", "increment\nadd 2\n\(action)\nincrement\n:expect count == 4\n:log\n")
+        let script = try temporaryFile(
+            "crash.storesh", "increment\nadd 2\n\(action)\nincrement\n:expect count == 4\n:log\n")
         let run = try storesh(["--plugin", "Faulty", "-f", script])
         #expect(run.status == 1)
-        #expect(run.stderr.contains("crash.storesh:3: error: faulty.faulty crashed while handling '\(action)' (\(says)"), "\(run.stderr)")
-        #expect(!run.stderr.contains("expectation failed"), "the state after recovery is the state before the crash: \(run.stderr)")
-        #expect(run.stdout.contains("!       \(action)  (not applied: crashed,"), ":log marks the action: \(run.stdout)")
+        #expect(
+            run.stderr.contains("crash.storesh:3: error: faulty.faulty crashed while handling '\(action)' (\(says)"),
+            "\(run.stderr)")
+        #expect(
+            !run.stderr.contains("expectation failed"),
+            "the state after recovery is the state before the crash: \(run.stderr)")
+        #expect(
+            run.stdout.contains("!       \(action)  (not applied: crashed,"), ":log marks the action: \(run.stdout)")
         #expect(run.stdout.contains("at 3 of 3"), "\(run.stdout)")
     }
 
@@ -39,16 +54,22 @@ struct WorkerTests {
     }
 
     @Test func anActionThatNeverReturnsIsStoppedAfterTheTimeout() throws {
-        let run = try storesh(["--plugin", "Faulty", "--action-timeout", "0.5", "-c", "increment", "-c", "spin", "-c", ":state"])
+        let run = try storesh([
+            "--plugin", "Faulty", "--action-timeout", "0.5", "-c", "increment", "-c", "spin", "-c", ":state",
+        ])
         #expect(run.status == 1)
-        #expect(run.stderr.contains("error: faulty.faulty did not finish handling 'spin' within 0.5s (hung); its worker was stopped"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains(
+                "error: faulty.faulty did not finish handling 'spin' within 0.5s (hung); its worker was stopped"),
+            "\(run.stderr)")
         #expect(run.stdout.contains("count: 1"), "\(run.stdout)")
     }
 
     /// An effect that crashed the worker between the lines of a script left every later line
     /// refused ("its worker is gone") until the script ended: 3,700 errors for one crash.
     @Test func aWorkerAnEffectKilledDuringAScriptIsRecoveredAtOnce() throws {
-        let script = try temporaryFile("crash.storesh", "crashLater 100\n" + String(repeating: "increment\n", count: 5_000) + ":state\n")
+        let script = try temporaryFile(
+            "crash.storesh", "crashLater 100\n" + String(repeating: "increment\n", count: 5_000) + ":state\n")
         let run = try storesh(["--plugin", "Faulty", "-f", script])
         #expect(run.status == 1, "a crash fails the run")
         let errors = run.stderr.split(separator: "\n").filter { $0.contains("error:") }
@@ -57,18 +78,29 @@ struct WorkerTests {
         // The effect's thread crashed, not the line being handled at the time.
         #expect(!run.stderr.contains("crashed while handling 'increment'"), "\(run.stderr.prefix(400))")
         if let error = errors.first {
-            #expect(error.contains("error: faulty.faulty crashed in effect #1 crashLater while handling 'increment' (SIGILL: Unexpectedly found nil"), "\(error)")
+            #expect(
+                error.contains(
+                    "error: faulty.faulty crashed in effect #1 crashLater while handling 'increment' (SIGILL: Unexpectedly found nil"
+                ), "\(error)")
         }
         let accepted = run.stdout.split(separator: "\n").filter { $0 == "increment: state changed" }.count
         #expect(accepted >= 4_999, "\(accepted)")
         #expect(run.stdout.contains("restarted faulty's worker; rebuilt from the history"), "\(run.stdout.suffix(300))")
-        #expect(run.stdout.hasSuffix("count: \(accepted)\n"), "the last line ran on the rebuilt model: \(run.stdout.suffix(200))")
+        #expect(
+            run.stdout.hasSuffix("count: \(accepted)\n"),
+            "the last line ran on the rebuilt model: \(run.stdout.suffix(200))")
     }
 
     @Test func aCrashInAnEffectFailsThatEffectAndTheRun() throws {
-        let run = try storesh(["--plugin", "Faulty", "--virtual-clock", "-c", "increment", "-c", "crashLater 100", "-c", ":advance 1s", "-c", ":state", "-c", ":fx"])
+        let run = try storesh([
+            "--plugin", "Faulty", "--virtual-clock", "-c", "increment", "-c", "crashLater 100", "-c", ":advance 1s",
+            "-c", ":state", "-c", ":fx",
+        ])
         #expect(run.status == 1, "an effect's crash fails the run, though every line succeeded")
-        #expect(run.stderr.contains("error: faulty.faulty crashed while running effect #1 crashLater (SIGILL: Unexpectedly found nil"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains(
+                "error: faulty.faulty crashed while running effect #1 crashLater (SIGILL: Unexpectedly found nil"),
+            "\(run.stderr)")
         #expect(run.stdout.contains("fx #1 crashLater failed: its worker died (SIGILL"), "\(run.stdout)")
         #expect(run.stdout.contains("count: 1"), "\(run.stdout)")
         #expect(run.stdout.contains("no effects in flight"), "\(run.stdout)")
@@ -77,24 +109,29 @@ struct WorkerTests {
     @Test func aCrashReadingTheStateIsReported() throws {
         let run = try storesh(["--plugin", "Faulty", "-c", "increment", "-c", "poison", "-c", ":state", "-c", ":log"])
         #expect(run.status == 1)
-        #expect(run.stderr.contains("error: faulty.faulty crashed while making a snapshot of its state (SIGILL: the state of a poisoned model cannot be read, Faulty.swift:"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains(
+                "error: faulty.faulty crashed while making a snapshot of its state (SIGILL: the state of a poisoned model cannot be read, Faulty.swift:"
+            ), "\(run.stderr)")
         #expect(run.stdout.contains("at 2 of 2"), "the history survives: \(run.stdout)")
     }
 
     @Test func aTranscriptExpectsACrashLikeAnyError() throws {
-        let transcript = try temporaryFile("crash.transcript", """
-        > :load Faulty
-        loaded faulty 1.0.0: faulty.faulty
-        > increment
-        increment: state changed
-          ~ count: 0 → 1
-        !> overflow
-        error: faulty.faulty crashed while handling 'overflow' (SIGILL: arithmetic overflow, Faulty.swift:52)
-        restarted faulty's worker; rebuilt from the history: faulty.faulty at 1
-        > :state
-        count: 1
+        let transcript = try temporaryFile(
+            "crash.transcript",
+            """
+            > :load Faulty
+            loaded faulty 1.0.0: faulty.faulty
+            > increment
+            increment: state changed
+              ~ count: 0 → 1
+            !> overflow
+            error: faulty.faulty crashed while handling 'overflow' (SIGILL: arithmetic overflow, Faulty.swift:52)
+            restarted faulty's worker; rebuilt from the history: faulty.faulty at 1
+            > :state
+            count: 1
 
-        """)
+            """)
         let run = try storesh(["test", transcript])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
     }
@@ -110,8 +147,10 @@ struct WorkerTests {
 @Suite("Interrupting a model in a worker", .serialized)
 struct WorkerInterruptTests {
     @Test func ctrlCStopsASpinningActionAndTheSessionGoesOn() throws {
-        let history = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-pty-history-\(UUID())").path
-        let shell = try PseudoTerminal(["--plugin", "Faulty", "--action-timeout", "0"], environment: ["STORESH_HISTORY": history])
+        let history = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-pty-history-\(UUID())")
+            .path
+        let shell = try PseudoTerminal(
+            ["--plugin", "Faulty", "--action-timeout", "0"], environment: ["STORESH_HISTORY": history])
         #expect(shell.expect("faulty> "))
         shell.type("increment\r")
         #expect(shell.expect("faulty> ", after: "count: 0 → 1"))
@@ -129,9 +168,12 @@ struct WorkerInterruptTests {
         }
         #expect(spinning, "\(shell.transcript)")
         shell.type("\u{3}")
-        let stopped = shell.expect("interrupted handling 'spin' in faulty.faulty; its worker was stopped", since: mark, timeout: 20)
+        let stopped = shell.expect(
+            "interrupted handling 'spin' in faulty.faulty; its worker was stopped", since: mark, timeout: 20)
         #expect(stopped, "\(shell.transcript)")
-        #expect(shell.expect("restarted faulty's worker; rebuilt from the history: faulty.faulty at 1", since: mark), "\(shell.transcript)")
+        #expect(
+            shell.expect("restarted faulty's worker; rebuilt from the history: faulty.faulty at 1", since: mark),
+            "\(shell.transcript)")
         #expect(shell.expect("faulty> ", after: "restarted faulty's worker"), "\(shell.transcript)")
         shell.type("increment\r")
         #expect(shell.expect("count: 1 → 2", since: mark), "\(shell.transcript)")
@@ -144,16 +186,21 @@ struct TestJobsTests {
     @Test func aTranscriptThatCrashesStoreshFailsAloneWithTheSignal() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-jobs-\(UUID())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try "> :load Faulty\nloaded faulty 1.0.0: faulty.faulty\n> overflow\n".write(toFile: folder + "/b-crash.transcript", atomically: true, encoding: .utf8)
+        try "> :load Faulty\nloaded faulty 1.0.0: faulty.faulty\n> overflow\n".write(
+            toFile: folder + "/b-crash.transcript", atomically: true, encoding: .utf8)
         for name in ["a-first", "c-last"] {
-            try "> increment\nincrement: state changed\n  ~ count: 0 → 1\n".write(toFile: folder + "/\(name).transcript", atomically: true, encoding: .utf8)
+            try "> increment\nincrement: state changed\n  ~ count: 0 → 1\n".write(
+                toFile: folder + "/\(name).transcript", atomically: true, encoding: .utf8)
         }
         let run = try storesh(["test", "--jobs", "2", "--in-process", "--junit", folder + "/junit.xml", folder])
         #expect(run.status == 1)
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "PASS \(folder)/a-first.transcript", "\(run.stdout)")
         #expect(lines.contains("FAIL \(folder)/b-crash.transcript"), "\(run.stdout)")
-        #expect(run.stdout.contains("b-crash.transcript: storesh crashed running it (SIGILL: arithmetic overflow, Faulty.swift:52)"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains(
+                "b-crash.transcript: storesh crashed running it (SIGILL: arithmetic overflow, Faulty.swift:52)"),
+            "\(run.stdout)")
         #expect(lines.contains("PASS \(folder)/c-last.transcript"), "in file order, after the crash: \(run.stdout)")
         #expect(lines.last == "2 passed, 1 failed", "\(run.stdout)")
         let junit = try String(contentsOfFile: folder + "/junit.xml", encoding: .utf8)
@@ -167,9 +214,12 @@ struct TestJobsTests {
     @Test func aHelperProcessAModelLeavesDoesNotHoldTheRun() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-linger-\(UUID())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try "> :load Faulty\nloaded faulty 1.0.0: faulty.faulty\n> linger 47\nlinger 47: no change\n".write(toFile: folder + "/linger.transcript", atomically: true, encoding: .utf8)
-        try "> increment\nincrement: state changed\n  ~ count: 0 → 1\n".write(toFile: folder + "/other.transcript", atomically: true, encoding: .utf8)
-        defer { _ = try? run("/usr/bin/pkill", ["-KILL", "-f", "^sleep 47$"], input: Data()) } // SIGKILL: the helper starts with its starting thread's signals blocked (a libdispatch thread's: all)
+        try "> :load Faulty\nloaded faulty 1.0.0: faulty.faulty\n> linger 47\nlinger 47: no change\n".write(
+            toFile: folder + "/linger.transcript", atomically: true, encoding: .utf8)
+        try "> increment\nincrement: state changed\n  ~ count: 0 → 1\n".write(
+            toFile: folder + "/other.transcript", atomically: true, encoding: .utf8)
+        // SIGKILL: the helper starts with its starting thread's signals blocked (a libdispatch thread's: all)
+        defer { _ = try? run("/usr/bin/pkill", ["-KILL", "-f", "^sleep 47$"], input: Data()) }
         let result = try storesh(["test", "--jobs", "2", "--in-process", folder])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.hasSuffix("2 passed, 0 failed\n"), "\(result.stdout)")
@@ -193,7 +243,9 @@ struct BatchedScriptTests {
             case 6: lines.append("move from: \(index % 7), to: \(index % 3)")
             case 7: lines.append(index % 2 == 0 ? "orderByPriority" : "removeCompleted")
             case 8: lines.append("bogus \(index)")
-            default: lines.append(index % 100 == 0 ? ":state todos --depth 1" : "todos[\"t\(index / 3)\"].setPriority \(index % 9)")
+            default:
+                lines.append(
+                    index % 100 == 0 ? ":state todos --depth 1" : "todos[\"t\(index / 3)\"].setPriority \(index % 9)")
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -207,9 +259,13 @@ struct BatchedScriptTests {
         let batchedInProcess = try storesh(["--plugin", "Todos", "--quiet", "--in-process", "-f", path] + finish)
         // The line-by-line run also prints each action's result; keep what both print.
         func shown(_ run: Run) -> [String] {
-            run.stdout.split(separator: "\n").map(String.init).filter { !$0.contains(": state changed") && !$0.contains(": no change") && !$0.hasPrefix("loaded ") }
+            run.stdout.split(separator: "\n").map(String.init).filter {
+                !$0.contains(": state changed") && !$0.contains(": no change") && !$0.hasPrefix("loaded ")
+            }
         }
-        #expect(lineByLine.status == 1 && batchedInWorker.status == 1 && batchedInProcess.status == 1, "the bogus lines fail the runs")
+        #expect(
+            lineByLine.status == 1 && batchedInWorker.status == 1 && batchedInProcess.status == 1,
+            "the bogus lines fail the runs")
         #expect(shown(batchedInWorker) == shown(lineByLine), "the same states and the same history")
         #expect(shown(batchedInProcess) == shown(lineByLine))
         #expect(batchedInWorker.stderr == lineByLine.stderr, "the same errors at the same lines, in order")
@@ -244,13 +300,18 @@ struct BatchedScriptTests {
         #expect(inWorker.status == 1 && inProcess.status == 1, "the bogus lines fail the runs")
         #expect(inWorker.stdout == inProcess.stdout)
         #expect(inWorker.stderr == inProcess.stderr)
-        #expect(inWorker.stdout.components(separatedBy: "at 2200 of ").count == 2, "the last jump is inside the history")
+        #expect(
+            inWorker.stdout.components(separatedBy: "at 2200 of ").count == 2, "the last jump is inside the history")
     }
 
     /// Line by line in a worker: a journal is written before each action is sent, so a
     /// run with one never batches.
     func lineByLine(_ arguments: [String]) throws -> Run {
-        try storesh(arguments + ["--journal", FileManager.default.temporaryDirectory.appendingPathComponent("storesh-journal-\(UUID())").path])
+        try storesh(
+            arguments + [
+                "--journal",
+                FileManager.default.temporaryDirectory.appendingPathComponent("storesh-journal-\(UUID())").path,
+            ])
     }
 
     /// Effects started in a batch: their events come after the action that started them
@@ -259,7 +320,9 @@ struct BatchedScriptTests {
         var lines = ["signOut", "cancel"]
         for index in 0..<40 {
             lines.append("authenticate user: \"u\(index)\", password: \"open sesame\"")
-            lines += index % 3 == 0 ? [":advance 600ms", "signOut", "signOut"] : ["cancel", "signOut", "fail reason: \"r\(index)\""]
+            lines +=
+                index % 3 == 0
+                ? [":advance 600ms", "signOut", "signOut"] : ["cancel", "signOut", "fail reason: \"r\(index)\""]
         }
         let path = try temporaryFile("auth.storesh", lines.joined(separator: "\n") + "\n:wait\n:state\n")
         let arguments = ["--plugin", "Auth", "--virtual-clock", "--format", "json", "-f", path]
@@ -268,7 +331,9 @@ struct BatchedScriptTests {
         #expect(batched.status == single.status)
         #expect(batched.stdout == single.stdout)
         #expect(batched.stderr == single.stderr)
-        #expect(batched.stdout.contains("\"kind\":\"applied\",\"action\":\"succeed user: \\\"u39\\\"\""), "effects ran to the end: \(batched.stdout.suffix(2000))")
+        #expect(
+            batched.stdout.contains("\"kind\":\"applied\",\"action\":\"succeed user: \\\"u39\\\"\""),
+            "effects ran to the end: \(batched.stdout.suffix(2000))")
     }
 
     /// An action that starts effects at every place in a batch and the one sent after it
@@ -279,11 +344,15 @@ struct BatchedScriptTests {
         let lines = effectEdges()
         let path = try temporaryFile("edges.storesh", lines.joined(separator: "\n") + "\n:state\n:log 1000\n")
         let inWorker = try storesh(["--plugin", "Auth", "--virtual-clock", "--format", "json", "-f", path])
-        let inProcess = try storesh(["--plugin", "Auth", "--virtual-clock", "--format", "json", "--in-process", "-f", path])
+        let inProcess = try storesh([
+            "--plugin", "Auth", "--virtual-clock", "--format", "json", "--in-process", "-f", path,
+        ])
         #expect(inWorker.status == 0)
         #expect(inWorker.stdout == inProcess.stdout)
         #expect(inWorker.stderr == inProcess.stderr)
-        #expect(inWorker.stdout.components(separatedBy: "\"kind\":\"action\"").count - 1 == lines.count - 12, "every action shown once")
+        #expect(
+            inWorker.stdout.components(separatedBy: "\"kind\":\"action\"").count - 1 == lines.count - 12,
+            "every action shown once")
     }
 
     /// Sign-outs around an action that starts effects at every place in the first batches,
@@ -304,7 +373,9 @@ struct BatchedScriptTests {
     /// same output, history and jumps as in process.
     @Test func effectsInPipelinedBatchesWithoutDiffsKeepTheHistoryRight() throws {
         let jumps = [1, 20, 63, 64, 65, 100, 128, 129, 200, 250].map { ":goto \($0)\n:state" }
-        let path = try temporaryFile("edges-text.storesh", ([":diff off"] + effectEdges() + [":state", ":log 1000"] + jumps).joined(separator: "\n") + "\n")
+        let path = try temporaryFile(
+            "edges-text.storesh",
+            ([":diff off"] + effectEdges() + [":state", ":log 1000"] + jumps).joined(separator: "\n") + "\n")
         let inWorker = try storesh(["--plugin", "Auth", "--virtual-clock", "-f", path])
         let inProcess = try storesh(["--plugin", "Auth", "--virtual-clock", "--in-process", "-f", path])
         #expect(inWorker.status == 0)
@@ -322,8 +393,13 @@ struct BatchedScriptTests {
         let batched = try storesh(arguments)
         let single = try lineByLine(arguments)
         #expect(batched.status == 1)
-        #expect(batched.stdout.contains("crashed while handling 'overflow' (SIGILL: arithmetic overflow, Faulty.swift:52)\",\"file\":\"\(path)\",\"line\":51}"), "\(batched.stdout.suffix(3000))")
-        #expect(batched.stdout.hasSuffix("{\"kind\":\"state\",\"path\":\"count\",\"value\":150}\n"), "\(batched.stdout.suffix(500))")
+        #expect(
+            batched.stdout.contains(
+                "crashed while handling 'overflow' (SIGILL: arithmetic overflow, Faulty.swift:52)\",\"file\":\"\(path)\",\"line\":51}"
+            ), "\(batched.stdout.suffix(3000))")
+        #expect(
+            batched.stdout.hasSuffix("{\"kind\":\"state\",\"path\":\"count\",\"value\":150}\n"),
+            "\(batched.stdout.suffix(500))")
         #expect(batched.stdout == single.stdout)
         #expect(batched.stderr == single.stderr)
         // A batch in flight to the dead worker is not waited for from its successor (which
@@ -337,7 +413,8 @@ struct BatchedScriptTests {
 @Suite("A crash at the prompt", .serialized)
 struct PromptCrashTests {
     @Test func aTrapAtThePromptIsAnErrorAndThePromptComesBack() throws {
-        let history = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-pty-history-\(UUID())").path
+        let history = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-pty-history-\(UUID())")
+            .path
         let shell = try PseudoTerminal([], environment: ["STORESH_HISTORY": history])
         #expect(shell.expect("counter> "))
         shell.type("setCount 9223372036854775807\r")
@@ -346,14 +423,22 @@ struct PromptCrashTests {
         shell.pump(milliseconds: 100)
         let mark = shell.mark
         shell.type("increment\r")
-        #expect(shell.expect("error: counter.counter crashed while handling 'increment' (SIGILL: arithmetic overflow, Counter.swift:25)", since: mark), "\(shell.transcript)")
-        #expect(shell.expect("restarted counter's worker; rebuilt from the history: counter.counter at 1", since: mark), "\(shell.transcript)")
+        #expect(
+            shell.expect(
+                "error: counter.counter crashed while handling 'increment' (SIGILL: arithmetic overflow, Counter.swift:25)",
+                since: mark), "\(shell.transcript)")
+        #expect(
+            shell.expect("restarted counter's worker; rebuilt from the history: counter.counter at 1", since: mark),
+            "\(shell.transcript)")
         #expect(shell.expect("counter> ", after: "rebuilt from the history"), "\(shell.transcript)")
         shell.pump(milliseconds: 100)
         shell.type("decrement\r")
         #expect(shell.expect("count: 9223372036854775807 → 9223372036854775806", since: mark), "\(shell.transcript)")
         shell.type(":log\r")
-        #expect(shell.expect("!       increment  (not applied: crashed, SIGILL: arithmetic overflow, Counter.swift:25)", since: mark), "\(shell.transcript)")
+        #expect(
+            shell.expect(
+                "!       increment  (not applied: crashed, SIGILL: arithmetic overflow, Counter.swift:25)", since: mark),
+            "\(shell.transcript)")
     }
 }
 
@@ -361,11 +446,17 @@ struct PromptCrashTests {
 @Suite("The last crash report")
 struct CrashReportTests {
     @Test func crashShowsTheWholeReport() throws {
-        let run = try storesh(["--plugin", "Faulty", "-c", ":crash", "-c", "increment", "-c", "overflow", "-c", ":crash"])
+        let run = try storesh([
+            "--plugin", "Faulty", "-c", ":crash", "-c", "increment", "-c", "overflow", "-c", ":crash",
+        ])
         #expect(run.status == 1)
         #expect(run.stdout.contains("faulty's workers have not crashed"), "\(run.stdout)")
-        #expect(run.stdout.contains("faulty's last worker ended: SIGILL: arithmetic overflow, Faulty.swift:52"), "\(run.stdout)")
-        #expect(run.stdout.contains("Swift runtime failure: arithmetic overflow"), "the report itself, with the crashed thread: \(run.stdout)")
+        #expect(
+            run.stdout.contains("faulty's last worker ended: SIGILL: arithmetic overflow, Faulty.swift:52"),
+            "\(run.stdout)")
+        #expect(
+            run.stdout.contains("Swift runtime failure: arithmetic overflow"),
+            "the report itself, with the crashed thread: \(run.stdout)")
         #expect(run.stdout.contains("Faulty.update(state:action:environment:)"), "its backtrace: \(run.stdout)")
     }
 }

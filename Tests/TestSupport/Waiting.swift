@@ -1,8 +1,8 @@
+import Dispatch
+import Foundation
 // Helpers every test target shares: waiting for the main queue (where store effects
 // deliver), and collecting values from other threads.
 public import Testing
-import Dispatch
-import Foundation
 
 /// Returns after every main-queue block queued before the call has run — in particular
 /// after a store's effect mailbox has delivered what was posted so far.

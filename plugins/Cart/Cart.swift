@@ -103,7 +103,8 @@ struct Cart: ModelProtocol, Codable {
                 return Update(state: next)
             }
             if let index = next.lines.firstIndex(where: { $0.sku == sku }) {
-                next.lines[index].quantity = min(Line.maximum, next.lines[index].quantity + min(Line.maximum, max(1, quantity)))
+                next.lines[index].quantity = min(
+                    Line.maximum, next.lines[index].quantity + min(Line.maximum, max(1, quantity)))
                 return Update(state: next)
             }
             next.lines.append(Line(sku: sku, quantity: min(Line.maximum, max(1, quantity))))
@@ -164,9 +165,17 @@ func price(sku: String) -> Int {
 }
 
 // The glue: the model, and the two symbols storesh looks for.
-let cartModel = PluginModel.observable("cart", doc: "A shopping cart with a priced, keyed list and a checkout form.", initial: { Cart() }, services: [priceService.declaration], environment: { Cart.Environment(clock: $0.clock, price: $0.caller(priceService)) })
-    .identified(by: "sku")
-    // What `storesh explore` checks with no flags (it found that `add` took an empty code).
-    .invariants("lines[0].quantity > 0", "lines[0].sku != \"\"")
-@_cdecl("storeplugin_info_v1") public func pluginInfo() -> UnsafeRawPointer { StorePlugin.info(name: "cart", version: "1.0.0") }
-@_cdecl("storeplugin_register_v1") public func pluginRegister(_ host: UnsafeRawPointer, _ error: UnsafeMutableRawPointer) -> Int32 { StorePlugin.register(host: host, error: error, models: [cartModel]) }
+let cartModel = PluginModel.observable(
+    "cart", doc: "A shopping cart with a priced, keyed list and a checkout form.", initial: { Cart() },
+    services: [priceService.declaration],
+    environment: { Cart.Environment(clock: $0.clock, price: $0.caller(priceService)) }
+)
+.identified(by: "sku")
+// What `storesh explore` checks with no flags (it found that `add` took an empty code).
+.invariants("lines[0].quantity > 0", "lines[0].sku != \"\"")
+@_cdecl("storeplugin_info_v1") public func pluginInfo() -> UnsafeRawPointer {
+    StorePlugin.info(name: "cart", version: "1.0.0")
+}
+@_cdecl("storeplugin_register_v1") public func pluginRegister(
+    _ host: UnsafeRawPointer, _ error: UnsafeMutableRawPointer
+) -> Int32 { StorePlugin.register(host: host, error: error, models: [cartModel]) }

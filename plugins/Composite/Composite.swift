@@ -28,10 +28,12 @@ struct Tally: ModelProtocol, Codable {
         case .decrement: next.value -= 1
         case .setValue(let value): next.value = value
         case .incrementLater:
-            return Update(state: state, fx: Fx<Action>.task {
-                try? await environment.sleep(for: .seconds(1))
-                return .increment
-            })
+            return Update(
+                state: state,
+                fx: Fx<Action>.task {
+                    try? await environment.sleep(for: .seconds(1))
+                    return .increment
+                })
         }
         return Update(state: next)
     }
@@ -74,7 +76,8 @@ struct Composite: ModelProtocol, Codable {
             next.title = title
             return Update(state: next)
         case .resetAll:
-            return update(state: state, actions: [.child(.setValue(0)), .other(.setValue(0))], environment: environment)
+            return update(
+                state: state, actions: [.child(.setValue(0)), .other(.setValue(0))], environment: environment)
         case .resetLater:
             let later = Just(Action.resetAll).delay(for: .seconds(2), scheduler: environment.scheduler)
             return Update(state: state, fx: later.eraseToAnyPublisher())

@@ -31,7 +31,8 @@ struct Counter: ModelProtocol, Codable {
     }
 }
 
-let counterModel = PluginModel.observable("counter", doc: "A counter: the smallest model there is.", initial: { Counter() }, environment: { _ in })
+let counterModel = PluginModel.observable(
+    "counter", doc: "A counter: the smallest model there is.", initial: { Counter() }, environment: { _ in })
 
 @_cdecl("storeplugin_info_v1")
 public func pluginInfo() -> UnsafeRawPointer { StorePlugin.info(name: "counter", version: "1.0.0") }

@@ -76,12 +76,17 @@ struct TodoList: ModelProtocol, Codable {
             next.todos.reserveCapacity(next.todos.count + count)
             for _ in 0..<count {
                 next.added += 1
-                next.todos.append(Todo(id: "t\(next.added)", title: "todo number \(next.added)", priority: next.added % 5, created: next.added))
+                next.todos.append(
+                    Todo(
+                        id: "t\(next.added)", title: "todo number \(next.added)", priority: next.added % 5,
+                        created: next.added))
             }
         case .delete(let id):
             next.todos.removeAll { $0.id == id }
         case .move(let from, let to):
-            guard next.todos.indices.contains(from), (0...next.todos.count - 1).contains(to) else { return Update(state: state) }
+            guard next.todos.indices.contains(from), (0...next.todos.count - 1).contains(to) else {
+                return Update(state: state)
+            }
             next.todos.insert(next.todos.remove(at: from), at: to)
         case .orderByDate:
             next.todos.sort { $0.created < $1.created }
@@ -90,10 +95,12 @@ struct TodoList: ModelProtocol, Codable {
         case .removeCompleted:
             next.todos.removeAll(where: \.done)
         case .toggleLater(let id, let milliseconds):
-            return Update(state: state, fx: Fx<Action>.task {
-                try? await environment.clock.sleep(for: .milliseconds(milliseconds))
-                return .todos(id, .toggle)
-            })
+            return Update(
+                state: state,
+                fx: Fx<Action>.task {
+                    try? await environment.clock.sleep(for: .milliseconds(milliseconds))
+                    return .todos(id, .toggle)
+                })
         case .todos(let id, let action):
             return TodoCursor.update(state: state, action: action, key: id, environment: ())
         }
@@ -116,7 +123,9 @@ enum TodoCursor: KeyedCursorProtocol {
     static func tag(action: Todo.Action, key: String) -> TodoList.Action { .todos(key, action) }
 }
 
-let todosModel = PluginModel.observable("todos", doc: "A todo list; edit one todo with todos[\"t1\"].toggle.", initial: { TodoList() }, environment: { TodoList.Environment(clock: $0.clock) })
+let todosModel = PluginModel.observable(
+    "todos", doc: "A todo list; edit one todo with todos[\"t1\"].toggle.", initial: { TodoList() },
+    environment: { TodoList.Environment(clock: $0.clock) })
 
 @_cdecl("storeplugin_info_v1")
 public func pluginInfo() -> UnsafeRawPointer { StorePlugin.info(name: "todos", version: "1.0.0") }

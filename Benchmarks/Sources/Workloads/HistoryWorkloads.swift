@@ -27,13 +27,17 @@ public enum HistoryWorkloads {
         let recordSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         var gotos: [(Int, Double)] = []
         var generator = SystemRandomNumberGenerator()
-        let targets = [count / 2 + 1, 1, count - 1, count] + (0..<6).map { _ in Int.random(in: 0...count, using: &generator) }
+        let targets =
+            [count / 2 + 1, 1, count - 1, count] + (0..<6).map { _ in Int.random(in: 0...count, using: &generator) }
         for target in targets {
             let begin = DispatchTime.now().uptimeNanoseconds
             await core.execute(":goto \(target)")
             gotos.append((target, Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e6))
             guard case .int(let value)? = core.current?.state["count"], value == target else {
-                throw Failure(message: "after :goto \(target) the count is \(String(describing: core.current?.state["count"])); errors: \(errors)")
+                throw Failure(
+                    message:
+                        "after :goto \(target) the count is \(String(describing: core.current?.state["count"])); errors: \(errors)"
+                )
             }
         }
         return Figures(recordSeconds: recordSeconds, gotoMilliseconds: gotos, residentMegabytes: residentMegabytes())
@@ -47,8 +51,8 @@ public enum HistoryWorkloads {
     /// This process's resident set size (VmRSS), in MB.
     static func residentMegabytes() -> Double {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
         else { return -1 }
         return kilobytes / 1024
     }

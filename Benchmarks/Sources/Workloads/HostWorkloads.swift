@@ -26,7 +26,9 @@ public enum HostWorkloads {
 
     /// `n` sends of `action` (no arguments) into a new session of `model`; returns the
     /// final count, read from the state.
-    public static func send(_ n: Int, action name: String, model: String, plugin: String, from directory: String, path: Path) throws -> Int {
+    public static func send(
+        _ n: Int, action name: String, model: String, plugin: String, from directory: String, path: Path
+    ) throws -> Int {
         let host = PluginHost(clock: VirtualClock(), searchPath: [directory])
         try host.load(plugin)
         let session = try Session(model: host.model(named: model), host: host)

@@ -1,6 +1,6 @@
-public import Observation
 public import Arboreal
 public import ObservableStore
+public import Observation
 
 /// The smallest useful value model: one counter, and a ping whose effect answers pong.
 public struct TrivialCounter: ModelProtocol {

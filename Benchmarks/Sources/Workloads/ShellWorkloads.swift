@@ -21,7 +21,9 @@ public enum ShellWorkloads {
     /// state read, diffed and printed after every action), output thrown away. The quiet
     /// run is timed before and after the JSON one and averaged, so the pair sees one
     /// machine speed (a shared machine's can change within seconds).
-    public static func outputCost(script lines: [String], name: String, plugin: String, storesh: String, options: [String] = []) throws -> (quiet: Double, json: Double) {
+    public static func outputCost(
+        script lines: [String], name: String, plugin: String, storesh: String, options: [String] = []
+    ) throws -> (quiet: Double, json: Double) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-bench-\(name).storesh").path
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         let arguments = options + ["--plugin", plugin, "-f", path]
@@ -30,7 +32,8 @@ public enum ShellWorkloads {
         let quietAfter = try time(storesh, arguments + ["--quiet"], expect: nil).seconds
         // A JSON run that showed less than a record per action measured something else.
         guard json.outputLines >= lines.count else {
-            throw Failure(message: "\(storesh) --format json printed \(json.outputLines) lines for \(lines.count) actions")
+            throw Failure(
+                message: "\(storesh) --format json printed \(json.outputLines) lines for \(lines.count) actions")
         }
         return ((quietBefore + quietAfter) / 2, json.seconds)
     }
@@ -39,22 +42,36 @@ public enum ShellWorkloads {
     /// of 2,000 seeded todos, 500 toggles, two sorts and a removal.
     public static let outputScripts: [(name: String, plugin: String, lines: [String])] = [
         ("100k-increments", "Counter", Array(repeating: "increment", count: 100_000)),
-        ("todos-seeded", "Todos", ["seed 2000"] + (1...500).map { "todos[\"t\($0 * 3)\"].toggle" } + ["orderByPriority", "orderByDate", "removeCompleted"]),
+        (
+            "todos-seeded", "Todos",
+            ["seed 2000"] + (1...500).map { "todos[\"t\($0 * 3)\"].toggle" } + [
+                "orderByPriority", "orderByDate", "removeCompleted",
+            ]
+        ),
         // Issue 37's: 2,000 todos added one by one, then sorted by priority and by date three
         // times (every sort moves most of them: a long diff each time).
-        ("todos-sorted", "Todos", (1...2000).map { "add(title: \"todo \($0)\", priority: \($0 * 7 % 5))" }
-            + Array(repeating: ["orderByPriority", "orderByDate"], count: 3).flatMap { $0 }),
+        (
+            "todos-sorted", "Todos",
+            (1...2000).map { "add(title: \"todo \($0)\", priority: \($0 * 7 % 5))" }
+                + Array(repeating: ["orderByPriority", "orderByDate"], count: 3).flatMap { $0 }
+        ),
     ]
 
     /// Seconds for `storesh explore` on Counter to generate, send and check `runs` runs of
     /// `steps` steps (increment, decrement and reset have no bug, so every run is whole), without the determinism
     /// replays unless `replays`; start-up included (subtract `startUp`).
-    public static func explore(runs: Int, steps: Int, storesh: String, replays: Bool, options: [String] = []) throws -> Double {
+    public static func explore(runs: Int, steps: Int, storesh: String, replays: Bool, options: [String] = []) throws
+        -> Double
+    {
         // setCount is left out: Counter traps at the largest Int on purpose (the crash the
         // worker docs show), and explore finds that within a few runs.
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-bench-explore.transcript").path
-        let arguments = ["explore", "--seed", "1", "--runs", String(runs), "--steps", String(steps), "--actions", "increment,decrement,reset",
-                         "--out", out] + (replays ? [] : ["--no-determinism-check"]) + options
+        let arguments =
+            [
+                "explore", "--seed", "1", "--runs", String(runs), "--steps", String(steps), "--actions",
+                "increment,decrement,reset",
+                "--out", out,
+            ] + (replays ? [] : ["--no-determinism-check"]) + options
         let run = try time(storesh, arguments, expect: nil)
         return run.seconds
     }
@@ -72,10 +89,12 @@ public enum ShellWorkloads {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-q", "-e", "-c", command, "/dev/null"]
         var environment = ProcessInfo.processInfo.environment
-        environment["STORESH_HISTORY"] = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-bench-history").path
+        environment["STORESH_HISTORY"] =
+            FileManager.default.temporaryDirectory.appendingPathComponent("storesh-bench-history").path
         environment["TERM"] = "xterm"
         process.environment = environment
-        let input = Pipe(), output = Pipe()
+        let input = Pipe()
+        let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -101,7 +120,10 @@ public enum ShellWorkloads {
         let run = try Spawn.run(executable, arguments, keepOutput: expect != nil)
         let text = String(decoding: run.output, as: UTF8.self)
         guard run.status == 0, expect == nil || text == expect else {
-            throw Failure(message: "\(executable) \(arguments.joined(separator: " ")) printed \(text.prefix(200)) (status \(run.status.map(String.init) ?? "a signal"))")
+            throw Failure(
+                message:
+                    "\(executable) \(arguments.joined(separator: " ")) printed \(text.prefix(200)) (status \(run.status.map(String.init) ?? "a signal"))"
+            )
         }
         return run
     }
@@ -114,16 +136,24 @@ public enum ShellWorkloads {
 
     /// A todo list state as the Todos plugin reports it, with `count` todos.
     public static func todoState(count: Int, toggled: Int? = nil) -> Value {
-        .record(type: "TodoList", fields: [
-            .init("todos", .array((0..<count).map { index in
-                .record(type: nil, fields: [
-                    .init("id", .string("t\(index + 1)")), .init("title", .string("todo number \(index + 1)")),
-                    .init("done", .bool(index == toggled)), .init("priority", .int(Int64(index % 5))),
-                    .init("created", .int(Int64(index + 1))),
-                ])
-            })),
-            .init("added", .int(Int64(count))),
-        ])
+        .record(
+            type: "TodoList",
+            fields: [
+                .init(
+                    "todos",
+                    .array(
+                        (0..<count).map { index in
+                            .record(
+                                type: nil,
+                                fields: [
+                                    .init("id", .string("t\(index + 1)")),
+                                    .init("title", .string("todo number \(index + 1)")),
+                                    .init("done", .bool(index == toggled)), .init("priority", .int(Int64(index % 5))),
+                                    .init("created", .int(Int64(index + 1))),
+                                ])
+                        })),
+                .init("added", .int(Int64(count))),
+            ])
     }
 
     /// `state` with its todos in reverse order (a sort that moves every element).
@@ -144,7 +174,9 @@ public enum ShellWorkloads {
     /// With `touched`, the diff looks only where a plugin's reported changes touched.
     public static func diff(_ before: Value, _ after: Value, touched: StateTouch? = nil) -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
-        let changes = touched.map { StateDiff.changes(from: before, to: after, touched: $0) } ?? StateDiff.changes(from: before, to: after)
+        let changes =
+            touched.map { StateDiff.changes(from: before, to: after, touched: $0) }
+            ?? StateDiff.changes(from: before, to: after)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         precondition(changes.count == 1, "expected one change, found \(changes.count)")
         return seconds
@@ -153,7 +185,9 @@ public enum ShellWorkloads {
     /// Seconds for one toggle in a session of the Todos plugin holding `count` todos, with
     /// the state re-read and diffed as the shell does after every action.
     @MainActor
-    public static func observedToggle(count: Int, from directory: String, isolation: PluginHost.Isolation = .inProcess, rounds: Int = 1) throws -> Double {
+    public static func observedToggle(
+        count: Int, from directory: String, isolation: PluginHost.Isolation = .inProcess, rounds: Int = 1
+    ) throws -> Double {
         let host = PluginHost(clock: VirtualClock(), searchPath: [directory])
         host.isolation = isolation
         try host.load("Todos")

@@ -1,8 +1,9 @@
 import Dispatch
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Runs a program to its end through `posix_spawn`, its standard output read to the end
@@ -73,6 +74,7 @@ enum Spawn {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         // WIFEXITED and WEXITSTATUS, which Swift does not import (they are macros).
         let exited = waitStatus & 0x7F == 0
-        return Run(seconds: seconds, output: output, status: exited ? (waitStatus >> 8) & 0xFF : nil, outputLines: outputLines)
+        return Run(
+            seconds: seconds, output: output, status: exited ? (waitStatus >> 8) & 0xFF : nil, outputLines: outputLines)
     }
 }

@@ -27,7 +27,8 @@ public enum WorkerWorkloads {
 
     /// Seconds for `n` observed sends (the state read back and diffed, as at the prompt)
     /// of `increment` to Counter, in a worker or in process.
-    public static func observedSends(_ n: Int, from directory: String, isolation: PluginHost.Isolation) throws -> Double {
+    public static func observedSends(_ n: Int, from directory: String, isolation: PluginHost.Isolation) throws -> Double
+    {
         let host = PluginHost(clock: VirtualClock(), searchPath: [directory])
         host.isolation = isolation
         try host.load("Counter")
@@ -43,7 +44,9 @@ public enum WorkerWorkloads {
     /// A crash after `history` actions: milliseconds from the crashing action sent to its
     /// error reported (the worker's own crash report included), and of that the recovery
     /// (a new worker, the store made again, the state rebuilt from the history).
-    public static func crashRecovery(history: Int, from directory: String) async throws -> (total: Double, recovery: Double) {
+    public static func crashRecovery(history: Int, from directory: String) async throws -> (
+        total: Double, recovery: Double
+    ) {
         let host = PluginHost(clock: VirtualClock(), searchPath: [directory])
         host.isolation = .workers
         var errors: [String] = []
@@ -57,8 +60,13 @@ public enum WorkerWorkloads {
         _ = await core.execute("overflow")
         let total = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         let count = try core.current?.currentState()["count"]
-        guard errors.count == 1, errors[0].contains("crashed"), let recovery = core.lastRecoveryMilliseconds, count == .int(Int64(history)) else {
-            throw ShellWorkloads.Failure(message: "the crash was not recovered from: \(errors), recovery \(String(describing: core.lastRecoveryMilliseconds)), count \(String(describing: count))")
+        guard errors.count == 1, errors[0].contains("crashed"), let recovery = core.lastRecoveryMilliseconds,
+            count == .int(Int64(history))
+        else {
+            throw ShellWorkloads.Failure(
+                message:
+                    "the crash was not recovered from: \(errors), recovery \(String(describing: core.lastRecoveryMilliseconds)), count \(String(describing: count))"
+            )
         }
         return (total, recovery)
     }

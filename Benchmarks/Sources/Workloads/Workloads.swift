@@ -51,7 +51,8 @@ public enum Workloads {
     @MainActor
     public static func storeEffectRoundTrip(_ n: Int) async -> Int {
         let store = ObservableStore.Store(state: TrivialCounter(), environment: ())
-        await inBatches(n, send: { store.send(opaque(.ping)) }, settled: { store.state.count == $0 && store.effectsInFlight == 0 })
+        await inBatches(
+            n, send: { store.send(opaque(.ping)) }, settled: { store.state.count == $0 && store.effectsInFlight == 0 })
         return store.state.count
     }
 
@@ -79,7 +80,8 @@ public enum Workloads {
     @MainActor
     public static func arborealEffectRoundTrip(_ n: Int) async -> Int {
         let store = Arboreal.Store(state: TrivialArborealCounter(), environment: ())
-        await inBatches(n, send: { store.send(opaque(.ping)) }, settled: { store.state.count == $0 && store.effectsInFlight == 0 })
+        await inBatches(
+            n, send: { store.send(opaque(.ping)) }, settled: { store.state.count == $0 && store.effectsInFlight == 0 })
         return store.state.count
     }
 

@@ -3,7 +3,9 @@ public import StoreValue
 /// Matches a parsed action against a model's schema: finds the action, puts arguments in
 /// parameter order and checks their types, before anything reaches the plugin.
 public enum ActionBinding {
-    public static func bind(_ call: ActionCall, to model: ModelDescriptor) throws(TextError) -> (ActionDescriptor, [Value]) {
+    public static func bind(_ call: ActionCall, to model: ModelDescriptor) throws(TextError) -> (
+        ActionDescriptor, [Value]
+    ) {
         guard let action = model.action(named: call.name) else {
             var message = "unknown action '\(call.name)'"
             if let suggestion = Suggestion.nearest(to: call.name, in: model.actions.map(\.name)) {
@@ -18,7 +20,9 @@ public enum ActionBinding {
             guard position < params.count else { throw TextError("\(call.name) takes no key", at: offset) }
             let param = params[position]
             guard let coerced = coerced(key, to: param.type) else {
-                throw TextError("\(call.name): the key is \(article(param.type.rawValue)) \(param.type.rawValue), not \(key.kindName) \(key.compact)", at: offset)
+                throw TextError(
+                    "\(call.name): the key is \(article(param.type.rawValue)) \(param.type.rawValue), not \(key.kindName) \(key.compact)",
+                    at: offset)
             }
             slots[position] = coerced
             position += 1
@@ -30,14 +34,23 @@ public enum ActionBinding {
                 sawLabel = true
                 guard let found = params.firstIndex(where: { $0.label == label }) else {
                     let labels = params.compactMap(\.label)
-                    throw TextError("\(call.name) has no parameter '\(label)'" + (labels.isEmpty ? "" : "; its labels: \(labels.joined(separator: ", "))"), at: argument.offset)
+                    throw TextError(
+                        "\(call.name) has no parameter '\(label)'"
+                            + (labels.isEmpty ? "" : "; its labels: \(labels.joined(separator: ", "))"),
+                        at: argument.offset)
                 }
-                guard slots[found] == nil else { throw TextError("parameter '\(label)' is already given", at: argument.offset) }
+                guard slots[found] == nil else {
+                    throw TextError("parameter '\(label)' is already given", at: argument.offset)
+                }
                 index = found
             } else {
-                guard !sawLabel else { throw TextError("a positional argument cannot follow a labelled one", at: argument.offset) }
+                guard !sawLabel else {
+                    throw TextError("a positional argument cannot follow a labelled one", at: argument.offset)
+                }
                 guard position < params.count else {
-                    throw TextError("\(call.name) takes \(params.count) argument\(params.count == 1 ? "" : "s") (\(signature(of: action))), got more", at: argument.offset)
+                    throw TextError(
+                        "\(call.name) takes \(params.count) argument\(params.count == 1 ? "" : "s") (\(signature(of: action))), got more",
+                        at: argument.offset)
                 }
                 index = position
                 position += 1
@@ -48,7 +61,9 @@ public enum ActionBinding {
         for (index, slot) in slots.enumerated() {
             guard let slot else {
                 let param = params[index]
-                throw TextError("\(call.name) needs \(param.label.map { "'\($0)'" } ?? "argument \(index + 1)") (\(param.type.rawValue)): \(signature(of: action))", at: call.nameRange.upperBound)
+                throw TextError(
+                    "\(call.name) needs \(param.label.map { "'\($0)'" } ?? "argument \(index + 1)") (\(param.type.rawValue)): \(signature(of: action))",
+                    at: call.nameRange.upperBound)
             }
             values.append(slot)
         }
@@ -57,12 +72,17 @@ public enum ActionBinding {
 
     /// `setUser(name: string, age: int)`.
     public static func signature(of action: ActionDescriptor) -> String {
-        action.name + "(" + action.params.map { ($0.label.map { "\($0): " } ?? "") + $0.type.rawValue }.joined(separator: ", ") + ")"
+        action.name + "("
+            + action.params.map { ($0.label.map { "\($0): " } ?? "") + $0.type.rawValue }.joined(separator: ", ") + ")"
     }
 
-    private static func coerce(_ value: Value, to param: ParamDescriptor, at offset: Int, action: String) throws(TextError) -> Value {
+    private static func coerce(_ value: Value, to param: ParamDescriptor, at offset: Int, action: String)
+        throws(TextError) -> Value
+    {
         guard let coerced = coerced(value, to: param.type) else {
-            throw TextError("\(action): \(param.label.map { "'\($0)'" } ?? "this argument") should be \(param.type.rawValue), not \(value.kindName) \(value.compact)", at: offset)
+            throw TextError(
+                "\(action): \(param.label.map { "'\($0)'" } ?? "this argument") should be \(param.type.rawValue), not \(value.kindName) \(value.compact)",
+                at: offset)
         }
         return coerced
     }
@@ -90,7 +110,8 @@ package enum Suggestion {
     }
 
     static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         var previous = Array(0...b.count)
         for i in 1...max(1, a.count) where !a.isEmpty {
             var row = [i] + [Int](repeating: 0, count: b.count)

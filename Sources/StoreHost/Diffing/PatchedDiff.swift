@@ -23,20 +23,26 @@ package indirect enum PatchTree {
     package init?(_ patches: [StatePatch], over state: Value) {
         var tree = PatchTree.untouched
         for patch in patches {
-            guard patch.path.count <= Value.maxDepth, tree.insert(patch.path[...], patch, over: state) else { return nil }
+            guard patch.path.count <= Value.maxDepth, tree.insert(patch.path[...], patch, over: state) else {
+                return nil
+            }
         }
         self = tree
     }
 
     /// Puts `patch` (whose path ends in `path`) into the tree over `current`.
-    private mutating func insert(_ path: ArraySlice<StatePatch.Segment>, _ patch: StatePatch, over current: Value) -> Bool {
+    private mutating func insert(_ path: ArraySlice<StatePatch.Segment>, _ patch: StatePatch, over current: Value)
+        -> Bool
+    {
         if case .set(var replaced) = self {
             // A change inside a value an earlier change set: it changes that value.
             self = .untouched
-            let inner: StatePatch = switch patch {
-            case .set(_, let value): .set(path: Array(path), value: value)
-            case .splice(_, let at, let removing, let inserting): .splice(path: Array(path), at: at, removing: removing, inserting: inserting)
-            }
+            let inner: StatePatch =
+                switch patch {
+                case .set(_, let value): .set(path: Array(path), value: value)
+                case .splice(_, let at, let removing, let inserting):
+                    .splice(path: Array(path), at: at, removing: removing, inserting: inserting)
+                }
             do { try inner.apply(to: &replaced) } catch { return false }
             self = .set(replaced)
             return true
@@ -48,7 +54,8 @@ package indirect enum PatchTree {
                 return true
             case .splice(_, let at, let removing, let inserting):
                 guard case .untouched = self, case .array(let items) = current,
-                      StatePatch.spliceFits(at: at, removing: removing, count: items.count) else { return false }
+                    StatePatch.spliceFits(at: at, removing: removing, count: items.count)
+                else { return false }
                 self = .spliced(at: at, removing: removing, inserting: inserting)
                 return true
             }
@@ -63,7 +70,7 @@ package indirect enum PatchTree {
         case (.fields(var map), .field(let label), .record(_, let fields)):
             var found: Value?
             for field in fields where field.label == label {
-                guard found == nil else { return false } // a repeated name: the general way
+                guard found == nil else { return false }  // a repeated name: the general way
                 found = field.value
             }
             guard let child = found else { return false }
@@ -93,7 +100,8 @@ package indirect enum PatchTree {
         case .set: .whole
         case .fields(let map): .fields(map.mapValues(\.touch))
         case .elements(let map): .elements(map.mapValues(\.touch))
-        case .spliced(let at, let removing, let inserting): .spliced(at: at, removing: removing, inserting: inserting.count)
+        case .spliced(let at, let removing, let inserting):
+            .spliced(at: at, removing: removing, inserting: inserting.count)
         }
     }
 
@@ -107,7 +115,7 @@ package indirect enum PatchTree {
         case .set(let replacement):
             value = replacement
         case .fields(let map):
-            guard case .record(let type, var fields) = value else { return } // checked when made
+            guard case .record(let type, var fields) = value else { return }  // checked when made
             value = .null
             for index in fields.indices {
                 if let node = map[fields[index].label ?? ""] { node.apply(to: &fields[index].value) }
@@ -137,7 +145,9 @@ extension StateDiff {
     /// old value to the new one gives (the same list, in the same order), found from the
     /// parts the tree replaces. A list whose changed elements keep their ids is changed in
     /// place; one where they do not is diffed whole (and copied), as the touched diff does.
-    func apply(_ tree: PatchTree, to value: inout Value, path: String, memo: IdentityMemo?, into changes: inout [StateChange]) {
+    func apply(
+        _ tree: PatchTree, to value: inout Value, path: String, memo: IdentityMemo?, into changes: inout [StateChange]
+    ) {
         switch tree {
         case .untouched:
             return
@@ -151,7 +161,9 @@ extension StateDiff {
                 let label = fields[index].label ?? ""
                 guard let node = map[label] else { continue }
                 if case .set(let replacement) = node, fields[index].value == replacement { continue }
-                apply(node, to: &fields[index].value, path: PathSyntax.append(label, to: path), memo: memo, into: &changes)
+                apply(
+                    node, to: &fields[index].value, path: PathSyntax.append(label, to: path), memo: memo, into: &changes
+                )
             }
             value = .record(type: type, fields: fields)
         case .elements(let map):
@@ -165,7 +177,9 @@ extension StateDiff {
             // An identified list's splice changes the list in place, as the touched diff
             // reports it; anything else is diffed whole against a copy, as it is there.
             if removing != inserting.count, let memo,
-               let identities = spliceChanges(items, at: at, removing: removing, inserted: inserting[...], path: path, memo: memo, into: &changes) {
+                let identities = spliceChanges(
+                    items, at: at, removing: removing, inserted: inserting[...], path: path, memo: memo, into: &changes)
+            {
                 items.replaceSubrange(at..<(at + removing), with: inserting)
                 memo.remember(items, ids: identities.ids, set: identities.set)
             } else {
@@ -178,7 +192,10 @@ extension StateDiff {
         }
     }
 
-    private func applyElements(_ map: [Int: PatchTree], to items: inout [Value], path: String, memo: IdentityMemo?, into changes: inout [StateChange]) {
+    private func applyElements(
+        _ map: [Int: PatchTree], to items: inout [Value], path: String, memo: IdentityMemo?,
+        into changes: inout [StateChange]
+    ) {
         var changed: [(index: Int, id: String, old: Value, new: Value)] = []
         var identified = true
         for index in map.keys.sorted() {
@@ -203,7 +220,9 @@ extension StateDiff {
             return
         }
         for entry in changed {
-            diff(entry.old, entry.new, path: Self.keyedPath(path, entry.id), touched: map[entry.index]!.touch, memo: memo, into: &changes)
+            diff(
+                entry.old, entry.new, path: Self.keyedPath(path, entry.id), touched: map[entry.index]!.touch,
+                memo: memo, into: &changes)
         }
         // The memo's hold on the list is let go while it changes (ids stay as they were).
         let known = memo?.take(items)

@@ -42,7 +42,9 @@ public struct StateCondition: Sendable, Equatable, CustomStringConvertible {
     public static func parse(_ text: String) throws(TextError) -> StateCondition {
         let bytes = Array(text.utf8)
         guard let (comparison, start) = findComparison(bytes) else {
-            throw TextError("expected PATH OP VALUE, OP one of \(Comparison.allCases.map(\.rawValue).joined(separator: " "))", at: bytes.count)
+            throw TextError(
+                "expected PATH OP VALUE, OP one of \(Comparison.allCases.map(\.rawValue).joined(separator: " "))",
+                at: bytes.count)
         }
         let pathStart = bytes.prefix { $0 == 0x20 || $0 == 0x09 }.count
         var pathEnd = start
@@ -56,11 +58,14 @@ public struct StateCondition: Sendable, Equatable, CustomStringConvertible {
         }
         var scanner = LiteralScanner(bytes: bytes, index: start + comparison.rawValue.utf8.count)
         scanner.skipSpaces()
-        guard !scanner.atEnd else { throw TextError("expected a value after '\(comparison.rawValue)'", at: scanner.index) }
+        guard !scanner.atEnd else {
+            throw TextError("expected a value after '\(comparison.rawValue)'", at: scanner.index)
+        }
         let literal = try scanner.literal()
         scanner.skipSpaces()
         guard scanner.atEnd else { throw TextError("unexpected text after the value", at: scanner.index) }
-        return StateCondition(path: pathText.isEmpty ? "." : pathText, segments: segments, comparison: comparison, literal: literal)
+        return StateCondition(
+            path: pathText.isEmpty ? "." : pathText, segments: segments, comparison: comparison, literal: literal)
     }
 
     /// The first comparison operator outside quotes, and its byte offset.
@@ -70,12 +75,19 @@ public struct StateCondition: Sendable, Equatable, CustomStringConvertible {
         while index < bytes.count {
             let byte = bytes[index]
             if inString {
-                if byte == UInt8(ascii: "\\") { index += 2; continue }
+                if byte == UInt8(ascii: "\\") {
+                    index += 2
+                    continue
+                }
                 if byte == UInt8(ascii: "\"") { inString = false }
                 index += 1
                 continue
             }
-            if byte == UInt8(ascii: "\"") { inString = true; index += 1; continue }
+            if byte == UInt8(ascii: "\"") {
+                inString = true
+                index += 1
+                continue
+            }
             let next = index + 1 < bytes.count ? bytes[index + 1] : 0
             switch (byte, next) {
             case (UInt8(ascii: "="), UInt8(ascii: "=")): return (.equal, index)
@@ -104,14 +116,19 @@ public struct StateCondition: Sendable, Equatable, CustomStringConvertible {
         case .notEqual: return Self.same(actual, literal) ? .fails(actual: actual) : .holds
         default:
             guard let order = Self.order(actual, literal) else {
-                return .incomparable(actual: actual, reason: "\(subject) is \(actual.compact) (\(actual.kindName)), which '\(comparison.rawValue)' cannot compare with \(literal.compact) (\(literal.kindName))")
+                return .incomparable(
+                    actual: actual,
+                    reason:
+                        "\(subject) is \(actual.compact) (\(actual.kindName)), which '\(comparison.rawValue)' cannot compare with \(literal.compact) (\(literal.kindName))"
+                )
             }
-            let holds = switch comparison {
-            case .less: order < 0
-            case .lessOrEqual: order <= 0
-            case .greater: order > 0
-            default: order >= 0
-            }
+            let holds =
+                switch comparison {
+                case .less: order < 0
+                case .lessOrEqual: order <= 0
+                case .greater: order > 0
+                default: order >= 0
+                }
             return holds ? .holds : .fails(actual: actual)
         }
     }

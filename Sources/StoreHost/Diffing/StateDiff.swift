@@ -69,7 +69,7 @@ public struct StateDiff: Sendable {
         case (.record(let oldType, let oldFields), .record(let newType, let newFields)) where oldType == newType:
             diffFields(oldFields, newFields, path: path, into: &changes)
         case (.enumCase(let oldName, let oldPayload), .enumCase(let newName, let newPayload))
-            where oldName == newName && oldPayload.count == newPayload.count:
+        where oldName == newName && oldPayload.count == newPayload.count:
             for (index, (a, b)) in zip(oldPayload, newPayload).enumerated() where a.value != b.value {
                 diff(a.value, b.value, path: PathSyntax.append(a.label ?? "\(index)", to: path), into: &changes)
             }
@@ -90,7 +90,8 @@ public struct StateDiff: Sendable {
     /// The common case: the same elements in the same places (a toggle in a long list),
     /// told apart without hashing every id. False, having reported nothing, when the
     /// lengths or an element's id differ.
-    private func diffByPosition(_ old: [Value], _ new: [Value], path: String, into changes: inout [StateChange]) -> Bool {
+    private func diffByPosition(_ old: [Value], _ new: [Value], path: String, into changes: inout [StateChange]) -> Bool
+    {
         guard old.count == new.count else { return false }
         var changed: [Int] = []
         for index in old.indices where old[index] != new[index] {
@@ -117,8 +118,11 @@ public struct StateDiff: Sendable {
         var prefix = 0
         while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
         var suffix = 0
-        while suffix < old.count - prefix, suffix < new.count - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
-        let oldCount = old.count - prefix - suffix, newCount = new.count - prefix - suffix
+        while suffix < old.count - prefix, suffix < new.count - prefix,
+            old[old.count - 1 - suffix] == new[new.count - 1 - suffix]
+        { suffix += 1 }
+        let oldCount = old.count - prefix - suffix
+        let newCount = new.count - prefix - suffix
         guard oldCount * newCount <= Self.sequenceLimit else {
             gap(old, prefix..<(prefix + oldCount), new, prefix..<(prefix + newCount), path: path, into: &changes)
             return
@@ -128,15 +132,21 @@ public struct StateDiff: Sendable {
         var common = [Int32](repeating: 0, count: (oldCount + 1) * width)
         for i in stride(from: oldCount - 1, through: 0, by: -1) {
             for j in stride(from: newCount - 1, through: 0, by: -1) {
-                common[i * width + j] = old[prefix + i] == new[prefix + j]
+                common[i * width + j] =
+                    old[prefix + i] == new[prefix + j]
                     ? common[(i + 1) * width + j + 1] + 1
                     : max(common[(i + 1) * width + j], common[i * width + j + 1])
             }
         }
-        var i = 0, j = 0, gapOld = 0, gapNew = 0
+        var i = 0
+        var j = 0
+        var gapOld = 0
+        var gapNew = 0
         while i < oldCount || j < newCount {
             if i < oldCount, j < newCount, old[prefix + i] == new[prefix + j] {
-                gap(old, (prefix + gapOld)..<(prefix + i), new, (prefix + gapNew)..<(prefix + j), path: path, into: &changes)
+                gap(
+                    old, (prefix + gapOld)..<(prefix + i), new, (prefix + gapNew)..<(prefix + j), path: path,
+                    into: &changes)
                 i += 1
                 j += 1
                 gapOld = i
@@ -152,10 +162,15 @@ public struct StateDiff: Sendable {
 
     /// One gap of a plain list: `old[removed]` became `new[added]`. Pairs in order are
     /// diffed into (named by their new index), the rest removed or added.
-    private func gap(_ old: [Value], _ removed: Range<Int>, _ new: [Value], _ added: Range<Int>, path: String, into changes: inout [StateChange]) {
+    private func gap(
+        _ old: [Value], _ removed: Range<Int>, _ new: [Value], _ added: Range<Int>, path: String,
+        into changes: inout [StateChange]
+    ) {
         let paired = min(removed.count, added.count)
         for offset in 0..<paired where old[removed.lowerBound + offset] != new[added.lowerBound + offset] {
-            diff(old[removed.lowerBound + offset], new[added.lowerBound + offset], path: path + "[\(added.lowerBound + offset)]", into: &changes)
+            diff(
+                old[removed.lowerBound + offset], new[added.lowerBound + offset],
+                path: path + "[\(added.lowerBound + offset)]", into: &changes)
         }
         for index in removed.dropFirst(paired) {
             changes.append(.init(kind: .removed, path: path + "[\(index)]", old: old[index], new: nil))
@@ -168,31 +183,41 @@ public struct StateDiff: Sendable {
     /// Lists whose elements are records with unique string ids are compared by id:
     /// removed ids, then in the new order each added, moved (not in the longest run kept
     /// in order) or changed element.
-    func diffByIdentity(_ old: [Value], _ new: [Value], _ matching: IdentityMatching, path: String, into changes: inout [StateChange]) {
+    func diffByIdentity(
+        _ old: [Value], _ new: [Value], _ matching: IdentityMatching, path: String, into changes: inout [StateChange]
+    ) {
         for index in old.indices where !matching.kept[index] {
-            changes.append(.init(kind: .removed, path: Self.keyedPath(path, matching.oldIDs[index]), old: old[index], new: nil))
+            changes.append(
+                .init(kind: .removed, path: Self.keyedPath(path, matching.oldIDs[index]), old: old[index], new: nil))
         }
         var staying = [Bool](repeating: false, count: old.count)
         for index in Self.longestIncreasingRun(matching.oldIndex.filter { $0 >= 0 }) { staying[index] = true }
         for (index, before) in matching.oldIndex.enumerated() {
             guard before >= 0 else {
-                changes.append(.init(kind: .added, path: Self.keyedPath(path, matching.newIDs[index]), old: nil, new: new[index]))
+                changes.append(
+                    .init(kind: .added, path: Self.keyedPath(path, matching.newIDs[index]), old: nil, new: new[index]))
                 continue
             }
             if !staying[before] {
-                changes.append(.init(kind: .moved, path: Self.keyedPath(path, matching.newIDs[index]), old: nil, new: nil, from: before, to: index))
+                changes.append(
+                    .init(
+                        kind: .moved, path: Self.keyedPath(path, matching.newIDs[index]), old: nil, new: nil,
+                        from: before, to: index))
             }
-            if old[before] != new[index] { diff(old[before], new[index], path: Self.keyedPath(path, matching.newIDs[index]), into: &changes) }
+            if old[before] != new[index] {
+                diff(old[before], new[index], path: Self.keyedPath(path, matching.newIDs[index]), into: &changes)
+            }
         }
     }
 
     /// The elements of `values` in a longest strictly increasing subsequence, found in
     /// O(n log n) (patience sorting): the elements that need not move.
     public static func longestIncreasingRun(_ values: [Int]) -> [Int] {
-        var tails: [Int] = [] // index into values of the last element of each run length
+        var tails: [Int] = []  // index into values of the last element of each run length
         var previous = [Int](repeating: -1, count: values.count)
         for (index, value) in values.enumerated() {
-            var low = 0, high = tails.count
+            var low = 0
+            var high = tails.count
             while low < high {
                 let middle = (low + high) / 2
                 if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
@@ -238,7 +263,8 @@ public struct StateDiff: Sendable {
         path + "[" + Value.quoted(id) + "]"
     }
 
-    private func diffFields(_ old: [Value.Field], _ new: [Value.Field], path: String, into changes: inout [StateChange]) {
+    private func diffFields(_ old: [Value.Field], _ new: [Value.Field], path: String, into changes: inout [StateChange])
+    {
         // The usual case, a record of the same type: the same labels in the same order.
         if old.count == new.count, zip(old, new).allSatisfy({ $0.label == $1.label }) {
             for (before, after) in zip(old, new) where before.value != after.value {
@@ -260,7 +286,8 @@ public struct StateDiff: Sendable {
             }
         }
         for field in new where !oldLabels.contains(field.label ?? "") {
-            changes.append(.init(kind: .added, path: PathSyntax.append(field.label ?? "", to: path), old: nil, new: field.value))
+            changes.append(
+                .init(kind: .added, path: PathSyntax.append(field.label ?? "", to: path), old: nil, new: field.value))
         }
     }
 }
@@ -318,7 +345,9 @@ public enum PathSyntax {
                     index = scanner.index
                 } else {
                     let digits = bytes[index...].prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-                    guard !digits.isEmpty else { throw TextError("expected an index or a quoted key after '['", at: index) }
+                    guard !digits.isEmpty else {
+                        throw TextError("expected an index or a quoted key after '['", at: index)
+                    }
                     guard let number = Int(String(decoding: digits, as: UTF8.self)) else {
                         throw TextError("index \(String(decoding: digits, as: UTF8.self)) is too large", at: index)
                     }
@@ -332,8 +361,13 @@ public enum PathSyntax {
                 index += 1
                 continue
             }
-            guard afterDot || segments.isEmpty else { throw TextError("expected '.' or '[' before a field name", at: index) }
-            let name = bytes[index...].prefix { $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }
+            guard afterDot || segments.isEmpty else {
+                throw TextError("expected '.' or '[' before a field name", at: index)
+            }
+            let name = bytes[index...].prefix {
+                $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || (48...57).contains($0) || (65...90).contains($0)
+                    || (97...122).contains($0)
+            }
             guard !name.isEmpty else {
                 let character = String(decoding: bytes[index...].prefix(4), as: UTF8.self).first.map(String.init) ?? "?"
                 throw TextError("unexpected '\(character)' in path", at: index)
@@ -348,7 +382,9 @@ public enum PathSyntax {
 
     /// The part of `value` at `path`, or a problem naming the first segment not found.
     /// List elements are found by key through `identity`'s fields.
-    public static func lookup(_ path: String, in value: Value, identity: StateDiff = StateDiff()) throws(TextError) -> Value {
+    public static func lookup(_ path: String, in value: Value, identity: StateDiff = StateDiff()) throws(TextError)
+        -> Value
+    {
         let segments = try parse(path)
         var current = value
         var walked = ""
@@ -360,7 +396,12 @@ public enum PathSyntax {
                     // `todos["t1"].toggle` names it in actions.
                     guard let item = items.first(where: { identity.identity($0) == label }) else {
                         let ids = items.prefix(10).compactMap { identity.identity($0).map(Value.quoted) }
-                        throw TextError("no element with id \(Value.quoted(label)) in \(walked.isEmpty ? "the state" : walked)" + (ids.isEmpty ? " (its elements have no id field)" : "; ids: \(ids.joined(separator: ", "))\(items.count > 10 ? ", …" : "")"), at: 0)
+                        throw TextError(
+                            "no element with id \(Value.quoted(label)) in \(walked.isEmpty ? "the state" : walked)"
+                                + (ids.isEmpty
+                                    ? " (its elements have no id field)"
+                                    : "; ids: \(ids.joined(separator: ", "))\(items.count > 10 ? ", …" : "")"),
+                            at: 0)
                     }
                     walked += "[\(Value.quoted(label))]"
                     current = item
@@ -368,13 +409,16 @@ public enum PathSyntax {
                 }
                 guard let next = current[label] else {
                     let known = current.children.compactMap(\.label)
-                    throw TextError("no field '\(label)' at \(walked.isEmpty ? "the top level" : walked)" + (known.isEmpty ? "" : "; fields: \(known.joined(separator: ", "))"), at: 0)
+                    throw TextError(
+                        "no field '\(label)' at \(walked.isEmpty ? "the top level" : walked)"
+                            + (known.isEmpty ? "" : "; fields: \(known.joined(separator: ", "))"), at: 0)
                 }
                 walked = append(label, to: walked)
                 current = next
             case .index(let index):
                 guard case .array(let items) = current else {
-                    throw TextError("\(walked.isEmpty ? "the state" : walked) is \(current.kindName), not an array", at: 0)
+                    throw TextError(
+                        "\(walked.isEmpty ? "the state" : walked) is \(current.kindName), not an array", at: 0)
                 }
                 guard items.indices.contains(index) else {
                     throw TextError("index \(index) is out of range: \(walked) has \(items.count) items", at: 0)

@@ -37,7 +37,7 @@ public indirect enum StateTouch: Equatable, Sendable {
         switch (self, step) {
         case (.whole, _): return
         case (.fields(var map), .field(let label)):
-            self = .whole // released while changed, so the map is not copied
+            self = .whole  // released while changed, so the map is not copied
             map[label, default: .fields([:])].mark(path.dropFirst(), splice: splice)
             self = .fields(map)
         case (.elements(var map), .index(let index)):
@@ -48,7 +48,7 @@ public indirect enum StateTouch: Equatable, Sendable {
             self = .elements([index: .fields([:])])
             mark(path, splice: splice)
         default:
-            self = .whole // a field of an array, an index of a record: let the diff sort it out
+            self = .whole  // a field of an array, an index of a record: let the diff sort it out
         }
     }
 }
@@ -59,23 +59,36 @@ extension StateDiff {
     /// there.
     /// `memo` keeps the ids of identified lists from one diff to the next, so a splice
     /// of a long list (an item added) is diffed without hashing every id again.
-    public static func changes(from old: Value, to new: Value, touched: StateTouch, memo: IdentityMemo? = nil) -> [StateChange] {
+    public static func changes(from old: Value, to new: Value, touched: StateTouch, memo: IdentityMemo? = nil)
+        -> [StateChange]
+    {
         StateDiff().changes(from: old, to: new, touched: touched, memo: memo)
     }
 
     /// `changes(from:to:touched:memo:)` with this diff's identity fields.
-    public func changes(from old: Value, to new: Value, touched: StateTouch, memo: IdentityMemo? = nil) -> [StateChange] {
+    public func changes(from old: Value, to new: Value, touched: StateTouch, memo: IdentityMemo? = nil) -> [StateChange]
+    {
         var changes: [StateChange] = []
         diff(old, new, path: "", touched: touched, memo: memo, into: &changes)
         return changes
     }
 
-    func diff(_ old: Value, _ new: Value, path: String, touched: StateTouch, memo: IdentityMemo?, into changes: inout [StateChange]) {
+    func diff(
+        _ old: Value, _ new: Value, path: String, touched: StateTouch, memo: IdentityMemo?,
+        into changes: inout [StateChange]
+    ) {
         switch (touched, old, new) {
         case (.spliced(let at, let removing, let inserting), .array(let oldItems), .array(let newItems)):
-            if let memo, diffSplice(oldItems, newItems, at: at, removing: removing, inserting: inserting, path: path, memo: memo, into: &changes) { return }
+            if let memo,
+                diffSplice(
+                    oldItems, newItems, at: at, removing: removing, inserting: inserting, path: path, memo: memo,
+                    into: &changes)
+            {
+                return
+            }
             diff(old, new, path: path, into: &changes)
-        case (.fields(let map), .record(let oldType, let oldFields), .record(let newType, let newFields)) where oldType == newType:
+        case (.fields(let map), .record(let oldType, let oldFields), .record(let newType, let newFields))
+        where oldType == newType:
             var oldLabels = Set<String>()
             for field in oldFields {
                 let label = field.label ?? ""
@@ -92,20 +105,25 @@ extension StateDiff {
                 }
             }
             for field in newFields where map[field.label ?? ""] != nil && !oldLabels.contains(field.label ?? "") {
-                changes.append(.init(kind: .added, path: PathSyntax.append(field.label ?? "", to: path), old: nil, new: field.value))
+                changes.append(
+                    .init(
+                        kind: .added, path: PathSyntax.append(field.label ?? "", to: path), old: nil, new: field.value))
             }
         case (.elements(let map), .array(let oldItems), .array(let newItems)) where oldItems.count == newItems.count:
             // As the whole diff does for a list of the same length: elements that keep
             // their ids are named by id; otherwise the whole list is compared.
             var changed: [(Int, String)] = []
-            for index in map.keys.sorted() where oldItems.indices.contains(index) && oldItems[index] != newItems[index] {
+            for index in map.keys.sorted() where oldItems.indices.contains(index) && oldItems[index] != newItems[index]
+            {
                 guard let id = identity(oldItems[index]), id == identity(newItems[index]) else {
                     return diff(old, new, path: path, into: &changes)
                 }
                 changed.append((index, id))
             }
             for (index, id) in changed {
-                diff(oldItems[index], newItems[index], path: Self.keyedPath(path, id), touched: map[index]!, memo: memo, into: &changes)
+                diff(
+                    oldItems[index], newItems[index], path: Self.keyedPath(path, id), touched: map[index]!, memo: memo,
+                    into: &changes)
             }
             memo?.carry(from: oldItems, to: newItems)
         default:
@@ -125,8 +143,10 @@ extension StateDiff {
         path: String, memo: IdentityMemo, into changes: inout [StateChange]
     ) -> Bool {
         guard old.count != new.count, at >= 0, removing >= 0, inserting >= 0, at + removing <= old.count,
-              old.count - removing + inserting == new.count,
-              let identities = spliceChanges(old, at: at, removing: removing, inserted: new[at..<(at + inserting)], path: path, memo: memo, into: &changes)
+            old.count - removing + inserting == new.count,
+            let identities = spliceChanges(
+                old, at: at, removing: removing, inserted: new[at..<(at + inserting)], path: path, memo: memo,
+                into: &changes)
         else { return false }
         memo.remember(new, ids: identities.ids, set: identities.set)
         return true
@@ -154,7 +174,8 @@ extension StateDiff {
             insertedIDs.append(id)
         }
         for index in at..<(at + removing) {
-            changes.append(.init(kind: .removed, path: Self.keyedPath(path, known.ids[index]), old: old[index], new: nil))
+            changes.append(
+                .init(kind: .removed, path: Self.keyedPath(path, known.ids[index]), old: old[index], new: nil))
         }
         for (id, item) in zip(insertedIDs, inserted) {
             changes.append(.init(kind: .added, path: Self.keyedPath(path, id), old: nil, new: item))
@@ -216,6 +237,7 @@ public final class IdentityMemo {
     /// The same storage, so the same elements (an entry keeps its list alive, and a list
     /// that shares storage with another cannot change it in place).
     private static func same(_ a: [Value], _ b: [Value]) -> Bool {
-        a.count == b.count && a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
+        a.count == b.count
+            && a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
     }
 }

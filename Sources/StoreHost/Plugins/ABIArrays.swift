@@ -37,7 +37,8 @@ enum ABIArray {
             let source = raw + index * stride
             let declared = Int(source.loadUnaligned(as: UInt32.self))
             guard declared == stride else {
-                throw Problem(message: "element \(index) declares struct_size \(declared), element 0 declares \(stride)")
+                throw Problem(
+                    message: "element \(index) declares struct_size \(declared), element 0 declares \(stride)")
             }
             var element = Element()
             withUnsafeMutableBytes(of: &element) { target in

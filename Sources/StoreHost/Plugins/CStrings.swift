@@ -1,10 +1,10 @@
 import CStorePlugin
 
-
 extension sp_dispatch_result {
     /// A zeroed result with its size set, for a plugin to fill in.
     static func empty() -> sp_dispatch_result {
-        sp_dispatch_result(struct_size: UInt32(MemoryLayout<sp_dispatch_result>.size), state_changed: 0, effects_started: 0)
+        sp_dispatch_result(
+            struct_size: UInt32(MemoryLayout<sp_dispatch_result>.size), state_changed: 0, effects_started: 0)
     }
 }
 

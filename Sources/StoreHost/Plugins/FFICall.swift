@@ -1,8 +1,9 @@
 import CFFI
 import CStorePlugin
 import StoreValue
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Calls a typed entry point through libffi:
@@ -33,18 +34,20 @@ enum FFICall {
                     case (.int, .int(let v)): raw.storeBytes(of: v, toByteOffset: offset, as: Int64.self)
                     case (.double, .double(let v)): raw.storeBytes(of: v, toByteOffset: offset, as: Double.self)
                     case (.double, .int(let v)): raw.storeBytes(of: Double(v), toByteOffset: offset, as: Double.self)
-                    case (.bool, .bool(let v)): raw.storeBytes(of: v ? 1 as UInt8 : 0, toByteOffset: offset, as: UInt8.self)
+                    case (.bool, .bool(let v)):
+                        raw.storeBytes(of: v ? 1 as UInt8 : 0, toByteOffset: offset, as: UInt8.self)
                     case (.string, .string(let v)):
                         let copy = strdup(v)!
                         strings.append(copy)
-                        raw.storeBytes(of: UnsafeMutableRawPointer(copy), toByteOffset: offset, as: UnsafeMutableRawPointer.self)
+                        raw.storeBytes(
+                            of: UnsafeMutableRawPointer(copy), toByteOffset: offset, as: UnsafeMutableRawPointer.self)
                     default:
                         error.write("argument \(index + 1) should be \(type.rawValue), not \(value.kindName)")
                         return Int32(SP_ERR_BAD_ARGUMENTS)
                     }
                 }
                 for index in 0..<count { pointers[index] = raw + index * 8 }
-                var returned: Int64 = 0 // at least sizeof(ffi_arg)
+                var returned: Int64 = 0  // at least sizeof(ffi_arg)
                 cffi_call(entry.cif, entry.function, &returned, pointers.baseAddress!)
                 return Int32(truncatingIfNeeded: returned)
             }

@@ -118,12 +118,27 @@ public final class ModelDescriptor: @unchecked Sendable {
     public var qualifiedName: String { "\(plugin).\(name)" }
 
     let modelData: UnsafeMutableRawPointer?
-    let create: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_store_context>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, UnsafeMutablePointer<sp_error>?) -> Int32
+    let create:
+        @convention(c) (
+            UnsafeMutableRawPointer?, UnsafePointer<sp_store_context>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+            UnsafeMutablePointer<sp_error>?
+        ) -> Int32
     let destroy: @convention(c) (UnsafeMutableRawPointer?) -> Void
-    let dispatch: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32
+    let dispatch:
+        @convention(c) (
+            UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?,
+            UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?
+        ) -> Int32
     let snapshot: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?
-    let replay: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32)?
-    let restore: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_error>?) -> Int32)?
+    let replay:
+        (
+            @convention(c) (
+                UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?,
+                UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?
+            ) -> Int32
+        )?
+    let restore:
+        (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_error>?) -> Int32)?
     /// What changed since the last snapshot (storeplugin.h); nil when the plugin cannot say.
     let snapshotChanges: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?)?
     /// The state written as bytes (storeplugin.h); nil when the plugin only builds trees.
@@ -131,7 +146,12 @@ public final class ModelDescriptor: @unchecked Sendable {
     /// What changed since the last snapshot, written as bytes (storeplugin.h); nil when the
     /// plugin builds trees of its changes, or reports none.
     let snapshotChangesEncoded: SnapshotEncoded?
-    typealias SnapshotEncoded = (@convention(c) (UnsafeMutableRawPointer?, (@convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?, Int) -> Int32)?, UnsafeMutableRawPointer?) -> Int32)
+    typealias SnapshotEncoded = (
+        @convention(c) (
+            UnsafeMutableRawPointer?, (@convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?, Int) -> Int32)?,
+            UnsafeMutableRawPointer?
+        ) -> Int32
+    )
 
     /// Field names the model declared to identify list elements (before `id`).
     public let identityFields: [String]
@@ -156,12 +176,28 @@ public final class ModelDescriptor: @unchecked Sendable {
     init(
         plugin: String, name: String, doc: String?, actions: [ActionDescriptor], services: [ServiceDescriptor],
         modelData: UnsafeMutableRawPointer?,
-        create: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_store_context>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, UnsafeMutablePointer<sp_error>?) -> Int32,
+        create:
+            @escaping @convention(c) (
+                UnsafeMutableRawPointer?, UnsafePointer<sp_store_context>?,
+                UnsafeMutablePointer<UnsafeMutableRawPointer?>?, UnsafeMutablePointer<sp_error>?
+            ) -> Int32,
         destroy: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Void,
-        dispatch: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32,
+        dispatch:
+            @escaping @convention(c) (
+                UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?,
+                UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?
+            ) -> Int32,
         snapshot: @escaping @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?,
-        replay: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32)?,
-        restore: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_error>?) -> Int32)?,
+        replay: (
+            @convention(c) (
+                UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?,
+                UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?
+            ) -> Int32
+        )?,
+        restore: (
+            @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_error>?) ->
+                Int32
+        )?,
         snapshotChanges: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?)? = nil,
         snapshotEncoded: SnapshotEncoded? = nil, snapshotChangesEncoded: SnapshotEncoded? = nil,
         identityFields: [String] = [], invariants: [StateCondition] = [],
@@ -197,10 +233,15 @@ public final class ModelDescriptor: @unchecked Sendable {
 
     /// A model known only by its schema, with no plugin behind it: for checking action
     /// text against a schema (a linter, a fuzz target). Its store cannot be created.
-    public static func schemaOnly(plugin: String, name: String, actions: [(name: String, params: [ParamDescriptor])]) -> ModelDescriptor {
+    public static func schemaOnly(plugin: String, name: String, actions: [(name: String, params: [ParamDescriptor])])
+        -> ModelDescriptor
+    {
         ModelDescriptor(
             plugin: plugin, name: name, doc: nil,
-            actions: actions.enumerated().map { ActionDescriptor(index: $0.offset, name: $0.element.name, doc: nil, params: $0.element.params, typed: nil) },
+            actions: actions.enumerated().map {
+                ActionDescriptor(
+                    index: $0.offset, name: $0.element.name, doc: nil, params: $0.element.params, typed: nil)
+            },
             services: []
         )
     }
@@ -209,7 +250,8 @@ public final class ModelDescriptor: @unchecked Sendable {
     /// or nowhere): the schema alone, with C entry points that refuse to run.
     convenience init(
         plugin: String, name: String, doc: String?, actions: [ActionDescriptor], services: [ServiceDescriptor],
-        identityFields: [String] = [], invariants: [StateCondition] = [], worker: WorkerPlugin? = nil, indexInPlugin: Int = 0, timeTravel: Bool = false,
+        identityFields: [String] = [], invariants: [StateCondition] = [], worker: WorkerPlugin? = nil,
+        indexInPlugin: Int = 0, timeTravel: Bool = false,
         scripted: (@MainActor @Sendable () -> any StoreConnection)? = nil
     ) {
         self.init(

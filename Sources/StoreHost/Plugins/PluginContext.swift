@@ -32,27 +32,28 @@ final class PluginContext {
     /// The services table handed to the plugin's entry point.
     func makeTable() -> UnsafeMutablePointer<storeplugin_host> {
         let table = UnsafeMutablePointer<storeplugin_host>.allocate(capacity: 1)
-        table.initialize(to: storeplugin_host(
-            struct_size: UInt32(MemoryLayout<storeplugin_host>.size),
-            abi_version: STOREPLUGIN_ABI_VERSION,
-            host_data: Unmanaged.passRetained(self).toOpaque(), // for good: see the type
-            register_model: PluginContext.registerModel,
-            log: PluginContext.log,
-            value_null: ValueFunctions.null,
-            value_bool: ValueFunctions.bool,
-            value_int: ValueFunctions.int,
-            value_double: ValueFunctions.double,
-            value_string: ValueFunctions.string,
-            value_array: ValueFunctions.array,
-            value_record: ValueFunctions.record,
-            value_enum: ValueFunctions.enumCase,
-            value_append: ValueFunctions.append,
-            value_free: ValueFunctions.free_,
-            clock_now: PluginContext.clockNow,
-            clock_wake: PluginContext.clockWake,
-            clock_cancel: PluginContext.clockCancel,
-            service_failure: PluginContext.serviceFailure
-        ))
+        table.initialize(
+            to: storeplugin_host(
+                struct_size: UInt32(MemoryLayout<storeplugin_host>.size),
+                abi_version: STOREPLUGIN_ABI_VERSION,
+                host_data: Unmanaged.passRetained(self).toOpaque(),  // for good: see the type
+                register_model: PluginContext.registerModel,
+                log: PluginContext.log,
+                value_null: ValueFunctions.null,
+                value_bool: ValueFunctions.bool,
+                value_int: ValueFunctions.int,
+                value_double: ValueFunctions.double,
+                value_string: ValueFunctions.string,
+                value_array: ValueFunctions.array,
+                value_record: ValueFunctions.record,
+                value_enum: ValueFunctions.enumCase,
+                value_append: ValueFunctions.append,
+                value_free: ValueFunctions.freeValue,
+                clock_now: PluginContext.clockNow,
+                clock_wake: PluginContext.clockWake,
+                clock_cancel: PluginContext.clockCancel,
+                service_failure: PluginContext.serviceFailure
+            ))
         self.table = table
         return table
     }
@@ -81,12 +82,15 @@ final class PluginContext {
         }
     }
 
-    private static let registerModel: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_model>?, UnsafeMutablePointer<sp_error>?) -> Int32 = { hostData, model, error in
-        let args = Unchecked((hostData, model, error))
-        return MainActor.assumeIsolated { context(args.value.0).register(args.value.1, error: args.value.2) }
-    }
+    private static let registerModel:
+        @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_model>?, UnsafeMutablePointer<sp_error>?) -> Int32 =
+            { hostData, model, error in
+                let args = Unchecked((hostData, model, error))
+                return MainActor.assumeIsolated { context(args.value.0).register(args.value.1, error: args.value.2) }
+            }
 
-    private static let log: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?) -> Void = { hostData, level, message in
+    private static let log: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?) -> Void = {
+        hostData, level, message in
         let text = message.map { String(cString: $0) } ?? ""
         let hostData = Unchecked(hostData)
         MainActor.assumeIsolated {
@@ -100,25 +104,30 @@ final class PluginContext {
         return MainActor.assumeIsolated { context(hostData.value).clock.now }
     }
 
-    private static let clockWake: @convention(c) (UnsafeMutableRawPointer?, Int64, (@convention(c) (UnsafeMutableRawPointer?) -> Void)?, UnsafeMutableRawPointer?) -> UInt64 = { hostData, deadline, fire, userData in
-        guard let fire else { return 0 }
-        let callback = TimerCallback(fire: fire, userData: userData)
-        let hostData = Unchecked(hostData)
-        return MainActor.assumeIsolated {
-            context(hostData.value).clock.wake(at: deadline) { callback.fire(callback.userData) }
+    private static let clockWake:
+        @convention(c) (
+            UnsafeMutableRawPointer?, Int64, (@convention(c) (UnsafeMutableRawPointer?) -> Void)?,
+            UnsafeMutableRawPointer?
+        ) -> UInt64 = { hostData, deadline, fire, userData in
+            guard let fire else { return 0 }
+            let callback = TimerCallback(fire: fire, userData: userData)
+            let hostData = Unchecked(hostData)
+            return MainActor.assumeIsolated {
+                context(hostData.value).clock.wake(at: deadline) { callback.fire(callback.userData) }
+            }
         }
-    }
 
-    private static let serviceFailure: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<sp_error>?) -> Int32 = { hostData, error in
-        let args = Unchecked((hostData, error))
-        return MainActor.assumeIsolated {
-            let context = context(args.value.0)
-            guard let message = context.serviceFailure else { return Int32(SP_OK) }
-            context.serviceFailure = nil
-            args.value.1?.write(message)
-            return Int32(SP_ERR_SERVICE)
+    private static let serviceFailure:
+        @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<sp_error>?) -> Int32 = { hostData, error in
+            let args = Unchecked((hostData, error))
+            return MainActor.assumeIsolated {
+                let context = context(args.value.0)
+                guard let message = context.serviceFailure else { return Int32(SP_OK) }
+                context.serviceFailure = nil
+                args.value.1?.write(message)
+                return Int32(SP_ERR_SERVICE)
+            }
         }
-    }
 
     private static let clockCancel: @convention(c) (UnsafeMutableRawPointer?, UInt64) -> Void = { hostData, timer in
         let hostData = Unchecked(hostData)

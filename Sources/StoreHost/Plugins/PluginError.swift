@@ -23,7 +23,8 @@ public enum PluginError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notFound(let name, let searched):
-            return "no plugin named '\(name)' in the search path: " + (searched.isEmpty ? "(empty)" : searched.joined(separator: ", "))
+            return "no plugin named '\(name)' in the search path: "
+                + (searched.isEmpty ? "(empty)" : searched.joined(separator: ", "))
         case .fileMissing(let path):
             return "\(path): no such file"
         case .notASharedLibrary(let path, let reason):
@@ -33,21 +34,25 @@ public enum PluginError: Error, Equatable, CustomStringConvertible {
         case .notAPlugin(let path, let reason):
             return "\(path): not a storesh plugin: \(reason)"
         case .abiMismatch(let path, let plugin, let host):
-            return "\(path): built for plugin ABI version \(plugin), but this host speaks version \(host); rebuild the plugin against this storeplugin.h"
+            return
+                "\(path): built for plugin ABI version \(plugin), but this host speaks version \(host); rebuild the plugin against this storeplugin.h"
         case .toolchainMismatch(let path, let plugin, let host):
-            return "\(path): built with a different Swift toolchain (plugin: \(plugin); host: \(host)); rebuild it with the host's toolchain"
+            return
+                "\(path): built with a different Swift toolchain (plugin: \(plugin); host: \(host)); rebuild it with the host's toolchain"
         case .registrationFailed(let path, let code, let message):
             return "\(path): the plugin failed to register its models (\(ErrorCode.name(code))): \(message)"
         case .alreadyLoaded(let path):
             return "\(path): already loaded"
         case .nameTaken(let path, let name, let loadedFrom):
-            return "\(path): a plugin named '\(name)' is already loaded from \(loadedFrom); both would have the same model names, so this one is not loaded (start storesh with the one you want)"
+            return
+                "\(path): a plugin named '\(name)' is already loaded from \(loadedFrom); both would have the same model names, so this one is not loaded (start storesh with the one you want)"
         case .workerFailed(let path, let reason):
             return "\(path): cannot load it in a worker process: \(reason)"
         case .inWorker(let message):
             return message
         case .unknownModel(let name, let known):
-            return "no model named '\(name)'" + (known.isEmpty ? "; no models are loaded" : "; loaded: \(known.joined(separator: ", "))")
+            return "no model named '\(name)'"
+                + (known.isEmpty ? "; no models are loaded" : "; loaded: \(known.joined(separator: ", "))")
         case .ambiguousModel(let name, let candidates):
             return "'\(name)' names models in several plugins; say which: \(candidates.joined(separator: ", "))"
         }

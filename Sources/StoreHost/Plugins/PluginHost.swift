@@ -89,8 +89,11 @@ public final class PluginHost {
             let libraries = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
                 .compactMap { file in Self.pluginName(fromFile: file).map { (file: file, name: $0) } }
                 .sorted { $0.file < $1.file }
-            let isExample = { (library: (file: String, name: String)) in library.file.hasPrefix("lib" + Self.examplePrefix) }
-            for library in libraries.filter(isExample) + libraries.filter({ !isExample($0) }) where names.insert(library.name.lowercased()).inserted {
+            let isExample = { (library: (file: String, name: String)) in
+                library.file.hasPrefix("lib" + Self.examplePrefix)
+            }
+            for library in libraries.filter(isExample) + libraries.filter({ !isExample($0) })
+            where names.insert(library.name.lowercased()).inserted {
                 found.append((library.name, directory + "/" + library.file))
             }
         }
@@ -118,7 +121,9 @@ public final class PluginHost {
         }
         var name = Substring(file).dropLast(suffix.count)
         if name.hasPrefix("lib") { name = name.dropFirst(3) }
-        if name.hasPrefix(examplePrefix), name.count > examplePrefix.count { name = name.dropFirst(examplePrefix.count) }
+        if name.hasPrefix(examplePrefix), name.count > examplePrefix.count {
+            name = name.dropFirst(examplePrefix.count)
+        }
         return name.isEmpty ? nil : String(name)
     }
 
@@ -133,14 +138,22 @@ public final class PluginHost {
     @discardableResult
     public func load(_ nameOrPath: String) throws(PluginError) -> LoadedPlugin {
         let path: String
-        if !nameOrPath.contains("/"), Self.pluginName(fromFile: nameOrPath) != nil, !FileManager.default.fileExists(atPath: nameOrPath) {
-            guard let directory = searchPath.first(where: { FileManager.default.fileExists(atPath: $0 + "/" + nameOrPath) }) else {
+        if !nameOrPath.contains("/"), Self.pluginName(fromFile: nameOrPath) != nil,
+            !FileManager.default.fileExists(atPath: nameOrPath)
+        {
+            guard
+                let directory = searchPath.first(where: {
+                    FileManager.default.fileExists(atPath: $0 + "/" + nameOrPath)
+                })
+            else {
                 throw .notFound(name: nameOrPath, searched: ["."] + searchPath)
             }
             path = directory + "/" + nameOrPath
         } else if Self.isPath(nameOrPath) {
             path = nameOrPath
-        } else if let match = availablePlugins().first(where: { $0.name.caseInsensitiveCompare(nameOrPath) == .orderedSame }) {
+        } else if let match = availablePlugins().first(where: {
+            $0.name.caseInsensitiveCompare(nameOrPath) == .orderedSame
+        }) {
             path = match.path
         } else {
             throw .notFound(name: nameOrPath, searched: searchPath)
@@ -185,7 +198,9 @@ public final class PluginHost {
         guard status == Int32(SP_OK) else {
             throw .registrationFailed(path: path, code: status, message: error.text)
         }
-        let plugin = LoadedPlugin(name: info.name, version: info.version, path: resolved, toolchain: info.toolchain, models: context.models, context: context, worker: nil)
+        let plugin = LoadedPlugin(
+            name: info.name, version: info.version, path: resolved, toolchain: info.toolchain, models: context.models,
+            context: context, worker: nil)
         plugins.append(plugin)
         return plugin
     }
@@ -198,7 +213,8 @@ public final class PluginHost {
             throw .nameTaken(path: path, name: registered.name, loadedFrom: twin.path)
         }
         let plugin = LoadedPlugin(
-            name: registered.name, version: registered.version, path: registered.resolvedPath, toolchain: registered.toolchain,
+            name: registered.name, version: registered.version, path: registered.resolvedPath,
+            toolchain: registered.toolchain,
             models: worker.descriptors(of: registered), context: nil, worker: worker
         )
         plugins.append(plugin)
@@ -216,14 +232,24 @@ public final class PluginHost {
         plugins[index] = plugin
     }
 
-    private func checkInfo(_ infoFunction: storeplugin_info_fn, path: String) throws(PluginError) -> (name: String, version: String, toolchain: String?) {
-        guard let info = infoFunction() else { throw .notAPlugin(path: path, reason: "\(STOREPLUGIN_INFO_SYMBOL)() returned NULL") }
+    private func checkInfo(_ infoFunction: storeplugin_info_fn, path: String) throws(PluginError) -> (
+        name: String, version: String, toolchain: String?
+    ) {
+        guard let info = infoFunction() else {
+            throw .notAPlugin(path: path, reason: "\(STOREPLUGIN_INFO_SYMBOL)() returned NULL")
+        }
         let minimum = MemoryLayout<storeplugin_info>.offset(of: \.toolchain)!
         guard info.pointee.struct_size >= UInt32(minimum) else {
-            throw .notAPlugin(path: path, reason: "storeplugin_info.struct_size is \(info.pointee.struct_size), expected at least \(minimum)")
+            throw .notAPlugin(
+                path: path,
+                reason: "storeplugin_info.struct_size is \(info.pointee.struct_size), expected at least \(minimum)")
         }
         guard info.pointee.magic == STOREPLUGIN_MAGIC else {
-            throw .notAPlugin(path: path, reason: "bad magic 0x\(String(info.pointee.magic, radix: 16)) (expected 0x\(String(STOREPLUGIN_MAGIC, radix: 16)))")
+            throw .notAPlugin(
+                path: path,
+                reason:
+                    "bad magic 0x\(String(info.pointee.magic, radix: 16)) (expected 0x\(String(STOREPLUGIN_MAGIC, radix: 16)))"
+            )
         }
         guard info.pointee.abi_version == STOREPLUGIN_ABI_VERSION else {
             throw .abiMismatch(path: path, plugin: info.pointee.abi_version, host: STOREPLUGIN_ABI_VERSION)
@@ -269,7 +295,10 @@ public struct LoadedPlugin: @unchecked Sendable {
     /// The worker process it runs in, when it runs in one.
     public let worker: WorkerPlugin?
 
-    init(name: String, version: String, path: String, toolchain: String?, models: [ModelDescriptor], context: PluginContext?, worker: WorkerPlugin?) {
+    init(
+        name: String, version: String, path: String, toolchain: String?, models: [ModelDescriptor],
+        context: PluginContext?, worker: WorkerPlugin?
+    ) {
         self.name = name
         self.version = version
         self.path = path
@@ -280,7 +309,11 @@ public struct LoadedPlugin: @unchecked Sendable {
     }
 
     /// A plugin in a worker, as `:reload` makes it.
-    package init(name: String, version: String, path: String, toolchain: String?, models: [ModelDescriptor], worker: WorkerPlugin) {
-        self.init(name: name, version: version, path: path, toolchain: toolchain, models: models, context: nil, worker: worker)
+    package init(
+        name: String, version: String, path: String, toolchain: String?, models: [ModelDescriptor], worker: WorkerPlugin
+    ) {
+        self.init(
+            name: name, version: version, path: path, toolchain: toolchain, models: models, context: nil, worker: worker
+        )
     }
 }

@@ -26,42 +26,58 @@ enum Registration {
         guard let rawName = model.name.map({ String(cString: $0) }), isIdentifier(rawName) else {
             throw Invalid(message: "a model name must match [A-Za-z_][A-Za-z0-9_-]*")
         }
-        let where_ = "model '\(rawName)'"
+        let site = "model '\(rawName)'"
         guard let create = model.create, let destroy = model.destroy,
-              let dispatch = model.dispatch, let snapshot = model.snapshot
+            let dispatch = model.dispatch, let snapshot = model.snapshot
         else {
-            throw Invalid(message: "\(where_): create, destroy, dispatch and snapshot must all be set")
+            throw Invalid(message: "\(site): create, destroy, dispatch and snapshot must all be set")
         }
         var actions: [ActionDescriptor] = []
         var actionNames = Set<String>()
-        if model.action_count > 0, model.actions == nil { throw Invalid(message: "\(where_): action_count is \(model.action_count) but actions is NULL") }
-        let declaredActions = try model.actions.map { list throws(Invalid) in try elements(list, count: Int(model.action_count), what: "\(where_): actions") } ?? []
+        if model.action_count > 0, model.actions == nil {
+            throw Invalid(message: "\(site): action_count is \(model.action_count) but actions is NULL")
+        }
+        let declaredActions =
+            try model.actions.map { list throws(Invalid) in
+                try elements(list, count: Int(model.action_count), what: "\(site): actions")
+            } ?? []
         for (index, declared) in declaredActions.enumerated() {
-            let action = try describe(declared, position: index, in: where_)
+            let action = try describe(declared, position: index, in: site)
             // A set, not a search of the list: a model may declare tens of thousands.
             guard actionNames.insert(action.name).inserted else {
-                throw Invalid(message: "\(where_): action '\(action.name)' is declared twice")
+                throw Invalid(message: "\(site): action '\(action.name)' is declared twice")
             }
             actions.append(action)
         }
         var services: [ServiceDescriptor] = []
-        if model.service_count > 0, model.services == nil { throw Invalid(message: "\(where_): service_count is \(model.service_count) but services is NULL") }
-        let declaredServices = try model.services.map { list throws(Invalid) in try elements(list, count: Int(model.service_count), what: "\(where_): services") } ?? []
+        if model.service_count > 0, model.services == nil {
+            throw Invalid(message: "\(site): service_count is \(model.service_count) but services is NULL")
+        }
+        let declaredServices =
+            try model.services.map { list throws(Invalid) in
+                try elements(list, count: Int(model.service_count), what: "\(site): services")
+            } ?? []
         for (index, service) in declaredServices.enumerated() {
             guard let name = service.name.map({ String(cString: $0) }), isIdentifier(name) else {
-                throw Invalid(message: "\(where_): service \(index) has no valid name")
+                throw Invalid(message: "\(site): service \(index) has no valid name")
             }
             let signature = service.signature.map { String(cString: $0) } ?? ""
             guard parseServiceSignature(signature) != nil else {
-                throw Invalid(message: "\(where_): service '\(name)' has signature \"\(signature)\"; expected parameter letters from i d b s, '>', and a result letter (or v)")
+                throw Invalid(
+                    message:
+                        "\(site): service '\(name)' has signature \"\(signature)\"; expected parameter letters from i d b s, '>', and a result letter (or v)"
+                )
             }
             guard let implementation = service.default_impl else {
-                throw Invalid(message: "\(where_): service '\(name)' has no default implementation")
+                throw Invalid(message: "\(site): service '\(name)' has no default implementation")
             }
-            services.append(ServiceDescriptor(name: name, doc: service.doc.map { String(cString: $0) }, signature: signature, defaultImplementation: implementation))
+            services.append(
+                ServiceDescriptor(
+                    name: name, doc: service.doc.map { String(cString: $0) }, signature: signature,
+                    defaultImplementation: implementation))
         }
-        let identityFields = try hasIdentity ? identities(model.identity_fields, in: where_) : []
-        let invariants = try hasInvariants ? conditions(model.invariants, in: where_) : []
+        let identityFields = try hasIdentity ? identities(model.identity_fields, in: site) : []
+        let invariants = try hasInvariants ? conditions(model.invariants, in: site) : []
         return ModelDescriptor(
             plugin: plugin, name: rawName, doc: model.doc.map { String(cString: $0) },
             actions: actions, services: services, modelData: model.model_data,
@@ -75,7 +91,9 @@ enum Registration {
     }
 
     /// The NULL-terminated `invariants` list: checks, at most 64.
-    private static func conditions(_ list: UnsafePointer<UnsafePointer<CChar>?>?, in where_: String) throws(Invalid) -> [StateCondition] {
+    private static func conditions(_ list: UnsafePointer<UnsafePointer<CChar>?>?, in site: String) throws(Invalid)
+        -> [StateCondition]
+    {
         guard let list else { return [] }
         var conditions: [StateCondition] = []
         while let entry = list[conditions.count] {
@@ -84,22 +102,34 @@ enum Registration {
                 conditions.append(try StateCondition.parse(text))
             } catch {
                 let column = String(decoding: Array(text.utf8).prefix(error.offset), as: UTF8.self).count + 1
-                throw Invalid(message: "\(where_): invariant \(conditions.count) \"\(text)\": column \(column): \(error.message)")
+                throw Invalid(
+                    message: "\(site): invariant \(conditions.count) \"\(text)\": column \(column): \(error.message)")
             }
-            guard conditions.count <= 64 else { throw Invalid(message: "\(where_): invariants has no NULL after 64 checks") }
+            guard conditions.count <= 64 else {
+                throw Invalid(message: "\(site): invariants has no NULL after 64 checks")
+            }
         }
         return conditions
     }
 
     /// The NULL-terminated `identity_fields` list: field names, at most 16.
-    private static func identities(_ list: UnsafePointer<UnsafePointer<CChar>?>?, in where_: String) throws(Invalid) -> [String] {
+    private static func identities(_ list: UnsafePointer<UnsafePointer<CChar>?>?, in site: String) throws(Invalid)
+        -> [String]
+    {
         guard let list else { return [] }
         var names: [String] = []
         while let entry = list[names.count] {
             let name = String(cString: entry)
-            guard isIdentifier(name) else { throw Invalid(message: "\(where_): identity field \(names.count) is \"\(name)\"; expected a field name ([A-Za-z_][A-Za-z0-9_-]*)") }
+            guard isIdentifier(name) else {
+                throw Invalid(
+                    message:
+                        "\(site): identity field \(names.count) is \"\(name)\"; expected a field name ([A-Za-z_][A-Za-z0-9_-]*)"
+                )
+            }
             names.append(name)
-            guard names.count <= 16 else { throw Invalid(message: "\(where_): identity_fields has no NULL after 16 names") }
+            guard names.count <= 16 else {
+                throw Invalid(message: "\(site): identity_fields has no NULL after 16 names")
+            }
         }
         return names
     }
@@ -121,19 +151,32 @@ enum Registration {
         }
     }
 
-    private static func describe(_ action: sp_action, position: Int, in where_: String) throws(Invalid) -> ActionDescriptor {
+    private static func describe(_ action: sp_action, position: Int, in site: String) throws(Invalid)
+        -> ActionDescriptor
+    {
         guard let name = action.name.map({ String(cString: $0) }), isActionName(name) else {
             // Named, so the author finds it: ``case `return` `` once arrived as "`return`".
             let given = action.name.map { Value.string(String(cString: $0)).compact } ?? "NULL"
-            throw Invalid(message: "\(where_): action \(position + 1) has no valid name: \(given) (letters, digits, '_', '.' between parts, '[]' for a keyed child)")
+            throw Invalid(
+                message:
+                    "\(site): action \(position + 1) has no valid name: \(given) (letters, digits, '_', '.' between parts, '[]' for a keyed child)"
+            )
         }
         var params: [ParamDescriptor] = []
-        if action.param_count > 0, action.params == nil { throw Invalid(message: "\(where_), action '\(name)': param_count is \(action.param_count) but params is NULL") }
-        let declaredParams = try action.params.map { list throws(Invalid) in try elements(list, count: Int(action.param_count), what: "\(where_), action '\(name)': params") } ?? []
+        if action.param_count > 0, action.params == nil {
+            throw Invalid(message: "\(site), action '\(name)': param_count is \(action.param_count) but params is NULL")
+        }
+        let declaredParams =
+            try action.params.map { list throws(Invalid) in
+                try elements(list, count: Int(action.param_count), what: "\(site), action '\(name)': params")
+            } ?? []
         for (index, param) in declaredParams.enumerated() {
             let typeName = param.type.map { String(cString: $0) } ?? ""
             guard let type = ParamType(rawValue: typeName) else {
-                throw Invalid(message: "\(where_), action '\(name)': parameter \(index) has type \"\(typeName)\"; expected int, double, bool, string or value")
+                throw Invalid(
+                    message:
+                        "\(site), action '\(name)': parameter \(index) has type \"\(typeName)\"; expected int, double, bool, string or value"
+                )
             }
             let label = param.label.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
             params.append(ParamDescriptor(label: label, type: type, doc: param.doc.map { String(cString: $0) }))
@@ -143,14 +186,19 @@ enum Registration {
             let signature = action.signature.map { String(cString: $0) } ?? ""
             let expected = String(params.compactMap(\.type.letter))
             guard params.allSatisfy({ $0.type != .value }), signature == expected else {
-                throw Invalid(message: "\(where_), action '\(name)': typed signature \"\(signature)\" does not match its parameters (expected \"\(expected)\"; 'value' parameters cannot be typed)")
+                throw Invalid(
+                    message:
+                        "\(site), action '\(name)': typed signature \"\(signature)\" does not match its parameters (expected \"\(expected)\"; 'value' parameters cannot be typed)"
+                )
             }
-            guard let prepared = TypedEntry(function: entry, actionData: action.action_data, params: params.map(\.type)) else {
-                throw Invalid(message: "\(where_), action '\(name)': libffi could not prepare signature \"\(signature)\"")
+            guard let prepared = TypedEntry(function: entry, actionData: action.action_data, params: params.map(\.type))
+            else {
+                throw Invalid(message: "\(site), action '\(name)': libffi could not prepare signature \"\(signature)\"")
             }
             typed = prepared
         }
-        return ActionDescriptor(index: position, name: name, doc: action.doc.map { String(cString: $0) }, params: params, typed: typed)
+        return ActionDescriptor(
+            index: position, name: name, doc: action.doc.map { String(cString: $0) }, params: params, typed: typed)
     }
 
     /// `[A-Za-z_][A-Za-z0-9_-]*`, checked on bytes (it runs for every field of a diff).
@@ -158,7 +206,8 @@ enum Registration {
         var bytes = text.utf8.makeIterator()
         guard let first = bytes.next(), first == UInt8(ascii: "_") || isLetter(first) else { return false }
         while let byte = bytes.next() {
-            guard byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || isLetter(byte) || (48...57).contains(byte) else { return false }
+            guard byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || isLetter(byte) || (48...57).contains(byte)
+            else { return false }
         }
         return true
     }
@@ -169,16 +218,19 @@ enum Registration {
 
     static func isActionName(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        return !parts.isEmpty && parts.allSatisfy { part in
-            let base = part.hasSuffix("[]") ? part.dropLast(2) : part
-            return isIdentifier(String(base)) && !base.utf8.contains(UInt8(ascii: "-"))
-        }
+        return !parts.isEmpty
+            && parts.allSatisfy { part in
+                let base = part.hasSuffix("[]") ? part.dropLast(2) : part
+                return isIdentifier(String(base)) && !base.utf8.contains(UInt8(ascii: "-"))
+            }
     }
 
     /// "ss>b" → ([string, string], "b"); nil when malformed.
     static func parseServiceSignature(_ signature: String) -> (params: [ParamType], result: Character)? {
         let parts = signature.split(separator: ">", omittingEmptySubsequences: false)
-        guard parts.count == 2, let result = parts[1].first, parts[1].count == 1, "idbsv".contains(result) else { return nil }
+        guard parts.count == 2, let result = parts[1].first, parts[1].count == 1, "idbsv".contains(result) else {
+            return nil
+        }
         var params: [ParamType] = []
         for letter in parts[0] {
             guard let type = ParamType(letter: letter) else { return nil }

@@ -1,8 +1,9 @@
 import CFFI
 import CStorePlugin
 package import StoreValue
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a stubbed service answers (`:stub`): the queued results in order, repeating the
@@ -35,7 +36,10 @@ package final class StubScript {
             try Self.check(value, fits: result, service: service)
         }
         guard !answers.isEmpty || result == "v" else {
-            throw Refused(message: "give :stub \(service.name) a result of type \(Self.typeName(result)) (its signature is \"\(service.signature)\")")
+            throw Refused(
+                message:
+                    "give :stub \(service.name) a result of type \(Self.typeName(result)) (its signature is \"\(service.signature)\")"
+            )
         }
         self.service = service
         self.answers = answers
@@ -63,7 +67,10 @@ package final class StubScript {
         switch (letter, value) {
         case ("i", .int), ("d", .double), ("d", .int), ("b", .bool), ("s", .string): return
         default:
-            throw Refused(message: "\(service.name) returns \(typeName(letter)) (signature \"\(service.signature)\"), so it cannot answer \(value.compact)")
+            throw Refused(
+                message:
+                    "\(service.name) returns \(typeName(letter)) (signature \"\(service.signature)\"), so it cannot answer \(value.compact)"
+            )
         }
     }
 
@@ -75,7 +82,8 @@ package final class StubScript {
             case .fail(let message): "fail \(Value.quoted(message))"
             }
         }
-        return "\(service.name) → \(queued.isEmpty ? "(returns nothing)" : queued.joined(separator: ", ")) (called \(calls) time\(calls == 1 ? "" : "s"))"
+        return
+            "\(service.name) → \(queued.isEmpty ? "(returns nothing)" : queued.joined(separator: ", ")) (called \(calls) time\(calls == 1 ? "" : "s"))"
     }
 }
 
@@ -109,7 +117,9 @@ package final class ServiceStub {
         }
         var code: UnsafeMutableRawPointer?
         closure = cffi_closure_make(cif, ServiceStub.handler, Unmanaged.passUnretained(self).toOpaque(), &code)
-        guard closure != nil, let code else { throw StubScript.Refused(message: "libffi could not make a closure for \(script.service.name)") }
+        guard closure != nil, let code else {
+            throw StubScript.Refused(message: "libffi could not make a closure for \(script.service.name)")
+        }
         entry = unsafeBitCast(code, to: sp_typed_entry.self)
     }
 
@@ -142,13 +152,18 @@ package final class ServiceStub {
         guard let buffer else { return }
         switch script.result {
         case "i":
-            if case .int(let v) = value { buffer.storeBytes(of: v, as: Int64.self) } else { buffer.storeBytes(of: 0, as: Int64.self) }
-        case "d":
-            let real: Double = switch value {
-            case .double(let v): v
-            case .int(let v): Double(v)
-            default: 0
+            if case .int(let v) = value {
+                buffer.storeBytes(of: v, as: Int64.self)
+            } else {
+                buffer.storeBytes(of: 0, as: Int64.self)
             }
+        case "d":
+            let real: Double =
+                switch value {
+                case .double(let v): v
+                case .int(let v): Double(v)
+                default: 0
+                }
             buffer.storeBytes(of: real, as: Double.self)
         case "b":
             // Small integer results fill a whole ffi_arg.
@@ -162,10 +177,14 @@ package final class ServiceStub {
         }
     }
 
-    private static let handler: @convention(c) (UnsafeMutablePointer<ffi_cif>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, UnsafeMutableRawPointer?) -> Void = { _, result, _, userData in
-        let args = Unchecked((result, userData))
-        MainActor.assumeIsolated {
-            Unmanaged<ServiceStub>.fromOpaque(args.value.1!).takeUnretainedValue().answer(into: args.value.0)
+    private static let handler:
+        @convention(c) (
+            UnsafeMutablePointer<ffi_cif>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+            UnsafeMutableRawPointer?
+        ) -> Void = { _, result, _, userData in
+            let args = Unchecked((result, userData))
+            MainActor.assumeIsolated {
+                Unmanaged<ServiceStub>.fromOpaque(args.value.1!).takeUnretainedValue().answer(into: args.value.0)
+            }
         }
-    }
 }

@@ -1,8 +1,9 @@
 package import CStorePlugin
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The host's implementation of the value functions in `storeplugin_host`: every
@@ -27,7 +28,7 @@ package enum ValueFunctions {
         table.value_record = record
         table.value_enum = enumCase
         table.value_append = append
-        table.value_free = free_
+        table.value_free = freeValue
         return table
     }
 
@@ -83,50 +84,62 @@ package enum ValueFunctions {
     /// The room a container's first child gets (see the type's note).
     static let initialCapacity = 8
 
-    static let append: @convention(c) (
-        UnsafeMutablePointer<sp_value>?, UnsafePointer<CChar>?, UnsafeMutablePointer<sp_value>?
-    ) -> Int32 = { container, label, child in
-        guard let container, let child else {
-            free_(child)
-            return Int32(SP_ERR_BAD_ARGUMENTS)
-        }
-        let kind = sp_kind(rawValue: container.pointee.kind)
-        let labelOK: Bool
-        switch kind {
-        case SP_ARRAY: labelOK = label == nil
-        case SP_RECORD: labelOK = label != nil
-        case SP_ENUM: labelOK = true
-        default: labelOK = false
-        }
-        guard labelOK else {
-            free_(child)
-            return Int32(SP_ERR_BAD_ARGUMENTS)
-        }
-        let count = Int(container.pointee.count)
-        if count == 0 || (count >= initialCapacity && count & (count - 1) == 0) {
-            let capacity = max(initialCapacity, count * 2)
-            let items = realloc(UnsafeMutableRawPointer(mutating: container.pointee.items), capacity * MemoryLayout<UnsafeMutableRawPointer?>.stride)
-            let names = realloc(UnsafeMutableRawPointer(mutating: container.pointee.names), capacity * MemoryLayout<UnsafeRawPointer?>.stride)
-            if let items { container.pointee.items = UnsafePointer(items.assumingMemoryBound(to: UnsafeMutablePointer<sp_value>?.self)) }
-            if let names { container.pointee.names = UnsafePointer(names.assumingMemoryBound(to: UnsafePointer<CChar>?.self)) }
-            guard items != nil, names != nil else {
-                free_(child)
-                return Int32(SP_ERR_NO_MEMORY)
+    static let append:
+        @convention(c) (
+            UnsafeMutablePointer<sp_value>?, UnsafePointer<CChar>?, UnsafeMutablePointer<sp_value>?
+        ) -> Int32 = { container, label, child in
+            guard let container, let child else {
+                freeValue(child)
+                return Int32(SP_ERR_BAD_ARGUMENTS)
             }
+            let kind = sp_kind(rawValue: container.pointee.kind)
+            let labelOK: Bool
+            switch kind {
+            case SP_ARRAY: labelOK = label == nil
+            case SP_RECORD: labelOK = label != nil
+            case SP_ENUM: labelOK = true
+            default: labelOK = false
+            }
+            guard labelOK else {
+                freeValue(child)
+                return Int32(SP_ERR_BAD_ARGUMENTS)
+            }
+            let count = Int(container.pointee.count)
+            if count == 0 || (count >= initialCapacity && count & (count - 1) == 0) {
+                let capacity = max(initialCapacity, count * 2)
+                let items = realloc(
+                    UnsafeMutableRawPointer(mutating: container.pointee.items),
+                    capacity * MemoryLayout<UnsafeMutableRawPointer?>.stride)
+                let names = realloc(
+                    UnsafeMutableRawPointer(mutating: container.pointee.names),
+                    capacity * MemoryLayout<UnsafeRawPointer?>.stride)
+                if let items {
+                    container.pointee.items = UnsafePointer(
+                        items.assumingMemoryBound(to: UnsafeMutablePointer<sp_value>?.self))
+                }
+                if let names {
+                    container.pointee.names = UnsafePointer(names.assumingMemoryBound(to: UnsafePointer<CChar>?.self))
+                }
+                guard items != nil, names != nil else {
+                    freeValue(child)
+                    return Int32(SP_ERR_NO_MEMORY)
+                }
+            }
+            UnsafeMutablePointer(mutating: container.pointee.items!)[count] = child
+            UnsafeMutablePointer(mutating: container.pointee.names!)[count] = copy(label)
+            container.pointee.count = UInt32(count + 1)
+            return Int32(SP_OK)
         }
-        UnsafeMutablePointer(mutating: container.pointee.items!)[count] = child
-        UnsafeMutablePointer(mutating: container.pointee.names!)[count] = copy(label)
-        container.pointee.count = UInt32(count + 1)
-        return Int32(SP_OK)
-    }
 
     /// Frees a tree without recursion: a plugin may hand over a tree of any depth.
-    static let free_: @convention(c) (UnsafeMutablePointer<sp_value>?) -> Void = { root in
+    static let freeValue: @convention(c) (UnsafeMutablePointer<sp_value>?) -> Void = { root in
         var pending: [UnsafeMutablePointer<sp_value>] = root.map { [$0] } ?? []
         while let value = pending.popLast() {
             let count = Int(value.pointee.count)
             if let items = value.pointee.items {
-                for index in 0..<count { if let item = items[index] { pending.append(UnsafeMutablePointer(mutating: item)) } }
+                for index in 0..<count {
+                    if let item = items[index] { pending.append(UnsafeMutablePointer(mutating: item)) }
+                }
                 free(UnsafeMutableRawPointer(mutating: items))
             }
             if let names = value.pointee.names {

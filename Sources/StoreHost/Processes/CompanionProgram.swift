@@ -11,7 +11,9 @@ package enum CompanionProgram {
     package static func path(named name: String, overriddenBy variable: String, searched: inout [String]) -> String? {
         if let given = ProcessInfo.processInfo.environment[variable], !given.isEmpty { return given }
         searched = []
-        if let main = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent().path { searched.append(main) }
+        if let main = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent().path {
+            searched.append(main)
+        }
         if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             let folder = (exe as NSString).deletingLastPathComponent
             if !searched.contains(folder) { searched.append(folder) }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-package import Glibc
+    package import Glibc
 #endif
 
 /// How storesh starts a process of its own (a worker, a `storesh test` child): one recipe.
@@ -68,7 +68,8 @@ package enum Spawn {
             case .nullInput:
                 posix_spawn_file_actions_addopen(&actions, number, "/dev/null", O_RDONLY, 0)
             case .copy(let fd):
-                precondition(fd >= descriptors.count, "a descriptor to hand down is numbered below \(descriptors.count)")
+                precondition(
+                    fd >= descriptors.count, "a descriptor to hand down is numbered below \(descriptors.count)")
                 posix_spawn_file_actions_adddup2(&actions, fd, number)
             }
         }
@@ -78,7 +79,8 @@ package enum Spawn {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var defaulted = sigset_t(), unblocked = sigset_t()
+        var defaulted = sigset_t()
+        var unblocked = sigset_t()
         sigemptyset(&defaulted)
         for signal in defaultedSignals { sigaddset(&defaulted, signal) }
         sigemptyset(&unblocked)

@@ -1,6 +1,7 @@
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writing to this process's own standard output and error, the one way every part of
@@ -35,7 +36,7 @@ package enum StandardStreams {
     /// stdio holds for standard output (a plugin in this process that printed without
     /// flushing: its output then comes before storesh's, as it happened).
     package static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) {
-        fflush(nil) // every C stream: `stdout` itself is not concurrency-safe to name
+        fflush(nil)  // every C stream: `stdout` itself is not concurrency-safe to name
         var offset = 0
         while offset < bytes.count {
             let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
@@ -69,9 +70,13 @@ package enum StandardStreams {
     /// A failing stream (a full disk under a redirection, a device error) is said once, on
     /// standard error when standard output failed; what could not be written is lost.
     private static func reportOnce(_ descriptor: Int32, _ code: Int32) {
-        let stream = descriptor == STDOUT_FILENO ? "standard output" : descriptor == STDERR_FILENO ? "standard error" : "descriptor \(descriptor)"
+        let stream =
+            descriptor == STDOUT_FILENO
+            ? "standard output" : descriptor == STDERR_FILENO ? "standard error" : "descriptor \(descriptor)"
         let bit = 1 << min(Int(descriptor), 62)
-        guard reported.bitwiseOr(bit, ordering: .relaxed).oldValue & bit == 0, descriptor != STDERR_FILENO else { return }
+        guard reported.bitwiseOr(bit, ordering: .relaxed).oldValue & bit == 0, descriptor != STDERR_FILENO else {
+            return
+        }
         error("storesh: cannot write \(stream): \(String(cString: strerror(code))); output is lost from here\n")
     }
 

@@ -15,14 +15,24 @@ extension Value {
         switch self {
         case .string(let text):
             guard text.count > characters else { return compact }
-            return Self.quoted(String(text.prefix(characters))) + "… (\(Self.count(text.count - characters)) more characters)"
+            return Self.quoted(String(text.prefix(characters)))
+                + "… (\(Self.count(text.count - characters)) more characters)"
         case .array(let values):
             return "[" + Self.cut(values.map { $0.brief(items: items, characters: characters) }, to: items) + "]"
         case .record(_, let fields):
-            return "{" + Self.cut(fields.map { "\(Self.label($0.label ?? "")): \($0.value.brief(items: items, characters: characters))" }, to: items) + "}"
+            return "{"
+                + Self.cut(
+                    fields.map {
+                        "\(Self.label($0.label ?? "")): \($0.value.brief(items: items, characters: characters))"
+                    }, to: items) + "}"
         case .enumCase(let name, let payload):
             guard !payload.isEmpty else { return compact }
-            return "." + name + "(" + Self.cut(payload.map { ($0.label.map { Self.label($0) + ": " } ?? "") + $0.value.brief(items: items, characters: characters) }, to: items) + ")"
+            return "." + name + "("
+                + Self.cut(
+                    payload.map {
+                        ($0.label.map { Self.label($0) + ": " } ?? "")
+                            + $0.value.brief(items: items, characters: characters)
+                    }, to: items) + ")"
         default:
             return compact
         }

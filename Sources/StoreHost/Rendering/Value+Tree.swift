@@ -40,7 +40,8 @@ extension Value {
             }
         }
         if !whole, children.count > Self.shownItems {
-            lines.append("\(indent)… \(Self.count(children.count - Self.shownItems)) more (:state PATH --all shows everything)")
+            lines.append(
+                "\(indent)… \(Self.count(children.count - Self.shownItems)) more (:state PATH --all shows everything)")
         }
     }
 
@@ -48,7 +49,8 @@ extension Value {
         switch self {
         case .array(let items): return items.enumerated().map { ("[\($0.offset)]", $0.element) }
         case .record(_, let fields): return fields.map { (Self.label($0.label ?? ""), $0.value) }
-        case .enumCase(_, let payload): return payload.enumerated().map { ($0.element.label.map(Self.label) ?? "[\($0.offset)]", $0.element.value) }
+        case .enumCase(_, let payload):
+            return payload.enumerated().map { ($0.element.label.map(Self.label) ?? "[\($0.offset)]", $0.element.value) }
         default: return []
         }
     }

@@ -37,10 +37,14 @@ extension InProcessConnection {
             taken(number)
             return .changes(number: number, base: number - 1, patches: patches)
         }
-        let place = model.stateDiff.changes(from: expected, to: whole).first.map { change in
-            ": at \(change.path) the changes give \(change.old?.brief() ?? "nothing"), the state is \(change.new?.brief() ?? "nothing")"
-        } ?? ""
-        host?.log?(.error, "\(model.qualifiedName): what the plugin reported as changed does not give its state (--check-changes)\(place)")
+        let place =
+            model.stateDiff.changes(from: expected, to: whole).first.map { change in
+                ": at \(change.path) the changes give \(change.old?.brief() ?? "nothing"), the state is \(change.new?.brief() ?? "nothing")"
+            } ?? ""
+        host?.log?(
+            .error,
+            "\(model.qualifiedName): what the plugin reported as changed does not give its state (--check-changes)\(place)"
+        )
         return taken(number, whole: whole)
     }
 
@@ -54,11 +58,13 @@ extension InProcessConnection {
     /// number. Nil, having read nothing, when reads go otherwise (`read` then).
     package func readEncodedWhole(whole: Bool = false) throws(SessionError) -> UInt64? {
         // `--check-changes` keeps the state it hands out, as a value.
-        guard checkedState == nil, whole || readsWhole, let store, let encoded = model.snapshotEncoded else { return nil }
+        guard checkedState == nil, whole || readsWhole, let store, let encoded = model.snapshotEncoded else {
+            return nil
+        }
         let asksForChanges = !whole && mayAskForChanges
         // The plugin's baseline is gone until the read is taken.
         pluginBaseline = false
-        guard encode(store, with: encoded) == Int32(SP_OK) else { return nil } // the tree is asked for, as `read` does
+        guard encode(store, with: encoded) == Int32(SP_OK) else { return nil }  // the tree is asked for, as `read` does
         let count = try parsedEncoding { reader throws(WireError) in try reader.skipValue() }
         noteWholeRead(small: count < Self.smallState, asksForChanges: asksForChanges)
         let number = lastUpdate + 1
@@ -115,10 +121,13 @@ extension InProcessConnection {
                 return try StatePatch.list(encoded: bytes)
             }
             guard let changes = model.snapshotChanges, let tree = changes(store) else { return nil }
-            defer { ValueFunctions.free_(tree) }
+            defer { ValueFunctions.freeValue(tree) }
             return try StatePatch.list(try Value(reading: tree))
         } catch {
-            host?.log?(.warning, "\(model.qualifiedName)'s \(entry) gave what is not a list of changes (\(error)); reading the whole state")
+            host?.log?(
+                .warning,
+                "\(model.qualifiedName)'s \(entry) gave what is not a list of changes (\(error)); reading the whole state"
+            )
             return nil
         }
     }
@@ -131,7 +140,7 @@ extension InProcessConnection {
         guard let store, let snapshot = model.snapshot(store) else {
             throw SessionError(message: "\(model.qualifiedName): the plugin returned no state snapshot")
         }
-        defer { ValueFunctions.free_(snapshot) }
+        defer { ValueFunctions.freeValue(snapshot) }
         do {
             return try Value(reading: snapshot)
         } catch {
@@ -153,30 +162,37 @@ extension InProcessConnection {
 
     /// What `parse` reads of the bytes the plugin's `snapshot_encoded` wrote, which must be
     /// one value and nothing after it; the plugin's error when they are not.
-    private func parsedEncoding<Result>(_ parse: (inout WireReader) throws(WireError) -> Result) throws(SessionError) -> Result {
+    private func parsedEncoding<Result>(_ parse: (inout WireReader) throws(WireError) -> Result) throws(SessionError)
+        -> Result
+    {
         var reader = WireReader(encodedState)
         do {
             let result = try parse(&reader)
             try reader.finish(after: "the value")
             return result
         } catch {
-            throw SessionError(message: "\(model.qualifiedName): snapshot_encoded wrote a state that does not parse: \(error)")
+            throw SessionError(
+                message: "\(model.qualifiedName): snapshot_encoded wrote a state that does not parse: \(error)")
         }
     }
 
     /// Has the plugin write its state into `bytes`. Not on the main actor: a main-actor
     /// closure around the call is compiled with a check of its isolation, which costs
     /// 75–100 ns per read where no task runs (a worker answering a request).
-    private nonisolated static func encode(_ store: UnsafeMutableRawPointer, with encoded: ModelDescriptor.SnapshotEncoded, into bytes: inout [UInt8]) -> Int32 {
+    private nonisolated static func encode(
+        _ store: UnsafeMutableRawPointer, with encoded: ModelDescriptor.SnapshotEncoded, into bytes: inout [UInt8]
+    ) -> Int32 {
         withUnsafeMutablePointer(to: &bytes) { encoded(store, appendEncoded, $0) }
     }
 }
 
 /// `snapshot_encoded`'s write: appends to the `[UInt8]` the sink points to.
-private let appendEncoded: @convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?, Int) -> Int32 = { sink, bytes, count in
+private let appendEncoded: @convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?, Int) -> Int32 = {
+    sink, bytes, count in
     guard let sink, count >= 0 else { return 1 }
     guard count > 0 else { return 0 }
     guard let bytes else { return 1 }
-    sink.assumingMemoryBound(to: [UInt8].self).pointee.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: count))
+    sink.assumingMemoryBound(to: [UInt8].self).pointee.append(
+        contentsOf: UnsafeRawBufferPointer(start: bytes, count: count))
     return 0
 }

@@ -67,14 +67,15 @@ package final class InProcessConnection: StoreConnection {
         servicePointers = .allocate(capacity: max(1, services.count))
         for (index, service) in services.enumerated() { servicePointers[index] = service }
         context = .allocate(capacity: 1)
-        context.initialize(to: sp_store_context(
-            struct_size: UInt32(MemoryLayout<sp_store_context>.size),
-            user_data: nil,
-            effect_event: InProcessConnection.effectEvent,
-            action_applied: InProcessConnection.actionApplied,
-            services: UnsafePointer(servicePointers),
-            service_count: UInt32(services.count)
-        ))
+        context.initialize(
+            to: sp_store_context(
+                struct_size: UInt32(MemoryLayout<sp_store_context>.size),
+                user_data: nil,
+                effect_event: InProcessConnection.effectEvent,
+                action_applied: InProcessConnection.actionApplied,
+                services: UnsafePointer(servicePointers),
+                service_count: UInt32(services.count)
+            ))
     }
 
     isolated deinit {
@@ -89,7 +90,8 @@ package final class InProcessConnection: StoreConnection {
         var handle: UnsafeMutableRawPointer?
         let status = model.create(model.modelData, context, &handle, &error)
         guard status == Int32(SP_OK), let handle else {
-            throw SessionError(message: "\(model.qualifiedName): could not create a store (\(ErrorCode.name(status))): \(error.text)")
+            throw SessionError(
+                message: "\(model.qualifiedName): could not create a store (\(ErrorCode.name(status))): \(error.text)")
         }
         store = handle
         return try read(whole: true)
@@ -107,7 +109,8 @@ package final class InProcessConnection: StoreConnection {
             if let typed = action.typed {
                 return FFICall.call(typed, store: store, arguments: arguments, result: result, error: error)
             }
-            return callWithValueTree(model.dispatch, action.name, arguments: arguments, store: store, result: result, error: error)
+            return callWithValueTree(
+                model.dispatch, action.name, arguments: arguments, store: store, result: result, error: error)
         }
         return SendSummary(changed: result.state_changed != 0, effectsStarted: Int(result.effects_started))
     }
@@ -118,16 +121,21 @@ package final class InProcessConnection: StoreConnection {
         // plugin says changed nothing: what it reports is then checked all the same. The
         // outcome is made once, with its state (not made, then changed: a copy).
         do {
-            return SendOutcome(changed: summary.changed, effectsStarted: summary.effectsStarted, state: try read(whole: false))
+            return SendOutcome(
+                changed: summary.changed, effectsStarted: summary.effectsStarted, state: try read(whole: false))
         } catch {
-            return SendOutcome(changed: summary.changed, effectsStarted: summary.effectsStarted, stateError: error.message)
+            return SendOutcome(
+                changed: summary.changed, effectsStarted: summary.effectsStarted, stateError: error.message)
         }
     }
 
-    package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendSummary {
+    package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError)
+        -> SendSummary
+    {
         guard let store else { throw SessionError(message: "the store is gone") }
         let result = try dispatching(action.name) { result, error in
-            callWithValueTree(model.dispatch, action.name, arguments: arguments, store: store, result: result, error: error)
+            callWithValueTree(
+                model.dispatch, action.name, arguments: arguments, store: store, result: result, error: error)
         }
         return SendSummary(changed: result.state_changed != 0, effectsStarted: Int(result.effects_started))
     }
@@ -149,12 +157,16 @@ package final class InProcessConnection: StoreConnection {
     }
 
     /// Runs the batch at once, one action after another.
-    package func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool) throws(SessionError) -> BatchTicket {
+    package func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool)
+        throws(SessionError) -> BatchTicket
+    {
         var outcomes: [Result<Session.BatchOutcome, SessionError>] = []
         for (action, arguments) in actions {
             do {
                 let outcome = try send(action, arguments: arguments)
-                outcomes.append(.success(Session.BatchOutcome(changed: outcome.changed, startedEffects: outcome.effectsStarted > 0)))
+                outcomes.append(
+                    .success(Session.BatchOutcome(changed: outcome.changed, startedEffects: outcome.effectsStarted > 0))
+                )
             } catch {
                 outcomes.append(.failure(error))
                 if stopAtFailure { break }
@@ -163,16 +175,20 @@ package final class InProcessConnection: StoreConnection {
         return .done(outcomes: outcomes, stateAfter: stateAfter ? try? read(whole: false) : nil)
     }
 
-    package func finishBatch(_ ticket: BatchTicket) throws(SessionError) -> (outcomes: [Result<Session.BatchOutcome, SessionError>], stateAfter: StateUpdate?) {
+    package func finishBatch(_ ticket: BatchTicket) throws(SessionError) -> (
+        outcomes: [Result<Session.BatchOutcome, SessionError>], stateAfter: StateUpdate?
+    ) {
         guard case .done(let outcomes, let stateAfter) = ticket else {
-            throw SessionError(message: "\(model.qualifiedName): a batch sent elsewhere cannot be answered in this process")
+            throw SessionError(
+                message: "\(model.qualifiedName): a batch sent elsewhere cannot be answered in this process")
         }
         return (outcomes, stateAfter)
     }
 
     package func replay(_ name: String, arguments: [Value]) throws(SessionError) -> Bool {
         guard let store, let replay = model.replay else {
-            throw SessionError(message: "\(model.qualifiedName) cannot replay actions (its plugin has no replay entry point)")
+            throw SessionError(
+                message: "\(model.qualifiedName) cannot replay actions (its plugin has no replay entry point)")
         }
         let result = try dispatching(name) { result, error in
             callWithValueTree(replay, name, arguments: arguments, store: store, result: result, error: error)
@@ -180,7 +196,9 @@ package final class InProcessConnection: StoreConnection {
         return result.state_changed != 0
     }
 
-    package func replayBatch(_ actions: [(String, [Value])]) throws(SessionError) -> (changed: [Bool], error: SessionError?) {
+    package func replayBatch(_ actions: [(String, [Value])]) throws(SessionError) -> (
+        changed: [Bool], error: SessionError?
+    ) {
         var changed: [Bool] = []
         for (name, arguments) in actions {
             do {
@@ -234,7 +252,11 @@ package final class InProcessConnection: StoreConnection {
     /// Calls `dispatch` or `replay` (same C signature) with the arguments as a value-tree
     /// array built with the host's value functions, and frees it afterwards.
     private func callWithValueTree(
-        _ entry: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?, UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?) -> Int32,
+        _ entry:
+            @convention(c) (
+                UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<sp_value>?,
+                UnsafeMutablePointer<sp_dispatch_result>?, UnsafeMutablePointer<sp_error>?
+            ) -> Int32,
         _ name: String, arguments: [Value], store: UnsafeMutableRawPointer,
         result: UnsafeMutablePointer<sp_dispatch_result>, error: UnsafeMutablePointer<sp_error>
     ) -> Int32 {
@@ -251,13 +273,14 @@ package final class InProcessConnection: StoreConnection {
         if event.kind == SP_EFFECT_EMITTED.rawValue {
             lastEmittedChanged = hasChangedFlag ? event.state_changed != 0 : nil
         }
-        onEvent?(.effect(
-            kind: EffectEventRecord.Kind(rawValue: event.kind) ?? .failed,
-            effect: event.effect_id,
-            label: event.label.map { String(cString: $0) },
-            action: event.action.map { String(cString: $0) },
-            message: event.message.map { String(cString: $0) }
-        ))
+        onEvent?(
+            .effect(
+                kind: EffectEventRecord.Kind(rawValue: event.kind) ?? .failed,
+                effect: event.effect_id,
+                label: event.label.map { String(cString: $0) },
+                action: event.action.map { String(cString: $0) },
+                message: event.message.map { String(cString: $0) }
+            ))
     }
 
     private func applied(_ action: String) {
@@ -270,13 +293,15 @@ package final class InProcessConnection: StoreConnection {
         Unmanaged<InProcessConnection>.fromOpaque(userData!).takeUnretainedValue()
     }
 
-    private static let effectEvent: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_effect_event>?) -> Void = { userData, event in
-        guard let event else { return }
-        let args = Unchecked((userData, event.pointee))
-        MainActor.assumeIsolated { connection(args.value.0).receive(args.value.1) }
-    }
+    private static let effectEvent: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sp_effect_event>?) -> Void =
+        { userData, event in
+            guard let event else { return }
+            let args = Unchecked((userData, event.pointee))
+            MainActor.assumeIsolated { connection(args.value.0).receive(args.value.1) }
+        }
 
-    private static let actionApplied: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = { userData, text in
+    private static let actionApplied: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = {
+        userData, text in
         let action = text.map { String(cString: $0) } ?? "?"
         let userData = Unchecked(userData)
         MainActor.assumeIsolated { connection(userData.value).applied(action) }

@@ -9,7 +9,8 @@ package import StoreValue
 package final class ScriptedConnection: StoreConnection {
     /// The model: applies an action to the state; returns whether the state changed, or
     /// throws the model's refusal.
-    package typealias Update = @MainActor @Sendable (_ state: inout Value, _ action: String, _ arguments: [Value]) throws(SessionError) -> Bool
+    package typealias Update =
+        @MainActor @Sendable (_ state: inout Value, _ action: String, _ arguments: [Value]) throws(SessionError) -> Bool
 
     /// A call the session made, in order.
     package enum Call: Equatable {
@@ -63,11 +64,15 @@ package final class ScriptedConnection: StoreConnection {
         return outcome
     }
 
-    package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendSummary {
+    package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError)
+        -> SendSummary
+    {
         try send(action, arguments: arguments)
     }
 
-    package func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool) throws(SessionError) -> BatchTicket {
+    package func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool)
+        throws(SessionError) -> BatchTicket
+    {
         var outcomes: [Result<Session.BatchOutcome, SessionError>] = []
         for (action, arguments) in actions {
             do {
@@ -81,8 +86,12 @@ package final class ScriptedConnection: StoreConnection {
         return .done(outcomes: outcomes, stateAfter: stateAfter ? whole() : nil)
     }
 
-    package func finishBatch(_ ticket: BatchTicket) throws(SessionError) -> (outcomes: [Result<Session.BatchOutcome, SessionError>], stateAfter: StateUpdate?) {
-        guard case .done(let outcomes, let stateAfter) = ticket else { throw SessionError(message: "not a batch of this store") }
+    package func finishBatch(_ ticket: BatchTicket) throws(SessionError) -> (
+        outcomes: [Result<Session.BatchOutcome, SessionError>], stateAfter: StateUpdate?
+    ) {
+        guard case .done(let outcomes, let stateAfter) = ticket else {
+            throw SessionError(message: "not a batch of this store")
+        }
         return (outcomes, stateAfter)
     }
 
@@ -91,7 +100,9 @@ package final class ScriptedConnection: StoreConnection {
         return try update(&state, name, arguments)
     }
 
-    package func replayBatch(_ actions: [(String, [Value])]) throws(SessionError) -> (changed: [Bool], error: SessionError?) {
+    package func replayBatch(_ actions: [(String, [Value])]) throws(SessionError) -> (
+        changed: [Bool], error: SessionError?
+    ) {
         calls.append(.replayBatch(actions.map(\.0)))
         var changed: [Bool] = []
         for (name, arguments) in actions {
@@ -128,7 +139,10 @@ package final class ScriptedConnection: StoreConnection {
     }
 
     /// Plays an effect event of the model: started, emitted, finished, failed, cancelled.
-    package func emitEffect(_ kind: EffectEventRecord.Kind, effect: UInt64, label: String? = nil, action: String? = nil, message: String? = nil) {
+    package func emitEffect(
+        _ kind: EffectEventRecord.Kind, effect: UInt64, label: String? = nil, action: String? = nil,
+        message: String? = nil
+    ) {
         onEvent?(.effect(kind: kind, effect: effect, label: label, action: action, message: message))
     }
 
@@ -165,10 +179,14 @@ package final class ScriptedModel {
     ) {
         descriptor = ModelDescriptor(
             plugin: plugin, name: name, doc: nil,
-            actions: actions.enumerated().map { ActionDescriptor(index: $0.offset, name: $0.element.name, doc: nil, params: $0.element.params, typed: nil) },
+            actions: actions.enumerated().map {
+                ActionDescriptor(
+                    index: $0.offset, name: $0.element.name, doc: nil, params: $0.element.params, typed: nil)
+            },
             services: [], timeTravel: timeTravel,
             scripted: { [weak self] in
-                let connection = ScriptedConnection(initial: initial, callsAreRoundTrips: callsAreRoundTrips, canRestore: timeTravel, update: update)
+                let connection = ScriptedConnection(
+                    initial: initial, callsAreRoundTrips: callsAreRoundTrips, canRestore: timeTravel, update: update)
                 self?.connections.append(connection)
                 return connection
             }
@@ -180,11 +198,15 @@ extension PluginHost {
     /// Lists a plugin whose models are scripted in memory (tests): the shell finds and
     /// uses them as it does a loaded plugin's.
     @discardableResult
-    package func addScripted(plugin name: String, version: String = "1.0.0", models: [ScriptedModel]) throws(PluginError) -> LoadedPlugin {
+    package func addScripted(plugin name: String, version: String = "1.0.0", models: [ScriptedModel])
+        throws(PluginError) -> LoadedPlugin
+    {
         if let twin = plugins.first(where: { $0.name == name }) {
             throw .nameTaken(path: "(scripted)", name: name, loadedFrom: twin.path)
         }
-        let plugin = LoadedPlugin(name: name, version: version, path: "(scripted \(name))", toolchain: nil, models: models.map(\.descriptor), context: nil, worker: nil)
+        let plugin = LoadedPlugin(
+            name: name, version: version, path: "(scripted \(name))", toolchain: nil, models: models.map(\.descriptor),
+            context: nil, worker: nil)
         add(plugin)
         return plugin
     }

@@ -32,7 +32,9 @@ extension Session {
     /// `stopAtFailure`. A model in a worker gets them in one request, and this returns
     /// before the worker is done (so the next batch can be prepared meanwhile);
     /// `finishBatch` takes the answer. In this process they run at once.
-    public func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool) throws(SessionError) -> Batch {
+    public func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool)
+        throws(SessionError) -> Batch
+    {
         Batch(ticket: try connection.startBatch(actions, stopAtFailure: stopAtFailure, stateAfter: stateAfter))
     }
 
@@ -81,12 +83,17 @@ extension Session {
     /// `stateAfter` (when not `observe`): the answer brings the state after the last action
     /// taken, which becomes the session's state (`ObservedResults.stateAfter`): a history
     /// snapshot there needs no read, which would wait for any later batch in flight.
-    public func startObserved(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, observe: Bool, continuing: Bool = false, stateAfter: Bool = false) throws(SessionError) -> ObservedBatch? {
+    public func startObserved(
+        _ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, observe: Bool, continuing: Bool = false,
+        stateAfter: Bool = false
+    ) throws(SessionError) -> ObservedBatch? {
         guard let batching else { return nil }
         // The first diff needs the state before (not read with a batch in flight: the
         // answer would be the state after it).
         if observe, isStale, observedInFlight == 0 { _ = try? read() }
-        let ticket = try batching.startObserved(actions, stopAtFailure: stopAtFailure, wantState: observe, continuing: continuing, stateAfter: stateAfter && !observe)
+        let ticket = try batching.startObserved(
+            actions, stopAtFailure: stopAtFailure, wantState: observe, continuing: continuing,
+            stateAfter: stateAfter && !observe)
         observedInFlight += 1
         return ObservedBatch(ticket: ticket, names: actions.map(\.0.name), observe: observe)
     }
@@ -95,7 +102,9 @@ extension Session {
     public func observedResults(_ batch: ObservedBatch) throws(SessionError) -> ObservedResults {
         guard let batching else { throw SessionError(message: "\(model.qualifiedName) takes no observed batches") }
         observedInFlight = max(0, observedInFlight - 1)
-        return ObservedResults(answers: try batching.observedAnswers(batch.ticket, sent: batch.names.count), names: batch.names, observe: batch.observe)
+        return ObservedResults(
+            answers: try batching.observedAnswers(batch.ticket, sent: batch.names.count), names: batch.names,
+            observe: batch.observe)
     }
 
     /// Waits for the answer to a continuing batch sent after one that was cut short: it
@@ -112,7 +121,9 @@ extension Session {
     /// events, effect actions) reaches `onEvent` first, as it does during `send`.
     /// (Handed over rather than returned: a `Result` of these types is copied and
     /// destroyed through value witnesses, once per action of every batch.)
-    public func nextObserved(_ results: inout ObservedResults, applied: (SendResult) -> Void, refused: (SessionError) -> Void) throws(SessionError) -> Bool {
+    public func nextObserved(
+        _ results: inout ObservedResults, applied: (SendResult) -> Void, refused: (SessionError) -> Void
+    ) throws(SessionError) -> Bool {
         guard let batching else { throw SessionError(message: "\(model.qualifiedName) takes no observed batches") }
         sendInFlight = results.observe
         sendBase = nil
@@ -131,7 +142,9 @@ extension Session {
         guard let outcome = try batching.next(&results.answers) else {
             // Not asked again if it does not fit: a later batch may be in flight, and the
             // answer would be the state after that one.
-            if let state = results.answers.stateAfter, results.stateAfter == nil, (try? apply(state, diffing: false, mayAsk: false)) != nil {
+            if let state = results.answers.stateAfter, results.stateAfter == nil,
+                (try? apply(state, diffing: false, mayAsk: false)) != nil
+            {
                 results.stateAfter = knownState
             }
             return false

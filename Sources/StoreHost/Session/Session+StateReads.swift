@@ -56,7 +56,9 @@ extension Session {
     /// `patches` applied to the known state, as the read numbered `number`: in place when
     /// they are sets that fit (diffed from what they replace), else to a copy (diffed by
     /// looking where they touched). Throws, changing nothing, when they do not fit.
-    private func applying(_ patches: [StatePatch], number: UInt64, diffing: Bool) throws(StatePatch.Mismatch) -> [StateChange] {
+    private func applying(_ patches: [StatePatch], number: UInt64, diffing: Bool) throws(StatePatch.Mismatch)
+        -> [StateChange]
+    {
         if let tree = PatchTree(patches, over: knownState) {
             var changes: [StateChange] = []
             if diffing {
@@ -68,7 +70,10 @@ extension Session {
             return changes
         }
         let state = try StatePatch.apply(patches, to: knownState)
-        let changes = diffing ? model.stateDiff.changes(from: knownState, to: state, touched: StateTouch(patches), memo: identityMemo) : []
+        let changes =
+            diffing
+            ? model.stateDiff.changes(from: knownState, to: state, touched: StateTouch(patches), memo: identityMemo)
+            : []
         adopt(state, number: number, patches: patches)
         return changes
     }

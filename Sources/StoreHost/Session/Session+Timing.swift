@@ -25,7 +25,9 @@ extension Session {
     /// `send` with the state read back, timed phase by phase: in this process the update
     /// and the read are separate calls (as `sendReadingState` makes them); in a worker
     /// they are one round trip. The result is `send`'s.
-    package func sendTimingPhases(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> (SendResult, SendPhases) {
+    package func sendTimingPhases(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> (
+        SendResult, SendPhases
+    ) {
         if isStale { _ = try? read() }
         sendInFlight = true
         sendBase = nil

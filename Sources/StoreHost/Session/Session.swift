@@ -63,7 +63,9 @@ public final class Session {
 
     /// Creates a store of `model` in its initial state, where the model runs (`services`:
     /// implementations in place of the plugin's own, for a model in this process).
-    public convenience init(model: ModelDescriptor, host: PluginHost, services overrides: [String: sp_typed_entry] = [:]) throws(SessionError) {
+    public convenience init(
+        model: ModelDescriptor, host: PluginHost, services overrides: [String: sp_typed_entry] = [:]
+    ) throws(SessionError) {
         try self.init(model: model, connection: model.connect(host: host, services: overrides), host: host)
     }
 
@@ -93,11 +95,14 @@ public final class Session {
     /// Sends an action by name with arguments in schema order, already checked by
     /// `ActionBinding`. With `observe: false` the state is not re-read and no diff is made
     /// (fast batch runs).
-    public func send(_ action: ActionDescriptor, arguments: [Value], observe: Bool = true) throws(SessionError) -> SendResult {
+    public func send(_ action: ActionDescriptor, arguments: [Value], observe: Bool = true) throws(SessionError)
+        -> SendResult
+    {
         guard observe else {
             let summary = try connection.send(action, arguments: arguments)
             isStale = isStale || summary.changed
-            return SendResult(action: action.name, stateChanged: summary.changed, effectsStarted: summary.effectsStarted, changes: [])
+            return SendResult(
+                action: action.name, stateChanged: summary.changed, effectsStarted: summary.effectsStarted, changes: [])
         }
         // The diff is from the state as it is now (read first when stale, as `state` does);
         // the read after the action works it out from the changes it applies.
@@ -116,37 +121,46 @@ public final class Session {
     func result(of action: String, _ outcome: SendOutcome, observe: Bool) -> SendResult {
         guard observe else {
             isStale = isStale || outcome.changed
-            return SendResult(action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [])
+            return SendResult(
+                action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [])
         }
         if let problem = outcome.stateError {
             // The action was applied; only showing its result failed.
             isStale = true
-            return SendResult(action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [], stateError: problem)
+            return SendResult(
+                action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [],
+                stateError: problem)
         }
         guard let update = outcome.state else {
-            return SendResult(action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [])
+            return SendResult(
+                action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [])
         }
         var changes: [StateChange]
         do {
             changes = try apply(update, diffing: outcome.changed && sendBase == nil)
         } catch {
             isStale = true
-            return SendResult(action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [], stateError: error.message)
+            return SendResult(
+                action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: [],
+                stateError: error.message)
         }
         if !outcome.changed {
             changes = []
         } else if let sendBase {
             changes = model.stateDiff.changes(from: sendBase, to: knownState)
         }
-        return SendResult(action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: changes)
+        return SendResult(
+            action: action, stateChanged: outcome.changed, effectsStarted: outcome.effectsStarted, changes: changes)
     }
 
     /// Sends through the plugin's value-tree entry point, even for typed actions
     /// (benchmarks compare the two paths). The state is not re-read.
-    public func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendResult {
+    public func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendResult
+    {
         let summary = try connection.sendThroughValueTree(action, arguments: arguments)
         isStale = isStale || summary.changed
-        return SendResult(action: action.name, stateChanged: summary.changed, effectsStarted: summary.effectsStarted, changes: [])
+        return SendResult(
+            action: action.name, stateChanged: summary.changed, effectsStarted: summary.effectsStarted, changes: [])
     }
 
     /// Time travel: applies an action's update alone (its effects are dropped). The
@@ -159,7 +173,9 @@ public final class Session {
 
     /// Time travel: replays several actions' updates in order (one request for a model in
     /// a worker), stopping at the first the model refuses.
-    package func replayBatch(_ actions: [(String, [Value])]) throws(SessionError) -> (changed: [Bool], error: SessionError?) {
+    package func replayBatch(_ actions: [(String, [Value])]) throws(SessionError) -> (
+        changed: [Bool], error: SessionError?
+    ) {
         let outcome = try connection.replayBatch(actions)
         isStale = isStale || outcome.changed.contains(true)
         return outcome
@@ -194,13 +210,17 @@ public final class Session {
     private func handle(_ event: ConnectionEvent) {
         switch event {
         case .effect(let kind, let effect, let label, let action, let message):
-            onEvent?(.effect(EffectEventRecord(kind: kind, effect: effect, label: label, action: action, message: message, elapsedMilliseconds: elapsed)))
+            onEvent?(
+                .effect(
+                    EffectEventRecord(
+                        kind: kind, effect: effect, label: label, action: action, message: message,
+                        elapsedMilliseconds: elapsed)))
         case .applied(let action, let update, let pluginSaid):
             // A stale state (after unobserved sends) cannot give a faithful diff: report no
             // diff then, and take "changed" from the model when it says.
             var changes: [StateChange]?
             if let update { changes = try? apply(update, diffing: !isStale, mayAsk: connection.readsDuringEvents) }
-            if changes == nil { isStale = true } // `:state` will say why it cannot be read
+            if changes == nil { isStale = true }  // `:state` will say why it cannot be read
             onEvent?(.applied(action: action, changes: changes ?? [], changed: pluginSaid ?? !(changes ?? []).isEmpty))
         }
     }

@@ -49,7 +49,9 @@ public struct SendResult: Equatable, Sendable {
     /// Why the state could not be read after the action (which was applied all the same).
     public var stateError: String?
 
-    public init(action: String, stateChanged: Bool, effectsStarted: Int, changes: [StateChange], stateError: String? = nil) {
+    public init(
+        action: String, stateChanged: Bool, effectsStarted: Int, changes: [StateChange], stateError: String? = nil
+    ) {
         self.action = action
         self.stateChanged = stateChanged
         self.effectsStarted = effectsStarted
@@ -79,7 +81,9 @@ public struct EffectEventRecord: Equatable, Sendable {
     public let message: String?
     public let elapsedMilliseconds: Int64
 
-    package init(kind: Kind, effect: UInt64, label: String?, action: String?, message: String?, elapsedMilliseconds: Int64) {
+    package init(
+        kind: Kind, effect: UInt64, label: String?, action: String?, message: String?, elapsedMilliseconds: Int64
+    ) {
         self.kind = kind
         self.effect = effect
         self.label = label

@@ -34,10 +34,13 @@ package protocol StoreConnection: AnyObject {
     func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendSummary
     /// Sends `actions` without reading the state; `finishBatch` takes the answer. A
     /// connection that crosses processes returns before the other side is done.
-    func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool) throws(SessionError) -> BatchTicket
+    func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool)
+        throws(SessionError) -> BatchTicket
     /// The answer to a batch: per action processed, what it did or why it was refused; and
     /// the state after the batch when it was asked for and could be read.
-    func finishBatch(_ ticket: BatchTicket) throws(SessionError) -> (outcomes: [Result<Session.BatchOutcome, SessionError>], stateAfter: StateUpdate?)
+    func finishBatch(_ ticket: BatchTicket) throws(SessionError) -> (
+        outcomes: [Result<Session.BatchOutcome, SessionError>], stateAfter: StateUpdate?
+    )
     /// Applies an action's update alone (its effects are dropped): time travel.
     func replay(_ name: String, arguments: [Value]) throws(SessionError) -> Bool
     /// Replays several actions in order, stopping at the first the model refuses.
@@ -120,7 +123,10 @@ package enum BatchTicket {
 @MainActor
 package protocol ObservedBatching: AnyObject {
     /// Sends the batch and returns without waiting for its answer.
-    func startObserved(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, wantState: Bool, continuing: Bool, stateAfter: Bool) throws(SessionError) -> WorkerProcess.Ticket
+    func startObserved(
+        _ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, wantState: Bool, continuing: Bool,
+        stateAfter: Bool
+    ) throws(SessionError) -> WorkerProcess.Ticket
     /// Waits for the answer to an observed batch of `sent` actions.
     func observedAnswers(_ ticket: WorkerProcess.Ticket, sent: Int) throws(SessionError) -> ObservedAnswers
     /// The next action's answer, nil after the last one processed: first the events it

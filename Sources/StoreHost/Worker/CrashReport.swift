@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a crashed worker's stderr says about the crash: the runtime's message
 /// ("arithmetic overflow", "Unexpectedly found nil…") and the first place in the
 /// plugin's own code ("Counter.swift:18"), read from Swift's fatal-error line and from
@@ -17,7 +19,9 @@ struct CrashReport {
                 message = text.isEmpty ? "fatal error" : text
                 // "path/File.swift:18: Fatal error: …"
                 let prefix = line[..<range.lowerBound].split(separator: ":")
-                if prefix.count >= 2, let file = prefix.first, Int(prefix[1].trimmingCharacters(in: .whitespaces)) != nil {
+                if prefix.count >= 2, let file = prefix.first,
+                    Int(prefix[1].trimmingCharacters(in: .whitespaces)) != nil
+                {
                     place = "\(Self.baseName(file)):\(prefix[1].trimmingCharacters(in: .whitespaces))"
                 }
             } else if message == nil, let range = line.range(of: "Swift runtime failure: ") {
@@ -32,7 +36,8 @@ struct CrashReport {
         // runtime's own frames and compiler-made thunks.
         for line in lines where place == nil {
             guard line.contains(" at /"), !line.contains("[system]"), !line.contains("[thunk]"),
-                  let at = line.range(of: " at ", options: .backwards) else { continue }
+                let at = line.range(of: " at ", options: .backwards)
+            else { continue }
             let location = line[at.upperBound...].split(separator: ":")
             guard location.count >= 2, Int(location[1]) != nil else { continue }
             place = "\(Self.baseName(location[0])):\(location[1])"
@@ -47,5 +52,3 @@ struct CrashReport {
         String(String(path).split(separator: "/").last ?? "")
     }
 }
-
-import Foundation

@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Polls a worker's pipes on a thread of its own while the main thread is not waiting on
@@ -66,7 +67,10 @@ final class PipeWatcher: @unchecked Sendable {
             lock.unlock()
         }
         while !isStopped {
-            var polled = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } + [pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
+            var polled =
+                fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } + [
+                    pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)
+                ]
             let count = poll(&polled, nfds_t(polled.count), -1)
             if count < 0 {
                 if errno == EINTR { continue }

@@ -1,3 +1,5 @@
+import StoreValue
+
 /// For fuzzing the worker protocol's reader: decodes bytes as the stream a worker sends
 /// storesh (frames; in each, a registration, a value, a list of values, or a plugin's
 /// encoded changes) and checks that
@@ -18,11 +20,15 @@ public enum WorkerWireCheck {
             var list = WireReader(frame.body)
             if let values = try? list.values(), let problem = roundTrip(values) { return .failure(problem) }
             var state = WireReader(frame.body)
-            if case .changes(_, _, let patches)? = try? state.state(), let problem = applies(patches) { return .failure(problem) }
+            if case .changes(_, _, let patches)? = try? state.state(), let problem = applies(patches) {
+                return .failure(problem)
+            }
             var observed = WireReader(frame.body)
             if let problem = observedAnswers(&observed) { return .failure(problem) }
             // The body as a plugin's snapshot_changes_encoded: one list of changes.
-            if let patches = try? StatePatch.list(encoded: frame.body), let problem = applies(patches) { return .failure(problem) }
+            if let patches = try? StatePatch.list(encoded: frame.body), let problem = applies(patches) {
+                return .failure(problem)
+            }
         }
         return .success(count)
     }
@@ -40,7 +46,9 @@ public enum WorkerWireCheck {
             }
             guard prologue.refusal == nil else { continue }
             guard let answer = try? WorkerConnection.sendAnswer(&reader) else { return nil }
-            if case .success(.changes(_, _, let patches)?) = answer.state, let problem = applies(patches) { return problem }
+            if case .success(.changes(_, _, let patches)?) = answer.state, let problem = applies(patches) {
+                return problem
+            }
         }
         guard (try? reader.bool()) == true, case .changes(_, _, let patches)? = try? reader.state() else { return nil }
         return applies(patches)
@@ -50,13 +58,20 @@ public enum WorkerWireCheck {
         let copied = try? StatePatch.apply(patches, to: start)
         guard let tree = PatchTree(patches, over: start) else {
             let allSets = patches.allSatisfy { if case .set = $0 { true } else { false } }
-            return allSets && copied != nil ? OracleViolation(description: "sets that fit were not applied in place: \(patches)") : nil
+            return allSets && copied != nil
+                ? OracleViolation(description: "sets that fit were not applied in place: \(patches)") : nil
         }
-        guard let copied else { return OracleViolation(description: "changes that do not fit were applied in place: \(patches)") }
+        guard let copied else {
+            return OracleViolation(description: "changes that do not fit were applied in place: \(patches)")
+        }
         var inPlace = start
         let changes = StateDiff().changes(applying: tree, to: &inPlace)
-        if inPlace != copied { return OracleViolation(description: "changes applied in place give another state: \(patches)") }
-        if changes != StateDiff().changes(from: start, to: copied) { return OracleViolation(description: "changes applied in place give another diff: \(patches)") }
+        if inPlace != copied {
+            return OracleViolation(description: "changes applied in place give another state: \(patches)")
+        }
+        if changes != StateDiff().changes(from: start, to: copied) {
+            return OracleViolation(description: "changes applied in place give another diff: \(patches)")
+        }
         return nil
     }
 
@@ -69,7 +84,9 @@ public enum WorkerWireCheck {
     /// with the state left as it was; and the session's way of applying sets in place
     /// gives the state and the diff that applying them to a copy gives.
     private static func applies(_ patches: [StatePatch]) -> OracleViolation? {
-        let start = Value.record(["items": .array([.int(1), .record(["a": .null, "id": .string("k")])]), "name": .string("x")])
+        let start = Value.record([
+            "items": .array([.int(1), .record(["a": .null, "id": .string("k")])]), "name": .string("x"),
+        ])
         if let problem = appliesInPlace(patches, to: start) { return problem }
         var state = start
         for patch in patches {
@@ -77,7 +94,9 @@ public enum WorkerWireCheck {
             do {
                 try patch.apply(to: &state)
             } catch {
-                if state != before { return OracleViolation(description: "a refused change altered the state: \(patch)") }
+                if state != before {
+                    return OracleViolation(description: "a refused change altered the state: \(patch)")
+                }
             }
         }
         return nil
@@ -93,11 +112,17 @@ public enum WorkerWireCheck {
         let read = Result { () throws(WireError) in try reading.value() }
         switch (skipped, read) {
         case (.success(let count), .success(let value)):
-            if skipping.offset != reading.offset { return OracleViolation(description: "skipValue ended at \(skipping.offset), value() at \(reading.offset)") }
-            if count != nodeCount(value) { return OracleViolation(description: "skipValue counted \(count) values in \(value)") }
+            if skipping.offset != reading.offset {
+                return OracleViolation(
+                    description: "skipValue ended at \(skipping.offset), value() at \(reading.offset)")
+            }
+            if count != nodeCount(value) {
+                return OracleViolation(description: "skipValue counted \(count) values in \(value)")
+            }
             return nil
         case (.failure(let skipError), .failure(let readError)):
-            return skipError.description == readError.description ? nil : OracleViolation(description: "skipValue said '\(skipError)', value() '\(readError)'")
+            return skipError.description == readError.description
+                ? nil : OracleViolation(description: "skipValue said '\(skipError)', value() '\(readError)'")
         case (.success, .failure(let readError)):
             return OracleViolation(description: "skipValue accepted what value() refuses: \(readError)")
         case (.failure(let skipError), .success):
@@ -122,8 +147,7 @@ public enum WorkerWireCheck {
         }
         var second = WireWriter()
         second.values(again)
-        return second.bytes == first.bytes ? nil : OracleViolation(description: "values read back differently: \(values) → \(again)")
+        return second.bytes == first.bytes
+            ? nil : OracleViolation(description: "values read back differently: \(values) → \(again)")
     }
 }
-
-import StoreValue

@@ -75,7 +75,11 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
         var reply = try call(.snapshot, body, doing: "making a snapshot of its state", timed: false)
         let state = try decode("making a snapshot") { () throws(WireError) in try reply.state() }
         if let read = take(state) { return read }
-        guard !whole else { throw plugin.malformed(WireError(description: "a whole state was asked for, changes came"), model: model.qualifiedName, doing: "making a snapshot") }
+        guard !whole else {
+            throw plugin.malformed(
+                WireError(description: "a whole state was asked for, changes came"), model: model.qualifiedName,
+                doing: "making a snapshot")
+        }
         return try read(whole: true)
     }
 
@@ -97,7 +101,9 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
     }
 
     /// One `send` request; with `wantState`, the answer brings the state when it changed.
-    private func send(_ action: ActionDescriptor, arguments: [Value], wantState: Bool) throws(SessionError) -> SendOutcome {
+    private func send(_ action: ActionDescriptor, arguments: [Value], wantState: Bool) throws(SessionError)
+        -> SendOutcome
+    {
         var body = try start()
         body.u32(UInt32(action.index))
         body.values(arguments)
@@ -130,13 +136,17 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
     }
 
     /// What the worker answers for one sent action, as it is on the wire.
-    nonisolated static func sendAnswer(_ reply: inout WireReader) throws(WireError) -> (changed: Bool, effects: Int, state: Result<StateUpdate?, SessionError>) {
+    nonisolated static func sendAnswer(_ reply: inout WireReader) throws(WireError) -> (
+        changed: Bool, effects: Int, state: Result<StateUpdate?, SessionError>
+    ) {
         try reply.sendAnswer()
     }
 
     /// The messages one action of an observed batch caused, and whether the model refused
     /// it (why), as they are on the wire; its answer follows when it was not refused.
-    nonisolated static func observedPrologue(_ reply: inout WireReader) throws(WireError) -> (messages: [(type: UInt8, body: [UInt8])], refusal: String?) {
+    nonisolated static func observedPrologue(_ reply: inout WireReader) throws(WireError) -> (
+        messages: [(type: UInt8, body: [UInt8])], refusal: String?
+    ) {
         var messages: [(type: UInt8, body: [UInt8])] = []
         for _ in 0..<(try reply.u32()) {
             messages.append((try reply.u8(), try reply.counted()))
@@ -150,12 +160,17 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
     /// `stopAtFailure`; with `wantState`, each action that changed the state brings it;
     /// with `stateAfter` (and not `wantState`), the answer ends with the state after the
     /// last action processed.
-    package func startObserved(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, wantState: Bool, continuing: Bool, stateAfter: Bool) throws(SessionError) -> WorkerProcess.Ticket {
+    package func startObserved(
+        _ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, wantState: Bool, continuing: Bool,
+        stateAfter: Bool
+    ) throws(SessionError) -> WorkerProcess.Ticket {
         try startBatch(.sendObserved, actions, flags: stopAtFailure, wantState, continuing, stateAfter)
     }
 
     /// Sends a batch request: the store, its flags, then each action's index and arguments.
-    private func startBatch(_ request: WorkerProtocol.Request, _ actions: [(ActionDescriptor, [Value])], flags: Bool...) throws(SessionError) -> WorkerProcess.Ticket {
+    private func startBatch(_ request: WorkerProtocol.Request, _ actions: [(ActionDescriptor, [Value])], flags: Bool...)
+        throws(SessionError) -> WorkerProcess.Ticket
+    {
         var body = try start()
         for flag in flags { body.bool(flag) }
         body.u32(UInt32(actions.count))
@@ -163,12 +178,15 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
             body.u32(UInt32(action.index))
             body.values(arguments)
         }
-        return try plugin.send(request, body, model: model.qualifiedName, doing: "handling a batch of \(actions.count) actions")
+        return try plugin.send(
+            request, body, model: model.qualifiedName, doing: "handling a batch of \(actions.count) actions")
     }
 
     /// A worker that ran a batch it should have skipped: it is stopped as broken.
     package func outOfOrder() -> SessionError {
-        plugin.malformed(WireError(description: "it ran a batch sent after one it cut short"), model: model.qualifiedName, doing: "handling a batch of actions")
+        plugin.malformed(
+            WireError(description: "it ran a batch sent after one it cut short"), model: model.qualifiedName,
+            doing: "handling a batch of actions")
     }
 
     /// Waits for the answer to an observed batch of `sent` actions.
@@ -193,13 +211,17 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
         guard answers.remaining > 0 else {
             if !answers.ended {
                 answers.ended = true
-                let state = try decode("handling a batch") { () throws(WireError) in try answers.reply.bool() ? try answers.reply.state() : nil }
+                let state = try decode("handling a batch") { () throws(WireError) in
+                    try answers.reply.bool() ? try answers.reply.state() : nil
+                }
                 answers.stateAfter = state
             }
             return nil
         }
         answers.remaining -= 1
-        let prologue = try decode("handling a batch") { () throws(WireError) in try Self.observedPrologue(&answers.reply) }
+        let prologue = try decode("handling a batch") { () throws(WireError) in
+            try Self.observedPrologue(&answers.reply)
+        }
         for message in prologue.messages { plugin.handle(message.type, message.body) }
         if let refused = prologue.refusal { return .failure(SessionError(message: refused)) }
         return .success(try outcome(from: &answers.reply, doing: "handling a batch of actions"))
@@ -214,25 +236,31 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
         var reader = answers.reply
         // No messages, not refused, changed; its effects; a state, whole.
         guard (try? reader.u32()) == 0, (try? reader.u8()) == 0, (try? reader.bool()) == true,
-              let effects = try? reader.u32(), (try? reader.u8()) == 1, (try? reader.u8()) == 0,
-              let number = try? reader.u64(), let state = try? reader.value() else { return nil }
+            let effects = try? reader.u32(), (try? reader.u8()) == 1, (try? reader.u8()) == 0,
+            let number = try? reader.u64(), let state = try? reader.value()
+        else { return nil }
         answers.reply = reader
         answers.remaining -= 1
-        held = number // as `take` keeps a whole state's number
+        held = number  // as `take` keeps a whole state's number
         return (Int(effects), number, state)
     }
 
     /// Sends `actions` in one request and returns without waiting (`finishBatch` takes the
     /// answer): the worker applies them in order, past refusals unless `stopAtFailure`.
-    package func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool) throws(SessionError) -> BatchTicket {
+    package func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool)
+        throws(SessionError) -> BatchTicket
+    {
         .pending(try startBatch(.sendBatch, actions, flags: stopAtFailure, stateAfter))
     }
 
     /// What a batch did: per action it processed, what it did or why it was refused; and
     /// the state after it, when asked for.
-    package func finishBatch(_ batch: BatchTicket) throws(SessionError) -> (outcomes: [Result<Session.BatchOutcome, SessionError>], stateAfter: StateUpdate?) {
+    package func finishBatch(_ batch: BatchTicket) throws(SessionError) -> (
+        outcomes: [Result<Session.BatchOutcome, SessionError>], stateAfter: StateUpdate?
+    ) {
         guard case .pending(let ticket) = batch else {
-            throw SessionError(message: "\(model.qualifiedName): a batch run elsewhere cannot be answered by its worker")
+            throw SessionError(
+                message: "\(model.qualifiedName): a batch run elsewhere cannot be answered by its worker")
         }
         var reply: WireReader
         switch try plugin.wait(for: ticket, model: model.qualifiedName, doing: "handling a batch of actions") {
@@ -245,9 +273,10 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
             outcomes.reserveCapacity(count)
             for _ in 0..<count {
                 let flags = try reply.u8()
-                outcomes.append(flags & 4 != 0
-                    ? .failure(SessionError(message: try reply.string()))
-                    : .success(Session.BatchOutcome(changed: flags & 1 != 0, startedEffects: flags & 2 != 0)))
+                outcomes.append(
+                    flags & 4 != 0
+                        ? .failure(SessionError(message: try reply.string()))
+                        : .success(Session.BatchOutcome(changed: flags & 1 != 0, startedEffects: flags & 2 != 0)))
             }
             let state = try reply.bool() ? try reply.state() : nil
             return (outcomes, state)
@@ -258,7 +287,9 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
     }
 
     /// Replays `actions` (updates only) in one request, stopping at the first refused.
-    package func replayBatch(_ actions: [(String, [Value])]) throws(SessionError) -> (changed: [Bool], error: SessionError?) {
+    package func replayBatch(_ actions: [(String, [Value])]) throws(SessionError) -> (
+        changed: [Bool], error: SessionError?
+    ) {
         var body = try start()
         body.u32(UInt32(actions.count))
         for (name, arguments) in actions {
@@ -292,7 +323,6 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
         return try decode("restoring a snapshot") { () throws(WireError) in try reply.bool() }
     }
 
-
     /// Makes the worker answer the service at `index` as `script` says (nil: its own).
     package func stub(service index: Int, _ script: StubScript?) throws(SessionError) {
         var body = try start()
@@ -302,8 +332,12 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
             body.u32(UInt32(script.answers.count))
             for answer in script.answers {
                 switch answer {
-                case .value(let value): body.u8(0); body.value(value)
-                case .fail(let message): body.u8(1); body.string(message)
+                case .value(let value):
+                    body.u8(0)
+                    body.value(value)
+                case .fail(let message):
+                    body.u8(1)
+                    body.string(message)
                 }
             }
         }
@@ -316,13 +350,18 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
     }
 
     /// The send a typed action would get: the worker chooses its entry point.
-    package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendSummary {
+    package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError)
+        -> SendSummary
+    {
         try send(action, arguments: arguments)
     }
 
     /// An effect event the worker reported for this store.
     func receiveEffect(kind: UInt32, effect: UInt64, label: String?, action: String?, message: String?) {
-        onEvent?(.effect(kind: EffectEventRecord.Kind(rawValue: kind) ?? .failed, effect: effect, label: label, action: action, message: message))
+        onEvent?(
+            .effect(
+                kind: EffectEventRecord.Kind(rawValue: kind) ?? .failed, effect: effect, label: label, action: action,
+                message: message))
     }
 
     /// An effect's action the worker applied, with the state after it when it could be
@@ -349,7 +388,9 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
 
     /// Sends a request; a refusal is the plugin's error, worded by the worker's host as the
     /// in-process host words it.
-    private func call(_ type: WorkerProtocol.Request, _ body: WireWriter, doing what: String, timed: Bool = true) throws(SessionError) -> WireReader {
+    private func call(_ type: WorkerProtocol.Request, _ body: WireWriter, doing what: String, timed: Bool = true)
+        throws(SessionError) -> WireReader
+    {
         switch try plugin.call(type, body, model: model.qualifiedName, doing: what, timed: timed) {
         case .success(let reader): return reader
         case .failure(let refusal): throw SessionError(message: refusal.message)
@@ -380,4 +421,3 @@ package struct ObservedAnswers {
     package fileprivate(set) var stateAfter: StateUpdate?
     fileprivate var ended = false
 }
-

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why a worker process is gone: it crashed (a signal or an exit), did not answer in time,

@@ -65,7 +65,9 @@ extension WireReader {
                 for _ in 0..<(try u32()) {
                     let label = try optionalString()
                     let typeName = try string()
-                    guard let type = ParamType(rawValue: typeName) else { throw WireError(description: "unknown parameter type \(typeName)") }
+                    guard let type = ParamType(rawValue: typeName) else {
+                        throw WireError(description: "unknown parameter type \(typeName)")
+                    }
                     params.append(ParamDescriptor(label: label, type: type, doc: try optionalString()))
                 }
                 actions.append((actionName, actionDoc, typed, params))
@@ -85,10 +87,13 @@ extension WireReader {
                     throw WireError(description: "invariant \"\(text)\" does not read: \(error.message)")
                 }
             }
-            models.append(WorkerPlugin.ModelSchema(name: modelName, doc: doc, timeTravel: timeTravel, actions: actions, services: services,
-                                                   identityFields: identityFields, invariants: invariants))
+            models.append(
+                WorkerPlugin.ModelSchema(
+                    name: modelName, doc: doc, timeTravel: timeTravel, actions: actions, services: services,
+                    identityFields: identityFields, invariants: invariants))
         }
-        return WorkerPlugin.RegisteredPlugin(name: name, version: version, toolchain: toolchain, resolvedPath: resolved, models: models)
+        return WorkerPlugin.RegisteredPlugin(
+            name: name, version: version, toolchain: toolchain, resolvedPath: resolved, models: models)
     }
 }
 
@@ -118,7 +123,9 @@ extension WireWriter {
 
 extension WireReader {
     /// Reads what `sendAnswer` and one of the `sendState…` writers wrote.
-    mutating func sendAnswer() throws(WireError) -> (changed: Bool, effects: Int, state: Result<StateUpdate?, SessionError>) {
+    mutating func sendAnswer() throws(WireError) -> (
+        changed: Bool, effects: Int, state: Result<StateUpdate?, SessionError>
+    ) {
         let changed = try bool()
         let effects = Int(try u32())
         var state: Result<StateUpdate?, SessionError> = .success(nil)
@@ -135,7 +142,9 @@ extension WireReader {
 
 extension WireWriter {
     /// An effect event of `store`.
-    package mutating func effectEvent(store: UInt32, kind: EffectEventRecord.Kind, effect: UInt64, label: String?, action: String?, message: String?) {
+    package mutating func effectEvent(
+        store: UInt32, kind: EffectEventRecord.Kind, effect: UInt64, label: String?, action: String?, message: String?
+    ) {
         u32(store)
         u32(kind.rawValue)
         u64(effect)
@@ -157,12 +166,16 @@ extension WireWriter {
 
 extension WireReader {
     /// Reads what `effectEvent` wrote.
-    mutating func effectEvent() throws(WireError) -> (store: UInt32, kind: UInt32, effect: UInt64, label: String?, action: String?, message: String?) {
+    mutating func effectEvent() throws(WireError) -> (
+        store: UInt32, kind: UInt32, effect: UInt64, label: String?, action: String?, message: String?
+    ) {
         (try u32(), try u32(), try u64(), try optionalString(), try optionalString(), try optionalString())
     }
 
     /// Reads what `appliedAction` wrote.
-    mutating func appliedAction() throws(WireError) -> (store: UInt32, action: String, changed: Bool?, state: StateUpdate?) {
+    mutating func appliedAction() throws(WireError) -> (
+        store: UInt32, action: String, changed: Bool?, state: StateUpdate?
+    ) {
         let store = try u32()
         let action = try string()
         let changed = try u8()

@@ -54,9 +54,11 @@ public final class WorkerPlugin {
         package var invariants: [StateCondition]
 
         package static func == (a: ModelSchema, b: ModelSchema) -> Bool {
-            a.name == b.name && a.doc == b.doc && a.timeTravel == b.timeTravel && a.identityFields == b.identityFields && a.invariants == b.invariants
+            a.name == b.name && a.doc == b.doc && a.timeTravel == b.timeTravel && a.identityFields == b.identityFields
+                && a.invariants == b.invariants
                 && a.actions.map(\.name) == b.actions.map(\.name) && a.actions.map(\.params) == b.actions.map(\.params)
-                && a.services.map(\.name) == b.services.map(\.name) && a.services.map(\.signature) == b.services.map(\.signature)
+                && a.services.map(\.name) == b.services.map(\.name)
+                && a.services.map(\.signature) == b.services.map(\.signature)
         }
     }
 
@@ -66,7 +68,8 @@ public final class WorkerPlugin {
         let began = DispatchTime.now().uptimeNanoseconds
         let fresh: WorkerProcess
         do {
-            fresh = try WorkerProcess(executable: try WorkerPlugin.executable(), environment: WorkerPlugin.environment())
+            fresh = try WorkerProcess(
+                executable: try WorkerPlugin.executable(), environment: WorkerPlugin.environment())
         } catch {
             throw .workerFailed(path: path, reason: error.description)
         }
@@ -83,7 +86,9 @@ public final class WorkerPlugin {
             var greeting = try fresh.request(.hello, hello.bytes, timeout: timeout, interrupted: interrupted).get()
             let version = try greeting.u32()
             guard version == WorkerProtocol.version else {
-                throw PluginError.workerFailed(path: path, reason: "the worker speaks protocol version \(version), storesh \(WorkerProtocol.version)")
+                throw PluginError.workerFailed(
+                    path: path,
+                    reason: "the worker speaks protocol version \(version), storesh \(WorkerProtocol.version)")
             }
             switch try fresh.request(.load, load.bytes, timeout: timeout, interrupted: interrupted) {
             case .failure(let refusal): throw PluginError.inWorker(message: refusal.message)
@@ -94,9 +99,14 @@ public final class WorkerPlugin {
         } catch let loss as WorkerLoss {
             switch loss.cause {
             case .hung(let seconds):
-                throw .workerFailed(path: path, reason: "the plugin did not finish loading within \(WorkerLoss.seconds(seconds)); its worker was stopped (--action-timeout sets the limit)")
+                throw .workerFailed(
+                    path: path,
+                    reason:
+                        "the plugin did not finish loading within \(WorkerLoss.seconds(seconds)); its worker was stopped (--action-timeout sets the limit)"
+                )
             case .interrupted:
-                throw .workerFailed(path: path, reason: "interrupted while the plugin was loading; its worker was stopped")
+                throw .workerFailed(
+                    path: path, reason: "interrupted while the plugin was loading; its worker was stopped")
             default:
                 throw .workerFailed(path: path, reason: "the worker crashed while loading the plugin (\(loss))")
             }
@@ -123,10 +133,15 @@ public final class WorkerPlugin {
             ModelDescriptor(
                 plugin: registered.name, name: schema.name, doc: schema.doc,
                 actions: schema.actions.enumerated().map { position, action in
-                    ActionDescriptor(index: position, name: action.name, doc: action.doc, params: action.params, typed: nil, isTyped: action.typed)
+                    ActionDescriptor(
+                        index: position, name: action.name, doc: action.doc, params: action.params, typed: nil,
+                        isTyped: action.typed)
                 },
-                services: schema.services.map { ServiceDescriptor(name: $0.name, doc: $0.doc, signature: $0.signature, defaultImplementation: nil) },
-                identityFields: schema.identityFields, invariants: schema.invariants, worker: self, indexInPlugin: index, timeTravel: schema.timeTravel
+                services: schema.services.map {
+                    ServiceDescriptor(name: $0.name, doc: $0.doc, signature: $0.signature, defaultImplementation: nil)
+                },
+                identityFields: schema.identityFields, invariants: schema.invariants, worker: self,
+                indexInPlugin: index, timeTravel: schema.timeTravel
             )
         }
     }
@@ -148,7 +163,9 @@ public final class WorkerPlugin {
     /// as the `SessionError` of `model` doing `what` (and stays dead until restarted).
     /// `timed: false` for what is not the plugin's action (a read of the state): no action
     /// timeout, only Ctrl-C.
-    func call(_ type: WorkerProtocol.Request, _ body: WireWriter, model: String, doing what: String, timed: Bool = true) throws(SessionError) -> Result<WireReader, RemoteRefusal> {
+    func call(_ type: WorkerProtocol.Request, _ body: WireWriter, model: String, doing what: String, timed: Bool = true)
+        throws(SessionError) -> Result<WireReader, RemoteRefusal>
+    {
         guard let process else { throw SessionError(message: "\(model): its worker is not running") }
         do {
             return try process.request(type, body.bytes, timeout: timed ? timeout : nil, interrupted: interrupted)
@@ -159,7 +176,9 @@ public final class WorkerPlugin {
     }
 
     /// Sends a request without waiting for its answer (`wait(for:)` takes it).
-    func send(_ type: WorkerProtocol.Request, _ body: WireWriter, model: String, doing what: String) throws(SessionError) -> WorkerProcess.Ticket {
+    func send(_ type: WorkerProtocol.Request, _ body: WireWriter, model: String, doing what: String)
+        throws(SessionError) -> WorkerProcess.Ticket
+    {
         guard let process else { throw SessionError(message: "\(model): its worker is not running") }
         do {
             return try process.send(type, body.bytes)
@@ -170,7 +189,9 @@ public final class WorkerPlugin {
     }
 
     /// The answer to a request sent with `send`.
-    func wait(for ticket: WorkerProcess.Ticket, model: String, doing what: String) throws(SessionError) -> Result<WireReader, RemoteRefusal> {
+    func wait(for ticket: WorkerProcess.Ticket, model: String, doing what: String) throws(SessionError) -> Result<
+        WireReader, RemoteRefusal
+    > {
         do {
             // Asked of the worker the request went to: one lost since answers with its loss.
             return try ticket.process.wait(for: ticket, timeout: timeout, interrupted: interrupted)
@@ -230,10 +251,13 @@ public final class WorkerPlugin {
             case .effect:
                 let event = try reader.effectEvent()
                 noteEffect(event.store, event.effect, kind: event.kind, label: event.label)
-                stores[event.store]?.value?.target.receiveEffect(kind: event.kind, effect: event.effect, label: event.label, action: event.action, message: event.message)
+                stores[event.store]?.value?.target.receiveEffect(
+                    kind: event.kind, effect: event.effect, label: event.label, action: event.action,
+                    message: event.message)
             case .applied:
                 let applied = try reader.appliedAction()
-                stores[applied.store]?.value?.target.receiveApplied(applied.action, state: applied.state, changed: applied.changed)
+                stores[applied.store]?.value?.target.receiveApplied(
+                    applied.action, state: applied.state, changed: applied.changed)
             case .wake:
                 let timer = try reader.u64()
                 let deadline = try reader.i64()
@@ -293,8 +317,14 @@ public final class WorkerPlugin {
     /// running program (storesh, or a test runner in the same build folder).
     static func executable() throws(WorkerLoss) -> String {
         var folders: [String] = []
-        if let path = CompanionProgram.path(named: "storesh-worker", overriddenBy: "STORESH_WORKER", searched: &folders) { return path }
-        throw WorkerLoss(cause: .couldNotStart("storesh-worker is not beside storesh (looked in \(folders.joined(separator: ", "))); set STORESH_WORKER, or use --in-process"), lastWords: "")
+        if let path = CompanionProgram.path(named: "storesh-worker", overriddenBy: "STORESH_WORKER", searched: &folders)
+        {
+            return path
+        }
+        throw WorkerLoss(
+            cause: .couldNotStart(
+                "storesh-worker is not beside storesh (looked in \(folders.joined(separator: ", "))); set STORESH_WORKER, or use --in-process"
+            ), lastWords: "")
     }
 
     /// The worker's environment: storesh's, with Swift's crash backtraces made short and
@@ -302,7 +332,8 @@ public final class WorkerPlugin {
     static func environment() -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         if environment["SWIFT_BACKTRACE"] == nil {
-            environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,threads=crashed,registers=none,images=none,limit=24,top=24,color=no,output-to=stderr,sanitize=no"
+            environment["SWIFT_BACKTRACE"] =
+                "enable=yes,interactive=no,threads=crashed,registers=none,images=none,limit=24,top=24,color=no,output-to=stderr,sanitize=no"
         }
         return environment
     }
@@ -323,9 +354,11 @@ extension SessionError {
         case _ where loss.crashedInATask && !effects.isEmpty:
             // An effect's thread crashed while the worker was busy with something else:
             // the blame is the effect's, not the action's being handled.
-            message = "\(model) crashed in effect\(effects.count == 1 ? "" : "s") \(effects.joined(separator: ", ")) \(during) (\(loss))"
+            message =
+                "\(model) crashed in effect\(effects.count == 1 ? "" : "s") \(effects.joined(separator: ", ")) \(during) (\(loss))"
         case .hung(let seconds):
-            message = "\(model) did not finish \(what) within \(WorkerLoss.seconds(seconds)) (hung); its worker was stopped (--action-timeout sets the limit)"
+            message =
+                "\(model) did not finish \(what) within \(WorkerLoss.seconds(seconds)) (hung); its worker was stopped (--action-timeout sets the limit)"
         case .interrupted:
             message = "interrupted \(what) in \(model); its worker was stopped"
         default:

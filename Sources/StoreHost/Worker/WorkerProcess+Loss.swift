@@ -1,8 +1,9 @@
-import StoreValue
 import Dispatch
 import Foundation
+import StoreValue
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How a worker comes to be lost, and why: it exited or was killed by a signal (reaped
@@ -11,7 +12,8 @@ extension WorkerProcess {
     /// True while a debugger is attached to the worker: it is stopped on purpose then.
     var isTraced: Bool {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("TracerPid:") }) else { return false }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("TracerPid:") })
+        else { return false }
         return line.split(separator: "\t").last.map { $0.trimmingCharacters(in: .whitespaces) != "0" } ?? false
     }
 

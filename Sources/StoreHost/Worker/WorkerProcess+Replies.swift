@@ -1,8 +1,9 @@
-import StoreValue
 import Dispatch
 import Foundation
+import StoreValue
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Taking in what the worker sends: its bytes read into frames, each frame filed as an
@@ -24,12 +25,15 @@ extension WorkerProcess {
                 return reply
             }
             if let loss { throw loss }
-            var fds = [pollfd(fd: replies, events: Int16(POLLIN), revents: 0), pollfd(fd: stderr, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: replies, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stderr, events: Int16(POLLIN), revents: 0),
+            ]
             let ready = poll(&fds, 2, 50)
             if ready > 0, fds[1].revents != 0 { readStderr() }
             if interrupted() { throw lose(.interrupted) }
             if hasExited() {
-                try readReplies() // what it sent before it died
+                try readReplies()  // what it sent before it died
                 if let reply = takeReply(ticket) { return reply }
                 throw lose(reapedCause())
             }
@@ -48,13 +52,17 @@ extension WorkerProcess {
     /// made) stays for that request's own wait: dropped, its wait would last until the
     /// worker counted as hung.
     func takeReply(_ ticket: UInt64) -> [UInt8]? {
-        guard let found = inbox[inboxStart...].firstIndex(where: { if case .reply(ticket, _) = $0 { true } else { false } }),
-              case .reply(_, let body) = inbox[found] else { return nil }
+        guard
+            let found = inbox[inboxStart...].firstIndex(where: {
+                if case .reply(ticket, _) = $0 { true } else { false }
+            }),
+            case .reply(_, let body) = inbox[found]
+        else { return nil }
         var events: [Incoming] = []
         for index in inboxStart..<found {
             guard case .event(let type, _) = inbox[index], type != 0 else { continue }
             events.append(inbox[index])
-            inbox[index] = .event(type: 0, body: []) // taken
+            inbox[index] = .event(type: 0, body: [])  // taken
         }
         inbox[found] = .event(type: 0, body: [])
         while inboxStart < inbox.count, case .event(type: 0, _) = inbox[inboxStart] { inboxStart += 1 }
@@ -115,7 +123,7 @@ extension WorkerProcess {
             } else if count == 0 {
                 return .closed
             } else if errno != EINTR {
-                return .drained // EAGAIN: nothing more for now
+                return .drained  // EAGAIN: nothing more for now
             }
         }
     }

@@ -1,8 +1,9 @@
-import StoreValue
 import Dispatch
 import Foundation
+import StoreValue
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The worker's output (the plugin's stdout and stderr, on one pipe): forwarded line by
@@ -128,7 +129,10 @@ package struct StderrLines {
         out.append(UInt8(ascii: "\n"))
         if pieces > 0 {
             let length = pieces * Self.longestLine + partial.count
-            out.append(contentsOf: "[storesh: the plugin's line above was \(length) bytes long, over the \(Self.longestLine)-byte limit; it is shown in \(pieces + 1) lines]\n".utf8)
+            out.append(
+                contentsOf:
+                    "[storesh: the plugin's line above was \(length) bytes long, over the \(Self.longestLine)-byte limit; it is shown in \(pieces + 1) lines]\n"
+                    .utf8)
             pieces = 0
         }
         return true
@@ -144,7 +148,8 @@ package struct StderrLines {
     /// looked at: the markers come early, and a long line costs no more than a short one.
     private static func startsCrashReport(_ line: [UInt8]) -> Bool {
         let head = String(decoding: line.prefix(512), as: UTF8.self)
-        return CrashReport.failureKinds.contains(where: { head.contains($0) }) || head.hasPrefix("*** Signal ") || head.hasPrefix("💣")
+        return CrashReport.failureKinds.contains(where: { head.contains($0) }) || head.hasPrefix("*** Signal ")
+            || head.hasPrefix("💣")
     }
 }
 

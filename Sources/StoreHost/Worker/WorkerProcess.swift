@@ -1,8 +1,9 @@
-import StoreValue
 import Dispatch
 import Foundation
+import StoreValue
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One worker process and the pipes to it, seen from the shell: requests go out, and the
@@ -76,7 +77,10 @@ package final class WorkerProcess {
         do throws(Spawn.Failure) {
             for _ in 0..<3 { pipes.append(try Spawn.pipe()) }
         } catch {
-            for made in pipes { close(made.read); close(made.write) }
+            for made in pipes {
+                close(made.read)
+                close(made.write)
+            }
             throw WorkerLoss(cause: .couldNotStart("cannot make pipes: \(error)"), lastWords: "")
         }
         let (requestPipe, replyPipe, errorPipe) = (pipes[0], pipes[1], pipes[2])
@@ -85,11 +89,16 @@ package final class WorkerProcess {
             child = try Spawn.start(
                 executable,
                 environment: environment,
-                descriptors: [.nullInput, .copy(of: errorPipe.write), .copy(of: errorPipe.write), .copy(of: requestPipe.read), .copy(of: replyPipe.write)],
+                descriptors: [
+                    .nullInput, .copy(of: errorPipe.write), .copy(of: errorPipe.write), .copy(of: requestPipe.read),
+                    .copy(of: replyPipe.write),
+                ],
                 ownProcessGroup: true
             )
         } catch {
-            for fd in [requestPipe.read, replyPipe.write, errorPipe.write, requestPipe.write, replyPipe.read, errorPipe.read] { close(fd) }
+            for fd in [
+                requestPipe.read, replyPipe.write, errorPipe.write, requestPipe.write, replyPipe.read, errorPipe.read,
+            ] { close(fd) }
             throw WorkerLoss(cause: .couldNotStart("cannot start the worker \(executable): \(error)"), lastWords: "")
         }
         for fd in [requestPipe.read, replyPipe.write, errorPipe.write] { close(fd) }
@@ -115,7 +124,7 @@ package final class WorkerProcess {
 
     isolated deinit {
         stop()
-        watcher?.stop() // closes `replies` and `stderr`
+        watcher?.stop()  // closes `replies` and `stderr`
         close(requests)
         chunk.deallocate()
     }
@@ -134,7 +143,9 @@ package final class WorkerProcess {
     /// `timeout`: seconds before the worker counts as hung (nil: no limit); it is then
     /// killed, as it is when `interrupted()` says so. Returns the reply body, or the
     /// worker's refusal (an error it reports, which is not a crash).
-    func request(_ type: WorkerProtocol.Request, _ body: [UInt8], timeout: Double?, interrupted: () -> Bool) throws(WorkerLoss) -> Result<WireReader, RemoteRefusal> {
+    func request(_ type: WorkerProtocol.Request, _ body: [UInt8], timeout: Double?, interrupted: () -> Bool)
+        throws(WorkerLoss) -> Result<WireReader, RemoteRefusal>
+    {
         try wait(for: send(type, body), timeout: timeout, interrupted: interrupted)
     }
 
@@ -149,7 +160,9 @@ package final class WorkerProcess {
     }
 
     /// Waits for the reply to `ticket` and hands on the events that came before it.
-    func wait(for ticket: Ticket, timeout: Double?, interrupted: () -> Bool) throws(WorkerLoss) -> Result<WireReader, RemoteRefusal> {
+    func wait(for ticket: Ticket, timeout: Double?, interrupted: () -> Bool) throws(WorkerLoss) -> Result<
+        WireReader, RemoteRefusal
+    > {
         var reader = WireReader(try waitForReply(ticket.number, timeout: timeout, interrupted: interrupted))
         scheduleStrandedEvents()
         do {
@@ -182,7 +195,10 @@ package final class WorkerProcess {
                 offset += written
             } else if errno == EAGAIN || errno == EINTR {
                 // The worker is busy writing to us: read while we wait, or both stall.
-                var fds = [pollfd(fd: requests, events: Int16(POLLOUT), revents: 0), pollfd(fd: replies, events: Int16(POLLIN), revents: 0)]
+                var fds = [
+                    pollfd(fd: requests, events: Int16(POLLOUT), revents: 0),
+                    pollfd(fd: replies, events: Int16(POLLIN), revents: 0),
+                ]
                 _ = poll(&fds, 2, 50)
                 if fds[1].revents != 0 { try readReplies() }
             } else {

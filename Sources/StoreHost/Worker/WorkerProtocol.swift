@@ -10,7 +10,8 @@ package enum WorkerProtocol {
     /// Shell → worker. Every body starts with the shell clock's `now` (i64, ns). The
     /// worker answers each with exactly one `reply`, in order.
     package enum Request: UInt8 {
-        case hello = 1, load, create, destroy, send, replay, restore, snapshot, stub, fire, sendBatch, replayBatch, sendObserved
+        case hello = 1, load, create, destroy, send, replay, restore, snapshot, stub, fire, sendBatch, replayBatch,
+            sendObserved
     }
 
     /// Worker → shell.

@@ -9,7 +9,9 @@ extension ShellCore {
     /// are left to the effect, with a `:wait` where they came), jumps, skips, branches and
     /// resets, in order; the output recorded by running it in a fresh session set up as
     /// `host` is, and checked by running it again.
-    public static func transcript(fromJournal journal: String, file: String, like host: PluginHost) async -> Result<String, TranscriptWriter.Problem> {
+    public static func transcript(fromJournal journal: String, file: String, like host: PluginHost) async -> Result<
+        String, TranscriptWriter.Problem
+    > {
         let contents: Journal.Contents
         do throws(Journal.Problem) {
             contents = try Journal.read(journal)
@@ -34,9 +36,13 @@ extension ShellCore {
             switch record {
             case .load(let plugin):
                 // storesh test loads Counter itself.
-                let name = PluginHost.isPath(plugin) ? PluginHost.pluginName(fromFile: (plugin as NSString).lastPathComponent) ?? "" : plugin
+                let name =
+                    PluginHost.isPath(plugin)
+                    ? PluginHost.pluginName(fromFile: (plugin as NSString).lastPathComponent) ?? "" : plugin
                 guard name.caseInsensitiveCompare("Counter") != .orderedSame else { continue }
-                input(PluginHost.isPath(plugin) ? writer.loadCommand(plugin: plugin) : ":load \(TranscriptWriter.quotedIfNeeded(plugin))")
+                input(
+                    PluginHost.isPath(plugin)
+                        ? writer.loadCommand(plugin: plugin) : ":load \(TranscriptWriter.quotedIfNeeded(plugin))")
                 current = nil
             case .use(let model):
                 if model != current { input(":use \(model)") }

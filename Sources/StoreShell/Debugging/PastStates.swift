@@ -61,7 +61,9 @@ final class PastStates {
             from = snapshot.index
         } else {
             guard history.dropped == 0 else {
-                throw ShellError("\(live.model.qualifiedName) cannot restore a snapshot, and the actions before #\(history.dropped + 1) were dropped (--history-limit)", origin: .prompt)
+                throw ShellError(
+                    "\(live.model.qualifiedName) cannot restore a snapshot, and the actions before #\(history.dropped + 1) were dropped (--history-limit)",
+                    origin: .prompt)
             }
             store = try makeStore()
             live = store!

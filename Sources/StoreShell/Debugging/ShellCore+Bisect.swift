@@ -14,9 +14,13 @@ extension ShellCore {
     }
 
     func bisect(_ args: [String], origin: LineOrigin) async -> Bool {
-        guard let session = current, let history = histories[session.model.qualifiedName] else { return fail(noCurrentModel, origin: origin) }
+        guard let session = current, let history = histories[session.model.qualifiedName] else {
+            return fail(noCurrentModel, origin: origin)
+        }
         guard session.model.supportsTimeTravel else {
-            return fail("\(session.model.qualifiedName) cannot travel in time: its plugin has no replay entry point", origin: origin)
+            return fail(
+                "\(session.model.qualifiedName) cannot travel in time: its plugin has no replay entry point",
+                origin: origin)
         }
         if args == ["--crash"] || args == ["--error"] {
             return bisectFailure(crash: args == ["--crash"], session: session, history: history, origin: origin)
@@ -26,7 +30,8 @@ extension ShellCore {
         var negated = false
         if let range = Self.flagRange("--not", in: text) {
             negated = true
-            text.replaceSubrange(range, with: String(repeating: " ", count: text.distance(from: range.lowerBound, to: range.upperBound)))
+            text.replaceSubrange(
+                range, with: String(repeating: " ", count: text.distance(from: range.lowerBound, to: range.upperBound)))
         }
         guard !text.allSatisfy(\.isWhitespace) else {
             return fail("usage: :bisect PATH OP VALUE [--not] | --crash | --error", origin: origin)
@@ -44,23 +49,38 @@ extension ShellCore {
         let what = negated ? "stops holding" : "holds"
         guard wanted(now) else {
             let outcome = condition.check(now, identity: identity)
-            let why = negated ? "\(condition.subject) is \(((try? PathSyntax.lookup(condition.path, in: now, identity: identity))?.compact) ?? "missing")" : condition.explain(outcome) ?? ""
-            return fail("\(condition) \(negated ? "holds" : "does not hold") in the current state (\(why)); :bisect looks for the action after which it \(what), so it must \(negated ? "not hold" : "hold") where you are (at \(history.shown(position)))", origin: origin)
+            let why =
+                negated
+                ? "\(condition.subject) is \(((try? PathSyntax.lookup(condition.path, in: now, identity: identity))?.compact) ?? "missing")"
+                : condition.explain(outcome) ?? ""
+            return fail(
+                "\(condition) \(negated ? "holds" : "does not hold") in the current state (\(why)); :bisect looks for the action after which it \(what), so it must \(negated ? "not hold" : "hold") where you are (at \(history.shown(position)))",
+                origin: origin)
         }
-        let past = PastStates(core: self, history: history, upTo: position) { () throws(ShellError) in try self.detachedSession(of: session.model) }
+        let past = PastStates(core: self, history: history, upTo: position) { () throws(ShellError) in
+            try self.detachedSession(of: session.model)
+        }
         past.note(now, at: position)
         do throws(ShellError) {
             if wanted(try past.state(after: 0)) {
-                let start = history.dropped == 0 ? "from the start, before any action" : "already after #\(history.dropped), the oldest action kept"
-                output(.report(kind: "bisect", lines: ["\(condition) \(negated ? "does not hold" : "holds") \(start)"], data: .record([
-                    "action": .int(Int64(history.dropped)), "condition": .string(condition.description), "negated": .bool(negated), "replays": .int(Int64(past.replays)),
-                ])))
+                let start =
+                    history.dropped == 0
+                    ? "from the start, before any action" : "already after #\(history.dropped), the oldest action kept"
+                output(
+                    .report(
+                        kind: "bisect", lines: ["\(condition) \(negated ? "does not hold" : "holds") \(start)"],
+                        data: .record([
+                            "action": .int(Int64(history.dropped)), "condition": .string(condition.description),
+                            "negated": .bool(negated), "replays": .int(Int64(past.replays)),
+                        ])))
                 return true
             }
             // The first known state (a snapshot, or the current one) where it holds, then a
             // binary search between it and the known state before it.
             let points = past.knownPositions
-            guard let high = points.first(where: { wanted((try? past.state(after: $0)) ?? .null) }) else { return false }
+            guard let high = points.first(where: { wanted((try? past.state(after: $0)) ?? .null) }) else {
+                return false
+            }
             var low = points.last { $0 < high } ?? 0
             var upper = high
             while upper - low > 1 {
@@ -70,9 +90,13 @@ extension ShellCore {
             let before = try past.state(after: upper - 1)
             let after = try past.state(after: upper)
             let changes = history.diff(at: upper - 1) ?? identity.changes(from: before, to: after)
-            report(bisectFound: upper, in: history, of: session.model, headline: "\(condition) first \(what) after", changes: changes, replays: past.replays, extra: [
-                ("condition", .string(condition.description)), ("negated", .bool(negated)), ("value", (try? PathSyntax.lookup(condition.path, in: after, identity: identity)) ?? .null),
-            ])
+            report(
+                bisectFound: upper, in: history, of: session.model, headline: "\(condition) first \(what) after",
+                changes: changes, replays: past.replays,
+                extra: [
+                    ("condition", .string(condition.description)), ("negated", .bool(negated)),
+                    ("value", (try? PathSyntax.lookup(condition.path, in: after, identity: identity)) ?? .null),
+                ])
             return true
         } catch {
             return fail(error.message, origin: origin)
@@ -84,23 +108,33 @@ extension ShellCore {
     /// the start and where it failed.
     private func bisectFailure(crash: Bool, session: Session, history: History, origin: LineOrigin) -> Bool {
         let word = crash ? "crashed" : "was refused"
-        guard let failure = debugging.lastFailure, failure.model == session.model.qualifiedName, failure.crashed == crash else {
-            return fail("no action of \(session.model.qualifiedName) \(word) in this session; :bisect --\(crash ? "crash" : "error") looks for the action that led to the last one that did", origin: origin)
+        guard let failure = debugging.lastFailure, failure.model == session.model.qualifiedName,
+            failure.crashed == crash
+        else {
+            return fail(
+                "no action of \(session.model.qualifiedName) \(word) in this session; :bisect --\(crash ? "crash" : "error") looks for the action that led to the last one that did",
+                origin: origin)
         }
         guard !crash || session.runsInWorker else {
-            return fail("--crash replays a crash, which needs the model in a worker; start storesh without --in-process", origin: origin)
+            return fail(
+                "--crash replays a crash, which needs the model in a worker; start storesh without --in-process",
+                origin: origin)
         }
         let bound: (ActionDescriptor, [Value])
         do {
             bound = try ActionBinding.bind(ActionCall.parse(failure.text), to: session.model)
         } catch {
-            return fail("'\(failure.text)' no longer binds to \(session.model.qualifiedName): \(error.message)", origin: origin)
+            return fail(
+                "'\(failure.text)' no longer binds to \(session.model.qualifiedName): \(error.message)", origin: origin)
         }
         guard failure.position <= history.entries.count else {
-            return fail("the history no longer reaches #\(history.shown(failure.position)), where '\(failure.text)' \(word)", origin: origin)
+            return fail(
+                "the history no longer reaches #\(history.shown(failure.position)), where '\(failure.text)' \(word)",
+                origin: origin)
         }
         let model = session.model
-        let makeStore: () throws(ShellError) -> Session = crash
+        let makeStore: () throws(ShellError) -> Session =
+            crash
             ? { () throws(ShellError) in try self.probeSession(of: model) }
             : { () throws(ShellError) in try self.detachedSession(of: model) }
         let past = PastStates(core: self, history: history, upTo: failure.position, makeStore: makeStore)
@@ -118,9 +152,16 @@ extension ShellCore {
         }
         do throws(ShellError) {
             if try fails(after: 0) {
-                output(.report(kind: "bisect", lines: ["'\(failure.text)' \(crash ? "crashes" : "is refused") from the start, before any action"], data: .record([
-                    "action": .int(Int64(history.dropped)), "failed": .string(failure.text), "crash": .bool(crash), "replays": .int(Int64(past.replays)),
-                ])))
+                output(
+                    .report(
+                        kind: "bisect",
+                        lines: [
+                            "'\(failure.text)' \(crash ? "crashes" : "is refused") from the start, before any action"
+                        ],
+                        data: .record([
+                            "action": .int(Int64(history.dropped)), "failed": .string(failure.text),
+                            "crash": .bool(crash), "replays": .int(Int64(past.replays)),
+                        ])))
                 return true
             }
             var low = 0
@@ -136,9 +177,13 @@ extension ShellCore {
             } else {
                 changes = identity.changes(from: try past.state(after: upper - 1), to: try past.state(after: upper))
             }
-            report(bisectFound: upper, in: history, of: model, headline: "'\(failure.text)' \(crash ? "crashes" : "is refused") from the state after", changes: changes, replays: past.replays, extra: [
-                ("failed", .string(failure.text)), ("crash", .bool(crash)),
-            ])
+            report(
+                bisectFound: upper, in: history, of: model,
+                headline: "'\(failure.text)' \(crash ? "crashes" : "is refused") from the state after",
+                changes: changes, replays: past.replays,
+                extra: [
+                    ("failed", .string(failure.text)), ("crash", .bool(crash)),
+                ])
             return true
         } catch {
             return fail(error.message, origin: origin)
@@ -147,18 +192,26 @@ extension ShellCore {
 
     /// The bisect record: action `index + 1` (0-based `index` is the entry before it) as
     /// found, its diff, and where `:goto` goes.
-    private func report(bisectFound position: Int, in history: History, of model: ModelDescriptor, headline: String, changes: [StateChange], replays: Int, extra: [(String, Value)]) {
+    private func report(
+        bisectFound position: Int, in history: History, of model: ModelDescriptor, headline: String,
+        changes: [StateChange], replays: Int, extra: [(String, Value)]
+    ) {
         let entry = history.entries[position - 1]
         let number = history.shown(position)
         let action = text(of: entry, in: model)
         var lines = ["\(headline) #\(number) \(action) (\(entry.source.rawValue))"]
         lines += changes.isEmpty ? ["  (it changed nothing)"] : changes.map { "  " + $0.description }
-        lines.append(":goto \(number) shows the state after it, :goto \(number - 1) the one before (\(replays) replay\(replays == 1 ? "" : "s"))")
-        let fields: [(String, Value)] = [
-            ("action", .int(Int64(number))), ("text", .string(action)), ("source", .string(entry.source.rawValue)),
-            ("diff", .array(changes.map(\.record))), ("replays", .int(Int64(replays))),
-        ] + extra
-        output(.report(kind: "bisect", lines: lines, data: .record(type: nil, fields: fields.map { Value.Field($0.0, $0.1) })))
+        lines.append(
+            ":goto \(number) shows the state after it, :goto \(number - 1) the one before (\(replays) replay\(replays == 1 ? "" : "s"))"
+        )
+        let fields: [(String, Value)] =
+            [
+                ("action", .int(Int64(number))), ("text", .string(action)), ("source", .string(entry.source.rawValue)),
+                ("diff", .array(changes.map(\.record))), ("replays", .int(Int64(replays))),
+            ] + extra
+        output(
+            .report(
+                kind: "bisect", lines: lines, data: .record(type: nil, fields: fields.map { Value.Field($0.0, $0.1) })))
     }
 
     /// A store of `model` in a host and worker of their own, so a crash there leaves the

@@ -21,7 +21,10 @@ extension ShellCore {
         let history = session.flatMap { histories[$0.model.qualifiedName] }
         let text = Self.trimmed(line)
         func append(_ kind: TapeStep.Kind, outlivesHistory: Bool = false) {
-            debugging.tape.append(TapeStep(kind: kind, model: session?.model.qualifiedName, history: history, position: history?.position ?? 0, outlivesHistory: outlivesHistory))
+            debugging.tape.append(
+                TapeStep(
+                    kind: kind, model: session?.model.qualifiedName, history: history, position: history?.position ?? 0,
+                    outlivesHistory: outlivesHistory))
         }
         let words = ShellWords.split(String(text.dropFirst()))
         guard let first = words.first else { return }
@@ -44,14 +47,22 @@ extension ShellCore {
         guard let session = current, let history = histories[session.model.qualifiedName] else { return }
         let text = Self.trimmed(line)
         let incidents = history.incidents.count
-        let crashed = history.incidents.last?.position == history.position && incidents > debugging.incidentsSeen[ObjectIdentifier(history), default: 0]
+        let crashed =
+            history.incidents.last?.position == history.position
+            && incidents > debugging.incidentsSeen[ObjectIdentifier(history), default: 0]
         debugging.incidentsSeen[ObjectIdentifier(history)] = incidents
-        debugging.tape.append(TapeStep(kind: .failed(text), model: session.model.qualifiedName, history: history, position: history.position, outlivesHistory: false))
-        debugging.lastFailure = FailedAction(model: session.model.qualifiedName, text: text, position: history.position, crashed: crashed)
+        debugging.tape.append(
+            TapeStep(
+                kind: .failed(text), model: session.model.qualifiedName, history: history, position: history.position,
+                outlivesHistory: false))
+        debugging.lastFailure = FailedAction(
+            model: session.model.qualifiedName, text: text, position: history.position, crashed: crashed)
     }
 
     func saveTest(_ args: [String], origin: LineOrigin) async -> Bool {
-        guard let session = current, let history = histories[session.model.qualifiedName] else { return fail(noCurrentModel, origin: origin) }
+        guard let session = current, let history = histories[session.model.qualifiedName] else {
+            return fail(noCurrentModel, origin: origin)
+        }
         let force = args.contains("--force")
         let words = args.filter { $0 != "--force" }
         let usage = "usage: :save-test FILE [FROM-TO] [--force]"
@@ -59,13 +70,19 @@ extension ShellCore {
         var compareFrom = 0
         var end = history.position
         if words.count == 2 {
-            guard words[1].contains("-"), let range = Self.logRange([words[1]], count: history.position, dropped: history.dropped), !range.isEmpty else {
-                return fail("\(usage): FROM-TO are actions of :log, from \(history.dropped + 1) to \(history.shown(history.position))", origin: origin)
+            guard words[1].contains("-"),
+                let range = Self.logRange([words[1]], count: history.position, dropped: history.dropped), !range.isEmpty
+            else {
+                return fail(
+                    "\(usage): FROM-TO are actions of :log, from \(history.dropped + 1) to \(history.shown(history.position))",
+                    origin: origin)
             }
             (compareFrom, end) = (range.lowerBound, range.upperBound)
         }
         guard history.dropped == 0 else {
-            return fail("the first \(history.dropped) actions were dropped (--history-limit \(history.limit ?? 0)), so a transcript could not rebuild the state; a journal (--journal) keeps every action", origin: origin)
+            return fail(
+                "the first \(history.dropped) actions were dropped (--history-limit \(history.limit ?? 0)), so a transcript could not rebuild the state; a journal (--journal) keeps every action",
+                origin: origin)
         }
         let path = resolvePath(file)
         if !force, FileManager.default.fileExists(atPath: path) {
@@ -73,18 +90,26 @@ extension ShellCore {
         }
         var writer = TranscriptWriter(file: path)
         let ranged = words.count == 2
-        writer.comment("Recorded by :save-test from a session of \(session.model.qualifiedName)" + (ranged ? ", actions \(history.shown(compareFrom) + 1)-\(history.shown(end)) compared" : "") + ".")
+        writer.comment(
+            "Recorded by :save-test from a session of \(session.model.qualifiedName)"
+                + (ranged ? ", actions \(history.shown(compareFrom) + 1)-\(history.shown(end)) compared" : "") + ".")
         writer.comment("Run it with: storesh test \(file)")
         var inputs = loadInputs(writer)
         let models = ranged ? [session.model.qualifiedName] : modelsToSave()
         for model in models {
             guard let modelHistory = histories[model] else { continue }
             let last = model == session.model.qualifiedName ? end : modelHistory.position
-            if models.count > 1 || model != "counter.counter" || !inputs.isEmpty { inputs.append(SavedInput(":use \(model)")) }
-            inputs += timelineInputs(of: model, history: modelHistory, upTo: last, comparedFrom: model == session.model.qualifiedName ? compareFrom : 0)
+            if models.count > 1 || model != "counter.counter" || !inputs.isEmpty {
+                inputs.append(SavedInput(":use \(model)"))
+            }
+            inputs += timelineInputs(
+                of: model, history: modelHistory, upTo: last,
+                comparedFrom: model == session.model.qualifiedName ? compareFrom : 0)
         }
         for input in inputs {
-            writer.input(input.line, output: input.compared ? [] : [Transcript.outputNotCompared], expectsFailure: input.expectsFailure)
+            writer.input(
+                input.line, output: input.compared ? [] : [Transcript.outputNotCompared],
+                expectsFailure: input.expectsFailure)
         }
         return await record(writer.text, to: path, named: file, force: force, inputs: inputs.count, origin: origin)
     }
@@ -108,10 +133,12 @@ extension ShellCore {
     private func loadInputs(_ writer: TranscriptWriter) -> [SavedInput] {
         host.plugins.filter { $0.name.caseInsensitiveCompare("Counter") != .orderedSame }.map { plugin in
             let typed = debugging.tape.lazy.compactMap { step -> String? in
-                guard case .load(let word, let path, _) = step.kind, path == plugin.path, !PluginHost.isPath(word) else { return nil }
+                guard case .load(let word, let path, _) = step.kind, path == plugin.path, !PluginHost.isPath(word)
+                else { return nil }
                 return word
             }.first
-            return SavedInput(typed.map { ":load \(TranscriptWriter.quotedIfNeeded($0))" } ?? writer.loadCommand(plugin: plugin.path))
+            return SavedInput(
+                typed.map { ":load \(TranscriptWriter.quotedIfNeeded($0))" } ?? writer.loadCommand(plugin: plugin.path))
         }
     }
 
@@ -119,7 +146,11 @@ extension ShellCore {
     private func modelsToSave() -> [String] {
         var seen: [String] = []
         for model in debugging.tape.compactMap(\.model) + histories.keys.sorted() where !seen.contains(model) {
-            if let history = histories[model], history.position > 0 || debugging.tape.contains(where: { $0.model == model }) { seen.append(model) }
+            if let history = histories[model],
+                history.position > 0 || debugging.tape.contains(where: { $0.model == model })
+            {
+                seen.append(model)
+            }
         }
         return seen
     }
@@ -173,7 +204,9 @@ extension ShellCore {
 
     /// Runs the transcript `text` once to record its output, runs what that gives again
     /// to check it passes, and writes it to `path`.
-    func record(_ text: String, to path: String, named file: String, force: Bool, inputs: Int, origin: LineOrigin) async -> Bool {
+    func record(_ text: String, to path: String, named file: String, force: Bool, inputs: Int, origin: LineOrigin) async
+        -> Bool
+    {
         let recorded = await Self.recordTranscript(text, file: path, like: host)
         switch recorded {
         case .failure(let problem):
@@ -184,9 +217,15 @@ extension ShellCore {
             } catch {
                 return fail(error.description, origin: origin)
             }
-            output(.report(kind: "save-test", lines: ["saved \(inputs) input\(inputs == 1 ? "" : "s") to \(file); 'storesh test \(file)' runs it"], data: .record([
-                "file": .string(file), "inputs": .int(Int64(inputs)),
-            ])))
+            output(
+                .report(
+                    kind: "save-test",
+                    lines: [
+                        "saved \(inputs) input\(inputs == 1 ? "" : "s") to \(file); 'storesh test \(file)' runs it"
+                    ],
+                    data: .record([
+                        "file": .string(file), "inputs": .int(Int64(inputs)),
+                    ])))
             return true
         }
     }
@@ -194,7 +233,9 @@ extension ShellCore {
     /// `text` with its output recorded by running it in a fresh session set up as `host`
     /// is (where models run, how long they may take), then checked by running it again:
     /// the transcript, or why it would not pass as written.
-    static func recordTranscript(_ text: String, file: String, like host: PluginHost) async -> Result<String, TranscriptWriter.Problem> {
+    static func recordTranscript(_ text: String, file: String, like host: PluginHost) async -> Result<
+        String, TranscriptWriter.Problem
+    > {
         let setUp = { (fresh: PluginHost) in
             fresh.isolation = host.isolation
             fresh.actionTimeout = host.actionTimeout
@@ -202,12 +243,17 @@ extension ShellCore {
         }
         let first = await TranscriptRunner.run(text, file: file, searchPath: host.searchPath, setUp: setUp)
         guard first.problems.isEmpty else {
-            return .failure(TranscriptWriter.Problem(description: "the transcript would not pass as written: " + first.problems.joined(separator: "; ")))
+            return .failure(
+                TranscriptWriter.Problem(
+                    description: "the transcript would not pass as written: " + first.problems.joined(separator: "; ")))
         }
         let check = await TranscriptRunner.run(first.updated, file: file, searchPath: host.searchPath, setUp: setUp)
         guard check.passed else {
             let why = check.problems + check.diff.prefix(12)
-            return .failure(TranscriptWriter.Problem(description: "the recorded transcript did not pass when run again (its output is not repeatable): " + why.joined(separator: "\n")))
+            return .failure(
+                TranscriptWriter.Problem(
+                    description: "the recorded transcript did not pass when run again (its output is not repeatable): "
+                        + why.joined(separator: "\n")))
         }
         return .success(first.updated)
     }

@@ -31,7 +31,9 @@ extension ShellCore {
             return fail(error.message, origin: origin, text: actionText, offset: error.offset)
         }
         guard session.model.supportsTimeTravel else {
-            return fail("\(session.model.qualifiedName) has no replay entry point, which :timeit times (an update without its effects)", origin: origin)
+            return fail(
+                "\(session.model.qualifiedName) has no replay entry point, which :timeit times (an update without its effects)",
+                origin: origin)
         }
         let start: Value
         do {
@@ -42,7 +44,9 @@ extension ShellCore {
         do throws(ShellError) {
             let store = try detachedSession(of: session.model)
             guard (try? store.restore(start)) == true else {
-                return fail("\(session.model.qualifiedName) cannot restore a snapshot, which :timeit needs to start each run from the current state", origin: origin)
+                return fail(
+                    "\(session.model.qualifiedName) cannot restore a snapshot, which :timeit needs to start each run from the current state",
+                    origin: origin)
             }
             // One run: `count` times the update from the current state, each timed alone.
             func run(_ count: Int) throws(ShellError) -> UInt64 {
@@ -66,18 +70,30 @@ extension ShellCore {
             }
             var perAction: [Double] = []
             for _ in 0..<repeats {
-                if takeInterrupt() { return fail("interrupted after \(perAction.count) of \(repeats) runs", origin: origin) }
+                if takeInterrupt() {
+                    return fail("interrupted after \(perAction.count) of \(repeats) runs", origin: origin)
+                }
                 perAction.append(Double(try run(loops)) / Double(loops))
             }
             perAction.sort()
-            let best = perAction.first!, worst = perAction.last!
-            let median = perAction.count % 2 == 1 ? perAction[perAction.count / 2] : (perAction[perAction.count / 2 - 1] + perAction[perAction.count / 2]) / 2
+            let best = perAction.first!
+            let worst = perAction.last!
+            let median =
+                perAction.count % 2 == 1
+                ? perAction[perAction.count / 2]
+                : (perAction[perAction.count / 2 - 1] + perAction[perAction.count / 2]) / 2
             let show = { (value: Double) in Self.duration(UInt64(value.rounded())) }
-            let line = "\(actionText): best \(show(best)), median \(show(median)), worst \(show(worst)) per action (\(repeats) run\(repeats == 1 ? "" : "s") of \(loops); the update alone\(session.runsInWorker ? ", a round trip to the worker each" : ""), from the current state each time)"
-            output(.report(kind: "timeit", lines: [line], data: .record([
-                "action": .string(actionText), "best_ns": .double(best), "median_ns": .double(median), "worst_ns": .double(worst),
-                "runs": .int(Int64(repeats)), "number": .int(Int64(loops)), "in_worker": .bool(session.runsInWorker),
-            ])))
+            let line =
+                "\(actionText): best \(show(best)), median \(show(median)), worst \(show(worst)) per action (\(repeats) run\(repeats == 1 ? "" : "s") of \(loops); the update alone\(session.runsInWorker ? ", a round trip to the worker each" : ""), from the current state each time)"
+            output(
+                .report(
+                    kind: "timeit", lines: [line],
+                    data: .record([
+                        "action": .string(actionText), "best_ns": .double(best), "median_ns": .double(median),
+                        "worst_ns": .double(worst),
+                        "runs": .int(Int64(repeats)), "number": .int(Int64(loops)),
+                        "in_worker": .bool(session.runsInWorker),
+                    ])))
             return true
         } catch {
             return fail(error.message, origin: origin)

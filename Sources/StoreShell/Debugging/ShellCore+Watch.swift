@@ -7,10 +7,20 @@ extension ShellCore {
     func watch(origin: LineOrigin) -> Bool {
         let words = RawWords.split(commandArguments)
         guard !words.isEmpty else {
-            let lines = debugging.watches.map { "\($0.model): \($0.path) = \($0.last?.brief(items: 20) ?? "(nothing)")" }
-            output(.report(kind: "watches", lines: lines.isEmpty ? ["no watches; :watch PATH sets one"] : lines, data: .record([
-                "watches": .array(debugging.watches.map { .record(["model": .string($0.model), "path": .string($0.path), "value": $0.last ?? .null]) }),
-            ])))
+            let lines = debugging.watches.map {
+                "\($0.model): \($0.path) = \($0.last?.brief(items: 20) ?? "(nothing)")"
+            }
+            output(
+                .report(
+                    kind: "watches", lines: lines.isEmpty ? ["no watches; :watch PATH sets one"] : lines,
+                    data: .record([
+                        "watches": .array(
+                            debugging.watches.map {
+                                .record([
+                                    "model": .string($0.model), "path": .string($0.path), "value": $0.last ?? .null,
+                                ])
+                            })
+                    ])))
             return true
         }
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
@@ -22,12 +32,17 @@ extension ShellCore {
             return failInArguments(error.message, origin: origin, at: error.offset)
         }
         let key = session.model.qualifiedName
-        guard !debugging.watches.contains(where: { $0.model == key && $0.path == path }) else { return fail("\(path) is watched already", origin: origin) }
+        guard !debugging.watches.contains(where: { $0.model == key && $0.path == path }) else {
+            return fail("\(path) is watched already", origin: origin)
+        }
         let now = try? PathSyntax.lookup(path, in: session.state, identity: session.model.stateDiff)
         debugging.watches.append(DebuggingState.Watch(model: key, path: path, last: now))
-        output(.report(kind: "watch", lines: ["watching \(path) (now \(now?.brief(items: 20) ?? "nothing there"))"], data: .record([
-            "path": .string(path), "value": now ?? .null, "watching": .bool(true),
-        ])))
+        output(
+            .report(
+                kind: "watch", lines: ["watching \(path) (now \(now?.brief(items: 20) ?? "nothing there"))"],
+                data: .record([
+                    "path": .string(path), "value": now ?? .null, "watching": .bool(true),
+                ])))
         return true
     }
 
@@ -38,10 +53,19 @@ extension ShellCore {
             debugging.watches = []
             return true
         }
-        guard words.count == 1 else { return fail("usage: :unwatch PATH | all (watched: \(debugging.watches.map(\.path).joined(separator: ", ")))", origin: origin) }
+        guard words.count == 1 else {
+            return fail(
+                "usage: :unwatch PATH | all (watched: \(debugging.watches.map(\.path).joined(separator: ", ")))",
+                origin: origin)
+        }
         let key = current?.model.qualifiedName
-        guard let index = debugging.watches.firstIndex(where: { $0.path == words[0] && $0.model == key }) ?? debugging.watches.firstIndex(where: { $0.path == words[0] }) else {
-            return fail("\(words[0]) is not watched (watched: \(debugging.watches.map(\.path).joined(separator: ", ")))", origin: origin)
+        guard
+            let index = debugging.watches.firstIndex(where: { $0.path == words[0] && $0.model == key })
+                ?? debugging.watches.firstIndex(where: { $0.path == words[0] })
+        else {
+            return fail(
+                "\(words[0]) is not watched (watched: \(debugging.watches.map(\.path).joined(separator: ", ")))",
+                origin: origin)
         }
         debugging.watches.remove(at: index)
         return true
@@ -49,22 +73,38 @@ extension ShellCore {
 
     func setBreakpoint(origin: LineOrigin) -> Bool {
         guard !commandArguments.isEmpty else {
-            let lines = debugging.breakpoints.enumerated().map { "\($0.offset + 1): \($0.element.model): \($0.element.condition)\($0.element.held ? "  (holds now)" : "")" }
-            output(.report(kind: "breakpoints", lines: lines.isEmpty ? ["no breakpoints; :break PATH OP VALUE sets one"] : lines, data: .record([
-                "breakpoints": .array(debugging.breakpoints.enumerated().map {
-                    .record(["number": .int(Int64($0.offset + 1)), "model": .string($0.element.model), "condition": .string($0.element.condition.description), "holds": .bool($0.element.held)])
-                }),
-            ])))
+            let lines = debugging.breakpoints.enumerated().map {
+                "\($0.offset + 1): \($0.element.model): \($0.element.condition)\($0.element.held ? "  (holds now)" : "")"
+            }
+            output(
+                .report(
+                    kind: "breakpoints",
+                    lines: lines.isEmpty ? ["no breakpoints; :break PATH OP VALUE sets one"] : lines,
+                    data: .record([
+                        "breakpoints": .array(
+                            debugging.breakpoints.enumerated().map {
+                                .record([
+                                    "number": .int(Int64($0.offset + 1)), "model": .string($0.element.model),
+                                    "condition": .string($0.element.condition.description),
+                                    "holds": .bool($0.element.held),
+                                ])
+                            })
+                    ])))
             return true
         }
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
         guard let condition = parseCondition(commandArguments, origin: origin) else { return false }
         let holds = condition.holds(in: session.state, identity: session.model.stateDiff)
-        debugging.breakpoints.append(DebuggingState.Breakpoint(model: session.model.qualifiedName, condition: condition, held: holds))
+        debugging.breakpoints.append(
+            DebuggingState.Breakpoint(model: session.model.qualifiedName, condition: condition, held: holds))
         let note = holds ? "; it holds now, so it fires when an action makes it true again" : ""
-        output(.report(kind: "break", lines: ["breakpoint \(debugging.breakpoints.count): \(condition)\(note)"], data: .record([
-            "number": .int(Int64(debugging.breakpoints.count)), "condition": .string(condition.description), "holds": .bool(holds),
-        ])))
+        output(
+            .report(
+                kind: "break", lines: ["breakpoint \(debugging.breakpoints.count): \(condition)\(note)"],
+                data: .record([
+                    "number": .int(Int64(debugging.breakpoints.count)), "condition": .string(condition.description),
+                    "holds": .bool(holds),
+                ])))
         return true
     }
 
@@ -119,8 +159,9 @@ extension ShellCore {
         add("apply and diff", "diff_ns", phases.apply)
         let accounted = (phases.update ?? 0) + (phases.read ?? 0) + (phases.roundTrip ?? 0) + (phases.apply ?? 0)
         add("shell", "shell_ns", total > accounted ? total - accounted : 0)
-        return .report(kind: "timer", lines: ["time: \(Self.duration(total)) (\(parts.joined(separator: ", ")))"],
-                       data: .record(type: nil, fields: record.map { Value.Field($0.0, $0.1) }))
+        return .report(
+            kind: "timer", lines: ["time: \(Self.duration(total)) (\(parts.joined(separator: ", ")))"],
+            data: .record(type: nil, fields: record.map { Value.Field($0.0, $0.1) }))
     }
 
     /// A duration for people: ns, µs, ms or s, three significant digits.

@@ -5,7 +5,9 @@ import StoreValue
 /// the state a key or a value is).
 extension ShellCore {
     func why(origin: LineOrigin) -> Bool {
-        guard let session = current, let history = histories[session.model.qualifiedName] else { return fail(noCurrentModel, origin: origin) }
+        guard let session = current, let history = histories[session.model.qualifiedName] else {
+            return fail(noCurrentModel, origin: origin)
+        }
         var words = RawWords.split(commandArguments)
         let all = words.last == "all"
         if all { words.removeLast() }
@@ -39,13 +41,18 @@ extension ShellCore {
         var lines: [String] = []
         for (index, changes) in shown {
             let entry = history.entries[index]
-            lines.append("#\(history.shown(index + 1)) \(text(of: entry, in: session.model)) (\(entry.source.rawValue))")
+            lines.append(
+                "#\(history.shown(index + 1)) \(text(of: entry, in: session.model)) (\(entry.source.rawValue))")
             lines += changes.map { "  " + $0.description }
         }
         if found.isEmpty {
-            lines = ["no action changed \(path) (in \(history.shown(history.position)) action\(history.position == 1 ? "" : "s"))"]
+            lines = [
+                "no action changed \(path) (in \(history.shown(history.position)) action\(history.position == 1 ? "" : "s"))"
+            ]
         } else if shown.count < found.count {
-            lines.append("… \(found.count - shown.count) older action\(found.count - shown.count == 1 ? "" : "s") (:why \(path) all shows them)")
+            lines.append(
+                "… \(found.count - shown.count) older action\(found.count - shown.count == 1 ? "" : "s") (:why \(path) all shows them)"
+            )
         }
         let records: [Value] = shown.map { index, changes in
             let entry = history.entries[index]
@@ -54,7 +61,10 @@ extension ShellCore {
                 "source": .string(entry.source.rawValue), "diff": .array(changes.map(\.record)),
             ])
         }
-        output(.report(kind: "why", lines: lines, data: .record(["path": .string(path), "count": .int(Int64(found.count)), "actions": .array(records)])))
+        output(
+            .report(
+                kind: "why", lines: lines,
+                data: .record(["path": .string(path), "count": .int(Int64(found.count)), "actions": .array(records)])))
         return true
     }
 
@@ -63,7 +73,9 @@ extension ShellCore {
     func workOutDiffs(of history: History, upTo end: Int, session: Session) throws(ShellError) {
         let missing = (0..<end).filter { history.diff(at: $0) == nil && !history.entries[$0].skipped }
         guard !missing.isEmpty else { return }
-        let past = PastStates(core: self, history: history, upTo: end) { () throws(ShellError) in try self.detachedSession(of: session.model) }
+        let past = PastStates(core: self, history: history, upTo: end) { () throws(ShellError) in
+            try self.detachedSession(of: session.model)
+        }
         let identity = session.model.stateDiff
         for index in missing where history.diff(at: index) == nil {
             guard history.entries[index].changed else {
@@ -86,9 +98,14 @@ extension ShellCore {
     static func keyed(_ segments: [PathSyntax.Segment], in state: Value, identity: StateDiff) -> [PathSyntax.Segment] {
         var current: Value? = state
         return segments.map { segment in
-            defer { current = current.flatMap { try? PathSyntax.lookup(PathSyntax.text(of: [segment]), in: $0, identity: identity) } }
+            defer {
+                current = current.flatMap {
+                    try? PathSyntax.lookup(PathSyntax.text(of: [segment]), in: $0, identity: identity)
+                }
+            }
             guard case .index(let index) = segment, case .array(let items)? = current, items.indices.contains(index),
-                  let id = identity.identity(items[index]) else { return segment }
+                let id = identity.identity(items[index])
+            else { return segment }
             return .field(id)
         }
     }
@@ -96,7 +113,9 @@ extension ShellCore {
     func find(origin: LineOrigin) -> Bool {
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
         let words = ShellWords.split(commandArguments)
-        guard words.count == 1, !words[0].isEmpty else { return fail("usage: :find TEXT (in quotes when it has spaces)", origin: origin) }
+        guard words.count == 1, !words[0].isEmpty else {
+            return fail("usage: :find TEXT (in quotes when it has spaces)", origin: origin)
+        }
         let needle = words[0]
         let state: Value
         do {
@@ -109,10 +128,14 @@ extension ShellCore {
         var lines = matches.prefix(limit).map { "\($0.path): \($0.value.brief(items: 5))" }
         if matches.isEmpty { lines = ["nothing in the state has '\(needle)' in a key or a value"] }
         if matches.count > limit { lines.append("… \(matches.count - limit) more") }
-        output(.report(kind: "find", lines: lines, data: .record([
-            "text": .string(needle), "count": .int(Int64(matches.count)),
-            "matches": .array(matches.prefix(limit).map { .record(["path": .string($0.path), "value": $0.value]) }),
-        ])))
+        output(
+            .report(
+                kind: "find", lines: lines,
+                data: .record([
+                    "text": .string(needle), "count": .int(Int64(matches.count)),
+                    "matches": .array(
+                        matches.prefix(limit).map { .record(["path": .string($0.path), "value": $0.value]) }),
+                ])))
         return true
     }
 
@@ -135,7 +158,8 @@ extension ShellCore {
             case .array(let items):
                 for (index, item) in items.enumerated() {
                     let id = identity.identity(item)
-                    children.append(((path == "." ? "" : path) + "[\(id.map(Value.quoted) ?? String(index))]", id, item))
+                    children.append(
+                        ((path == "." ? "" : path) + "[\(id.map(Value.quoted) ?? String(index))]", id, item))
                 }
             case .enumCase(let name, let payload):
                 scalar = name

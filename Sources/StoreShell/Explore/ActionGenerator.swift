@@ -34,7 +34,10 @@ struct ActionGenerator {
     /// fourth run uses them all (a swarm that never tries all together misses bugs that
     /// need two rare actions).
     mutating func startRun(_ random: inout ExploreRandom, run: Int) {
-        guard run % 4 != 0, candidates.count > 1 else { enabled = candidates; return }
+        guard run % 4 != 0, candidates.count > 1 else {
+            enabled = candidates
+            return
+        }
         enabled = candidates.filter { _ in random.chance(0.5) }
         if enabled.isEmpty { enabled = [random.pick(candidates)] }
     }
@@ -135,12 +138,15 @@ struct ActionGenerator {
             return random.pick([seen, seen &+ 1, seen &- 1])
         }
         if random.chance(0.05) { return random.pick([Int64.max, Int64.min, Int64(Int32.max), Int64(Int32.min)]) }
-        return random.pick([0, 1, -1, 2, 3, 5, 10, -10, 100, 1000]) + (random.chance(0.3) ? Int64(random.index(50)) - 25 : 0)
+        return random.pick([0, 1, -1, 2, 3, 5, 10, -10, 100, 1000])
+            + (random.chance(0.3) ? Int64(random.index(50)) - 25 : 0)
     }
 
     private func string(_ random: inout ExploreRandom) -> String {
         if random.chance(0.3), !seenStrings.isEmpty { return random.pick(seenStrings) }
-        return random.pick(["", "a", "b", "abc", "hello world", "  ", "é", "x\"y", "0", String(repeating: "z", count: 40)])
+        return random.pick([
+            "", "a", "b", "abc", "hello world", "  ", "é", "x\"y", "0", String(repeating: "z", count: 40),
+        ])
     }
 
     private func tree(_ random: inout ExploreRandom, depth: Int) -> Value {
@@ -150,7 +156,10 @@ struct ActionGenerator {
         case 2: return .bool(random.chance(0.5))
         case 3: return .null
         case 4: return .array((0..<random.index(3)).map { _ in tree(&random, depth: depth + 1) })
-        default: return .record(type: nil, fields: (0..<random.index(3)).map { .init(["a", "b", "c"][$0], tree(&random, depth: depth + 1)) })
+        default:
+            return .record(
+                type: nil,
+                fields: (0..<random.index(3)).map { .init(["a", "b", "c"][$0], tree(&random, depth: depth + 1)) })
         }
     }
 }

@@ -59,7 +59,9 @@ final class ExploreDriver {
         }
         guard let session = core.current else { throw ShellError(core.noCurrentModel, origin: .prompt) }
         for step in prefix {
-            guard case .action(let name, let arguments) = step, let action = session.model.action(named: name) else { continue }
+            guard case .action(let name, let arguments) = step, let action = session.model.action(named: name) else {
+                continue
+            }
             do {
                 let result = try session.send(action, arguments: arguments, observe: false)
                 if result.effectsStarted > 0 { await core.settle() }
@@ -67,7 +69,9 @@ final class ExploreDriver {
                 // The last run's store may still take its worker down as it goes (an effect
                 // that crashes when it is cancelled): once, start over in a new worker.
                 if error.workerLoss != nil, again { return try await freshStore(again: false) }
-                throw ShellError("the session's own history does not replay: \(step.line(in: session.model)): \(error.message)", origin: .prompt)
+                throw ShellError(
+                    "the session's own history does not replay: \(step.line(in: session.model)): \(error.message)",
+                    origin: .prompt)
             }
         }
         failedEffects = []
@@ -83,7 +87,9 @@ final class ExploreDriver {
     /// sends the explorer back to one action at a time, and the run is made again so.
     /// A batch that ends in a crash is made again one action at a time too, to find the
     /// action that crashed (a lost worker's answer is lost whole).
-    func run(length: Int, keepStates: Bool, oneByOne: Bool = false, next: @escaping (Value) -> ExploreStep?) async throws(ShellError) -> Run {
+    func run(length: Int, keepStates: Bool, oneByOne: Bool = false, next: @escaping (Value) -> ExploreStep?)
+        async throws(ShellError) -> Run
+    {
         var run = Run()
         var session = try await freshStore()
         record(session.state, in: &run, keep: keepStates)
@@ -97,7 +103,10 @@ final class ExploreDriver {
                 var chunk: [ExploreStep] = []
                 let state = session.state
                 while chunk.count < min(Self.batchSize, length - run.steps.count), let step = next(state) {
-                    guard step.actionName != nil else { pending = step; break }
+                    guard step.actionName != nil else {
+                        pending = step
+                        break
+                    }
                     chunk.append(step)
                 }
                 if chunk.isEmpty, pending == nil { break }
@@ -111,7 +120,9 @@ final class ExploreDriver {
                         batches = false
                     case .lostWorker: break
                     }
-                    return try await self.run(length: length, keepStates: keepStates, oneByOne: true, next: Self.continuing(before + chunk, then: next))
+                    return try await self.run(
+                        length: length, keepStates: keepStates, oneByOne: true,
+                        next: Self.continuing(before + chunk, then: next))
                 }
             }
             guard let step = pending ?? next(session.state) else { break }
@@ -144,7 +155,9 @@ final class ExploreDriver {
     }
 
     /// One step on its own, settling effects after it.
-    private func perform(_ step: ExploreStep, in session: inout Session, run: inout Run, keep: Bool) async throws(ShellError) {
+    private func perform(_ step: ExploreStep, in session: inout Session, run: inout Run, keep: Bool)
+        async throws(ShellError)
+    {
         let index = run.steps.count
         run.steps.append(step)
         switch step {
@@ -157,7 +170,8 @@ final class ExploreDriver {
                 let result = try session.send(action, arguments: arguments, observe: true)
                 run.accepted.append(true)
                 if let problem = result.stateError {
-                    run.failure = ExploreFailure(kind: .crash("the state cannot be read after the action: \(problem)"), step: index)
+                    run.failure = ExploreFailure(
+                        kind: .crash("the state cannot be read after the action: \(problem)"), step: index)
                     return
                 }
                 if result.effectsStarted > 0 { batches = false }
@@ -189,23 +203,32 @@ final class ExploreDriver {
     /// Sends `chunk` as one observed batch and checks after each action. An action that
     /// started effects, or a worker lost on the way, means the run must be made again one
     /// action at a time.
-    private func sendBatch(_ chunk: [ExploreStep], to session: Session, into run: inout Run, keep: Bool) throws(ShellError) -> BatchEnd {
+    private func sendBatch(_ chunk: [ExploreStep], to session: Session, into run: inout Run, keep: Bool)
+        throws(ShellError) -> BatchEnd
+    {
         var actions: [(ActionDescriptor, [Value])] = []
         for step in chunk {
-            guard case .action(let name, let arguments) = step, let action = session.model.action(named: name) else { return .lostWorker }
+            guard case .action(let name, let arguments) = step, let action = session.model.action(named: name) else {
+                return .lostWorker
+            }
             actions.append((action, arguments))
         }
         let start = run.steps.count
         var taken = 0
         do {
-            guard let batch = try session.startObserved(actions, stopAtFailure: false, observe: true) else { return .lostWorker }
+            guard let batch = try session.startObserved(actions, stopAtFailure: false, observe: true) else {
+                return .lostWorker
+            }
             var results = try session.observedResults(batch)
             var effects = false
             var accepted = false
-            while try session.nextObserved(&results, applied: { result in
-                accepted = true
-                if result.effectsStarted > 0 { effects = true }
-            }, refused: { _ in accepted = false }) {
+            while try session.nextObserved(
+                &results,
+                applied: { result in
+                    accepted = true
+                    if result.effectsStarted > 0 { effects = true }
+                }, refused: { _ in accepted = false })
+            {
                 if effects { return .startedEffects }
                 run.steps.append(chunk[taken])
                 run.accepted.append(accepted)
@@ -225,7 +248,8 @@ final class ExploreDriver {
     private func afterStep(_ index: Int, state: Value, run: inout Run, keep: Bool) {
         if core.workerCrashes != crashesBefore {
             // An effect crashed the worker between answers; the core said how.
-            run.failure = ExploreFailure(kind: .crash(crashMessages.last.map(Self.crashSite) ?? "its worker died"), step: index)
+            run.failure = ExploreFailure(
+                kind: .crash(crashMessages.last.map(Self.crashSite) ?? "its worker died"), step: index)
             return
         }
         if let effect = failedEffects.first {
@@ -246,9 +270,10 @@ final class ExploreDriver {
         for condition in invariants {
             let outcome = condition.check(state, identity: identity)
             switch outcome {
-            case .holds, .missing: continue // a path that names nothing yet holds vacuously
+            case .holds, .missing: continue  // a path that names nothing yet holds vacuously
             case .fails, .incomparable:
-                return ExploreFailure(kind: .invariant(condition, explanation: condition.explain(outcome) ?? ""), step: step)
+                return ExploreFailure(
+                    kind: .invariant(condition, explanation: condition.explain(outcome) ?? ""), step: step)
             }
         }
         return nil
@@ -261,7 +286,9 @@ final class ExploreDriver {
 
     /// The crash site in the core's "… crashed …: SIGILL: …, Faulty.swift:60" message.
     private static func crashSite(_ message: String) -> String {
-        guard let range = message.range(of: "(SIG[A-Z]+|exit status).*", options: .regularExpression) else { return message }
+        guard let range = message.range(of: "(SIG[A-Z]+|exit status).*", options: .regularExpression) else {
+            return message
+        }
         var site = String(message[range])
         if site.hasSuffix(")") { site.removeLast() }
         return site

@@ -1,5 +1,5 @@
-public import StoreHost
 import Foundation
+public import StoreHost
 public import StoreValue
 
 extension ExploreReport {
@@ -8,16 +8,24 @@ extension ExploreReport {
     /// machine's speed, so the same seed prints the same lines.
     public func lines(model descriptor: ModelDescriptor) -> [String] {
         var lines: [String] = []
-        let searched = "\(runs) run\(runs == 1 ? "" : "s"), \(steps) step\(steps == 1 ? "" : "s"), \(distinctStates) distinct state\(distinctStates == 1 ? "" : "s")"
-        lines.append("explore \(model): seed \(seed)" + (prefix.isEmpty ? "" : ", each run after the session's \(prefix.count) action\(prefix.count == 1 ? "" : "s")"))
+        let searched =
+            "\(runs) run\(runs == 1 ? "" : "s"), \(steps) step\(steps == 1 ? "" : "s"), \(distinctStates) distinct state\(distinctStates == 1 ? "" : "s")"
+        lines.append(
+            "explore \(model): seed \(seed)"
+                + (prefix.isEmpty
+                    ? "" : ", each run after the session's \(prefix.count) action\(prefix.count == 1 ? "" : "s")"))
         guard let failure else {
             lines.append("no failure in \(searched)" + (stoppedByTimeLimit ? " (stopped by the time limit)" : ""))
             lines += coverageLines()
             return lines
         }
-        lines.append("run \(foundInRun ?? 0) failed after \(originalLength ?? 0) step\(originalLength == 1 ? "" : "s") (\(searched) in all)")
+        lines.append(
+            "run \(foundInRun ?? 0) failed after \(originalLength ?? 0) step\(originalLength == 1 ? "" : "s") (\(searched) in all)"
+        )
         lines.append("failure: \(failure)")
-        lines.append("shrunk to \(shrunk.count) step\(shrunk.count == 1 ? "" : "s") in \(shrinkRuns) run\(shrinkRuns == 1 ? "" : "s"):")
+        lines.append(
+            "shrunk to \(shrunk.count) step\(shrunk.count == 1 ? "" : "s") in \(shrinkRuns) run\(shrinkRuns == 1 ? "" : "s"):"
+        )
         for (index, step) in shrunk.enumerated() {
             let marker = index == failure.step ? "  <- fails here" : ""
             lines.append(String(format: "%4d  ", index + 1) + step.line(in: descriptor) + marker)
@@ -33,7 +41,10 @@ extension ExploreReport {
 
     private func coverageLines() -> [String] {
         let width = max(6, coverage.map(\.action.count).max() ?? 0)
-        var lines = ["coverage:", "  " + "action".padding(toLength: width, withPad: " ", startingAt: 0) + "  tried  accepted  refused"]
+        var lines = [
+            "coverage:",
+            "  " + "action".padding(toLength: width, withPad: " ", startingAt: 0) + "  tried  accepted  refused",
+        ]
         for entry in coverage {
             let name = entry.action.padding(toLength: width, withPad: " ", startingAt: 0)
             lines.append("  \(name)  " + String(format: "%5d  %8d  %7d", entry.tried, entry.accepted, entry.refused))
@@ -49,12 +60,18 @@ extension ExploreReport {
             .init("model", .string(model)), .init("seed", .string(String(seed))), .init("runs", .int(Int64(runs))),
             .init("steps", .int(Int64(steps))), .init("distinctStates", .int(Int64(distinctStates))),
             .init("stoppedByTimeLimit", .bool(stoppedByTimeLimit)),
-            .init("coverage", .array(coverage.map { entry in
-                .record(type: nil, fields: [
-                    .init("action", .string(entry.action)), .init("tried", .int(Int64(entry.tried))),
-                    .init("accepted", .int(Int64(entry.accepted))), .init("refused", .int(Int64(entry.refused))),
-                ])
-            })),
+            .init(
+                "coverage",
+                .array(
+                    coverage.map { entry in
+                        .record(
+                            type: nil,
+                            fields: [
+                                .init("action", .string(entry.action)), .init("tried", .int(Int64(entry.tried))),
+                                .init("accepted", .int(Int64(entry.accepted))),
+                                .init("refused", .int(Int64(entry.refused))),
+                            ])
+                    })),
             .init("neverAccepted", .array(neverAccepted.map(Value.string))),
         ]
         guard let failure else {
@@ -65,18 +82,29 @@ extension ExploreReport {
             .init("kind", .string(failure.kindName)), .init("message", .string(failure.description)),
             .init("step", .int(Int64(failure.step + 1))),
         ]
-        if case .invariant(let condition, _) = failure.kind { failureFields.append(.init("invariant", .string(condition.description))) }
+        if case .invariant(let condition, _) = failure.kind {
+            failureFields.append(.init("invariant", .string(condition.description)))
+        }
         fields.append(.init("failure", .record(type: nil, fields: failureFields)))
         fields.append(.init("foundInRun", .int(Int64(foundInRun ?? 0))))
         fields.append(.init("originalLength", .int(Int64(originalLength ?? 0))))
         fields.append(.init("shrinkRuns", .int(Int64(shrinkRuns))))
-        fields.append(.init("shrunk", .array(shrunk.enumerated().map { index, step in
-            let changes = index + 1 < shrunkStates.count ? descriptor.stateDiff.changes(from: shrunkStates[index], to: shrunkStates[index + 1]) : []
-            return .record(type: nil, fields: [
-                .init("step", .int(Int64(index + 1))), .init("line", .string(step.line(in: descriptor))),
-                .init("changes", .array(changes.map { .string($0.description) })),
-            ])
-        })))
+        fields.append(
+            .init(
+                "shrunk",
+                .array(
+                    shrunk.enumerated().map { index, step in
+                        let changes =
+                            index + 1 < shrunkStates.count
+                            ? descriptor.stateDiff.changes(from: shrunkStates[index], to: shrunkStates[index + 1]) : []
+                        return .record(
+                            type: nil,
+                            fields: [
+                                .init("step", .int(Int64(index + 1))),
+                                .init("line", .string(step.line(in: descriptor))),
+                                .init("changes", .array(changes.map { .string($0.description) })),
+                            ])
+                    })))
         return .record(type: nil, fields: fields)
     }
 
@@ -89,16 +117,20 @@ extension ExploreReport {
     /// `:replay-check` is the pin.
     public func transcriptInputs(model descriptor: ModelDescriptor, pluginPath: String) -> [ExploreTranscript.Input] {
         guard let failure else { return [] }
-        var inputs: [ExploreTranscript.Input] = [
-            .init(":load \(pluginPath)"), .init(":use \(descriptor.qualifiedName)"),
-        ] + setup.map { .init($0) }
+        var inputs: [ExploreTranscript.Input] =
+            [
+                .init(":load \(pluginPath)"), .init(":use \(descriptor.qualifiedName)"),
+            ] + setup.map { .init($0) }
         var nondeterministic = false
         if case .nondeterministic = failure.kind { nondeterministic = true }
         for step in prefix {
             inputs.append(.init(step.line(in: descriptor), output: nondeterministic ? .notCompared : .recorded))
         }
         for (index, step) in shrunk.enumerated() {
-            inputs.append(.init(step.line(in: descriptor), output: nondeterministic || index == failure.step ? .notCompared : .recorded))
+            inputs.append(
+                .init(
+                    step.line(in: descriptor),
+                    output: nondeterministic || index == failure.step ? .notCompared : .recorded))
         }
         switch failure.kind {
         case .invariant(let condition, _):

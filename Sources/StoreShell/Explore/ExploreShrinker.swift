@@ -19,7 +19,9 @@ package struct ExploreShrinker {
     }
 
     /// The smallest run found, and its failure.
-    package mutating func shrink(_ steps: [ExploreStep], failure: ExploreFailure) async -> ([ExploreStep], ExploreFailure) {
+    package mutating func shrink(_ steps: [ExploreStep], failure: ExploreFailure) async -> (
+        [ExploreStep], ExploreFailure
+    ) {
         var best = Array(steps.prefix(failure.step + 1))
         var found = failure
         // Removing, merging, simplifying; again while a round changes anything (a simpler
@@ -85,7 +87,9 @@ package struct ExploreShrinker {
                 for simpler in simplifications(of: best[index]) {
                     var candidate = best
                     candidate[index] = simpler
-                    if let simpler = await sameFailure(candidate, as: found), simpler.steps.count <= best.count, simpler.steps != best {
+                    if let simpler = await sameFailure(candidate, as: found), simpler.steps.count <= best.count,
+                        simpler.steps != best
+                    {
                         (best, found) = simpler
                         improved = true
                         break
@@ -100,7 +104,9 @@ package struct ExploreShrinker {
     /// of equal steps gives the same candidate, and it is run once.
     private var passed: Set<[ExploreStep]> = []
 
-    private mutating func sameFailure(_ steps: [ExploreStep], as failure: ExploreFailure) async -> (steps: [ExploreStep], failure: ExploreFailure)? {
+    private mutating func sameFailure(_ steps: [ExploreStep], as failure: ExploreFailure) async -> (
+        steps: [ExploreStep], failure: ExploreFailure
+    )? {
         guard !passed.contains(steps) else { return nil }
         tries += 1
         defer { if passed.count > 100_000 { passed.removeAll() } }
@@ -147,15 +153,17 @@ package struct ExploreShrinker {
             return [0, number.rounded(.towardZero)].filter { $0 != number }.map(Value.double)
         case .string(let text):
             guard !text.isEmpty else { return [] }
-            return ["", String(text.prefix(1)), String(text.prefix(text.count / 2))].filter { $0 != text }.map(Value.string)
+            return ["", String(text.prefix(1)), String(text.prefix(text.count / 2))].filter { $0 != text }.map(
+                Value.string)
         case .bool(let flag): return flag ? [.bool(false)] : []
         case .array(let items):
             guard !items.isEmpty else { return [] }
-            return [.array([]), .array(Array(items.prefix(items.count / 2)))] + items.indices.map { index in
-                var fewer = items
-                fewer.remove(at: index)
-                return .array(fewer)
-            }
+            return [.array([]), .array(Array(items.prefix(items.count / 2)))]
+                + items.indices.map { index in
+                    var fewer = items
+                    fewer.remove(at: index)
+                    return .array(fewer)
+                }
         default: return []
         }
     }

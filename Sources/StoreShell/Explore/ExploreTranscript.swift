@@ -46,8 +46,10 @@ public enum ExploreTranscript {
     ) async throws(TranscriptWriter.Problem) {
         let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
         let inputs = report.transcriptInputs(model: model, pluginPath: relativePath(to: pluginPath, from: directory))
-        let comments = ["Found by \(foundBy) (seed \(report.seed)): \(report.failure?.description ?? "")",
-                        "It fails 'storesh test' while the bug is there, and passes once it is fixed."]
+        let comments = [
+            "Found by \(foundBy) (seed \(report.seed)): \(report.failure?.description ?? "")",
+            "It fails 'storesh test' while the bug is there, and passes once it is fixed.",
+        ]
         let text = await record(comments: comments, inputs: inputs, file: file, searchPath: searchPath, setUp: setUp)
         // Explore's own file, made again on every run: replaced whole, never half-written.
         try TranscriptWriter.write(text, to: file, force: true)
@@ -57,7 +59,9 @@ public enum ExploreTranscript {
     /// `storesh test --update` records it: run once, in a fresh session, from `file`'s
     /// folder. An input whose output must be none gets none, whatever it printed.
     @MainActor
-    public static func record(comments: [String], inputs: [Input], file: String, searchPath: [String], setUp: (PluginHost) -> Void) async -> String {
+    public static func record(
+        comments: [String], inputs: [Input], file: String, searchPath: [String], setUp: (PluginHost) -> Void
+    ) async -> String {
         let text = text(comments: comments, inputs: inputs)
         let recorded = await TranscriptRunner.run(text, file: file, searchPath: searchPath, setUp: setUp).updated
         var transcript = Transcript.parse(recorded)

@@ -1,5 +1,5 @@
-public import StoreHost
 import Dispatch
+public import StoreHost
 public import StoreValue
 
 /// How `storesh explore` and `:explore` search.
@@ -97,7 +97,9 @@ public final class Explorer {
             candidates = []
             for name in names {
                 guard let index = model.actions.firstIndex(where: { $0.name == name }) else {
-                    throw ShellError("\(model.qualifiedName) has no action '\(name)'; its actions: \(model.actions.map(\.name).joined(separator: ", "))", origin: .prompt)
+                    throw ShellError(
+                        "\(model.qualifiedName) has no action '\(name)'; its actions: \(model.actions.map(\.name).joined(separator: ", "))",
+                        origin: .prompt)
                 }
                 if !candidates.contains(index) { candidates.append(index) }
             }
@@ -117,18 +119,23 @@ public final class Explorer {
         var (runs, steps, stopped) = (0, 0, false)
         var found: (run: Int, steps: [ExploreStep], failure: ExploreFailure)?
         while runs < options.runs {
-            if let deadline, DispatchTime.now().uptimeNanoseconds > deadline { stopped = true; break }
+            if let deadline, DispatchTime.now().uptimeNanoseconds > deadline {
+                stopped = true
+                break
+            }
             generator.startRun(&random, run: runs)
             generator.sawEffects = driver.sawEffects
             runs += 1
-            var run = try await driver.run(length: options.steps, keepStates: options.checkDeterminism) { [self] state in
+            var run = try await driver.run(length: options.steps, keepStates: options.checkDeterminism) {
+                [self] state in
                 if random.chance(0.125) { generator.learn(from: state) }
                 return generator.step(&random, state: state)
             }
             steps += run.steps.count
             seen.formUnion(run.stateHashes)
             for (step, accepted) in zip(run.steps, run.accepted) {
-                guard let name = step.actionName, let index = model.actions.firstIndex(where: { $0.name == name }) else { continue }
+                guard let name = step.actionName, let index = model.actions.firstIndex(where: { $0.name == name })
+                else { continue }
                 coverage[index].tried += 1
                 if accepted == true { coverage[index].accepted += 1 } else { coverage[index].refused += 1 }
             }
@@ -143,9 +150,10 @@ public final class Explorer {
         }
         let searchSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         guard let found else {
-            var report = ExploreReport(model: model.qualifiedName, seed: options.seed, runs: runs, steps: steps, distinctStates: seen.count,
-                                 coverage: coverage, stoppedByTimeLimit: stopped, failure: nil, foundInRun: nil, originalLength: nil,
-                                 shrunk: [], shrunkStates: [], shrinkRuns: 0, searchSeconds: searchSeconds, shrinkSeconds: 0)
+            var report = ExploreReport(
+                model: model.qualifiedName, seed: options.seed, runs: runs, steps: steps, distinctStates: seen.count,
+                coverage: coverage, stoppedByTimeLimit: stopped, failure: nil, foundInRun: nil, originalLength: nil,
+                shrunk: [], shrunkStates: [], shrinkRuns: 0, searchSeconds: searchSeconds, shrinkSeconds: 0)
             report.prefix = prefix
             return report
         }
@@ -155,10 +163,11 @@ public final class Explorer {
         let (shrunk, failure) = await shrinker.shrink(found.steps, failure: found.failure)
         let final = try await driver.run(length: shrunk.count, keepStates: true, next: Self.replaying(shrunk))
         let shrinkSeconds = Double(DispatchTime.now().uptimeNanoseconds - shrinkStart) / 1e9
-        var report = ExploreReport(model: model.qualifiedName, seed: options.seed, runs: runs, steps: steps, distinctStates: seen.count,
-                             coverage: coverage, stoppedByTimeLimit: stopped, failure: failure, foundInRun: found.run,
-                             originalLength: found.failure.step + 1, shrunk: shrunk, shrunkStates: final.states,
-                             shrinkRuns: shrinker.tries, searchSeconds: searchSeconds, shrinkSeconds: shrinkSeconds)
+        var report = ExploreReport(
+            model: model.qualifiedName, seed: options.seed, runs: runs, steps: steps, distinctStates: seen.count,
+            coverage: coverage, stoppedByTimeLimit: stopped, failure: failure, foundInRun: found.run,
+            originalLength: found.failure.step + 1, shrunk: shrunk, shrunkStates: final.states,
+            shrinkRuns: shrinker.tries, searchSeconds: searchSeconds, shrinkSeconds: shrinkSeconds)
         report.prefix = prefix
         return report
     }
@@ -177,21 +186,30 @@ public final class Explorer {
     private func replayDiffers(_ run: ExploreDriver.Run) async throws(ShellError) -> ExploreFailure? {
         let again = try await driver.run(length: run.steps.count, keepStates: true, next: Self.replaying(run.steps))
         if let failure = again.failure { return failure }
-        guard let differs = run.stateHashes.indices.first(where: { $0 < again.stateHashes.count && run.stateHashes[$0] != again.stateHashes[$0] }) else { return nil }
+        guard
+            let differs = run.stateHashes.indices.first(where: {
+                $0 < again.stateHashes.count && run.stateHashes[$0] != again.stateHashes[$0]
+            })
+        else { return nil }
         let (first, second) = (run.states[differs], again.states[differs])
-        guard first != second else { return nil } // a hash collision of equal values cannot happen; different ones can
+        guard first != second else { return nil }  // a hash collision of equal values cannot happen; different ones can
         let identity = core.current?.model.stateDiff ?? StateDiff()
         let change = identity.changes(from: first, to: second).first
         let path = change?.path ?? "."
-        return ExploreFailure(kind: .nondeterministic(path: path, first: change?.old, second: change?.new), step: differs - 1)
+        return ExploreFailure(
+            kind: .nondeterministic(path: path, first: change?.old, second: change?.new), step: differs - 1)
     }
 
     /// The steps a run of `steps` made and the failure it ended with, found the way `like`
     /// was.
-    private func attempt(_ steps: [ExploreStep], like failure: ExploreFailure) async -> (steps: [ExploreStep], failure: ExploreFailure)? {
+    private func attempt(_ steps: [ExploreStep], like failure: ExploreFailure) async -> (
+        steps: [ExploreStep], failure: ExploreFailure
+    )? {
         let keep: Bool
         if case .nondeterministic = failure.kind { keep = true } else { keep = false }
-        guard let run = try? await driver.run(length: steps.count, keepStates: keep, next: Self.replaying(steps)) else { return nil }
+        guard let run = try? await driver.run(length: steps.count, keepStates: keep, next: Self.replaying(steps)) else {
+            return nil
+        }
         if let found = run.failure { return (run.steps, found) }
         guard keep, let found = try? await replayDiffers(run) else { return nil }
         return (run.steps, found)

@@ -9,7 +9,8 @@ import StoreValue
 extension ShellCore {
     static let exploreCommands: [ShellCommand] = [
         ShellCommand(
-            name: "explore", usage: ":explore [--invariant EXPR]... [--actions A,B] [--seed N] [--runs N] [--steps N] [--out FILE]",
+            name: "explore",
+            usage: ":explore [--invariant EXPR]... [--actions A,B] [--seed N] [--runs N] [--steps N] [--out FILE]",
             summary: "generate action sequences from here, find a failure, shrink it to a failing transcript",
             detail: [
                 "After every step: the invariants (PATH OP VALUE, OP one of == != < <= > >=; e.g. --invariant balance >= 0), crashes, hangs, failed effects, determinism.",
@@ -30,7 +31,8 @@ extension ShellCore {
 
     func exploreArguments() throws(TextError) -> ExploreArguments {
         let text = commandArguments
-        var arguments = ExploreArguments(options: ExploreOptions(seed: UInt64(DispatchTime.now().uptimeNanoseconds % 1_000_000_007)))
+        var arguments = ExploreArguments(
+            options: ExploreOptions(seed: UInt64(DispatchTime.now().uptimeNanoseconds % 1_000_000_007)))
         // Each option runs to the next " --" (an invariant has spaces in it).
         var pieces: [(text: String, offset: Int)] = []
         var searchStart = text.startIndex
@@ -38,20 +40,29 @@ extension ShellCore {
         while let range = text.range(of: "--", range: searchStart..<text.endIndex) {
             let atWordStart = range.lowerBound == text.startIndex || text[text.index(before: range.lowerBound)] == " "
             if atWordStart, range.lowerBound != pieceStart {
-                pieces.append((String(text[pieceStart..<range.lowerBound]), text.utf8.distance(from: text.startIndex, to: pieceStart)))
+                pieces.append(
+                    (
+                        String(text[pieceStart..<range.lowerBound]),
+                        text.utf8.distance(from: text.startIndex, to: pieceStart)
+                    ))
                 pieceStart = range.lowerBound
             }
             searchStart = range.upperBound
         }
-        if pieceStart < text.endIndex { pieces.append((String(text[pieceStart...]), text.utf8.distance(from: text.startIndex, to: pieceStart))) }
+        if pieceStart < text.endIndex {
+            pieces.append((String(text[pieceStart...]), text.utf8.distance(from: text.startIndex, to: pieceStart)))
+        }
         for (piece, offset) in pieces {
             let trimmed = piece.trimmingCharacters(in: .whitespaces)
             let name = String(trimmed.prefix { $0 != " " })
             let value = trimmed.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
-            let valueOffset = offset + piece.utf8.count - piece.drop { $0 == " " }.dropFirst(name.count).drop { $0 == " " }.utf8.count
+            let valueOffset =
+                offset + piece.utf8.count - piece.drop { $0 == " " }.dropFirst(name.count).drop { $0 == " " }.utf8.count
             func number(_ range: ClosedRange<Int>) throws(TextError) -> Int {
                 guard let number = Int(value), range.contains(number) else {
-                    throw TextError("\(name) takes a number from \(range.lowerBound) to \(range.upperBound), not '\(value)'", at: valueOffset)
+                    throw TextError(
+                        "\(name) takes a number from \(range.lowerBound) to \(range.upperBound), not '\(value)'",
+                        at: valueOffset)
                 }
                 return number
             }
@@ -63,19 +74,27 @@ extension ShellCore {
                     throw TextError(error.message, at: valueOffset + error.offset)
                 }
             case "--seed":
-                guard let seed = UInt64(value) else { throw TextError("--seed takes a whole number, not '\(value)'", at: valueOffset) }
+                guard let seed = UInt64(value) else {
+                    throw TextError("--seed takes a whole number, not '\(value)'", at: valueOffset)
+                }
                 arguments.options.seed = seed
             case "--runs": arguments.options.runs = try number(1...10_000_000)
             case "--steps": arguments.options.steps = try number(1...100_000)
             case "--actions":
-                let names = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-                guard !names.isEmpty else { throw TextError("--actions takes action names separated by ','", at: valueOffset) }
+                let names = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                    !$0.isEmpty
+                }
+                guard !names.isEmpty else {
+                    throw TextError("--actions takes action names separated by ','", at: valueOffset)
+                }
                 arguments.options.actions = names
             case "--out":
                 guard !value.isEmpty else { throw TextError("--out takes a file name", at: valueOffset) }
                 arguments.out = value
             default:
-                throw TextError("unknown option '\(name)'; :help explore lists them", at: offset + piece.utf8.count - piece.drop { $0 == " " }.utf8.count)
+                throw TextError(
+                    "unknown option '\(name)'; :help explore lists them",
+                    at: offset + piece.utf8.count - piece.drop { $0 == " " }.utf8.count)
             }
         }
         return arguments
@@ -90,21 +109,27 @@ extension ShellCore {
             return failInArguments(error.message, origin: origin, at: error.offset)
         }
         let model = session.model
-        guard let plugin = host.plugins.first(where: { $0.name == model.plugin }) else { return fail("\(model.plugin) is not loaded", origin: origin) }
+        guard let plugin = host.plugins.first(where: { $0.name == model.plugin }) else {
+            return fail("\(model.plugin) is not loaded", origin: origin)
+        }
         // A host of its own, set up as this one.
         let searchHost = PluginHost(clock: VirtualClock(), searchPath: host.searchPath)
-        (searchHost.isolation, searchHost.actionTimeout, searchHost.workerOutput) = (host.isolation, host.actionTimeout, host.workerOutput)
+        (searchHost.isolation, searchHost.actionTimeout, searchHost.workerOutput) = (
+            host.isolation, host.actionTimeout, host.workerOutput
+        )
         let searchCore = ShellCore(host: searchHost, showDiff: true, reportActions: false) { _ in }
         // The model's stubs, made again from their text (a script counts its calls).
         let setup = (stubs[model.qualifiedName] ?? [:]).sorted { $0.key < $1.key }.map { name, script in
-            ":stub \(name) " + script.answers.map { answer in
-                switch answer {
-                case .value(let value): value.compact
-                case .fail(let message): "fail " + Value.string(message).compact
-                }
-            }.joined(separator: ", ")
+            ":stub \(name) "
+                + script.answers.map { answer in
+                    switch answer {
+                    case .value(let value): value.compact
+                    case .fail(let message): "fail " + Value.string(message).compact
+                    }
+                }.joined(separator: ", ")
         }
-        let prefix: [ExploreStep] = (histories[model.qualifiedName]?.entries.prefix(histories[model.qualifiedName]?.position ?? 0) ?? [])
+        let prefix: [ExploreStep] =
+            (histories[model.qualifiedName]?.entries.prefix(histories[model.qualifiedName]?.position ?? 0) ?? [])
             .filter { !$0.skipped && $0.source != .effect && model.actions.indices.contains(Int($0.action)) }
             .map { .action(name: model.actions[Int($0.action)].name, arguments: $0.arguments) }
         let report: ExploreReport
@@ -124,11 +149,14 @@ extension ShellCore {
         }
         var lines = report.lines(model: model)
         if report.failure != nil {
-            let file = URL(fileURLWithPath: resolvePath(arguments.out ?? "\(model.name).transcript")).standardizedFileURL.path
+            let file = URL(fileURLWithPath: resolvePath(arguments.out ?? "\(model.name).transcript"))
+                .standardizedFileURL.path
             let (isolation, timeout) = (host.isolation, host.actionTimeout)
             do throws(TranscriptWriter.Problem) {
-                try await ExploreTranscript.write(report, model: model, pluginPath: plugin.path, to: file, foundBy: ":explore",
-                                                  searchPath: host.searchPath) { ($0.isolation, $0.actionTimeout) = (isolation, timeout) }
+                try await ExploreTranscript.write(
+                    report, model: model, pluginPath: plugin.path, to: file, foundBy: ":explore",
+                    searchPath: host.searchPath
+                ) { ($0.isolation, $0.actionTimeout) = (isolation, timeout) }
                 lines.append("wrote \(file): run it with storesh test")
             } catch {
                 return fail("explore: \(error.description)", origin: origin)

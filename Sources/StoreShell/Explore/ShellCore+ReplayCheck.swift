@@ -7,16 +7,25 @@ import StoreValue
 extension ShellCore {
     static let replayCheckCommand = ShellCommand(
         name: "replay-check", usage: ":replay-check",
-        summary: "replay the timeline in a fresh store; an error when it ends in another state (the model is not deterministic); silent when it passes",
-        detail: ["The actions are replayed as time travel replays them (updates only, effects dropped; an effect's actions are in the timeline). The session is not changed."]
+        summary:
+            "replay the timeline in a fresh store; an error when it ends in another state (the model is not deterministic); silent when it passes",
+        detail: [
+            "The actions are replayed as time travel replays them (updates only, effects dropped; an effect's actions are in the timeline). The session is not changed."
+        ]
     ) { core, _, origin in core.replayCheck(origin: origin) }
 
     func replayCheck(origin: LineOrigin) -> Bool {
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
         let key = session.model.qualifiedName
         guard let history = histories[key] else { return fail(noCurrentModel, origin: origin) }
-        guard session.model.supportsTimeTravel else { return fail("\(key) cannot replay: its plugin has no replay entry point", origin: origin) }
-        guard history.dropped == 0 else { return fail("the first \(history.dropped) actions were dropped (--history-limit), so the timeline cannot be replayed from the start", origin: origin) }
+        guard session.model.supportsTimeTravel else {
+            return fail("\(key) cannot replay: its plugin has no replay entry point", origin: origin)
+        }
+        guard history.dropped == 0 else {
+            return fail(
+                "the first \(history.dropped) actions were dropped (--history-limit), so the timeline cannot be replayed from the start",
+                origin: origin)
+        }
         let here: Value
         let replayed: Value
         do {
@@ -35,9 +44,14 @@ extension ShellCore {
         }
         guard here == replayed else {
             let change = session.model.stateDiff.changes(from: here, to: replayed).first
-            let detail = change.map { "\($0.path) is \($0.old?.compact ?? "nothing") here, \($0.new?.compact ?? "nothing") replayed" } ?? "the states differ"
-            return fail("not deterministic: the \(history.position) action\(history.position == 1 ? "" : "s") of the timeline, replayed in a fresh store, end in another state: \(detail)", origin: origin)
+            let detail =
+                change.map {
+                    "\($0.path) is \($0.old?.compact ?? "nothing") here, \($0.new?.compact ?? "nothing") replayed"
+                } ?? "the states differ"
+            return fail(
+                "not deterministic: the \(history.position) action\(history.position == 1 ? "" : "s") of the timeline, replayed in a fresh store, end in another state: \(detail)",
+                origin: origin)
         }
-        return true // silent, as a passing :expect is
+        return true  // silent, as a passing :expect is
     }
 }

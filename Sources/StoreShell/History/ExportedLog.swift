@@ -1,5 +1,5 @@
-import StoreHost
 public import Foundation
+import StoreHost
 
 /// An exported action log read back for `:import`: the model and action schema its
 /// header names, and its entries (`SOURCE ACTION-TEXT`, one a line). Reading it checks
@@ -26,13 +26,18 @@ public struct ExportedLog: Sendable {
     public static func parse(_ data: Data, name: String) throws(Problem) -> ExportedLog {
         guard let text = String(validating: data, as: UTF8.self) else {
             let invalid = TextLines.firstInvalidUTF8(in: [UInt8](data)) ?? (line: 1, column: 1, byte: 0)
-            throw Problem(message: "\(name):\(invalid.line):\(invalid.column): not valid UTF-8 (\(TextLines.describe(invalid.byte))), so it is not a storesh export")
+            throw Problem(
+                message:
+                    "\(name):\(invalid.line):\(invalid.column): not valid UTF-8 (\(TextLines.describe(invalid.byte))), so it is not a storesh export"
+            )
         }
         var log = ExportedLog(model: "?", schema: [], entries: [])
         var sawHeader = false
         for (index, line) in TextLines.split(text).enumerated() {
             if index == 0 {
-                guard line == header else { throw Problem(message: "\(name) is not a storesh export (its first line should be '\(header)')") }
+                guard line == header else {
+                    throw Problem(message: "\(name) is not a storesh export (its first line should be '\(header)')")
+                }
                 sawHeader = true
             } else if line.hasPrefix("# model: ") {
                 log.model = String(line.dropFirst(9))
@@ -40,7 +45,10 @@ public struct ExportedLog: Sendable {
                 log.schema.append(String(line.dropFirst(10)))
             } else if !line.hasPrefix("#"), line.utf8.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) {
                 let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
-                log.entries.append(Entry(source: ActionSource(rawValue: String(parts[0])), text: parts.count == 2 ? String(parts[1]) : "", line: index + 1))
+                log.entries.append(
+                    Entry(
+                        source: ActionSource(rawValue: String(parts[0])),
+                        text: parts.count == 2 ? String(parts[1]) : "", line: index + 1))
             }
         }
         guard sawHeader else { throw Problem(message: "\(name) is empty, so it is not a storesh export") }

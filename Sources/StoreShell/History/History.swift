@@ -96,7 +96,9 @@ public final class History {
         for (key, state) in snapshots where key >= cut { moved[key - cut] = state }
         snapshots = moved
         incidents = incidents.filter { $0.position >= cut }.map { Incident(position: $0.position - cut, note: $0.note) }
-        branches = branches.filter { $0.fork >= cut }.map { Branch(entries: Array($0.entries.dropFirst(cut)), fork: $0.fork - cut) }
+        branches = branches.filter { $0.fork >= cut }.map {
+            Branch(entries: Array($0.entries.dropFirst(cut)), fork: $0.fork - cut)
+        }
         return cut
     }
 

@@ -1,7 +1,8 @@
-import StoreHost
 import Foundation
+import StoreHost
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A crash-safe, append-only log of a session: `storesh --journal PATH` writes it,
@@ -68,8 +69,12 @@ public final class Journal {
             if size > 0 {
                 let existing = try? Self.read(path)
                 guard let existing, existing.records.isEmpty, existing.warning == nil else {
-                    let what = existing.map { "a session (\($0.records.count) records)" } ?? "something that is not an empty storesh journal"
-                    throw Problem(message: "\(path) already holds \(what); go on with it with --resume \(path), or name a new file")
+                    let what =
+                        existing.map { "a session (\($0.records.count) records)" }
+                        ?? "something that is not an empty storesh journal"
+                    throw Problem(
+                        message:
+                            "\(path) already holds \(what); go on with it with --resume \(path), or name a new file")
                 }
                 claim.nameWriter()
                 return
@@ -89,7 +94,7 @@ public final class Journal {
     }
 
     deinit {
-        fsync(descriptor) // the claim closes it
+        fsync(descriptor)  // the claim closes it
     }
 
     /// Appends `record` in one write (see the durability note above). Throws when it did
@@ -110,17 +115,23 @@ public final class Journal {
 
     /// Flushes the journal to the disk; throws the system's reason when the disk refused.
     public func sync() throws(Problem) {
-        guard fsync(descriptor) == 0 else { throw Problem(message: "cannot flush journal \(path) to the disk: \(Self.lastError)") }
+        guard fsync(descriptor) == 0 else {
+            throw Problem(message: "cannot flush journal \(path) to the disk: \(Self.lastError)")
+        }
     }
 
     private func write(_ text: String) throws(Problem) {
-        if claim.revoked, closedReason == nil { closedReason = "journal \(path) is closed: another session of this storesh went on with it" }
+        if claim.revoked, closedReason == nil {
+            closedReason = "journal \(path) is closed: another session of this storesh went on with it"
+        }
         if let closedReason { throw Problem(message: closedReason) }
         let start = size
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeMutableBytes {
+                Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
+            }
             if written < 0 {
                 if errno == EINTR { continue }
                 let reason = Self.lastError

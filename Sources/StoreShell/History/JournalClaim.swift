@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension Journal {
@@ -60,13 +61,17 @@ extension Journal {
             // closes the descriptor. A storesh that writes the journal holds it for good.
             var exclusion = Self.range(0)
             var attempts = 0
-            while fcntl(descriptor, Self.setOpenFileLock, &exclusion) != 0, errno == EAGAIN || errno == EACCES, attempts < 50 {
+            while fcntl(descriptor, Self.setOpenFileLock, &exclusion) != 0, errno == EAGAIN || errno == EACCES,
+                attempts < 50
+            {
                 attempts += 1
                 usleep(20_000)
                 exclusion = Self.range(0)
             }
             guard fcntl(descriptor, Self.setOpenFileLock, &exclusion) == 0 else {
-                let reason = errno == EAGAIN || errno == EACCES ? Self.holder(of: descriptor, path: path) : "cannot lock \(path): \(Journal.lastError)"
+                let reason =
+                    errno == EAGAIN || errno == EACCES
+                    ? Self.holder(of: descriptor, path: path) : "cannot lock \(path): \(Journal.lastError)"
                 close(descriptor)
                 throw Problem(message: reason)
             }
@@ -109,7 +114,8 @@ extension Journal {
             var marker = range(1)
             let pid = fcntl(descriptor, F_GETLK, &marker) == 0 && marker.l_type != Int16(F_UNLCK) ? marker.l_pid : 0
             let who = pid > 0 ? "storesh (pid \(pid))" : "another process"
-            return "\(path) is being written by \(who): a journal has one writer at a time; wait for it to end, or resume a copy of the journal with --journal NEW --resume \(path)"
+            return
+                "\(path) is being written by \(who): a journal has one writer at a time; wait for it to end, or resume a copy of the journal with --journal NEW --resume \(path)"
         }
 
         /// A write lock on the one byte at `offset`.

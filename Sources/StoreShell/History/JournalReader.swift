@@ -1,7 +1,8 @@
-import StoreHost
 import Foundation
+import StoreHost
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension Journal {
@@ -49,7 +50,7 @@ extension Journal {
             case .success(let opened): descriptor = opened
             case .failure(let error): throw Problem(message: "cannot read journal \(path): \(error.reason)")
             }
-            guard let first = try line() else { // an empty file: a new journal
+            guard let first = try line() else {  // an empty file: a new journal
                 finished = true
                 return
             }
@@ -78,18 +79,20 @@ extension Journal {
             }
             // A bad line is forgiven only as the last: storesh stopped while writing it.
             if try line() == nil {
-                warning = "\(path):\(number): the last record was cut short (storesh stopped while writing it); it was dropped"
+                warning =
+                    "\(path):\(number): the last record was cut short (storesh stopped while writing it); it was dropped"
                 finished = true
                 return nil
             }
             let damage = if case .failure(let why) = parsed { why.reason } else { "" }
-            throw Problem(message: "\(path):\(number): damaged record (\(damage)); the journal cannot be trusted past here")
+            throw Problem(
+                message: "\(path):\(number): damaged record (\(damage)); the journal cannot be trusted past here")
         }
 
         /// The next line (without its line feed) and whether a line feed ended it; nil at
         /// the end of the file.
         private func line() throws(Problem) -> (bytes: ArraySlice<UInt8>, complete: Bool)? {
-            var searched = 0 // bytes after `start` known to hold no line feed
+            var searched = 0  // bytes after `start` known to hold no line feed
             while true {
                 if let end = buffer[(start + searched)...].firstIndex(of: 0x0A) {
                     let line = buffer[start..<end]
@@ -133,9 +136,15 @@ extension Journal {
 
     /// The record on one line, or why it is not one (its checksum, or its form).
     private static func record(in line: ArraySlice<UInt8>) -> Result<JournalRecord, Damage> {
-        guard line.count > 9, let text = String(validating: line, as: UTF8.self) else { return .failure(Damage(reason: "not a checksummed line of text")) }
-        guard UInt32(text.prefix(8), radix: 16) == CRC32.checksum(String(text.dropFirst(9))) else { return .failure(Damage(reason: "checksum does not match")) }
-        guard let record = JournalRecord(line: text.dropFirst(9)) else { return .failure(Damage(reason: "not a record storesh writes")) }
+        guard line.count > 9, let text = String(validating: line, as: UTF8.self) else {
+            return .failure(Damage(reason: "not a checksummed line of text"))
+        }
+        guard UInt32(text.prefix(8), radix: 16) == CRC32.checksum(String(text.dropFirst(9))) else {
+            return .failure(Damage(reason: "checksum does not match"))
+        }
+        guard let record = JournalRecord(line: text.dropFirst(9)) else {
+            return .failure(Damage(reason: "not a record storesh writes"))
+        }
         return .success(record)
     }
 }

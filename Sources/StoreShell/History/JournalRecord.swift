@@ -1,5 +1,5 @@
-import StoreHost
 import Foundation
+import StoreHost
 import StoreValue
 
 /// One thing a session did that a resume must do again.
@@ -39,10 +39,18 @@ public enum JournalRecord: Equatable, Sendable {
         case ("A", 4):
             guard let source = ActionSource(rawValue: parts[2]) else { return nil }
             self = .action(model: parts[1], source: source, text: parts[3])
-        case ("G", 3): guard let n = Int(parts[2]) else { return nil }; self = .goto(model: parts[1], position: n)
-        case ("S", 3): guard let n = Int(parts[2]) else { return nil }; self = .skip(model: parts[1], index: n)
-        case ("K", 3): guard let n = Int(parts[2]) else { return nil }; self = .unskip(model: parts[1], index: n)
-        case ("B", 3): guard let n = Int(parts[2]) else { return nil }; self = .branch(model: parts[1], number: n)
+        case ("G", 3):
+            guard let n = Int(parts[2]) else { return nil }
+            self = .goto(model: parts[1], position: n)
+        case ("S", 3):
+            guard let n = Int(parts[2]) else { return nil }
+            self = .skip(model: parts[1], index: n)
+        case ("K", 3):
+            guard let n = Int(parts[2]) else { return nil }
+            self = .unskip(model: parts[1], index: n)
+        case ("B", 3):
+            guard let n = Int(parts[2]) else { return nil }
+            self = .branch(model: parts[1], number: n)
         case ("R", 1): self = .reset
         default: return nil
         }

@@ -43,7 +43,9 @@ struct RecordedDiffs {
             guard number > newest - window else {
                 older[number] = newValue
                 // A slot it had in the ring (from when it was in the window) is out of date.
-                if !ring.isEmpty, ring[number & (ring.count - 1)].number == number { ring[number & (ring.count - 1)] = Slot() }
+                if !ring.isEmpty, ring[number & (ring.count - 1)].number == number {
+                    ring[number & (ring.count - 1)] = Slot()
+                }
                 return
             }
             if !older.isEmpty { older[number] = nil }

@@ -18,16 +18,23 @@ extension ShellCore {
         let records = (first..<end).map { logRecord(at: $0, of: history, in: descriptor) }
         return .record([
             "model": .string(model), "entries": .array(records),
-            "count": .int(Int64(history.shown(history.entries.count))), "position": .int(Int64(history.shown(history.position))),
-            "dropped": .int(Int64(history.dropped)), "from": .int(Int64(history.shown(first) + 1)), "to": .int(Int64(history.shown(end))),
-            "incidents": .array(history.incidents.map { .record(["after": .int(Int64(history.shown($0.position))), "note": .string($0.note)]) }),
+            "count": .int(Int64(history.shown(history.entries.count))),
+            "position": .int(Int64(history.shown(history.position))),
+            "dropped": .int(Int64(history.dropped)), "from": .int(Int64(history.shown(first) + 1)),
+            "to": .int(Int64(history.shown(end))),
+            "incidents": .array(
+                history.incidents.map {
+                    .record(["after": .int(Int64(history.shown($0.position))), "note": .string($0.note)])
+                }),
         ])
     }
 
     /// The state of `model` after action `number` (counting from 1 as `:log` does; the
     /// history's first kept position for anything before it), and the diff that action
     /// made (empty for the start). The session does not move.
-    public func pastState(of model: String, after number: Int) throws(ShellError) -> (state: Value, diff: [Value], position: Int) {
+    public func pastState(of model: String, after number: Int) throws(ShellError) -> (
+        state: Value, diff: [Value], position: Int
+    ) {
         guard let history = histories[model], let session = sessions[model] else {
             throw ShellError("no model \(model) is loaded", origin: .prompt)
         }
@@ -49,8 +56,9 @@ extension ShellCore {
     /// The past states of `history`, kept while it only grew since they were made: the
     /// same history and store, no action dropped, no branch set aside, as many skipped.
     private func inspectionPast(of history: History, session: Session) throws(ShellError) -> PastStates {
-        let shape = InspectionState.Shape(history: ObjectIdentifier(history), session: ObjectIdentifier(session), dropped: history.dropped,
-                                          branches: history.branches.count, skipped: history.entries.lazy.filter(\.skipped).count)
+        let shape = InspectionState.Shape(
+            history: ObjectIdentifier(history), session: ObjectIdentifier(session), dropped: history.dropped,
+            branches: history.branches.count, skipped: history.entries.lazy.filter(\.skipped).count)
         // Every state worked out is kept (`PastStates.known`): start afresh now and then,
         // so a slider dragged through a long history does not hold all of them.
         if let kept = inspection.past, kept.shape == shape, kept.uses < 256 {

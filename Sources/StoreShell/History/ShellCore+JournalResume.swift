@@ -28,7 +28,9 @@ extension ShellCore {
     /// longer has stops the resume with the journal's line, unless `force` leaves it out.
     /// Throws for a journal that cannot be read or written; returns nil when a record
     /// could not be replayed (the error has been reported).
-    public func resumeJournal(from path: String, continuingIn target: String? = nil, force: Bool = false) async throws(Journal.Problem) -> Resumed? {
+    public func resumeJournal(from path: String, continuingIn target: String? = nil, force: Bool = false)
+        async throws(Journal.Problem) -> Resumed?
+    {
         // Claimed before it is read: a journal another storesh writes is refused before
         // anything is replayed.
         let claim = target == nil || target == path ? try Journal.Claim.forResuming(path) : nil
@@ -50,7 +52,9 @@ extension ShellCore {
         var resumed = Resumed(records: checked.count, skipped: 0, warnings: checked.warning.map { [$0] } ?? [])
         // Continuing in a new file: the records kept are copied there as they are replayed.
         let copyFileExisted = target.map { FileManager.default.fileExists(atPath: $0) } ?? false
-        let copy = try target.flatMap { target throws(Journal.Problem) in target == path ? nil : try Journal(path: target, mode: .create) }
+        let copy = try target.flatMap { target throws(Journal.Problem) in
+            target == path ? nil : try Journal(path: target, mode: .create)
+        }
         let kept = KeptRecords(copy: copy, madeCopyFile: !copyFileExisted)
         let savedOutput = output
         journal = nil
@@ -62,17 +66,26 @@ extension ShellCore {
         var failed = false
         while !failed, let (record, line) = try records.next() {
             let origin = LineOrigin(file: path, line: line)
-            if case .action(let model, let source, let text) = record, let session = current, session.model.qualifiedName == model {
+            if case .action(let model, let source, let text) = record, let session = current,
+                session.model.qualifiedName == model
+            {
                 do throws(TextError) {
                     let bound = try ActionBinding.bind(ActionCall.parse(text), to: session.model)
-                    queued.append(QueuedReplay(item: ReplayItem(action: bound.0, arguments: bound.1), source: source, text: text, record: record, origin: origin))
+                    queued.append(
+                        QueuedReplay(
+                            item: ReplayItem(action: bound.0, arguments: bound.1), source: source, text: text,
+                            record: record, origin: origin))
                     if queued.count >= Self.replayBatchLimit { failed = !replayQueued(&queued, kept: kept) }
                 } catch {
                     if force {
                         resumed.skipped += 1
                     } else {
                         // The actions before it go first: the error is the journal's first problem.
-                        failed = !replayQueued(&queued, kept: kept) || !fail("\(model) does not accept '\(text)' any more (\(error.message)); the journal was recorded with another version of the plugin. --force leaves such actions out", origin: origin)
+                        failed =
+                            !replayQueued(&queued, kept: kept)
+                            || !fail(
+                                "\(model) does not accept '\(text)' any more (\(error.message)); the journal was recorded with another version of the plugin. --force leaves such actions out",
+                                origin: origin)
                     }
                 }
                 continue
@@ -95,7 +108,9 @@ extension ShellCore {
         }
         if let problem = kept.copyProblem { throw problem }
         if resumed.skipped > 0 {
-            resumed.warnings.append("\(path): \(resumed.skipped) action records the model no longer has were left out (--force; --journal NEW --resume \(path) writes a copy without them)")
+            resumed.warnings.append(
+                "\(path): \(resumed.skipped) action records the model no longer has were left out (--force; --journal NEW --resume \(path) writes a copy without them)"
+            )
         }
         // The reader's descriptor is closed before the journal names its writer: closing a
         // descriptor of the file drops this process's locks on it (see `Journal.Claim`).
@@ -104,7 +119,9 @@ extension ShellCore {
             self.journal = copy
         } else {
             do throws(Journal.Problem) {
-                guard let claim else { throw Journal.Problem(message: "cannot use \(path) as a journal: it is not a regular file") }
+                guard let claim else {
+                    throw Journal.Problem(message: "cannot use \(path) as a journal: it is not a regular file")
+                }
                 journal = try Journal(claim: claim, mode: .resume(validLength: checked.validLength))
             } catch {
                 // Read from a pipe or a device, a session goes on in a file named for it.
@@ -141,19 +158,26 @@ extension ShellCore {
     /// from it (the load then reports why).
     private func loadElsewhere(_ path: String, origin: LineOrigin, warnings: inout [String]) -> ReplayOutcome? {
         guard path.contains("/"), !FileManager.default.fileExists(atPath: path),
-              let name = PluginHost.pluginName(fromFile: Self.fileName(path)) else { return nil }
+            let name = PluginHost.pluginName(fromFile: Self.fileName(path))
+        else { return nil }
         let loaded: LoadedPlugin
-        if let already = host.plugins.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame || Self.fileName($0.path) == Self.fileName(path) }) {
+        if let already = host.plugins.first(where: {
+            $0.name.caseInsensitiveCompare(name) == .orderedSame || Self.fileName($0.path) == Self.fileName(path)
+        }) {
             loaded = already
         } else {
             do {
                 loaded = try host.load(name)
             } catch {
-                fail("cannot resume: \(path) is not there, and no plugin named '\(name)' stands in for it: \(error.description)", origin: origin)
+                fail(
+                    "cannot resume: \(path) is not there, and no plugin named '\(name)' stands in for it: \(error.description)",
+                    origin: origin)
                 return .failed
             }
         }
-        warnings.append("\(origin.file ?? "journal"):\(origin.line): \(path) is not there; going on with \(loaded.name) \(loaded.version) from \(loaded.path)")
+        warnings.append(
+            "\(origin.file ?? "journal"):\(origin.line): \(path) is not there; going on with \(loaded.name) \(loaded.version) from \(loaded.path)"
+        )
         return .done
     }
 
@@ -164,7 +188,9 @@ extension ShellCore {
         loaded == plugin.path || plugin.name.caseInsensitiveCompare(loaded) == .orderedSame
     }
 
-    private func replay(_ entry: JournalRecord, origin: LineOrigin, force: Bool, warnings: inout [String]) async -> ReplayOutcome {
+    private func replay(_ entry: JournalRecord, origin: LineOrigin, force: Bool, warnings: inout [String]) async
+        -> ReplayOutcome
+    {
         switch entry {
         case .load(let plugin):
             if host.plugins.contains(where: { Self.record(plugin, names: $0) }) { return .done }
@@ -193,7 +219,9 @@ extension ShellCore {
                 bound = try ActionBinding.bind(ActionCall.parse(text), to: session.model)
             } catch {
                 if force { return .skipped }
-                fail("\(model) does not accept '\(text)' any more (\(error.message)); the journal was recorded with another version of the plugin. --force leaves such actions out", origin: origin)
+                fail(
+                    "\(model) does not accept '\(text)' any more (\(error.message)); the journal was recorded with another version of the plugin. --force leaves such actions out",
+                    origin: origin)
                 return .failed
             }
             do {
@@ -251,16 +279,24 @@ extension ShellCore {
         let history = history(of: session)
         var replayed = 0
         do throws(SessionError) {
-            let refused = try replayInBatches(items.map(\.item), into: session, position: history?.position ?? 0, interval: history?.interval ?? 64) { index, changed, endsBatch in
+            let refused = try replayInBatches(
+                items.map(\.item), into: session, position: history?.position ?? 0, interval: history?.interval ?? 64
+            ) { index, changed, endsBatch in
                 let entry = items[index]
-                record(entry.item.action, entry.item.arguments, source: entry.source, changed: changed, in: session, snapshot: endsBatch)
+                record(
+                    entry.item.action, entry.item.arguments, source: entry.source, changed: changed, in: session,
+                    snapshot: endsBatch)
                 kept.keep(entry.record)
                 replayed += 1
             }
             guard let refused else { return true }
-            return fail("cannot resume '\(items[refused.index].text)': \(refused.error.message)", origin: items[refused.index].origin)
+            return fail(
+                "cannot resume '\(items[refused.index].text)': \(refused.error.message)",
+                origin: items[refused.index].origin)
         } catch {
-            guard error.workerLoss != nil else { return fail("cannot resume '\(items[replayed].text)': \(error.message)", origin: items[replayed].origin) }
+            guard error.workerLoss != nil else {
+                return fail("cannot resume '\(items[replayed].text)': \(error.message)", origin: items[replayed].origin)
+            }
             recoverLostWorkers(announce: false)
             for entry in items[replayed...] {
                 guard let session = current else { return false }

@@ -8,11 +8,17 @@ extension ShellCore {
     /// Returns a note to show when undone actions were set aside as a branch.
     /// `diff`: the changes the action made, when they are known (`:why` reads them).
     @discardableResult
-    func record(_ action: ActionDescriptor, _ arguments: [Value], source: ActionSource, changed: Bool, diff: [StateChange]? = nil, in session: Session, snapshot: Bool = true) -> ShellOutput? {
+    func record(
+        _ action: ActionDescriptor, _ arguments: [Value], source: ActionSource, changed: Bool,
+        diff: [StateChange]? = nil, in session: Session, snapshot: Bool = true
+    ) -> ShellOutput? {
         guard !rebuilding else { return nil }
         guard let history = history(of: session) else { return nil }
         let index = action.index
-        let branch = history.record(HistoryEntry(action: Int32(index), arguments: arguments, source: source, text: nil, changed: changed, skipped: false))
+        let branch = history.record(
+            HistoryEntry(
+                action: Int32(index), arguments: arguments, source: source, text: nil, changed: changed, skipped: false)
+        )
         if let diff { history.setDiff(diff, at: history.position - 1) }
         if branch != nil || debugging.checksEachAction { noteRecorded(in: session, history: history, branch: branch) }
         // `snapshot: false` when the session's state is already past this action (a batch
@@ -39,12 +45,18 @@ extension ShellCore {
     /// history, and a note says so once.
     func trim(_ history: History, of session: Session) {
         if history.restorable == nil {
-            guard inFlight(in: session.model.qualifiedName).isEmpty else { return } // a restore would cancel them: ask later
+            // a restore would cancel them: ask later
+            guard inFlight(in: session.model.qualifiedName).isEmpty else { return }
             // Mid-batch, the model is past the state the shell is recording: ask after it.
             guard !takingBatch else { return }
             history.restorable = (try? session.restore(session.state)) == true
             if history.restorable == false {
-                output(.info(kind: "history", lines: ["note: \(session.model.qualifiedName) cannot restore a snapshot, so its history is kept whole (--history-limit drops old actions only from models that can)"]))
+                output(
+                    .info(
+                        kind: "history",
+                        lines: [
+                            "note: \(session.model.qualifiedName) cannot restore a snapshot, so its history is kept whole (--history-limit drops old actions only from models that can)"
+                        ]))
             }
         }
         if history.restorable == true { history.trim() }
@@ -67,8 +79,15 @@ extension ShellCore {
     /// "The undone actions were set aside": what a user sees instead of losing them.
     func branchNote(_ number: Int, in history: History) -> ShellOutput {
         let branch = history.branches[number - 1]
-        let what = branch.undone == 1 ? "the undone action after #\(history.shown(branch.fork)) was" : "the \(branch.undone) undone actions after #\(history.shown(branch.fork)) were"
-        return .info(kind: "branch", lines: ["note: \(what) set aside as branch \(number); :branch \(number) brings \(branch.undone == 1 ? "it" : "them") back"])
+        let what =
+            branch.undone == 1
+            ? "the undone action after #\(history.shown(branch.fork)) was"
+            : "the \(branch.undone) undone actions after #\(history.shown(branch.fork)) were"
+        return .info(
+            kind: "branch",
+            lines: [
+                "note: \(what) set aside as branch \(number); :branch \(number) brings \(branch.undone == 1 ? "it" : "them") back"
+            ])
     }
 
     /// The history of `session`'s model, from a one-entry cache: the same session records
@@ -87,13 +106,16 @@ extension ShellCore {
         guard !rebuilding else { return }
         let key = session.model.qualifiedName
         if let bound = try? ActionBinding.bind(ActionCall.parse(text), to: session.model) {
-            let note = record(bound.0, bound.1, source: .effect, changed: changed, diff: Self.knownDiff(changed: changed, changes), in: session)
+            let note = record(
+                bound.0, bound.1, source: .effect, changed: changed, diff: Self.knownDiff(changed: changed, changes),
+                in: session)
             journalDone(.action(model: key, source: .effect, text: bound.0.text(with: bound.1)))
             if let note { output(note) }
             return
         }
         guard let history = histories[key] else { return }
-        let branch = history.record(HistoryEntry(action: -1, arguments: [], source: .effect, text: text, changed: changed, skipped: false))
+        let branch = history.record(
+            HistoryEntry(action: -1, arguments: [], source: .effect, text: text, changed: changed, skipped: false))
         journalDone(.action(model: key, source: .effect, text: text))
         if let branch { output(branchNote(branch, in: history)) }
     }
@@ -145,7 +167,11 @@ extension ShellCore {
         } catch {
             journal.markClosed(because: "a record of something already done could not be written (\(error.message))")
             journalFailures += 1
-            output(.error(ShellError("\(error.message); the journal no longer matches the session, so it is closed and later actions are refused", origin: .prompt)))
+            output(
+                .error(
+                    ShellError(
+                        "\(error.message); the journal no longer matches the session, so it is closed and later actions are refused",
+                        origin: .prompt)))
             return false
         }
     }

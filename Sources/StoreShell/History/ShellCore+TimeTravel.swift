@@ -3,10 +3,14 @@ import StoreValue
 
 extension ShellCore {
     func log(_ args: [String], origin: LineOrigin) -> Bool {
-        guard let session = current, let history = histories[session.model.qualifiedName] else { return fail(noCurrentModel, origin: origin) }
+        guard let session = current, let history = histories[session.model.qualifiedName] else {
+            return fail(noCurrentModel, origin: origin)
+        }
         let entries = history.entries
         guard let shown = Self.logRange(args, count: entries.count, dropped: history.dropped) else {
-            return fail("usage: :log [N | FROM-TO | all]  (N: the last N actions; FROM-TO: actions FROM to TO, counting from 1)", origin: origin)
+            return fail(
+                "usage: :log [N | FROM-TO | all]  (N: the last N actions; FROM-TO: actions FROM to TO, counting from 1)",
+                origin: origin)
         }
         let width = String(history.shown(entries.count)).count
         let records: [Value] = shown.map { logRecord(at: $0, of: history, in: session.model) }
@@ -16,18 +20,25 @@ extension ShellCore {
         }
         var lines: [String] = []
         if history.dropped > 0 {
-            lines.append("… \(history.dropped) earlier action\(history.dropped == 1 ? " was" : "s were") dropped (--history-limit \(history.limit ?? 0))")
+            lines.append(
+                "… \(history.dropped) earlier action\(history.dropped == 1 ? " was" : "s were") dropped (--history-limit \(history.limit ?? 0))"
+            )
         }
         if shown.lowerBound > 0 {
-            let earlier = shown.lowerBound, first = history.dropped + 1
-            lines.append("… \(earlier) earlier action\(earlier == 1 ? "" : "s") (:log \(first)-\(first - 1 + min(earlier, 20)) shows \(earlier <= 20 ? "them" : "the first 20"))")
+            let earlier = shown.lowerBound
+            let first = history.dropped + 1
+            lines.append(
+                "… \(earlier) earlier action\(earlier == 1 ? "" : "s") (:log \(first)-\(first - 1 + min(earlier, 20)) shows \(earlier <= 20 ? "them" : "the first 20"))"
+            )
         }
         lines += incidentLines(shown.lowerBound)
         for index in shown {
             let entry = entries[index]
             let number = history.shown(index) + 1
             var line = String(repeating: " ", count: width - String(number).count) + "\(number)  "
-            line += entry.source.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + text(of: entry, in: session.model)
+            line +=
+                entry.source.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+                + text(of: entry, in: session.model)
             if !entry.changed { line += "  (no change)" }
             if entry.skipped { line += "  (skipped)" }
             if index >= history.position { line += "  (undone)" }
@@ -39,12 +50,20 @@ extension ShellCore {
             lines.append("… \(later) later action\(later == 1 ? "" : "s")")
         }
         lines.append("at \(history.shown(history.position)) of \(history.shown(entries.count))")
-        output(.report(kind: "log", lines: lines, data: .record([
-            "entries": .array(records), "position": .int(Int64(history.shown(history.position))), "count": .int(Int64(history.shown(entries.count))),
-            "from": .int(Int64(history.shown(shown.lowerBound) + 1)), "to": .int(Int64(history.shown(shown.upperBound))),
-            "dropped": .int(Int64(history.dropped)),
-            "incidents": .array(history.incidents.map { .record(["after": .int(Int64(history.shown($0.position))), "note": .string($0.note)]) }),
-        ])))
+        output(
+            .report(
+                kind: "log", lines: lines,
+                data: .record([
+                    "entries": .array(records), "position": .int(Int64(history.shown(history.position))),
+                    "count": .int(Int64(history.shown(entries.count))),
+                    "from": .int(Int64(history.shown(shown.lowerBound) + 1)),
+                    "to": .int(Int64(history.shown(shown.upperBound))),
+                    "dropped": .int(Int64(history.dropped)),
+                    "incidents": .array(
+                        history.incidents.map {
+                            .record(["after": .int(Int64(history.shown($0.position))), "note": .string($0.note)])
+                        }),
+                ])))
         return true
     }
 
@@ -68,7 +87,9 @@ extension ShellCore {
         if text == "all" { return 0..<count }
         if let number = Int(text), number > 0 { return max(0, count - number)..<count }
         let bounds = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard bounds.count == 2, let from = Int(bounds[0]), let to = Int(bounds[1]), from >= 1, to >= from else { return nil }
+        guard bounds.count == 2, let from = Int(bounds[0]), let to = Int(bounds[1]), from >= 1, to >= from else {
+            return nil
+        }
         let lower = min(max(from - 1 - dropped, 0), count)
         return lower..<max(lower, min(to - dropped, count))
     }
@@ -79,7 +100,9 @@ extension ShellCore {
 
     /// `:goto N`, `:undo`, `:redo`: `target(position, N)` says where to go.
     func jump(_ args: [String], origin: LineOrigin, target: (Int, Int) -> Int) -> Bool {
-        guard let session = current, let history = histories[session.model.qualifiedName] else { return fail(noCurrentModel, origin: origin) }
+        guard let session = current, let history = histories[session.model.qualifiedName] else {
+            return fail(noCurrentModel, origin: origin)
+        }
         let withEffects = args.contains("--with-effects")
         let words = args.filter { $0 != "--with-effects" }
         // Positions as the user counts them, dropped actions included.
@@ -87,33 +110,53 @@ extension ShellCore {
         if words.first == "." {
             wantedShown = target(history.shown(history.position), 0)
         } else {
-            guard let text = words.first, let number = Int(text), words.count == 1 else { return fail("usage: :goto N [--with-effects]", origin: origin) }
+            guard let text = words.first, let number = Int(text), words.count == 1 else {
+                return fail("usage: :goto N [--with-effects]", origin: origin)
+            }
             wantedShown = target(history.shown(history.position), number)
         }
         let wanted = history.stored(wantedShown)
         guard (0...history.entries.count).contains(wanted) else {
             let last = history.shown(history.entries.count)
             if words.first == "." {
-                if wanted < 0, history.dropped > 0 { return fail("nothing to undo: the actions before #\(history.dropped + 1) were dropped (--history-limit)", origin: origin) }
-                return fail(wanted < 0 ? "nothing to undo: at the start of the history" : "nothing to redo: at the last action (\(history.shown(history.position)) of \(last))", origin: origin)
+                if wanted < 0, history.dropped > 0 {
+                    return fail(
+                        "nothing to undo: the actions before #\(history.dropped + 1) were dropped (--history-limit)",
+                        origin: origin)
+                }
+                return fail(
+                    wanted < 0
+                        ? "nothing to undo: at the start of the history"
+                        : "nothing to redo: at the last action (\(history.shown(history.position)) of \(last))",
+                    origin: origin)
             }
             if wanted < 0, wantedShown >= 0 {
-                return fail("action \(wantedShown) was dropped to keep the history within --history-limit \(history.limit ?? 0); the history has \(history.dropped) to \(last)", origin: origin)
+                return fail(
+                    "action \(wantedShown) was dropped to keep the history within --history-limit \(history.limit ?? 0); the history has \(history.dropped) to \(last)",
+                    origin: origin)
             }
-            return fail(history.entries.isEmpty && history.dropped == 0 ? "there is no history yet: :goto 0 is the only place to go" : "there is no action \(wantedShown); the history has \(history.dropped) to \(last)", origin: origin)
+            return fail(
+                history.entries.isEmpty && history.dropped == 0
+                    ? "there is no history yet: :goto 0 is the only place to go"
+                    : "there is no action \(wantedShown); the history has \(history.dropped) to \(last)", origin: origin
+            )
         }
         do throws(ShellError) {
             if withEffects {
                 try resend(session, upTo: wanted)
             } else {
-                guard journalAhead(.goto(model: session.model.qualifiedName, position: wantedShown), origin: origin) else { return false }
+                guard journalAhead(.goto(model: session.model.qualifiedName, position: wantedShown), origin: origin)
+                else { return false }
                 let before = history.position
                 do {
                     try rebuild(session, to: wanted, interruptible: true)
                 } catch {
                     retractJournal()
                     // Interrupted part way: the session is at a position of its own now.
-                    if history.position != before { journalDone(.goto(model: session.model.qualifiedName, position: history.shown(history.position))) }
+                    if history.position != before {
+                        journalDone(
+                            .goto(model: session.model.qualifiedName, position: history.shown(history.position)))
+                    }
                     throw error
                 }
             }
@@ -125,31 +168,50 @@ extension ShellCore {
 
     /// `:branches`: the timelines set aside when actions were sent after a jump back.
     func listBranches(origin: LineOrigin) -> Bool {
-        guard let session = current, let history = histories[session.model.qualifiedName] else { return fail(noCurrentModel, origin: origin) }
-        let lines = history.branches.enumerated().map { index, branch in
-            let undone = branch.entries[branch.fork...].prefix(3).map { text(of: $0, in: session.model) }.joined(separator: ", ")
-            return "branch \(index + 1): \(branch.undone) action\(branch.undone == 1 ? "" : "s") after #\(history.shown(branch.fork)): \(undone)\(branch.undone > 3 ? ", …" : "")"
+        guard let session = current, let history = histories[session.model.qualifiedName] else {
+            return fail(noCurrentModel, origin: origin)
         }
-        output(.info(kind: "branches", lines: lines.isEmpty ? ["no branches: undone actions are set aside here when a new action replaces them"] : lines))
+        let lines = history.branches.enumerated().map { index, branch in
+            let undone = branch.entries[branch.fork...].prefix(3).map { text(of: $0, in: session.model) }.joined(
+                separator: ", ")
+            return
+                "branch \(index + 1): \(branch.undone) action\(branch.undone == 1 ? "" : "s") after #\(history.shown(branch.fork)): \(undone)\(branch.undone > 3 ? ", …" : "")"
+        }
+        output(
+            .info(
+                kind: "branches",
+                lines: lines.isEmpty
+                    ? ["no branches: undone actions are set aside here when a new action replaces them"] : lines))
         return true
     }
 
     /// `:branch N`: brings back a timeline set aside, at its end; the current one is set
     /// aside in its place (so `:branch N` again goes back).
     func switchBranch(_ args: [String], origin: LineOrigin) -> Bool {
-        guard let session = current, let history = histories[session.model.qualifiedName] else { return fail(noCurrentModel, origin: origin) }
-        guard !history.branches.isEmpty else { return fail("there are no branches; a new action after :goto or :undo sets the undone ones aside as one", origin: origin) }
-        guard let text = args.first, args.count == 1, let number = Int(text), (1...history.branches.count).contains(number) else {
-            return fail("usage: :branch N, with N from 1 to \(history.branches.count) (:branches lists them)", origin: origin)
+        guard let session = current, let history = histories[session.model.qualifiedName] else {
+            return fail(noCurrentModel, origin: origin)
         }
-        guard journalAhead(.branch(model: session.model.qualifiedName, number: number), origin: origin) else { return false }
+        guard !history.branches.isEmpty else {
+            return fail(
+                "there are no branches; a new action after :goto or :undo sets the undone ones aside as one",
+                origin: origin)
+        }
+        guard let text = args.first, args.count == 1, let number = Int(text),
+            (1...history.branches.count).contains(number)
+        else {
+            return fail(
+                "usage: :branch N, with N from 1 to \(history.branches.count) (:branches lists them)", origin: origin)
+        }
+        guard journalAhead(.branch(model: session.model.qualifiedName, number: number), origin: origin) else {
+            return false
+        }
         let saved = (entries: history.entries, position: history.position)
         history.switchToBranch(number)
         do throws(ShellError) {
             try rebuild(session, to: history.position)
             return true
         } catch {
-            history.switchToBranch(number) // the same move again puts the timelines back
+            history.switchToBranch(number)  // the same move again puts the timelines back
             history.move(to: saved.position)
             retractJournal()
             return fail(error.message, origin: origin)
@@ -160,13 +222,23 @@ extension ShellCore {
         let key = current?.model.qualifiedName ?? ""
         guard let session = current, let history = histories[key] else { return fail(noCurrentModel, origin: origin) }
         let count = history.entries.count
-        guard count > 0 else { return fail("there is no history yet: nothing to \(skipped ? "skip" : "unskip")", origin: origin) }
-        guard let text = args.first, let shownNumber = Int(text), args.count == 1, (1...count).contains(history.stored(shownNumber)) else {
-            return fail("usage: :\(skipped ? "skip" : "unskip") N, with N from \(history.dropped + 1) to \(history.shown(count))", origin: origin)
+        guard count > 0 else {
+            return fail("there is no history yet: nothing to \(skipped ? "skip" : "unskip")", origin: origin)
+        }
+        guard let text = args.first, let shownNumber = Int(text), args.count == 1,
+            (1...count).contains(history.stored(shownNumber))
+        else {
+            return fail(
+                "usage: :\(skipped ? "skip" : "unskip") N, with N from \(history.dropped + 1) to \(history.shown(count))",
+                origin: origin)
         }
         let number = history.stored(shownNumber)
         let model = session.model.qualifiedName
-        guard journalAhead(skipped ? .skip(model: model, index: shownNumber) : .unskip(model: model, index: shownNumber), origin: origin) else { return false }
+        guard
+            journalAhead(
+                skipped ? .skip(model: model, index: shownNumber) : .unskip(model: model, index: shownNumber),
+                origin: origin)
+        else { return false }
         let was = history.entries[number - 1].skipped
         history.setSkipped(skipped, at: number - 1)
         do throws(ShellError) {
@@ -186,7 +258,9 @@ extension ShellCore {
         let key = session.model.qualifiedName
         guard let old = histories[key] else { return }
         guard old.dropped == 0 else {
-            throw ShellError("--with-effects sends the actions again from the start, but the first \(old.dropped) were dropped (--history-limit)", origin: .prompt)
+            throw ShellError(
+                "--with-effects sends the actions again from the start, but the first \(old.dropped) were dropped (--history-limit)",
+                origin: .prompt)
         }
         let before = session.state
         let kept = old.entries.prefix(target).filter { $0.source != .effect && !$0.skipped && $0.action >= 0 }
@@ -204,14 +278,21 @@ extension ShellCore {
             }
         }
         let changes = live.model.stateDiff.changes(from: before, to: live.state)
-        output(.info(kind: "position", lines: ["sent \(kept.count) action\(kept.count == 1 ? "" : "s") again with their effects; at \(kept.count) of \(kept.count)"] + (showDiff ? changes.map { "  " + $0.description } : [])))
+        output(
+            .info(
+                kind: "position",
+                lines: [
+                    "sent \(kept.count) action\(kept.count == 1 ? "" : "s") again with their effects; at \(kept.count) of \(kept.count)"
+                ] + (showDiff ? changes.map { "  " + $0.description } : [])))
     }
 
     /// Recomputes the state after `target` actions: from the nearest snapshot (or a new
     /// store), replaying the actions in between that are not skipped. Reports the diff.
     /// `interruptible`: Ctrl-C stops the replay, leaving the session at the action it
     /// reached (jumps only: a skip must replay to its end to mean what it says).
-    func rebuild(_ session: Session, to target: Int, interruptible: Bool = false, report: Bool = true) throws(ShellError) {
+    func rebuild(_ session: Session, to target: Int, interruptible: Bool = false, report: Bool = true)
+        throws(ShellError)
+    {
         let key = session.model.qualifiedName
         guard let history = histories[key] else { return }
         guard session.model.supportsTimeTravel else {
@@ -227,7 +308,9 @@ extension ShellCore {
             // is replayed from a new store instead: slower, never wrong.
             if (start.index == 0 && history.dropped == 0) || (try? session.restore(start.state)) != true {
                 guard history.dropped == 0 else {
-                    throw ShellError("\(key) cannot restore the state after action \(history.shown(start.index)), and the actions before it were dropped (--history-limit)", origin: .prompt)
+                    throw ShellError(
+                        "\(key) cannot restore the state after action \(history.shown(start.index)), and the actions before it were dropped (--history-limit)",
+                        origin: .prompt)
                 }
                 live = try freshSession(for: session, cancelling: true)
                 start = (0, history.initial)
@@ -245,10 +328,16 @@ extension ShellCore {
             throw ShellError("\(error)", origin: .prompt)
         }
         history.move(to: target)
-        if debugging.checksEachAction { checkWatches(in: live, after: "the jump to \(history.shown(target))", action: nil, firesBreaks: false) }
+        if debugging.checksEachAction {
+            checkWatches(in: live, after: "the jump to \(history.shown(target))", action: nil, firesBreaks: false)
+        }
         guard report else { return }
         let changes = live.model.stateDiff.changes(from: before, to: live.state)
-        output(.info(kind: "position", lines: ["at \(history.shown(target)) of \(history.shown(history.entries.count))"] + (showDiff ? changes.map { "  " + $0.description } : [])))
+        output(
+            .info(
+                kind: "position",
+                lines: ["at \(history.shown(target)) of \(history.shown(history.entries.count))"]
+                    + (showDiff ? changes.map { "  " + $0.description } : [])))
         flushDebuggingOutput()
     }
 
@@ -265,7 +354,9 @@ extension ShellCore {
     /// with bigger chunks there (a round trip costs more) — updating each entry's
     /// "changed" and remembering snapshots. `interruptible`: Ctrl-C stops it at the end of
     /// a chunk, with the history moved there.
-    func replayEntries(of history: History, into live: Session, from start: Int, to target: Int, interruptible: Bool = false) throws(ReplayStop) {
+    func replayEntries(
+        of history: History, into live: Session, from start: Int, to target: Int, interruptible: Bool = false
+    ) throws(ReplayStop) {
         let interval = history.interval
         // A jump with breakpoints set goes one action at a time, each state looked at.
         var breaks = interruptible ? breakpointStates(of: live, in: live.state) : []
@@ -275,8 +366,14 @@ extension ShellCore {
             if interruptible, index > start, takeInterrupt() {
                 // Stop where the replay got to: that state is consistent.
                 history.move(to: index)
-                output(.info(kind: "position", lines: ["at \(history.shown(index)) of \(history.shown(history.entries.count))"]))
-                throw ReplayStop(message: "interrupted: the replay stopped at action \(history.shown(index)) of the \(history.shown(target)) wanted", index: index)
+                output(
+                    .info(
+                        kind: "position",
+                        lines: ["at \(history.shown(index)) of \(history.shown(history.entries.count))"]))
+                throw ReplayStop(
+                    message:
+                        "interrupted: the replay stopped at action \(history.shown(index)) of the \(history.shown(target)) wanted",
+                    index: index)
             }
             let end = min(target, (index / chunk + 1) * chunk)
             var batch: [(String, [Value])] = []
@@ -284,7 +381,10 @@ extension ShellCore {
             for position in index..<end where !history.entries[position].skipped {
                 let entry = history.entries[position]
                 guard entry.action >= 0 else {
-                    throw ReplayStop(message: "action \(history.shown(position) + 1) (\(entry.text ?? "?"), sent by an effect) is not in \(live.model.qualifiedName)'s schema, so it cannot be replayed", index: position)
+                    throw ReplayStop(
+                        message:
+                            "action \(history.shown(position) + 1) (\(entry.text ?? "?"), sent by an effect) is not in \(live.model.qualifiedName)'s schema, so it cannot be replayed",
+                        index: position)
                 }
                 batch.append((live.model.actions[Int(entry.action)].name, entry.arguments))
                 positions.append(position)
@@ -293,15 +393,22 @@ extension ShellCore {
             do {
                 outcome = try live.replayBatch(batch)
             } catch {
-                throw ReplayStop(message: error.message, index: positions.first ?? index, count: max(1, positions.count))
+                throw ReplayStop(
+                    message: error.message, index: positions.first ?? index, count: max(1, positions.count))
             }
-            for (position, changed) in zip(positions, outcome.changed) where changed != history.entries[position].changed {
+            for (position, changed) in zip(positions, outcome.changed)
+            where changed != history.entries[position].changed {
                 history.setChanged(changed, at: position)
             }
-            if let error = outcome.error { throw ReplayStop(message: error.message, index: positions[outcome.changed.count]) }
+            if let error = outcome.error {
+                throw ReplayStop(message: error.message, index: positions[outcome.changed.count])
+            }
             if end % interval == 0 { history.rememberState(of: live, at: end) }
             index = end
-            if !breaks.isEmpty, let stop = breakpointStop(&breaks, in: live, history: history, at: end, target: target) { throw stop }
+            if !breaks.isEmpty, let stop = breakpointStop(&breaks, in: live, history: history, at: end, target: target)
+            {
+                throw stop
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why a file was not rewritten, in words for the user.
@@ -23,7 +24,9 @@ public func rewriteInPlace(_ path: String, with bytes: [UInt8]) throws(RewriteEr
     guard stat(path, &status) == 0 else { throw RewriteError(description: systemReason()) }
     guard (status.st_mode & S_IFMT) == S_IFREG else { throw RewriteError(description: "it is not a regular file") }
     guard status.st_mode & 0o222 != 0 else {
-        throw RewriteError(description: "it is read-only (mode \(String(status.st_mode & 0o7777, radix: 8))); make it writable to update it")
+        throw RewriteError(
+            description:
+                "it is read-only (mode \(String(status.st_mode & 0o7777, radix: 8))); make it writable to update it")
     }
     let old: [UInt8]
     switch readWholeFile(path) {
@@ -35,7 +38,10 @@ public func rewriteInPlace(_ path: String, with bytes: [UInt8]) throws(RewriteEr
     do throws(RewriteError) {
         try writeAll(old, to: copy, flags: O_CREAT | O_TRUNC)
     } catch {
-        throw RewriteError(description: "cannot keep a copy of it in \(FileManager.default.temporaryDirectory.path) first (\(error)); it was left as it was")
+        throw RewriteError(
+            description:
+                "cannot keep a copy of it in \(FileManager.default.temporaryDirectory.path) first (\(error)); it was left as it was"
+        )
     }
     do throws(RewriteError) {
         try writeAll(bytes, to: path, flags: O_TRUNC)

@@ -11,7 +11,7 @@ public enum JSON {
         let out = OutputBuffer(capacity: 256)
         out.append(UInt8(ascii: "{"))
         var first = true
-        for case let (key, value?) in pairs {
+        for case (let key, let value?) in pairs {
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
             out.appendJSONString(key)

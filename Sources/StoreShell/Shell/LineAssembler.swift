@@ -1,11 +1,12 @@
 import StoreHost
+
 /// Decides whether typed text is a whole statement yet: a line with an unclosed quote or
 /// bracket continues on the next one (at the prompt, in scripts and in transcripts).
 ///
 /// Incremental: feed it line after line and each byte is looked at once, so a long
 /// statement costs linear time, not a rescan per line.
 public struct LineAssembler: Sendable {
-    private var openers: [Int] = [] // byte offsets of the brackets still open
+    private var openers: [Int] = []  // byte offsets of the brackets still open
     private var closedTooOften = false
     private var stringStart: Int?
     private var escaped = false
@@ -25,7 +26,13 @@ public struct LineAssembler: Sendable {
         for byte in bytes {
             defer { count += 1 }
             if stringStart != nil {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { stringStart = nil }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    stringStart = nil
+                }
                 continue
             }
             switch byte {
@@ -42,7 +49,10 @@ public struct LineAssembler: Sendable {
     public static func isComplete(_ text: Substring) -> Bool {
         // Most lines open nothing: one pass over contiguous bytes decides them.
         let opensNothing = text.utf8.withContiguousStorageIfAvailable { bytes in
-            !bytes.contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "(") }
+            !bytes.contains {
+                $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "{")
+                    || $0 == UInt8(ascii: "(")
+            }
         }
         if opensNothing == true { return true }
         var assembler = LineAssembler()

@@ -79,9 +79,16 @@ struct ObservedRun {
                 }
             }
             // While the shell shows one batch, the worker runs the next.
-            if flights.count == 1, !interrupted, pipelines, let first = flights.first, core.current === first.session, !core.firstTrimIsDue(first.session) {
+            if flights.count == 1, !interrupted, pipelines, let first = flights.first, core.current === first.session,
+                !core.firstTrimIsDue(first.session)
+            {
                 let more = gather(from: first.items[first.items.count - 1].line + 1, ahead: first.items.count)
-                if !more.isEmpty, case .success(let flight) = start(more, in: first.session, continuing: true, ahead: first.items.count) { flights.append(flight) }
+                if !more.isEmpty,
+                    case .success(let flight) = start(
+                        more, in: first.session, continuing: true, ahead: first.items.count)
+                {
+                    flights.append(flight)
+                }
             }
             let flight = flights.removeFirst()
             core.takingBatch = true
@@ -136,7 +143,9 @@ struct ObservedRun {
         var items: [Item] = []
         var index = start
         while index < lines.count, items.count < limit {
-            guard let bound = try? ActionBinding.bind(ActionCall.parse(lines[index].text), to: session.model) else { break }
+            guard let bound = try? ActionBinding.bind(ActionCall.parse(lines[index].text), to: session.model) else {
+                break
+            }
             items.append(Item(action: bound.0, arguments: bound.1, line: index))
             index += 1
         }
@@ -146,11 +155,17 @@ struct ObservedRun {
     /// Sends `items` as one batch, `continuing` the one in flight; `ahead` as in `gather`.
     /// Without states per action, a batch that ends where the history keeps a snapshot
     /// (if each action before it is recorded) asks for the state after it.
-    private func start(_ items: [Item], in session: Session, continuing: Bool, ahead: Int) -> Result<Flight, SessionError> {
+    private func start(_ items: [Item], in session: Session, continuing: Bool, ahead: Int) -> Result<
+        Flight, SessionError
+    > {
         let history = core.history(of: session)
         let stateAfter = history.map { ($0.position + ahead + items.count) % $0.interval == 0 } ?? false
         do throws(SessionError) {
-            guard let batch = try session.startObserved(items.map { ($0.action, $0.arguments) }, stopAtFailure: stopAtFailure, observe: core.observesActions, continuing: continuing, stateAfter: stateAfter) else {
+            guard
+                let batch = try session.startObserved(
+                    items.map { ($0.action, $0.arguments) }, stopAtFailure: stopAtFailure,
+                    observe: core.observesActions, continuing: continuing, stateAfter: stateAfter)
+            else {
                 throw SessionError(message: "\(session.model.qualifiedName) is not in a worker")
             }
             return .success(Flight(items: items, batch: batch, session: session))
@@ -199,16 +214,21 @@ struct ObservedRun {
             var lost: SessionError?
             let more = core.holdingEffectOutput { () -> Bool in
                 do throws(SessionError) {
-                    return try session.nextObserved(&results, applied: { result in
-                        if result.stateError != nil { stateKnown = false }
-                        // Read in place: a copy of the line or the item costs a retain per field.
-                        let line = items[taken].line
-                        shown = core.reportSent(result, of: items[taken].action, items[taken].arguments, line: lines[line].text, origin: lines[line].origin, in: session, snapshot: stateKnown)
-                    }, refused: { error in
-                        let line = lines[items[taken].line]
-                        core.fail(error.message, origin: line.origin, text: line.text)
-                        shown = false
-                    })
+                    return try session.nextObserved(
+                        &results,
+                        applied: { result in
+                            if result.stateError != nil { stateKnown = false }
+                            // Read in place: a copy of the line or the item costs a retain per field.
+                            let line = items[taken].line
+                            shown = core.reportSent(
+                                result, of: items[taken].action, items[taken].arguments, line: lines[line].text,
+                                origin: lines[line].origin, in: session, snapshot: stateKnown)
+                        },
+                        refused: { error in
+                            let line = lines[items[taken].line]
+                            core.fail(error.message, origin: line.origin, text: line.text)
+                            shown = false
+                        })
                 } catch {
                     lost = error
                     return false

@@ -44,12 +44,13 @@ public struct OutputFormatter: Sendable {
 
     private func diffLines(_ changes: [StateChange]) -> [String] {
         changes.map { change in
-            let code = switch change.kind {
-            case .moved: "36"
-            case .added: "32"
-            case .removed: "31"
-            case .changed: "33"
-            }
+            let code =
+                switch change.kind {
+                case .moved: "36"
+                case .added: "32"
+                case .removed: "31"
+                case .changed: "33"
+                }
             return "  " + paint(change.description, code)
         }
     }
@@ -58,10 +59,13 @@ public struct OutputFormatter: Sendable {
         switch output {
         case .action(let typed, let result):
             var summary = result.stateChanged ? "state changed" : "no change"
-            if result.effectsStarted > 0 { summary += ", \(result.effectsStarted) effect\(result.effectsStarted == 1 ? "" : "s") started" }
+            if result.effectsStarted > 0 {
+                summary += ", \(result.effectsStarted) effect\(result.effectsStarted == 1 ? "" : "s") started"
+            }
             return ["\(paint(typed, "1")): \(summary)"] + diffLines(result.changes)
         case .state(_, let value, let depth, let whole):
-            return value.tree(depth: depth, whole: whole).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            return value.tree(depth: depth, whole: whole).split(separator: "\n", omittingEmptySubsequences: false).map(
+                String.init)
         case .effect(let report):
             let event = report.event
             var line = "fx #\(event.effect) \(report.label ?? "effect") "
@@ -99,12 +103,13 @@ public struct OutputFormatter: Sendable {
     /// A diff's change as an element of the `diff` field: `op`, `path`, `old` and `new`
     /// when there is one, `from` and `to` for a move.
     private static func append(_ change: StateChange, to out: OutputBuffer) {
-        let opening: StaticString = switch change.kind {
-        case .added: #"{"op":"added","path":"#
-        case .removed: #"{"op":"removed","path":"#
-        case .changed: #"{"op":"changed","path":"#
-        case .moved: #"{"op":"moved","path":"#
-        }
+        let opening: StaticString =
+            switch change.kind {
+            case .added: #"{"op":"added","path":"#
+            case .removed: #"{"op":"removed","path":"#
+            case .changed: #"{"op":"changed","path":"#
+            case .moved: #"{"op":"moved","path":"#
+            }
         out.append(opening)
         out.appendJSONString(change.path)
         func value(_ key: StaticString, _ value: Value?) {
@@ -149,7 +154,8 @@ public struct OutputFormatter: Sendable {
             out.appendJSONString(typed)
             out.append(#","name":"# as StaticString)
             out.appendJSONString(result.action)
-            out.append(result.stateChanged ? #","changed":true,"effects":"# : #","changed":false,"effects":"# as StaticString)
+            out.append(
+                result.stateChanged ? #","changed":true,"effects":"# : #","changed":false,"effects":"# as StaticString)
             out.appendDecimal(result.effectsStarted)
             Self.appendDiff(result.changes, to: out)
         case .applied(let action, let changes, _):
@@ -166,7 +172,9 @@ public struct OutputFormatter: Sendable {
         case .action, .applied:
             return json(output)
         case .state(let path, let value, _, _):
-            return JSON.object([("kind", JSON.string("state")), ("path", path.map(JSON.string)), ("value", JSON.value(value))])
+            return JSON.object([
+                ("kind", JSON.string("state")), ("path", path.map(JSON.string)), ("value", JSON.value(value)),
+            ])
         case .effect(let report):
             let event = report.event
             return JSON.object([
@@ -178,7 +186,8 @@ public struct OutputFormatter: Sendable {
         case .error(let error):
             return JSON.object([
                 ("kind", JSON.string("error")), ("message", JSON.string(error.message)),
-                ("file", error.origin.file.map(JSON.string)), ("line", error.origin.file == nil ? nil : String(error.origin.line)),
+                ("file", error.origin.file.map(JSON.string)),
+                ("line", error.origin.file == nil ? nil : String(error.origin.line)),
                 ("column", error.column.map { String($0) }),
             ])
         case .info(let kind, let lines):

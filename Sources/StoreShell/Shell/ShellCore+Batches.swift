@@ -21,7 +21,9 @@ extension ShellCore {
     /// sent before the answer to the last is taken, so storesh and a worker work at once.
     /// A refused action is reported at its line and the rest go on (the worker goes past
     /// refusals too, so the order of what is applied is the order of the lines).
-    public func executeActions(_ lines: [(text: String, origin: LineOrigin)], stopAtFailure: Bool) -> (failures: Int, stopped: Bool) {
+    public func executeActions(_ lines: [(text: String, origin: LineOrigin)], stopAtFailure: Bool) -> (
+        failures: Int, stopped: Bool
+    ) {
         if batchesActions {
             var run = BatchRun(core: self, lines: lines, stopAtFailure: stopAtFailure)
             return run.execute()
@@ -74,7 +76,9 @@ private struct BatchRun {
                 // Batches end where the history keeps a snapshot (the state is read only
                 // between batches), and hold at most 4096 actions.
                 let position = (history?.position ?? 0) + (inFlight?.items.count ?? 0) + gathering.count
-                if gathering.count >= 4096 || (gathering.count >= 1024 && position % (history?.interval ?? 64) == 0), !send() {
+                if gathering.count >= 4096 || (gathering.count >= 1024 && position % (history?.interval ?? 64) == 0),
+                    !send()
+                {
                     return (failures, true)
                 }
             } catch {
@@ -94,7 +98,8 @@ private struct BatchRun {
         guard !gathering.isEmpty, let session = core.current else { return true }
         if core.takeInterrupt() {
             _ = finish()
-            core.fail("interrupted (Ctrl-C): the script stops before this line", origin: lines[gathering[0].line].origin)
+            core.fail(
+                "interrupted (Ctrl-C): the script stops before this line", origin: lines[gathering[0].line].origin)
             failures += 1
             gathering = []
             return false
@@ -109,7 +114,9 @@ private struct BatchRun {
         let end = (history?.position ?? 0) + (inFlight?.items.count ?? 0) + items.count
         let batch: Session.Batch
         do {
-            batch = try session.startBatch(items.map { ($0.action, $0.arguments) }, stopAtFailure: stopAtFailure, stateAfter: end % (history?.interval ?? 64) == 0)
+            batch = try session.startBatch(
+                items.map { ($0.action, $0.arguments) }, stopAtFailure: stopAtFailure,
+                stateAfter: end % (history?.interval ?? 64) == 0)
         } catch {
             // The worker died during the batch in flight, or after it: that batch's answer
             // (when it came) is taken first, and what it did not answer is sent again.
@@ -150,7 +157,12 @@ private struct BatchRun {
         for (item, outcome) in zip(flight.items, result.outcomes) {
             switch outcome {
             case .success(let did):
-                if let note = core.record(item.action, item.arguments, source: .script, changed: did.changed, in: flight.session, snapshot: false) { core.output(note) }
+                if let note = core.record(
+                    item.action, item.arguments, source: .script, changed: did.changed, in: flight.session,
+                    snapshot: false)
+                {
+                    core.output(note)
+                }
                 if did.startedEffects { pipelining = false }
             case .failure(let error):
                 core.fail(error.message, origin: lines[item.line].origin, text: lines[item.line].text)
@@ -189,7 +201,9 @@ extension ShellCore {
     /// batch's lines one at a time, so the one that kills it is found and reported as any
     /// action would be. A worker stopped by Ctrl-C (while a batch was waited for) stops
     /// the script instead, before the first line not shown.
-    func resendOneByOne(_ lines: [(text: String, origin: LineOrigin)], after loss: SessionError, stopAtFailure: Bool) -> (failures: Int, stopped: Bool) {
+    func resendOneByOne(_ lines: [(text: String, origin: LineOrigin)], after loss: SessionError, stopAtFailure: Bool)
+        -> (failures: Int, stopped: Bool)
+    {
         if loss.workerLoss?.cause == .interrupted {
             recoverLostWorkers()
             fail("interrupted (Ctrl-C): the script stops before this line", origin: lines.first?.origin ?? .prompt)
@@ -212,7 +226,9 @@ extension ShellCore {
         if freshLoss, !lostAgain {
             // No line kills the worker on its own: it was stopped from outside (a `kill`,
             // the OOM killer). Said once, after the lines it took with it ran again.
-            fail("\(loss.message); none of these \(lines.count) actions stops it when sent alone, so something outside storesh did (a kill, the out-of-memory killer): its worker was restarted, rebuilt from the history, and they were sent again", origin: lines.first?.origin ?? .prompt)
+            fail(
+                "\(loss.message); none of these \(lines.count) actions stops it when sent alone, so something outside storesh did (a kill, the out-of-memory killer): its worker was restarted, rebuilt from the history, and they were sent again",
+                origin: lines.first?.origin ?? .prompt)
             failures += 1
         }
         return (failures, false)

@@ -1,5 +1,5 @@
-import StoreHost
 import Foundation
+import StoreHost
 import StoreValue
 
 extension ShellCore {
@@ -8,7 +8,11 @@ extension ShellCore {
     /// labels, state paths, plugin and model names, and file paths.
     public func completions(line: String, cursor: Int) -> (start: Int, candidates: [String]) {
         let before = String(decoding: line.utf8.prefix(cursor), as: UTF8.self)
-        let wordStart = before.utf8.lastIndex { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "(") }
+        let wordStart =
+            before.utf8.lastIndex {
+                $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: ",")
+                    || $0 == UInt8(ascii: "(")
+            }
             .map { before.utf8.distance(from: before.utf8.startIndex, to: $0) + 1 } ?? 0
         let word = String(decoding: before.utf8.dropFirst(wordStart), as: UTF8.self)
         let earlier = String(decoding: before.utf8.prefix(wordStart), as: UTF8.self)
@@ -66,9 +70,13 @@ extension ShellCore {
     private func keys(completing word: String, names: [String]) -> [String]? {
         guard let open = word.firstIndex(of: "["), !word[open...].contains("]") else { return nil }
         let prefix = String(word[..<open])
-        guard !prefix.isEmpty, names.contains(where: { $0.hasPrefix(prefix + "[]") }), let session = current else { return nil }
+        guard !prefix.isEmpty, names.contains(where: { $0.hasPrefix(prefix + "[]") }), let session = current else {
+            return nil
+        }
         let keyed = statePaths(session.state, depth: 2, identity: session.model.stateDiff).filter { path in
-            guard let bracket = path.firstIndex(of: "["), path.hasSuffix("\"]"), path[bracket...].dropFirst(2).firstIndex(of: "[") == nil else { return false }
+            guard let bracket = path.firstIndex(of: "["), path.hasSuffix("\"]"),
+                path[bracket...].dropFirst(2).firstIndex(of: "[") == nil
+            else { return false }
             return path[path.index(after: bracket)] == "\""
         }
         let exact = keyed.filter { $0.hasPrefix(prefix + "[") }
@@ -87,7 +95,8 @@ extension ShellCore {
         case "diff": return ["on", "off"]
         case "expect": return current.map { statePaths($0.state, identity: $0.model.stateDiff) } ?? []
         case "explore":
-            return ["--invariant", "--seed", "--runs", "--steps", "--out"] + (current.map { statePaths($0.state, identity: $0.model.stateDiff) } ?? [])
+            return ["--invariant", "--seed", "--runs", "--steps", "--out"]
+                + (current.map { statePaths($0.state, identity: $0.model.stateDiff) } ?? [])
         case let other: return debuggingCompletions(other) ?? []
         }
     }
@@ -99,7 +108,8 @@ extension ShellCore {
     }
 
     /// Paths into `value`, a few levels deep, as `:state` takes them.
-    func statePaths(_ value: Value, prefix: String = "", depth: Int = 3, identity: StateDiff = StateDiff()) -> [String] {
+    func statePaths(_ value: Value, prefix: String = "", depth: Int = 3, identity: StateDiff = StateDiff()) -> [String]
+    {
         guard depth > 0 else { return [] }
         var paths: [String] = []
         switch value {
@@ -128,7 +138,9 @@ extension ShellCore {
     /// base directory count as the commands that take files resolve them.
     private func filePaths(_ word: String) -> [String] {
         let directory = word.contains("/") ? String(word[...word.lastIndex(of: "/")!]) : ""
-        let listed = (try? FileManager.default.contentsOfDirectory(atPath: resolvePath(directory.isEmpty ? "." : directory))) ?? []
+        let listed =
+            (try? FileManager.default.contentsOfDirectory(atPath: resolvePath(directory.isEmpty ? "." : directory)))
+            ?? []
         return listed.map { entry in
             var isDirectory: ObjCBool = false
             let path = directory + entry

@@ -1,5 +1,5 @@
-import StoreHost
 import Dispatch
+import StoreHost
 import StoreValue
 
 /// Models in worker processes: a worker that crashed, hung or was interrupted is replaced
@@ -28,7 +28,9 @@ extension ShellCore {
         guard let plugin = namedPlugin(name, command: "crash", origin: origin) else { return false }
         let pluginName = plugin.name
         guard let worker = plugin.worker else {
-            return fail("\(pluginName) runs inside storesh (--in-process): a crash there ends storesh, so there is no report to show", origin: origin)
+            return fail(
+                "\(pluginName) runs inside storesh (--in-process): a crash there ends storesh, so there is no report to show",
+                origin: origin)
         }
         let loss = worker.lastLoss ?? worker.process?.loss
         guard let loss else {
@@ -36,9 +38,13 @@ extension ShellCore {
             return true
         }
         let report = loss.lastWords.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        output(.report(kind: "crash", lines: ["\(pluginName)'s last worker ended: \(loss)"] + report, data: .record([
-            "plugin": .string(pluginName), "ended": .string(loss.description), "report": .string(loss.lastWords),
-        ])))
+        output(
+            .report(
+                kind: "crash", lines: ["\(pluginName)'s last worker ended: \(loss)"] + report,
+                data: .record([
+                    "plugin": .string(pluginName), "ended": .string(loss.description),
+                    "report": .string(loss.lastWords),
+                ])))
         return true
     }
 
@@ -46,7 +52,9 @@ extension ShellCore {
     /// model's. Nil after reporting why there is none.
     func namedPlugin(_ name: String?, command: String, origin: LineOrigin) -> LoadedPlugin? {
         guard let pluginName = name ?? current?.model.plugin else {
-            fail("\(host.plugins.isEmpty ? "no model is loaded" : "no model is current"); name the plugin: :\(command) PLUGIN", origin: origin)
+            fail(
+                "\(host.plugins.isEmpty ? "no model is loaded" : "no model is current"); name the plugin: :\(command) PLUGIN",
+                origin: origin)
             return nil
         }
         guard let plugin = host.plugins.first(where: { $0.name == pluginName }) else {
@@ -63,7 +71,11 @@ extension ShellCore {
         let models = plugin.models.map(\.qualifiedName).filter { sessions[$0] != nil }
         let running = models.flatMap { model in inFlight(in: model).map { (model, $0) } }
         let name = models.first ?? plugin.name
-        let doing = running.isEmpty ? "between actions" : "running effect\(running.count == 1 ? "" : "s") " + running.map { "#\($0.1.id) \($0.1.label ?? "effect")" }.joined(separator: ", ")
+        let doing =
+            running.isEmpty
+            ? "between actions"
+            : "running effect\(running.count == 1 ? "" : "s") "
+                + running.map { "#\($0.1.id) \($0.1.label ?? "effect")" }.joined(separator: ", ")
         output(.error(ShellError(SessionError(lost: loss, model: name, doing: doing).message, origin: .prompt)))
         recover(plugin, worker: worker, after: loss)
     }
@@ -77,11 +89,19 @@ extension ShellCore {
         do {
             let registered = try worker.start()
             guard registered == before else {
-                output(.error(ShellError("\(plugin.name): the plugin file changed since it was loaded, so its sessions cannot be rebuilt as they were; :reload loads the new one", origin: .prompt)))
+                output(
+                    .error(
+                        ShellError(
+                            "\(plugin.name): the plugin file changed since it was loaded, so its sessions cannot be rebuilt as they were; :reload loads the new one",
+                            origin: .prompt)))
                 return
             }
         } catch {
-            output(.error(ShellError("\(plugin.name): cannot restart its worker: \(error.description); its models are unavailable until :reload works", origin: .prompt)))
+            output(
+                .error(
+                    ShellError(
+                        "\(plugin.name): cannot restart its worker: \(error.description); its models are unavailable until :reload works",
+                        origin: .prompt)))
             return
         }
         var rebuilt: [String] = []
@@ -92,11 +112,21 @@ extension ShellCore {
                 try restoreHistory(of: fresh)
                 rebuilt.append("\(model.qualifiedName) at \(histories[model.qualifiedName]?.position ?? 0)")
             } catch {
-                output(.error(ShellError("\(model.qualifiedName): cannot rebuild its state in the new worker: \(error.message)", origin: .prompt)))
+                output(
+                    .error(
+                        ShellError(
+                            "\(model.qualifiedName): cannot rebuild its state in the new worker: \(error.message)",
+                            origin: .prompt)))
             }
         }
         guard announce else { return }
-        output(.info(kind: "recovered", lines: ["restarted \(plugin.name)'s worker; rebuilt from the history: " + (rebuilt.isEmpty ? "no sessions" : rebuilt.joined(separator: ", "))]))
+        output(
+            .info(
+                kind: "recovered",
+                lines: [
+                    "restarted \(plugin.name)'s worker; rebuilt from the history: "
+                        + (rebuilt.isEmpty ? "no sessions" : rebuilt.joined(separator: ", "))
+                ]))
     }
 
     /// Puts a new session where its model's history says it is, without output. A model
@@ -106,7 +136,12 @@ extension ShellCore {
         guard let history = histories[key], history.position > 0 else { return }
         guard session.model.supportsTimeTravel else {
             histories[key] = newHistory(initial: session.state)
-            output(.info(kind: "recovered", lines: ["\(key) cannot replay its history (its plugin has no replay entry point): it starts over from its initial state"]))
+            output(
+                .info(
+                    kind: "recovered",
+                    lines: [
+                        "\(key) cannot replay its history (its plugin has no replay entry point): it starts over from its initial state"
+                    ]))
             return
         }
         try rebuild(session, to: history.position, report: false)
@@ -116,8 +151,9 @@ extension ShellCore {
     private func failEffects(of plugin: LoadedPlugin, because loss: WorkerLoss) {
         for model in plugin.models {
             for effect in inFlight(in: model.qualifiedName) {
-                let record = EffectEventRecord(kind: .failed, effect: effect.id, label: effect.label, action: nil,
-                                               message: "its worker died (\(loss))", elapsedMilliseconds: 0)
+                let record = EffectEventRecord(
+                    kind: .failed, effect: effect.id, label: effect.label, action: nil,
+                    message: "its worker died (\(loss))", elapsedMilliseconds: 0)
                 sessions[model.qualifiedName]?.receive(record)
             }
         }

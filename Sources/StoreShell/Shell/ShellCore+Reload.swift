@@ -1,6 +1,6 @@
-import StoreHost
 import Dispatch
 import Foundation
+import StoreHost
 import StoreValue
 
 /// What identifies a version of a file: its modification time and size (nil: missing).
@@ -10,7 +10,8 @@ struct FileStamp: Equatable {
 
     init?(path: String) {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let modified = attributes[.modificationDate] as? Date, let size = attributes[.size] as? NSNumber else { return nil }
+            let modified = attributes[.modificationDate] as? Date, let size = attributes[.size] as? NSNumber
+        else { return nil }
         self.modified = modified
         self.size = size.uint64Value
     }
@@ -28,7 +29,9 @@ extension ShellCore {
         guard let old = namedPlugin(name, command: "reload", origin: origin) else { return false }
         let pluginName = old.name
         guard host.isolation == .workers, old.worker != nil else {
-            return fail("\(pluginName) runs inside storesh (--in-process), where a library cannot be loaded again; start storesh without --in-process to reload", origin: origin)
+            return fail(
+                "\(pluginName) runs inside storesh (--in-process), where a library cannot be loaded again; start storesh without --in-process to reload",
+                origin: origin)
         }
         let worker = WorkerPlugin(host: host, path: old.path)
         let registered: WorkerPlugin.RegisteredPlugin
@@ -38,34 +41,47 @@ extension ShellCore {
             return fail("cannot reload \(pluginName): \(error.description); the old build goes on", origin: origin)
         }
         guard registered.name == old.name else {
-            return fail("\(old.path) is now the plugin '\(registered.name)', not '\(old.name)'; the old build goes on", origin: origin)
+            return fail(
+                "\(old.path) is now the plugin '\(registered.name)', not '\(old.name)'; the old build goes on",
+                origin: origin)
         }
         let models = worker.descriptors(of: registered)
         var replaced: [(old: Session, fresh: Session, history: History)] = []
         var notes: [String] = []
         for oldModel in old.models {
-            guard let session = sessions[oldModel.qualifiedName], let history = histories[oldModel.qualifiedName] else { continue }
+            guard let session = sessions[oldModel.qualifiedName], let history = histories[oldModel.qualifiedName] else {
+                continue
+            }
             guard let model = models.first(where: { $0.name == oldModel.name }) else {
-                return fail("the new build of \(pluginName) has no model '\(oldModel.name)', which has a session; the old build goes on", origin: origin)
+                return fail(
+                    "the new build of \(pluginName) has no model '\(oldModel.name)', which has a session; the old build goes on",
+                    origin: origin)
             }
             switch rebind(history, of: oldModel, to: model) {
             case .failure(let error): return fail(error.message + "; the old build goes on", origin: origin)
             case .success(let (fresh, rebuilt, left)):
                 replaced.append((session, fresh, rebuilt))
                 if !left.isEmpty {
-                    notes.append("\(model.qualifiedName): left out \(left.count) action\(left.count == 1 ? "" : "s") the new build does not accept: " + left.prefix(5).joined(separator: ", ") + (left.count > 5 ? ", …" : ""))
+                    notes.append(
+                        "\(model.qualifiedName): left out \(left.count) action\(left.count == 1 ? "" : "s") the new build does not accept: "
+                            + left.prefix(5).joined(separator: ", ") + (left.count > 5 ? ", …" : ""))
                 }
             }
         }
         // Everything worked: the new worker takes over.
         let currentKey = current?.model.qualifiedName
-        var lines = ["reloaded \(registered.name) \(registered.version) from \(registered.resolvedPath) (was \(old.version)); replayed " + replaced.map { "\($0.fresh.model.qualifiedName) to \($0.history.position)" }.joined(separator: ", ")]
+        var lines = [
+            "reloaded \(registered.name) \(registered.version) from \(registered.resolvedPath) (was \(old.version)); replayed "
+                + replaced.map { "\($0.fresh.model.qualifiedName) to \($0.history.position)" }.joined(separator: ", ")
+        ]
         lines += notes
         for item in replaced {
             let key = item.fresh.model.qualifiedName
             for effect in inFlight(in: key) {
-                item.old.receive(EffectEventRecord(kind: .cancelled, effect: effect.id, label: effect.label, action: nil,
-                                                   message: "the plugin was reloaded", elapsedMilliseconds: item.old.elapsed))
+                item.old.receive(
+                    EffectEventRecord(
+                        kind: .cancelled, effect: effect.id, label: effect.label, action: nil,
+                        message: "the plugin was reloaded", elapsedMilliseconds: item.old.elapsed))
             }
             let before = item.old.state
             histories[key] = item.history
@@ -75,7 +91,10 @@ extension ShellCore {
                 lines += changes.isEmpty ? ["  (the state is the same)"] : changes.map { "  " + $0.description }
             }
         }
-        host.replace(LoadedPlugin(name: registered.name, version: registered.version, path: old.path, toolchain: registered.toolchain, models: models, worker: worker))
+        host.replace(
+            LoadedPlugin(
+                name: registered.name, version: registered.version, path: old.path, toolchain: registered.toolchain,
+                models: models, worker: worker))
         old.worker?.process?.stop()
         output(.info(kind: "reload", lines: lines))
         return true
@@ -94,8 +113,14 @@ extension ShellCore {
                 guard let self = route?.target else { return }
                 for plugin in self.host.plugins where plugin.worker != nil {
                     let now = FileStamp(path: plugin.path)
-                    guard let known = seen[plugin.path] else { seen[plugin.path] = now; continue }
-                    guard now != known, now != nil else { settling[plugin.path] = nil; continue }
+                    guard let known = seen[plugin.path] else {
+                        seen[plugin.path] = now
+                        continue
+                    }
+                    guard now != known, now != nil else {
+                        settling[plugin.path] = nil
+                        continue
+                    }
                     if settling[plugin.path] == now {
                         settling[plugin.path] = nil
                         seen[plugin.path] = now
@@ -113,7 +138,9 @@ extension ShellCore {
     /// A new session of `model` with `history` (recorded against `oldModel`) bound to its
     /// schema and replayed up to the same position. Actions it no longer accepts are left
     /// out (their text is returned).
-    private func rebind(_ history: History, of oldModel: ModelDescriptor, to model: ModelDescriptor) -> Result<(Session, History, [String]), ShellError> {
+    private func rebind(_ history: History, of oldModel: ModelDescriptor, to model: ModelDescriptor) -> Result<
+        (Session, History, [String]), ShellError
+    > {
         let fresh: Session
         do throws(ShellError) {
             fresh = try detachedSession(of: model)
@@ -122,7 +149,10 @@ extension ShellCore {
         }
         // A history whose oldest actions were dropped starts from its oldest snapshot.
         if history.dropped > 0, (try? fresh.restore(history.initial)) != true {
-            return .failure(ShellError("the first \(history.dropped) actions of \(model.qualifiedName) were dropped (--history-limit), and the new build cannot restore the oldest state kept", origin: .prompt))
+            return .failure(
+                ShellError(
+                    "the first \(history.dropped) actions of \(model.qualifiedName) were dropped (--history-limit), and the new build cannot restore the oldest state kept",
+                    origin: .prompt))
         }
         let rebuilt = History(initial: fresh.state, limit: history.limit, dropped: history.dropped)
         var left: [String] = []
@@ -133,20 +163,32 @@ extension ShellCore {
                 left.append(text)
                 continue
             }
-            rebuilt.record(HistoryEntry(action: Int32(bound.0.index), arguments: bound.1, source: entry.source, text: nil, changed: entry.changed, skipped: entry.skipped))
+            rebuilt.record(
+                HistoryEntry(
+                    action: Int32(bound.0.index), arguments: bound.1, source: entry.source, text: nil,
+                    changed: entry.changed, skipped: entry.skipped))
             if index < history.position { position = rebuilt.position }
         }
         rebuilt.move(to: position)
         guard model.supportsTimeTravel || position == 0 else {
-            return .failure(ShellError("the new build of \(model.qualifiedName) cannot replay actions (no replay entry point), so its history cannot be carried over", origin: .prompt))
+            return .failure(
+                ShellError(
+                    "the new build of \(model.qualifiedName) cannot replay actions (no replay entry point), so its history cannot be carried over",
+                    origin: .prompt))
         }
         do {
             try replayEntries(of: rebuilt, into: fresh, from: 0, to: position)
         } catch {
             let entry = rebuilt.entries[error.index]
-            let text = entry.action >= 0 ? model.actions[Int(entry.action)].text(with: entry.arguments) : entry.text ?? "?"
-            let which = error.count == 1 ? "action \(error.index + 1) (\(text))" : "actions \(error.index + 1) to \(error.index + error.count)"
-            return .failure(ShellError("replaying \(which) in the new build of \(model.qualifiedName) failed: \(error.message)", origin: .prompt))
+            let text =
+                entry.action >= 0 ? model.actions[Int(entry.action)].text(with: entry.arguments) : entry.text ?? "?"
+            let which =
+                error.count == 1
+                ? "action \(error.index + 1) (\(text))" : "actions \(error.index + 1) to \(error.index + error.count)"
+            return .failure(
+                ShellError(
+                    "replaying \(which) in the new build of \(model.qualifiedName) failed: \(error.message)",
+                    origin: .prompt))
         }
         return .success((fresh, rebuilt, left))
     }

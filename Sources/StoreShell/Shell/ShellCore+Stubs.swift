@@ -7,10 +7,15 @@ extension ShellCore {
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
         var scanner = LiteralScanner(bytes: Array(commandArguments.utf8), index: 0)
         scanner.skipSpaces()
-        guard let name = scanner.identifier() else { return fail("usage: :stub SERVICE RESULT[, RESULT…]", origin: origin) }
+        guard let name = scanner.identifier() else {
+            return fail("usage: :stub SERVICE RESULT[, RESULT…]", origin: origin)
+        }
         guard let service = session.model.services.first(where: { $0.name == name }) else {
             let known = session.model.services.map(\.name)
-            return fail("\(session.model.qualifiedName) has no service '\(name)'" + (known.isEmpty ? " (it declares none)" : "; its services: \(known.joined(separator: ", "))"), origin: origin)
+            return fail(
+                "\(session.model.qualifiedName) has no service '\(name)'"
+                    + (known.isEmpty ? " (it declares none)" : "; its services: \(known.joined(separator: ", "))"),
+                origin: origin)
         }
         var answers: [StubScript.Answer] = []
         do {
@@ -20,7 +25,9 @@ extension ShellCore {
                 let mark = scanner.index
                 if scanner.identifier() == "fail" {
                     scanner.skipSpaces()
-                    guard scanner.current == UInt8(ascii: "\"") else { throw TextError("fail needs a message in quotes", at: scanner.index) }
+                    guard scanner.current == UInt8(ascii: "\"") else {
+                        throw TextError("fail needs a message in quotes", at: scanner.index)
+                    }
                     answers.append(.fail(try scanner.string()))
                 } else {
                     scanner.index = mark
@@ -36,7 +43,9 @@ extension ShellCore {
                     throw TextError("separate results with ','", at: scanner.index)
                 }
             }
-            if answers.isEmpty { throw TextError("usage: :stub SERVICE RESULT[, RESULT…] (at least one result)", at: scanner.index) }
+            if answers.isEmpty {
+                throw TextError("usage: :stub SERVICE RESULT[, RESULT…] (at least one result)", at: scanner.index)
+            }
         } catch let error as TextError {
             return failInArguments(error.message, origin: origin, at: error.offset)
         } catch {
@@ -64,21 +73,31 @@ extension ShellCore {
             mine[service.name]?.summary ?? "\(service.name) (\(service.signature)): its own implementation"
         }
         let records: [Value] = session.model.services.map { service in
-            var fields: [Value.Field] = [.init("name", .string(service.name)), .init("signature", .string(service.signature)), .init("stubbed", .bool(mine[service.name] != nil))]
+            var fields: [Value.Field] = [
+                .init("name", .string(service.name)), .init("signature", .string(service.signature)),
+                .init("stubbed", .bool(mine[service.name] != nil)),
+            ]
             if let stub = mine[service.name] {
-                fields.append(.init("answers", .array(stub.answers.map { answer in
-                    switch answer {
-                    case .value(let value): value
-                    case .fail(let message): .record(["fail": .string(message)])
-                    }
-                })))
+                fields.append(
+                    .init(
+                        "answers",
+                        .array(
+                            stub.answers.map { answer in
+                                switch answer {
+                                case .value(let value): value
+                                case .fail(let message): .record(["fail": .string(message)])
+                                }
+                            })))
                 fields.append(.init("calls", .int(Int64(stub.calls))))
             }
             return .record(type: nil, fields: fields)
         }
-        output(.report(kind: "stubs", lines: lines.isEmpty ? ["\(session.model.qualifiedName) declares no services"] : lines, data: .record([
-            "model": .string(session.model.qualifiedName), "services": .array(records),
-        ])))
+        output(
+            .report(
+                kind: "stubs", lines: lines.isEmpty ? ["\(session.model.qualifiedName) declares no services"] : lines,
+                data: .record([
+                    "model": .string(session.model.qualifiedName), "services": .array(records),
+                ])))
         return true
     }
 

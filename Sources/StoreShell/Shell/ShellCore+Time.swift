@@ -1,5 +1,5 @@
-import StoreHost
 import Dispatch
+import StoreHost
 
 /// Time in the shell: `:advance`, `:wait`, and the settling that makes runs on a virtual
 /// clock repeatable.
@@ -48,31 +48,43 @@ extension ShellCore {
             return fail("the clock is real; start storesh with --virtual-clock to move time by hand", origin: origin)
         }
         guard let text = args.first, args.count == 1, let milliseconds = Duration.milliseconds(text) else {
-            return fail("usage: :advance DURATION (seconds, like 5, or 500ms, 2s, 1m; at most 365 days)", origin: origin)
+            return fail(
+                "usage: :advance DURATION (seconds, like 5, or 500ms, 2s, 1m; at most 365 days)", origin: origin)
         }
         let (target, overflow) = virtual.now.addingReportingOverflow(milliseconds * 1_000_000)
-        guard !overflow else { return fail("the virtual clock cannot go that far (it counts nanoseconds in 64 bits)", origin: origin) }
+        guard !overflow else {
+            return fail("the virtual clock cannot go that far (it counts nanoseconds in 64 bits)", origin: origin)
+        }
         await settle()
         while let next = virtual.nextDeadline, next <= target {
-            if takeInterrupt() { return fail("interrupted before the clock reached the end (effects due up to here have run)", origin: origin) }
+            if takeInterrupt() {
+                return fail(
+                    "interrupted before the clock reached the end (effects due up to here have run)", origin: origin)
+            }
             virtual.fireNext()
             await settle()
-            if debugging.breakHit != nil { return true } // a breakpoint stops the clock here
+            if debugging.breakHit != nil { return true }  // a breakpoint stops the clock here
         }
         virtual.advance(by: target - virtual.now)
         return true
     }
 
     private func interruptedWait(_ origin: LineOrigin) -> Bool {
-        fail("interrupted; \(effectsInFlight) effect\(effectsInFlight == 1 ? "" : "s") still in flight (:fx lists them)", origin: origin)
+        fail(
+            "interrupted; \(effectsInFlight) effect\(effectsInFlight == 1 ? "" : "s") still in flight (:fx lists them)",
+            origin: origin)
     }
 
     func wait(_ args: [String], origin: LineOrigin) async -> Bool {
         var timeout: Int64 = 10_000
-        guard args.count <= 1 else { return fail("usage: :wait [TIMEOUT] (seconds, like 5, or 500ms, 2s, 1m; at most 365 days)", origin: origin) }
+        guard args.count <= 1 else {
+            return fail("usage: :wait [TIMEOUT] (seconds, like 5, or 500ms, 2s, 1m; at most 365 days)", origin: origin)
+        }
         if let text = args.first {
             guard let parsed = Duration.milliseconds(text) else {
-                return fail("'\(text)' is not a duration; write seconds (5) or 500ms, 2s, 1m (at most 365 days)", origin: origin)
+                return fail(
+                    "'\(text)' is not a duration; write seconds (5) or 500ms, 2s, 1m (at most 365 days)", origin: origin
+                )
             }
             timeout = parsed
         }
@@ -93,7 +105,9 @@ extension ShellCore {
             }
         }
         guard effectsInFlight == 0 else {
-            return fail("\(effectsInFlight) effect\(effectsInFlight == 1 ? "" : "s") still in flight after \(timeout)ms", origin: origin)
+            return fail(
+                "\(effectsInFlight) effect\(effectsInFlight == 1 ? "" : "s") still in flight after \(timeout)ms",
+                origin: origin)
         }
         return true
     }

@@ -1,6 +1,6 @@
-public import StoreHost
 import Dispatch
 import Foundation
+public import StoreHost
 import StoreValue
 
 /// The shell without a terminal: runs lines (actions and `:commands`) against the current
@@ -89,7 +89,9 @@ public final class ShellCore {
     /// How callbacks reach the core without a weak reference to it (see `WeakRoute`).
     private(set) lazy var route = WeakRoute(self)
 
-    public init(host: PluginHost, showDiff: Bool = true, reportActions: Bool = true, output: @escaping (ShellOutput) -> Void) {
+    public init(
+        host: PluginHost, showDiff: Bool = true, reportActions: Bool = true, output: @escaping (ShellOutput) -> Void
+    ) {
         self.host = host
         self.showDiff = showDiff
         self.reportActions = reportActions
@@ -125,8 +127,12 @@ public final class ShellCore {
         let started = debugging.timer ? DispatchTime.now().uptimeNanoseconds : 0
         switch kind {
         case .blank, .comment: return true
-        case .command: return lineDone(line, kind: kind, succeeded: await command(String(line[textStart...]), origin: origin), origin: origin, started: started)
-        case .action: return lineDone(line, kind: kind, succeeded: send(line, origin: origin), origin: origin, started: started)
+        case .command:
+            return lineDone(
+                line, kind: kind, succeeded: await command(String(line[textStart...]), origin: origin), origin: origin,
+                started: started)
+        case .action:
+            return lineDone(line, kind: kind, succeeded: send(line, origin: origin), origin: origin, started: started)
         }
     }
 
@@ -167,20 +173,23 @@ public final class ShellCore {
             return fail(error.message, origin: origin, text: line, offset: error.offset)
         }
         let source: ActionSource = origin.file == nil ? .typed : .script
-        if journal != nil { // the record's text is rendered only for a journal
-            let record = JournalRecord.action(model: session.model.qualifiedName, source: source, text: bound.0.text(with: bound.1))
+        if journal != nil {  // the record's text is rendered only for a journal
+            let record = JournalRecord.action(
+                model: session.model.qualifiedName, source: source, text: bound.0.text(with: bound.1))
             guard journalAhead(record, origin: origin, text: line) else { return false }
         }
         return holdingEffectOutput {
             do throws(SessionError) {
-                let result = debugging.timer
+                let result =
+                    debugging.timer
                     ? try timedSend(session, bound.0, bound.1, observe: observesActions)
                     : try session.send(bound.0, arguments: bound.1, observe: observesActions)
                 return reportSent(result, of: bound.0, bound.1, line: line, origin: origin, in: session)
             } catch {
                 retractJournal()
                 if let loss = error.workerLoss {
-                    histories[session.model.qualifiedName]?.noteIncident("\(bound.0.text(with: bound.1))  (not applied: \(Self.incidentWord(loss)) \(loss))")
+                    histories[session.model.qualifiedName]?.noteIncident(
+                        "\(bound.0.text(with: bound.1))  (not applied: \(Self.incidentWord(loss)) \(loss))")
                 }
                 return fail(error.message, origin: origin, text: line)
             }
@@ -196,9 +205,14 @@ public final class ShellCore {
 
     /// What follows a sent action: it is recorded in the history, its result shown, and a
     /// state that could not be read after it is an error. False when that error happened.
-    func reportSent(_ result: SendResult, of action: ActionDescriptor, _ arguments: [Value], line: String, origin: LineOrigin, in session: Session, snapshot: Bool = true) -> Bool {
+    func reportSent(
+        _ result: SendResult, of action: ActionDescriptor, _ arguments: [Value], line: String, origin: LineOrigin,
+        in session: Session, snapshot: Bool = true
+    ) -> Bool {
         let source: ActionSource = origin.file == nil ? .typed : .script
-        let note = record(action, arguments, source: source, changed: result.stateChanged, diff: Self.knownDiff(changed: result.stateChanged, result.changes), in: session, snapshot: snapshot)
+        let note = record(
+            action, arguments, source: source, changed: result.stateChanged,
+            diff: Self.knownDiff(changed: result.stateChanged, result.changes), in: session, snapshot: snapshot)
         if reportActions { output(.action(text: Self.trimmed(line), result: result)) }
         if let note { output(note) }
         if let problem = result.stateError { return fail("the action was applied, but \(problem)", origin: origin) }
@@ -284,7 +298,11 @@ public final class ShellCore {
         let key = old.model.qualifiedName
         guard sessions[key] === old else { return }
         for effect in inFlight(in: key) {
-            observe(.effect(EffectEventRecord(kind: .cancelled, effect: effect.id, label: nil, action: nil, message: nil, elapsedMilliseconds: old.elapsed)), in: key)
+            observe(
+                .effect(
+                    EffectEventRecord(
+                        kind: .cancelled, effect: effect.id, label: nil, action: nil, message: nil,
+                        elapsedMilliseconds: old.elapsed)), in: key)
         }
     }
 
@@ -339,12 +357,21 @@ public final class ShellCore {
             if record.kind == .started { table[record.effect] = (record.label, now) }
             let known = table[record.effect]
             if [.finished, .failed, .cancelled].contains(record.kind) { table[record.effect] = nil }
-            if record.kind == .failed { failedEffects[model, default: []].append("#\(record.effect) \(known?.label ?? record.label ?? "effect"): \(record.message ?? "failed")") }
+            if record.kind == .failed {
+                failedEffects[model, default: []].append(
+                    "#\(record.effect) \(known?.label ?? record.label ?? "effect"): \(record.message ?? "failed")")
+            }
             effects[model] = table
             let elapsed = known.map { (now - $0.started) / 1_000_000 } ?? 0
-            report(.effect(EffectReport(model: model, event: record, label: known?.label ?? record.label, elapsedMilliseconds: elapsed)))
+            report(
+                .effect(
+                    EffectReport(
+                        model: model, event: record, label: known?.label ?? record.label, elapsedMilliseconds: elapsed))
+            )
         case .applied(let action, let changes, let changed):
-            if let session = sessions[model] { recordEffectAction(action, changed: changed, changes: changes, in: session) }
+            if let session = sessions[model] {
+                recordEffectAction(action, changed: changed, changes: changes, in: session)
+            }
             report(.applied(action: action, changes: changes, showDiff: showDiff))
             if held == nil { flushDebuggingOutput() }
         }
@@ -383,10 +410,13 @@ public final class ShellCore {
     public func unfinishedEffects() -> String? {
         guard !effectsMayOutlive else { return nil }
         let running = effects.keys.sorted().flatMap { model in
-            inFlight(in: model).map { "\(model) fx #\($0.id) \($0.label ?? "effect") (running for \($0.milliseconds)ms)" }
+            inFlight(in: model).map {
+                "\(model) fx #\($0.id) \($0.label ?? "effect") (running for \($0.milliseconds)ms)"
+            }
         }
         guard !running.isEmpty else { return nil }
-        return "effects still running at the end: " + running.joined(separator: ", ") + "; wait for them with :wait, or accept them with :fx leave-running"
+        return "effects still running at the end: " + running.joined(separator: ", ")
+            + "; wait for them with :wait, or accept them with :fx leave-running"
     }
 
     /// Effects in flight per model.

@@ -1,5 +1,5 @@
-import StoreHost
 import Foundation
+import StoreHost
 
 /// A recorded shell session used as a test (cram and doctest are the models):
 ///
@@ -105,15 +105,18 @@ public struct Transcript: Equatable, Sendable {
 
     /// The file text.
     public var text: String {
-        (byteOrderMark ? "\u{FEFF}" : "") + items.map { item in
-            switch item {
-            case .comment(let text): text
-            case .blank: ""
-            case .input(let statement, let line):
-                statement.enumerated().map { ($0.offset == 0 ? (expectedFailures.contains(line) ? "!> " : "> ") : "... ") + $0.element }.joined(separator: "\n")
-            case .output(let text, _): text
-            }
-        }.joined(separator: "\n") + "\n"
+        (byteOrderMark ? "\u{FEFF}" : "")
+            + items.map { item in
+                switch item {
+                case .comment(let text): text
+                case .blank: ""
+                case .input(let statement, let line):
+                    statement.enumerated().map {
+                        ($0.offset == 0 ? (expectedFailures.contains(line) ? "!> " : "> ") : "... ") + $0.element
+                    }.joined(separator: "\n")
+                case .output(let text, _): text
+                }
+            }.joined(separator: "\n") + "\n"
     }
 
     /// The one expected line of an input whose output is not compared.
@@ -134,7 +137,10 @@ public struct Transcript: Equatable, Sendable {
 
     private static func glob(_ pattern: [Character], _ text: [Character]) -> Bool {
         // Iterative wildcard match with backtracking to the last '*'.
-        var p = 0, t = 0, star = -1, mark = 0
+        var p = 0
+        var t = 0
+        var star = -1
+        var mark = 0
         while t < text.count {
             if p < pattern.count, pattern[p] == "\\", p + 1 < pattern.count, pattern[p + 1] == text[t] {
                 p += 2

@@ -1,6 +1,6 @@
-public import StoreHost
 import Dispatch
 import Foundation
+public import StoreHost
 
 /// Runs transcripts: each in a fresh session exactly as storesh starts with no flags (the
 /// bundled Counter loaded and current), on a virtual clock, without colour, settling
@@ -55,7 +55,8 @@ public enum TranscriptRunner {
             try host.load("Counter")
             try core.use("counter")
         } catch {
-            let problem = "\(file): setup failed, nothing was tested: \(error) (is the plugin search path right? --plugin-path, STORESH_PLUGIN_PATH)"
+            let problem =
+                "\(file): setup failed, nothing was tested: \(error) (is the plugin search path right? --plugin-path, STORESH_PLUGIN_PATH)"
             return Result(file: file, diff: [], updated: text, problems: [problem])
         }
         var problems: [String] = []
@@ -78,14 +79,19 @@ public enum TranscriptRunner {
             if let error = errors.first, !block.expectsError, let setup = setupCommand(input) {
                 // Everything after a failed :load or :use would run against another model
                 // and fail in cascade: one problem, with what to check, and nothing more.
-                problems.append("\(file):\(block.line): '\(input)' failed, so the rest of the transcript was not run (it would have run against another model): \(error); \(setupHint(setup))")
+                problems.append(
+                    "\(file):\(block.line): '\(input)' failed, so the rest of the transcript was not run (it would have run against another model): \(error); \(setupHint(setup))"
+                )
                 return Result(file: file, diff: [], updated: text, problems: problems)
             }
             // An input whose output is not compared may be refused (a fix may refuse what
             // the bug let through); a crash or a hang still fails it.
-            let refusalAllowed = block.expected.map(\.text) == [Transcript.outputNotCompared] && core.workerLosses == lossesBefore
+            let refusalAllowed =
+                block.expected.map(\.text) == [Transcript.outputNotCompared] && core.workerLosses == lossesBefore
             if let error = errors.first, !block.expectsError, !refusalAllowed {
-                problems.append("\(file):\(block.line): '\(input)' failed, and the transcript does not expect it to (write it as '!> \(block.input[0])' if it should): \(error)")
+                problems.append(
+                    "\(file):\(block.line): '\(input)' failed, and the transcript does not expect it to (write it as '!> \(block.input[0])' if it should): \(error)"
+                )
             } else if errors.isEmpty, block.expectsError {
                 problems.append("\(file):\(block.line): '\(input)' is written '!> ' (expected to fail) but succeeded")
             }
@@ -137,10 +143,13 @@ public enum TranscriptRunner {
             }
             items += trailing
         }
-        let updated = Transcript(items: items, expectedFailures: transcript.expectedFailures, byteOrderMark: transcript.byteOrderMark).text
+        let updated = Transcript(
+            items: items, expectedFailures: transcript.expectedFailures, byteOrderMark: transcript.byteOrderMark
+        ).text
         let oldLines = Array(TextLines.split(text).map(String.init).dropLast(TextLines.endsWithNewline(text) ? 1 : 0))
         let newLines = Array(TextLines.split(updated).map(String.init).dropLast(1))
-        let diff = UnifiedDiff.lines(from: oldLines, to: newLines, oldName: file + " (expected)", newName: file + " (actual)")
+        let diff = UnifiedDiff.lines(
+            from: oldLines, to: newLines, oldName: file + " (expected)", newName: file + " (actual)")
         return Result(file: file, diff: diff, updated: updated, problems: problems)
     }
 

@@ -49,7 +49,7 @@ public struct TranscriptWriter: Sendable {
         lineCount += max(1, lines.count)
         if expectsFailure { expectedFailures.insert(first) }
         var shown = output
-        while shown.last == "" { shown.removeLast() } // a block's trailing blanks only separate
+        while shown.last == "" { shown.removeLast() }  // a block's trailing blanks only separate
         for line in shown { append(.output(Self.expected(line), line: lineCount + 1)) }
     }
 
@@ -112,7 +112,9 @@ public struct TranscriptWriter: Sendable {
     static func expected(_ line: String) -> String {
         let readAsInput = ["> ", "!> ", "... ", "#"].contains { line.hasPrefix($0) } || line == ">"
         guard readAsInput || line.hasSuffix(" (re)") || line.hasSuffix(" (glob)") else { return line }
-        guard readAsInput, let first = line.first else { return NSRegularExpression.escapedPattern(for: line) + " (re)" }
+        guard readAsInput, let first = line.first else {
+            return NSRegularExpression.escapedPattern(for: line) + " (re)"
+        }
         // The first character ('>', '!', '.' or '#') in brackets, where escaping would leave
         // '#', '>' and '!' as they are, and the line would still read as an input.
         return "[\(first)]" + NSRegularExpression.escapedPattern(for: String(line.dropFirst())) + " (re)"
@@ -121,6 +123,7 @@ public struct TranscriptWriter: Sendable {
     /// A path as one word of a command line: in double quotes when it has a space or a quote.
     static func quotedIfNeeded(_ word: String) -> String {
         guard word.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "\\" }) else { return word }
-        return "\"" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        return "\"" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            + "\""
     }
 }

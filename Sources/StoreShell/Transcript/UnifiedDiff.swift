@@ -1,4 +1,5 @@
 import StoreHost
+
 /// A unified diff of two texts by lines (longest common subsequence), with `@@` hunk
 /// headers carrying line numbers, as `diff -u` prints them.
 public enum UnifiedDiff {
@@ -6,15 +7,20 @@ public enum UnifiedDiff {
         case same(String), delete(String), insert(String)
     }
 
-    public static func lines(from old: [String], to new: [String], oldName: String, newName: String, context: Int = 3) -> [String] {
+    public static func lines(from old: [String], to new: [String], oldName: String, newName: String, context: Int = 3)
+        -> [String]
+    {
         let ops = operations(old, new)
         // Where each operation sits in the old and new texts.
         var positions: [(old: Int, new: Int)] = []
-        var oldLine = 0, newLine = 0
+        var oldLine = 0
+        var newLine = 0
         for op in ops {
             positions.append((oldLine, newLine))
             switch op {
-            case .same: oldLine += 1; newLine += 1
+            case .same:
+                oldLine += 1
+                newLine += 1
             case .delete: oldLine += 1
             case .insert: newLine += 1
             }
@@ -28,13 +34,21 @@ public enum UnifiedDiff {
             while last + 1 < changed.count, changed[last + 1] - changed[last] <= 2 * context { last += 1 }
             let start = max(0, changed[index] - context)
             let end = min(ops.count - 1, changed[last] + context)
-            var oldCount = 0, newCount = 0
+            var oldCount = 0
+            var newCount = 0
             var body: [String] = []
             for op in ops[start...end] {
                 switch op {
-                case .same(let line): body.append(" " + line); oldCount += 1; newCount += 1
-                case .delete(let line): body.append("-" + line); oldCount += 1
-                case .insert(let line): body.append("+" + line); newCount += 1
+                case .same(let line):
+                    body.append(" " + line)
+                    oldCount += 1
+                    newCount += 1
+                case .delete(let line):
+                    body.append("-" + line)
+                    oldCount += 1
+                case .insert(let line):
+                    body.append("+" + line)
+                    newCount += 1
                 }
             }
             output.append("@@ -\(positions[start].old + 1),\(oldCount) +\(positions[start].new + 1),\(newCount) @@")
@@ -74,13 +88,21 @@ private struct Myers {
     }
 
     mutating func solve(_ aLow: Int, _ aHigh: Int, _ bLow: Int, _ bHigh: Int, into ops: inout [UnifiedDiff.Op]) {
-        var aLow = aLow, bLow = bLow, aHigh = aHigh, bHigh = bHigh
-        var prefix: [UnifiedDiff.Op] = [], suffix: [UnifiedDiff.Op] = []
+        var aLow = aLow
+        var bLow = bLow
+        var aHigh = aHigh
+        var bHigh = bHigh
+        var prefix: [UnifiedDiff.Op] = []
+        var suffix: [UnifiedDiff.Op] = []
         while aLow < aHigh, bLow < bHigh, old[aLow] == new[bLow] {
-            prefix.append(.same(old[aLow])); aLow += 1; bLow += 1
+            prefix.append(.same(old[aLow]))
+            aLow += 1
+            bLow += 1
         }
         while aLow < aHigh, bLow < bHigh, old[aHigh - 1] == new[bHigh - 1] {
-            suffix.append(.same(old[aHigh - 1])); aHigh -= 1; bHigh -= 1
+            suffix.append(.same(old[aHigh - 1]))
+            aHigh -= 1
+            bHigh -= 1
         }
         ops += prefix
         if aLow == aHigh {
@@ -98,8 +120,11 @@ private struct Myers {
 
     /// The middle snake of the shortest edit path between the two ranges, in absolute
     /// coordinates: the path goes through (x1, y1) and (x2, y2), equal lines between.
-    private mutating func middleSnake(_ aLow: Int, _ aHigh: Int, _ bLow: Int, _ bHigh: Int) -> (x1: Int, y1: Int, x2: Int, y2: Int) {
-        let n = aHigh - aLow, m = bHigh - bLow
+    private mutating func middleSnake(_ aLow: Int, _ aHigh: Int, _ bLow: Int, _ bHigh: Int) -> (
+        x1: Int, y1: Int, x2: Int, y2: Int
+    ) {
+        let n = aHigh - aLow
+        let m = bHigh - bLow
         let delta = n - m
         let odd = delta & 1 != 0
         let limit = (n + m + 1) / 2
@@ -107,10 +132,16 @@ private struct Myers {
         backward[offset + 1] = 0
         for d in 0...limit {
             for k in stride(from: -d, through: d, by: 2) {
-                var x = (k == -d || (k != d && forward[offset + k - 1] < forward[offset + k + 1])) ? forward[offset + k + 1] : forward[offset + k - 1] + 1
+                var x =
+                    (k == -d || (k != d && forward[offset + k - 1] < forward[offset + k + 1]))
+                    ? forward[offset + k + 1] : forward[offset + k - 1] + 1
                 var y = x - k
-                let startX = x, startY = y
-                while x < n, y < m, old[aLow + x] == new[bLow + y] { x += 1; y += 1 }
+                let startX = x
+                let startY = y
+                while x < n, y < m, old[aLow + x] == new[bLow + y] {
+                    x += 1
+                    y += 1
+                }
                 forward[offset + k] = x
                 let reverse = delta - k
                 if odd, reverse >= -(d - 1), reverse <= d - 1, x + backward[offset + reverse] >= n {
@@ -118,10 +149,16 @@ private struct Myers {
                 }
             }
             for k in stride(from: -d, through: d, by: 2) {
-                var x = (k == -d || (k != d && backward[offset + k - 1] < backward[offset + k + 1])) ? backward[offset + k + 1] : backward[offset + k - 1] + 1
+                var x =
+                    (k == -d || (k != d && backward[offset + k - 1] < backward[offset + k + 1]))
+                    ? backward[offset + k + 1] : backward[offset + k - 1] + 1
                 var y = x - k
-                let startX = x, startY = y
-                while x < n, y < m, old[aHigh - 1 - x] == new[bHigh - 1 - y] { x += 1; y += 1 }
+                let startX = x
+                let startY = y
+                while x < n, y < m, old[aHigh - 1 - x] == new[bHigh - 1 - y] {
+                    x += 1
+                    y += 1
+                }
                 backward[offset + k] = x
                 let ahead = delta - k
                 if !odd, ahead >= -d, ahead <= d, x + forward[offset + ahead] >= n {
@@ -129,6 +166,6 @@ private struct Myers {
                 }
             }
         }
-        return (aLow, bLow, aLow, bLow) // not reached: a path always exists
+        return (aLow, bLow, aLow, bLow)  // not reached: a path always exists
     }
 }

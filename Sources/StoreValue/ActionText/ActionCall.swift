@@ -37,7 +37,9 @@ public struct ActionCall: Equatable, Sendable {
         var keyOffsets: [Int] = []
         while true {
             guard let part = scanner.identifier() else {
-                throw TextError(scanner.atEnd && name.isEmpty ? "expected an action name" : "expected a name after '.'", at: scanner.index)
+                throw TextError(
+                    scanner.atEnd && name.isEmpty ? "expected an action name" : "expected a name after '.'",
+                    at: scanner.index)
             }
             name += part
             while scanner.current == UInt8(ascii: "[") {
@@ -47,7 +49,9 @@ public struct ActionCall: Equatable, Sendable {
                 keyOffsets.append(scanner.index)
                 keys.append(try scanner.literal())
                 scanner.skipSpaces()
-                guard scanner.current == UInt8(ascii: "]") else { throw TextError("the '[' at \(scanner.column(open)) is not closed", at: scanner.index) }
+                guard scanner.current == UInt8(ascii: "]") else {
+                    throw TextError("the '[' at \(scanner.column(open)) is not closed", at: scanner.index)
+                }
                 scanner.index += 1
                 name += "[]"
             }
@@ -61,7 +65,9 @@ public struct ActionCall: Equatable, Sendable {
             scanner.index += 1
             closing = UInt8(ascii: ")")
         } else if let next = scanner.current, next != 0x20, next != 0x09, next != 0x0A, next != 0x0D {
-            throw TextError("unexpected '\(Character(Unicode.Scalar(next)))' after the action name; put a space before arguments", at: scanner.index)
+            throw TextError(
+                "unexpected '\(Character(Unicode.Scalar(next)))' after the action name; put a space before arguments",
+                at: scanner.index)
         }
         var arguments: [Argument] = []
         var isClosed = closing == nil
@@ -104,9 +110,11 @@ public struct ActionCall: Equatable, Sendable {
         scanner.skipSpaces()
         guard isClosed else { throw TextError("the '(' is not closed", at: scanner.index) }
         if let extra = scanner.current {
-            throw TextError(arguments.isEmpty
-                ? "unexpected '\(Character(Unicode.Scalar(extra)))' after the action"
-                : "unexpected '\(Character(Unicode.Scalar(extra)))'; separate arguments with ','", at: scanner.index)
+            throw TextError(
+                arguments.isEmpty
+                    ? "unexpected '\(Character(Unicode.Scalar(extra)))' after the action"
+                    : "unexpected '\(Character(Unicode.Scalar(extra)))'; separate arguments with ','", at: scanner.index
+            )
         }
         return ActionCall(name: name, keys: keys, keyOffsets: keyOffsets, arguments: arguments, nameRange: nameRange)
     }

@@ -7,7 +7,8 @@
 public enum Literal {
     /// Reads one literal (surrounding spaces allowed) from UTF-8 bytes; anything after it
     /// is an error.
-    public static func parse<Bytes: Collection>(_ bytes: Bytes) throws(TextError) -> Value where Bytes.Element == UInt8 {
+    public static func parse<Bytes: Collection>(_ bytes: Bytes) throws(TextError) -> Value
+    where Bytes.Element == UInt8 {
         var scanner = LiteralScanner(bytes: Array(bytes), index: 0)
         let value = try scanner.literal()
         scanner.skipSpaces()
@@ -54,7 +55,8 @@ package struct LiteralScanner {
     private mutating func enter(_ start: Int) throws(TextError) {
         depth += 1
         if depth > Value.maxDepth {
-            throw TextError("lists and records nest more than \(Value.maxDepth) levels deep here (the limit)", at: start)
+            throw TextError(
+                "lists and records nest more than \(Value.maxDepth) levels deep here (the limit)", at: start)
         }
     }
 
@@ -87,7 +89,9 @@ package struct LiteralScanner {
         default:
             let start = index
             guard let word = identifier() else {
-                throw TextError("unexpected '\(Character(Unicode.Scalar(byte)))'; expected a value (a number, \"text\", true, false, null, [...] or {...})", at: index)
+                throw TextError(
+                    "unexpected '\(Character(Unicode.Scalar(byte)))'; expected a value (a number, \"text\", true, false, null, [...] or {...})",
+                    at: index)
             }
             switch word {
             case "true": return .bool(true)
@@ -100,7 +104,7 @@ package struct LiteralScanner {
 
     package mutating func string() throws(TextError) -> String {
         let start = index
-        index += 1 // opening quote
+        index += 1  // opening quote
         var scalars = String.UnicodeScalarView()
         var pending: [UInt8] = []
         func flush() {
@@ -142,14 +146,19 @@ package struct LiteralScanner {
         guard let high = hexQuad() else { throw TextError("\\u needs four hex digits", at: escapeStart) }
         if let scalar = Unicode.Scalar(high) { return scalar }
         guard (0xD800...0xDBFF).contains(high) else {
-            throw TextError("\\u\(String(high, radix: 16)) is a lone low surrogate; it must follow a high one (\\ud800–\\udbff)", at: escapeStart)
+            throw TextError(
+                "\\u\(String(high, radix: 16)) is a lone low surrogate; it must follow a high one (\\ud800–\\udbff)",
+                at: escapeStart)
         }
         guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-            throw TextError("\\u\(String(high, radix: 16)) is a high surrogate; a low one (\\udc00–\\udfff) must follow", at: escapeStart)
+            throw TextError(
+                "\\u\(String(high, radix: 16)) is a high surrogate; a low one (\\udc00–\\udfff) must follow",
+                at: escapeStart)
         }
         index += 2
         guard let low = hexQuad(), (0xDC00...0xDFFF).contains(low) else {
-            throw TextError("\\u\(String(high, radix: 16)) must be followed by a low surrogate (\\udc00–\\udfff)", at: escapeStart)
+            throw TextError(
+                "\\u\(String(high, radix: 16)) must be followed by a low surrogate (\\udc00–\\udfff)", at: escapeStart)
         }
         return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
     }
@@ -157,7 +166,8 @@ package struct LiteralScanner {
     private mutating func hexQuad() -> UInt32? {
         let hex = bytes[index..<min(index + 4, bytes.count)]
         guard hex.count == 4, hex.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
-              let code = UInt32(String(decoding: hex, as: UTF8.self), radix: 16) else { return nil }
+            let code = UInt32(String(decoding: hex, as: UTF8.self), radix: 16)
+        else { return nil }
         index += 4
         return code
     }
@@ -170,7 +180,8 @@ package struct LiteralScanner {
             if (48...57).contains(byte) {
                 index += 1
             } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
-                || ((byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")) && isReal) {
+                || ((byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")) && isReal)
+            {
                 isReal = true
                 index += 1
             } else {
@@ -231,9 +242,13 @@ package struct LiteralScanner {
             } else {
                 throw TextError("expected a field name in the record opened at \(column(start))", at: index)
             }
-            guard labels.insert(label).inserted else { throw TextError("field '\(label)' appears twice", at: labelStart) }
+            guard labels.insert(label).inserted else {
+                throw TextError("field '\(label)' appears twice", at: labelStart)
+            }
             skipSpaces()
-            guard current == UInt8(ascii: ":") else { throw TextError("expected ':' after field name '\(label)'", at: index) }
+            guard current == UInt8(ascii: ":") else {
+                throw TextError("expected ':' after field name '\(label)'", at: index)
+            }
             index += 1
             fields.append(.init(label, try literal()))
             skipSpaces()
@@ -261,10 +276,13 @@ extension Value {
         case .string(let v): return Self.quoted(v)
         case .array(let items): return "[" + items.map(\.compact).joined(separator: ", ") + "]"
         case .record(_, let fields):
-            return "{" + fields.map { "\(Self.label($0.label ?? "")): \($0.value.compact)" }.joined(separator: ", ") + "}"
+            return "{" + fields.map { "\(Self.label($0.label ?? "")): \($0.value.compact)" }.joined(separator: ", ")
+                + "}"
         case .enumCase(let name, let payload):
             guard !payload.isEmpty else { return "." + name }
-            return "." + name + "(" + payload.map { ($0.label.map { Self.label($0) + ": " } ?? "") + $0.value.compact }.joined(separator: ", ") + ")"
+            return "." + name + "("
+                + payload.map { ($0.label.map { Self.label($0) + ": " } ?? "") + $0.value.compact }.joined(
+                    separator: ", ") + ")"
         }
     }
 

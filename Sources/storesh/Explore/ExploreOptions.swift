@@ -12,15 +12,15 @@ struct ExploreCommandOptions: ParsableCommand {
         commandName: "explore",
         abstract: "Generate action sequences for a model, find a failure, shrink it to a failing transcript.",
         discussion: """
-        Runs random sequences of the model's actions (arguments by kind, biased to edges and to \
-        values in the state; keyed actions take keys from the state; clock steps between them), \
-        each from a fresh store on a virtual clock, and checks after every step: the invariants, \
-        a crash, a hang, a failed effect, and determinism (each run is replayed in a fresh store \
-        and every state compared). The first failing run is shrunk (fewer steps, simpler \
-        arguments) and written as a transcript that fails 'storesh test' until the bug is fixed. \
-        Exit status: 0 nothing found, 1 a failure found, 2 a usage error. The same options and \
-        seed give the same output and file (unless --time-limit cut the search short).
-        """
+            Runs random sequences of the model's actions (arguments by kind, biased to edges and to \
+            values in the state; keyed actions take keys from the state; clock steps between them), \
+            each from a fresh store on a virtual clock, and checks after every step: the invariants, \
+            a crash, a hang, a failed effect, and determinism (each run is replayed in a fresh store \
+            and every state compared). The first failing run is shrunk (fewer steps, simpler \
+            arguments) and written as a transcript that fails 'storesh test' until the bug is fixed. \
+            Exit status: 0 nothing found, 1 a failure found, 2 a usage error. The same options and \
+            seed give the same output and file (unless --time-limit cut the search short).
+            """
     )
 
     @OptionGroup var loading: PluginOptions
@@ -28,13 +28,23 @@ struct ExploreCommandOptions: ParsableCommand {
     @Option(help: ArgumentHelp("The model to explore (default: the first plugin's first model).", valueName: "NAME"))
     var model: String?
 
-    @Option(name: .customLong("invariant"), help: ArgumentHelp("Check PATH OP VALUE after every step (OP: == != < <= > >=), e.g. 'balance >= 0'. Repeatable. A path that names nothing holds.", valueName: "EXPR"))
+    @Option(
+        name: .customLong("invariant"),
+        help: ArgumentHelp(
+            "Check PATH OP VALUE after every step (OP: == != < <= > >=), e.g. 'balance >= 0'. Repeatable. A path that names nothing holds.",
+            valueName: "EXPR"))
     var invariants: [String] = []
 
-    @Option(help: ArgumentHelp("Use only these actions (names separated by ','; default: all the model's).", valueName: "A,B"))
+    @Option(
+        help: ArgumentHelp(
+            "Use only these actions (names separated by ','; default: all the model's).", valueName: "A,B"))
     var actions: String?
 
-    @Option(name: .customLong("stub"), help: ArgumentHelp("Answer a service's calls as ':stub' does: 'SERVICE RESULT[, RESULT…]' (a result may be fail \"message\"). Repeatable; the transcript sets them up too.", valueName: "STUB"))
+    @Option(
+        name: .customLong("stub"),
+        help: ArgumentHelp(
+            "Answer a service's calls as ':stub' does: 'SERVICE RESULT[, RESULT…]' (a result may be fail \"message\"). Repeatable; the transcript sets them up too.",
+            valueName: "STUB"))
     var stubs: [String] = []
 
     @Option(help: ArgumentHelp("Seed for every choice (default: from the time; printed either way).", valueName: "N"))
@@ -46,13 +56,22 @@ struct ExploreCommandOptions: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Steps per run.", valueName: "N"))
     var steps = 50
 
-    @Option(name: .customLong("time-limit"), parsing: .unconditional, help: ArgumentHelp("Start no run after this many seconds (the output then depends on the machine's speed).", valueName: "SECONDS"))
+    @Option(
+        name: .customLong("time-limit"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Start no run after this many seconds (the output then depends on the machine's speed).",
+            valueName: "SECONDS"))
     var timeLimit: Double?
 
-    @Flag(name: .customLong("no-determinism-check"), help: "Do not replay each run to check that the same actions give the same states (twice as fast).")
+    @Flag(
+        name: .customLong("no-determinism-check"),
+        help: "Do not replay each run to check that the same actions give the same states (twice as fast).")
     var noDeterminismCheck = false
 
-    @Option(help: ArgumentHelp("Write the failing transcript here (default: MODEL.transcript in the current directory).", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "Write the failing transcript here (default: MODEL.transcript in the current directory).", valueName: "FILE"
+        ))
     var out: String?
 
     @Option(help: ArgumentHelp("text: a report for people; json: one JSON object.", valueName: "text|json"))
@@ -61,12 +80,18 @@ struct ExploreCommandOptions: ParsableCommand {
     @OptionGroup var isolation: IsolationOptions
 
     func validate() throws {
-        guard runs >= 1, runs <= 10_000_000 else { throw ValidationError("--runs must be from 1 to 10000000, not \(runs)") }
-        guard steps >= 1, steps <= 100_000 else { throw ValidationError("--steps must be from 1 to 100000, not \(steps)") }
+        guard runs >= 1, runs <= 10_000_000 else {
+            throw ValidationError("--runs must be from 1 to 10000000, not \(runs)")
+        }
+        guard steps >= 1, steps <= 100_000 else {
+            throw ValidationError("--steps must be from 1 to 100000, not \(steps)")
+        }
         if let timeLimit, !(timeLimit > 0 && timeLimit <= 86_400) {
             throw ValidationError("--time-limit must be more than 0 and at most 86400 seconds, not \(timeLimit)")
         }
-        guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json, not '\(format)'") }
+        guard ["text", "json"].contains(format) else {
+            throw ValidationError("--format must be text or json, not '\(format)'")
+        }
         _ = try conditions()
     }
 

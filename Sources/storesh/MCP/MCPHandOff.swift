@@ -8,8 +8,11 @@ import StoreHost
 /// storesh about 8 ms. Returns only when it cannot be run: the exit status, 2.
 func handOffToMCPServer() -> Int32 {
     var searched: [String] = []
-    guard let program = CompanionProgram.path(named: "storesh-mcp", overriddenBy: "STORESH_MCP", searched: &searched) else {
-        StandardStreams.error("storesh mcp: storesh-mcp is not beside storesh (looked in \(searched.joined(separator: ", "))); build it with 'swift build --product storesh-mcp', or set STORESH_MCP to its path\n")
+    guard let program = CompanionProgram.path(named: "storesh-mcp", overriddenBy: "STORESH_MCP", searched: &searched)
+    else {
+        StandardStreams.error(
+            "storesh mcp: storesh-mcp is not beside storesh (looked in \(searched.joined(separator: ", "))); build it with 'swift build --product storesh-mcp', or set STORESH_MCP to its path\n"
+        )
         return 2
     }
     let afterSubcommand = CommandLine.arguments.dropFirst().drop { $0 != "mcp" }.dropFirst()

@@ -10,13 +10,16 @@ struct NewOptions: ParsableCommand {
         commandName: "new",
         abstract: "Make a new plugin package: a model, its glue, a transcript test and a README.",
         discussion: """
-        The Swift package depends on this storesh: by path on the checkout storesh was built \
-        from (or --local CHECKOUT), or by --url URL. --c makes a plain-C plugin with a Makefile \
-        instead; 'storesh --include-dir' prints where storeplugin.h is.
-        """
+            The Swift package depends on this storesh: by path on the checkout storesh was built \
+            from (or --local CHECKOUT), or by --url URL. --c makes a plain-C plugin with a Makefile \
+            instead; 'storesh --include-dir' prints where storeplugin.h is.
+            """
     )
 
-    @Argument(help: ArgumentHelp("The plugin's name: a Swift type name such as Cart (the model is 'cart'); a lowercase first letter is made uppercase.", valueName: "NAME"))
+    @Argument(
+        help: ArgumentHelp(
+            "The plugin's name: a Swift type name such as Cart (the model is 'cart'); a lowercase first letter is made uppercase.",
+            valueName: "NAME"))
     var givenName: String
 
     /// The plugin's name as a Swift type: the name given, with its first letter made
@@ -40,12 +43,17 @@ struct NewOptions: ParsableCommand {
 
     func validate() throws {
         guard let first = givenName.unicodeScalars.first, CharacterSet.letters.contains(first),
-              givenName.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) }), givenName.allSatisfy(\.isASCII) else {
-            throw ValidationError("'\(givenName)' is not a plugin name: use ASCII letters and digits, starting with a letter (Cart, TodoList)")
+            givenName.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) }),
+            givenName.allSatisfy(\.isASCII)
+        else {
+            throw ValidationError(
+                "'\(givenName)' is not a plugin name: use ASCII letters and digits, starting with a letter (Cart, TodoList)"
+            )
         }
         if !plainC, let reason = Scaffold.unusableName(name) {
             let renamed = name == givenName ? "" : " ('\(givenName)' names the Swift type \(name))"
-            throw ValidationError("\(reason)\(renamed): the package made for it would not build; choose another name, like \(name)Model")
+            throw ValidationError(
+                "\(reason)\(renamed): the package made for it would not build; choose another name, like \(name)Model")
         }
         if local != nil, url != nil { throw ValidationError("give --local or --url, not both") }
     }
@@ -62,7 +70,8 @@ func makeNewPlugin(_ options: NewOptions) -> Int32 {
         }
         for (relative, text) in files {
             let file = directory.appendingPathComponent(relative)
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: file)
         }
         // Every command printed runs as printed: storesh by its own path when the PATH
@@ -73,9 +82,12 @@ func makeNewPlugin(_ options: NewOptions) -> Int32 {
         let build = options.plainC ? "make -C \(quoted)" : "swift build --package-path \(quoted)"
         let libraries = Invocation.shellQuoted(options.plainC ? folder : folder + "/.build/debug")
         if options.name != options.givenName {
-            print("'\(options.givenName)' is not a type name: the plugin is \(options.name), its model '\(options.name.lowercased())'")
+            print(
+                "'\(options.givenName)' is not a type name: the plugin is \(options.name), its model '\(options.name.lowercased())'"
+            )
         }
-        print("""
+        print(
+            """
             made \(folder): \(files.map(\.path).sorted().joined(separator: ", "))
             build it:  \(build)
             try it:    \(storesh) --plugin-path \(libraries) --plugin \(options.name)
@@ -89,7 +101,9 @@ func makeNewPlugin(_ options: NewOptions) -> Int32 {
             }
         }
         if storesh != "storesh" {
-            let install = Checkout.root.map { Invocation.shellQuoted($0.appendingPathComponent("scripts/install").path) } ?? "scripts/install"
+            let install =
+                Checkout.root.map { Invocation.shellQuoted($0.appendingPathComponent("scripts/install").path) }
+                ?? "scripts/install"
             print("(storesh is not on your PATH, so these commands call it by its path; \(install) puts it there)")
         }
         return 0
@@ -117,7 +131,9 @@ enum Checkout {
         var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         while folder.path != "/" {
             if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path),
-               FileManager.default.fileExists(atPath: folder.appendingPathComponent("Sources/CStorePlugin/include/storeplugin.h").path) {
+                FileManager.default.fileExists(
+                    atPath: folder.appendingPathComponent("Sources/CStorePlugin/include/storeplugin.h").path)
+            {
                 return folder
             }
             folder.deleteLastPathComponent()
@@ -139,10 +155,14 @@ enum Checkout {
     static func includeDirectory() throws -> String {
         if let program = Invocation.runningProgram {
             let installed = URL(fileURLWithPath: program).deletingLastPathComponent().appendingPathComponent("include")
-            if FileManager.default.fileExists(atPath: installed.appendingPathComponent("storeplugin.h").path) { return installed.path }
+            if FileManager.default.fileExists(atPath: installed.appendingPathComponent("storeplugin.h").path) {
+                return installed.path
+            }
         }
         guard let root else {
-            throw ScaffoldError("storeplugin.h is not where storesh was built from (\(#filePath)); point the compiler at Sources/CStorePlugin/include of a storesh checkout")
+            throw ScaffoldError(
+                "storeplugin.h is not where storesh was built from (\(#filePath)); point the compiler at Sources/CStorePlugin/include of a storesh checkout"
+            )
         }
         return root.appendingPathComponent("Sources/CStorePlugin/include").path
     }

@@ -23,7 +23,9 @@ enum Scaffold {
             // SwiftPM names a dependency by the last part of its URL or path.
             let identity = URL(string: url)?.deletingPathExtension().lastPathComponent ?? "storesh"
             return Dependency(
-                lines: fromSource + [".package(url: \(quoted(url)), from: \(quoted(options.from)), traits: [\"MacrosFromSource\"]),"],
+                lines: fromSource + [
+                    ".package(url: \(quoted(url)), from: \(quoted(options.from)), traits: [\"MacrosFromSource\"]),"
+                ],
                 identity: identity, prebuiltMacros: nil)
         }
         guard let checkout = options.local.map({ URL(fileURLWithPath: $0) }) ?? Checkout.root else {
@@ -32,27 +34,33 @@ enum Scaffold {
         guard FileManager.default.fileExists(atPath: checkout.appendingPathComponent("Package.swift").path) else {
             throw ScaffoldError("\(checkout.path) is not a storesh checkout (it has no Package.swift)")
         }
-        let path = checkout.standardizedFileURL.path, identity = checkout.standardizedFileURL.lastPathComponent
+        let path = checkout.standardizedFileURL.path
+        let identity = checkout.standardizedFileURL.lastPathComponent
         guard let tool = Checkout.prebuiltMacroTool(in: checkout) else {
-            return Dependency(lines: fromSource + [
-                "// Once \(path) is built (swift build there), PrebuiltMacros takes its macro tool instead.",
-                ".package(path: \(quoted(path)), traits: [\"MacrosFromSource\"]),",
-            ], identity: identity, prebuiltMacros: nil)
+            return Dependency(
+                lines: fromSource + [
+                    "// Once \(path) is built (swift build there), PrebuiltMacros takes its macro tool instead.",
+                    ".package(path: \(quoted(path)), traits: [\"MacrosFromSource\"]),",
+                ], identity: identity, prebuiltMacros: nil)
         }
-        return Dependency(lines: [
-            "// PrebuiltMacros: the @PluginActions macros come from the tool \(path)'s own build",
-            "// made, so no swift-syntax is built. MacrosFromSource builds them here instead (the",
-            "// first build takes minutes more).",
-            ".package(path: \(quoted(path)), traits: [\"PrebuiltMacros\"]),",
-        ], identity: identity, prebuiltMacros: tool)
+        return Dependency(
+            lines: [
+                "// PrebuiltMacros: the @PluginActions macros come from the tool \(path)'s own build",
+                "// made, so no swift-syntax is built. MacrosFromSource builds them here instead (the",
+                "// first build takes minutes more).",
+                ".package(path: \(quoted(path)), traits: [\"PrebuiltMacros\"]),",
+            ], identity: identity, prebuiltMacros: tool)
     }
 
     /// A Swift plugin package: Package.swift, the model with its glue, a transcript, a README.
     static func swift(_ options: NewOptions, _ storesh: Dependency) -> Files {
-        let name = options.name, model = name.lowercased()
+        let name = options.name
+        let model = name.lowercased()
         let identity = storesh.identity
         return [
-            ("Package.swift", """
+            (
+                "Package.swift",
+                """
                 // swift-tools-version: 6.1
                 import PackageDescription
 
@@ -74,8 +82,11 @@ enum Scaffold {
                     ]
                 )
 
-                """),
-            ("Sources/\(name)/\(name).swift", """
+                """
+            ),
+            (
+                "Sources/\(name)/\(name).swift",
+                """
                 // \(name): a storesh plugin. Change the model and its actions; the schema storesh
                 // shows comes from the Action enum (@PluginActions), so there is nothing else to list.
                 // @PluginState has the state write its own snapshots, without an Encoder.
@@ -126,27 +137,41 @@ enum Scaffold {
                     StorePlugin.register(host: host, error: error, models: [\(model)Model])
                 }
 
-                """),
-            ("\(name).transcript", transcript(name: name, model: model, library: ".build/debug/" + libraryFile(name), effect: true)),
+                """
+            ),
+            (
+                "\(name).transcript",
+                transcript(name: name, model: model, library: ".build/debug/" + libraryFile(name), effect: true)
+            ),
             ("README.md", readme(name: name, build: "swift build", libraries: ".build/debug", language: "Swift")),
         ]
     }
 
     /// A plain-C plugin: the Counter example in C, renamed, with a Makefile.
     static func plainC(_ options: NewOptions) throws -> Files {
-        let name = options.name, model = name.lowercased()
+        let name = options.name
+        let model = name.lowercased()
         let storesh = Invocation.storesh()
         guard let root = options.local.map({ URL(fileURLWithPath: $0) }) ?? Checkout.root,
-              let example = try? String(contentsOf: root.appendingPathComponent("plugins/CCounter/ccounter.c"), encoding: .utf8) else {
-            throw ScaffoldError("the C template (plugins/CCounter/ccounter.c of a storesh checkout) is not found: give --local CHECKOUT")
+            let example = try? String(
+                contentsOf: root.appendingPathComponent("plugins/CCounter/ccounter.c"), encoding: .utf8)
+        else {
+            throw ScaffoldError(
+                "the C template (plugins/CCounter/ccounter.c of a storesh checkout) is not found: give --local CHECKOUT"
+            )
         }
-        let source = example
-            .replacingOccurrences(of: "CCounter: the Counter model written in plain C", with: "\(name): a model written in plain C")
+        let source =
+            example
+            .replacingOccurrences(
+                of: "CCounter: the Counter model written in plain C", with: "\(name): a model written in plain C"
+            )
             .replacingOccurrences(of: "CCounter", with: name)
             .replacingOccurrences(of: "ccounter", with: model)
         return [
             ("\(model).c", source),
-            ("Makefile", """
+            (
+                "Makefile",
+                """
                 # Builds lib\(name).so against storeplugin.h, wherever storesh says it is.
                 # STORESH is the storesh that made this package (storesh when it was on the PATH).
                 STORESH ?= \(storesh)
@@ -166,7 +191,8 @@ enum Scaffold {
 
                 .PHONY: clean
 
-                """),
+                """
+            ),
             ("\(name).transcript", transcript(name: name, model: model, library: "lib\(name).so", effect: false)),
             ("README.md", readme(name: name, build: "make", libraries: ".", language: "C")),
         ]
@@ -175,9 +201,9 @@ enum Scaffold {
     /// The file name SwiftPM gives the plugin's library on this system.
     static func libraryFile(_ name: String) -> String {
         #if canImport(Darwin)
-        "lib\(name).dylib"
+            "lib\(name).dylib"
         #else
-        "lib\(name).so"
+            "lib\(name).so"
         #endif
     }
 

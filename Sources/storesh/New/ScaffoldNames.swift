@@ -12,12 +12,15 @@ extension Scaffold {
     static func unusableName(_ name: String) -> String? {
         if swiftKeywords.contains(name) { return "'\(name)' is a Swift keyword" }
         if namesInScaffold.contains(name) { return "'\(name)' is a name the new plugin's code already uses" }
-        if typesTheCodeRelies.contains(name) { return "'\(name)' is a type the new plugin's code and its macros rely on" }
+        if typesTheCodeRelies.contains(name) {
+            return "'\(name)' is a type the new plugin's code and its macros rely on"
+        }
         if name.hasPrefix(PluginHost.examplePrefix) {
             return "'\(name)' starts with '\(PluginHost.examplePrefix)', which names storesh's example plugins"
         }
         if targetsInGraph.contains(name) {
-            return "'\(name)' is a target of storesh's package or of one it depends on (SwiftPM wants target names unique across the package graph)"
+            return
+                "'\(name)' is a target of storesh's package or of one it depends on (SwiftPM wants target names unique across the package graph)"
         }
         return nil
     }
@@ -48,7 +51,8 @@ extension Scaffold {
     /// Standard library types the model and the code `@PluginActions` writes for it rely
     /// on: a model named `Error` or `String` would hide them.
     private static let typesTheCodeRelies: Set<String> = [
-        "ActionSchema", "Array", "Bool", "CChar", "Character", "Decodable", "Dictionary", "Double", "Duration", "Encodable",
+        "ActionSchema", "Array", "Bool", "CChar", "Character", "Decodable", "Dictionary", "Double", "Duration",
+        "Encodable",
         "Equatable", "Error", "Float", "Hashable", "Int64", "Never", "Optional", "PluginActionSchemas", "Result", "Set",
         "String", "Task", "UnsafePointer", "Void",
     ]
@@ -63,39 +67,54 @@ extension Scaffold {
         "ObservableStore", "ObservableStoreTests", "StoreHost", "StoreHostTests", "StorePlugin", "StorePluginMacros",
         "StorePluginTests", "StoreRuntime", "StoreShell", "StoreTesting", "StoreTestingShared", "StoreTestingTests",
         "HostTestSupport", "StoreShellTests", "StoreValue", "StoreWorker", "StoreshTests", "TestSupport", "storesh",
-        "StoreMCP", "StoreMCPTests", "StoreService", "StoreInspector", "StoreInspectorTests", "StoreshCommandLine", "storesh-mcp", "storesh-inspector", "InspectorRelay",
+        "StoreMCP", "StoreMCPTests", "StoreService", "StoreInspector", "StoreInspectorTests", "StoreshCommandLine",
+        "storesh-mcp", "storesh-inspector", "InspectorRelay",
         // FlyingFox (the inspector's server)
         "FlyingFox", "FlyingSocks", "CSystemLinux", "FlyingFoxTests", "FlyingSocksTests",
         // swift-sdk (MCP), eventsource, swift-system, swift-nio, swift-atomics, swift-collections
         "MCP", "MCPTests", "MCPConformanceServer", "MCPConformanceClient", "EventSource", "EventSourceTests",
         "CSystem", "SystemPackage", "SystemTests", "MemberImportVisibility",
-        "CNIOAtomics", "CNIODarwin", "CNIOFreeBSD", "CNIOLLHTTP", "CNIOLinux", "CNIOOpenBSD", "CNIOPosix", "CNIOSHA1", "CNIOWASI",
-        "CNIOWindows", "NIO", "NIOAsyncAwaitDemo", "NIOBase64Tests", "NIOChatClient", "NIOChatServer", "NIOConcurrencyHelpers",
-        "NIOConcurrencyHelpersTests", "NIOCore", "NIOCoreTests", "NIODataStructuresTests", "NIOEchoClient", "NIOEchoServer", "NIOEmbedded",
-        "NIOEmbeddedTests", "NIOFS", "NIOFSFoundationCompat", "NIOFSFoundationCompatTests", "NIOFSIntegrationTests", "NIOFSTests",
-        "NIOFileSystem", "NIOFoundationCompat", "NIOFoundationCompatTests", "NIOFoundationEssentialsCompat", "NIOHTTP1", "NIOHTTP1Client",
-        "NIOHTTP1Server", "NIOHTTP1Tests", "NIOMulticastChat", "NIOPerformanceTester", "NIOPosix", "NIOPosixTests", "NIOSingletonsTests",
-        "NIOTCPEchoClient", "NIOTCPEchoServer", "NIOTLS", "NIOTLSTests", "NIOTestUtils", "NIOTestUtilsTests", "NIOTests",
-        "NIOUDPEchoClient", "NIOUDPEchoServer", "NIOWebSocket", "NIOWebSocketClient", "NIOWebSocketServer", "NIOWebSocketTests",
+        "CNIOAtomics", "CNIODarwin", "CNIOFreeBSD", "CNIOLLHTTP", "CNIOLinux", "CNIOOpenBSD", "CNIOPosix", "CNIOSHA1",
+        "CNIOWASI",
+        "CNIOWindows", "NIO", "NIOAsyncAwaitDemo", "NIOBase64Tests", "NIOChatClient", "NIOChatServer",
+        "NIOConcurrencyHelpers",
+        "NIOConcurrencyHelpersTests", "NIOCore", "NIOCoreTests", "NIODataStructuresTests", "NIOEchoClient",
+        "NIOEchoServer", "NIOEmbedded",
+        "NIOEmbeddedTests", "NIOFS", "NIOFSFoundationCompat", "NIOFSFoundationCompatTests", "NIOFSIntegrationTests",
+        "NIOFSTests",
+        "NIOFileSystem", "NIOFoundationCompat", "NIOFoundationCompatTests", "NIOFoundationEssentialsCompat", "NIOHTTP1",
+        "NIOHTTP1Client",
+        "NIOHTTP1Server", "NIOHTTP1Tests", "NIOMulticastChat", "NIOPerformanceTester", "NIOPosix", "NIOPosixTests",
+        "NIOSingletonsTests",
+        "NIOTCPEchoClient", "NIOTCPEchoServer", "NIOTLS", "NIOTLSTests", "NIOTestUtils", "NIOTestUtilsTests",
+        "NIOTests",
+        "NIOUDPEchoClient", "NIOUDPEchoServer", "NIOWebSocket", "NIOWebSocketClient", "NIOWebSocketServer",
+        "NIOWebSocketTests",
         "_NIOBase64", "_NIOConcurrency", "_NIODataStructures", "_NIOFileSystem", "_NIOFileSystemFoundationCompat",
         "Atomics", "AtomicsTests", "_AtomicsShims",
-        "BasicContainers", "BasicContainersTests", "BitCollections", "BitCollectionsTests", "Collections", "CollectionsModuleTests",
-        "CollectionsTestSupportTests", "ContainersPreview", "ContainersTests", "DequeModule", "DequeTests", "HashTreeCollections",
+        "BasicContainers", "BasicContainersTests", "BitCollections", "BitCollectionsTests", "Collections",
+        "CollectionsModuleTests",
+        "CollectionsTestSupportTests", "ContainersPreview", "ContainersTests", "DequeModule", "DequeTests",
+        "HashTreeCollections",
         "HashTreeCollectionsTests", "HeapModule", "HeapTests", "InternalCollectionsUtilities", "OrderedCollections",
-        "OrderedCollectionsTests", "RopeModuleTests", "SortedCollections", "SortedCollectionsTests", "TrailingElementsModule",
+        "OrderedCollectionsTests", "RopeModuleTests", "SortedCollections", "SortedCollectionsTests",
+        "TrailingElementsModule",
         "TrailingElementsTests", "UnstableContainersPreview", "UnstableHashedContainers", "UnstableSortedCollections",
         "_CollectionsTestSupport", "_RopeModule",
         // OpenCombine, swift-argument-parser, swift-custom-dump, swift-docc-plugin, swift-docc-symbolkit, swift-log
         "COpenCombineHelpers", "OpenCombine", "OpenCombineDispatch", "OpenCombineFoundation", "OpenCombineShim",
-        "ArgumentParser", "ArgumentParserTestHelpers", "ArgumentParserToolInfo", "GenerateDoccReference", "GenerateManual",
+        "ArgumentParser", "ArgumentParserTestHelpers", "ArgumentParserToolInfo", "GenerateDoccReference",
+        "GenerateManual",
         "color", "math", "roll", "CustomDump", "Snippets", "SwiftDocCPlugin", "SwiftDocCPluginUtilities", "SymbolKit",
         "InMemoryLogging", "Logging",
         // swift-syntax, xctest-dynamic-overlay
-        "SwiftBasicFormat", "SwiftCompilerPlugin", "SwiftCompilerPluginMessageHandling", "SwiftDiagnostics", "SwiftIDEUtils",
+        "SwiftBasicFormat", "SwiftCompilerPlugin", "SwiftCompilerPluginMessageHandling", "SwiftDiagnostics",
+        "SwiftIDEUtils",
         "SwiftIfConfig", "SwiftLexicalLookup", "SwiftLibraryPluginProvider", "SwiftOperators", "SwiftParser",
         "SwiftParserDiagnostics", "SwiftRefactor", "SwiftSyntax", "SwiftSyntax509", "SwiftSyntax510", "SwiftSyntax600",
         "SwiftSyntax601", "SwiftSyntax602", "SwiftSyntax603", "SwiftSyntaxBuilder", "SwiftSyntaxMacroExpansion",
-        "SwiftSyntaxMacros", "SwiftSyntaxMacrosGenericTestSupport", "SwiftSyntaxMacrosTestSupport", "SwiftWarningControl",
+        "SwiftSyntaxMacros", "SwiftSyntaxMacrosGenericTestSupport", "SwiftSyntaxMacrosTestSupport",
+        "SwiftWarningControl",
         "IssueReporting", "IssueReportingTestSupport", "XCTestDynamicOverlay",
         // the system's
         "Combine", "Dispatch", "Foundation", "Glibc", "Observation", "Swift", "Testing", "XCTest",

@@ -33,7 +33,9 @@ struct ChildProcess {
             close(errorPipe.write)
         }
         do {
-            let child = try Spawn.start(executable, arguments: arguments, descriptors: [.nullInput, .copy(of: outputPipe.write), .copy(of: errorPipe.write)])
+            let child = try Spawn.start(
+                executable, arguments: arguments,
+                descriptors: [.nullInput, .copy(of: outputPipe.write), .copy(of: errorPipe.write)])
             return ChildProcess(pid: child, output: outputPipe.read, errors: errorPipe.read)
         } catch {
             close(outputPipe.read)

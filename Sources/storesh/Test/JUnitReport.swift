@@ -9,10 +9,12 @@ enum JUnitReport {
         let total = outcomes.reduce(0) { $0 + $1.seconds }
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites tests=\"\(outcomes.count)\" failures=\"\(failures)\" time=\"\(format(total))\">\n"
-        xml += "  <testsuite name=\"storesh transcripts\" tests=\"\(outcomes.count)\" failures=\"\(failures)\" time=\"\(format(total))\">\n"
+        xml +=
+            "  <testsuite name=\"storesh transcripts\" tests=\"\(outcomes.count)\" failures=\"\(failures)\" time=\"\(format(total))\">\n"
         for outcome in outcomes {
             let result = outcome.result
-            xml += "    <testcase classname=\"storesh\" name=\"\(escape(result.file))\" time=\"\(format(outcome.seconds))\""
+            xml +=
+                "    <testcase classname=\"storesh\" name=\"\(escape(result.file))\" time=\"\(format(outcome.seconds))\""
             if result.passed {
                 xml += "/>\n"
                 continue

@@ -5,7 +5,9 @@ import StoreShell
 /// transcript, its output recorded by running it (where models run as the options say)
 /// and checked by running it again. Returns the exit status: 0 written, 1 not.
 @MainActor
-func writeJournalTranscript(_ journal: String, to file: String, options: TestOptions, reporter: TestReporter) async -> Int32 {
+func writeJournalTranscript(_ journal: String, to file: String, options: TestOptions, reporter: TestReporter) async
+    -> Int32
+{
     let host = PluginHost(clock: VirtualClock(), searchPath: PluginHost.defaultSearchPath(extra: options.pluginPath))
     options.isolation.apply(to: host)
     switch await ShellCore.transcript(fromJournal: journal, file: file, like: host) {
@@ -28,7 +30,10 @@ extension TestReporter {
     /// A transcript written from a journal.
     func written(_ file: String, from journal: String) {
         if json {
-            print(JSON.object([("kind", JSON.string("written")), ("file", JSON.string(file)), ("journal", JSON.string(journal))]))
+            print(
+                JSON.object([
+                    ("kind", JSON.string("written")), ("file", JSON.string(file)), ("journal", JSON.string(journal)),
+                ]))
         } else {
             print("wrote \(file) from \(journal); storesh test \(file) runs it")
         }

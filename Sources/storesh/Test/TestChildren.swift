@@ -14,7 +14,10 @@ struct TestChildren {
 
     /// The arguments a child gets: the settings that change how a transcript runs.
     private var childArguments: [String] {
-        var arguments = ["test", "--child-result", "--timeout", String(options.timeout), "--action-timeout", String(options.isolation.actionTimeout)]
+        var arguments = [
+            "test", "--child-result", "--timeout", String(options.timeout), "--action-timeout",
+            String(options.isolation.actionTimeout),
+        ]
         for directory in options.pluginPath { arguments += ["--plugin-path", directory] }
         if options.isolation.inProcess { arguments.append("--in-process") }
         if options.isolation.checkChanges { arguments.append("--check-changes") }
@@ -38,7 +41,14 @@ struct TestChildren {
                 let index = next
                 next += 1
                 let interruption = interruption
-                group.addTask { (index, await Self.runChild(executable, arguments + [files[index]], file: files[index], limit: limit, interruption: interruption)) }
+                group.addTask {
+                    (
+                        index,
+                        await Self.runChild(
+                            executable, arguments + [files[index]], file: files[index], limit: limit,
+                            interruption: interruption)
+                    )
+                }
             }
             for _ in 0..<min(options.jobs, files.count) { startNext() }
             for await (index, outcome) in group {
@@ -53,18 +63,26 @@ struct TestChildren {
     }
 
     /// One child: its JSON result line, or a failure that says how it ended.
-    private nonisolated static func runChild(_ executable: String, _ arguments: [String], file: String, limit: Double?, interruption: TestInterruption) async -> TestOutcome {
+    private nonisolated static func runChild(
+        _ executable: String, _ arguments: [String], file: String, limit: Double?, interruption: TestInterruption
+    ) async -> TestOutcome {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 let began = DispatchTime.now().uptimeNanoseconds
                 let result = childResult(executable, arguments, file: file, limit: limit, interruption: interruption)
-                continuation.resume(returning: TestOutcome(result: result, seconds: Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9))
+                continuation.resume(
+                    returning: TestOutcome(
+                        result: result, seconds: Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9))
             }
         }
     }
 
-    private nonisolated static func childResult(_ executable: String, _ arguments: [String], file: String, limit: Double?, interruption: TestInterruption) -> TranscriptRunner.Result {
-        let failure = { (problem: String) in TranscriptRunner.Result(file: file, diff: [], updated: "", problems: ["\(file): \(problem)"]) }
+    private nonisolated static func childResult(
+        _ executable: String, _ arguments: [String], file: String, limit: Double?, interruption: TestInterruption
+    ) -> TranscriptRunner.Result {
+        let failure = { (problem: String) in
+            TranscriptRunner.Result(file: file, diff: [], updated: "", problems: ["\(file): \(problem)"])
+        }
         let child: ChildProcess
         do {
             child = try ChildProcess.start(executable, arguments)
@@ -82,13 +100,16 @@ struct TestChildren {
         }
         // Read on threads of their own until the pipes close; once the child has exited,
         // they get two seconds more (a process it left running may hold them open).
-        let stdoutText = ReadBytes(), stderrText = ReadBytes()
+        let stdoutText = ReadBytes()
+        let stderrText = ReadBytes()
         ChildProcess.drain(child.output, into: stdoutText)
         ChildProcess.drain(child.errors, into: stderrText)
         let ending = child.wait()
         killer?.cancel()
         let grace = DispatchTime.now().uptimeNanoseconds + 2_000_000_000
-        while !(stdoutText.isFinished && stderrText.isFinished), DispatchTime.now().uptimeNanoseconds < grace { usleep(1000) }
+        while !(stdoutText.isFinished && stderrText.isFinished), DispatchTime.now().uptimeNanoseconds < grace {
+            usleep(1000)
+        }
         let data = stdoutText.value
         let status: Int32
         if let signal = interruption.signal {
@@ -103,8 +124,11 @@ struct TestChildren {
             status = code
         }
         guard let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last,
-              let decoded = ChildResult(json: String(line)) else {
-            return failure("its storesh ended with status \(status) without a result: \(String(decoding: stderrText.value, as: UTF8.self).suffix(500))")
+            let decoded = ChildResult(json: String(line))
+        else {
+            return failure(
+                "its storesh ended with status \(status) without a result: \(String(decoding: stderrText.value, as: UTF8.self).suffix(500))"
+            )
         }
         return decoded.result
     }

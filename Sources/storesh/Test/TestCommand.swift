@@ -10,24 +10,30 @@ struct TestOptions: ParsableCommand {
         commandName: "test",
         abstract: "Run transcripts (recorded sessions) as tests.",
         discussion: """
-        Each *.transcript file (directories are searched) runs in a fresh session, as storesh \
-        starts with no flags, on a virtual clock and without colour. One line per file, a unified \
-        diff for each failure, and a last line 'N passed, M failed'; exit status 1 when anything \
-        failed. An input that reports an error fails its transcript unless written '!> ' (expected \
-        to fail), and so do effects still running at the end (unless ':fx leave-running'). \
-        --update writes the actual output into the files whose only difference is output; it \
-        never records an unexpected error. --from-journal JOURNAL --out FILE turns a journal \
-        (--journal) into a transcript of that session, its output recorded and checked by running it.
-        """
+            Each *.transcript file (directories are searched) runs in a fresh session, as storesh \
+            starts with no flags, on a virtual clock and without colour. One line per file, a unified \
+            diff for each failure, and a last line 'N passed, M failed'; exit status 1 when anything \
+            failed. An input that reports an error fails its transcript unless written '!> ' (expected \
+            to fail), and so do effects still running at the end (unless ':fx leave-running'). \
+            --update writes the actual output into the files whose only difference is output; it \
+            never records an unexpected error. --from-journal JOURNAL --out FILE turns a journal \
+            (--journal) into a transcript of that session, its output recorded and checked by running it.
+            """
     )
 
     @Argument(help: ArgumentHelp("Transcript files, or directories holding *.transcript files.", valueName: "PATH"))
     var paths: [String] = []
 
-    @Option(name: .customLong("from-journal"), help: ArgumentHelp("Write the session of this journal as a transcript (to --out) instead of running transcripts.", valueName: "JOURNAL"))
+    @Option(
+        name: .customLong("from-journal"),
+        help: ArgumentHelp(
+            "Write the session of this journal as a transcript (to --out) instead of running transcripts.",
+            valueName: "JOURNAL"))
     var fromJournal: String?
 
-    @Option(help: ArgumentHelp("With --from-journal: the transcript to write (replaced only with --force).", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "With --from-journal: the transcript to write (replaced only with --force).", valueName: "FILE"))
     var out: String?
 
     @Flag(help: "With --from-journal: replace an existing --out file.")
@@ -36,7 +42,11 @@ struct TestOptions: ParsableCommand {
     @Flag(help: "Write the actual output back into each file.")
     var update = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Run up to N transcripts at a time, each in a storesh process of its own (a crash fails that file, not the run). 1: one after another, in this process.", valueName: "N"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Run up to N transcripts at a time, each in a storesh process of its own (a crash fails that file, not the run). 1: one after another, in this process.",
+            valueName: "N"))
     var jobs: Int = 1
 
     /// Set by a parent `storesh test --jobs N` for its children: run the one file given and
@@ -44,37 +54,62 @@ struct TestOptions: ParsableCommand {
     @Flag(name: .customLong("child-result"), help: .hidden)
     var childResult = false
 
-    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also search this directory for plugins. Repeatable.", valueName: "DIR"))
+    @Option(
+        name: .customLong("plugin-path"),
+        help: ArgumentHelp("Also search this directory for plugins. Repeatable.", valueName: "DIR"))
     var pluginPath: [String] = []
 
-    @Option(help: ArgumentHelp("Run only the transcripts whose path matches this regular expression.", valueName: "REGEX"))
+    @Option(
+        help: ArgumentHelp("Run only the transcripts whose path matches this regular expression.", valueName: "REGEX"))
     var filter: String?
 
-    @Option(help: ArgumentHelp("Run only shard I of N (1-based): every Nth transcript of the sorted list, for splitting a suite across machines.", valueName: "I/N"))
+    @Option(
+        help: ArgumentHelp(
+            "Run only shard I of N (1-based): every Nth transcript of the sorted list, for splitting a suite across machines.",
+            valueName: "I/N"))
     var shard: String?
 
-    @Option(help: ArgumentHelp("Also write the results as JUnit XML (what GitLab, Jenkins and GitHub read).", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write the results as JUnit XML (what GitLab, Jenkins and GitHub read).", valueName: "FILE"))
     var junit: String?
 
-    @Option(help: ArgumentHelp("text: a line per transcript and a summary line; json: one JSON object per line (transcript, error and summary records).", valueName: "text|json"))
+    @Option(
+        help: ArgumentHelp(
+            "text: a line per transcript and a summary line; json: one JSON object per line (transcript, error and summary records).",
+            valueName: "text|json"))
     var format = "text"
 
     // Unconditional: "--timeout -1" is a value out of range, not a missing value and an option.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Fail a transcript still running after this many seconds (checked between inputs; 0: no limit; at most 86400).", valueName: "SECONDS"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Fail a transcript still running after this many seconds (checked between inputs; 0: no limit; at most 86400).",
+            valueName: "SECONDS"))
     var timeout: Double = 120
 
     @OptionGroup var isolation: IsolationOptions
 
     func validate() throws {
         if fromJournal != nil {
-            guard out != nil else { throw ValidationError("--from-journal needs --out FILE: where to write the transcript") }
-            guard paths.isEmpty else { throw ValidationError("--from-journal writes a transcript and runs none; leave out \(paths.joined(separator: " "))") }
+            guard out != nil else {
+                throw ValidationError("--from-journal needs --out FILE: where to write the transcript")
+            }
+            guard paths.isEmpty else {
+                throw ValidationError(
+                    "--from-journal writes a transcript and runs none; leave out \(paths.joined(separator: " "))")
+            }
         } else {
-            guard !paths.isEmpty else { throw ValidationError("give transcripts to run (files or directories), or --from-journal JOURNAL --out FILE") }
+            guard !paths.isEmpty else {
+                throw ValidationError(
+                    "give transcripts to run (files or directories), or --from-journal JOURNAL --out FILE")
+            }
             guard out == nil, !force else { throw ValidationError("--out and --force go with --from-journal") }
         }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json, not '\(format)'") }
+        guard ["text", "json"].contains(format) else {
+            throw ValidationError("--format must be text or json, not '\(format)'")
+        }
         if let junit { try validateReportPath(junit) }
         guard timeout >= 0, timeout <= 86_400 else {
             throw ValidationError("--timeout must be from 0 (no limit) to 86400 seconds, not \(timeout)")
@@ -91,7 +126,9 @@ struct TestOptions: ParsableCommand {
     /// "2/4" → (2, 4).
     func shardNumbers(_ text: String) -> (index: Int, count: Int)? {
         let parts = text.split(separator: "/")
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else { return nil }
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
+            (1...count).contains(index)
+        else { return nil }
         return (index, count)
     }
 
@@ -117,7 +154,9 @@ struct TestOptions: ParsableCommand {
             }
             if isDirectory.boolValue {
                 let entries = FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? []
-                found += entries.filter { $0.hasSuffix(".transcript") }.sorted().map { (path as NSString).appendingPathComponent($0) }
+                found += entries.filter { $0.hasSuffix(".transcript") }.sorted().map {
+                    (path as NSString).appendingPathComponent($0)
+                }
             } else {
                 found.append(path)
             }

@@ -25,7 +25,7 @@ final class TestInterruption: Sendable {
         let queue = DispatchQueue(label: "storesh.test.signals")
         var made: [any DispatchSourceSignal] = []
         for signal in Self.signals {
-            Glibc.signal(signal, SIG_IGN) // delivered to the source instead
+            Glibc.signal(signal, SIG_IGN)  // delivered to the source instead
             made.append(DispatchSource.makeSignalSource(signal: signal, queue: queue))
         }
         sources = made
@@ -63,7 +63,9 @@ final class TestInterruption: Sendable {
     }
 
     private func stop(by signal: Int32) {
-        guard caught.compareExchange(expected: 0, desired: signal, ordering: .acquiringAndReleasing).exchanged else { return }
+        guard caught.compareExchange(expected: 0, desired: signal, ordering: .acquiringAndReleasing).exchanged else {
+            return
+        }
         let running = lock.withLock { children }
         for child in running { kill(child, SIGTERM) }
     }

@@ -29,7 +29,8 @@ func runTests(_ options: TestOptions) async -> Int32 {
     let searchPath = PluginHost.defaultSearchPath(extra: options.pluginPath)
     let timeout = options.timeout > 0 ? options.timeout : nil
     if options.childResult {
-        let result = await runTranscript(chosen[0], searchPath: searchPath, timeout: timeout, isolation: options.isolation)
+        let result = await runTranscript(
+            chosen[0], searchPath: searchPath, timeout: timeout, isolation: options.isolation)
         print(ChildResult(result).json)
         return 0
     }
@@ -43,14 +44,18 @@ func runTests(_ options: TestOptions) async -> Int32 {
             outcomes.append(outcome)
         }
         if let signal = interruption.signal {
-            reporter.error("interrupted by \(TestInterruption.name(signal)): \(tally.passed) passed, \(tally.failed) failed, \(chosen.count - outcomes.count) not run; the transcripts running were stopped")
+            reporter.error(
+                "interrupted by \(TestInterruption.name(signal)): \(tally.passed) passed, \(tally.failed) failed, \(chosen.count - outcomes.count) not run; the transcripts running were stopped"
+            )
             return 128 + signal
         }
     } else {
         for file in chosen {
             let began = DispatchTime.now().uptimeNanoseconds
-            let result = await runTranscript(file, searchPath: searchPath, timeout: timeout, isolation: options.isolation)
-            let outcome = TestOutcome(result: result, seconds: Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9)
+            let result = await runTranscript(
+                file, searchPath: searchPath, timeout: timeout, isolation: options.isolation)
+            let outcome = TestOutcome(
+                result: result, seconds: Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9)
             report(outcome, update: options.update, with: reporter, into: &tally)
             outcomes.append(outcome)
         }
@@ -97,18 +102,25 @@ private func report(_ outcome: TestOutcome, update: Bool, with reporter: TestRep
         } catch {
             tally.failed += 1
             let problem = "cannot write it: \(error)"
-            reporter.transcript(result.file, .failed, seconds: seconds, problems: reporter.json ? [problem] : [], note: ": " + problem)
+            reporter.transcript(
+                result.file, .failed, seconds: seconds, problems: reporter.json ? [problem] : [], note: ": " + problem)
         }
     } else {
         tally.failed += 1
-        reporter.transcript(result.file, .failed, seconds: seconds, problems: result.problems, diff: result.diff, note: update ? " (not updated)" : "")
+        reporter.transcript(
+            result.file, .failed, seconds: seconds, problems: result.problems, diff: result.diff,
+            note: update ? " (not updated)" : "")
     }
 }
 
 /// Runs one transcript file; one that cannot be read, is not UTF-8 or holds no input fails.
 @MainActor
-private func runTranscript(_ file: String, searchPath: [String], timeout: Double?, isolation: IsolationOptions) async -> TranscriptRunner.Result {
-    let failure = { (problem: String) in TranscriptRunner.Result(file: file, diff: [], updated: "", problems: ["\(file): \(problem)"]) }
+private func runTranscript(_ file: String, searchPath: [String], timeout: Double?, isolation: IsolationOptions) async
+    -> TranscriptRunner.Result
+{
+    let failure = { (problem: String) in
+        TranscriptRunner.Result(file: file, diff: [], updated: "", problems: ["\(file): \(problem)"])
+    }
     let data: [UInt8]
     switch readWholeFile(file) {
     case .success(let bytes): data = bytes
@@ -116,8 +128,14 @@ private func runTranscript(_ file: String, searchPath: [String], timeout: Double
     }
     guard let text = String(validating: data, as: UTF8.self) else {
         let invalid = TextLines.firstInvalidUTF8(in: data) ?? (line: 1, column: 1, byte: 0)
-        return TranscriptRunner.Result(file: file, diff: [], updated: "", problems: ["\(file):\(invalid.line):\(invalid.column): not valid UTF-8 (\(TextLines.describe(invalid.byte)))"])
+        return TranscriptRunner.Result(
+            file: file, diff: [], updated: "",
+            problems: [
+                "\(file):\(invalid.line):\(invalid.column): not valid UTF-8 (\(TextLines.describe(invalid.byte)))"
+            ])
     }
     guard !Transcript.parse(text).blocks.isEmpty else { return failure("holds no '> ' input, so it tests nothing") }
-    return await TranscriptRunner.run(text, file: file, searchPath: searchPath, timeout: timeout) { isolation.apply(to: $0) }
+    return await TranscriptRunner.run(text, file: file, searchPath: searchPath, timeout: timeout) {
+        isolation.apply(to: $0)
+    }
 }

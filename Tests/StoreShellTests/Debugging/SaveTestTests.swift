@@ -6,7 +6,8 @@ import Testing
 
 /// A fresh folder for transcripts.
 private func folder() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("save-test-\(UUID().uuidString)/tests").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("save-test-\(UUID().uuidString)/tests")
+        .path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }
@@ -19,19 +20,27 @@ struct SaveTestTests {
         let shell = try ShellHarness(isolation: isolation)
         let file = try folder() + "/session.transcript"
         let todos = buildDirectory + "/libStoreshExampleTodos.so"
-        _ = await shell.run("increment", "increment", ":goto 1", "setCount 7", ":expect count == 7", "nope", ":load \(todos)",
-                            "add \"milk\", 1", "toggleLater id: \"t1\", milliseconds: 50", ":advance 1s", ":expect todos[0].done == true", ":expect added == 9")
+        _ = await shell.run(
+            "increment", "increment", ":goto 1", "setCount 7", ":expect count == 7", "nope", ":load \(todos)",
+            "add \"milk\", 1", "toggleLater id: \"t1\", milliseconds: 50", ":advance 1s",
+            ":expect todos[0].done == true", ":expect added == 9")
         let saved = await shell.run(":save-test \(file)")
         #expect(saved.first?.hasPrefix("saved ") == true, "\(saved)")
         let text = try String(contentsOfFile: file, encoding: .utf8)
         #expect(text.contains("> :load ../../"), "the plugin's path is relative to the transcript: \(text)")
         #expect(text.contains("!> nope\n"), "a failed line is written '!> '")
         #expect(text.contains("!> :expect added == 9\n"))
-        #expect(text.contains("> increment\nincrement: state changed\n  ~ count: 0 → 1\n> setCount 7\nsetCount 7: state changed\n  ~ count: 1 → 7\n"), "the current timeline, with its output: \(text)")
+        #expect(
+            text.contains(
+                "> increment\nincrement: state changed\n  ~ count: 0 → 1\n> setCount 7\nsetCount 7: state changed\n  ~ count: 1 → 7\n"
+            ), "the current timeline, with its output: \(text)")
         #expect(!text.contains("todos[\"t1\"].toggle\n"), "an effect's action is left to the effect")
         let rerun = await TranscriptRunner.run(text, file: file, searchPath: [buildDirectory])
         #expect(rerun.passed, "\(rerun.problems) \(rerun.diff)")
-        #expect(await shell.run(":save-test \(file)") == ["t.storesh:1: error: \(file) already exists; ':save-test \(file) --force' replaces it"])
+        #expect(
+            await shell.run(":save-test \(file)") == [
+                "t.storesh:1: error: \(file) already exists; ':save-test \(file) --force' replaces it"
+            ])
         #expect(await shell.run(":save-test \(file) --force").first?.hasPrefix("saved ") == true)
     }
 
@@ -41,10 +50,16 @@ struct SaveTestTests {
         _ = await shell.run("increment", "increment", "setCount 40", "increment", "decrement")
         _ = await shell.run(":save-test \(file) 3-4")
         let text = try String(contentsOfFile: file, encoding: .utf8)
-        #expect(text.contains("> increment\n(output not compared)\n> increment\n(output not compared)\n> setCount 40\nsetCount 40: state changed\n"), "\(text)")
+        #expect(
+            text.contains(
+                "> increment\n(output not compared)\n> increment\n(output not compared)\n> setCount 40\nsetCount 40: state changed\n"
+            ), "\(text)")
         #expect(!text.contains("decrement"), "actions after the range are left out")
         #expect(await TranscriptRunner.run(text, file: file, searchPath: [buildDirectory]).passed)
-        #expect(await shell.run(":save-test \(file) 9-12 --force") == ["t.storesh:1: error: usage: :save-test FILE [FROM-TO] [--force]: FROM-TO are actions of :log, from 1 to 5"])
+        #expect(
+            await shell.run(":save-test \(file) 9-12 --force") == [
+                "t.storesh:1: error: usage: :save-test FILE [FROM-TO] [--force]: FROM-TO are actions of :log, from 1 to 5"
+            ])
     }
 
     @Test func effectsThatCameOnARealClockGetAWait() async throws {
@@ -65,7 +80,9 @@ struct SaveTestTests {
         let text = try String(contentsOfFile: file, encoding: .utf8)
         let wait = try #require(text.range(of: "> :wait\n"), "\(text)")
         #expect(text.range(of: "> toggleLater id: \"t1\", milliseconds: 20\n")!.lowerBound < wait.lowerBound)
-        #expect(wait.lowerBound < text.range(of: "> add title: \"eggs\", priority: 2\n")!.lowerBound, "the effect came before the next action: \(text)")
+        #expect(
+            wait.lowerBound < text.range(of: "> add title: \"eggs\", priority: 2\n")!.lowerBound,
+            "the effect came before the next action: \(text)")
         #expect(await TranscriptRunner.run(text, file: file, searchPath: [buildDirectory]).passed)
     }
 }

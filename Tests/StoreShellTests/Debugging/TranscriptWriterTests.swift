@@ -12,13 +12,17 @@ struct TranscriptWriterTests {
         let blocks = Transcript.parse(writer.text).blocks
         #expect(blocks.count == 2)
         #expect(blocks[0].input == ["setTags [\"a\",", "\"b\"]"])
-        #expect(blocks[0].expected.map(\.text) == ["setTags: state changed", "", "  ~ tags"], "trailing blanks dropped, inner kept")
+        #expect(
+            blocks[0].expected.map(\.text) == ["setTags: state changed", "", "  ~ tags"],
+            "trailing blanks dropped, inner kept")
         #expect(blocks[1].expectsError && !blocks[0].expectsError)
         #expect(writer.text.contains("!> boom\n"))
     }
 
     @Test func outputThatWouldReadAsInputIsAPatternForItself() {
-        let tricky = ["> looks like input", "!> also", "... and this", "# a comment", "ends in (re)", "ends in (glob)", ">"]
+        let tricky = [
+            "> looks like input", "!> also", "... and this", "# a comment", "ends in (re)", "ends in (glob)", ">",
+        ]
         var writer = TranscriptWriter(file: "/tmp/t/x.transcript")
         writer.input(":state", output: tricky)
         let block = Transcript.parse(writer.text).blocks[0]
@@ -38,7 +42,9 @@ struct TranscriptWriterTests {
     }
 
     @Test func anExistingFileIsReplacedOnlyWithForce() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString).transcript").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "writer-\(UUID().uuidString).transcript"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try TranscriptWriter.write("> a\n", to: path, force: false)
         #expect(throws: TranscriptWriter.Problem.self) { try TranscriptWriter.write("> b\n", to: path, force: false) }

@@ -13,13 +13,18 @@ struct WatchBreakTimerTests {
         _ = await shell.run("add \"milk\", 1")
         #expect(await shell.run(":watch todos[\"t1\"].done") == ["watching todos[\"t1\"].done (now false)"])
         let typed = await shell.run("todos[\"t1\"].toggle")
-        #expect(typed.last == "watch todos[\"t1\"].done: false → true  after #2 todos[\"t1\"].toggle (script)", "\(typed)")
-        #expect(await shell.run("todos[\"t1\"].rename \"oat\"").allSatisfy { !$0.hasPrefix("watch") }, "no line when the path did not change")
+        #expect(
+            typed.last == "watch todos[\"t1\"].done: false → true  after #2 todos[\"t1\"].toggle (script)", "\(typed)")
+        #expect(
+            await shell.run("todos[\"t1\"].rename \"oat\"").allSatisfy { !$0.hasPrefix("watch") },
+            "no line when the path did not change")
         let jump = await shell.run(":goto 1")
         #expect(jump.last == "watch todos[\"t1\"].done: true → false  after the jump to 1", "\(jump)")
         _ = await shell.run("toggleLater id: \"t1\", milliseconds: 100")
         let fired = await shell.run(":advance 1s")
-        #expect(fired.contains("watch todos[\"t1\"].done: false → true  after #3 todos[\"t1\"].toggle (effect)"), "\(fired)")
+        #expect(
+            fired.contains("watch todos[\"t1\"].done: false → true  after #3 todos[\"t1\"].toggle (effect)"), "\(fired)"
+        )
         #expect(await shell.run(":watch") == ["todos.todos: todos[\"t1\"].done = true"])
         #expect(await shell.run(":unwatch").isEmpty)
         #expect(await shell.run("todos[\"t1\"].toggle").allSatisfy { !$0.hasPrefix("watch") })
@@ -32,7 +37,10 @@ struct WatchBreakTimerTests {
         #expect(await shell.run(":break todos[1].done == true") == ["breakpoint 1: todos[1].done == true"])
         _ = await shell.run("toggleLater id: \"t2\", milliseconds: 100", "toggleLater id: \"t1\", milliseconds: 500")
         let advanced = await shell.run(":advance 2s")
-        #expect(advanced.last == "t.storesh:1: error: break: todos[1].done == true became true after #5 todos[\"t2\"].toggle (effect); stopped here (:unbreak removes the breakpoint)", "\(advanced)")
+        #expect(
+            advanced.last
+                == "t.storesh:1: error: break: todos[1].done == true became true after #5 todos[\"t2\"].toggle (effect); stopped here (:unbreak removes the breakpoint)",
+            "\(advanced)")
         #expect(shell.core.takeBreakpointStop(), "a script stops after the line")
         #expect(await shell.run(":state todos[0].done") == ["false"], "the clock stopped before the later effect")
         #expect(await shell.run(":break") == ["1: todos.todos: todos[1].done == true  (holds now)"])
@@ -48,7 +56,11 @@ struct WatchBreakTimerTests {
         for _ in 0..<10 { _ = await shell.run("increment") }
         _ = await shell.run(":goto 0", ":break count >= 4")
         let replay = await shell.run(":goto 10")
-        #expect(replay == ["at 4 of 10", "t.storesh:1: error: break: count >= 4 became true after #4 increment; the replay to 10 stopped there"], "\(replay)")
+        #expect(
+            replay == [
+                "at 4 of 10",
+                "t.storesh:1: error: break: count >= 4 became true after #4 increment; the replay to 10 stopped there",
+            ], "\(replay)")
         #expect(await shell.run(":state count") == ["4"])
     }
 
@@ -58,7 +70,10 @@ struct WatchBreakTimerTests {
         _ = await shell.run(":timer on")
         let timed = await shell.run("increment")
         #expect(timed.count == 3, "\(timed)")
-        let expected = isolation == .workers ? #"time: [0-9.]+ [nµm]?s \(worker round trip [^,]+, apply and diff [^,]+, shell [^,]+\)"# : #"time: [0-9.]+ [nµm]?s \(update [^,]+, state read [^,]+, apply and diff [^,]+, shell [^,]+\)"#
+        let expected =
+            isolation == .workers
+            ? #"time: [0-9.]+ [nµm]?s \(worker round trip [^,]+, apply and diff [^,]+, shell [^,]+\)"#
+            : #"time: [0-9.]+ [nµm]?s \(update [^,]+, state read [^,]+, apply and diff [^,]+, shell [^,]+\)"#
         #expect(Transcript.matches(timed[2], expected + " (re)"), "\(timed[2])")
         let last = try #require(shell.outputs.last)
         let json = try #require(OutputFormatter(format: .json).lines(for: last).first)
@@ -73,14 +88,22 @@ struct WatchBreakTimerTests {
         _ = await shell.run("increment", "increment")
         let timed = await shell.run(":timeit increment -n 20 -r 3")
         #expect(timed.count == 1)
-        #expect(Transcript.matches(timed[0], #"increment: best [0-9.]+ [nµm]s, median [0-9.]+ [nµm]s, worst [0-9.]+ [nµm]s per action \(3 runs of 20; .*\) (re)"#), "\(timed)")
+        #expect(
+            Transcript.matches(
+                timed[0],
+                #"increment: best [0-9.]+ [nµm]s, median [0-9.]+ [nµm]s, worst [0-9.]+ [nµm]s per action \(3 runs of 20; .*\) (re)"#
+            ), "\(timed)")
         let last = try #require(shell.outputs.last)
         let json = try #require(OutputFormatter(format: .json).lines(for: last).first)
         let record = try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(record["kind"] as? String == "timeit" && record["runs"] as? Int == 3 && record["number"] as? Int == 20)
-        let best = try #require(record["best_ns"] as? Double), median = try #require(record["median_ns"] as? Double), worst = try #require(record["worst_ns"] as? Double)
+        let best = try #require(record["best_ns"] as? Double)
+        let median = try #require(record["median_ns"] as? Double)
+        let worst = try #require(record["worst_ns"] as? Double)
         #expect(best > 0 && best <= median && median <= worst)
-        #expect(await shell.run(":log") == ["1  script  increment", "2  script  increment", "at 2 of 2"], "the history is unchanged")
+        #expect(
+            await shell.run(":log") == ["1  script  increment", "2  script  increment", "at 2 of 2"],
+            "the history is unchanged")
         #expect(await shell.run(":state count") == ["2"])
         #expect(await shell.run(":timeit nope").first?.contains("error: unknown action 'nope'") == true)
     }
