@@ -23,12 +23,8 @@ let package = Package(
         .library(name: "StoreTesting", targets: ["StoreTesting", "ArborealTesting"]),
         // For plugin authors: turns a model into a storesh plugin.
         .library(name: "StorePlugin", targets: ["StorePlugin"]),
-        // For programs that embed the headless host (storesh is one): plugins, sessions,
-        // worker processes.
-        .library(name: "StoreHost", targets: ["StoreHost"]),
-        // The shell language on top of it: commands, history, time travel, journal,
-        // transcripts, formatting (no terminal).
-        .library(name: "StoreShell", targets: ["StoreShell"]),
+        // The host (StoreHost) and the shell language (StoreShell) are not products: their API
+        // is `package`, for storesh's own programs and tests (store-ratios among them).
         // Language-neutral values shared by host and SDK.
         .library(name: "StoreValue", targets: ["StoreValue"]),
         .executable(name: "store-demo", targets: ["store-demo"]),
@@ -291,6 +287,24 @@ let package = Package(
             name: "store-demo",
             dependencies: ["ObservableStore", "Arboreal"],
             swiftSettings: strict
+        ),
+        // store-ratios (Benchmarks/Sources): throughput and ratios of the stores, the host and
+        // the shell. In this package, not Benchmarks/, because it drives the host through its
+        // package API; Benchmarks/ keeps package-benchmark's harness over StoreWorkloads.
+        .target(
+            name: "StoreWorkloads",
+            dependencies: ["ObservableStore", "Arboreal"],
+            path: "Benchmarks/Sources/StoreWorkloads"
+        ),
+        .target(
+            name: "EmbeddingWorkloads",
+            dependencies: ["StoreHost", "StoreShell", "StoreValue"],
+            path: "Benchmarks/Sources/EmbeddingWorkloads"
+        ),
+        .executableTarget(
+            name: "store-ratios",
+            dependencies: ["StoreWorkloads", "EmbeddingWorkloads", "StoreHost", "StoreValue"],
+            path: "Benchmarks/Sources/store-ratios"
         ),
         // Waiting and locking helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),

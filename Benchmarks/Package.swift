@@ -1,10 +1,10 @@
 // swift-tools-version: 6.1
-// Benchmarks for storesh's store libraries. A separate package, so that users of the
-// libraries never build the benchmark harness. Run from this folder:
+// package-benchmark's statistics for storesh's store libraries. A separate package, so that
+// users of the libraries never build the benchmark harness. Run from this folder:
 //   swift package benchmark            (package-benchmark: full statistics)
-//   swift run -c release store-ratios  (throughput and ratios to the raw update loop)
-// The plugin figures load the example plugins the root package builds: run
-// `swift build -c release` at the root first (or pass --plugins DIR).
+// store-ratios (throughput and ratios to the raw update loop, the host, the shell) is a
+// target of the root package, since it measures the host through its package API:
+//   swift run -c release store-ratios  (at the root)
 import PackageDescription
 
 let package = Package(
@@ -15,20 +15,15 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
-        // The measured workloads, shared by both executables.
+        // The store libraries' workloads (Sources/StoreWorkloads: public API only), which the
+        // root package's store-ratios also builds, under its own name there.
         .target(
             name: "Workloads",
             dependencies: [
                 .product(name: "ObservableStore", package: "storesh"),
                 .product(name: "Arboreal", package: "storesh"),
-                .product(name: "StoreHost", package: "storesh"),
-                .product(name: "StoreShell", package: "storesh"),
-                .product(name: "StoreValue", package: "storesh"),
-            ]
-        ),
-        .executableTarget(
-            name: "store-ratios",
-            dependencies: ["Workloads"]
+            ],
+            path: "Sources/StoreWorkloads"
         ),
         .executableTarget(
             name: "StoreBenchmarks",

@@ -1,7 +1,7 @@
 import Foundation
 import InspectorRelay
-public import StoreService
-public import StoreShell
+package import StoreService
+package import StoreShell
 
 /// The inspector: a session's page served over HTTP on 127.0.0.1, for a browser. A thin
 /// adapter over `SessionService`, as `storesh mcp` is: an operation is a POST of its name
@@ -12,18 +12,18 @@ public import StoreShell
 /// `ServerProcess`), which relays each request here and writes back what this answers: so
 /// storesh loads no HTTP library and no networking library until an inspector starts.
 @MainActor
-public final class InspectorServer {
+package final class InspectorServer {
     /// The session it shows.
-    public let service: SessionService
+    package let service: SessionService
     /// The token the address carries, made once per server.
-    public let token = RequestGuard.newToken()
+    package let token = RequestGuard.newToken()
     /// The address to open (with the token), once started.
-    public private(set) var address: String?
+    package private(set) var address: String?
     /// What a request is checked against, once the port is known.
     private(set) var guardian: RequestGuard?
     /// Called when the server process ends without being stopped (it crashed, or was
     /// killed): the address is then gone, and `start` starts a new server.
-    public var endedUnasked: (@MainActor () -> Void)?
+    package var endedUnasked: (@MainActor () -> Void)?
     /// Open event streams, for `stop` and for tests.
     var streams: [Int: AsyncStream<[UInt8]>.Continuation] = [:]
     var nextStream = 0
@@ -34,13 +34,13 @@ public final class InspectorServer {
     private var serving: Task<Void, Never>?
 
     /// An inspector of `service`, not yet listening.
-    public init(service: SessionService) {
+    package init(service: SessionService) {
         self.service = service
     }
 
     /// Listens on 127.0.0.1 at `port` (0: a free port the system picks) and answers the
     /// address to open. Starting again answers the same address.
-    public func start(port: Int = 0) async throws(ShellError) -> String {
+    package func start(port: Int = 0) async throws(ShellError) -> String {
         if let address { return address }
         guard (0...65_535).contains(port) else {
             throw ShellError("the port must be from 0 to 65535, not \(port)", origin: .prompt)
@@ -92,7 +92,7 @@ public final class InspectorServer {
     var serverProcessID: pid_t? { server?.pid }
 
     /// Stops listening and ends the event streams.
-    public func stop() async {
+    package func stop() async {
         guard let server else { return }
         serverEnded(server)
         await serving?.value

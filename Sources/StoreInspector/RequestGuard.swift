@@ -3,28 +3,28 @@
 /// page this inspector served (Origin), only under this inspector's name (Host: a page of
 /// another site whose name was pointed at 127.0.0.1, DNS rebinding, is refused), and only
 /// with the random token printed with the address. Nothing that acts is a GET.
-public struct RequestGuard: Sendable {
+package struct RequestGuard: Sendable {
     /// The token every request must carry: `?token=` or the `X-Storesh-Token` header.
-    public let token: String
+    package let token: String
     /// The port the inspector listens on (Host and Origin must name it).
-    public let port: Int
+    package let port: Int
 
     /// What a request may do.
-    public enum Verdict: Sendable, Equatable {
+    package enum Verdict: Sendable, Equatable {
         case allowed
         /// Refused with an HTTP status (401, 403, 405, 415) and why, for the response body.
         case refused(status: Int, reason: String)
     }
 
     /// A guard for an inspector on `port` whose token is `token`.
-    public init(token: String, port: Int) {
+    package init(token: String, port: Int) {
         self.token = token
         self.port = port
     }
 
     /// The verdict on one request. `headers` are looked up by lowercase name;
     /// `queryToken` is the `token` query parameter, if any.
-    public func check(method: String, path: String, queryToken: String?, headers: [String: String]) -> Verdict {
+    package func check(method: String, path: String, queryToken: String?, headers: [String: String]) -> Verdict {
         let names = ["127.0.0.1:\(port)", "localhost:\(port)"]
         guard let host = headers["host"]?.lowercased(), names.contains(host) else {
             return .refused(
@@ -72,7 +72,7 @@ public struct RequestGuard: Sendable {
     }
 
     /// A new random token: 32 bytes from the system's generator, as hex.
-    public static func newToken() -> String {
+    package static func newToken() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<32).map { _ in
             let byte = UInt8.random(in: 0...255, using: &generator)

@@ -1,5 +1,5 @@
-public import MCP
-public import StoreService
+package import MCP
+package import StoreService
 import StoreShell
 import StoreValue
 
@@ -12,11 +12,11 @@ import StoreValue
 /// protocol error, and anything an operation refuses or fails at is a tool error
 /// (`isError`) with the shell's message.
 @MainActor
-public final class MCPSessionServer {
+package final class MCPSessionServer {
     /// The session the server drives.
-    public let service: SessionService
+    package let service: SessionService
     /// The SDK's server: messages, the handshake, dispatch.
-    public let server: Server
+    package let server: Server
     /// URIs a client subscribed to.
     private var subscriptions = Set<String>()
     /// The least severe log level the client wants (`logging/setLevel`).
@@ -24,7 +24,7 @@ public final class MCPSessionServer {
     private var forwarding: Task<Void, Never>?
 
     /// A server for `service`, not yet started.
-    public init(service: SessionService, version: String) {
+    package init(service: SessionService, version: String) {
         self.service = service
         server = Server(
             name: "storesh", version: version, title: "storesh",
@@ -40,7 +40,7 @@ public final class MCPSessionServer {
     }
 
     /// Starts answering on `transport`; returns once the server runs.
-    public func start(on transport: any Transport) async throws {
+    package func start(on transport: any Transport) async throws {
         await register()
         try await server.start(transport: transport)
         let events = service.events()
@@ -52,7 +52,7 @@ public final class MCPSessionServer {
     }
 
     /// Stops the server and its notifications.
-    public func stop() async {
+    package func stop() async {
         forwarding?.cancel()
         await server.stop()
     }
@@ -161,7 +161,7 @@ public final class MCPSessionServer {
 extension MCPSessionServer {
     /// Serves one client on a pair of descriptors, a message per line, until its input
     /// ends; then answers what it asked before the end, and stops.
-    public func serve(input: Int32, output: Int32) async throws {
+    package func serve(input: Int32, output: Int32) async throws {
         let transport = LineTransport(input: input, output: output)
         try await start(on: transport)
         await server.waitUntilCompleted()

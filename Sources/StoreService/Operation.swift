@@ -1,25 +1,25 @@
-public import StoreValue
+package import StoreValue
 
 /// One thing a client may ask of a session, described so that any transport can offer
 /// it: MCP lists each as a tool with a JSON Schema made from `parameters`, and a page of
 /// the inspector can make a form of the same list. The operation itself is a shell line
 /// (`line`), so every operation reports what the shell reports, with the shell's errors.
-public struct Operation: Sendable {
+package struct Operation: Sendable {
     /// The name a client calls it by (`send`, `state`, `action_increment`).
-    public let name: String
+    package let name: String
     /// What it does, in a sentence or two, for the client's reader (a person or a model).
-    public let summary: String
+    package let summary: String
     /// Its parameters, in the order their words go on the shell line.
-    public let parameters: [OperationParameter]
+    package let parameters: [OperationParameter]
     /// True when it only reads: it never changes the session.
-    public let readsOnly: Bool
+    package let readsOnly: Bool
     /// How to ask for less when an answer is cut at the size limit.
-    public let narrowing: String
+    package let narrowing: String
     /// The shell line that does it, from arguments already checked against `parameters`.
     let line: @Sendable (OperationArguments) throws(OperationError) -> String
 
     /// An operation whose work is the shell line `line` makes of its arguments.
-    public init(
+    package init(
         name: String, summary: String, parameters: [OperationParameter] = [], readsOnly: Bool = false,
         narrowing: String = "ask for less",
         line: @escaping @Sendable (OperationArguments) throws(OperationError) -> String
@@ -34,9 +34,9 @@ public struct Operation: Sendable {
 }
 
 /// One parameter of an `Operation`.
-public struct OperationParameter: Sendable, Equatable {
+package struct OperationParameter: Sendable, Equatable {
     /// What a value of the parameter may be.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case string, int, number, bool
         /// Any value: a number, string, list, record (a JSON object) or null.
         case value
@@ -45,16 +45,16 @@ public struct OperationParameter: Sendable, Equatable {
     }
 
     /// The name its argument goes by.
-    public let name: String
+    package let name: String
     /// What its values may be.
-    public let kind: Kind
+    package let kind: Kind
     /// True when a call must give it.
-    public let required: Bool
+    package let required: Bool
     /// What it means, for the client's reader.
-    public let doc: String
+    package let doc: String
 
     /// A parameter called `name` of `kind`, described by `doc`.
-    public init(_ name: String, _ kind: Kind, required: Bool = false, doc: String) {
+    package init(_ name: String, _ kind: Kind, required: Bool = false, doc: String) {
         self.name = name
         self.kind = kind
         self.required = required
@@ -63,20 +63,20 @@ public struct OperationParameter: Sendable, Equatable {
 }
 
 /// A refusal before anything ran: an argument missing, unknown or of the wrong kind.
-public struct OperationError: Error, Equatable, Sendable {
+package struct OperationError: Error, Equatable, Sendable {
     /// What was wrong, for the client's reader.
-    public let message: String
+    package let message: String
 
     /// A refusal saying `message`.
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 }
 
 /// The arguments of one call, checked against its operation's parameters.
-public struct OperationArguments: Sendable {
+package struct OperationArguments: Sendable {
     /// The arguments by parameter name.
-    public let values: [String: Value]
+    package let values: [String: Value]
 
     /// Checks `values` against `operation`: every required parameter is there, every name
     /// is a parameter, and every value is of its parameter's kind (an int is a number too).
@@ -104,30 +104,30 @@ public struct OperationArguments: Sendable {
     }
 
     /// The string argument `name`, if given.
-    public func string(_ name: String) -> String? {
+    package func string(_ name: String) -> String? {
         if case .string(let text)? = values[name] { return text }
         return nil
     }
 
     /// The int argument `name`, if given.
-    public func int(_ name: String) -> Int64? {
+    package func int(_ name: String) -> Int64? {
         if case .int(let number)? = values[name] { return number }
         return nil
     }
 
     /// The bool argument `name`; false when not given.
-    public func flag(_ name: String) -> Bool {
+    package func flag(_ name: String) -> Bool {
         values[name] == .bool(true)
     }
 
     /// The argument `name` as a shell word: quoted (with JSON escapes) when it holds a space,
     /// a quote, a backslash or a control character, as `:load "my plugins/x.so"`.
-    public func word(_ name: String) -> String? {
+    package func word(_ name: String) -> String? {
         string(name).map(OperationArguments.quotedWord)
     }
 
     /// `text` as one word of a command line (`ShellWords` reads it back).
-    public static func quotedWord(_ text: String) -> String {
+    package static func quotedWord(_ text: String) -> String {
         let plain =
             !text.isEmpty
             && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "\"" && $0 != "\\" && $0.value != 0x7F }

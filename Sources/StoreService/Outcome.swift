@@ -1,24 +1,24 @@
-public import StoreShell
+package import StoreShell
 import StoreValue
 
 /// What one operation did: whether it succeeded, and everything the shell reported while
 /// it ran (its results, the effects it started, its errors), before any formatting.
-public struct Outcome: Sendable {
+package struct Outcome: Sendable {
     /// The answers a client gets are cut at this many characters: a state of 10,000
     /// todos would fill a model's context to no use. The cut says how to ask for less.
-    public static let characterLimit = 25_000
+    package static let characterLimit = 25_000
 
     /// The operation's name.
-    public let operation: String
+    package let operation: String
     /// False when the shell reported an error (the session is then as it was).
-    public let succeeded: Bool
+    package let succeeded: Bool
     /// What the shell reported, in order.
-    public let outputs: [ShellOutput]
+    package let outputs: [ShellOutput]
     /// How to ask for less when the answer is cut (`Operation.narrowing`).
-    public let narrowing: String
+    package let narrowing: String
 
     /// An outcome; `narrowing` is said when the answer is cut.
-    public init(operation: String, succeeded: Bool, outputs: [ShellOutput], narrowing: String = "ask for less") {
+    package init(operation: String, succeeded: Bool, outputs: [ShellOutput], narrowing: String = "ask for less") {
         self.operation = operation
         self.succeeded = succeeded
         self.outputs = outputs
@@ -31,13 +31,13 @@ public struct Outcome: Sendable {
     }
 
     /// The errors among the outputs.
-    public var errors: [ShellError] {
+    package var errors: [ShellError] {
         outputs.compactMap { if case .error(let error) = $0 { error } else { nil } }
     }
 
     /// The outcome as the shell shows it, and as records (each output as `--format json`
     /// writes it), both cut at `limit` characters.
-    public func rendered(limit: Int = Outcome.characterLimit) -> RenderedOutcome {
+    package func rendered(limit: Int = Outcome.characterLimit) -> RenderedOutcome {
         let tree = OutputFormatter(format: .tree)
         let json = OutputFormatter(format: .json)
         let text = outputs.flatMap(tree.lines(for:)).joined(separator: "\n")
@@ -66,13 +66,13 @@ public struct Outcome: Sendable {
 
 /// An outcome made ready for a client: text for people and models, a JSON object for
 /// programs.
-public struct RenderedOutcome: Sendable, Equatable {
+package struct RenderedOutcome: Sendable, Equatable {
     /// The lines the shell would print, joined by newlines.
-    public let text: String
+    package let text: String
     /// A JSON object: `ok`, `operation`, `error` and `column` when it failed, and
     /// `outputs` (the `--format json` records) — or, when cut, `cut`, `characters` and
     /// `narrow` in their place.
-    public let record: String
+    package let record: String
     /// True when the answer was over the limit and cut.
-    public let cut: Bool
+    package let cut: Bool
 }

@@ -17,7 +17,7 @@ extension SessionService {
 
     /// The prefix of every action's operation, so an action called `reset` or `state` is
     /// not taken for the session's own operation.
-    public static let actionPrefix = "action_"
+    package static let actionPrefix = "action_"
 
     private static func operation(for action: ActionDescriptor, in model: ModelDescriptor, avoiding taken: Set<String>)
         -> Operation

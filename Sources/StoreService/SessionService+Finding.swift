@@ -5,7 +5,7 @@ import StoreValue
 // docs/shell/debugging.md say what each does).
 extension SessionService {
     /// The finding operations, listed after the fixed ones.
-    public static let findingOperations: [Operation] = [
+    package static let findingOperations: [Operation] = [
         Operation(
             name: "explore",
             summary:

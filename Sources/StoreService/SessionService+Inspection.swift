@@ -10,7 +10,7 @@ extension SessionService {
     /// The session at a glance: `models` (each `name`, `current`, `position` and `count`
     /// of its history), `current` (the current model's name), `clock` (milliseconds on the
     /// session's clock), `timeline` (how many timeline entries there have been) and `busy`.
-    public func summaryJSON() -> String {
+    package func summaryJSON() -> String {
         let currentName = core.current?.model.qualifiedName
         let models = core.host.models.map { model in
             let history = core.histories[model.qualifiedName]
@@ -31,7 +31,7 @@ extension SessionService {
 
     /// Actions `from` to `from + count - 1` of `model`'s history (counting from 1; at most
     /// 1,000), as `:log`'s JSON record; an `error` object when the model has no history.
-    public func historyJSON(model: String, from: Int, count: Int) -> String {
+    package func historyJSON(model: String, from: Int, count: Int) -> String {
         guard let page = core.historyPage(of: model, from: from, count: count) else {
             return JSON.object([("error", JSON.string("no model \(model) with a history is loaded"))])
         }
@@ -41,7 +41,7 @@ extension SessionService {
     /// The state of `model` after action `number` (0: the start), with `position` (where
     /// that is, clipped to the history) and `diff` (the changes that action made, as an
     /// action's `diff` lists them); an `error` object when it cannot be worked out.
-    public func stateJSON(model: String, after number: Int) -> String {
+    package func stateJSON(model: String, after number: Int) -> String {
         do throws(ShellError) {
             let past = try core.pastState(of: model, after: number)
             return JSON.object([

@@ -4,7 +4,7 @@ extension SessionService {
     /// The operations every session offers, each one shell line. A new shell command
     /// (`:explore`, `:bisect`, `:save-test`) becomes an operation of every transport by one
     /// entry here: its name, its parameters, and the line they make.
-    public static let fixedOperations: [Operation] =
+    package static let fixedOperations: [Operation] =
         [
             Operation(
                 name: "send",

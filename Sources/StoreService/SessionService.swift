@@ -1,6 +1,6 @@
 import StoreHost
-public import StoreShell
-public import StoreValue
+package import StoreShell
+package import StoreValue
 
 /// The operations of one shell session, for clients that are not a terminal: `storesh mcp`
 /// (the Model Context Protocol over stdio) today, the inspector over HTTP later. One core,
@@ -12,25 +12,25 @@ public import StoreValue
 /// its worker is started again with the history replayed. Operations run one at a time,
 /// in the order they were asked for; what effects do between them comes as events.
 @MainActor
-public final class SessionService {
+package final class SessionService {
     /// The shell this service drives. Its `output` belongs to the service.
-    public let core: ShellCore
+    package let core: ShellCore
     /// Outputs of the operation that is running; nil between operations.
     private var capturing: [ShellOutput]?
     /// True while an operation runs.
-    public private(set) var isBusy = false
+    package private(set) var isBusy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private var subscribers: [Int: AsyncStream<ServiceEvent>.Continuation] = [:]
     private var nextSubscriber = 0
     /// The model whose actions `operations` offers, to see when it changes.
     private var offeredModel: ModelDescriptor?
     /// What happened in the session, newest last (`timeline`).
-    public private(set) var timeline = Timeline()
+    package private(set) var timeline = Timeline()
 
     /// A service driving `core`, which reports to it from now on. What the core reported
     /// to before (a prompt's printer) still gets every output first, so at a prompt what a
     /// client does (the inspector's "jump here") is printed as if typed.
-    public init(core: ShellCore) {
+    package init(core: ShellCore) {
         self.core = core
         let previous = core.output
         core.output = { [weak self] output in
@@ -44,18 +44,18 @@ public final class SessionService {
 
     /// Every operation on offer now: the fixed ones (`SessionService.fixedOperations`),
     /// then one per action of the current model (`action_NAME`).
-    public var operations: [Operation] {
+    package var operations: [Operation] {
         Self.fixedOperations + actionOperations(of: core.current?.model)
     }
 
     /// The operation called `name`, if one is on offer.
-    public func operation(named name: String) -> Operation? {
+    package func operation(named name: String) -> Operation? {
         operations.first { $0.name == name }
     }
 
     /// Runs the operation called `name` with `arguments` (by parameter name). Arguments
     /// that do not fit its parameters are refused before anything runs.
-    public func perform(_ name: String, arguments: [String: Value] = [:]) async -> Outcome {
+    package func perform(_ name: String, arguments: [String: Value] = [:]) async -> Outcome {
         guard let operation = operation(named: name) else {
             var message = "unknown operation '\(name)'"
             if let near = Suggestion.nearest(to: name, in: operations.map(\.name)) {
@@ -73,7 +73,7 @@ public final class SessionService {
     }
 
     /// Runs one shell line, as `run` does. Refused: more than one line, `:quit`.
-    public func run(_ line: String, as operation: Operation? = nil) async -> Outcome {
+    package func run(_ line: String, as operation: Operation? = nil) async -> Outcome {
         let name = operation?.name ?? "run"
         if line.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
             return Outcome(operation: name, refusal: "one line at a time: the line holds a line break")
@@ -99,7 +99,7 @@ public final class SessionService {
     /// a time with the operations: an operation asked for meanwhile waits for it. What the
     /// core reports meanwhile goes out as events; then subscribers hear that the state may
     /// have changed.
-    public func runOutside(_ work: () async -> Void) async {
+    package func runOutside(_ work: () async -> Void) async {
         await exclusively {
             await work()
             settle(stateChanged: true, timelineGrew: false)
@@ -111,7 +111,7 @@ public final class SessionService {
     /// A stream of what happens in the session: state changes (by operations and by
     /// effects), new timeline entries, a new set of operations (another model, a reload),
     /// and what effects report between operations. Ends when the caller stops iterating.
-    public func events() -> AsyncStream<ServiceEvent> {
+    package func events() -> AsyncStream<ServiceEvent> {
         let (stream, continuation) = AsyncStream<ServiceEvent>.makeStream(bufferingPolicy: .bufferingNewest(1_000))
         let id = nextSubscriber
         nextSubscriber += 1
@@ -196,7 +196,7 @@ public final class SessionService {
 }
 
 /// What a `SessionService` tells its transports between answers.
-public enum ServiceEvent: Sendable, Equatable {
+package enum ServiceEvent: Sendable, Equatable {
     /// The state may have changed: an action, an effect's action, a jump in time.
     case stateChanged
     /// The timeline has new entries.

@@ -1,27 +1,27 @@
-public import StoreShell
+package import StoreShell
 
 /// The last things that happened in a session, in order: actions and their results,
 /// effects as they start, emit and end, actions effects applied, errors. The history
 /// (`:log`) keeps every action for time travel; this keeps what a client watching the
 /// session wants to see next to it, effects included, and only the newest `capacity`.
-public struct Timeline: Sendable {
+package struct Timeline: Sendable {
     /// How many entries are kept; older ones are dropped.
-    public static let capacity = 1_000
+    package static let capacity = 1_000
 
     /// One entry: its number in the session (from 1) and what the shell reported.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// Its number in the session, from 1.
-        public let number: Int
+        package let number: Int
         /// What the shell reported.
-        public let output: ShellOutput
+        package let output: ShellOutput
         /// When, in milliseconds on the session's clock (virtual under `--virtual-clock`).
-        public let milliseconds: Int64
+        package let milliseconds: Int64
     }
 
     /// The kept entries, oldest first.
-    public private(set) var entries: [Entry] = []
+    package private(set) var entries: [Entry] = []
     /// How many entries there have been, kept or not.
-    public private(set) var count = 0
+    package private(set) var count = 0
 
     /// Whether `output` belongs on a timeline.
     static func records(_ output: ShellOutput) -> Bool {
@@ -42,7 +42,7 @@ public struct Timeline: Sendable {
     /// `--format json` record of its output with its `number` and `time`, in milliseconds
     /// on the session's clock), the newest `last` at most, and only those numbered after
     /// `after`.
-    public func json(last: Int = Timeline.capacity, after: Int = 0) -> String {
+    package func json(last: Int = Timeline.capacity, after: Int = 0) -> String {
         let formatter = OutputFormatter(format: .json)
         let shown = entries.suffix(min(last, Self.capacity)).filter { $0.number > after }
         let items = shown.map { entry in

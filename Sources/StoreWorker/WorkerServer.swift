@@ -12,7 +12,7 @@ import StoreValue
 /// thread. Each store it hosts is an `InProcessConnection` — the same connection storesh
 /// uses with `--in-process` — whose state updates it passes on; it holds no state itself.
 @MainActor
-public final class WorkerServer {
+package final class WorkerServer {
     private let input: Int32
     private let output: Int32
     private var frames = FrameBuffer()
@@ -31,18 +31,18 @@ public final class WorkerServer {
     var cutShort: Set<UInt32> = []
 
     /// Keeps the server of this process alive while the main queue runs.
-    public static func keepAlive(_ server: WorkerServer) { running = server }
+    package static func keepAlive(_ server: WorkerServer) { running = server }
     private static var running: WorkerServer?
 
     /// Serves requests from `input` and answers on `output` (fds 3 and 4 in a worker).
-    public init(input: Int32, output: Int32) {
+    package init(input: Int32, output: Int32) {
         self.input = input
         self.output = output
     }
 
     /// Starts reading requests on the main queue; the caller then runs the main queue
     /// (`dispatchMain()`). The process exits when the shell closes the pipe.
-    public func start() {
+    package func start() {
         _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
         clock.onWake = { [weak self] timer, deadline in
             var body = WireWriter()

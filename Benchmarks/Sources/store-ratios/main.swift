@@ -2,10 +2,11 @@
 // the same run, and the ratio between them. Best of several rounds, to damp noise.
 //   swift run -c release store-ratios [--actions N] [--effects N] [--host-actions N] [--rounds N] [--plugins DIR]
 import Dispatch
+import EmbeddingWorkloads
 import Foundation
 import StoreHost
 import StoreValue
-import Workloads
+import StoreWorkloads
 
 let usage =
     "usage: store-ratios [--actions N] [--effects N] [--host-actions N] [--script-lines N] [--todos N] [--history N] [--rounds N] [--plugins DIR] [--against DIR] [--only scaling|time-travel|stores|output|host]"

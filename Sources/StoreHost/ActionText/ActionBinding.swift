@@ -1,9 +1,9 @@
-public import StoreValue
+package import StoreValue
 
 /// Matches a parsed action against a model's schema: finds the action, puts arguments in
 /// parameter order and checks their types, before anything reaches the plugin.
-public enum ActionBinding {
-    public static func bind(_ call: ActionCall, to model: ModelDescriptor) throws(TextError) -> (
+package enum ActionBinding {
+    package static func bind(_ call: ActionCall, to model: ModelDescriptor) throws(TextError) -> (
         ActionDescriptor, [Value]
     ) {
         guard let action = model.action(named: call.name) else {
@@ -71,7 +71,7 @@ public enum ActionBinding {
     }
 
     /// `setUser(name: string, age: int)`.
-    public static func signature(of action: ActionDescriptor) -> String {
+    package static func signature(of action: ActionDescriptor) -> String {
         action.name + "("
             + action.params.map { ($0.label.map { "\($0): " } ?? "") + $0.type.rawValue }.joined(separator: ", ") + ")"
     }

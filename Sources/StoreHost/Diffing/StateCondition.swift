@@ -1,4 +1,4 @@
-public import StoreValue
+package import StoreValue
 
 /// A check on part of a state: `PATH OP LITERAL`, as `:expect`, `:bisect`, `:break` and
 /// `storesh explore --invariant` take it (`balance >= 0`, `todos[0].title != ""`).
@@ -6,14 +6,14 @@ public import StoreValue
 /// `==` and `!=` compare any values (record type names ignored, whole doubles equal to
 /// integers); `<`, `<=`, `>` and `>=` compare numbers with numbers and strings with
 /// strings. Every mistake in the text is a `TextError` at its byte offset.
-public struct StateCondition: Sendable, Equatable, CustomStringConvertible {
+package struct StateCondition: Sendable, Equatable, CustomStringConvertible {
     /// The comparison.
-    public enum Comparison: String, Sendable, CaseIterable {
+    package enum Comparison: String, Sendable, CaseIterable {
         case equal = "==", notEqual = "!=", lessOrEqual = "<=", greaterOrEqual = ">=", less = "<", greater = ">"
     }
 
     /// What a check found.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// The condition holds.
         case holds
         /// The value at the path does not satisfy the condition.
@@ -26,20 +26,20 @@ public struct StateCondition: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The path as written (`.` for the whole state).
-    public let path: String
+    package let path: String
     /// The path, read.
-    public let segments: [PathSyntax.Segment]
+    package let segments: [PathSyntax.Segment]
     /// The comparison.
-    public let comparison: Comparison
+    package let comparison: Comparison
     /// The value the state's part is compared with.
-    public let literal: Value
+    package let literal: Value
 
     /// `path comparison literal`, the literal written compactly.
-    public var description: String { "\(path) \(comparison.rawValue) \(literal.compact)" }
+    package var description: String { "\(path) \(comparison.rawValue) \(literal.compact)" }
 
     /// Reads `PATH OP LITERAL`. The operator is the first `==`, `!=`, `<=`, `>=`, `<` or `>`
     /// outside the path's quoted keys.
-    public static func parse(_ text: String) throws(TextError) -> StateCondition {
+    package static func parse(_ text: String) throws(TextError) -> StateCondition {
         let bytes = Array(text.utf8)
         guard let (comparison, start) = findComparison(bytes) else {
             throw TextError(
@@ -104,7 +104,7 @@ public struct StateCondition: Sendable, Equatable, CustomStringConvertible {
 
     /// Checks the condition against `state`; list elements named by key are found through
     /// `identity`.
-    public func check(_ state: Value, identity: StateDiff = StateDiff()) -> Outcome {
+    package func check(_ state: Value, identity: StateDiff = StateDiff()) -> Outcome {
         let actual: Value
         do {
             actual = try PathSyntax.lookup(path, in: state, identity: identity)
@@ -135,16 +135,16 @@ public struct StateCondition: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether the condition holds in `state` (a missing path or an incomparable value
     /// does not hold).
-    public func holds(in state: Value, identity: StateDiff = StateDiff()) -> Bool {
+    package func holds(in state: Value, identity: StateDiff = StateDiff()) -> Bool {
         check(state, identity: identity) == .holds
     }
 
     /// The path for messages: "the state" for the whole of it.
-    public var subject: String { path == "." ? "the state" : path }
+    package var subject: String { path == "." ? "the state" : path }
 
     /// Why `outcome` is not `.holds`, as one line ("balance is -1, expected >= 0"); nil
     /// when it holds.
-    public func explain(_ outcome: Outcome) -> String? {
+    package func explain(_ outcome: Outcome) -> String? {
         switch outcome {
         case .holds: return nil
         case .fails(let actual):
@@ -158,7 +158,7 @@ public struct StateCondition: Sendable, Equatable, CustomStringConvertible {
 
     /// Equality for checks: record type names are ignored (a literal has none) and whole
     /// doubles equal integers.
-    public static func same(_ a: Value, _ b: Value) -> Bool {
+    package static func same(_ a: Value, _ b: Value) -> Bool {
         switch (a, b) {
         case (.record(_, let x), .record(_, let y)):
             return x.count == y.count && zip(x, y).allSatisfy { $0.label == $1.label && same($0.value, $1.value) }

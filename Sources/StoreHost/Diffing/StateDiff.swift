@@ -1,21 +1,21 @@
-public import StoreValue
+package import StoreValue
 
 /// One difference between two states.
-public struct StateChange: Equatable, Sendable, CustomStringConvertible {
-    public enum Kind: String, Sendable {
+package struct StateChange: Equatable, Sendable, CustomStringConvertible {
+    package enum Kind: String, Sendable {
         case added, removed, changed, moved
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// Where, written as a path `:state` accepts: `todos[2].done`, `todos["t3"]`.
-    public let path: String
-    public let old: Value?
-    public let new: Value?
+    package let path: String
+    package let old: Value?
+    package let new: Value?
     /// For `moved`: the element's index before and after.
-    public var from: Int?
-    public var to: Int?
+    package var from: Int?
+    package var to: Int?
 
-    public init(kind: Kind, path: String, old: Value?, new: Value?, from: Int? = nil, to: Int? = nil) {
+    package init(kind: Kind, path: String, old: Value?, new: Value?, from: Int? = nil, to: Int? = nil) {
         self.kind = kind
         self.path = path
         self.old = old
@@ -26,7 +26,7 @@ public struct StateChange: Equatable, Sendable, CustomStringConvertible {
 
     /// `- path: old`, `+ path: new`, or `~ path: old → new`; long values cut short
     /// (`:state PATH --all` shows one whole).
-    public var description: String {
+    package var description: String {
         switch kind {
         case .added: "+ \(path): \(new?.brief(items: 20) ?? "")"
         case .removed: "- \(path): \(old?.brief(items: 20) ?? "")"
@@ -40,23 +40,23 @@ public struct StateChange: Equatable, Sendable, CustomStringConvertible {
 /// arrays of records with a unique string `id` by identity (moves, inserts, removes, as
 /// Redux DevTools' jsondiffpatch does with an object hash), other arrays by index. Equal
 /// subtrees are skipped without descending.
-public struct StateDiff: Sendable {
+package struct StateDiff: Sendable {
     /// The fields that identify the elements of a list of records, tried in order: `id`,
     /// and before it any a model declares (`sku`).
-    public let identityFields: [String]
+    package let identityFields: [String]
 
     /// A diff that identifies list elements by `identityFields` (plus `id`).
-    public init(identityFields: [String] = []) {
+    package init(identityFields: [String] = []) {
         self.identityFields = identityFields.contains("id") ? identityFields : identityFields + ["id"]
     }
 
     /// The changes from `old` to `new`, list elements identified by `id`.
-    public static func changes(from old: Value, to new: Value) -> [StateChange] {
+    package static func changes(from old: Value, to new: Value) -> [StateChange] {
         StateDiff().changes(from: old, to: new)
     }
 
     /// The changes from `old` to `new`.
-    public func changes(from old: Value, to new: Value) -> [StateChange] {
+    package func changes(from old: Value, to new: Value) -> [StateChange] {
         var changes: [StateChange] = []
         diff(old, new, path: "", into: &changes)
         return changes
@@ -212,7 +212,7 @@ public struct StateDiff: Sendable {
 
     /// The elements of `values` in a longest strictly increasing subsequence, found in
     /// O(n log n) (patience sorting): the elements that need not move.
-    public static func longestIncreasingRun(_ values: [Int]) -> [Int] {
+    package static func longestIncreasingRun(_ values: [Int]) -> [Int] {
         var tails: [Int] = []  // index into values of the last element of each run length
         var previous = [Int](repeating: -1, count: values.count)
         for (index, value) in values.enumerated() {
@@ -235,7 +235,7 @@ public struct StateDiff: Sendable {
     }
 
     /// A list element's id: the string value of its first identity field, for a record.
-    public func identity(_ value: Value) -> String? {
+    package func identity(_ value: Value) -> String? {
         guard case .record(_, let fields) = value else { return nil }
         for key in identityFields {
             if let field = fields.first(where: { $0.label == key }) {
@@ -293,14 +293,14 @@ public struct StateDiff: Sendable {
 }
 
 /// State paths: `todos[0].title`, `counters["a"]`, `.` for the whole state.
-public enum PathSyntax {
-    public enum Segment: Equatable, Sendable {
+package enum PathSyntax {
+    package enum Segment: Equatable, Sendable {
         case field(String)
         case index(Int)
     }
 
     /// `segments` written as a path (`todos[0].title`, `counters["a b"]`); `.` for none.
-    public static func text(of segments: [Segment]) -> String {
+    package static func text(of segments: [Segment]) -> String {
         var path = ""
         for segment in segments {
             switch segment {
@@ -320,7 +320,7 @@ public enum PathSyntax {
 
     /// Reads a path: field names joined by '.', `[N]` indexes and `["key"]` keys; `.` (or
     /// nothing) is the whole state. Every mistake is an error at its byte offset.
-    public static func parse(_ text: String) throws(TextError) -> [Segment] {
+    package static func parse(_ text: String) throws(TextError) -> [Segment] {
         let bytes = Array(text.utf8)
         var segments: [Segment] = []
         var index = 0
@@ -382,7 +382,7 @@ public enum PathSyntax {
 
     /// The part of `value` at `path`, or a problem naming the first segment not found.
     /// List elements are found by key through `identity`'s fields.
-    public static func lookup(_ path: String, in value: Value, identity: StateDiff = StateDiff()) throws(TextError)
+    package static func lookup(_ path: String, in value: Value, identity: StateDiff = StateDiff()) throws(TextError)
         -> Value
     {
         let segments = try parse(path)

@@ -1,8 +1,8 @@
-public import StoreValue
+package import StoreValue
 
 /// The parts of a state that a plugin's changes (`StatePatch`es) may have changed, so a
 /// diff looks only there: a toggle in a list of 100,000 compares one element, not all.
-public indirect enum StateTouch: Equatable, Sendable {
+package indirect enum StateTouch: Equatable, Sendable {
     /// Anything here may have changed.
     case whole
     /// Only these fields of a record.
@@ -14,7 +14,7 @@ public indirect enum StateTouch: Equatable, Sendable {
     case spliced(at: Int, removing: Int, inserting: Int)
 
     /// What `patches` touch; `.whole` when one of them replaces the whole state.
-    public init(_ patches: [StatePatch]) {
+    package init(_ patches: [StatePatch]) {
         var touch = StateTouch.fields([:])
         for patch in patches {
             var splice: (Int, Int, Int)?
@@ -59,14 +59,15 @@ extension StateDiff {
     /// there.
     /// `memo` keeps the ids of identified lists from one diff to the next, so a splice
     /// of a long list (an item added) is diffed without hashing every id again.
-    public static func changes(from old: Value, to new: Value, touched: StateTouch, memo: IdentityMemo? = nil)
+    package static func changes(from old: Value, to new: Value, touched: StateTouch, memo: IdentityMemo? = nil)
         -> [StateChange]
     {
         StateDiff().changes(from: old, to: new, touched: touched, memo: memo)
     }
 
     /// `changes(from:to:touched:memo:)` with this diff's identity fields.
-    public func changes(from old: Value, to new: Value, touched: StateTouch, memo: IdentityMemo? = nil) -> [StateChange]
+    package func changes(from old: Value, to new: Value, touched: StateTouch, memo: IdentityMemo? = nil)
+        -> [StateChange]
     {
         var changes: [StateChange] = []
         diff(old, new, path: "", touched: touched, memo: memo, into: &changes)
@@ -190,11 +191,11 @@ extension StateDiff {
 /// The ids of identified lists (records with unique string ids) a session's diffs met
 /// lately, by list (a session's diffs all use its model's identity fields): adding to a list of n costs the new item, not n hashes. An entry holds
 /// its list, so the storage it is found by stays alive and unchanged.
-public final class IdentityMemo {
+package final class IdentityMemo {
     private var entries: [(items: [Value], ids: [String], set: Set<String>)] = []
     private static let capacity = 4
 
-    public init() {}
+    package init() {}
 
     /// The ids of `items` and their set, from the memo or worked out (and remembered);
     /// nil when `items` is not a list of unique identities.

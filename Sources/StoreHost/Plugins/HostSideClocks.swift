@@ -3,7 +3,7 @@ import Dispatch
 /// The clock plugins wait on (`clock_now`, `clock_wake` in storeplugin.h). Real time at
 /// the prompt; virtual under tests, where the host decides when time passes.
 @MainActor
-public protocol HostClock: AnyObject {
+package protocol HostClock: AnyObject {
     /// Nanoseconds from an arbitrary origin.
     var now: Int64 { get }
     /// Calls `fire` on the main thread once the clock reaches `deadline`; returns a
@@ -15,15 +15,15 @@ public protocol HostClock: AnyObject {
 
 /// Wall-clock time: timers fire from the main dispatch queue.
 @MainActor
-public final class RealClock: HostClock {
+package final class RealClock: HostClock {
     private var lastTimer: UInt64 = 0
     private var pending: [UInt64: DispatchWorkItem] = [:]
 
-    public init() {}
+    package init() {}
 
-    public var now: Int64 { Int64(DispatchTime.now().uptimeNanoseconds) }
+    package var now: Int64 { Int64(DispatchTime.now().uptimeNanoseconds) }
 
-    public func wake(at deadline: Int64, _ fire: @escaping @MainActor () -> Void) -> UInt64 {
+    package func wake(at deadline: Int64, _ fire: @escaping @MainActor () -> Void) -> UInt64 {
         lastTimer += 1
         let timer = lastTimer
         let item = DispatchWorkItem { [weak self] in
@@ -42,7 +42,7 @@ public final class RealClock: HostClock {
         return timer
     }
 
-    public func cancel(_ timer: UInt64) {
+    package func cancel(_ timer: UInt64) {
         pending.removeValue(forKey: timer)?.cancel()
     }
 }
@@ -51,39 +51,39 @@ public final class RealClock: HostClock {
 /// falls due, in deadline order, and timers due at the same instant in the order they
 /// were scheduled. Makes timed effects reproducible.
 @MainActor
-public final class VirtualClock: HostClock {
+package final class VirtualClock: HostClock {
     private struct Timer {
         let id: UInt64
         let deadline: Int64
         let fire: @MainActor () -> Void
     }
 
-    public private(set) var now: Int64 = 0
+    package private(set) var now: Int64 = 0
     private var lastTimer: UInt64 = 0
     private var timers: [Timer] = []
 
-    public init() {}
+    package init() {}
 
-    public func wake(at deadline: Int64, _ fire: @escaping @MainActor () -> Void) -> UInt64 {
+    package func wake(at deadline: Int64, _ fire: @escaping @MainActor () -> Void) -> UInt64 {
         lastTimer += 1
         timers.append(Timer(id: lastTimer, deadline: deadline, fire: fire))
         return lastTimer
     }
 
-    public func cancel(_ timer: UInt64) {
+    package func cancel(_ timer: UInt64) {
         timers.removeAll { $0.id == timer }
     }
 
     /// The deadline of the next timer, if any.
-    public var nextDeadline: Int64? { timers.map(\.deadline).min() }
+    package var nextDeadline: Int64? { timers.map(\.deadline).min() }
 
     /// How many timers are waiting.
-    public var pendingCount: Int { timers.count }
+    package var pendingCount: Int { timers.count }
 
     /// Moves time to the earliest timer and fires that one timer alone (ties: the one
     /// scheduled first). Returns false when no timer is waiting.
     @discardableResult
-    public func fireNext() -> Bool {
+    package func fireNext() -> Bool {
         guard let next = dueTimer(by: .max) else { return false }
         now = max(now, next.deadline)
         next.fire()
@@ -92,7 +92,7 @@ public final class VirtualClock: HostClock {
 
     /// Moves time forward by `nanoseconds`, firing due timers one at a time (a timer a
     /// fired timer schedules fires too, if it falls due within the span).
-    public func advance(by nanoseconds: Int64) {
+    package func advance(by nanoseconds: Int64) {
         let (sum, overflow) = now.addingReportingOverflow(max(0, nanoseconds))
         let target = overflow ? Int64.max : sum
         while let next = dueTimer(by: target) {

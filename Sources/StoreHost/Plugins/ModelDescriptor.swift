@@ -2,7 +2,7 @@ import CFFI
 import CStorePlugin
 
 /// The type of one action parameter, as the schema declares it.
-public enum ParamType: String, Sendable, CaseIterable {
+package enum ParamType: String, Sendable, CaseIterable {
     case int, double, bool, string, value
 
     /// The letter used in signatures ("i", "d", "b", "s"); nil for `value`.
@@ -23,13 +23,13 @@ public enum ParamType: String, Sendable, CaseIterable {
 }
 
 /// One parameter of an action.
-public struct ParamDescriptor: Sendable, Equatable {
+package struct ParamDescriptor: Sendable, Equatable {
     /// nil for a positional parameter.
-    public let label: String?
-    public let type: ParamType
-    public let doc: String?
+    package let label: String?
+    package let type: ParamType
+    package let doc: String?
 
-    public init(label: String?, type: ParamType, doc: String?) {
+    package init(label: String?, type: ParamType, doc: String?) {
         self.label = label
         self.type = type
         self.doc = doc
@@ -37,14 +37,14 @@ public struct ParamDescriptor: Sendable, Equatable {
 }
 
 /// One action a model accepts, copied out of the plugin at registration.
-public struct ActionDescriptor: @unchecked Sendable {
+package struct ActionDescriptor: @unchecked Sendable {
     /// Its position in the model's `actions`.
-    public let index: Int
-    public let name: String
-    public let doc: String?
-    public let params: [ParamDescriptor]
+    package let index: Int
+    package let name: String
+    package let doc: String?
+    package let params: [ParamDescriptor]
     /// True when the action has a typed entry point the host calls through libffi.
-    public let isTyped: Bool
+    package let isTyped: Bool
     let typed: TypedEntry?
 
     init(index: Int, name: String, doc: String?, params: [ParamDescriptor], typed: TypedEntry?, isTyped: Bool? = nil) {
@@ -58,11 +58,11 @@ public struct ActionDescriptor: @unchecked Sendable {
 }
 
 /// A model's declared environment service.
-public struct ServiceDescriptor: @unchecked Sendable {
-    public let name: String
-    public let doc: String?
+package struct ServiceDescriptor: @unchecked Sendable {
+    package let name: String
+    package let doc: String?
     /// Parameter letters, '>', the result letter ('v' for none).
-    public let signature: String
+    package let signature: String
     /// The plugin's own implementation; nil for a model in a worker (it is there).
     let defaultImplementation: sp_typed_entry?
 }
@@ -107,15 +107,15 @@ final class TypedEntry: @unchecked Sendable {
 
 /// A model a plugin registered: its schema, and the entry points to drive it. A class,
 /// so handing it around (once per action) costs one retain, not one per field.
-public final class ModelDescriptor: @unchecked Sendable {
+package final class ModelDescriptor: @unchecked Sendable {
     /// The plugin that registered it.
-    public let plugin: String
-    public let name: String
-    public let doc: String?
-    public let actions: [ActionDescriptor]
-    public let services: [ServiceDescriptor]
+    package let plugin: String
+    package let name: String
+    package let doc: String?
+    package let actions: [ActionDescriptor]
+    package let services: [ServiceDescriptor]
     /// `plugin.model`: unambiguous even when two plugins register the same name.
-    public var qualifiedName: String { "\(plugin).\(name)" }
+    package var qualifiedName: String { "\(plugin).\(name)" }
 
     let modelData: UnsafeMutableRawPointer?
     let create:
@@ -154,15 +154,15 @@ public final class ModelDescriptor: @unchecked Sendable {
     )
 
     /// Field names the model declared to identify list elements (before `id`).
-    public let identityFields: [String]
+    package let identityFields: [String]
     /// Diffs of this model's states: list elements identified by its identity fields.
-    public let stateDiff: StateDiff
+    package let stateDiff: StateDiff
     /// What the model says must hold of its state after every action (`storeplugin.h`'s
     /// `invariants`): `storesh explore` checks them with no flags.
-    public let invariants: [StateCondition]
+    package let invariants: [StateCondition]
 
     /// True when the model can replay its history (undo, jumps, resume).
-    public var supportsTimeTravel: Bool { worker != nil || scripted != nil ? declaredTimeTravel : replay != nil }
+    package var supportsTimeTravel: Bool { worker != nil || scripted != nil ? declaredTimeTravel : replay != nil }
 
     /// The worker process running the model, nil when it runs in this process.
     package let worker: WorkerPlugin?
@@ -233,7 +233,7 @@ public final class ModelDescriptor: @unchecked Sendable {
 
     /// A model known only by its schema, with no plugin behind it: for checking action
     /// text against a schema (a linter, a fuzz target). Its store cannot be created.
-    public static func schemaOnly(plugin: String, name: String, actions: [(name: String, params: [ParamDescriptor])])
+    package static func schemaOnly(plugin: String, name: String, actions: [(name: String, params: [ParamDescriptor])])
         -> ModelDescriptor
     {
         ModelDescriptor(
@@ -269,7 +269,7 @@ public final class ModelDescriptor: @unchecked Sendable {
     private let actionIndex: [String: Int]
 
     /// The action called `name`, if the schema has one.
-    public func action(named name: String) -> ActionDescriptor? {
+    package func action(named name: String) -> ActionDescriptor? {
         actionIndex[name].map { actions[$0] }
     }
 }

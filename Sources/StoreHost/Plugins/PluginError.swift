@@ -1,6 +1,6 @@
 /// Why a plugin could not be loaded or used. Every case names the file or symbol and
 /// says what was expected; the host keeps running after any of them.
-public enum PluginError: Error, Equatable, CustomStringConvertible {
+package enum PluginError: Error, Equatable, CustomStringConvertible {
     case notFound(name: String, searched: [String])
     case fileMissing(path: String)
     case notASharedLibrary(path: String, reason: String)
@@ -20,7 +20,7 @@ public enum PluginError: Error, Equatable, CustomStringConvertible {
     case unknownModel(name: String, known: [String])
     case ambiguousModel(name: String, candidates: [String])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notFound(let name, let searched):
             return "no plugin named '\(name)' in the search path: "

@@ -5,50 +5,50 @@ import StoreValue
 /// Loads plugins, checks them before running any of their code, and keeps the models they
 /// register. Plugins stay loaded for the host's lifetime (unloading Swift code is unsafe).
 @MainActor
-public final class PluginHost {
+package final class PluginHost {
     /// Whether sessions ask plugins for what changed since their last report instead of
     /// the whole state (`snapshot_changes`); off only to compare the two in tests.
     package var readsChanges = true
     /// Whether every read of what changed is checked against a whole snapshot
     /// (`--check-changes`): a plugin whose changes do not give its state is an error
     /// naming the first place they differ. For testing a plugin's `snapshot_changes`.
-    public var checksChanges = false
+    package var checksChanges = false
 
     /// The clock plugins see: real at the prompt, virtual under tests.
-    public let clock: any HostClock
+    package let clock: any HostClock
     /// Directories searched, in order, when a plugin is named rather than given by path.
-    public var searchPath: [String]
+    package var searchPath: [String]
     /// Receives plugins' log messages.
-    public var log: ((LogLevel, String) -> Void)?
-    public private(set) var plugins: [LoadedPlugin] = []
+    package var log: ((LogLevel, String) -> Void)?
+    package private(set) var plugins: [LoadedPlugin] = []
     /// Where plugins run: each in a worker process of its own (a crash or hang in a model
     /// is reported and recovered from), or in this process (`--in-process`: fastest).
-    public var isolation: Isolation = .inProcess
+    package var isolation: Isolation = .inProcess
     /// Seconds a model in a worker may take to answer one request before it counts as
     /// hung and its worker is stopped; nil: no limit.
-    public var actionTimeout: Double? = 5
+    package var actionTimeout: Double? = 5
     /// Asked while waiting for a worker: true when the user pressed Ctrl-C.
-    public var takeInterrupt: () -> Bool = { false }
+    package var takeInterrupt: () -> Bool = { false }
     /// A worker died while nobody was waiting for it (an effect crashed it).
-    public var workerLost: ((WorkerPlugin, WorkerLoss) -> Void)?
+    package var workerLost: ((WorkerPlugin, WorkerLoss) -> Void)?
     /// What plugins in workers print (their stdout and stderr), as it arrives.
-    public var workerOutput: ((String) -> Void)? = { text in
+    package var workerOutput: ((String) -> Void)? = { text in
         StandardStreams.error(text)
     }
 
     /// Where plugin code runs.
-    public enum Isolation: Sendable {
+    package enum Isolation: Sendable {
         case inProcess
         case workers
     }
 
     /// The plugin ABI version this host speaks.
-    public nonisolated static let abiVersion = STOREPLUGIN_ABI_VERSION
+    package nonisolated static let abiVersion = STOREPLUGIN_ABI_VERSION
 
     /// The Swift toolchain this host was built with; Swift plugins must match it.
-    public nonisolated static let toolchain = String(cString: storeplugin_compiler_tag())
+    package nonisolated static let toolchain = String(cString: storeplugin_compiler_tag())
 
-    public init(clock: any HostClock = RealClock(), searchPath: [String]) {
+    package init(clock: any HostClock = RealClock(), searchPath: [String]) {
         self.clock = clock
         self.searchPath = searchPath
     }
@@ -57,7 +57,7 @@ public final class PluginHost {
     /// `$STORESH_PLUGIN_PATH` (colon-separated), then `~/.local/share/storesh/plugins`,
     /// then the directory of the running executable, where this package builds its
     /// example plugins.
-    public static func defaultSearchPath(extra: [String] = [], environment: [String: String]? = nil) -> [String] {
+    package static func defaultSearchPath(extra: [String] = [], environment: [String: String]? = nil) -> [String] {
         let environment = environment ?? ProcessInfo.processInfo.environment
         var path = extra
         if let fromEnvironment = environment["STORESH_PLUGIN_PATH"] {
@@ -73,14 +73,14 @@ public final class PluginHost {
     }
 
     /// Every model of every loaded plugin, in load order.
-    public var models: [ModelDescriptor] { plugins.flatMap(\.models) }
+    package var models: [ModelDescriptor] { plugins.flatMap(\.models) }
 
     /// Shared libraries in the search path, by plugin name (file name without `lib` and
     /// extension), first directory first. Nothing is loaded to list them. Within one
     /// directory an example's library (`libStoreshExampleCounter.so`) comes before a plain
     /// one of the same name: a build folder may still hold the examples' libraries from
     /// before they were renamed.
-    public func availablePlugins() -> [(name: String, path: String)] {
+    package func availablePlugins() -> [(name: String, path: String)] {
         var found: [(String, String)] = []
         var names = Set<String>()
         for directory in searchPath {
@@ -104,11 +104,11 @@ public final class PluginHost {
     /// is the plugin `Counter`. A user's own package may then name its plugin `Counter`
     /// (SwiftPM wants product and target names unique across the package graph), and its
     /// library, found earlier in the search path, is the one `Counter` loads.
-    public nonisolated static let examplePrefix = "StoreshExample"
+    package nonisolated static let examplePrefix = "StoreshExample"
 
     /// `libCounter.so` → `Counter`, `libStoreshExampleCounter.so` → `Counter`; nil for
     /// files that are not shared libraries.
-    public static func pluginName(fromFile file: String) -> String? {
+    package static func pluginName(fromFile file: String) -> String? {
         // Two suffix checks, not a split at the last dot: a build directory holds hundreds
         // of other files, and this is asked of each when a plugin is loaded by name.
         let suffix: String
@@ -128,7 +128,7 @@ public final class PluginHost {
     }
 
     /// Whether `load` takes `nameOrPath` as a path (it has a '/' or a library extension).
-    public static func isPath(_ nameOrPath: String) -> Bool {
+    package static func isPath(_ nameOrPath: String) -> Bool {
         nameOrPath.contains("/") || pluginName(fromFile: nameOrPath) != nil
     }
 
@@ -136,7 +136,7 @@ public final class PluginHost {
     /// name (looked up in the search path, case-insensitively). A library's bare file name
     /// (`libCart.so`) not in the current directory is looked up in the search path too.
     @discardableResult
-    public func load(_ nameOrPath: String) throws(PluginError) -> LoadedPlugin {
+    package func load(_ nameOrPath: String) throws(PluginError) -> LoadedPlugin {
         let path: String
         if !nameOrPath.contains("/"), Self.pluginName(fromFile: nameOrPath) != nil,
             !FileManager.default.fileExists(atPath: nameOrPath)
@@ -163,7 +163,7 @@ public final class PluginHost {
 
     /// Forwards what plugins in workers have written and storesh has not shown yet (a last
     /// line without its newline too): called before storesh exits.
-    public func forwardWorkerOutput() {
+    package func forwardWorkerOutput() {
         for plugin in plugins { plugin.worker?.process?.forwardOutput() }
     }
 
@@ -268,7 +268,7 @@ public final class PluginHost {
 
     /// The model called `name`: either `plugin.model`, or a bare model name that only one
     /// plugin registers.
-    public func model(named name: String) throws(PluginError) -> ModelDescriptor {
+    package func model(named name: String) throws(PluginError) -> ModelDescriptor {
         if let qualified = models.first(where: { $0.qualifiedName == name }) { return qualified }
         let matches = models.filter { $0.name == name }
         if matches.count == 1 { return matches[0] }
@@ -278,22 +278,22 @@ public final class PluginHost {
 }
 
 /// Log levels, as in storeplugin.h.
-public enum LogLevel: Int32, Sendable {
+package enum LogLevel: Int32, Sendable {
     case debug = 0, info, warning, error
 }
 
 /// A plugin that loaded and registered its models.
-public struct LoadedPlugin: @unchecked Sendable {
-    public let name: String
-    public let version: String
-    public let path: String
+package struct LoadedPlugin: @unchecked Sendable {
+    package let name: String
+    package let version: String
+    package let path: String
     /// The toolchain tag the plugin reported, nil for language-neutral plugins.
-    public let toolchain: String?
-    public let models: [ModelDescriptor]
+    package let toolchain: String?
+    package let models: [ModelDescriptor]
     /// The plugin's services table, when it runs in this process.
     let context: PluginContext?
     /// The worker process it runs in, when it runs in one.
-    public let worker: WorkerPlugin?
+    package let worker: WorkerPlugin?
 
     init(
         name: String, version: String, path: String, toolchain: String?, models: [ModelDescriptor],

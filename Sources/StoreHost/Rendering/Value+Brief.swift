@@ -1,17 +1,17 @@
-public import StoreValue
+package import StoreValue
 
 /// Values cut to a readable size for people: the Elm debugger shows 100 items at a time
 /// for the same reason. Files and programs (`--format json`, the journal, exports) always
 /// get whole values.
 extension Value {
     /// Items of a list or record shown before "… N more".
-    public static let shownItems = 100
+    package static let shownItems = 100
     /// Characters of a string shown before "… (N more characters)".
-    public static let shownCharacters = 500
+    package static let shownCharacters = 500
 
     /// `compact`, with lists, records and payloads longer than `items` elements and strings
     /// longer than `characters` cut short, saying how much was left out.
-    public func brief(items: Int = Value.shownItems, characters: Int = Value.shownCharacters) -> String {
+    package func brief(items: Int = Value.shownItems, characters: Int = Value.shownCharacters) -> String {
         switch self {
         case .string(let text):
             guard text.count > characters else { return compact }

@@ -1,10 +1,10 @@
-public import StoreValue
+package import StoreValue
 
 extension Value {
     /// An indented tree, one leaf per line, cut off below `depth` levels (nil: no limit).
     /// Unless `whole`, lists and records show their first `shownItems` children and then
     /// how many more there are, and long strings are cut (see `brief`).
-    public func tree(depth: Int? = nil, whole: Bool = false) -> String {
+    package func tree(depth: Int? = nil, whole: Bool = false) -> String {
         var lines: [String] = []
         renderTree(into: &lines, indent: "", depth: depth, whole: whole)
         return lines.joined(separator: "\n")

@@ -1,4 +1,4 @@
-public import StoreValue
+package import StoreValue
 
 // Sending many actions at once: plain batches (the state is not read; `--quiet` runs) and,
 // where the connection has them, observed batches (each action answered as `send` would
@@ -6,14 +6,14 @@ public import StoreValue
 extension Session {
     /// A batch of actions sent with `startBatch`: its answer, or the request that will
     /// bring it.
-    public struct Batch {
+    package struct Batch {
         let ticket: BatchTicket
     }
 
     /// What one action of a batch did.
-    public struct BatchOutcome: Sendable {
-        public let changed: Bool
-        public let startedEffects: Bool
+    package struct BatchOutcome: Sendable {
+        package let changed: Bool
+        package let startedEffects: Bool
 
         package init(changed: Bool, startedEffects: Bool) {
             self.changed = changed
@@ -23,16 +23,16 @@ extension Session {
 
     /// What a batch did, per action processed (in order), and the state after it when
     /// it was asked for.
-    public struct BatchResult {
-        public let outcomes: [Result<BatchOutcome, SessionError>]
-        public let stateAfter: Value?
+    package struct BatchResult {
+        package let outcomes: [Result<BatchOutcome, SessionError>]
+        package let stateAfter: Value?
     }
 
     /// Sends `actions` in order without reading the state; past refusals unless
     /// `stopAtFailure`. A model in a worker gets them in one request, and this returns
     /// before the worker is done (so the next batch can be prepared meanwhile);
     /// `finishBatch` takes the answer. In this process they run at once.
-    public func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool)
+    package func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool)
         throws(SessionError) -> Batch
     {
         Batch(ticket: try connection.startBatch(actions, stopAtFailure: stopAtFailure, stateAfter: stateAfter))
@@ -40,7 +40,7 @@ extension Session {
 
     /// Per action of the batch that was processed: whether it changed the state, or why
     /// it was refused. Throws when the model's worker was lost on the way.
-    public func finishBatch(_ batch: Batch) throws(SessionError) -> BatchResult {
+    package func finishBatch(_ batch: Batch) throws(SessionError) -> BatchResult {
         let (outcomes, after) = try connection.finishBatch(batch.ticket)
         if let after {
             try apply(after, diffing: false)
@@ -52,26 +52,26 @@ extension Session {
 
     /// Actions sent in one request, to be applied and observed one by one
     /// (`startObserved`): each comes back as `send` would give it.
-    public struct ObservedBatch {
+    package struct ObservedBatch {
         let ticket: WorkerProcess.Ticket
         let names: [String]
         let observe: Bool
     }
 
     /// The answer to an observed batch, taken one action at a time (`nextObserved`).
-    public struct ObservedResults {
+    package struct ObservedResults {
         var answers: ObservedAnswers
         let names: [String]
         let observe: Bool
         var taken = 0
         /// The answer's size in bytes (callers size later batches by it).
-        public var byteCount: Int { answers.byteCount }
+        package var byteCount: Int { answers.byteCount }
         /// True when the model processed none of the batch's actions.
-        public var isEmpty: Bool { answers.isEmpty }
+        package var isEmpty: Bool { answers.isEmpty }
         /// The state after the batch's last action, once all were taken, when the batch
         /// asked for it (`stateAfter`) and the model could read it; the session's state
         /// is then that state.
-        public internal(set) var stateAfter: Value?
+        package internal(set) var stateAfter: Value?
     }
 
     /// Sends `actions` in one request and returns before the model is done; each is then
@@ -83,7 +83,7 @@ extension Session {
     /// `stateAfter` (when not `observe`): the answer brings the state after the last action
     /// taken, which becomes the session's state (`ObservedResults.stateAfter`): a history
     /// snapshot there needs no read, which would wait for any later batch in flight.
-    public func startObserved(
+    package func startObserved(
         _ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, observe: Bool, continuing: Bool = false,
         stateAfter: Bool = false
     ) throws(SessionError) -> ObservedBatch? {
@@ -99,7 +99,7 @@ extension Session {
     }
 
     /// Waits for the answer to an observed batch.
-    public func observedResults(_ batch: ObservedBatch) throws(SessionError) -> ObservedResults {
+    package func observedResults(_ batch: ObservedBatch) throws(SessionError) -> ObservedResults {
         guard let batching else { throw SessionError(message: "\(model.qualifiedName) takes no observed batches") }
         observedInFlight = max(0, observedInFlight - 1)
         return ObservedResults(
@@ -110,7 +110,7 @@ extension Session {
     /// Waits for the answer to a continuing batch sent after one that was cut short: it
     /// must have done nothing. If it did, the other side is not keeping order: it is
     /// stopped, and the error says so (a lost worker).
-    public func expectSkipped(_ batch: ObservedBatch) throws(SessionError) {
+    package func expectSkipped(_ batch: ObservedBatch) throws(SessionError) {
         let results = try observedResults(batch)
         guard let batching, !results.isEmpty else { return }
         throw batching.outOfOrder()
@@ -121,7 +121,7 @@ extension Session {
     /// events, effect actions) reaches `onEvent` first, as it does during `send`.
     /// (Handed over rather than returned: a `Result` of these types is copied and
     /// destroyed through value witnesses, once per action of every batch.)
-    public func nextObserved(
+    package func nextObserved(
         _ results: inout ObservedResults, applied: (SendResult) -> Void, refused: (SessionError) -> Void
     ) throws(SessionError) -> Bool {
         guard let batching else { throw SessionError(message: "\(model.qualifiedName) takes no observed batches") }

@@ -1,4 +1,4 @@
-public import StoreValue
+package import StoreValue
 
 // Reading a session's state: the connection hands over the state whole or as the changes
 // since its last update; the session applies them to the state it holds (in place when
@@ -6,7 +6,7 @@ public import StoreValue
 extension Session {
     /// Reads the state from the model again: only what changed, when the model can say.
     @discardableResult
-    public func readState() throws(SessionError) -> Value {
+    package func readState() throws(SessionError) -> Value {
         try read().state
     }
 

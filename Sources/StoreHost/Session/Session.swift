@@ -1,5 +1,5 @@
-public import CStorePlugin
-public import StoreValue
+package import CStorePlugin
+package import StoreValue
 
 /// One store of one model: send actions, read the state, watch effects. The session keeps
 /// what every model shares — the state as the model last reported it, sending, and the
@@ -8,8 +8,8 @@ public import StoreValue
 /// re-read after every observed action, or on the next read of `state` after unobserved
 /// ones (`--quiet` runs).
 @MainActor
-public final class Session {
-    public let model: ModelDescriptor
+package final class Session {
+    package let model: ModelDescriptor
     /// The running store.
     package let connection: any StoreConnection
     /// The connection's observed batches, when it has them.
@@ -18,13 +18,13 @@ public final class Session {
     /// The current state, as the model last reported it. When it cannot be read (a tree
     /// nested past the limit) this is the last state that could be, and
     /// `currentState()` says why; code that shows the state to a user asks that instead.
-    public var state: Value {
+    package var state: Value {
         if isStale { _ = try? read() }
         return knownState
     }
 
     /// The current state, or why it cannot be read.
-    public func currentState() throws(SessionError) -> Value {
+    package func currentState() throws(SessionError) -> Value {
         if isStale { try read() }
         return knownState
     }
@@ -55,7 +55,7 @@ public final class Session {
     /// For warnings; sessions may outlive their host in tests and tools.
     weak var logHost: PluginHost?
     /// Called for every effect event and every action an effect applied.
-    public var onEvent: ((SessionEvent) -> Void)?
+    package var onEvent: ((SessionEvent) -> Void)?
     private let clock: any HostClock
     private let startTime: Int64
     /// How the connection's events reach the session (see `WeakRoute`).
@@ -63,7 +63,7 @@ public final class Session {
 
     /// Creates a store of `model` in its initial state, where the model runs (`services`:
     /// implementations in place of the plugin's own, for a model in this process).
-    public convenience init(
+    package convenience init(
         model: ModelDescriptor, host: PluginHost, services overrides: [String: sp_typed_entry] = [:]
     ) throws(SessionError) {
         try self.init(model: model, connection: model.connect(host: host, services: overrides), host: host)
@@ -87,15 +87,15 @@ public final class Session {
 
     /// True when every call to the model is a round trip to another process (each action
     /// of a batch costs less than one on its own).
-    public var runsInWorker: Bool { connection.callsAreRoundTrips }
+    package var runsInWorker: Bool { connection.callsAreRoundTrips }
 
     /// Milliseconds on the host clock since the session started.
-    public var elapsed: Int64 { (clock.now - startTime) / 1_000_000 }
+    package var elapsed: Int64 { (clock.now - startTime) / 1_000_000 }
 
     /// Sends an action by name with arguments in schema order, already checked by
     /// `ActionBinding`. With `observe: false` the state is not re-read and no diff is made
     /// (fast batch runs).
-    public func send(_ action: ActionDescriptor, arguments: [Value], observe: Bool = true) throws(SessionError)
+    package func send(_ action: ActionDescriptor, arguments: [Value], observe: Bool = true) throws(SessionError)
         -> SendResult
     {
         guard observe else {
@@ -155,7 +155,7 @@ public final class Session {
 
     /// Sends through the plugin's value-tree entry point, even for typed actions
     /// (benchmarks compare the two paths). The state is not re-read.
-    public func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendResult
+    package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendResult
     {
         let summary = try connection.sendThroughValueTree(action, arguments: arguments)
         isStale = isStale || summary.changed

@@ -1,4 +1,4 @@
-public import StoreValue
+package import StoreValue
 
 // What a session's reads, sends and events give back: the values `Session` hands out.
 
@@ -26,30 +26,30 @@ package struct StateRead: Sendable {
 }
 
 /// A session could not be created or an action failed inside the plugin.
-public struct SessionError: Error, Equatable, CustomStringConvertible {
-    public let message: String
+package struct SessionError: Error, Equatable, CustomStringConvertible {
+    package let message: String
     /// Set when the model's worker process died, hung or was stopped: the session must be
     /// recovered in a new worker.
-    public var workerLoss: WorkerLoss?
-    public var description: String { message }
+    package var workerLoss: WorkerLoss?
+    package var description: String { message }
 
-    public init(message: String, workerLoss: WorkerLoss? = nil) {
+    package init(message: String, workerLoss: WorkerLoss? = nil) {
         self.message = message
         self.workerLoss = workerLoss
     }
 }
 
 /// What one action did.
-public struct SendResult: Equatable, Sendable {
-    public let action: String
-    public let stateChanged: Bool
-    public let effectsStarted: Int
+package struct SendResult: Equatable, Sendable {
+    package let action: String
+    package let stateChanged: Bool
+    package let effectsStarted: Int
     /// The state diff, empty when nothing changed.
-    public let changes: [StateChange]
+    package let changes: [StateChange]
     /// Why the state could not be read after the action (which was applied all the same).
-    public var stateError: String?
+    package var stateError: String?
 
-    public init(
+    package init(
         action: String, stateChanged: Bool, effectsStarted: Int, changes: [StateChange], stateError: String? = nil
     ) {
         self.action = action
@@ -61,7 +61,7 @@ public struct SendResult: Equatable, Sendable {
 }
 
 /// Something that happened in a session outside a `send`.
-public enum SessionEvent: Equatable, Sendable {
+package enum SessionEvent: Equatable, Sendable {
     case effect(EffectEventRecord)
     /// An effect's action was applied; `changes` is the state diff it caused (empty when
     /// the state was not being watched), `changed` whether it changed the state.
@@ -69,17 +69,17 @@ public enum SessionEvent: Equatable, Sendable {
 }
 
 /// One effect event, as the plugin reported it, with the host-clock time it arrived.
-public struct EffectEventRecord: Equatable, Sendable {
-    public enum Kind: UInt32, Sendable {
+package struct EffectEventRecord: Equatable, Sendable {
+    package enum Kind: UInt32, Sendable {
         case started = 1, emitted, finished, failed, cancelled
     }
 
-    public let kind: Kind
-    public let effect: UInt64
-    public let label: String?
-    public let action: String?
-    public let message: String?
-    public let elapsedMilliseconds: Int64
+    package let kind: Kind
+    package let effect: UInt64
+    package let label: String?
+    package let action: String?
+    package let message: String?
+    package let elapsedMilliseconds: Int64
 
     package init(
         kind: Kind, effect: UInt64, label: String?, action: String?, message: String?, elapsedMilliseconds: Int64
@@ -95,11 +95,11 @@ public struct EffectEventRecord: Equatable, Sendable {
 
 /// Why a textual action was not applied: a mistake in the text (with its byte offset), or
 /// an error from the plugin. Either way the session and its state are unchanged.
-public enum SendError: Error, Equatable, CustomStringConvertible {
+package enum SendError: Error, Equatable, CustomStringConvertible {
     case text(TextError)
     case plugin(SessionError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .text(let error): error.description
         case .plugin(let error): error.description
@@ -109,7 +109,7 @@ public enum SendError: Error, Equatable, CustomStringConvertible {
 
 extension Session {
     /// Parses `text`, checks it against the schema, and sends it.
-    public func send(text: String) throws(SendError) -> SendResult {
+    package func send(text: String) throws(SendError) -> SendResult {
         let bound: (ActionDescriptor, [Value])
         do {
             bound = try ActionBinding.bind(ActionCall.parse(text), to: model)

@@ -4,9 +4,9 @@ import StoreValue
 /// storesh (frames; in each, a registration, a value, a list of values, or a plugin's
 /// encoded changes) and checks that
 /// every value read writes back to the same bytes. No input may crash it.
-public enum WorkerWireCheck {
+package enum WorkerWireCheck {
     /// How many frames were read, or the first oracle violation.
-    public static func check(_ bytes: [UInt8]) -> Result<Int, OracleViolation> {
+    package static func check(_ bytes: [UInt8]) -> Result<Int, OracleViolation> {
         var frames = FrameBuffer()
         bytes.withUnsafeBytes { frames.append($0) }
         var count = 0
@@ -76,8 +76,8 @@ public enum WorkerWireCheck {
     }
 
     /// A value that did not survive being written and read again.
-    public struct OracleViolation: Error, CustomStringConvertible {
-        public let description: String
+    package struct OracleViolation: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Changes from the wire applied to a small state: each either fits or is refused

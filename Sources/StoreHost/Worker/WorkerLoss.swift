@@ -5,8 +5,8 @@
 /// Why a worker process is gone: it crashed (a signal or an exit), did not answer in time,
 /// was interrupted, or broke the protocol. `lastWords` is the end of what it wrote to
 /// stderr (a Swift runtime failure, a fatal error, a backtrace).
-public struct WorkerLoss: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Cause: Sendable, Equatable {
+package struct WorkerLoss: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Cause: Sendable, Equatable {
         case signal(Int32)
         case exit(Int32)
         case hung(seconds: Double)
@@ -15,16 +15,16 @@ public struct WorkerLoss: Error, Sendable, Equatable, CustomStringConvertible {
         case couldNotStart(String)
     }
 
-    public let cause: Cause
-    public let lastWords: String
+    package let cause: Cause
+    package let lastWords: String
 
-    public init(cause: Cause, lastWords: String) {
+    package init(cause: Cause, lastWords: String) {
         self.cause = cause
         self.lastWords = lastWords
     }
 
     /// "SIGILL: arithmetic overflow, Counter.swift:18", "exit status 3", "no answer in 5s".
-    public var description: String {
+    package var description: String {
         let crash = CrashReport(lastWords)
         var parts: [String] = []
         switch cause {
@@ -42,7 +42,7 @@ public struct WorkerLoss: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The crash report says the crashed thread ran a Swift task (an effect), not the
     /// request the worker was handling.
-    public var crashedInATask: Bool { CrashReport(lastWords).inTask }
+    package var crashedInATask: Bool { CrashReport(lastWords).inTask }
 
     static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value))s" : "\(value)s"

@@ -6,9 +6,9 @@ import StoreValue
 /// worker's timers on the shell's clock (so virtual time stays with the shell). When the
 /// worker dies, `restart` starts another one on the same file.
 @MainActor
-public final class WorkerPlugin {
+package final class WorkerPlugin {
     /// The plugin file as the user named it (the worker resolves it the same way).
-    public let path: String
+    package let path: String
     /// The host that loaded it; weak, as the plugin's models may outlive it at exit.
     private weak var host: PluginHost?
     /// The shell's clock, which the worker's timers run on.
@@ -24,9 +24,9 @@ public final class WorkerPlugin {
     private var timers: [UInt64: UInt64] = [:]
     /// How the last of this plugin's workers that died ended, and its crash report
     /// (`:crash` shows it whole).
-    public private(set) var lastLoss: WorkerLoss?
+    package private(set) var lastLoss: WorkerLoss?
     /// Milliseconds it took the last worker to start and register its models.
-    public private(set) var startMilliseconds: Double = 0
+    package private(set) var startMilliseconds: Double = 0
 
     package init(host: PluginHost, path: String) {
         self.host = host

@@ -1,5 +1,5 @@
 import Foundation
-public import StoreHost
+package import StoreHost
 
 /// `storesh test --from-journal JOURNAL --out FILE`: a journal (a session that crashed
 /// overnight, say) as a transcript that passes as written, its output recorded.
@@ -9,7 +9,7 @@ extension ShellCore {
     /// are left to the effect, with a `:wait` where they came), jumps, skips, branches and
     /// resets, in order; the output recorded by running it in a fresh session set up as
     /// `host` is, and checked by running it again.
-    public static func transcript(fromJournal journal: String, file: String, like host: PluginHost) async -> Result<
+    package static func transcript(fromJournal journal: String, file: String, like host: PluginHost) async -> Result<
         String, TranscriptWriter.Problem
     > {
         let contents: Journal.Contents

@@ -131,7 +131,7 @@ extension ShellCore {
     }
 
     /// True once after a breakpoint fired in a script: the script stops there.
-    public func takeBreakpointStop() -> Bool {
+    package func takeBreakpointStop() -> Bool {
         defer { debugging.stopsScript = false }
         return debugging.stopsScript
     }

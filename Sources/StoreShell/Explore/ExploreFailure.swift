@@ -1,9 +1,9 @@
-public import StoreHost
-public import StoreValue
+package import StoreHost
+package import StoreValue
 
 /// What makes an explored run fail, and where.
-public struct ExploreFailure: Equatable, Sendable, CustomStringConvertible {
-    public enum Kind: Equatable, Sendable {
+package struct ExploreFailure: Equatable, Sendable, CustomStringConvertible {
+    package enum Kind: Equatable, Sendable {
         /// An invariant was false after a step (`explanation`: what was found).
         case invariant(StateCondition, explanation: String)
         /// The model's worker crashed (`WorkerLoss.description`: the signal, the runtime's
@@ -17,9 +17,9 @@ public struct ExploreFailure: Equatable, Sendable, CustomStringConvertible {
         case nondeterministic(path: String, first: Value?, second: Value?)
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// The step after which it was seen (0-based; -1: the initial state).
-    public let step: Int
+    package let step: Int
 
     package init(kind: Kind, step: Int) {
         self.kind = kind
@@ -28,7 +28,7 @@ public struct ExploreFailure: Equatable, Sendable, CustomStringConvertible {
 
     /// What stays the same when a run is shrunk: the invariant, the crash site, the
     /// effect's label, the path that differed. Not the step, nor the values found.
-    public var signature: String {
+    package var signature: String {
         switch kind {
         case .invariant(let condition, _): "invariant \(condition)"
         case .crash(let site): "crash \(site)"
@@ -39,7 +39,7 @@ public struct ExploreFailure: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// One line: "invariant balance >= 0 broken: balance is -1, expected >= 0".
-    public var description: String {
+    package var description: String {
         switch kind {
         case .invariant(let condition, let explanation): "invariant \(condition) broken: \(explanation)"
         case .crash(let site): "the model crashed: \(site)"
@@ -51,7 +51,7 @@ public struct ExploreFailure: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// A short word for JSON and tables.
-    public var kindName: String {
+    package var kindName: String {
         switch kind {
         case .invariant: "invariant"
         case .crash: "crash"

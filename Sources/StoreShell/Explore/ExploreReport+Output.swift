@@ -1,12 +1,12 @@
 import Foundation
-public import StoreHost
-public import StoreValue
+package import StoreHost
+package import StoreValue
 
 extension ExploreReport {
     /// The report for people: what was searched, what failed, the shrunk run with the
     /// diff after each step, and the coverage table. Nothing in it depends on the
     /// machine's speed, so the same seed prints the same lines.
-    public func lines(model descriptor: ModelDescriptor) -> [String] {
+    package func lines(model descriptor: ModelDescriptor) -> [String] {
         var lines: [String] = []
         let searched =
             "\(runs) run\(runs == 1 ? "" : "s"), \(steps) step\(steps == 1 ? "" : "s"), \(distinctStates) distinct state\(distinctStates == 1 ? "" : "s")"
@@ -55,7 +55,7 @@ extension ExploreReport {
     }
 
     /// The same facts as a record, for `--format json`.
-    public func record(model descriptor: ModelDescriptor) -> Value {
+    package func record(model descriptor: ModelDescriptor) -> Value {
         var fields: [Value.Field] = [
             .init("model", .string(model)), .init("seed", .string(String(seed))), .init("runs", .int(Int64(runs))),
             .init("steps", .int(Int64(steps))), .init("distinctStates", .int(Int64(distinctStates))),
@@ -115,7 +115,7 @@ extension ExploreReport {
     /// or refuses the step); the pin must print nothing (its error is what fails the
     /// transcript); for a model that is not deterministic, no step's output is compared and
     /// `:replay-check` is the pin.
-    public func transcriptInputs(model descriptor: ModelDescriptor, pluginPath: String) -> [ExploreTranscript.Input] {
+    package func transcriptInputs(model descriptor: ModelDescriptor, pluginPath: String) -> [ExploreTranscript.Input] {
         guard let failure else { return [] }
         var inputs: [ExploreTranscript.Input] =
             [

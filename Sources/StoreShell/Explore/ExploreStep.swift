@@ -1,14 +1,14 @@
-public import StoreHost
-public import StoreValue
+package import StoreHost
+package import StoreValue
 
 /// One step of an explored run: an action with its arguments, or time moving on the
 /// virtual clock (the `:advance` of the prompt, which fires the effects due).
-public enum ExploreStep: Hashable, Sendable {
+package enum ExploreStep: Hashable, Sendable {
     case action(name: String, arguments: [Value])
     case advance(milliseconds: Int64)
 
     /// The step as a line of the shell: `add 5`, `todos["t1"].toggle`, `:advance 100ms`.
-    public func line(in model: ModelDescriptor) -> String {
+    package func line(in model: ModelDescriptor) -> String {
         switch self {
         case .action(let name, let arguments):
             guard let action = model.action(named: name) else { return name }
@@ -19,7 +19,7 @@ public enum ExploreStep: Hashable, Sendable {
     }
 
     /// The action's name, nil for a clock step.
-    public var actionName: String? {
+    package var actionName: String? {
         if case .action(let name, _) = self { return name }
         return nil
     }

@@ -1,13 +1,13 @@
 import Foundation
-public import StoreHost
+package import StoreHost
 
 /// The transcript `storesh explore` hands back: the shrunk run as inputs, with the output
 /// each printed recorded by running it once (`TranscriptRunner`), so it reads as a session
 /// would and fails `storesh test` exactly while the bug is there.
-public enum ExploreTranscript {
+package enum ExploreTranscript {
     /// One input line, and what its output must be.
-    public struct Input: Equatable, Sendable {
-        public enum Output: Equatable, Sendable {
+    package struct Input: Equatable, Sendable {
+        package enum Output: Equatable, Sendable {
             /// As recorded.
             case recorded
             /// Anything, and the model may refuse it (`(output not compared)`).
@@ -16,10 +16,10 @@ public enum ExploreTranscript {
             case none
         }
 
-        public let line: String
-        public let output: Output
+        package let line: String
+        package let output: Output
 
-        public init(_ line: String, output: Output = .recorded) {
+        package init(_ line: String, output: Output = .recorded) {
             self.line = line
             self.output = output
         }
@@ -27,7 +27,7 @@ public enum ExploreTranscript {
 
     /// The transcript's text before recording: a header of `comments`, then each input
     /// (uncompared ones with the `(output not compared)` line).
-    public static func text(comments: [String], inputs: [Input]) -> String {
+    package static func text(comments: [String], inputs: [Input]) -> String {
         var lines = comments.map { "# " + $0 }
         for input in inputs {
             lines.append("> " + input.line)
@@ -40,7 +40,7 @@ public enum ExploreTranscript {
     /// what was there whole: `:load` by `pluginPath` relative to the file, the output
     /// recorded by running it once (`record`). `foundBy` names the command in its header.
     @MainActor
-    public static func write(
+    package static func write(
         _ report: ExploreReport, model: ModelDescriptor, pluginPath: String, to file: String, foundBy: String,
         searchPath: [String], setUp: (PluginHost) -> Void
     ) async throws(TranscriptWriter.Problem) {
@@ -59,7 +59,7 @@ public enum ExploreTranscript {
     /// `storesh test --update` records it: run once, in a fresh session, from `file`'s
     /// folder. An input whose output must be none gets none, whatever it printed.
     @MainActor
-    public static func record(
+    package static func record(
         comments: [String], inputs: [Input], file: String, searchPath: [String], setUp: (PluginHost) -> Void
     ) async -> String {
         let text = text(comments: comments, inputs: inputs)
@@ -82,7 +82,7 @@ public enum ExploreTranscript {
 
     /// `target` written relative to the folder `directory` (both absolute), so a
     /// transcript that names a plugin by it runs from any working directory.
-    public static func relativePath(to target: String, from directory: String) -> String {
+    package static func relativePath(to target: String, from directory: String) -> String {
         TranscriptWriter.relativePath(to: target, from: directory)
     }
 }

@@ -1,70 +1,70 @@
 import Dispatch
-public import StoreHost
-public import StoreValue
+package import StoreHost
+package import StoreValue
 
 /// How `storesh explore` and `:explore` search.
-public struct ExploreOptions: Sendable {
+package struct ExploreOptions: Sendable {
     /// Every choice follows from it: the same seed and options give the same runs.
-    public var seed: UInt64
+    package var seed: UInt64
     /// Runs to try (each from a fresh store).
-    public var runs = 100
+    package var runs = 100
     /// Steps per run.
-    public var steps = 50
+    package var steps = 50
     /// Seconds after which no new run starts (the output then depends on speed).
-    public var timeLimit: Double?
+    package var timeLimit: Double?
     /// Checked after every step (and on the initial state).
-    public var invariants: [StateCondition] = []
+    package var invariants: [StateCondition] = []
     /// Replays each run in a fresh store and compares every state.
-    public var checkDeterminism = true
+    package var checkDeterminism = true
     /// The actions runs may use (all of the model's when nil).
-    public var actions: [String]?
+    package var actions: [String]?
 
     /// The defaults, with `seed`.
-    public init(seed: UInt64) { self.seed = seed }
+    package init(seed: UInt64) { self.seed = seed }
 }
 
 /// How often one action was tried in explored runs, and what the model made of it.
-public struct ExploreCoverage: Equatable, Sendable {
-    public let action: String
-    public var tried = 0
-    public var accepted = 0
-    public var refused = 0
+package struct ExploreCoverage: Equatable, Sendable {
+    package let action: String
+    package var tried = 0
+    package var accepted = 0
+    package var refused = 0
 }
 
 /// What an exploration found.
-public struct ExploreReport: Sendable {
-    public let model: String
-    public let seed: UInt64
+package struct ExploreReport: Sendable {
+    package let model: String
+    package let seed: UInt64
     /// Runs made (not counting shrinking).
-    public let runs: Int
+    package let runs: Int
     /// Steps sent in those runs.
-    public let steps: Int
+    package let steps: Int
     /// Distinct states seen.
-    public let distinctStates: Int
+    package let distinctStates: Int
     /// Per action of the model, in schema order.
-    public let coverage: [ExploreCoverage]
+    package let coverage: [ExploreCoverage]
     /// The time limit stopped the search before `runs` were made.
-    public let stoppedByTimeLimit: Bool
+    package let stoppedByTimeLimit: Bool
     /// The failure of the shrunk run, nil when nothing failed.
-    public let failure: ExploreFailure?
+    package let failure: ExploreFailure?
     /// The run (1-based) that found it, and how many steps it had up to the failure.
-    public let foundInRun: Int?
-    public let originalLength: Int?
+    package let foundInRun: Int?
+    package let originalLength: Int?
     /// The steps every run started with (`:explore`: the session's actions).
-    public var prefix: [ExploreStep] = []
+    package var prefix: [ExploreStep] = []
     /// Commands run once before the search (`:stub`s), which the transcript runs too.
-    public var setup: [String] = []
+    package var setup: [String] = []
     /// The shrunk run, and the state before its first step and after each.
-    public let shrunk: [ExploreStep]
-    public let shrunkStates: [Value]
+    package let shrunk: [ExploreStep]
+    package let shrunkStates: [Value]
     /// Runs shrinking made.
-    public let shrinkRuns: Int
+    package let shrinkRuns: Int
     /// Wall-clock seconds: searching, and shrinking (not part of the repeatable output).
-    public let searchSeconds: Double
-    public let shrinkSeconds: Double
+    package let searchSeconds: Double
+    package let shrinkSeconds: Double
 
     /// Actions no run got the model to accept.
-    public var neverAccepted: [String] { coverage.filter { $0.accepted == 0 }.map(\.action) }
+    package var neverAccepted: [String] { coverage.filter { $0.accepted == 0 }.map(\.action) }
 }
 
 /// Generates action sequences for a model from its schema, runs them in fresh stores,
@@ -74,7 +74,7 @@ public struct ExploreReport: Sendable {
 /// It drives a `ShellCore` it owns (its own plugin host, on a virtual clock), with the
 /// model current: an exploration never touches a user's session.
 @MainActor
-public final class Explorer {
+package final class Explorer {
     private let core: ShellCore
     private let options: ExploreOptions
     private let driver: ExploreDriver
@@ -83,7 +83,7 @@ public final class Explorer {
     private let prefix: [ExploreStep]
 
     /// An explorer of `core`'s current model. `prefix`: steps every run starts with.
-    public init(core: ShellCore, options: ExploreOptions, prefix: [ExploreStep] = []) throws(ShellError) {
+    package init(core: ShellCore, options: ExploreOptions, prefix: [ExploreStep] = []) throws(ShellError) {
         guard let model = core.current?.model else { throw ShellError(core.noCurrentModel, origin: .prompt) }
         self.core = core
         self.options = options
@@ -110,7 +110,7 @@ public final class Explorer {
     }
 
     /// Searches, then shrinks what failed. `progress` hears a line now and then.
-    public func explore(progress: (String) -> Void = { _ in }) async throws(ShellError) -> ExploreReport {
+    package func explore(progress: (String) -> Void = { _ in }) async throws(ShellError) -> ExploreReport {
         guard let model = core.current?.model else { throw ShellError(core.noCurrentModel, origin: .prompt) }
         let started = DispatchTime.now().uptimeNanoseconds
         let deadline = options.timeLimit.map(DispatchTime.uptimeNanoseconds(afterSeconds:))

@@ -1,29 +1,29 @@
-public import Foundation
+package import Foundation
 import StoreHost
 
 /// An exported action log read back for `:import`: the model and action schema its
 /// header names, and its entries (`SOURCE ACTION-TEXT`, one a line). Reading it checks
 /// only the form; whether the entries fit a model is the importer's question.
-public struct ExportedLog: Sendable {
-    public static let header = "# storesh export 1"
+package struct ExportedLog: Sendable {
+    package static let header = "# storesh export 1"
 
-    public struct Problem: Error {
-        public let message: String
+    package struct Problem: Error {
+        package let message: String
     }
 
     /// One entry: where it came from (nil when the word is not a source), its action text,
     /// and its line in the file.
-    public struct Entry: Sendable {
-        public let source: ActionSource?
-        public let text: String
-        public let line: Int
+    package struct Entry: Sendable {
+        package let source: ActionSource?
+        package let text: String
+        package let line: Int
     }
 
-    public var model: String
-    public var schema: [String]
-    public var entries: [Entry]
+    package var model: String
+    package var schema: [String]
+    package var entries: [Entry]
 
-    public static func parse(_ data: Data, name: String) throws(Problem) -> ExportedLog {
+    package static func parse(_ data: Data, name: String) throws(Problem) -> ExportedLog {
         guard let text = String(validating: data, as: UTF8.self) else {
             let invalid = TextLines.firstInvalidUTF8(in: [UInt8](data)) ?? (line: 1, column: 1, byte: 0)
             throw Problem(

@@ -1,22 +1,22 @@
 import StoreHost
-public import StoreValue
+package import StoreValue
 
 /// Where an action in the history came from.
-public enum ActionSource: String, Sendable, CaseIterable {
+package enum ActionSource: String, Sendable, CaseIterable {
     case typed, script, effect
 }
 
 /// One accepted action of a session.
-public struct HistoryEntry: Sendable, Equatable {
+package struct HistoryEntry: Sendable, Equatable {
     /// The action's index in the model's schema, or -1 when it is not in the schema (an
     /// effect sent an action the plugin did not list): such an entry cannot be replayed.
-    public let action: Int32
-    public let arguments: [Value]
-    public let source: ActionSource
+    package let action: Int32
+    package let arguments: [Value]
+    package let source: ActionSource
     /// The action as text, kept only for actions not in the schema.
-    public let text: String?
-    public var changed: Bool
-    public var skipped: Bool
+    package let text: String?
+    package var changed: Bool
+    package var skipped: Bool
 }
 
 /// A session's actions, the position in them (actions past it are undone and can be
@@ -24,29 +24,29 @@ public struct HistoryEntry: Sendable, Equatable {
 /// `interval - 1` actions (Elm's debugger keeps one every 64 as well). A class: it is
 /// changed in place, once per action, and must never be copied.
 @MainActor
-public final class History {
-    @exclusivity(unchecked) public private(set) var entries: [HistoryEntry] = []
+package final class History {
+    @exclusivity(unchecked) package private(set) var entries: [HistoryEntry] = []
     /// The diff each entry made, when the shell worked it out as the action was applied
     /// (the newest `keptDiffs` actions) or `:why` worked it out since. Kept apart from
     /// `entries`, whose equality says which timelines share actions.
     @exclusivity(unchecked) private var diffs = RecordedDiffs(window: History.keptDiffs)
     /// How many entries are applied; entries from here on are undone.
-    @exclusivity(unchecked) public private(set) var position = 0
+    @exclusivity(unchecked) package private(set) var position = 0
     /// State after entry `index` (0: the initial state), for indexes that are multiples
     /// of `interval`, valid for the current timeline.
     @exclusivity(unchecked) package private(set) var snapshots: [Int: Value] = [:]
-    public let interval: Int
+    package let interval: Int
     /// How many actions at most are kept (`--history-limit`); nil: all of them.
-    public let limit: Int?
+    package let limit: Int?
     /// Actions dropped from the front to keep within `limit`: entry 0 is action
     /// `dropped + 1` as the user counts, and `initial` is the state after `dropped`.
-    public private(set) var dropped = 0
+    package private(set) var dropped = 0
     /// Whether the model can restore a snapshot, which dropping actions needs (the state
     /// they led to is then the start); nil until a trim first asks.
     var restorable: Bool?
     /// At most this many snapshots are kept: older ones are thinned evenly, so a jump far
     /// back replays more actions but memory stays bounded.
-    nonisolated public static let maximumSnapshots = 1024
+    nonisolated package static let maximumSnapshots = 1024
     /// Older snapshots are kept only at multiples of this (`interval` until there are
     /// too many).
     private lazy var snapshotSpacing = interval
@@ -56,9 +56,9 @@ public final class History {
     /// `:why` works out older ones when asked (and keeps them).
     nonisolated static let keptDiffs = 10_000
     /// The limit storesh uses unless told otherwise: about 85 MB of actions.
-    nonisolated public static let defaultLimit = 1_000_000
+    nonisolated package static let defaultLimit = 1_000_000
 
-    public init(initial: Value, interval: Int = 64, limit: Int? = nil, dropped: Int = 0) {
+    package init(initial: Value, interval: Int = 64, limit: Int? = nil, dropped: Int = 0) {
         self.interval = interval
         self.limit = limit
         self.dropped = dropped
@@ -104,13 +104,13 @@ public final class History {
 
     /// Actions that never made it into the history because they took the model's worker
     /// down (crashed, hung, interrupted): `:log` shows them where they happened.
-    public private(set) var incidents: [Incident] = []
+    package private(set) var incidents: [Incident] = []
 
     /// Something that happened between two actions of the history.
-    public struct Incident: Sendable, Equatable {
+    package struct Incident: Sendable, Equatable {
         /// How many actions had been applied when it happened.
-        public let position: Int
-        public let note: String
+        package let position: Int
+        package let note: String
     }
 
     func noteIncident(_ note: String) {
@@ -120,15 +120,15 @@ public final class History {
     /// Timelines set aside: when an action is added after a jump back, the timeline with
     /// its undone actions is kept here (an undo tree, as Emacs and Vim keep one), so
     /// `:branch N` can bring it back.
-    public private(set) var branches: [Branch] = []
+    package private(set) var branches: [Branch] = []
 
     /// A timeline set aside: all its actions, and how many undone ones it had past the
     /// point where the current timeline left it.
-    public struct Branch: Sendable {
-        public let entries: [HistoryEntry]
+    package struct Branch: Sendable {
+        package let entries: [HistoryEntry]
         /// Where the current timeline went another way (actions before it were shared).
-        public let fork: Int
-        public var undone: Int { entries.count - fork }
+        package let fork: Int
+        package var undone: Int { entries.count - fork }
     }
 
     /// Adds an action at the position. Undone actions past it are not lost: the timeline

@@ -18,28 +18,28 @@ import StoreHost
 /// A write that fails (a full disk, an I/O error) is an error for its caller, never
 /// ignored: the partial bytes are cut off again, so the journal stays a sequence of whole
 /// records. When even that fails the journal is closed, and every later append fails.
-public final class Journal {
-    public static let header = "storesh-journal 1"
+package final class Journal {
+    package static let header = "storesh-journal 1"
     /// The claim's descriptor: -1 once another session of this process took the file over,
     /// so nothing here can reach a file that reused the number.
     private var descriptor: Int32 { claim.descriptor }
     /// The file, locked for this journal alone (see `Claim`).
     private let claim: Claim
-    public let path: String
+    package let path: String
     /// Bytes in the file that are whole records (where the next record starts).
     private var size: off_t
     /// Where the last record started, so a refused action can take its record back.
     private var lastRecordStart: off_t?
     /// Why appends fail from now on, once the file could not be put back in order.
-    public private(set) var closedReason: String?
+    package private(set) var closedReason: String?
 
-    public struct Problem: Error, CustomStringConvertible {
-        public let message: String
-        public var description: String { message }
+    package struct Problem: Error, CustomStringConvertible {
+        package let message: String
+        package var description: String { message }
     }
 
     /// How to open a journal file.
-    public enum Mode {
+    package enum Mode {
         /// A new session: the file must not exist, or be empty, or hold only the header.
         case create
         /// Go on with a session read by `Journal.read`: anything after its `validLength`
@@ -48,7 +48,7 @@ public final class Journal {
     }
 
     /// Opens the journal at `path` as `mode` says, claiming it (see `Claim`).
-    public convenience init(path: String, mode: Mode) throws(Problem) {
+    package convenience init(path: String, mode: Mode) throws(Problem) {
         let create: Bool
         if case .create = mode { create = true } else { create = false }
         try self.init(claim: Claim(path: path, create: create), mode: mode)
@@ -56,7 +56,7 @@ public final class Journal {
 
     /// Opens the journal `claim` holds, as `mode` says. The claim is the journal's from
     /// now on (its descriptor is closed with the journal, and the lock with it).
-    public init(claim: Claim, mode: Mode) throws(Problem) {
+    package init(claim: Claim, mode: Mode) throws(Problem) {
         self.claim = claim
         path = claim.path
         var status = stat()
@@ -99,7 +99,7 @@ public final class Journal {
 
     /// Appends `record` in one write (see the durability note above). Throws when it did
     /// not reach the file whole; the file then holds exactly what it held before.
-    public func append(_ record: JournalRecord) throws(Problem) {
+    package func append(_ record: JournalRecord) throws(Problem) {
         let line = record.line
         let start = size
         try write(String(format: "%08x", CRC32.checksum(line)) + " " + line + "\n")
@@ -107,14 +107,14 @@ public final class Journal {
     }
 
     /// Takes back the record just appended (its action was refused after it was written).
-    public func retractLast() throws(Problem) {
+    package func retractLast() throws(Problem) {
         guard let start = lastRecordStart else { return }
         lastRecordStart = nil
         try truncate(to: start, after: "taking back a refused action's record")
     }
 
     /// Flushes the journal to the disk; throws the system's reason when the disk refused.
-    public func sync() throws(Problem) {
+    package func sync() throws(Problem) {
         guard fsync(descriptor) == 0 else {
             throw Problem(message: "cannot flush journal \(path) to the disk: \(Self.lastError)")
         }
@@ -155,7 +155,7 @@ public final class Journal {
 
     /// Marks the journal unusable: it no longer matches the session (a record that
     /// could not be written for something that already happened).
-    public func markClosed(because reason: String) {
+    package func markClosed(because reason: String) {
         if closedReason == nil { closedReason = "journal \(path) is closed: \(reason)" }
     }
 

@@ -15,7 +15,7 @@ extension Journal {
     /// process closes another descriptor of the same file (a journal read while it is
     /// written) — and a process lock (`F_SETLK`) on byte 1 names the writer, which only
     /// process locks can (`F_GETLK` reports their pid).
-    public final class Claim {
+    package final class Claim {
         /// The journal, open for appending (close-on-exec), locked; closed (and so
         /// unlocked) when the claim goes, or when another claim in this process takes
         /// the file over (-1 then).
@@ -42,7 +42,7 @@ extension Journal {
 
         /// Opens and locks the journal at `path` (made when `create`). Throws when it
         /// cannot be opened, is not a regular file, or another process writes it.
-        public init(path: String, create: Bool) throws(Problem) {
+        package init(path: String, create: Bool) throws(Problem) {
             descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | (create ? O_CREAT : 0), 0o644)
             guard descriptor >= 0 else { throw Problem(message: "cannot open journal \(path): \(Journal.lastError)") }
             self.path = path
@@ -89,7 +89,7 @@ extension Journal {
 
         /// Claims the journal at `path` to go on writing it, when it is a file (a journal
         /// read from a pipe or a device goes on in another file: nil).
-        public static func forResuming(_ path: String) throws(Problem) -> Claim? {
+        package static func forResuming(_ path: String) throws(Problem) -> Claim? {
             var status = stat()
             guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
             return try Claim(path: path, create: false)

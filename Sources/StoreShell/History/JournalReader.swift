@@ -8,15 +8,15 @@ import StoreHost
 extension Journal {
     /// What a journal file holds: its records with their line numbers, a warning when the
     /// last record was torn, and how many bytes are whole records (where to append next).
-    public struct Contents {
-        public var records: [(record: JournalRecord, line: Int)]
-        public var warning: String?
-        public var validLength: Int
+    package struct Contents {
+        package var records: [(record: JournalRecord, line: Int)]
+        package var warning: String?
+        package var validLength: Int
     }
 
     /// Reads the journal at `path` whole. A torn last record (storesh stopped while writing
     /// it) is left out with a warning; any other damaged record is an error naming its line.
-    public static func read(_ path: String) throws(Problem) -> Contents {
+    package static func read(_ path: String) throws(Problem) -> Contents {
         let reader = try RecordReader(path: path)
         var records: [(record: JournalRecord, line: Int)] = []
         while let next = try reader.next() { records.append(next) }
@@ -26,13 +26,13 @@ extension Journal {
     /// Reads a journal's records one at a time, in chunks: a journal of ten million actions
     /// is resumed without holding its bytes or its records (`read` holds both). Once `next`
     /// has said nil, `warning` and `validLength` are the journal's.
-    public final class RecordReader {
+    package final class RecordReader {
         /// Set at the end when the last record was cut short (and so left out).
-        public private(set) var warning: String?
+        package private(set) var warning: String?
         /// Bytes that are whole records so far (the whole journal's, at the end).
-        public private(set) var validLength = 0
+        package private(set) var validLength = 0
         /// Records read so far.
-        public private(set) var count = 0
+        package private(set) var count = 0
         private let path: String
         private let descriptor: Int32
         private var buffer: [UInt8] = []
@@ -44,7 +44,7 @@ extension Journal {
 
         /// Opens the journal at `path` and checks its first line. An empty file is a journal
         /// with no records.
-        public init(path: String) throws(Problem) {
+        package init(path: String) throws(Problem) {
             self.path = path
             switch openForReading(path) {
             case .success(let opened): descriptor = opened
@@ -65,7 +65,7 @@ extension Journal {
         }
 
         /// The next record and its line number; nil after the last one.
-        public func next() throws(Problem) -> (record: JournalRecord, line: Int)? {
+        package func next() throws(Problem) -> (record: JournalRecord, line: Int)? {
             guard !finished, let current = try line() else {
                 finished = true
                 return nil

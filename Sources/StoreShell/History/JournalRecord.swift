@@ -3,7 +3,7 @@ import StoreHost
 import StoreValue
 
 /// One thing a session did that a resume must do again.
-public enum JournalRecord: Equatable, Sendable {
+package enum JournalRecord: Equatable, Sendable {
     case load(plugin: String)
     case use(model: String)
     case action(model: String, source: ActionSource, text: String)
@@ -16,7 +16,7 @@ public enum JournalRecord: Equatable, Sendable {
     /// One line, without its checksum. A plugin path is quoted (JSON string syntax), so
     /// spaces, newlines or any other character a path may hold survive the round trip;
     /// action text never holds a line break (the renderer escapes them).
-    public var line: String {
+    package var line: String {
         switch self {
         case .load(let plugin): "L \(Value.quoted(plugin))"
         case .use(let model): "U \(model)"
@@ -29,7 +29,7 @@ public enum JournalRecord: Equatable, Sendable {
         }
     }
 
-    public init?(line: Substring) {
+    package init?(line: Substring) {
         let parts = Self.fields(line)
         switch (parts.first, parts.count) {
         case ("L", _):

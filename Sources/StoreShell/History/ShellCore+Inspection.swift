@@ -1,5 +1,5 @@
 import StoreHost
-public import StoreValue
+package import StoreValue
 
 /// Reads for a client that looks at a model's past without moving the session (the
 /// inspector's page): a page of the history, and the state after any action with the diff
@@ -11,7 +11,7 @@ extension ShellCore {
     /// history as a record: `entries` (each as `:log` lists it), `count`, `position`,
     /// `dropped`, `from`, `to` and `incidents` (actions that took the worker down, each
     /// `after` an action). Nil when the model has no history.
-    public func historyPage(of model: String, from: Int, count: Int) -> Value? {
+    package func historyPage(of model: String, from: Int, count: Int) -> Value? {
         guard let history = histories[model], let descriptor = sessions[model]?.model else { return nil }
         let first = max(0, min(history.stored(max(from, 1)) - 1, history.entries.count))
         let end = min(history.entries.count, first + max(0, min(count, 1_000)))
@@ -32,7 +32,7 @@ extension ShellCore {
     /// The state of `model` after action `number` (counting from 1 as `:log` does; the
     /// history's first kept position for anything before it), and the diff that action
     /// made (empty for the start). The session does not move.
-    public func pastState(of model: String, after number: Int) throws(ShellError) -> (
+    package func pastState(of model: String, after number: Int) throws(ShellError) -> (
         state: Value, diff: [Value], position: Int
     ) {
         guard let history = histories[model], let session = sessions[model] else {

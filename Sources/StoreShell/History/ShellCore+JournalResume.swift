@@ -6,7 +6,7 @@ import StoreValue
 extension ShellCore {
     /// `storesh --journal PATH`: a new journal (PATH must not hold a session yet) that
     /// starts with the plugins loaded so far and the current model.
-    public func startJournal(at path: String) throws(Journal.Problem) {
+    package func startJournal(at path: String) throws(Journal.Problem) {
         let journal = try Journal(path: path, mode: .create)
         for plugin in host.plugins { try journal.append(.load(plugin: plugin.path)) }
         if let model = current?.model.qualifiedName { try journal.append(.use(model: model)) }
@@ -14,11 +14,11 @@ extension ShellCore {
     }
 
     /// What `resumeJournal` did.
-    public struct Resumed: Sendable {
-        public var records: Int
+    package struct Resumed: Sendable {
+        package var records: Int
         /// Action records left out under `force` because the model no longer has them.
-        public var skipped: Int
-        public var warnings: [String]
+        package var skipped: Int
+        package var warnings: [String]
     }
 
     /// `storesh --resume PATH`: rebuilds the session the journal at `path` describes
@@ -28,7 +28,7 @@ extension ShellCore {
     /// longer has stops the resume with the journal's line, unless `force` leaves it out.
     /// Throws for a journal that cannot be read or written; returns nil when a record
     /// could not be replayed (the error has been reported).
-    public func resumeJournal(from path: String, continuingIn target: String? = nil, force: Bool = false)
+    package func resumeJournal(from path: String, continuingIn target: String? = nil, force: Bool = false)
         async throws(Journal.Problem) -> Resumed?
     {
         // Claimed before it is read: a journal another storesh writes is refused before

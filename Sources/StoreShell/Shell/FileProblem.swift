@@ -4,7 +4,7 @@ import Foundation
 /// Foundation describes a failed write as "The operation could not be completed.
 /// (NSCocoaErrorDomain error 512.)", and the error printed whole is a dump of its fields;
 /// the system's reason is the underlying POSIX error, when there is one.
-public func fileProblem(_ error: any Error) -> String {
+package func fileProblem(_ error: any Error) -> String {
     let error = error as NSError
     let underlying = (error.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
     for candidate in [error, underlying].compactMap({ $0 }) where candidate.domain == NSPOSIXErrorDomain {
@@ -16,17 +16,17 @@ public func fileProblem(_ error: any Error) -> String {
 }
 
 /// Why a file could not be read, in the system's words.
-public struct FileReadError: Error, CustomStringConvertible {
+package struct FileReadError: Error, CustomStringConvertible {
     /// "No such file or directory", "it is a directory", "Permission denied".
-    public let reason: String
+    package let reason: String
     /// The reason, as printed.
-    public var description: String { reason }
+    package var description: String { reason }
 }
 
 /// A descriptor for reading the file at `path` (closed on exec), or why there is none:
 /// the system's reason, and "it is a directory" for a directory, which `open` accepts.
 /// Scripts and files read whole are opened this way, so they fail in the same words.
-public func openForReading(_ path: String) -> Result<Int32, FileReadError> {
+package func openForReading(_ path: String) -> Result<Int32, FileReadError> {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return .failure(FileReadError(reason: String(cString: strerror(errno)))) }
     var status = stat()
@@ -40,7 +40,7 @@ public func openForReading(_ path: String) -> Result<Int32, FileReadError> {
 /// The whole of the file at `path`, or why it cannot be read. Whatever `path` names is
 /// read to its end — a regular file, a character device such as /dev/null, a FIFO —
 /// where `FileManager.contents(atPath:)` gives nil for a device, with no reason.
-public func readWholeFile(_ path: String) -> Result<[UInt8], FileReadError> {
+package func readWholeFile(_ path: String) -> Result<[UInt8], FileReadError> {
     let descriptor: Int32
     switch openForReading(path) {
     case .success(let opened): descriptor = opened

@@ -5,9 +5,9 @@ import Foundation
 #endif
 
 /// Why a file was not rewritten, in words for the user.
-public struct RewriteError: Error, CustomStringConvertible {
+package struct RewriteError: Error, CustomStringConvertible {
     /// "it is read-only (mode 0444)", "Permission denied", …
-    public let description: String
+    package let description: String
 }
 
 /// Replaces what the file at `path` holds (the file a link points to) with `bytes`, in
@@ -19,7 +19,7 @@ public struct RewriteError: Error, CustomStringConvertible {
 /// fails puts the old contents back (when even that fails, the error says where the copy
 /// is). A process killed half way leaves that copy behind, named in no message: it is
 /// `storesh-rewrite-PID-NAME` in the temporary folder.
-public func rewriteInPlace(_ path: String, with bytes: [UInt8]) throws(RewriteError) {
+package func rewriteInPlace(_ path: String, with bytes: [UInt8]) throws(RewriteError) {
     var status = stat()
     guard stat(path, &status) == 0 else { throw RewriteError(description: systemReason()) }
     guard (status.st_mode & S_IFMT) == S_IFREG else { throw RewriteError(description: "it is not a regular file") }

@@ -1,13 +1,13 @@
 import StoreHost
-public import StoreValue
+package import StoreValue
 
 /// A small JSON writer for storesh's `--format json`: one object per line, keys in a
 /// fixed order so output is stable. Values and strings are appended to an `OutputBuffer`
 /// as they are written (not built from the strings of their parts): a script's JSON is
 /// written per action, and the writing would otherwise cost more than the action.
-public enum JSON {
+package enum JSON {
     /// An object from ordered key/value pairs (values already JSON); nil values are left out.
-    public static func object(_ pairs: [(String, String?)]) -> String {
+    package static func object(_ pairs: [(String, String?)]) -> String {
         let out = OutputBuffer(capacity: 256)
         out.append(UInt8(ascii: "{"))
         var first = true
@@ -23,12 +23,12 @@ public enum JSON {
     }
 
     /// An array of JSON texts.
-    public static func array(_ items: [String]) -> String {
+    package static func array(_ items: [String]) -> String {
         "[" + items.joined(separator: ",") + "]"
     }
 
     /// A JSON string literal (the same syntax storesh's literals use).
-    public static func string(_ text: String) -> String {
+    package static func string(_ text: String) -> String {
         let out = OutputBuffer(capacity: text.utf8.count + 2)
         out.appendJSONString(text)
         return out.text
@@ -36,7 +36,7 @@ public enum JSON {
 
     /// A value: records become objects keyed by field name; an enum case becomes
     /// `{"$case": name, …payload}` (unlabelled payload values under "$0", "$1", …).
-    public static func value(_ value: Value) -> String {
+    package static func value(_ value: Value) -> String {
         let out = OutputBuffer(capacity: 256)
         out.appendJSON(value)
         return out.text

@@ -5,24 +5,24 @@ import StoreHost
 ///
 /// Incremental: feed it line after line and each byte is looked at once, so a long
 /// statement costs linear time, not a rescan per line.
-public struct LineAssembler: Sendable {
+package struct LineAssembler: Sendable {
     private var openers: [Int] = []  // byte offsets of the brackets still open
     private var closedTooOften = false
     private var stringStart: Int?
     private var escaped = false
     /// Bytes fed so far.
-    public private(set) var count = 0
+    package private(set) var count = 0
 
-    public init() {}
+    package init() {}
 
     /// True when every quote and bracket fed so far is closed (or one was closed too
     /// often, which the parser reports as an error instead of waiting for more).
-    public var isComplete: Bool { stringStart == nil && (openers.isEmpty || closedTooOften) }
+    package var isComplete: Bool { stringStart == nil && (openers.isEmpty || closedTooOften) }
 
     /// The byte offset of the quote or bracket that keeps the statement open.
-    public var openedAt: Int? { stringStart ?? openers.last }
+    package var openedAt: Int? { stringStart ?? openers.last }
 
-    public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    package mutating func feed<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         for byte in bytes {
             defer { count += 1 }
             if stringStart != nil {
@@ -46,7 +46,7 @@ public struct LineAssembler: Sendable {
     }
 
     /// True when every quote and bracket in `text` is closed (or closed too often).
-    public static func isComplete(_ text: Substring) -> Bool {
+    package static func isComplete(_ text: Substring) -> Bool {
         // Most lines open nothing: one pass over contiguous bytes decides them.
         let opensNothing = text.utf8.withContiguousStorageIfAvailable { bytes in
             !bytes.contains {
@@ -60,7 +60,7 @@ public struct LineAssembler: Sendable {
         return assembler.isComplete
     }
 
-    public static func isComplete(_ text: String) -> Bool {
+    package static func isComplete(_ text: String) -> Bool {
         isComplete(Substring(text))
     }
 }

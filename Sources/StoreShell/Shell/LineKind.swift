@@ -4,7 +4,7 @@
 /// The one place that decides it: the shell core runs a line by its kind, and storesh's
 /// script runner groups action lines into batches and gives up an unclosed statement
 /// when the next line is a command.
-public enum LineKind: Sendable, Equatable {
+package enum LineKind: Sendable, Equatable {
     /// Nothing but spaces and tabs (or nothing at all).
     case blank
     /// Starts with `#`.
@@ -16,14 +16,14 @@ public enum LineKind: Sendable, Equatable {
 
     /// The kind of `line`.
     @inlinable
-    public static func of<Line: StringProtocol>(_ line: Line) -> LineKind {
+    package static func of<Line: StringProtocol>(_ line: Line) -> LineKind {
         classify(line).kind
     }
 
     /// The kind of `line`, and where its text starts: its first byte that is not a space
     /// or a tab (the end of the line for a blank one).
     @inlinable
-    public static func classify<Line: StringProtocol>(_ line: Line) -> (kind: LineKind, textStart: String.Index) {
+    package static func classify<Line: StringProtocol>(_ line: Line) -> (kind: LineKind, textStart: String.Index) {
         let utf8 = line.utf8
         guard let first = utf8.firstIndex(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else {
             return (.blank, utf8.endIndex)

@@ -1,9 +1,9 @@
-public import StoreValue
+package import StoreValue
 
 /// Bytes of output written in many small pieces — a JSON record is some forty of them —
 /// gathered in one growing block of memory (a `ByteBuffer`, which does the writing). A
 /// class, so the writers of one record share it.
-public final class OutputBuffer {
+package final class OutputBuffer {
     // Unchecked exclusivity: the buffer is written by one caller at a time and none of its
     // methods calls out while it holds an access; the checks were a tenth of the writing.
     // Usable from inline code, so that the members that only read or reset it inline in
@@ -12,53 +12,53 @@ public final class OutputBuffer {
     @exclusivity(unchecked) @usableFromInline var buffer: ByteBuffer
 
     /// An empty buffer with room for `capacity` bytes before it grows.
-    public init(capacity: Int = 4096) {
+    package init(capacity: Int = 4096) {
         buffer = ByteBuffer(capacity: capacity)
     }
 
     /// How many bytes were written.
     @inlinable
-    public var count: Int { buffer.count }
+    package var count: Int { buffer.count }
 
     /// Whether nothing was written.
     @inlinable
-    public var isEmpty: Bool { buffer.count == 0 }
+    package var isEmpty: Bool { buffer.count == 0 }
 
     /// One byte.
     @inline(__always)
-    public func append(_ byte: UInt8) {
+    package func append(_ byte: UInt8) {
         buffer.append(byte)
     }
 
     /// A copy of `bytes`.
-    public func append(_ bytes: UnsafeRawBufferPointer) {
+    package func append(_ bytes: UnsafeRawBufferPointer) {
         buffer.append(bytes)
     }
 
     /// `text`'s UTF-8 bytes.
-    public func append(_ text: StaticString) {
+    package func append(_ text: StaticString) {
         text.withUTF8Buffer { buffer.append(UnsafeRawBufferPointer($0)) }
     }
 
     /// `text`'s UTF-8 bytes.
-    public func append(_ text: String) {
+    package func append(_ text: String) {
         buffer.append(text)
     }
 
     /// A decimal integer, written without making a string.
-    public func appendDecimal(_ number: Int) {
+    package func appendDecimal(_ number: Int) {
         buffer.appendDecimal(number)
     }
 
     /// The bytes written, for the length of `body`.
-    public func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    package func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(buffer.bytes)
     }
 
     /// The bytes written, as text.
-    public var text: String { buffer.text }
+    package var text: String { buffer.text }
 
     /// Forgets what was written, keeping the memory.
     @inlinable
-    public func removeAll() { buffer.removeAll() }
+    package func removeAll() { buffer.removeAll() }
 }

@@ -3,27 +3,27 @@ import StoreValue
 
 /// Turns `ShellOutput` into text: readable lines for people (optionally coloured), or one
 /// JSON object per line for programs. Pure formatting; it never touches a terminal.
-public struct OutputFormatter: Sendable {
-    public enum Format: String, Sendable, CaseIterable {
+package struct OutputFormatter: Sendable {
+    package enum Format: String, Sendable, CaseIterable {
         case tree, json
     }
 
-    public var format: Format
+    package var format: Format
     /// ANSI colours; storesh turns them on only at a terminal and never with NO_COLOR.
-    public var color: Bool
+    package var color: Bool
 
-    public init(format: Format = .tree, color: Bool = false) {
+    package init(format: Format = .tree, color: Bool = false) {
         self.format = format
         self.color = color
     }
 
     /// The lines for one output, without trailing newlines.
-    public func lines(for output: ShellOutput) -> [String] {
+    package func lines(for output: ShellOutput) -> [String] {
         format == .json ? [json(output)] : text(output)
     }
 
     /// Appends the lines for one output to `out` as UTF-8, each ending in a newline.
-    public func append(_ output: ShellOutput, to out: OutputBuffer) {
+    package func append(_ output: ShellOutput, to out: OutputBuffer) {
         switch format {
         case .json:
             appendJSON(output, to: out)

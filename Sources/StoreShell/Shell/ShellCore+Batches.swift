@@ -9,7 +9,7 @@ import StoreValue
 extension ShellCore {
     /// Whether `executeActions` may batch now: nothing is shown per action and nothing is
     /// journaled ahead of it.
-    public var batchesActions: Bool {
+    package var batchesActions: Bool {
         !reportActions && !watchesStateWhenQuiet && journal == nil && current != nil
     }
 
@@ -21,7 +21,7 @@ extension ShellCore {
     /// sent before the answer to the last is taken, so storesh and a worker work at once.
     /// A refused action is reported at its line and the rest go on (the worker goes past
     /// refusals too, so the order of what is applied is the order of the lines).
-    public func executeActions(_ lines: [(text: String, origin: LineOrigin)], stopAtFailure: Bool) -> (
+    package func executeActions(_ lines: [(text: String, origin: LineOrigin)], stopAtFailure: Bool) -> (
         failures: Int, stopped: Bool
     ) {
         if batchesActions {
@@ -35,7 +35,7 @@ extension ShellCore {
     /// Whether a script may hand its action lines to `executeActions` as a group now:
     /// nothing is journaled ahead of them (a journal writes each before it is sent).
     /// Nor while watches, breakpoints or the timer look at each action.
-    public var groupsActions: Bool { journal == nil && current != nil && !debugging.checksEachAction }
+    package var groupsActions: Bool { journal == nil && current != nil && !debugging.checksEachAction }
 
 }
 

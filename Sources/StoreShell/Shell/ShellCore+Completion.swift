@@ -6,7 +6,7 @@ extension ShellCore {
     /// Completions for the word before `cursor` (a byte offset): where that word starts,
     /// and the candidates that could replace it. Commands, action names, parameter
     /// labels, state paths, plugin and model names, and file paths.
-    public func completions(line: String, cursor: Int) -> (start: Int, candidates: [String]) {
+    package func completions(line: String, cursor: Int) -> (start: Int, candidates: [String]) {
         let before = String(decoding: line.utf8.prefix(cursor), as: UTF8.self)
         let wordStart =
             before.utf8.lastIndex {

@@ -25,7 +25,7 @@ extension ShellCore {
     /// Reloads the plugin named `name` (nil: the current model's). Returns false after
     /// reporting why nothing changed.
     @discardableResult
-    public func reload(_ name: String?, origin: LineOrigin = .prompt) -> Bool {
+    package func reload(_ name: String?, origin: LineOrigin = .prompt) -> Bool {
         guard let old = namedPlugin(name, command: "reload", origin: origin) else { return false }
         let pluginName = old.name
         guard host.isolation == .workers, old.worker != nil else {
@@ -102,7 +102,7 @@ extension ShellCore {
 
     /// `--watch`: checks the files of plugins in workers every `interval` seconds and
     /// reloads one whose file changed and has stopped changing (a build is writing it).
-    public func watchPluginFiles(every interval: Double = 0.5) {
+    package func watchPluginFiles(every interval: Double = 0.5) {
         var seen: [String: FileStamp] = [:]
         for plugin in host.plugins { seen[plugin.path] = FileStamp(path: plugin.path) }
         var settling: [String: FileStamp] = [:]

@@ -18,7 +18,7 @@ extension ShellCore {
     /// Returns once effects are quiet: none in flight, or (on a virtual clock) each one
     /// waiting on a timer. Gives up after `limit` seconds of real time (an effect waiting
     /// on something the host clock does not control).
-    public func settle(limit: Double = 5) async {
+    package func settle(limit: Double = 5) async {
         let virtual = host.clock as? VirtualClock
         let deadline = DispatchTime.uptimeNanoseconds(afterSeconds: limit)
         var quietTurns = 0

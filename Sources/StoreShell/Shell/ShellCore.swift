@@ -1,54 +1,54 @@
 import Dispatch
 import Foundation
-public import StoreHost
+package import StoreHost
 import StoreValue
 
 /// The shell without a terminal: runs lines (actions and `:commands`) against the current
 /// model and reports what happened as `ShellOutput`. storesh's prompt, its batch mode and
 /// the transcript runner all drive this one object.
 @MainActor
-public final class ShellCore {
-    public let host: PluginHost
+package final class ShellCore {
+    package let host: PluginHost
     /// Show the state diff after each action (`:diff on|off`).
-    @exclusivity(unchecked) public var showDiff: Bool
+    @exclusivity(unchecked) package var showDiff: Bool
     /// Report each action's result; off in `--quiet` runs, where only errors and asked-for
     /// output appear.
-    @exclusivity(unchecked) public var reportActions: Bool
+    @exclusivity(unchecked) package var reportActions: Bool
     /// How many actions each model's history keeps at most (`--history-limit`); nil: all.
     /// Applies to histories made from then on.
-    public var historyLimit: Int? = History.defaultLimit
+    package var historyLimit: Int? = History.defaultLimit
     /// Receives everything the shell reports, as it happens.
-    public var output: (ShellOutput) -> Void
+    package var output: (ShellOutput) -> Void
     /// Keep the state current after every action even when action results are not
     /// reported, so what effects apply still comes with its diff (`--format json --quiet`).
-    @exclusivity(unchecked) public var watchesStateWhenQuiet = false
+    @exclusivity(unchecked) package var watchesStateWhenQuiet = false
     /// Set by `:quit`.
-    public private(set) var quitRequested = false
+    package private(set) var quitRequested = false
 
     /// The session of the current model.
-    @exclusivity(unchecked) public private(set) var current: Session?
+    @exclusivity(unchecked) package private(set) var current: Session?
     var sessions: [String: Session] = [:]
     private var effects: [String: [UInt64: (label: String?, started: Int64)]] = [:]
     /// Per model, the effects that failed since its store was made (`:fx none-failed`).
     var failedEffects: [String: [String]] = [:]
     /// Each model's history of actions (see `:log`, `:goto`).
-    public internal(set) var histories: [String: History] = [:] {
+    package internal(set) var histories: [String: History] = [:] {
         didSet { historyCache = nil }
     }
     /// Appends every accepted action (and history change) before its result is printed.
-    public var journal: Journal?
+    package var journal: Journal?
     /// Journal writes that failed after the fact (an effect's action that could not be
     /// recorded): a run with any must not exit 0.
-    public internal(set) var journalFailures = 0
+    package internal(set) var journalFailures = 0
     /// Workers that died between lines (an effect crashed them): a run with any must not
     /// exit 0, though no line failed.
-    public internal(set) var workerCrashes = 0
+    package internal(set) var workerCrashes = 0
     /// Workers lost for any reason (a crash in an action or between actions, a hang, an
     /// interrupt), each counted once, when it is replaced.
-    public internal(set) var workerLosses = 0
+    package internal(set) var workerLosses = 0
     /// Errors plugins and the host logged (a plugin's `SP_LOG_ERROR`, a failed
     /// `--check-changes`): a run with any fails, as one with a failed line does.
-    public internal(set) var hostErrors = 0
+    package internal(set) var hostErrors = 0
     var historyCache: (session: Session, history: History)?
     /// True while a jump replays history: replayed actions are not recorded again.
     var rebuilding = false
@@ -56,19 +56,19 @@ public final class ShellCore {
     var stubs: [String: [String: StubScript]] = [:]
     /// Where relative file arguments (`:load ./x.so`, `:import`, `:export`) are found:
     /// a transcript's folder; nil for the working directory.
-    public var baseDirectory: String?
+    package var baseDirectory: String?
     /// Asked by long-running work (`:wait`, `:advance`, a `:goto` replay, a script between
     /// statements): true (once) when the user pressed Ctrl-C. The front end sets it.
-    public var takeInterrupt: () -> Bool = { false } {
+    package var takeInterrupt: () -> Bool = { false } {
         didSet { host.takeInterrupt = takeInterrupt }
     }
     /// How long the last recovery from a lost worker took (restart and rebuild), for
     /// benchmarks; not printed, so runs stay repeatable.
-    public internal(set) var lastRecoveryMilliseconds: Double?
+    package internal(set) var lastRecoveryMilliseconds: Double?
     /// The `--watch` timer, while one runs.
     var watchTimer: (any DispatchSourceTimer)?
     /// Set by `:fx leave-running`: effects still in flight at the end are not a failure.
-    public var effectsMayOutlive = false
+    package var effectsMayOutlive = false
     /// The text after the command word of the `:command` being run.
     var commandArguments = ""
     /// The whole `:command` line being run, for errors that point into it.
@@ -83,13 +83,13 @@ public final class ShellCore {
     let debugging = DebuggingState()
     /// Starts the inspector's page on a port (nil: any free one) and answers its address,
     /// or says why it cannot (`:inspect`). Set by the front end that can serve one.
-    public var startInspector: (@MainActor (_ port: Int?) async throws(ShellError) -> String)?
+    package var startInspector: (@MainActor (_ port: Int?) async throws(ShellError) -> String)?
     /// What the inspector's reads of the past keep (`ShellCore+Inspection`).
     let inspection = InspectionState()
     /// How callbacks reach the core without a weak reference to it (see `WeakRoute`).
     private(set) lazy var route = WeakRoute(self)
 
-    public init(
+    package init(
         host: PluginHost, showDiff: Bool = true, reportActions: Bool = true, output: @escaping (ShellOutput) -> Void
     ) {
         self.host = host
@@ -110,7 +110,7 @@ public final class ShellCore {
     }
 
     /// Effects started and not yet finished, failed or cancelled, in the current model.
-    public var effectsInFlight: Int {
+    package var effectsInFlight: Int {
         guard let current else { return 0 }
         return effects[current.model.qualifiedName]?.count ?? 0
     }
@@ -118,7 +118,7 @@ public final class ShellCore {
     /// Runs one line. Returns false when it failed (the error has been reported); the
     /// session and its state are then as they were.
     @discardableResult
-    public func execute(_ line: String, origin: LineOrigin = .prompt) async -> Bool {
+    package func execute(_ line: String, origin: LineOrigin = .prompt) async -> Bool {
         // A blank line does nothing at all; a comment only recovers lost workers, as
         // every line that is not blank does. A command is run from its ':'.
         let (kind, textStart) = LineKind.classify(line)
@@ -258,7 +258,7 @@ public final class ShellCore {
 
     /// Makes `name` (a model, `plugin.model`, or a plugin whose first model is meant)
     /// current, creating its session on first use.
-    public func use(_ name: String) throws(ShellError) {
+    package func use(_ name: String) throws(ShellError) {
         let model: ModelDescriptor
         do {
             model = try host.model(named: name)
@@ -337,7 +337,7 @@ public final class ShellCore {
     }
 
     /// Replaces the current model's store with a new one in its initial state.
-    public func reset() throws(ShellError) {
+    package func reset() throws(ShellError) {
         guard let current else { throw ShellError(noCurrentModel, origin: .prompt) }
         try writeAhead(.reset)
         do {
@@ -407,7 +407,7 @@ public final class ShellCore {
 
     /// Why the end of a run or transcript is not clean: effects still in flight in any
     /// model (named), unless `:fx leave-running` said that is expected. Nil when clean.
-    public func unfinishedEffects() -> String? {
+    package func unfinishedEffects() -> String? {
         guard !effectsMayOutlive else { return nil }
         let running = effects.keys.sorted().flatMap { model in
             inFlight(in: model).map {

@@ -1,22 +1,22 @@
-public import StoreHost
-public import StoreValue
+package import StoreHost
+package import StoreValue
 
 /// Where a line came from: a script file and line, `-c` argument, or the prompt.
-public struct LineOrigin: Equatable, Sendable {
-    public var file: String?
-    public var line: Int
+package struct LineOrigin: Equatable, Sendable {
+    package var file: String?
+    package var line: Int
 
-    public init(file: String?, line: Int) {
+    package init(file: String?, line: Int) {
         self.file = file
         self.line = line
     }
 
-    public static let prompt = LineOrigin(file: nil, line: 0)
+    package static let prompt = LineOrigin(file: nil, line: 0)
 }
 
 /// Everything the shell reports, before formatting (text at a terminal, JSON lines for
 /// programs). The formatter decides how it looks; the core decides what happened.
-public enum ShellOutput: Equatable, Sendable {
+package enum ShellOutput: Equatable, Sendable {
     /// An action was applied; `text` is the action as typed.
     case action(text: String, result: SendResult)
     /// `:state`: the state, or the part of it at `path`; `whole`: nothing cut short.
@@ -37,27 +37,27 @@ public enum ShellOutput: Equatable, Sendable {
 }
 
 /// One effect event with what the shell knows about the effect.
-public struct EffectReport: Equatable, Sendable {
-    public let model: String
-    public let event: EffectEventRecord
+package struct EffectReport: Equatable, Sendable {
+    package let model: String
+    package let event: EffectEventRecord
     /// The label the effect started with.
-    public let label: String?
+    package let label: String?
     /// Milliseconds on the host clock since the effect started.
-    public let elapsedMilliseconds: Int64
+    package let elapsedMilliseconds: Int64
 }
 
 /// An error with everything needed to show where it happened.
-public struct ShellError: Error, Equatable, Sendable {
-    public let message: String
-    public let origin: LineOrigin
+package struct ShellError: Error, Equatable, Sendable {
+    package let message: String
+    package let origin: LineOrigin
     /// The line as typed, when the error points into it.
-    public let text: String?
+    package let text: String?
     /// Byte offset into `text`.
-    public let offset: Int?
+    package let offset: Int?
     /// The column when there is no text to point into (a line that is not UTF-8).
     private let knownColumn: Int?
 
-    public init(_ message: String, origin: LineOrigin, text: String? = nil, offset: Int? = nil) {
+    package init(_ message: String, origin: LineOrigin, text: String? = nil, offset: Int? = nil) {
         self.message = message
         self.origin = origin
         self.text = text
@@ -66,7 +66,7 @@ public struct ShellError: Error, Equatable, Sendable {
     }
 
     /// An error at a column of a line that cannot be shown (1-based, in characters).
-    public init(_ message: String, origin: LineOrigin, column: Int) {
+    package init(_ message: String, origin: LineOrigin, column: Int) {
         self.message = message
         self.origin = origin
         text = nil
@@ -75,7 +75,7 @@ public struct ShellError: Error, Equatable, Sendable {
     }
 
     /// 1-based column of `offset` in characters, for FILE:LINE:COL.
-    public var column: Int? {
+    package var column: Int? {
         if let knownColumn { return knownColumn }
         guard let text, let offset else { return nil }
         let prefix = text.utf8.prefix(offset)

@@ -2,10 +2,10 @@
 /// exported logs): they end at LF, and the CRs before it are dropped (a file saved with
 /// CRLF line endings reads as the same lines). All of them, not one: a line read and
 /// written again must read the same, and no line storesh writes ends in a CR.
-public enum TextLines {
+package enum TextLines {
     /// The lines of `text`, without their line endings; a text ending in a newline has an
     /// empty last line, as `split(omittingEmptySubsequences: false)` gives.
-    public static func split(_ text: String) -> [Substring] {
+    package static func split(_ text: String) -> [Substring] {
         var lines: [Substring] = []
         let utf8 = text.utf8
         var start = utf8.startIndex
@@ -22,20 +22,20 @@ public enum TextLines {
     }
 
     /// `line` without the CRs it ends with.
-    public static func withoutLineEnd(_ line: Substring) -> Substring {
+    package static func withoutLineEnd(_ line: Substring) -> Substring {
         var line = line
         while line.utf8.last == 0x0D { line = line.dropLast() }
         return line
     }
 
     /// Whether `text` ends with a newline byte.
-    public static func endsWithNewline(_ text: String) -> Bool {
+    package static func endsWithNewline(_ text: String) -> Bool {
         text.utf8.last == 0x0A
     }
 
     /// Where the first byte of `bytes` that is not UTF-8 is: its line, its column (in
     /// characters, from 1) and the byte; nil when all of it is UTF-8.
-    public static func firstInvalidUTF8(in bytes: [UInt8]) -> (line: Int, column: Int, byte: UInt8)? {
+    package static func firstInvalidUTF8(in bytes: [UInt8]) -> (line: Int, column: Int, byte: UInt8)? {
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
         var offset = 0
@@ -56,7 +56,7 @@ public enum TextLines {
     }
 
     /// How a byte that is not UTF-8 is named in errors: "byte 0xE2".
-    public static func describe(_ byte: UInt8) -> String {
+    package static func describe(_ byte: UInt8) -> String {
         let hex = String(byte, radix: 16, uppercase: true)
         return "byte 0x" + (hex.count == 1 ? "0" : "") + hex
     }

@@ -20,9 +20,9 @@ import StoreHost
 /// crash or hang its model: `storesh explore` writes its failing step so, since a fix
 /// changes what that step prints (or refuses it). Blank lines at the end of a block only
 /// separate blocks.
-public struct Transcript: Equatable, Sendable {
+package struct Transcript: Equatable, Sendable {
     /// One line of the file, classified.
-    public enum Item: Equatable, Sendable {
+    package enum Item: Equatable, Sendable {
         case comment(String)
         case blank
         /// A statement: its lines as written (prefixes removed) and the file line it starts on.
@@ -30,22 +30,22 @@ public struct Transcript: Equatable, Sendable {
         case output(String, line: Int)
     }
 
-    public var items: [Item]
+    package var items: [Item]
     /// The lines of inputs written `!> `: each must report an error.
-    public var expectedFailures: Set<Int>
+    package var expectedFailures: Set<Int>
     /// The file began with a UTF-8 byte order mark (some editors write one): it is not part
     /// of the first line, and `text` writes it back.
-    public var byteOrderMark: Bool
+    package var byteOrderMark: Bool
 
     /// A transcript of `items`.
-    public init(items: [Item], expectedFailures: Set<Int> = [], byteOrderMark: Bool = false) {
+    package init(items: [Item], expectedFailures: Set<Int> = [], byteOrderMark: Bool = false) {
         self.items = items
         self.expectedFailures = expectedFailures
         self.byteOrderMark = byteOrderMark
     }
 
     /// Reads a transcript's text, one item a line.
-    public static func parse(_ text: String) -> Transcript {
+    package static func parse(_ text: String) -> Transcript {
         var items: [Item] = []
         var failing: Set<Int> = []
         let byteOrderMark = text.unicodeScalars.first == "\u{FEFF}"
@@ -73,7 +73,7 @@ public struct Transcript: Equatable, Sendable {
     }
 
     /// The blocks: each input with its expected output lines (trailing blanks dropped).
-    public var blocks: [(input: [String], line: Int, expected: [(text: String, line: Int)], expectsError: Bool)] {
+    package var blocks: [(input: [String], line: Int, expected: [(text: String, line: Int)], expectsError: Bool)] {
         var blocks: [(input: [String], line: Int, expected: [(text: String, line: Int)], expectsError: Bool)] = []
         var pendingBlanks: [Int] = []
         for (position, item) in items.enumerated() {
@@ -104,7 +104,7 @@ public struct Transcript: Equatable, Sendable {
     }
 
     /// The file text.
-    public var text: String {
+    package var text: String {
         (byteOrderMark ? "\u{FEFF}" : "")
             + items.map { item in
                 switch item {
@@ -120,10 +120,10 @@ public struct Transcript: Equatable, Sendable {
     }
 
     /// The one expected line of an input whose output is not compared.
-    public static let outputNotCompared = "(output not compared)"
+    package static let outputNotCompared = "(output not compared)"
 
     /// Whether actual output `line` matches expected line `pattern`.
-    public static func matches(_ line: String, _ pattern: String) -> Bool {
+    package static func matches(_ line: String, _ pattern: String) -> Bool {
         if pattern.hasSuffix(" (re)") {
             let expression = String(pattern.dropLast(5))
             guard let regex = try? NSRegularExpression(pattern: "^(?:" + expression + ")$") else { return false }

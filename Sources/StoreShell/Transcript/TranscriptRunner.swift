@@ -1,27 +1,27 @@
 import Dispatch
 import Foundation
-public import StoreHost
+package import StoreHost
 
 /// Runs transcripts: each in a fresh session exactly as storesh starts with no flags (the
 /// bundled Counter loaded and current), on a virtual clock, without colour, settling
 /// after every input so effects report in a stable order.
 @MainActor
-public enum TranscriptRunner {
+package enum TranscriptRunner {
     /// What running one transcript found.
-    public struct Result: Sendable {
-        public let file: String
+    package struct Result: Sendable {
+        package let file: String
         /// The output matched and nothing went wrong that the output cannot show.
-        public var passed: Bool { diff.isEmpty && problems.isEmpty }
+        package var passed: Bool { diff.isEmpty && problems.isEmpty }
         /// A unified diff of the file against what the session actually printed.
-        public let diff: [String]
+        package let diff: [String]
         /// The file with its expected output replaced by the actual output (for --update).
-        public let updated: String
+        package let updated: String
         /// What fails the transcript whatever its expected output says, FILE:LINE first: a
         /// setup that failed, an error from an input not written `!> `, a `!> ` input that
         /// succeeded, effects still running at the end. `--update` never records these.
-        public let problems: [String]
+        package let problems: [String]
 
-        public init(file: String, diff: [String], updated: String, problems: [String]) {
+        package init(file: String, diff: [String], updated: String, problems: [String]) {
             self.file = file
             self.diff = diff
             self.updated = updated
@@ -34,7 +34,7 @@ public enum TranscriptRunner {
     /// between inputs, so a plugin call that never returns is not cut short. A timeout too
     /// long to count (or not a number) is no limit.
     /// `setUp` configures the host before anything loads (where plugins run).
-    public static func run(
+    package static func run(
         _ text: String, file: String, searchPath: [String], timeout: Double? = nil,
         setUp: (PluginHost) -> Void = { _ in }
     ) async -> Result {

@@ -15,34 +15,34 @@ import Foundation
 /// `> `, `!> `, `... ` or `#`, or ending in ` (re)` or ` (glob)` — are written as a
 /// ` (re)` pattern matching exactly that line. Paths to plugins are written relative to
 /// the transcript's folder, so the transcript passes from any working directory.
-public struct TranscriptWriter: Sendable {
+package struct TranscriptWriter: Sendable {
     /// The folder the transcript is in, with links resolved: paths are written from here.
-    public let directory: String
+    package let directory: String
     private var items: [Transcript.Item] = []
     private var expectedFailures: Set<Int> = []
     private var lineCount = 0
 
     /// A writer for the transcript that will be at `file` (relative to the working
     /// directory, or absolute).
-    public init(file: String) {
+    package init(file: String) {
         let absolute = URL(fileURLWithPath: file).standardizedFileURL.deletingLastPathComponent().path
         directory = URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path
     }
 
     /// `# text`, a line `storesh test` skips.
-    public mutating func comment(_ text: String) {
+    package mutating func comment(_ text: String) {
         for line in TextLines.split(text) { append(.comment("# " + line)) }
     }
 
     /// An empty line between blocks.
-    public mutating func blank() {
+    package mutating func blank() {
         append(.blank)
     }
 
     /// An input and the lines it printed; `expectsFailure`: it reported an error, and the
     /// transcript expects it to (`!> `). A statement of several lines is written with
     /// `... ` continuation lines.
-    public mutating func input(_ statement: String, output: [String] = [], expectsFailure: Bool = false) {
+    package mutating func input(_ statement: String, output: [String] = [], expectsFailure: Bool = false) {
         let lines = TextLines.split(statement).map(String.init)
         let first = lineCount + 1
         items.append(.input(lines.isEmpty ? [""] : lines, line: first))
@@ -54,19 +54,19 @@ public struct TranscriptWriter: Sendable {
     }
 
     /// `:load PATH` for the plugin at `path`, written relative to the transcript's folder.
-    public func loadCommand(plugin path: String) -> String {
+    package func loadCommand(plugin path: String) -> String {
         ":load " + Self.quotedIfNeeded(relativePath(path))
     }
 
     /// `path` as seen from the transcript's folder (`../.build/debug/libCounter.so`,
     /// `lib/libCounter.so`); `./NAME` for a file beside it, so `:load` takes it as a path.
-    public func relativePath(_ path: String) -> String {
+    package func relativePath(_ path: String) -> String {
         Self.relativePath(to: path, from: directory)
     }
 
     /// `target` written relative to the folder `directory` (both absolute): the path a
     /// transcript in `directory` names it by, so it runs from any working directory.
-    public static func relativePath(to target: String, from directory: String) -> String {
+    package static func relativePath(to target: String, from directory: String) -> String {
         let targetParts = URL(fileURLWithPath: target).standardizedFileURL.pathComponents
         let baseParts = URL(fileURLWithPath: directory).standardizedFileURL.pathComponents
         let shared = zip(targetParts, baseParts).prefix { $0 == $1 }.count
@@ -77,22 +77,22 @@ public struct TranscriptWriter: Sendable {
     }
 
     /// The transcript written so far.
-    public var transcript: Transcript {
+    package var transcript: Transcript {
         Transcript(items: items, expectedFailures: expectedFailures)
     }
 
     /// The transcript's text.
-    public var text: String { transcript.text }
+    package var text: String { transcript.text }
 
     /// Why a transcript was not written.
-    public struct Problem: Error, CustomStringConvertible {
+    package struct Problem: Error, CustomStringConvertible {
         /// "tests/bug.transcript already exists; --force replaces it", or the system's reason.
-        public let description: String
+        package let description: String
     }
 
     /// Writes `text` to `path` whole (a new file renamed into place); an existing file is
     /// replaced only with `force`.
-    public static func write(_ text: String, to path: String, force: Bool) throws(Problem) {
+    package static func write(_ text: String, to path: String, force: Bool) throws(Problem) {
         if !force, FileManager.default.fileExists(atPath: path) {
             throw Problem(description: "\(path) already exists; --force replaces it")
         }

@@ -2,12 +2,12 @@ import StoreHost
 
 /// A unified diff of two texts by lines (longest common subsequence), with `@@` hunk
 /// headers carrying line numbers, as `diff -u` prints them.
-public enum UnifiedDiff {
+package enum UnifiedDiff {
     enum Op {
         case same(String), delete(String), insert(String)
     }
 
-    public static func lines(from old: [String], to new: [String], oldName: String, newName: String, context: Int = 3)
+    package static func lines(from old: [String], to new: [String], oldName: String, newName: String, context: Int = 3)
         -> [String]
     {
         let ops = operations(old, new)

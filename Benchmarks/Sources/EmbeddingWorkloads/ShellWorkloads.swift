@@ -5,10 +5,10 @@ import StoreShell
 import StoreValue
 
 /// Workloads for the shell: the storesh binary end to end, and the state diff.
-public enum ShellWorkloads {
+package enum ShellWorkloads {
     /// Seconds for `storesh --quiet -f SCRIPT` where SCRIPT is `lines` lines of `increment`
     /// (parse, libffi dispatch and update per line, plus start-up and plugin load).
-    public static func script(lines: Int, storesh: String, options: [String] = []) throws -> Double {
+    package static func script(lines: Int, storesh: String, options: [String] = []) throws -> Double {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-bench-\(lines).storesh").path
         if !FileManager.default.fileExists(atPath: path) {
             try String(repeating: "increment\n", count: lines).write(toFile: path, atomically: true, encoding: .utf8)
@@ -21,7 +21,7 @@ public enum ShellWorkloads {
     /// state read, diffed and printed after every action), output thrown away. The quiet
     /// run is timed before and after the JSON one and averaged, so the pair sees one
     /// machine speed (a shared machine's can change within seconds).
-    public static func outputCost(
+    package static func outputCost(
         script lines: [String], name: String, plugin: String, storesh: String, options: [String] = []
     ) throws -> (quiet: Double, json: Double) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-bench-\(name).storesh").path
@@ -40,7 +40,7 @@ public enum ShellWorkloads {
 
     /// The scripts `outputCost` is measured on: `count` Counter increments; a Todos list
     /// of 2,000 seeded todos, 500 toggles, two sorts and a removal.
-    public static let outputScripts: [(name: String, plugin: String, lines: [String])] = [
+    package static let outputScripts: [(name: String, plugin: String, lines: [String])] = [
         ("100k-increments", "Counter", Array(repeating: "increment", count: 100_000)),
         (
             "todos-seeded", "Todos",
@@ -60,7 +60,7 @@ public enum ShellWorkloads {
     /// Seconds for `storesh explore` on Counter to generate, send and check `runs` runs of
     /// `steps` steps (increment, decrement and reset have no bug, so every run is whole), without the determinism
     /// replays unless `replays`; start-up included (subtract `startUp`).
-    public static func explore(runs: Int, steps: Int, storesh: String, replays: Bool, options: [String] = []) throws
+    package static func explore(runs: Int, steps: Int, storesh: String, replays: Bool, options: [String] = []) throws
         -> Double
     {
         // setCount is left out: Counter traps at the largest Int on purpose (the crash the
@@ -78,13 +78,13 @@ public enum ShellWorkloads {
 
     /// Seconds from exec to exit for `storesh -c :quit` (start, load Counter, one command):
     /// an upper bound on the time to the first prompt, which needs a terminal to see.
-    public static func startUp(storesh: String) throws -> Double {
+    package static func startUp(storesh: String) throws -> Double {
         try time(storesh, ["-c", ":quit"], expect: "").seconds
     }
 
     /// Milliseconds from starting `command` under `script` (which gives it a pseudo-terminal)
     /// until "counter> " appears on its output.
-    public static func promptLatency(_ command: String) throws -> Double {
+    package static func promptLatency(_ command: String) throws -> Double {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-q", "-e", "-c", command, "/dev/null"]
@@ -135,7 +135,7 @@ public enum ShellWorkloads {
     }
 
     /// A todo list state as the Todos plugin reports it, with `count` todos.
-    public static func todoState(count: Int, toggled: Int? = nil) -> Value {
+    package static func todoState(count: Int, toggled: Int? = nil) -> Value {
         .record(
             type: "TodoList",
             fields: [
@@ -157,14 +157,14 @@ public enum ShellWorkloads {
     }
 
     /// `state` with its todos in reverse order (a sort that moves every element).
-    public static func reversed(_ state: Value) -> Value {
+    package static func reversed(_ state: Value) -> Value {
         guard case .record(let type, var fields) = state, case .array(let todos) = fields[0].value else { return state }
         fields[0].value = .array(todos.reversed())
         return .record(type: type, fields: fields)
     }
 
     /// Seconds for one diff and how many records it gave.
-    public static func timedDiff(_ before: Value, _ after: Value) -> (seconds: Double, records: Int) {
+    package static func timedDiff(_ before: Value, _ after: Value) -> (seconds: Double, records: Int) {
         let start = DispatchTime.now().uptimeNanoseconds
         let changes = StateDiff.changes(from: before, to: after)
         return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, changes.count)
@@ -172,7 +172,7 @@ public enum ShellWorkloads {
 
     /// Seconds for one diff of `before` against `after`; checks it finds exactly one change.
     /// With `touched`, the diff looks only where a plugin's reported changes touched.
-    public static func diff(_ before: Value, _ after: Value, touched: StateTouch? = nil) -> Double {
+    package static func diff(_ before: Value, _ after: Value, touched: StateTouch? = nil) -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
         let changes =
             touched.map { StateDiff.changes(from: before, to: after, touched: $0) }
@@ -185,7 +185,7 @@ public enum ShellWorkloads {
     /// Seconds for one toggle in a session of the Todos plugin holding `count` todos, with
     /// the state re-read and diffed as the shell does after every action.
     @MainActor
-    public static func observedToggle(
+    package static func observedToggle(
         count: Int, from directory: String, isolation: PluginHost.Isolation = .inProcess, rounds: Int = 1
     ) throws -> Double {
         let host = PluginHost(clock: VirtualClock(), searchPath: [directory])

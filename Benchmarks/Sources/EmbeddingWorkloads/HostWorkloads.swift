@@ -5,9 +5,9 @@ import StoreValue
 
 /// Workloads that drive example plugins through the host, as storesh does.
 @MainActor
-public enum HostWorkloads {
+package enum HostWorkloads {
     /// Nanoseconds to load `plugin` into a new host (dlopen, checks, registration).
-    public static func load(_ plugin: String, from directory: String) throws -> UInt64 {
+    package static func load(_ plugin: String, from directory: String) throws -> UInt64 {
         let host = PluginHost(clock: VirtualClock(), searchPath: [directory])
         let start = DispatchTime.now().uptimeNanoseconds
         try host.load(plugin)
@@ -15,7 +15,7 @@ public enum HostWorkloads {
     }
 
     /// How an action reaches the plugin.
-    public enum Path: String, Sendable {
+    package enum Path: String, Sendable {
         /// The typed entry point, called with libffi; state not re-read.
         case typed
         /// `dispatch` with a value-tree argument list; state not re-read.
@@ -26,7 +26,7 @@ public enum HostWorkloads {
 
     /// `n` sends of `action` (no arguments) into a new session of `model`; returns the
     /// final count, read from the state.
-    public static func send(
+    package static func send(
         _ n: Int, action name: String, model: String, plugin: String, from directory: String, path: Path
     ) throws -> Int {
         let host = PluginHost(clock: VirtualClock(), searchPath: [directory])

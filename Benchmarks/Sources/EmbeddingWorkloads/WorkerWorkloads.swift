@@ -6,15 +6,15 @@ import StoreValue
 
 /// Models in worker processes: what isolation costs, beside the same work in process.
 @MainActor
-public enum WorkerWorkloads {
+package enum WorkerWorkloads {
     /// Points the host at the `storesh-worker` built beside the plugins.
-    public static func useWorker(from directory: String) {
+    package static func useWorker(from directory: String) {
         setenv("STORESH_WORKER", directory + "/storesh-worker", 1)
     }
 
     /// Milliseconds from starting a worker to the plugin registered in it (the best of
     /// `rounds` fresh workers).
-    public static func startUp(_ plugin: String, from directory: String, rounds: Int) throws -> Double {
+    package static func startUp(_ plugin: String, from directory: String, rounds: Int) throws -> Double {
         var best = Double.infinity
         for _ in 0..<rounds {
             let host = PluginHost(clock: VirtualClock(), searchPath: [directory])
@@ -27,7 +27,8 @@ public enum WorkerWorkloads {
 
     /// Seconds for `n` observed sends (the state read back and diffed, as at the prompt)
     /// of `increment` to Counter, in a worker or in process.
-    public static func observedSends(_ n: Int, from directory: String, isolation: PluginHost.Isolation) throws -> Double
+    package static func observedSends(_ n: Int, from directory: String, isolation: PluginHost.Isolation) throws
+        -> Double
     {
         let host = PluginHost(clock: VirtualClock(), searchPath: [directory])
         host.isolation = isolation
@@ -44,7 +45,7 @@ public enum WorkerWorkloads {
     /// A crash after `history` actions: milliseconds from the crashing action sent to its
     /// error reported (the worker's own crash report included), and of that the recovery
     /// (a new worker, the store made again, the state rebuilt from the history).
-    public static func crashRecovery(history: Int, from directory: String) async throws -> (
+    package static func crashRecovery(history: Int, from directory: String) async throws -> (
         total: Double, recovery: Double
     ) {
         let host = PluginHost(clock: VirtualClock(), searchPath: [directory])

@@ -5,16 +5,16 @@ import StoreShell
 
 /// Time travel over a long history, in process: storesh's own core, the Counter plugin.
 @MainActor
-public enum HistoryWorkloads {
-    public struct Figures {
-        public let recordSeconds: Double
+package enum HistoryWorkloads {
+    package struct Figures {
+        package let recordSeconds: Double
         /// Milliseconds per `:goto`, for each target.
-        public let gotoMilliseconds: [(target: Int, milliseconds: Double)]
-        public let residentMegabytes: Double
+        package let gotoMilliseconds: [(target: Int, milliseconds: Double)]
+        package let residentMegabytes: Double
     }
 
     /// Sends `count` increments, then jumps around the history.
-    public static func run(count: Int, from directory: String) async throws -> Figures {
+    package static func run(count: Int, from directory: String) async throws -> Figures {
         let host = PluginHost(clock: VirtualClock(), searchPath: [directory])
         try host.load("Counter")
         var errors: [String] = []
