@@ -45,6 +45,7 @@ let package = Package(
         .library(name: "StoreshExampleComposite", type: .dynamic, targets: ["StoreshExampleComposite"]),
         .library(name: "StoreshExampleArborealCounter", type: .dynamic, targets: ["StoreshExampleArborealCounter"]),
         .library(name: "StoreshExampleCart", type: .dynamic, targets: ["StoreshExampleCart"]),
+        .library(name: "StoreshExampleFeed", type: .dynamic, targets: ["StoreshExampleFeed"]),
         // A model with bugs on purpose, for the crash and hang tests.
         .library(name: "StoreshExampleFaulty", type: .dynamic, targets: ["StoreshExampleFaulty"]),
     ],
@@ -218,6 +219,10 @@ let package = Package(
             path: "plugins/ArborealCounter", swiftSettings: strict),
         .target(
             name: "StoreshExampleCart", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Cart",
+            swiftSettings: strict),
+        // Effects that chain, merge and fan out, written like app code (examples/feed.transcript).
+        .target(
+            name: "StoreshExampleFeed", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Feed",
             swiftSettings: strict),
         .target(
             name: "StoreshExampleFaulty", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Faulty",

@@ -1,6 +1,7 @@
 import Dispatch
 public import Logging
 public import Observation
+import StoreRuntime
 
 /// Holds an Arboreal model and runs its update for every action sent.
 ///
@@ -101,7 +102,7 @@ extension Store: EffectStarting {
     package func start(_ effect: Fx<Model.Action>.Item, id: UInt64) -> any EffectHandle {
         let mailbox = self.mailbox
         let run = effect.run
-        return Task.detached {
+        return EffectScheduling.task {
             let action = await run()
             mailbox.post(Completion(effect: id, action: action))
         }

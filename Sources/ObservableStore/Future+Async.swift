@@ -1,3 +1,5 @@
+import StoreRuntime
+
 /// Bridges from async code to the publisher world, so an effect can be written as an
 /// async closure: `Future { await client.fetch() }.eraseToAnyPublisher()`.
 ///
@@ -10,7 +12,7 @@ extension Future where Failure == Never, Output: Sendable {
     ) {
         self.init { promise in
             let fulfil = PromiseBox(promise)
-            Task(priority: priority) {
+            EffectScheduling.task(priority: priority) {
                 fulfil.promise(.success(await operation()))
             }
         }
@@ -24,7 +26,7 @@ extension Future where Failure == Never, Output: Sendable {
     ) -> Future {
         Future { promise in
             let fulfil = PromiseBox(promise)
-            Task.detached(priority: priority) {
+            EffectScheduling.task(priority: priority) {
                 fulfil.promise(.success(await operation()))
             }
         }
@@ -40,7 +42,7 @@ extension Future where Failure == any Error, Output: Sendable {
     ) {
         self.init { promise in
             let fulfil = PromiseBox(promise)
-            Task(priority: priority) {
+            EffectScheduling.task(priority: priority) {
                 do {
                     fulfil.promise(.success(try await operation()))
                 } catch {
@@ -57,7 +59,7 @@ extension Future where Failure == any Error, Output: Sendable {
     ) -> Future {
         Future { promise in
             let fulfil = PromiseBox(promise)
-            Task.detached(priority: priority) {
+            EffectScheduling.task(priority: priority) {
                 do {
                     fulfil.promise(.success(try await operation()))
                 } catch {

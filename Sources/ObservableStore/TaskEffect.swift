@@ -1,4 +1,5 @@
 import Foundation
+import StoreRuntime
 
 extension AnyPublisher where Failure == Never, Output: Sendable {
     /// An effect written as an async closure. Unlike a `Future`, the work starts only when
@@ -53,7 +54,7 @@ private final class TaskSubscription<Output: Sendable>: Subscription, @unchecked
             return
         }
         let operation = self.operation
-        task = Task.detached(priority: priority) { [self] in
+        task = EffectScheduling.task(priority: priority) { [self] in
             let output = await operation()
             guard !Task.isCancelled else { return }
             self.deliver(output)

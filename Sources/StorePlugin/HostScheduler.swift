@@ -1,6 +1,7 @@
 import CStorePlugin
 import Dispatch
 public import ObservableStore
+import StoreRuntime
 
 /// The host clock as a Combine-style scheduler, for publisher effects:
 /// `Just(.done).delay(for: .milliseconds(500), scheduler: environment.scheduler)`.
@@ -102,7 +103,7 @@ public struct HostScheduler: Scheduler, Sendable {
     /// Runs `action` on the main thread, on a later turn.
     public func schedule(options: Never?, _ action: @escaping () -> Void) {
         let work = UncheckedAction(action)
-        DispatchQueue.main.async { work.run() }
+        EffectScheduling.onMainQueue(services.scope) { work.run() }
     }
 
     /// Runs `action` on the main thread when the host clock reaches `date`.

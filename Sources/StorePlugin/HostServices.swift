@@ -1,6 +1,7 @@
 import CStorePlugin
 import Dispatch
 import Foundation
+import StoreRuntime
 
 /// The host's services table a model was registered with. Kept per model, not in a
 /// global: one process may run several hosts (parallel test sessions), and a library
@@ -9,6 +10,9 @@ struct HostServices: @unchecked Sendable {
     let table: UnsafePointer<storeplugin_host>
 
     var host: storeplugin_host { table.pointee }
+
+    /// The host as `EffectScheduling` names it: its table's address.
+    var scope: EffectScheduling.Scope { UInt(bitPattern: table) }
 
     func log(_ level: Int32, _ message: String) {
         guard let log = table.pointee.log else { return }

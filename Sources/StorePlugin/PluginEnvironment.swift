@@ -50,7 +50,7 @@ public struct Service<Function>: @unchecked Sendable {
     @MainActor
     public func failure() -> String? {
         let host = context.services.host
-        guard host.struct_size >= UInt32(MemoryLayout<storeplugin_host>.size), let check = host.service_failure else {
+        guard host.covers(\.service_failure), let check = host.service_failure else {
             return nil
         }
         var error = sp_error()

@@ -138,6 +138,9 @@ final class StoreContext {
     let serviceNames: [String]
     /// The host table the store's model was registered with.
     let services: HostServices
+    /// While an effect's action is applied: the events its update caused (effects it
+    /// started or cancelled), reported after the action itself (`effectAction`).
+    private var heldEvents: [EffectEvent]?
 
     init(_ context: UnsafePointer<sp_store_context>, serviceNames: [String], services: HostServices) {
         self.context = context
@@ -174,6 +177,14 @@ final class StoreContext {
     /// Reports a store's effect event. `dispatching` is the action the host is sending,
     /// if any: it labels the effects that action starts. Returns true for a start.
     func forward(_ event: EffectEvent, dispatching: String?) -> Bool {
+        if case .emitted = event {
+            heldEvents = []
+            return false
+        }
+        if heldEvents != nil {
+            heldEvents?.append(event)
+            return false
+        }
         switch event {
         case .started(let id, let cancelID):
             report(SP_EFFECT_STARTED, effect: id, label: dispatching ?? cancelID)
@@ -188,11 +199,18 @@ final class StoreContext {
         return false
     }
 
-    /// Reports an action an effect sent, once the store has applied it.
+    /// Reports an action an effect sent, once the store has applied it; then what its
+    /// update started or cancelled, the effects it started labelled with its name. So an
+    /// effect's value reads, in order: emitted, the state change, the effects it started,
+    /// and (later) the effect's own end (docs/ARCHITECTURE.md, "The order of events").
     func effectAction(_ effect: UInt64, _ action: Any, changed: Bool) {
         let text = ActionText.render(action)
         report(SP_EFFECT_EMITTED, effect: effect, action: text, changed: changed)
         applied(text)
+        let held = heldEvents ?? []
+        heldEvents = nil
+        let name = String(text.prefix { $0 != " " })
+        for event in held { _ = forward(event, dispatching: name) }
     }
 
     func applied(_ action: String) {

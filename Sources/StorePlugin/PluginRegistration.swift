@@ -1,4 +1,5 @@
 import CStorePlugin
+import StoreRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -35,6 +36,11 @@ public enum StorePlugin {
     {
         let table = host.assumingMemoryBound(to: storeplugin_host.self)
         let errorPointer = error.assumingMemoryBound(to: sp_error.self)
+        // A host on a virtual clock settles effects and wants them in a fixed order: run
+        // its stores' effect work one piece at a time on the main queue.
+        if table.pointee.covers(\.virtual_clock), table.pointee.virtual_clock != 0 {
+            EffectScheduling.runSerially(in: HostServices(table: table).scope)
+        }
         for model in models {
             let pointers = Unchecked((table, errorPointer))
             let status = MainActor.assumeIsolated { register(model, table: pointers.value.0, error: pointers.value.1) }
@@ -103,7 +109,8 @@ public enum StorePlugin {
             identity_fields: model.identityFields.isEmpty ? nil : UnsafePointer(identity),
             snapshot_encoded: Trampolines.snapshotEncoded,
             invariants: model.invariants.isEmpty ? nil : UnsafePointer(invariants),
-            snapshot_changes_encoded: Trampolines.snapshotChangesEncoded
+            snapshot_changes_encoded: Trampolines.snapshotChangesEncoded,
+            effects_idle: Trampolines.effectsIdle
         )
         return table.pointee.register_model(table.pointee.host_data, &description, error)
     }
@@ -156,5 +163,14 @@ final class StoreHandle {
         self.store = store
         self.context = context
         self.actionNames = actionNames
+    }
+}
+
+extension storeplugin_host {
+    /// True when the host's table has `field` (a host built against an older header has a
+    /// shorter table: members are appended behind struct_size).
+    func covers<Field>(_ field: KeyPath<storeplugin_host, Field>) -> Bool {
+        guard let offset = MemoryLayout<storeplugin_host>.offset(of: field) else { return false }
+        return Int(struct_size) >= offset + MemoryLayout<Field>.size
     }
 }

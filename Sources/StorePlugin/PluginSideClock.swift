@@ -1,5 +1,6 @@
 import CStorePlugin
 import Foundation
+import StoreRuntime
 
 /// The host's clock as a Swift `Clock`. Sleeping schedules a host timer, so under a
 /// virtual clock an effect wakes exactly when the host advances time past its deadline.
@@ -40,7 +41,7 @@ public struct HostClock: Clock, Sendable {
     /// Waits for a host timer at `deadline`; throws `CancellationError` when the
     /// task is cancelled (the timer is cancelled with it).
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-        let timer = HostTimers.Pending(services)
+        let timer = HostTimers.Pending(services, parksTask: EffectScheduling.taskScope != nil)
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 timer.start(deadline: deadline.nanoseconds) {
@@ -84,9 +85,15 @@ enum HostTimers {
         private var cancelRequested = false
         private var fire: (() -> Void)?
         private var cancelled: (() -> Void)?
+        /// The effect task that waits on this timer counts as parked while it is scheduled
+        /// (`EffectScheduling`): it cannot run until the host fires or cancels it.
+        private let parksTask: Bool
+        /// Main queue only.
+        private var parked = false
 
-        init(_ services: HostServices) {
+        init(_ services: HostServices, parksTask: Bool = false) {
             self.services = services
+            self.parksTask = parksTask
         }
 
         /// Schedules `fire` at `deadline`; `onCancel` runs instead if `cancel` comes first.
@@ -113,7 +120,12 @@ enum HostTimers {
                     return UInt64(0)
                 }
                 let host = services.host
-                return host.clock_wake(host.host_data, deadline, Pending.fired, retained)
+                let timer = host.clock_wake(host.host_data, deadline, Pending.fired, retained)
+                if timer != 0, parksTask {
+                    parked = true
+                    EffectScheduling.parked(true, in: services.scope)
+                }
+                return timer
             }
             guard scheduled != 0 else { return }
             lock.lock()
@@ -140,6 +152,10 @@ enum HostTimers {
                     host.clock_cancel(host.host_data, timer)
                     Unmanaged.passUnretained(self).release()  // the host will never fire it
                 }
+                if parked {
+                    parked = false
+                    EffectScheduling.parked(false, in: services.scope)
+                }
                 return true
             }
             if cancelledHere { finish(fired: false) }
@@ -156,6 +172,12 @@ enum HostTimers {
             self.fire = nil
             cancelled = nil
             lock.unlock()
+            // On the main queue (fired or cancelled there): the task is runnable again
+            // before the resumption below queues its next piece.
+            if parked {
+                parked = false
+                EffectScheduling.parked(false, in: services.scope)
+            }
             action?()
         }
     }

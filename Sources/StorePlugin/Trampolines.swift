@@ -1,4 +1,5 @@
 import CStorePlugin
+import StoreRuntime
 import StoreValue
 
 /// The C functions in every SDK plugin's `sp_model`; all model-specific behaviour is
@@ -14,6 +15,7 @@ enum Trampolines {
                 let (modelData, context, storeOut, error_) = args.value
                 guard let modelData, let context, let storeOut else { return Int32(SP_ERR_INTERNAL) }
                 let modelHandle = Unmanaged<ModelHandle>.fromOpaque(modelData).takeUnretainedValue()
+                EffectScheduling.scope = modelHandle.services.scope
                 let model = modelHandle.model
                 let storeContext = StoreContext(
                     context, serviceNames: model.services.map(\.name), services: modelHandle.services)
@@ -78,6 +80,7 @@ enum Trampolines {
             let (store, result, errorOut) = args.value
             guard let store else { return Int32(SP_ERR_INTERNAL) }
             let handle = Unmanaged<StoreHandle>.fromOpaque(store).takeUnretainedValue()
+            EffectScheduling.scope = handle.context.services.scope
             guard let index = handle.actionIndex(actionName) else {
                 errorOut?.write("no action named '\(actionName)'")
                 return Int32(SP_ERR_UNKNOWN_ACTION)
@@ -100,6 +103,7 @@ enum Trampolines {
                     let (store, errorOut) = args.value
                     guard let store else { return Int32(SP_ERR_INTERNAL) }
                     let handle = Unmanaged<StoreHandle>.fromOpaque(store).takeUnretainedValue()
+                    EffectScheduling.scope = handle.context.services.scope
                     guard let restore = handle.store.restore else {
                         errorOut?.write("this model cannot be restored from a snapshot")
                         return Int32(SP_ERR_REJECTED)
@@ -157,6 +161,18 @@ enum Trampolines {
                 return hand(.array(patches.map(\.value)), of: handle, to: write, sink)
             }
         }
+
+    /// `effects_idle`: whether any effect work of the store's host can still run without
+    /// it (`EffectScheduling.isIdle`: the host's stores share the main queue, and one
+    /// store's effect may act on another's through the host).
+    static let effectsIdle: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { store in
+        let store = Unchecked(store)
+        return MainQueue.run {
+            guard let raw = store.value else { return Int32(1) }
+            let handle = Unmanaged<StoreHandle>.fromOpaque(raw).takeUnretainedValue()
+            return EffectScheduling.isIdle(handle.context.services.scope) ? 1 : 0
+        }
+    }
 
     /// Runs `body` for the store's handle on the main queue: what both encoded entry points
     /// do around their own part.
@@ -216,6 +232,7 @@ enum TypedDispatch {
             let (store, data, result, error) = args.value
             guard let store, let data else { return Int32(SP_ERR_INTERNAL) }
             let handle = Unmanaged<StoreHandle>.fromOpaque(store).takeUnretainedValue()
+            EffectScheduling.scope = handle.context.services.scope
             return perform(result, error) { () throws(PluginFailure) in
                 try handle.store.dispatch(Int(bitPattern: data) - 1, arguments)
             }

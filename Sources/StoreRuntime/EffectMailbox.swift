@@ -15,12 +15,18 @@ public final class EffectMailbox<Message>: @unchecked Sendable {
     /// Only touched on the main queue, inside `drain`; kept to reuse its storage.
     @exclusivity(unchecked) private var draining: [Message] = []
     private let deliver: @MainActor ([Message]) -> Void
+    /// The host whose store this is (`EffectScheduling.scope` when it was made), and
+    /// whether that host counts its deliveries.
+    private let scope: EffectScheduling.Scope
+    private let counted: Bool
 
     /// `deliver` runs on the main actor with each batch of messages, in the order posted.
     /// It should hold its store weakly, so that messages arriving after the store is gone
     /// are dropped.
     public init(deliver: @escaping @MainActor (_ messages: [Message]) -> Void) {
         self.deliver = deliver
+        scope = EffectScheduling.scope
+        counted = EffectScheduling.isSerial(scope)
     }
 
     /// Queues `message` for delivery on the main queue. Safe from any thread.
@@ -31,7 +37,11 @@ public final class EffectMailbox<Message>: @unchecked Sendable {
         isScheduled = true
         lock.unlock()
         if mustSchedule {
-            DispatchQueue.main.async { self.drain() }
+            if counted { EffectScheduling.delivery(scope, 1) }
+            DispatchQueue.main.async {
+                self.drain()
+                if self.counted { EffectScheduling.delivery(self.scope, -1) }
+            }
         }
     }
 
@@ -48,9 +58,12 @@ public final class EffectMailbox<Message>: @unchecked Sendable {
         swap(&pending, &draining)
         isScheduled = false
         lock.unlock()
+        let previous = EffectScheduling.scope
+        EffectScheduling.scope = scope
         MainActor.assumeIsolated {
             deliver(draining)
         }
+        EffectScheduling.scope = previous
         draining.removeAll(keepingCapacity: true)
     }
 }

@@ -174,6 +174,13 @@ package final class WorkerServer {
             try sendBatch(&reader, into: &reply)
         case .sendObserved:
             try sendObserved(&reader, into: &reply)
+        case .effectsIdle:
+            let store = try store(try reader.u32())
+            do {
+                reply.u8(try store.effectsIdle().map { $0 ? 1 : 0 } ?? 2)
+            } catch {
+                return error.message
+            }
         }
         return nil
     }

@@ -212,12 +212,13 @@ struct TimeTravelWithEffectsTests {
         #expect(
             await shell.run(":fx") == ["fx #1 authenticate running for 0ms"],
             "the authenticate sent again started its effect again")
-        _ = await shell.run(":wait")
+        let waited = await shell.run(":wait")
+        let seen = await shell.run(":state phase", ":log")
         #expect(
-            await shell.run(":state phase", ":log") == [
+            seen == [
                 #""signedIn""#, #"1  script  authenticate user: "bo", password: "open sesame""#,
                 #"2  effect  succeed user: "bo""#, "at 2 of 2",
-            ])
+            ], "\(waited) then \(seen)")
     }
 }
 

@@ -357,6 +357,18 @@ typedef struct sp_model {
     int32_t (*snapshot_changes_encoded)(void *store,
                                         int32_t (*write)(void *sink, const void *bytes, size_t count),
                                         void *sink);
+
+    /* ---- Settling (optional; NULL when not supported). ---- */
+
+    /* 1 when none of the plugin's effect work can go on without the host: nothing of its
+     * own is runnable or on its way to the main thread, and every effect that is not
+     * finished waits on a host timer (clock_wake) — so until the host fires a timer or
+     * calls in, the plugin will report nothing. 0 otherwise: work is running, queued, or
+     * waiting on something the host clock does not control (a real sleep, a network
+     * call). Main thread only; cheap. On a virtual clock the host asks it after every step
+     * and moves time only once it says 1 (docs/ARCHITECTURE.md, "The order of events"); a
+     * plugin without it is settled by comparing its effects in flight with its timers. */
+    int32_t (*effects_idle)(void *store);
 } sp_model;
 
 /* ---- What a plugin exports ---------------------------------------------------------- */
@@ -424,6 +436,13 @@ typedef struct storeplugin_host {
      * host's replacement for the service was told to fail (storesh's `:stub S fail "…"`).
      * The failure is reported once. A plugin's own implementations never set it. */
     int32_t (*service_failure)(void *host_data, sp_error *error);
+
+    /* 1 when the clock is virtual: time moves only when the host moves it, after the
+     * plugin's effects have settled (sp_model.effects_idle). A plugin that can should then
+     * run its effects' work one piece at a time, in the order it became runnable (the
+     * Swift SDK runs every effect task on the main queue), so the same actions give the
+     * same events in the same order. 0 on a real clock. */
+    uint32_t virtual_clock;
 } storeplugin_host;
 
 /* The two exported functions, for reference (a plugin defines them; the host finds

@@ -11,11 +11,14 @@ package protocol HostClock: AnyObject {
     func wake(at deadline: Int64, _ fire: @escaping @MainActor () -> Void) -> UInt64
     /// Cancels a timer that has not fired.
     func cancel(_ timer: UInt64)
+    /// True when time moves only when the host moves it (after effects settle).
+    var isVirtual: Bool { get }
 }
 
 /// Wall-clock time: timers fire from the main dispatch queue.
 @MainActor
 package final class RealClock: HostClock {
+    package var isVirtual: Bool { false }
     private var lastTimer: UInt64 = 0
     private var pending: [UInt64: DispatchWorkItem] = [:]
 
@@ -52,6 +55,7 @@ package final class RealClock: HostClock {
 /// were scheduled. Makes timed effects reproducible.
 @MainActor
 package final class VirtualClock: HostClock {
+    package var isVirtual: Bool { true }
     private struct Timer {
         let id: UInt64
         let deadline: Int64

@@ -146,6 +146,9 @@ package final class ModelDescriptor: @unchecked Sendable {
     /// What changed since the last snapshot, written as bytes (storeplugin.h); nil when the
     /// plugin builds trees of its changes, or reports none.
     let snapshotChangesEncoded: SnapshotEncoded?
+    /// Whether the plugin's effect work can go on without the host (storeplugin.h's
+    /// `effects_idle`); nil when the plugin cannot say.
+    let effectsIdle: (@convention(c) (UnsafeMutableRawPointer?) -> Int32)?
     typealias SnapshotEncoded = (
         @convention(c) (
             UnsafeMutableRawPointer?, (@convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?, Int) -> Int32)?,
@@ -200,6 +203,7 @@ package final class ModelDescriptor: @unchecked Sendable {
         )?,
         snapshotChanges: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?)? = nil,
         snapshotEncoded: SnapshotEncoded? = nil, snapshotChangesEncoded: SnapshotEncoded? = nil,
+        effectsIdle: (@convention(c) (UnsafeMutableRawPointer?) -> Int32)? = nil,
         identityFields: [String] = [], invariants: [StateCondition] = [],
         worker: WorkerPlugin? = nil, indexInPlugin: Int = 0, declaredTimeTravel: Bool = false,
         scripted: (@MainActor @Sendable () -> any StoreConnection)? = nil
@@ -216,6 +220,7 @@ package final class ModelDescriptor: @unchecked Sendable {
         self.snapshotChanges = snapshotChanges
         self.snapshotEncoded = snapshotEncoded
         self.snapshotChangesEncoded = snapshotChangesEncoded
+        self.effectsIdle = effectsIdle
         self.plugin = plugin
         self.name = name
         self.doc = doc

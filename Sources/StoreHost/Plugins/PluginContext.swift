@@ -52,7 +52,8 @@ final class PluginContext {
                 clock_now: PluginContext.clockNow,
                 clock_wake: PluginContext.clockWake,
                 clock_cancel: PluginContext.clockCancel,
-                service_failure: PluginContext.serviceFailure
+                service_failure: PluginContext.serviceFailure,
+                virtual_clock: clock.isVirtual ? 1 : 0
             ))
         self.table = table
         return table

@@ -23,6 +23,7 @@ enum Registration {
         let hasEncoded = model.struct_size >= UInt32(end(of: \sp_model.snapshot_encoded))
         let hasInvariants = model.struct_size >= UInt32(end(of: \sp_model.invariants))
         let hasEncodedChanges = model.struct_size >= UInt32(end(of: \sp_model.snapshot_changes_encoded))
+        let hasEffectsIdle = model.struct_size >= UInt32(end(of: \sp_model.effects_idle))
         guard let rawName = model.name.map({ String(cString: $0) }), isIdentifier(rawName) else {
             throw Invalid(message: "a model name must match [A-Za-z_][A-Za-z0-9_-]*")
         }
@@ -86,6 +87,7 @@ enum Registration {
             snapshotChanges: hasChanges ? model.snapshot_changes : nil,
             snapshotEncoded: hasEncoded ? model.snapshot_encoded : nil,
             snapshotChangesEncoded: hasEncodedChanges ? model.snapshot_changes_encoded : nil,
+            effectsIdle: hasEffectsIdle ? model.effects_idle : nil,
             identityFields: identityFields, invariants: invariants
         )
     }

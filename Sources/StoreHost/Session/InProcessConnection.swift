@@ -129,6 +129,11 @@ package final class InProcessConnection: StoreConnection {
         }
     }
 
+    package func effectsIdle() throws(SessionError) -> Bool? {
+        guard let store else { throw SessionError(message: "the store is gone") }
+        return model.effectsIdle.map { $0(store) != 0 }
+    }
+
     package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError)
         -> SendSummary
     {

@@ -64,6 +64,8 @@ package final class ScriptedConnection: StoreConnection {
         return outcome
     }
 
+    package func effectsIdle() throws(SessionError) -> Bool? { nil }
+
     package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError)
         -> SendSummary
     {

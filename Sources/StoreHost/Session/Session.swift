@@ -155,6 +155,13 @@ package final class Session {
 
     /// Sends through the plugin's value-tree entry point, even for typed actions
     /// (benchmarks compare the two paths). The state is not re-read.
+    /// Whether the model's effect work can go on without the host: true when it cannot (a
+    /// virtual clock may move), false when it can, nil when the plugin cannot say or the
+    /// store cannot be asked.
+    package func effectsIdle() -> Bool? {
+        (try? connection.effectsIdle()) ?? nil
+    }
+
     package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendResult
     {
         let summary = try connection.sendThroughValueTree(action, arguments: arguments)

@@ -54,6 +54,10 @@ package protocol StoreConnection: AnyObject {
     func outOfStep()
     /// Answers calls of the service at `index` as `script` says (nil: the model's own).
     func stub(service index: Int, _ script: StubScript?) throws(SessionError)
+    /// Whether the model's effect work can go on without the host (storeplugin.h's
+    /// `effects_idle`): true when it cannot, so a virtual clock may move; false when work
+    /// is running, queued or waiting on something else; nil when the plugin cannot say.
+    func effectsIdle() throws(SessionError) -> Bool?
     /// Ends the store. Called once, when the session goes.
     func destroy()
 }

@@ -345,6 +345,18 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
         scripts[index] = script
     }
 
+    package func effectsIdle() throws(SessionError) -> Bool? {
+        let body = try start()
+        var reply = try call(.effectsIdle, body, doing: "asking whether its effects are idle")
+        return try decode("asking whether effects are idle") { () throws(WireError) in
+            switch try reply.u8() {
+            case 0: false
+            case 1: true
+            default: nil
+            }
+        }
+    }
+
     func stubCalled(service index: Int) {
         _ = scripts[index]?.next()
     }

@@ -15,16 +15,30 @@ extension ShellCore {
         effectCounts.reduce(0, +)
     }
 
-    /// Returns once effects are quiet: none in flight, or (on a virtual clock) each one
-    /// waiting on a timer. Gives up after `limit` seconds of real time (an effect waiting
-    /// on something the host clock does not control).
+    /// Returns once effects are quiet: none in flight, or (on a virtual clock) none of
+    /// their work able to go on without the host — which each plugin says exactly
+    /// (`effects_idle`); for a plugin that cannot, each effect waiting on a timer is taken
+    /// for quiet. Gives up after `limit` seconds of real time (an effect waiting on
+    /// something the host clock does not control).
     package func settle(limit: Double = 5) async {
         let virtual = host.clock as? VirtualClock
-        let deadline = DispatchTime.uptimeNanoseconds(afterSeconds: limit)
+        var deadline = DispatchTime.uptimeNanoseconds(afterSeconds: limit)
         var quietTurns = 0
         while DispatchTime.now().uptimeNanoseconds < deadline {
+            // A main queue held elsewhere (a long synchronous call, another session in the
+            // same process) is not time the effects had: the limit waits it out.
+            let turnStarted = DispatchTime.now().uptimeNanoseconds
             await Self.mainQueueTurn()
+            let turn = DispatchTime.now().uptimeNanoseconds - turnStarted
+            if turn > 20_000_000 { deadline += turn }
             let inFlight = allEffectsInFlight
+            // Exact where every model can say (a Swift plugin); the guess below where not.
+            if virtual != nil, inFlight > 0, let idle = effectsIdle() {
+                if idle { return }
+                quietTurns = 0
+                try? await Task.sleep(for: .microseconds(100))
+                continue
+            }
             let quiet = inFlight == 0 || (virtual.map { $0.pendingCount >= inFlight } ?? false)
             if quiet {
                 quietTurns += 1
@@ -34,6 +48,20 @@ extension ShellCore {
                 try? await Task.sleep(for: .microseconds(100))
             }
         }
+    }
+
+    /// Whether every model with effects in flight says its effect work cannot go on
+    /// without the host (true), that some can (false), or nil when one cannot say.
+    private func effectsIdle() -> Bool? {
+        var idle = true
+        for session in sessionsWithEffects {
+            switch session.effectsIdle() {
+            case true?: continue
+            case false?: idle = false
+            case nil: return nil
+            }
+        }
+        return idle
     }
 
     /// Returns after the main queue has run everything queued before the call.

@@ -421,4 +421,9 @@ package final class ShellCore {
 
     /// Effects in flight per model.
     var effectCounts: [Int] { effects.values.map(\.count) }
+
+    /// The sessions of the models with effects in flight.
+    var sessionsWithEffects: [Session] {
+        effects.compactMap { model, running in running.isEmpty ? nil : sessions[model] }
+    }
 }
