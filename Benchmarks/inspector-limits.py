@@ -14,6 +14,7 @@ Starts `storesh --inspect` (Counter, in process), reads the address it prints, t
    after. Goal: under 2 MB more.
 
 Usage: Benchmarks/inspector-limits.py [--storesh PATH] [--rounds N] [--give-up SECONDS]
+                                      [--only line|headers|memory]
 Set STORESH_INSPECTOR to measure another storesh-inspector (an older build, say).
 Exits 1 when a goal is missed. Build first: swift build -c release (or debug).
 """
@@ -114,13 +115,29 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--storesh", default=".build/release/storesh")
     parser.add_argument("--rounds", type=int, default=20)
-    parser.add_argument("--give-up", type=float, default=10.0)
+    parser.add_argument("--give-up", type=float, default=10.0, help="seconds to wait for one answer")
+    parser.add_argument("--only", choices=["line", "headers", "memory"], help="one measurement (a server stalled by one skews the next)")
     options = parser.parse_args()
     server, port, token = start(options.storesh)
     pid = inspector_pid(server.pid)
     missed = []
     host = f"Host: 127.0.0.1:{port}\r\n".encode()
 
+    run = lambda name: options.only in (None, name)
+    if run("line"):
+        measure_line(port, host, options, missed)
+    if run("headers"):
+        measure_headers(port, token, host, options, missed)
+    if run("memory"):
+        measure_memory(port, pid, options, missed)
+    server.stdin.close()
+    server.wait(10)
+    if missed:
+        print("missed: " + ", ".join(missed))
+        raise SystemExit(1)
+
+
+def measure_line(port, host, options, missed):
     line = b"GET /?x=" + b"a" * (64 * 1024) + b" HTTP/1.1\r\n" + host + b"\r\n"
     times = []
     for _ in range(options.rounds):
@@ -131,6 +148,8 @@ def main():
     if max(times) > 0.1:
         missed.append("64 kB request line")
 
+
+def measure_headers(port, token, host, options, missed):
     before = [timed_get(port, token, options.give_up)[1] for _ in range(options.rounds)]
     header = b"GET / HTTP/1.1\r\n" + host + b"X-Filler: " + b"a" * (4 << 20) + b"\r\n\r\n"
     attacking = threading.Event()
@@ -161,6 +180,8 @@ def main():
     if delay > 0.1 or statuses != {"200"}:
         missed.append("GET beside 4 MB headers")
 
+
+def measure_memory(port, pid, options, missed):
     chunk = b"10000\r\n" + b"a" * 65536 + b"\r\n"
     count = 300 * 1024 * 1024 // 65536
     head = (f"POST /api/operations/send?token=wrong HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
@@ -191,12 +212,6 @@ def main():
           f"(peak {peak_before / 1e6:.1f} -> {peak_after / 1e6:.1f} MB): +{grown / 1e6:.2f} MB")
     if grown >= 2e6:
         missed.append("memory of a 300 MB chunked body")
-
-    server.stdin.close()
-    server.wait(10)
-    if missed:
-        print("missed: " + ", ".join(missed))
-        raise SystemExit(1)
 
 
 if __name__ == "__main__":
