@@ -11,6 +11,8 @@ struct Connection {
     let socket: AsyncSocket
     let relay: Relay
     let limits: HTTPLimits
+    /// Told whether the connection waits for a request's head (true) or reads or answers one.
+    let waiting: @Sendable (Bool) -> Void
 
     /// Serves the connection to its end, then closes it.
     func serve() async {
@@ -18,7 +20,10 @@ struct Connection {
         defer { try? socket.close() }
         while true {
             do {
-                let head = try RequestHead(lines: try await incoming.readHead())
+                waiting(true)
+                let lines = try await incoming.readHead()
+                waiting(false)
+                let head = try RequestHead(lines: lines)
                 let framing = try head.body()
                 if framing != .empty, head.method != "POST" {
                     throw Refusal(400, "a \(head.method) request has no body")

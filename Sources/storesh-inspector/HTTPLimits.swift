@@ -25,7 +25,8 @@ struct HTTPLimits: Sendable {
     var idleSeconds = 60.0
     /// Seconds one write to a client may wait for it to read; then the connection is closed.
     var writeSeconds = 30.0
-    /// Connections served at once; one more is answered 503.
+    /// Connections served at once; one more ends the one that has waited longest for a
+    /// request's head, or is answered 503 when none waits (`Connections`).
     var connections = 64
     /// What is read and thrown away, at most, after an error answer, so that the close
     /// does not reset the connection before the client has read the answer.

@@ -35,23 +35,6 @@ func requestedOptions(_ arguments: [String]) -> (port: UInt16, limits: HTTPLimit
     return port.map { ($0, limits) }
 }
 
-/// How many connections are served at once.
-final class ConnectionCount: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-
-    /// Counts one more, unless `limit` are served already.
-    func enter(limit: Int) -> Bool {
-        lock.withLock {
-            guard count < limit else { return false }
-            count += 1
-            return true
-        }
-    }
-
-    func leave() { lock.withLock { count -= 1 } }
-}
-
 /// Turns Nagle's algorithm off on an accepted connection: a streamed answer's chunks, each
 /// a write of its own, then leave at once instead of waiting up to 40 ms for the client's
 /// delayed acknowledgement of the previous one.
@@ -111,7 +94,7 @@ let reading = Thread {
 reading.start()
 
 writer.send(.listening(port: Int(bound)))
-let live = ConnectionCount()
+let connections = Connections(limit: limits.connections)
 var warnedNagle = false
 do {
     try await withThrowingDiscardingTaskGroup { group in
@@ -130,15 +113,15 @@ do {
                 FileHandle.standardError.write(
                     Data("storesh-inspector: cannot set TCP_NODELAY; streamed answers may wait 40 ms\n".utf8))
             }
-            guard live.enter(limit: limits.connections) else {
+            let admitted = connections.admit { [relay, limits, connections] id in
+                let waiting: @Sendable (Bool) -> Void = { connections.waiting(id, $0) }
+                await Connection(socket: client, relay: relay, limits: limits, waiting: waiting).serve()
+            }
+            guard admitted else {
                 let answer = "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
                 _ = try? client.socket.write(Data(answer.utf8))
                 try? client.close()
                 continue
-            }
-            group.addTask { [relay, limits, live] in
-                await Connection(socket: client, relay: relay, limits: limits).serve()
-                live.leave()
             }
         }
     }

@@ -205,6 +205,25 @@ import Testing
         #expect(noHost.status == 400 && noHost.body.contains("needs a Host"), "\(noHost.head)")
     }
 
+    /// More connections than the server serves at once, each sending nothing or half a
+    /// head: the ones waiting longest make room, and a page's request is still answered.
+    @Test func idleConnectionsHoldNoPlaceAPageNeeds() async throws {
+        let (server, port) = try await InspectorServerTests.inspector()
+        defer { Task { await server.stop() } }
+        let held = await RawHTTP.onThread { () -> [Int32] in
+            (0..<80).compactMap { index in
+                guard let fd = try? RawHTTP.connect(port: port) else { return nil }
+                if index.isMultiple(of: 2) { try? RawHTTP.send(fd, "GET /api/state HTTP/1.1\r\nHost: 1") }
+                return fd
+            }
+        }
+        defer { for fd in held { close(fd) } }
+        #expect(held.count == 80)
+        let get = await Self.exchange(
+            Self.request("GET /api/session?token=\(server.token) HTTP/1.1", port: port), port: port)
+        #expect(get.status == 200 && get.seconds < 2, "\(get.status) after \(get.seconds) s")
+    }
+
     /// Two requests in one write, on one kept-alive connection: both answered, in order.
     @Test func pipelinedRequestsAreBothAnswered() async throws {
         let (server, port) = try await InspectorServerTests.inspector()
