@@ -69,7 +69,7 @@ let package = Package(
         .trait(
             name: "Shell",
             description:
-                "The shell's dependencies: swift-argument-parser, the MCP swift-sdk (with swift-nio) and FlyingFox. storesh, StoreMCP and StoreInspector build only with it; without it a plugin package fetches none of them."
+                "The shell's dependencies: swift-argument-parser, the MCP swift-sdk (with swift-nio) and FlyingFox's FlyingSocks. storesh, StoreMCP and StoreInspector build only with it; without it a plugin package fetches none of them."
         ),
         .default(enabledTraits: ["MacrosFromSource", "Shell"]),
     ],
@@ -86,8 +86,9 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // `storesh mcp`: the Model Context Protocol's messages and server (StoreMCP).
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
-        // The inspector's HTTP server (StoreInspector): small, no SwiftNIO (see the README's
-        // dependency section for the measurements behind the choice).
+        // FlyingSocks, its asynchronous sockets, under the inspector's HTTP server
+        // (storesh-inspector): small, no SwiftNIO. FlyingFox's own HTTPServer is not used: it
+        // cannot bound what it reads of a request (the README's dependency section says why).
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
@@ -188,14 +189,14 @@ let package = Package(
             exclude: ["Page"], swiftSettings: strict),
         // The messages between the inspector and its HTTP server process.
         .target(name: "InspectorRelay", dependencies: ["StoreValue"], swiftSettings: strict),
-        // The inspector's HTTP server: listens on loopback, relays every request to storesh.
-        // The only program that links FlyingFox, whose networking libraries
-        // (FoundationNetworking, curl) would otherwise load at every start of storesh.
+        // The inspector's HTTP server: listens on loopback, reads each request within limits
+        // (its own HTTP/1.1 on FlyingSocks) and relays it to storesh. The only program that
+        // links FlyingSocks; storesh itself loads no networking code.
         .executableTarget(
             name: "storesh-inspector",
             dependencies: [
                 "InspectorRelay",
-                .product(name: "FlyingFox", package: "FlyingFox", condition: .when(traits: ["Shell"])),
+                .product(name: "FlyingSocks", package: "FlyingFox", condition: .when(traits: ["Shell"])),
             ],
             swiftSettings: strict
         ),

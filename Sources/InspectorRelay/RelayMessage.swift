@@ -56,9 +56,9 @@ package struct RelayedHead: Sendable, Equatable {
     package static func phrase(_ status: Int) -> String {
         [
             200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
-            405: "Method Not Allowed",
-            413: "Content Too Large", 415: "Unsupported Media Type", 431: "Request Header Fields Too Large",
-            503: "Service Unavailable",
+            405: "Method Not Allowed", 408: "Request Timeout", 413: "Content Too Large", 414: "URI Too Long",
+            415: "Unsupported Media Type", 431: "Request Header Fields Too Large", 501: "Not Implemented",
+            503: "Service Unavailable", 505: "HTTP Version Not Supported",
         ][status] ?? "Error"
     }
 }

@@ -27,6 +27,8 @@ package final class InspectorServer {
     /// Open event streams, for `stop` and for tests.
     var streams: [Int: AsyncStream<[UInt8]>.Continuation] = [:]
     var nextStream = 0
+    /// What the next server process is started with besides its port (for tests).
+    var serverOptions: [String] = []
     private var server: ServerProcess?
     /// Answers being made, by the server's number of their request: cancelled when their
     /// client goes away.
@@ -47,7 +49,7 @@ package final class InspectorServer {
         }
         let server: ServerProcess
         do {
-            server = try ServerProcess(port: port)
+            server = try ServerProcess(port: port, options: serverOptions)
         } catch {
             throw ShellError("the inspector cannot start: \(error.description)", origin: .prompt)
         }

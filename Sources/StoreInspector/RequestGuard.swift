@@ -52,7 +52,7 @@ package struct RequestGuard: Sendable {
             if acts { return .refused(status: 405, reason: "an operation is sent with POST, never GET") }
         case "POST":
             guard acts else { return .refused(status: 405, reason: "\(path) is read with GET") }
-            guard headers["content-type"]?.lowercased().hasPrefix("application/json") == true else {
+            guard Self.isJSON(headers["content-type"]) else {
                 return .refused(
                     status: 415, reason: "an operation's arguments are a JSON object (Content-Type: application/json)")
             }
@@ -60,6 +60,16 @@ package struct RequestGuard: Sendable {
             return .refused(status: 405, reason: "the inspector takes GET and POST, not \(method)")
         }
         return .allowed
+    }
+
+    /// Whether a Content-Type is JSON: the media type `application/json` exactly (any case,
+    /// spaces around it), parameters such as `; charset=utf-8` allowed. `application/jsonx`
+    /// or `application/json-patch+json` are other types.
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let type = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let words = type.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        return words.count == 1 && words[0].lowercased() == "application/json"
     }
 
     /// Compares in time that does not depend on where the texts differ.

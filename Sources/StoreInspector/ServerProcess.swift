@@ -24,8 +24,9 @@ final class ServerProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
 
-    /// Starts a server that is to listen on 127.0.0.1 at `port` (0: any).
-    init(port: Int) throws(StartFailure) {
+    /// Starts a server that is to listen on 127.0.0.1 at `port` (0: any), with `options`
+    /// after `--port` (tests shorten its deadlines: `--head-seconds 0.5`).
+    init(port: Int, options: [String] = []) throws(StartFailure) {
         var searched: [String] = []
         guard
             let program = CompanionProgram.path(
@@ -50,7 +51,7 @@ final class ServerProcess: @unchecked Sendable {
         let output: Spawn.Descriptor = errors >= 0 ? .copy(of: errors) : .nullInput
         do {
             pid = try Spawn.start(
-                program, arguments: ["--port", String(port)],
+                program, arguments: ["--port", String(port)] + options,
                 descriptors: [.nullInput, output, output, .copy(of: answers.read), .copy(of: requests.write)],
                 ownProcessGroup: true)
         } catch {

@@ -3,7 +3,7 @@ import InspectorRelay
 
 /// The server's side of the relay: each HTTP request goes to storesh with a number, and
 /// its answer comes back as a head and a stream of body parts. Thread-safe: handlers run
-/// on FlyingFox's tasks, answers arrive on the reading thread.
+/// on the connections' tasks, answers arrive on the reading thread.
 final class Relay: @unchecked Sendable {
     /// An answer under way: its head still awaited, then its body's parts.
     private struct Pending {

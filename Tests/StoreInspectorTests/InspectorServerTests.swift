@@ -10,13 +10,15 @@ import Testing
 /// The inspector over a real socket: who it answers, what it answers, and its events.
 @MainActor
 @Suite(.serialized) struct InspectorServerTests {
-    /// An inspector of a Counter session, listening on a free port.
-    static func inspector(_ plugin: String = "Counter") async throws -> (InspectorServer, Int) {
+    /// An inspector of a Counter session, listening on a free port (its server process
+    /// started with `options`).
+    static func inspector(_ plugin: String = "Counter", options: [String] = []) async throws -> (InspectorServer, Int) {
         let host = makeHost()
         let core = ShellCore(host: host) { _ in }
         let loaded = try host.load(plugin)
         try core.use(loaded.models[0].qualifiedName)
         let server = InspectorServer(service: SessionService(core: core))
+        server.serverOptions = options
         let address = try await server.start()
         let port = try #require(server.guardian?.port)
         #expect(address == "http://127.0.0.1:\(port)/?token=\(server.token)")

@@ -60,6 +60,19 @@ import Testing
                 == 415)
     }
 
+    @Test func onlyTheJSONMediaTypeIsJSON() {
+        let send = { (type: String) in
+            self.status(self.verdict("POST", "/api/operations/send", headers: ["content-type": type]))
+        }
+        #expect(send("application/json") == nil)
+        #expect(send("Application/JSON; charset=utf-8") == nil)
+        #expect(send(" application/json ;charset=utf-8") == nil)
+        #expect(send("application/jsonx") == 415)
+        #expect(send("application/json-patch+json") == 415)
+        #expect(send("application/json2; charset=utf-8") == 415)
+        #expect(send("text/plain; application/json") == 415)
+    }
+
     @Test func tokensAreRandomAndLong() {
         let first = RequestGuard.newToken()
         let second = RequestGuard.newToken()
