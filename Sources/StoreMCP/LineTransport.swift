@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import MCP
 import StoreHost
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -11,8 +10,14 @@ import Synchronization
 /// MCP's stdio transport: one JSON-RPC message per line, read from `input` and written
 /// to `output`. The SDK's own stdio transport polls a non-blocking descriptor every 10 ms
 /// (a round trip paid up to 10 ms for nothing) and keeps any line however long; this one
-/// blocks a thread of its own in `read`, and drops a line over `lineLimit` with an
-/// error answer, so a client that sends a gigabyte without a newline costs nothing.
+/// blocks a thread of its own in `read`, and drops a line over `lineLimit` with a note on
+/// standard error, so a client that sends a gigabyte without a newline costs nothing.
+///
+/// Every line goes through a `RequestGate`: requests reach the SDK one at a time, in the
+/// order they were read, and are answered in that order; what is not a valid request is
+/// answered (or, a notification, dropped) before the SDK sees it. The messages the SDK
+/// reads end once the input ended and every request read was answered, so the server's
+/// end is the session's.
 ///
 /// Writes go through `StandardStreams`: a client that went away (EPIPE) ends storesh as
 /// it ends a filter, after the journal, written record by record, holds everything.
@@ -23,48 +28,52 @@ actor LineTransport: Transport {
 
     nonisolated let logger = Logger(label: "storesh.mcp.transport", factory: { _ in SwiftLogNoOpLogHandler() })
     private let input: Int32
-    private let output: Int32
     private let messages: AsyncThrowingStream<Data, any Swift.Error>
     private let continuation: AsyncThrowingStream<Data, any Swift.Error>.Continuation
+    private let gate: RequestGate
     private var started = false
-    /// Requests read and not yet answered: at the end of input, the server answers them
-    /// before it stops.
-    let ledger = AnswerLedger()
 
     init(input: Int32, output: Int32) {
         self.input = input
-        self.output = output
-        (messages, continuation) = AsyncThrowingStream.makeStream()
+        let (messages, continuation) = AsyncThrowingStream<Data, any Swift.Error>.makeStream()
+        self.messages = messages
+        self.continuation = continuation
+        gate = RequestGate(
+            output: output, forward: { continuation.yield($0) }, finish: { continuation.finish() })
+    }
+
+    /// The params check of each method the server answers (`ParameterChecks`).
+    func check(with checks: [String: IncomingMessage.ParameterCheck]) {
+        gate.use(checks)
     }
 
     func connect() async throws {
         guard !started else { return }
         started = true
-        let reader = Thread { [input, continuation, ledger] in
+        let reader = Thread { [input, gate] in
             LineTransport.readLines(from: input) { line in
-                ledger.noteRequests(in: line)
-                continuation.yield(line)
+                gate.enqueue(line)
             } tooLong: { length in
                 StandardStreams.error(
                     "storesh mcp: a message of \(length) bytes was dropped: longer than the limit of \(LineTransport.lineLimit)\n"
                 )
             }
-            continuation.finish()
+            gate.endOfInput()
         }
         reader.name = "storesh-mcp-stdin"
         reader.start()
+        let dispatcher = Thread { [gate] in gate.run() }
+        dispatcher.name = "storesh-mcp-gate"
+        dispatcher.start()
     }
 
     func disconnect() async {
+        gate.stop()
         continuation.finish()
     }
 
     func send(_ data: Data) async throws {
-        ledger.noteAnswers(in: data)
-        var line = data
-        line.append(UInt8(ascii: "\n"))
-        let output = output
-        line.withUnsafeBytes { StandardStreams.write($0, to: output) }
+        gate.deliver(data)
     }
 
     func receive() -> AsyncThrowingStream<Data, any Swift.Error> {
@@ -113,40 +122,5 @@ actor LineTransport: Transport {
             }
         }
         if skipping { tooLong(skipped) } else if !pending.isEmpty, pending.count <= lineLimit { handle(pending) }
-    }
-}
-
-/// The ids of requests read and not yet answered.
-final class AnswerLedger: Sendable {
-    private let unanswered = Mutex(Set<String>())
-
-    /// True while a request read has not been answered.
-    var waitsForAnswers: Bool { unanswered.withLock { !$0.isEmpty } }
-
-    /// Notes the requests in a message read (a batch has several).
-    func noteRequests(in data: Data) {
-        let requests = Self.ids(in: data).filter(\.isRequest)
-        guard !requests.isEmpty else { return }
-        unanswered.withLock { set in for request in requests { set.insert(request.id) } }
-    }
-
-    /// Notes the answers in a message written.
-    func noteAnswers(in data: Data) {
-        let answers = Self.ids(in: data).filter { !$0.isRequest }
-        guard !answers.isEmpty else { return }
-        unanswered.withLock { set in for answer in answers { set.remove(answer.id) } }
-    }
-
-    /// The ids of the messages in `data` (one message or a batch), each with whether it
-    /// is a request (a method and an id) or an answer.
-    private static func ids(in data: Data) -> [(id: String, isRequest: Bool)] {
-        guard let parsed = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
-            return []
-        }
-        let messages = (parsed as? [Any]) ?? [parsed]
-        return messages.compactMap { message in
-            guard let object = message as? [String: Any], let id = object["id"], !(id is NSNull) else { return nil }
-            return ("\(id)", object["method"] != nil)
-        }
     }
 }

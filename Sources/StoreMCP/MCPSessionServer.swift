@@ -41,7 +41,8 @@ package final class MCPSessionServer {
 
     /// Starts answering on `transport`; returns once the server runs.
     package func start(on transport: any Transport) async throws {
-        await register()
+        let checks = await register()
+        if let lines = transport as? LineTransport { await lines.check(with: checks) }
         try await server.start(transport: transport)
         let events = service.events()
         forwarding = Task { [weak self] in
@@ -57,35 +58,49 @@ package final class MCPSessionServer {
         await server.stop()
     }
 
-    private func register() async {
+    /// Registers the handlers; answers the params check of each method handled, the SDK's
+    /// own (`initialize`, `ping`) included.
+    private func register() async -> [String: IncomingMessage.ParameterCheck] {
         let service = service
-        await server.withMethodHandler(ListTools.self) { _ in
+        var checks = Dictionary(
+            uniqueKeysWithValues: [ParameterChecks.check(Initialize.self), ParameterChecks.check(Ping.self)])
+        func handle<M: MCP.Method>(
+            _ method: M.Type, _ body: @escaping @Sendable (M.Parameters) async throws -> M.Result
+        ) async {
+            let (name, check) = ParameterChecks.check(method)
+            checks[name] = check
+            await server.withMethodHandler(method, handler: body)
+        }
+        await handle(ListTools.self) { _ in
             await ListTools.Result(tools: service.operations.map(ToolCatalog.tool))
         }
-        await server.withMethodHandler(CallTool.self) { parameters in
+        await handle(CallTool.self) { parameters in
             try await Self.call(parameters, on: service)
         }
-        await server.withMethodHandler(ListResources.self) { _ in
+        await handle(ListResources.self) { _ in
             ListResources.Result(resources: SessionResources.list)
         }
-        await server.withMethodHandler(ListResourceTemplates.self) { _ in
+        await handle(ListResourceTemplates.self) { _ in
             ListResourceTemplates.Result(templates: SessionResources.templates)
         }
-        await server.withMethodHandler(ReadResource.self) { parameters in
+        await handle(ReadResource.self) { parameters in
             ReadResource.Result(contents: try await SessionResources.read(parameters.uri, from: service))
         }
-        await server.withMethodHandler(ResourceSubscribe.self) { [weak self] parameters in
+        await handle(ResourceSubscribe.self) { [weak self] parameters in
+            try SessionResources.check(parameters.uri)
             await self?.subscribe(parameters.uri, true)
             return Empty()
         }
-        await server.withMethodHandler(ResourceUnsubscribe.self) { [weak self] parameters in
+        await handle(ResourceUnsubscribe.self) { [weak self] parameters in
+            try SessionResources.check(parameters.uri)
             await self?.subscribe(parameters.uri, false)
             return Empty()
         }
-        await server.withMethodHandler(SetLoggingLevel.self) { [weak self] parameters in
+        await handle(SetLoggingLevel.self) { [weak self] parameters in
             await self?.setLogLevel(parameters.level)
             return Empty()
         }
+        return checks
     }
 
     private static func call(_ parameters: CallTool.Parameters, on service: SessionService) async throws
@@ -160,19 +175,10 @@ package final class MCPSessionServer {
 
 extension MCPSessionServer {
     /// Serves one client on a pair of descriptors, a message per line, until its input
-    /// ends; then answers what it asked before the end, and stops.
+    /// ends and every request read before the end is answered; then stops.
     package func serve(input: Int32, output: Int32) async throws {
-        let transport = LineTransport(input: input, output: output)
-        try await start(on: transport)
+        try await start(on: LineTransport(input: input, output: output))
         await server.waitUntilCompleted()
-        // Requests read before the end are answered: a client may write its last
-        // requests and close its side at once. One that never comes (a request the client
-        // cancelled) is given up once nothing has run for a few seconds.
-        var idle = 0
-        while transport.ledger.waitsForAnswers, idle < 300 {
-            try? await Task.sleep(for: .milliseconds(10))
-            idle = service.isBusy ? 0 : idle + 1
-        }
         await stop()
     }
 }

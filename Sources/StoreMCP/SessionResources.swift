@@ -35,6 +35,14 @@ enum SessionResources {
             mimeType: "application/json")
     ]
 
+    /// Throws unless `uri` names one of the resources (a part of the state by any path:
+    /// whether the path names something is known when it is read).
+    static func check(_ uri: String) throws {
+        guard uri == state || uri == timeline || uri == schema || uri.hasPrefix(statePrefix) else {
+            throw MCPError.invalidParams("no resource \(uri); resources/list lists them")
+        }
+    }
+
     /// The contents of `uri`; an error with the shell's message when the read fails (no
     /// model, a path that names nothing) or the URI is none of these.
     @MainActor static func read(_ uri: String, from service: SessionService) async throws -> [Resource.Content] {
@@ -55,9 +63,7 @@ enum SessionResources {
         case state:
             return try await stateContents(path: nil, uri: uri, service: service)
         default:
-            guard uri.hasPrefix(statePrefix) else {
-                throw MCPError.invalidParams("no resource \(uri); resources/list lists them")
-            }
+            try check(uri)
             let encoded = String(uri.dropFirst(statePrefix.count))
             let path = encoded.removingPercentEncoding ?? encoded
             return try await stateContents(path: path.isEmpty ? nil : path, uri: uri, service: service)

@@ -58,8 +58,35 @@ enum ValueBridge {
     }
 
     /// A JSON text (one of storesh's records) as an MCP value; a string holding the text
-    /// if it does not parse, which storesh's own writer never gives.
+    /// if it does not parse, which storesh's own writer never gives. Not through
+    /// `MCP.Value`'s own decoding: it matches every string against a data-URL regex it
+    /// builds anew each time (most of a `send`'s round trip), and would turn a string
+    /// that looks like a data URL into data.
     static func json(_ text: String) -> MCP.Value {
-        (try? JSONDecoder().decode(MCP.Value.self, from: Data(text.utf8))) ?? .string(text)
+        (try? JSONDecoder().decode(JSONTree.self, from: Data(text.utf8)).value) ?? .string(text)
+    }
+
+    /// Any JSON value, read as the `MCP.Value` of its kind; strings stay strings.
+    private struct JSONTree: Decodable {
+        let value: MCP.Value
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() {
+                value = .null
+            } else if let text = try? container.decode(String.self) {
+                value = .string(text)
+            } else if let flag = try? container.decode(Bool.self) {
+                value = .bool(flag)
+            } else if let number = try? container.decode(Int.self) {
+                value = .int(number)
+            } else if let number = try? container.decode(Double.self) {
+                value = .double(number)
+            } else if let fields = try? container.decode([String: JSONTree].self) {
+                value = .object(fields.mapValues(\.value))
+            } else {
+                value = .array(try container.decode([JSONTree].self).map(\.value))
+            }
+        }
     }
 }

@@ -49,8 +49,11 @@ package final class SessionService {
     }
 
     /// The operation called `name`, if one is on offer.
+    /// Action operations are made from the schema only for a name that can be one.
     package func operation(named name: String) -> Operation? {
-        operations.first { $0.name == name }
+        if let fixed = Self.fixedOperations.first(where: { $0.name == name }) { return fixed }
+        guard name.hasPrefix(Self.actionPrefix) else { return nil }
+        return actionOperations(of: core.current?.model).first { $0.name == name }
     }
 
     /// Runs the operation called `name` with `arguments` (by parameter name). Arguments
