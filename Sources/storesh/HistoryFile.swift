@@ -1,4 +1,5 @@
 import Foundation
+import StoreShell
 
 #if canImport(Glibc)
     import Glibc
@@ -31,7 +32,9 @@ enum HistoryFile {
         guard stat(path, &status) == 0 else { return (path, nil) }  // a new file
         let refused = { (why: String) in (String?.none, "history file \(path) \(why); history is not kept this session")
         }
-        guard (status.st_mode & S_IFMT) == S_IFREG else { return refused("is not a regular file") }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            return refused("is \(fileKind(status.st_mode)), not a regular file")
+        }
         guard status.st_size <= maxBytes else { return refused("is larger than \(maxBytes >> 20) MiB") }
         guard status.st_size > 0 else { return (path, nil) }
         guard let handle = FileHandle(forReadingAtPath: path) else { return refused("cannot be read") }

@@ -74,8 +74,9 @@ struct InteractiveTests {
         let notLibedit = try temporaryFile("notes.txt", "my notes\n")
         let directory = (notLibedit as NSString).deletingLastPathComponent
         for (path, why) in [
-            ("/dev/full", "is not a regular file"), ("/dev/zero", "is not a regular file"),
-            (directory, "is not a regular file"), (notLibedit, "was not written by libedit"),
+            ("/dev/full", "is a character device, not a regular file"),
+            ("/dev/zero", "is a character device, not a regular file"),
+            (directory, "is a directory, not a regular file"), (notLibedit, "was not written by libedit"),
         ] {
             let shell = try PseudoTerminal([], environment: ["STORESH_HISTORY": path])
             #expect(shell.expect("storesh: warning: history file \(path) \(why)"), "\(shell.transcript)")
