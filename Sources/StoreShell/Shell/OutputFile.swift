@@ -12,9 +12,10 @@ import Foundation
 /// - a regular file: replaced atomically (written beside it, synced, renamed over it) only
 ///   when storesh wrote it — its first line says so, for the kinds storesh makes again
 ///   on every run — or the user asked (`force`); else refused;
-/// - a character device, a FIFO, a socket, `/dev/stdout`: written through as a stream
-///   when the output is one (`streams`), else refused;
-/// - a directory, a block device, a dangling link: refused.
+/// - a character device, a FIFO, `/dev/stdout`, `/dev/fd/N`: written through as a stream
+///   when the output is one (`streams`), else refused; a descriptor at its offset, and
+///   only when it is open for writing and still what `check` saw;
+/// - a directory, a block device, a socket, a dangling link, the standard input: refused.
 ///
 /// `check` applies the same rule without writing, so a command that writes at its end
 /// refuses a bad path before its long work.
@@ -93,19 +94,19 @@ package struct OutputFile: Sendable {
         case create(String)
         /// Replace the regular file at this path (links resolved), keeping its mode.
         case replace(String, mode: mode_t, device: UInt64, inode: UInt64)
-        /// Write through the stream the path names.
-        case stream
+        /// Write through this descriptor of storesh's, or (nil) the stream the path names.
+        case stream(Int32?)
     }
 
     /// Refuses, as `write` would, a path that cannot be written; writes nothing.
     package func check() throws(Problem) {
-        _ = try plan()
+        if case .stream(let descriptor?) = try plan() { DescriptorIdentity.remember(descriptor) }
     }
 
     /// Writes `bytes` to the path as a whole, under the rule above.
     package func write(_ bytes: [UInt8]) throws(Problem) {
         switch try plan() {
-        case .stream: try writeStream(bytes)
+        case .stream(let descriptor): try writeStream(bytes, through: descriptor)
         case .create(let target): try writeBeside(bytes, into: target, replacing: nil)
         case .replace(let target, let mode, let device, let inode):
             try writeBeside(bytes, into: target, replacing: (mode, device, inode))
@@ -118,10 +119,7 @@ package struct OutputFile: Sendable {
     }
 
     func plan() throws(Problem) -> Plan {
-        if Self.namesADescriptor(path) {
-            guard kind.streams else { throw refusal("it is a stream, not a file; give a file name") }
-            return .stream
-        }
+        if Self.namesADescriptor(path) { return try descriptorPlan() }
         var status = stat()
         guard stat(path, &status) == 0 else {
             let reason = errno
@@ -141,9 +139,10 @@ package struct OutputFile: Sendable {
             return .create(path)
         }
         let type = status.st_mode & S_IFMT
-        if type == S_IFCHR || type == S_IFIFO || type == S_IFSOCK {
+        if type == S_IFSOCK { throw refusal("it is a socket; give a file name") }
+        if type == S_IFCHR || type == S_IFIFO {
             guard kind.streams else { throw refusal(notARegularFile(status.st_mode)) }
-            return .stream
+            return .stream(nil)
         }
         guard type == S_IFREG else {
             throw refusal(type == S_IFDIR ? "it is a directory; give a file name" : notARegularFile(status.st_mode))
@@ -156,24 +155,31 @@ package struct OutputFile: Sendable {
                         : "\(name) already exists; \(hint) replaces it")
             }
         }
-        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        // The file itself, however it was named (links, `..` through them): what is renamed over.
+        guard let resolved = realpath(path, nil) else { throw refusal(String(cString: strerror(errno))) }
+        let target = String(cString: resolved)
+        free(resolved)
         return .replace(
             target, mode: status.st_mode & 0o7777, device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 
-    private func refusal(_ reason: String) -> Problem {
+    func refusal(_ reason: String) -> Problem {
         Problem(description: "cannot write \(name): \(reason)", reason: reason)
     }
 
-    /// `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`: a descriptor of this
-    /// process, whatever it is open on (a pipe, a terminal, a file the shell redirected).
+    /// `/dev/stdout`, `/dev/stderr`, `/dev/stdin`, `/dev/fd/N`, `/proc/self/fd/N` (N all
+    /// digits): a descriptor of this process, whatever it is open on (a pipe, a terminal,
+    /// a file the shell redirected). Anything else under those folders is a path like any.
     static func namesADescriptor(_ path: String) -> Bool {
-        ["/dev/stdout", "/dev/stderr", "/dev/stdin"].contains(path) || path.hasPrefix("/dev/fd/")
-            || path.hasPrefix("/proc/self/fd/")
+        if ["/dev/stdout", "/dev/stderr", "/dev/stdin"].contains(path) { return true }
+        for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+            let number = path.utf8.dropFirst(prefix.utf8.count)
+            return !number.isEmpty && number.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        }
+        return false
     }
 
-    /// The descriptor such a path names, written to as it is: opened again, a file the
-    /// shell redirected to would be written from its start, over what was printed.
+    /// The descriptor such a path names (nil: a number no descriptor can have).
     static func descriptor(named path: String) -> Int32? {
         switch path {
         case "/dev/stdin": return 0
@@ -187,6 +193,27 @@ package struct OutputFile: Sendable {
         }
     }
 
+    /// A descriptor is written as it is, at its offset: opened again, a file the shell
+    /// redirected to would be written from its start, over what was printed. It must be
+    /// open for writing, and still be what it was when `check` looked at it: a descriptor
+    /// closed since may have been reused for a file storesh opened itself.
+    private func descriptorPlan() throws(Problem) -> Plan {
+        guard kind.streams else { throw refusal("it is a stream, not a file; give a file name") }
+        guard let descriptor = Self.descriptor(named: path) else { throw refusal("no such descriptor") }
+        guard descriptor != 0 else { throw refusal("it is the standard input; give a file name or /dev/stdout") }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw refusal("descriptor \(descriptor) is not open") }
+        let flags = fcntl(descriptor, F_GETFL)
+        guard flags >= 0, flags & O_ACCMODE != O_RDONLY else {
+            throw refusal("descriptor \(descriptor) is open for reading only")
+        }
+        let identity = DescriptorIdentity(status)
+        if let checked = DescriptorIdentity.checked(descriptor), checked != identity {
+            throw refusal("descriptor \(descriptor) was closed and opened on something else since storesh checked it")
+        }
+        return .stream(descriptor)
+    }
+
     /// The file's first 512 bytes, as text.
     static func head(of path: String) -> String {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -196,81 +223,6 @@ package struct OutputFile: Sendable {
         let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
         guard count >= 0 else { return "?" }
         return String(decoding: bytes.prefix(count), as: UTF8.self)
-    }
-
-    /// Writes through the stream: no truncation, no rename. A FIFO no process reads is
-    /// refused at once instead of waiting for a reader.
-    private func writeStream(_ bytes: [UInt8]) throws(Problem) {
-        if let open = Self.descriptor(named: path) {
-            fflush(nil)  // what was printed through stdio comes first
-            guard fcntl(open, F_GETFD) >= 0 else { throw refusal(String(cString: strerror(errno))) }
-            try writeAll(bytes, to: open)
-            return
-        }
-        let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw refusal(errno == ENXIO ? "no process reads it" : String(cString: strerror(errno)))
-        }
-        defer { close(descriptor) }
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-        try writeAll(bytes, to: descriptor)
-    }
-
-    /// Writes a file beside `target`, then puts it in place: over the regular file that was
-    /// there (`replacing`: its mode, and the identity it must still have), or as a new name
-    /// that must still be free. Whatever fails, the old file is left as it was.
-    private func writeBeside(
-        _ bytes: [UInt8], into target: String, replacing old: (mode: mode_t, device: UInt64, inode: UInt64)?
-    ) throws(Problem) {
-        let url = URL(fileURLWithPath: target)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(
-            ".\(url.lastPathComponent).storesh-\(getpid()).tmp"
-        ).path
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw refusal(String(cString: strerror(errno))) }
-        var placed = false
-        defer { if !placed { unlink(temporary) } }
-        do throws(Problem) {
-            if let old { _ = fchmod(descriptor, old.mode) }
-            try writeAll(bytes, to: descriptor)
-            guard fsync(descriptor) == 0 else { throw refusal(String(cString: strerror(errno))) }
-        } catch {
-            close(descriptor)
-            throw error
-        }
-        close(descriptor)
-        var now = stat()
-        let present = lstat(target, &now) == 0
-        if let old {
-            guard present, (now.st_mode & S_IFMT) == S_IFREG, UInt64(now.st_dev) == old.device,
-                UInt64(now.st_ino) == old.inode
-            else { throw refusal("it changed while storesh wrote it; it was left as it is") }
-            guard rename(temporary, target) == 0 else { throw refusal(String(cString: strerror(errno))) }
-        } else {
-            guard !present else { throw refusal("it appeared while storesh wrote it; it was left as it is") }
-            // A link fails when the name was taken meanwhile, where a rename would replace it.
-            // A file system without hard links gets a rename, the name checked just before.
-            if link(temporary, target) == 0 {
-                unlink(temporary)
-            } else if errno == EEXIST || lstat(target, &now) == 0 {
-                throw refusal("it appeared while storesh wrote it; it was left as it is")
-            } else {
-                guard rename(temporary, target) == 0 else { throw refusal(String(cString: strerror(errno))) }
-            }
-        }
-        placed = true
-    }
-
-    private func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(Problem) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw refusal(String(cString: strerror(errno)))
-            }
-            offset += written
-        }
     }
 }
 
