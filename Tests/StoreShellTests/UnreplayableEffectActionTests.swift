@@ -58,4 +58,38 @@ struct UnreplayableEffectActionTests {
         #expect(!redo.contains("cannot be replayed"), "\(redo)")
         #expect(await shell.run(":state count") == ["1"])
     }
+
+    /// With a journal, it is not written either: a resume would stop at it, or replay it
+    /// into another state.
+    @Test func itIsNotJournaled() async throws {
+        let path = try Fixtures.directory().appendingPathComponent("journal").path
+        let model = pokedCounter()
+        let shell = try shell(model)
+        try shell.core.startJournal(at: path)
+        _ = await shell.run("increment")
+        try #require(model.latest).applyFromEffect("poke(")
+        _ = await shell.run("increment")
+        let journal = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!journal.contains("poke("), "\(journal)")
+        #expect(journal.components(separatedBy: "increment").count - 1 >= 2, "the actions around it are: \(journal)")
+    }
+
+    /// `:replay-check` said "not deterministic" of a deterministic model: the replay lacks
+    /// what the effect did. It says why it cannot check instead.
+    @Test func replayCheckBlamesTheEffectNotTheModel() async throws {
+        let model = pokedCounter()
+        let shell = try shell(model)
+        _ = await shell.run("increment")
+        let live = try #require(model.latest)  // before the check makes a store of its own
+        #expect(await shell.run(":replay-check") == [], "passes before the effect")
+        try live.applyFromEffect("poke(")
+        _ = await shell.run("increment")
+        let said = await shell.run(":replay-check").joined(separator: "\n")
+        #expect(!said.contains("not deterministic"), "\(said)")
+        #expect(
+            said.contains(
+                "cannot check the timeline: after action 1 an effect applied 'poke(', which mem.counter cannot read back"
+            ),
+            "\(said)")
+    }
 }
