@@ -29,12 +29,8 @@ extension OutputFile {
     func writeBeside(
         _ bytes: [UInt8], into target: String, replacing old: (mode: mode_t, device: UInt64, inode: UInt64)?
     ) throws(Problem) {
-        let url = URL(fileURLWithPath: target)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(
-            ".\(url.lastPathComponent).storesh-\(getpid()).tmp"
-        ).path
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw refusal(String(cString: strerror(errno))) }
+        // A replacement is private until it has the old file's mode.
+        let (temporary, descriptor) = try openTemporary(beside: target, mode: old == nil ? 0o644 : 0o600)
         var placed = false
         defer { if !placed { unlink(temporary) } }
         do throws(Problem) {
@@ -66,6 +62,30 @@ extension OutputFile {
             }
         }
         placed = true
+    }
+
+    /// Makes a new file beside `target`, `.NAME.storesh-RANDOM.tmp` (NAME cut short so the
+    /// name stays within 255 bytes), under a name tried afresh while one is taken: a file
+    /// a killed run left behind is no obstacle, even to a process with the same pid.
+    private func openTemporary(beside target: String, mode: mode_t) throws(Problem) -> (String, Int32) {
+        let url = URL(fileURLWithPath: target)
+        let folder = url.deletingLastPathComponent().path
+        let suffixLength = ".storesh-".utf8.count + 16 + ".tmp".utf8.count
+        var name = Array(url.lastPathComponent.utf8)
+        var keep = min(name.count, 255 - 1 - suffixLength)
+        while keep > 0, keep < name.count, name[keep] & 0xC0 == 0x80 { keep -= 1 }  // a whole character
+        name = Array(name.prefix(keep))
+        for _ in 0..<64 {
+            let random = String(UInt64.random(in: .min ... .max), radix: 16)
+            let padded = String(repeating: "0", count: 16 - random.count) + random
+            let temporary =
+                (folder.hasSuffix("/") ? folder : folder + "/") + "." + String(decoding: name, as: UTF8.self)
+                + ".storesh-\(padded).tmp"
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            if descriptor >= 0 { return (temporary, descriptor) }
+            guard errno == EEXIST else { throw refusal(String(cString: strerror(errno))) }
+        }
+        throw refusal("no free name for a temporary file in \(folder)")
     }
 
     private func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(Problem) {

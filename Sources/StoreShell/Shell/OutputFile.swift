@@ -37,13 +37,15 @@ package struct OutputFile: Sendable {
         case junitReport
 
         /// Whether a regular file that starts with `head` is one storesh made of this
-        /// kind and replaces without being told (an empty file holds nothing to lose).
-        func isOwn(head: String) -> Bool {
-            switch self {
+        /// kind and replaces without being told. An empty file holds nothing to lose, but
+        /// counts only when `emptyIsOwn` (the user's own file, not reached through a link).
+        func isOwn(head: String, emptyIsOwn: Bool) -> Bool {
+            if head.isEmpty { return emptyIsOwn && replacesOwn }
+            return switch self {
             case .exploreTranscript:
-                head.isEmpty || head.hasPrefix("# Found by storesh explore") || head.hasPrefix("# Found by :explore")
+                head.hasPrefix("# Found by storesh explore") || head.hasPrefix("# Found by :explore")
             case .junitReport:
-                head.isEmpty || head.contains("<testsuite name=\"storesh transcripts\"")
+                head.contains("<testsuite name=\"storesh transcripts\"")
             case .savedTranscript, .export: false
             }
         }
@@ -147,8 +149,16 @@ package struct OutputFile: Sendable {
         guard type == S_IFREG else {
             throw refusal(type == S_IFDIR ? "it is a directory; give a file name" : notARegularFile(status.st_mode))
         }
+        var link = stat()
+        let throughLink = lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK
         if !force {
-            guard kind.isOwn(head: Self.head(of: path)) else {
+            // As root, a link someone else planted would have its file replaced.
+            guard !throughLink || link.st_uid == geteuid() else {
+                throw Problem(
+                    description: "\(name) is a symbolic link another user owns; \(hint) replaces the file it points to")
+            }
+            let mine = !throughLink && status.st_uid == geteuid()
+            guard kind.isOwn(head: Self.head(of: path), emptyIsOwn: mine) else {
                 throw Problem(
                     description: kind.replacesOwn
                         ? "\(name) exists and storesh did not write it; \(hint) replaces it"
@@ -159,6 +169,9 @@ package struct OutputFile: Sendable {
         guard let resolved = realpath(path, nil) else { throw refusal(String(cString: strerror(errno))) }
         let target = String(cString: resolved)
         free(resolved)
+        // Refused now rather than after a long search: the file is written beside this one.
+        let directory = (target as NSString).deletingLastPathComponent
+        guard access(directory, W_OK) == 0 else { throw refusal("\(directory): \(String(cString: strerror(errno)))") }
         return .replace(
             target, mode: status.st_mode & 0o7777, device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
