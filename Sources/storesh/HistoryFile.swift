@@ -18,7 +18,7 @@ enum HistoryFile {
     /// a directory), too large, or a file libedit did not write (it would be replaced).
     static func path() -> (path: String?, warning: String?) {
         let environment = ProcessInfo.processInfo.environment
-        let path: String
+        var path: String
         if let explicit = environment["STORESH_HISTORY"], !explicit.isEmpty {
             path = explicit
         } else if let state = environment["XDG_STATE_HOME"], !state.isEmpty {
@@ -28,6 +28,18 @@ enum HistoryFile {
         }
         let directory = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // The file itself, found once: libedit's save renames a new file over the path,
+        // which would replace a link to the history with a file of its own.
+        var link = stat()
+        if let resolved = realpath(path, nil) {
+            path = String(cString: resolved)
+            free(resolved)
+        } else if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
+            return (nil, "history file \(path) is a symbolic link to nothing; history is not kept this session")
+        } else if let folder = realpath(directory, nil) {
+            path = (String(cString: folder) as NSString).appendingPathComponent((path as NSString).lastPathComponent)
+            free(folder)
+        }
         var status = stat()
         guard stat(path, &status) == 0 else { return (path, nil) }  // a new file
         let refused = { (why: String) in (String?.none, "history file \(path) \(why); history is not kept this session")

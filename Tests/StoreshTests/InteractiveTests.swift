@@ -91,6 +91,25 @@ struct InteractiveTests {
         #expect(try String(contentsOfFile: notLibedit, encoding: .utf8) == "my notes\n", "the file was not replaced")
     }
 
+    /// libedit's save renamed its new file over the path: a history file reached through a
+    /// link became a file of its own, and the file the link named stopped growing.
+    @Test func aHistoryFileReachedThroughALinkStaysALink() throws {
+        let real = try temporaryFile("history", "_HiStOrY_V2_\nsetCount\\0405\n")
+        let link = (real as NSString).deletingLastPathComponent + "/link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "history")
+        let shell = try PseudoTerminal([], environment: ["STORESH_HISTORY": link])
+        #expect(shell.expect("counter> "))
+        shell.type("increment\r")
+        #expect(shell.expect("increment: state changed"), "\(shell.transcript)")
+        #expect(shell.expect("counter> ", after: "increment: state changed"))
+        settle(shell)
+        shell.type("\u{4}")
+        #expect(shell.exitStatus() == 0, "\(shell.transcript)")
+        var status = stat()
+        #expect(lstat(link, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK, "still a link")
+        #expect(try String(contentsOfFile: real, encoding: .utf8).contains("increment"), "the file it names grew")
+    }
+
     @Test func aHistoryFileThatCannotBeWrittenIsReportedOnce() throws {
         let directory = URL(fileURLWithPath: try temporaryFile("x", "")).deletingLastPathComponent()
         let missing = directory.appendingPathComponent("gone/history").path  // its directory is removed below
