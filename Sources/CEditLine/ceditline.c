@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <wchar.h>
 
@@ -211,6 +212,14 @@ int cel_history_save_whole(History *h, const char *path, const char *temporary) 
         unlink(temporary);
         errno = loaded != saved ? (written ? written : ENOSPC) : sync_error;
         return -1;
+    }
+    /* Nothing is renamed over what is not a regular file (it may have become a device or
+     * a directory since the session began): -2, and errno 0. */
+    struct stat existing;
+    if (stat(path, &existing) == 0 && !S_ISREG(existing.st_mode)) {
+        unlink(temporary);
+        errno = 0;
+        return -2;
     }
     if (rename(temporary, path) != 0) {
         int renamed = errno;

@@ -22,7 +22,11 @@ extension SessionService {
                 OperationParameter("runs", .int, doc: "Runs to try (default 200)."),
                 OperationParameter("steps", .int, doc: "Steps per run (default 50)."),
                 OperationParameter(
-                    "out", .string, doc: "Where the failing transcript goes (default MODEL.transcript)."),
+                    "out", .string,
+                    doc:
+                        "Where the failing transcript goes (default MODEL.transcript). A file explore wrote is replaced; another is refused unless overwrite."
+                ),
+                OperationParameter("overwrite", .bool, doc: "Replace an out file that explore did not write."),
             ],
             narrowing: "fewer runs or steps"
         ) { arguments throws(OperationError) in
@@ -52,6 +56,7 @@ extension SessionService {
                 }
                 line += " --out " + out
             }
+            if arguments.flag("overwrite") { line += " --overwrite" }
             return line
         },
         Operation(

@@ -1,4 +1,5 @@
 import Foundation
+import StoreShell
 
 #if canImport(Glibc)
     import Glibc
@@ -17,7 +18,7 @@ enum HistoryFile {
     /// a directory), too large, or a file libedit did not write (it would be replaced).
     static func path() -> (path: String?, warning: String?) {
         let environment = ProcessInfo.processInfo.environment
-        let path: String
+        var path: String
         if let explicit = environment["STORESH_HISTORY"], !explicit.isEmpty {
             path = explicit
         } else if let state = environment["XDG_STATE_HOME"], !state.isEmpty {
@@ -27,11 +28,25 @@ enum HistoryFile {
         }
         let directory = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // The file itself, found once: libedit's save renames a new file over the path,
+        // which would replace a link to the history with a file of its own.
+        var link = stat()
+        if let resolved = realpath(path, nil) {
+            path = String(cString: resolved)
+            free(resolved)
+        } else if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
+            return (nil, "history file \(path) is a symbolic link to nothing; history is not kept this session")
+        } else if let folder = realpath(directory, nil) {
+            path = (String(cString: folder) as NSString).appendingPathComponent((path as NSString).lastPathComponent)
+            free(folder)
+        }
         var status = stat()
         guard stat(path, &status) == 0 else { return (path, nil) }  // a new file
         let refused = { (why: String) in (String?.none, "history file \(path) \(why); history is not kept this session")
         }
-        guard (status.st_mode & S_IFMT) == S_IFREG else { return refused("is not a regular file") }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            return refused("is \(fileKind(status.st_mode)), not a regular file")
+        }
         guard status.st_size <= maxBytes else { return refused("is larger than \(maxBytes >> 20) MiB") }
         guard status.st_size > 0 else { return (path, nil) }
         guard let handle = FileHandle(forReadingAtPath: path) else { return refused("cannot be read") }

@@ -80,10 +80,14 @@ final class LineEditor: @unchecked Sendable {
         _ = cel_history_enter(history, line)
         // Whole or not at all: a full disk keeps the file as it was, and says so once.
         if let historyPath, !historySaveFailed,
-            cel_history_save_whole(history, historyPath, historyPath + ".storesh-\(getpid()).tmp") < 0
+            case let saved = cel_history_save_whole(history, historyPath, historyPath + ".storesh-\(getpid()).tmp"),
+            saved < 0
         {
             historySaveFailed = true
-            let reason = errno == 0 ? "unknown error" : String(cString: strerror(errno))
+            var status = stat()
+            let reason =
+                saved == -2 && stat(historyPath, &status) == 0
+                ? notARegularFile(status.st_mode) : errno == 0 ? "unknown error" : String(cString: strerror(errno))
             StandardStreams.error(
                 "storesh: warning: cannot write history file \(historyPath): \(reason); history of this session is not kept\n"
             )

@@ -194,13 +194,15 @@ import Testing
     }
 
     /// A transcript that cannot be written (a full disk) is an error saying why; the
-    /// report still reaches standard output, and the transcript there before is whole.
+    /// report still reaches standard output, the transcript there before is whole, and
+    /// the exit status is 3: a failure found, its transcript not written (it was 1, as if
+    /// it had been).
     @Test func aFullDiskLeavesTheOldTranscriptWhole() throws {
         let directory = try Self.workspace()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let out = directory + "/out"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        let old = "# an earlier find\n> :load ../lib/libplanted.so\n"
+        let old = "# Found by storesh explore (seed 1): an earlier find\n> :load ../lib/libplanted.so\n"
         try old.write(toFile: out + "/deep.transcript", atomically: true, encoding: .utf8)
         let run = try storesh(
             [
@@ -209,13 +211,47 @@ import Testing
                 "--steps", "40", "--out", out + "/deep.transcript",
             ],
             environment: ["LD_PRELOAD": faultShim, "STORESH_FAULT_PATH": out])
-        #expect(run.status == 1, "a failure was found: \(run.stderr)")
+        #expect(run.status == 3, "a failure was found, and not written: \(run.stderr)")
         #expect(
-            run.stderr.contains("storesh explore: cannot write \(out)/deep.transcript: No space left on device"),
-            "\(run.stderr)")
+            run.stderr.contains("cannot write \(out)/deep.transcript: No space left on device"), "\(run.stderr)")
         #expect(run.stdout.contains("shrunk to 5 steps"), "the report is not lost: \(run.stdout)")
         #expect(!run.stdout.contains("wrote "))
         #expect(try String(contentsOfFile: out + "/deep.transcript", encoding: .utf8) == old)
+    }
+
+    /// `--out` replaced whatever was at the path: a file explore did not write, without a
+    /// word, and (the transcript renamed over it) a FIFO or, as root, `/dev/full`.
+    @Test func anOutPathExploreDidNotWriteIsRefusedBeforeTheSearch() throws {
+        let directory = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let options = [
+            "explore", "--plugin", directory + "/lib/libplanted.so", "--model", "planted.deep", "--seed", "7",
+            "--runs", "300", "--steps", "40", "--out",
+        ]
+        let fifo = directory + "/out.fifo"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let toFIFO = try storesh(options + [fifo])
+        #expect(toFIFO.status == 2, "\(toFIFO.stdout)\(toFIFO.stderr)")
+        #expect(
+            toFIFO.stderr == "storesh explore: cannot write \(fifo): it is a FIFO, not a regular file\n",
+            "\(toFIFO.stderr)")
+        #expect(toFIFO.stdout.isEmpty, "refused before the search")
+        var status = stat()
+        #expect(stat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "still a FIFO")
+        let notes = directory + "/notes.txt"
+        try "my notes\n".write(toFile: notes, atomically: false, encoding: .utf8)
+        let refused = try storesh(options + [notes])
+        #expect(refused.status == 2, "\(refused.stdout)\(refused.stderr)")
+        #expect(
+            refused.stderr
+                == "storesh explore: \(notes) exists and storesh did not write it; --overwrite replaces it\n",
+            "\(refused.stderr)")
+        #expect(try String(contentsOfFile: notes, encoding: .utf8) == "my notes\n")
+        let replaced = try storesh(options + [notes, "--overwrite"])
+        #expect(replaced.status == 1, "\(replaced.stderr)")
+        #expect(try String(contentsOfFile: notes, encoding: .utf8).hasPrefix("# Found by storesh explore (seed 7)"))
+        let again = try storesh(options + [notes])
+        #expect(again.status == 1, "its own file is replaced without --overwrite: \(again.stderr)")
     }
 
     @Test func mistakesInTheOptionsAreUsageErrors() throws {

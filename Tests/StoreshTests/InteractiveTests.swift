@@ -74,8 +74,9 @@ struct InteractiveTests {
         let notLibedit = try temporaryFile("notes.txt", "my notes\n")
         let directory = (notLibedit as NSString).deletingLastPathComponent
         for (path, why) in [
-            ("/dev/full", "is not a regular file"), ("/dev/zero", "is not a regular file"),
-            (directory, "is not a regular file"), (notLibedit, "was not written by libedit"),
+            ("/dev/full", "is a character device, not a regular file"),
+            ("/dev/zero", "is a character device, not a regular file"),
+            (directory, "is a directory, not a regular file"), (notLibedit, "was not written by libedit"),
         ] {
             let shell = try PseudoTerminal([], environment: ["STORESH_HISTORY": path])
             #expect(shell.expect("storesh: warning: history file \(path) \(why)"), "\(shell.transcript)")
@@ -88,6 +89,25 @@ struct InteractiveTests {
             #expect(shell.exitStatus() == 0, "\(shell.transcript)")
         }
         #expect(try String(contentsOfFile: notLibedit, encoding: .utf8) == "my notes\n", "the file was not replaced")
+    }
+
+    /// libedit's save renamed its new file over the path: a history file reached through a
+    /// link became a file of its own, and the file the link named stopped growing.
+    @Test func aHistoryFileReachedThroughALinkStaysALink() throws {
+        let real = try temporaryFile("history", "_HiStOrY_V2_\nsetCount\\0405\n")
+        let link = (real as NSString).deletingLastPathComponent + "/link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "history")
+        let shell = try PseudoTerminal([], environment: ["STORESH_HISTORY": link])
+        #expect(shell.expect("counter> "))
+        shell.type("increment\r")
+        #expect(shell.expect("increment: state changed"), "\(shell.transcript)")
+        #expect(shell.expect("counter> ", after: "increment: state changed"))
+        settle(shell)
+        shell.type("\u{4}")
+        #expect(shell.exitStatus() == 0, "\(shell.transcript)")
+        var status = stat()
+        #expect(lstat(link, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK, "still a link")
+        #expect(try String(contentsOfFile: real, encoding: .utf8).contains("increment"), "the file it names grew")
     }
 
     @Test func aHistoryFileThatCannotBeWrittenIsReportedOnce() throws {

@@ -50,7 +50,28 @@ struct JournalTrustTests {
     @Test func aJournalThatIsNotAFileIsRefused() throws {
         let run = try storesh(["--journal", "/dev/full", "-c", "increment"])
         #expect(run.status == 2)
-        #expect(run.stderr == "storesh: cannot use /dev/full as a journal: it is not a regular file\n")
+        #expect(
+            run.stderr == "storesh: cannot use /dev/full as a journal: it is a character device, not a regular file\n")
+    }
+
+    /// A FIFO no process reads held `open` for writing for ever: storesh hung at start.
+    @Test func aJournalOnAFIFOIsRefusedWithoutWaiting() throws {
+        let folder = URL(fileURLWithPath: try temporaryFile("x", "")).deletingLastPathComponent().path
+        let fifo = folder + "/journal.fifo"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        // A reader comes after 5 s, so a storesh that waits for one is freed, and fails the test.
+        let reader = Thread {
+            sleep(5)
+            let descriptor = open(fifo, O_RDONLY | O_NONBLOCK)
+            sleep(1)
+            close(descriptor)
+        }
+        reader.start()
+        let began = Date()
+        let run = try storesh(["--journal", fifo, "-c", "increment"])
+        #expect(Date().timeIntervalSince(began) < 4, "no wait for a reader")
+        #expect(run.status == 2)
+        #expect(run.stderr == "storesh: cannot use \(fifo) as a journal: it is a FIFO, not a regular file\n")
     }
 
     /// `--resume /dev/null` said "cannot read journal /dev/null", which it can; and a
@@ -60,7 +81,7 @@ struct JournalTrustTests {
         #expect(devNull.status == 2)
         #expect(
             devNull.stderr
-                == "storesh: cannot use /dev/null as a journal: it is not a regular file (to go on from it, add --journal FILE)\n"
+                == "storesh: cannot use /dev/null as a journal: it is a character device, not a regular file (to go on from it, add --journal FILE)\n"
         )
         let missing = try storesh(["--resume", "/nonexistent/session.journal", "-c", "increment"])
         #expect(missing.status == 2)

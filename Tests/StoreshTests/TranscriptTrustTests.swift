@@ -278,6 +278,27 @@ struct TestSuiteScaleTests {
         #expect(missing.stdout.isEmpty, "nothing ran: \(missing.stdout)")
         let intoDirectory = try storesh(["test", "--junit", directory, directory])
         #expect(intoDirectory.status == 2 && intoDirectory.stderr.contains("it is a directory"))
+        let notes = try temporaryFile("notes.xml", "my notes\n")
+        let notOurs = try storesh(["test", "--junit", notes, directory])
+        #expect(notOurs.status == 2, "\(notOurs.stderr)")
+        #expect(
+            notOurs.stderr.contains("\(notes) exists and storesh did not write it; --force replaces it"),
+            "\(notOurs.stderr)")
+        #expect(try String(contentsOfFile: notes, encoding: .utf8) == "my notes\n")
+        let forced = try storesh(["test", "--junit", notes, "--force", directory])
+        #expect(forced.status == 1, "one transcript fails: \(forced.stderr)")
+        #expect(try String(contentsOfFile: notes, encoding: .utf8).contains("<testsuites tests=\"5\""))
+        let closed = try storesh(["test", "--junit", "/dev/fd/987", directory])
+        #expect(closed.status == 2 && closed.stderr.contains("descriptor 987 is not open"), "\(closed.stderr)")
+        #expect(closed.stdout.isEmpty, "nothing ran: \(closed.stdout)")
+    }
+
+    /// `--junit /dev/stdout`: the report follows what was printed, in the same stream.
+    @Test func aJUnitReportToStandardOutputFollowsTheRun() throws {
+        let run = try storesh(["test", "--junit", "/dev/stdout", try suite()])
+        #expect(run.status == 1)
+        let report = try #require(run.stdout.range(of: "<testsuites tests=\"5\""), "\(run.stdout)")
+        #expect(run.stdout[..<report.lowerBound].contains("FAIL "), "what was printed comes first: \(run.stdout)")
     }
 
     @Test func junitReportsEachFileAndItsFailure() throws {

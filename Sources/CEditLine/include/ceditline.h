@@ -63,7 +63,8 @@ int cel_history_load(History *history, const char *path);
  * write errors, so a full disk would leave a cut file and say nothing), synced, and
  * renamed over `path`. Returns the number of entries saved, or -1 with errno set (ENOSPC
  * when the file read back holds fewer entries than were saved and the write said nothing
- * better); `path` is then as it was. */
+ * better), or -2 when `path` is no longer a regular file (nothing is renamed over a
+ * device, a FIFO or a directory); `path` is then as it was. */
 int cel_history_save_whole(History *history, const char *path, const char *temporary);
 
 #endif

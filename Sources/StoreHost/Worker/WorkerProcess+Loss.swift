@@ -17,9 +17,11 @@ extension WorkerProcess {
         return line.split(separator: "\t").last.map { $0.trimmingCharacters(in: .whitespaces) != "0" } ?? false
     }
 
-    /// Marks the worker lost (killing it first when it still runs) and returns why.
+    /// Marks the worker lost (killing it first when it still runs, and what it started
+    /// either way) and returns why.
     func lose(_ cause: WorkerLoss.Cause) -> WorkerLoss {
         if let loss { return loss }
+        killGroup()
         switch cause {
         case .signal, .exit: break
         default:
@@ -33,6 +35,16 @@ extension WorkerProcess {
         self.loss = loss
         watcher?.stop()
         return loss
+    }
+
+    /// Kills the worker's process group: what a plugin started (a helper, a daemon) ends
+    /// with its worker. The worker leads a group of its own (`Spawn`'s `ownProcessGroup`);
+    /// its id is not reused while a process is in it, even after the worker is reaped (and
+    /// an emptied one only when the kernel's pid counter comes round again). A worker that
+    /// ended by itself is reaped first, so its own exit status is what the loss reports.
+    /// A process that left the group (`setsid`, `setpgid`) is out of reach.
+    func killGroup() {
+        kill(-pid, SIGKILL)
     }
 
     /// The worker closed its end: wait for it to exit and say how it ended.

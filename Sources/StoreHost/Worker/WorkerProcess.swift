@@ -129,10 +129,11 @@ package final class WorkerProcess {
         chunk.deallocate()
     }
 
-    /// Kills the worker (if it still runs) and reaps it.
+    /// Kills the worker (if it still runs) and every process it started, and reaps it.
     package func stop() {
         guard loss == nil else { return }
         forwardOutput()
+        killGroup()
         kill(pid, SIGKILL)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}

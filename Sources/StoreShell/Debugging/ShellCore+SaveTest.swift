@@ -85,8 +85,12 @@ extension ShellCore {
                 origin: origin)
         }
         let path = resolvePath(file)
-        if !force, FileManager.default.fileExists(atPath: path) {
-            return fail("\(file) already exists; ':save-test \(file) --force' replaces it", origin: origin)
+        let target = OutputFile(
+            path: path, named: file, kind: .savedTranscript, force: force, hint: "':save-test \(file) --force'")
+        do throws(OutputFile.Problem) {
+            try target.check()
+        } catch {
+            return fail(error.description, origin: origin)
         }
         var writer = TranscriptWriter(file: path)
         let ranged = words.count == 2
@@ -111,7 +115,7 @@ extension ShellCore {
                 input.line, output: input.compared ? [] : [Transcript.outputNotCompared],
                 expectsFailure: input.expectsFailure)
         }
-        return await record(writer.text, to: path, named: file, force: force, inputs: inputs.count, origin: origin)
+        return await record(writer.text, to: target, inputs: inputs.count, origin: origin)
     }
 
     /// One line of a saved transcript.
@@ -203,17 +207,16 @@ extension ShellCore {
     }
 
     /// Runs the transcript `text` once to record its output, runs what that gives again
-    /// to check it passes, and writes it to `path`.
-    func record(_ text: String, to path: String, named file: String, force: Bool, inputs: Int, origin: LineOrigin) async
-        -> Bool
-    {
-        let recorded = await Self.recordTranscript(text, file: path, like: host)
+    /// to check it passes, and writes it to `target`.
+    func record(_ text: String, to target: OutputFile, inputs: Int, origin: LineOrigin) async -> Bool {
+        let file = target.name
+        let recorded = await Self.recordTranscript(text, file: target.path, like: host)
         switch recorded {
         case .failure(let problem):
             return fail("\(problem); \(file) was not written", origin: origin)
         case .success(let transcript):
             do throws(TranscriptWriter.Problem) {
-                try TranscriptWriter.write(transcript, to: path, force: force)
+                try target.write(transcript)
             } catch {
                 return fail(error.description, origin: origin)
             }

@@ -36,14 +36,17 @@ package enum ExploreTranscript {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Writes `report`'s shrunk run as a transcript at `file` (an absolute path), replacing
-    /// what was there whole: `:load` by `pluginPath` relative to the file, the output
-    /// recorded by running it once (`record`). `foundBy` names the command in its header.
+    /// Writes `report`'s shrunk run as a transcript to `target` (an absolute path) under the
+    /// file rule (`OutputFile`: a file explore wrote is replaced whole, another only when
+    /// told): `:load` by `pluginPath` relative to the file, the output recorded by running
+    /// it once (`record`). `foundBy` names the command in its header, which marks the file
+    /// as explore's own.
     @MainActor
     package static func write(
-        _ report: ExploreReport, model: ModelDescriptor, pluginPath: String, to file: String, foundBy: String,
+        _ report: ExploreReport, model: ModelDescriptor, pluginPath: String, to target: OutputFile, foundBy: String,
         searchPath: [String], setUp: (PluginHost) -> Void
-    ) async throws(TranscriptWriter.Problem) {
+    ) async throws(OutputFile.Problem) {
+        let file = target.path
         let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
         let inputs = report.transcriptInputs(model: model, pluginPath: relativePath(to: pluginPath, from: directory))
         let comments = [
@@ -51,8 +54,7 @@ package enum ExploreTranscript {
             "It fails 'storesh test' while the bug is there, and passes once it is fixed.",
         ]
         let text = await record(comments: comments, inputs: inputs, file: file, searchPath: searchPath, setUp: setUp)
-        // Explore's own file, made again on every run: replaced whole, never half-written.
-        try TranscriptWriter.write(text, to: file, force: true)
+        try target.write(text)
     }
 
     /// The transcript of `inputs` with every recorded input's output recorded, as

@@ -10,13 +10,15 @@ extension ShellCore {
     static let exploreCommands: [ShellCommand] = [
         ShellCommand(
             name: "explore",
-            usage: ":explore [--invariant EXPR]... [--actions A,B] [--seed N] [--runs N] [--steps N] [--out FILE]",
+            usage:
+                ":explore [--invariant EXPR]... [--actions A,B] [--seed N] [--runs N] [--steps N] [--out FILE [--overwrite]]",
             summary: "generate action sequences from here, find a failure, shrink it to a failing transcript",
             detail: [
                 "After every step: the invariants (PATH OP VALUE, OP one of == != < <= > >=; e.g. --invariant balance >= 0), crashes, hangs, failed effects, determinism.",
                 "An --invariant runs to the next option. --actions limits the search to those actions. Defaults: --runs 200, --steps 50, the seed from the time (printed).",
                 "The model's stubs (:stubs) hold in the search too, and the transcript sets them up.",
                 "A failure is shrunk and written as a transcript (default MODEL.transcript) that replays this session's actions first.",
+                "An existing file is replaced when explore wrote it; another only with --overwrite. A directory, a device or a FIFO is refused before the search.",
                 "See 'storesh explore --help' for the same search from the command line.",
             ]
         ) { core, _, origin in await core.explore(origin: origin) },
@@ -27,6 +29,7 @@ extension ShellCore {
     struct ExploreArguments {
         var options: ExploreOptions
         var out: String?
+        var overwrite = false
     }
 
     func exploreArguments() throws(TextError) -> ExploreArguments {
@@ -91,6 +94,9 @@ extension ShellCore {
             case "--out":
                 guard !value.isEmpty else { throw TextError("--out takes a file name", at: valueOffset) }
                 arguments.out = value
+            case "--overwrite":
+                guard value.isEmpty else { throw TextError("--overwrite takes no value", at: valueOffset) }
+                arguments.overwrite = true
             default:
                 throw TextError(
                     "unknown option '\(name)'; :help explore lists them",
@@ -111,6 +117,16 @@ extension ShellCore {
         let model = session.model
         guard let plugin = host.plugins.first(where: { $0.name == model.plugin }) else {
             return fail("\(model.plugin) is not loaded", origin: origin)
+        }
+        // A path that cannot be written is refused before the search, not after it.
+        let out = arguments.out ?? "\(model.name).transcript"
+        let target = OutputFile(
+            path: URL(fileURLWithPath: resolvePath(out)).standardizedFileURL.path, named: out,
+            kind: .exploreTranscript, force: arguments.overwrite, hint: "--overwrite")
+        do throws(OutputFile.Problem) {
+            try target.check()
+        } catch {
+            return fail("explore: \(error.description)", origin: origin)
         }
         // A host of its own, set up as this one.
         let searchHost = PluginHost(clock: VirtualClock(), searchPath: host.searchPath)
@@ -149,17 +165,17 @@ extension ShellCore {
         }
         var lines = report.lines(model: model)
         if report.failure != nil {
-            let file = URL(fileURLWithPath: resolvePath(arguments.out ?? "\(model.name).transcript"))
-                .standardizedFileURL.path
             let (isolation, timeout) = (host.isolation, host.actionTimeout)
-            do throws(TranscriptWriter.Problem) {
+            do throws(OutputFile.Problem) {
                 try await ExploreTranscript.write(
-                    report, model: model, pluginPath: plugin.path, to: file, foundBy: ":explore",
+                    report, model: model, pluginPath: plugin.path, to: target, foundBy: ":explore",
                     searchPath: host.searchPath
                 ) { ($0.isolation, $0.actionTimeout) = (isolation, timeout) }
-                lines.append("wrote \(file): run it with storesh test")
+                lines.append("wrote \(target.path): run it with storesh test")
             } catch {
-                return fail("explore: \(error.description)", origin: origin)
+                // The failure found is still reported (its seed finds it again).
+                output(.report(kind: "explore", lines: lines, data: report.record(model: model)))
+                return fail("explore: the transcript was not written: \(error.description)", origin: origin)
             }
         }
         output(.report(kind: "explore", lines: lines, data: report.record(model: model)))

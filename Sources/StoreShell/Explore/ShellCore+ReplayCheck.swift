@@ -26,6 +26,13 @@ extension ShellCore {
                 "the first \(history.dropped) actions were dropped (--history-limit), so the timeline cannot be replayed from the start",
                 origin: origin)
         }
+        // A replay cannot give back what such an effect did: the states would differ with
+        // the model as deterministic as ever.
+        if let lost = history.unreplayable(from: 0, to: history.position).first {
+            return fail(
+                "cannot check the timeline: after action \(history.shown(lost.position)) \(lost.note), so no replay ends in this state",
+                origin: origin)
+        }
         let here: Value
         let replayed: Value
         do {

@@ -96,6 +96,9 @@ package final class History {
         for (key, state) in snapshots where key >= cut { moved[key - cut] = state }
         snapshots = moved
         incidents = incidents.filter { $0.position >= cut }.map { Incident(position: $0.position - cut, note: $0.note) }
+        unreplayable = unreplayable.filter { $0.position >= cut }.map {
+            Incident(position: $0.position - cut, note: $0.note)
+        }
         branches = branches.filter { $0.fork >= cut }.map {
             Branch(entries: Array($0.entries.dropFirst(cut)), fork: $0.fork - cut)
         }
@@ -115,6 +118,20 @@ package final class History {
 
     func noteIncident(_ note: String) {
         incidents.append(Incident(position: position, note: note))
+    }
+
+    /// Actions an effect applied that the model's own parser cannot read back, so they are
+    /// in neither the history nor the journal: a replay through one of these positions
+    /// gives a state without it. `:log` shows them where they happened.
+    package private(set) var unreplayable: [Incident] = []
+
+    func noteUnreplayable(_ note: String) {
+        unreplayable.append(Incident(position: position, note: note))
+    }
+
+    /// The unreplayable actions a replay from `start` to `target` leaves out.
+    func unreplayable(from start: Int, to target: Int) -> [Incident] {
+        unreplayable.filter { $0.position >= start && $0.position <= target }
     }
 
     /// Timelines set aside: when an action is added after a jump back, the timeline with
@@ -141,6 +158,7 @@ package final class History {
             branches.append(Branch(entries: entries, fork: position))
             branch = branches.count
             entries.removeSubrange(position...)
+            unreplayable.removeAll { $0.position > position }
             diffs.forget(from: dropped + position, newestNow: dropped + position - 1)
             snapshots = snapshots.filter { $0.key <= position }
         }

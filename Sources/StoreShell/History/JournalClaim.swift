@@ -43,14 +43,21 @@ extension Journal {
         /// Opens and locks the journal at `path` (made when `create`). Throws when it
         /// cannot be opened, is not a regular file, or another process writes it.
         package init(path: String, create: Bool) throws(Problem) {
-            descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | (create ? O_CREAT : 0), 0o644)
+            // What is there is looked at before it is opened, and opened without waiting: a
+            // FIFO no process reads would hold a plain open for writing for ever.
+            var status = stat()
+            if stat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG {
+                throw Problem(message: Self.notAJournal(path, mode: status.st_mode))
+            }
+            descriptor = open(
+                path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (create ? O_CREAT : 0), 0o644)
             guard descriptor >= 0 else { throw Problem(message: "cannot open journal \(path): \(Journal.lastError)") }
             self.path = path
-            var status = stat()
             guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
                 close(descriptor)
-                throw Problem(message: "cannot use \(path) as a journal: it is not a regular file")
+                throw Problem(message: Self.notAJournal(path, mode: status.st_mode))
             }
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
             file = FileID(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
             Self.liveLock.lock()
             let earlier = Self.live[file]?.claim
@@ -78,6 +85,11 @@ extension Journal {
             Self.liveLock.lock()
             Self.live[file] = Weak(claim: self)
             Self.liveLock.unlock()
+        }
+
+        /// "cannot use /dev/full as a journal: it is a character device, not a regular file".
+        package static func notAJournal(_ path: String, mode: UInt32) -> String {
+            "cannot use \(path) as a journal: \(notARegularFile(mode))"
         }
 
         /// Gives the file up to a later claim in this process.

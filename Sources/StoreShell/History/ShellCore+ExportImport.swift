@@ -26,11 +26,10 @@ extension ShellCore {
                 "the first \(history.dropped) actions were dropped (--history-limit \(history.limit ?? 0)), so an export could not rebuild the state; a journal (--journal) keeps every action",
                 origin: origin)
         }
-        let path = resolvePath(written)
         // An export replaced a file without a word: say so first, and replace only when told.
-        if !force, FileManager.default.fileExists(atPath: path) {
-            return fail("\(written) already exists; ':export \(written) --force' replaces it", origin: origin)
-        }
+        let target = OutputFile(
+            path: resolvePath(written), named: written, kind: .export, force: force,
+            hint: "':export \(written) --force'")
         let model = session.model
         let plugin = host.plugins.first { $0.name == model.plugin }
         let schema = schemaLines(model)
@@ -45,10 +44,10 @@ extension ShellCore {
         for entry in history.entries.prefix(history.position) where !entry.skipped {
             lines.append(entry.source.rawValue + " " + text(of: entry, in: model))
         }
-        do {
-            try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        do throws(OutputFile.Problem) {
+            try target.write(lines.joined(separator: "\n") + "\n")
         } catch {
-            return fail("cannot write \(written): \(fileProblem(error))", origin: origin)
+            return fail(error.description, origin: origin)
         }
         output(
             .info(

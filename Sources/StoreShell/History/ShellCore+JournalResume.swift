@@ -120,7 +120,9 @@ extension ShellCore {
         } else {
             do throws(Journal.Problem) {
                 guard let claim else {
-                    throw Journal.Problem(message: "cannot use \(path) as a journal: it is not a regular file")
+                    var status = stat()
+                    _ = stat(path, &status)
+                    throw Journal.Problem(message: Journal.Claim.notAJournal(path, mode: status.st_mode))
                 }
                 journal = try Journal(claim: claim, mode: .resume(validLength: checked.validLength))
             } catch {

@@ -101,23 +101,33 @@ extension ShellCore {
         return found
     }
 
-    /// Records an action an effect applied, from the text the plugin reported.
+    /// Records an action an effect applied, from the text the plugin reported. A text the
+    /// model's own actions cannot read back could not be replayed: it goes into neither
+    /// the history nor the journal (where it made every later replay fail), the user is
+    /// told, and the history notes it, so a later rebuild says what it lacks.
     func recordEffectAction(_ text: String, changed: Bool, changes: [StateChange] = [], in session: Session) {
         guard !rebuilding else { return }
         let key = session.model.qualifiedName
-        if let bound = try? ActionBinding.bind(ActionCall.parse(text), to: session.model) {
+        let reason: String
+        do throws(TextError) {
+            let bound = try ActionBinding.bind(ActionCall.parse(text), to: session.model)
             let note = record(
                 bound.0, bound.1, source: .effect, changed: changed, diff: Self.knownDiff(changed: changed, changes),
                 in: session)
             journalDone(.action(model: key, source: .effect, text: bound.0.text(with: bound.1)))
             if let note { output(note) }
             return
+        } catch {
+            reason = error.message
         }
-        guard let history = histories[key] else { return }
-        let branch = history.record(
-            HistoryEntry(action: -1, arguments: [], source: .effect, text: text, changed: changed, skipped: false))
-        journalDone(.action(model: key, source: .effect, text: text))
-        if let branch { output(branchNote(branch, in: history)) }
+        if changed {
+            histories[key]?.noteUnreplayable("an effect applied '\(text)', which \(key) cannot read back (\(reason))")
+        }
+        output(
+            .error(
+                ShellError(
+                    "an effect applied '\(text)' to \(key), which its own actions cannot read back (\(reason)): the plugin writes an action text its parser does not take. It is kept in neither the history nor the journal, so an undo, a jump, a recovery after a crash or a resumed journal gives a state without it",
+                    origin: .prompt)))
     }
 
     // MARK: The journal

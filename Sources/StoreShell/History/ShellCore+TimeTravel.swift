@@ -14,7 +14,7 @@ extension ShellCore {
         }
         let width = String(history.shown(entries.count)).count
         let records: [Value] = shown.map { logRecord(at: $0, of: history, in: session.model) }
-        let incidents = Dictionary(grouping: history.incidents, by: \.position)
+        let incidents = Dictionary(grouping: history.incidents + history.unreplayable, by: \.position)
         let incidentLines = { (position: Int) in
             (incidents[position] ?? []).map { String(repeating: " ", count: width + 2) + "!       " + $0.note }
         }
@@ -319,6 +319,14 @@ extension ShellCore {
                 try replayEntries(of: history, into: live, from: start.index, to: target, interruptible: interruptible)
             } catch {
                 throw ShellError(error.message, origin: .prompt)
+            }
+            // Said every time, so a rebuilt state never differs from the one before in silence.
+            for lost in history.unreplayable(from: start.index, to: target) {
+                output(
+                    .error(
+                        ShellError(
+                            "\(key): the state rebuilt at action \(history.shown(target)) lacks what an effect did after action \(history.shown(lost.position)): \(lost.note)",
+                            origin: .prompt)))
             }
         } catch let error as ShellError {
             throw error

@@ -22,7 +22,7 @@ package struct RewriteError: Error, CustomStringConvertible {
 package func rewriteInPlace(_ path: String, with bytes: [UInt8]) throws(RewriteError) {
     var status = stat()
     guard stat(path, &status) == 0 else { throw RewriteError(description: systemReason()) }
-    guard (status.st_mode & S_IFMT) == S_IFREG else { throw RewriteError(description: "it is not a regular file") }
+    guard (status.st_mode & S_IFMT) == S_IFREG else { throw RewriteError(description: notARegularFile(status.st_mode)) }
     guard status.st_mode & 0o222 != 0 else {
         throw RewriteError(
             description:

@@ -9,7 +9,8 @@ import Foundation
 ///     writer.comment("recorded by :save-test")
 ///     writer.input(writer.loadCommand(plugin: "/work/.build/debug/libTodos.so"), output: ["loaded Todos 1.0"])
 ///     writer.input("add \"milk\"", output: ["add \"milk\": state changed"])
-///     try TranscriptWriter.write(writer.text, to: "tests/bug.transcript", force: false)
+///     try OutputFile(path: "tests/bug.transcript", kind: .savedTranscript, force: false, hint: "--force")
+///         .write(writer.text)
 ///
 /// Output lines that the reader would take for something else — a line starting with
 /// `> `, `!> `, `... ` or `#`, or ending in ` (re)` or ` (glob)` — are written as a
@@ -85,23 +86,7 @@ package struct TranscriptWriter: Sendable {
     package var text: String { transcript.text }
 
     /// Why a transcript was not written.
-    package struct Problem: Error, CustomStringConvertible {
-        /// "tests/bug.transcript already exists; --force replaces it", or the system's reason.
-        package let description: String
-    }
-
-    /// Writes `text` to `path` whole (a new file renamed into place); an existing file is
-    /// replaced only with `force`.
-    package static func write(_ text: String, to path: String, force: Bool) throws(Problem) {
-        if !force, FileManager.default.fileExists(atPath: path) {
-            throw Problem(description: "\(path) already exists; --force replaces it")
-        }
-        do {
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
-        } catch {
-            throw Problem(description: "cannot write \(path): \(fileProblem(error))")
-        }
-    }
+    package typealias Problem = OutputFile.Problem
 
     private mutating func append(_ item: Transcript.Item) {
         items.append(item)

@@ -18,7 +18,11 @@ struct ExploreCommandOptions: ParsableCommand {
             a crash, a hang, a failed effect, and determinism (each run is replayed in a fresh store \
             and every state compared). The first failing run is shrunk (fewer steps, simpler \
             arguments) and written as a transcript that fails 'storesh test' until the bug is fixed. \
-            Exit status: 0 nothing found, 1 a failure found, 2 a usage error. The same options and \
+            An existing --out file is replaced when explore wrote it (its first line says so), another \
+            only with --overwrite; a directory, a device or a FIFO is refused before the search. \
+            Exit status: 0 nothing found, 1 a failure found and its transcript written, 2 a usage \
+            error (a path that cannot be written included), 3 a failure found but its transcript \
+            could not be written (the report still shows it and its seed). The same options and \
             seed give the same output and file (unless --time-limit cut the search short).
             """
     )
@@ -73,6 +77,9 @@ struct ExploreCommandOptions: ParsableCommand {
             "Write the failing transcript here (default: MODEL.transcript in the current directory).", valueName: "FILE"
         ))
     var out: String?
+
+    @Flag(help: "Replace an existing --out file that explore did not write (one it wrote is replaced anyway).")
+    var overwrite = false
 
     @Option(help: ArgumentHelp("text: a report for people; json: one JSON object.", valueName: "text|json"))
     var format = "text"

@@ -3,7 +3,8 @@ import StoreHost
 import StoreShell
 import StoreValue
 
-/// Runs `storesh explore`; returns the exit status (0 nothing found, 1 found, 2 usage).
+/// Runs `storesh explore`; returns the exit status (0 nothing found, 1 found and its
+/// transcript written, 2 usage, 3 found but its transcript not written).
 @MainActor
 func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
     let host = PluginHost(
@@ -29,6 +30,17 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
         return 2
     }
     guard let model = core.current?.model, let plugin = host.plugins.first(where: { $0.name == model.plugin }) else {
+        return 2
+    }
+    // A path that cannot be written is refused before the search, not after it.
+    let out = options.out ?? "\(model.name).transcript"
+    let target = OutputFile(
+        path: URL(fileURLWithPath: out).standardizedFileURL.path, named: out, kind: .exploreTranscript,
+        force: options.overwrite, hint: "--overwrite")
+    do throws(OutputFile.Problem) {
+        try target.check()
+    } catch {
+        StandardStreams.error("storesh explore: \(error.description)\n")
         return 2
     }
     let setup = options.stubs.map { ":stub " + $0 }
@@ -60,25 +72,27 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
             + (report.failure == nil ? "" : "; shrank in \(String(format: "%.2f", report.shrinkSeconds)) s") + "\n")
     var lines = report.lines(model: model)
     var record = report.record(model: model)
+    var written = false
     if report.failure != nil {
-        let file = URL(fileURLWithPath: options.out ?? "\(model.name).transcript").standardizedFileURL.path
-        do throws(TranscriptWriter.Problem) {
+        let file = target.path
+        do throws(OutputFile.Problem) {
             try await ExploreTranscript.write(
-                report, model: model, pluginPath: plugin.path, to: file, foundBy: "storesh explore",
+                report, model: model, pluginPath: plugin.path, to: target, foundBy: "storesh explore",
                 searchPath: host.searchPath
             ) { options.isolation.apply(to: $0) }
+            written = true
             lines += ["wrote \(options.out ?? (file as NSString).lastPathComponent): run it with storesh test"]
             if case .record(let type, var fields) = record {
                 fields.append(.init("transcript", .string(file)))
                 record = .record(type: type, fields: fields)
             }
         } catch {
-            StandardStreams.error("storesh explore: \(error.description)\n")
+            StandardStreams.error("storesh explore: the transcript was not written: \(error.description)\n")
         }
     }
     let formatter = OutputFormatter(format: options.format == "json" ? .json : .tree, color: false)
     StandardStreams.write(
         formatter.lines(for: .report(kind: "explore", lines: lines, data: record)).joined(separator: "\n") + "\n",
         to: STDOUT_FILENO)
-    return report.failure == nil ? 0 : 1
+    return report.failure == nil ? 0 : written ? 1 : 3
 }

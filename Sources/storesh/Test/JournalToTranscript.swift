@@ -16,7 +16,7 @@ func writeJournalTranscript(_ journal: String, to file: String, options: TestOpt
         return 1
     case .success(let text):
         do throws(TranscriptWriter.Problem) {
-            try TranscriptWriter.write(text, to: file, force: options.force)
+            try options.transcriptFile(file).write(text)
         } catch {
             reporter.error(error.description)
             return 1

@@ -36,7 +36,10 @@ struct TestOptions: ParsableCommand {
             "With --from-journal: the transcript to write (replaced only with --force).", valueName: "FILE"))
     var out: String?
 
-    @Flag(help: "With --from-journal: replace an existing --out file.")
+    @Flag(
+        help:
+            "Replace an existing --out file (with --from-journal), or a --junit file storesh did not write (its own it replaces anyway)."
+    )
     var force = false
 
     @Flag(help: "Write the actual output back into each file.")
@@ -104,13 +107,16 @@ struct TestOptions: ParsableCommand {
                 throw ValidationError(
                     "give transcripts to run (files or directories), or --from-journal JOURNAL --out FILE")
             }
-            guard out == nil, !force else { throw ValidationError("--out and --force go with --from-journal") }
+            guard out == nil else { throw ValidationError("--out goes with --from-journal") }
+            guard !force || junit != nil else { throw ValidationError("--force goes with --from-journal or --junit") }
         }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard ["text", "json"].contains(format) else {
             throw ValidationError("--format must be text or json, not '\(format)'")
         }
-        if let junit { try validateReportPath(junit) }
+        // Files written at the end are refused before the run, not after it.
+        if let junit { try check(reportFile(junit), option: "--junit") }
+        if fromJournal != nil, let out { try check(transcriptFile(out), option: "--out") }
         guard timeout >= 0, timeout <= 86_400 else {
             throw ValidationError("--timeout must be from 0 (no limit) to 86400 seconds, not \(timeout)")
         }
@@ -165,15 +171,24 @@ struct TestOptions: ParsableCommand {
     }
 }
 
-/// The JUnit report is written after every transcript has run: a path that cannot be
-/// written (a missing directory, a directory) is refused before, not after a long run.
-private func validateReportPath(_ path: String) throws {
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-        throw ValidationError("--junit \(path): it is a directory; give the report's file name")
+extension TestOptions {
+    /// Where `--junit` writes: a file storesh wrote is replaced, another only with
+    /// `--force`; a device, a FIFO or `/dev/stdout` is written through.
+    func reportFile(_ path: String) -> OutputFile {
+        OutputFile(path: path, kind: .junitReport, force: force, hint: "--force")
     }
-    let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-        throw ValidationError("--junit \(path): no such directory \(directory)")
+
+    /// Where `--from-journal --out` writes: an existing file is replaced only with `--force`.
+    func transcriptFile(_ path: String) -> OutputFile {
+        OutputFile(path: path, kind: .savedTranscript, force: force, hint: "--force")
+    }
+
+    private func check(_ file: OutputFile, option: String) throws {
+        do throws(OutputFile.Problem) {
+            try file.check()
+        } catch {
+            throw ValidationError(
+                error.reason.map { "\(option) \(file.path): \($0)" } ?? "\(option) \(error.description)")
+        }
     }
 }

@@ -64,10 +64,10 @@ func runTests(_ options: TestOptions) async -> Int32 {
     // the counts stay what the transcripts did.
     var reportWritten = true
     if let path = options.junit {
-        do {
-            try JUnitReport.xml(outcomes).write(toFile: path, atomically: true, encoding: .utf8)
+        do throws(OutputFile.Problem) {
+            try options.reportFile(path).write(JUnitReport.xml(outcomes))
         } catch {
-            reporter.error("cannot write the JUnit report \(path): \(fileProblem(error))")
+            reporter.error("cannot write the JUnit report \(path): \(error.reason ?? error.description)")
             reportWritten = false
         }
     }

@@ -46,10 +46,11 @@ struct TranscriptWriterTests {
             "writer-\(UUID().uuidString).transcript"
         ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try TranscriptWriter.write("> a\n", to: path, force: false)
-        #expect(throws: TranscriptWriter.Problem.self) { try TranscriptWriter.write("> b\n", to: path, force: false) }
+        let file = { (force: Bool) in OutputFile(path: path, kind: .savedTranscript, force: force, hint: "--force") }
+        try file(false).write("> a\n")
+        #expect(throws: TranscriptWriter.Problem.self) { try file(false).write("> b\n") }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "> a\n")
-        try TranscriptWriter.write("> b\n", to: path, force: true)
+        try file(true).write("> b\n")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "> b\n")
     }
 }

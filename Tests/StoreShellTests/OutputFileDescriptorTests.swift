@@ -1,0 +1,97 @@
+import Foundation
+import HostTestSupport
+import StoreShell
+import Testing
+
+/// `--junit /dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`: a descriptor of storesh's,
+/// written at its offset — and only a descriptor: any other path under those folders is a
+/// path like any other, under the file rule.
+@Suite("Descriptors storesh writes through")
+struct OutputFileDescriptorTests {
+    func report(_ path: String, force: Bool = false) -> OutputFile {
+        OutputFile(path: path, kind: .junitReport, force: force, hint: "--force")
+    }
+
+    func problem(_ body: () throws -> Void) -> String? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return (error as? OutputFile.Problem)?.description ?? "\(error)"
+        }
+    }
+
+    /// Opens `path` and moves the descriptor to `number` (high, out of the way of others).
+    func open(_ path: String, flags: Int32, at number: Int32) throws {
+        let descriptor = Glibc.open(path, flags | O_CLOEXEC, 0o644)
+        try #require(descriptor >= 0)
+        try #require(dup2(descriptor, number) == number)
+        close(descriptor)
+    }
+
+    /// `/dev/fd/../../../home/u/notes.txt` was taken for a descriptor with no number and
+    /// written through: over the start of a file storesh did not write, unchecked.
+    @Test func aPathThroughTheDescriptorFolderIsAPathLikeAnyOther() throws {
+        let folder = try Fixtures.directory().path
+        let notes = folder + "/notes.txt"
+        try "my notes, a long line of them\n".write(toFile: notes, atomically: false, encoding: .utf8)
+        let around = "/dev/fd/../../.." + notes
+        #expect(
+            problem { try report(around).write("<testsuites/>\n") }
+                == "\(around) exists and storesh did not write it; --force replaces it")
+        #expect(try String(contentsOfFile: notes, encoding: .utf8) == "my notes, a long line of them\n")
+        try report(around, force: true).write("<testsuites/>\n")
+        #expect(try String(contentsOfFile: notes, encoding: .utf8) == "<testsuites/>\n", "replaced whole when told")
+    }
+
+    /// `--junit /dev/fd/7` with descriptor 7 closed passed the check, and at the end
+    /// wrote into whatever storesh had opened as descriptor 7 meanwhile.
+    @Test func aClosedDescriptorIsRefusedUpFrontAndAReusedOneAtTheEnd() throws {
+        let folder = try Fixtures.directory().path
+        #expect(problem { try report("/dev/fd/987").check() } == "cannot write /dev/fd/987: descriptor 987 is not open")
+        #expect(problem { try report("/proc/self/fd/987").check() } != nil)
+        try open(folder + "/report.xml", flags: O_WRONLY | O_CREAT, at: 988)
+        try report("/dev/fd/988").check()
+        close(988)
+        try "storesh's own file\n".write(toFile: folder + "/own", atomically: false, encoding: .utf8)
+        try open(folder + "/own", flags: O_WRONLY, at: 988)
+        defer { close(988) }
+        #expect(
+            problem { try report("/dev/fd/988").write("<testsuites/>\n") }
+                == "cannot write /dev/fd/988: descriptor 988 was closed and opened on something else since storesh checked it"
+        )
+        #expect(try String(contentsOfFile: folder + "/own", encoding: .utf8) == "storesh's own file\n")
+    }
+
+    /// `storesh test --junit /dev/fd/3 3>>log`: the report goes after what the log held.
+    @Test func aDescriptorIsWrittenAtItsOffset() throws {
+        let folder = try Fixtures.directory().path
+        let log = folder + "/log"
+        try "before\n".write(toFile: log, atomically: false, encoding: .utf8)
+        try open(log, flags: O_WRONLY, at: 989)
+        defer { close(989) }
+        #expect(lseek(989, 0, SEEK_END) == 7)
+        for path in ["/dev/fd/989", "/proc/self/fd/989"] {
+            let file = report(path)
+            try file.check()
+            try file.write("<\(path)/>\n")
+        }
+        #expect(
+            try String(contentsOfFile: log, encoding: .utf8) == "before\n</dev/fd/989/>\n</proc/self/fd/989/>\n")
+    }
+
+    @Test func theStandardInputAndADescriptorOpenForReadingAreRefused() throws {
+        let folder = try Fixtures.directory().path
+        for path in ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"] {
+            #expect(
+                problem { try report(path).check() }
+                    == "cannot write \(path): it is the standard input; give a file name or /dev/stdout")
+        }
+        try "x\n".write(toFile: folder + "/read", atomically: false, encoding: .utf8)
+        try open(folder + "/read", flags: O_RDONLY, at: 990)
+        defer { close(990) }
+        #expect(
+            problem { try report("/dev/fd/990").check() }
+                == "cannot write /dev/fd/990: descriptor 990 is open for reading only")
+    }
+}
