@@ -21,12 +21,19 @@ struct OutputFileDescriptorTests {
         }
     }
 
-    /// Opens `path` and moves the descriptor to `number` (high, out of the way of others).
-    func open(_ path: String, flags: Int32, at number: Int32) throws {
+    /// Opens `path`; the number is the kernel's (tests run side by side in one process,
+    /// so none may choose one: SpawnTests.noTestChoosesADescriptorNumber).
+    func open(_ path: String, flags: Int32) throws -> Int32 {
         let descriptor = Glibc.open(path, flags | O_CLOEXEC, 0o644)
         try #require(descriptor >= 0)
-        try #require(dup2(descriptor, number) == number)
+        return descriptor
+    }
+
+    /// A descriptor number no test holds now (opened and closed again at once).
+    func closedNumber() throws -> Int32 {
+        let descriptor = try open("/dev/null", flags: O_RDONLY)
         close(descriptor)
+        return descriptor
     }
 
     /// `/dev/fd/../../../home/u/notes.txt` was taken for a descriptor with no number and
@@ -48,17 +55,22 @@ struct OutputFileDescriptorTests {
     /// wrote into whatever storesh had opened as descriptor 7 meanwhile.
     @Test func aClosedDescriptorIsRefusedUpFrontAndAReusedOneAtTheEnd() throws {
         let folder = try Fixtures.directory().path
-        #expect(problem { try report("/dev/fd/987").check() } == "cannot write /dev/fd/987: descriptor 987 is not open")
-        #expect(problem { try report("/proc/self/fd/987").check() } != nil)
-        try open(folder + "/report.xml", flags: O_WRONLY | O_CREAT, at: 988)
-        try report("/dev/fd/988").check()
-        close(988)
+        let closed = try closedNumber()
+        let refused = problem { try report("/dev/fd/\(closed)").check() }
+        // Another test may have opened that number meanwhile; then it is open, and checked.
+        #expect(refused == nil || refused == "cannot write /dev/fd/\(closed): descriptor \(closed) is not open")
+        let number = try open(folder + "/report.xml", flags: O_WRONLY | O_CREAT)
+        defer { close(number) }
+        let file = report("/dev/fd/\(number)")
+        try file.check()
+        // The same number, now on another file: replaced atomically on a descriptor this test owns.
         try "storesh's own file\n".write(toFile: folder + "/own", atomically: false, encoding: .utf8)
-        try open(folder + "/own", flags: O_WRONLY, at: 988)
-        defer { close(988) }
+        let other = try open(folder + "/own", flags: O_WRONLY)
+        try #require(dup2(other, number) == number)
+        close(other)
         #expect(
-            problem { try report("/dev/fd/988").write("<testsuites/>\n") }
-                == "cannot write /dev/fd/988: descriptor 988 was closed and opened on something else since storesh checked it"
+            problem { try file.write("<testsuites/>\n") }
+                == "cannot write /dev/fd/\(number): descriptor \(number) was closed and opened on something else since storesh checked it"
         )
         #expect(try String(contentsOfFile: folder + "/own", encoding: .utf8) == "storesh's own file\n")
     }
@@ -68,16 +80,17 @@ struct OutputFileDescriptorTests {
         let folder = try Fixtures.directory().path
         let log = folder + "/log"
         try "before\n".write(toFile: log, atomically: false, encoding: .utf8)
-        try open(log, flags: O_WRONLY, at: 989)
-        defer { close(989) }
-        #expect(lseek(989, 0, SEEK_END) == 7)
-        for path in ["/dev/fd/989", "/proc/self/fd/989"] {
+        let number = try open(log, flags: O_WRONLY)
+        defer { close(number) }
+        #expect(lseek(number, 0, SEEK_END) == 7)
+        for path in ["/dev/fd/\(number)", "/proc/self/fd/\(number)"] {
             let file = report(path)
             try file.check()
             try file.write("<\(path)/>\n")
         }
         #expect(
-            try String(contentsOfFile: log, encoding: .utf8) == "before\n</dev/fd/989/>\n</proc/self/fd/989/>\n")
+            try String(contentsOfFile: log, encoding: .utf8)
+                == "before\n</dev/fd/\(number)/>\n</proc/self/fd/\(number)/>\n")
     }
 
     @Test func theStandardInputAndADescriptorOpenForReadingAreRefused() throws {
@@ -88,10 +101,10 @@ struct OutputFileDescriptorTests {
                     == "cannot write \(path): it is the standard input; give a file name or /dev/stdout")
         }
         try "x\n".write(toFile: folder + "/read", atomically: false, encoding: .utf8)
-        try open(folder + "/read", flags: O_RDONLY, at: 990)
-        defer { close(990) }
+        let number = try open(folder + "/read", flags: O_RDONLY)
+        defer { close(number) }
         #expect(
-            problem { try report("/dev/fd/990").check() }
-                == "cannot write /dev/fd/990: descriptor 990 is open for reading only")
+            problem { try report("/dev/fd/\(number)").check() }
+                == "cannot write /dev/fd/\(number): descriptor \(number) is open for reading only")
     }
 }

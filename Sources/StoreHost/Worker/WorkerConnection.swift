@@ -346,15 +346,8 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
     }
 
     package func effectsIdle() throws(SessionError) -> Bool? {
-        let body = try start()
-        var reply = try call(.effectsIdle, body, doing: "asking whether its effects are idle")
-        return try decode("asking whether effects are idle") { () throws(WireError) in
-            switch try reply.u8() {
-            case 0: false
-            case 1: true
-            default: nil
-            }
-        }
+        guard plugin.isLatest(process) else { return nil }
+        return plugin.effectsIdle(store: id)
     }
 
     func stubCalled(service index: Int) {

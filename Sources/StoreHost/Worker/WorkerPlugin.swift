@@ -296,6 +296,27 @@ package final class WorkerPlugin {
         }
     }
 
+    /// Whether the worker's effect work for `store` can go on without the shell (request
+    /// 14), nil when the plugin cannot say. A worker lost on the way is reported as the
+    /// watcher reports one (a question must not swallow a crash: the effects it ran are
+    /// failed, and the session recovered, as after `fire`).
+    func effectsIdle(store: UInt32) -> Bool? {
+        guard let process, process.loss == nil else { return nil }
+        var body = requestBody()
+        body.u32(store)
+        do {
+            guard
+                case .success(var reply) = try process.request(
+                    .effectsIdle, body.bytes, timeout: timeout, interrupted: interrupted),
+                let answer = try? reply.u8(), answer != 2
+            else { return nil }
+            return answer == 1
+        } catch {
+            lost(error)
+            return nil
+        }
+    }
+
     /// A worker timer fell due on the shell's clock: the worker runs its callback.
     private func fire(_ timer: UInt64) {
         timers[timer] = nil
