@@ -151,7 +151,7 @@ struct HostileInputTests {
             ])
         #expect(
             await shell.run(":export /nonexistent/saved.log") == [
-                "t.storesh:1: error: cannot write /nonexistent/saved.log: No such file or directory"
+                "t.storesh:1: error: cannot write /nonexistent/saved.log: no such directory /nonexistent"
             ])
         #expect(await shell.run(":state count") == ["1"])
     }
