@@ -68,7 +68,7 @@ extension Scaffold {
         "StorePluginTests", "StoreRuntime", "StoreShell", "StoreTesting", "StoreTestingShared", "StoreTestingTests",
         "HostTestSupport", "StoreShellTests", "StoreValue", "StoreWorker", "StoreshTests", "TestSupport", "storesh",
         "StoreMCP", "StoreMCPTests", "StoreService", "StoreInspector", "StoreInspectorTests", "StoreshCommandLine",
-        "storesh-mcp", "storesh-inspector", "InspectorRelay",
+        "storesh-mcp", "storesh-inspector", "InspectorRelay", "StoreWorkloads", "EmbeddingWorkloads", "store-ratios",
         // FlyingFox (the inspector's server)
         "FlyingFox", "FlyingSocks", "CSystemLinux", "FlyingFoxTests", "FlyingSocksTests",
         // swift-sdk (MCP), eventsource, swift-system, swift-nio, swift-atomics, swift-collections
