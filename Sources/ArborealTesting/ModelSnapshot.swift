@@ -101,7 +101,7 @@ struct ModelSnapshot: Equatable, CustomStringConvertible {
         /// A set's elements in the order of their pictures: a set has no order of its own.
         private mutating func elements(_ values: [Any], indent: Int) {
             let pictures = values.map { picture($0, indent: indent + 1) }.sorted()
-            block(pictures, open: "Set([", close: "])", indent: indent)
+            block(pictures, opening: "Set([", close: "])", indent: indent)
         }
 
         /// A dictionary's entries in the order of their keys' pictures.
@@ -110,23 +110,23 @@ struct ModelSnapshot: Equatable, CustomStringConvertible {
                 let parts = Mirror(reflecting: pair).children.map(\.value)
                 return picture(parts[0], indent: indent + 1) + ": " + picture(parts[1], indent: indent + 1)
             }.sorted()
-            block(pictures, open: "[", close: "]", indent: indent)
+            block(pictures, opening: "[", close: "]", indent: indent)
         }
 
         private mutating func list(_ items: [(label: String, value: Any)], open: String, close: String, indent: Int) {
             block(
-                items.map { "\($0.label): " + picture($0.value, indent: indent + 1) }, open: open, close: close,
+                items.map { "\($0.label): " + picture($0.value, indent: indent + 1) }, opening: open, close: close,
                 indent: indent)
         }
 
-        private mutating func block(_ lines: [String], open: String, close: String, indent: Int) {
+        private mutating func block(_ lines: [String], opening: String, close: String, indent: Int) {
             guard !lines.isEmpty else {
-                text += open + close
+                text += opening + close
                 return
             }
             let inner = String(repeating: "  ", count: indent + 1)
             text +=
-                open + "\n" + lines.map { inner + $0 }.joined(separator: ",\n") + "\n"
+                opening + "\n" + lines.map { inner + $0 }.joined(separator: ",\n") + "\n"
                 + String(repeating: "  ", count: indent) + close
         }
 
