@@ -152,13 +152,17 @@ enum HostTimers {
                     host.clock_cancel(host.host_data, timer)
                     Unmanaged.passUnretained(self).release()  // the host will never fire it
                 }
-                if parked {
-                    parked = false
-                    EffectScheduling.parked(false, in: services.scope)
-                }
+                unpark()
                 return true
             }
             if cancelledHere { finish(fired: false) }
+        }
+
+        /// The waiting task may run again (main queue only; once).
+        private func unpark() {
+            guard parked else { return }
+            parked = false
+            EffectScheduling.parked(false, in: services.scope)
         }
 
         private func finish(fired: Bool) {
@@ -174,10 +178,7 @@ enum HostTimers {
             lock.unlock()
             // On the main queue (fired or cancelled there): the task is runnable again
             // before the resumption below queues its next piece.
-            if parked {
-                parked = false
-                EffectScheduling.parked(false, in: services.scope)
-            }
+            unpark()
             action?()
         }
     }

@@ -58,12 +58,11 @@ public final class EffectMailbox<Message>: @unchecked Sendable {
         swap(&pending, &draining)
         isScheduled = false
         lock.unlock()
-        let previous = EffectScheduling.scope
-        EffectScheduling.scope = scope
-        MainActor.assumeIsolated {
-            deliver(draining)
+        EffectScheduling.within(scope) {
+            MainActor.assumeIsolated {
+                deliver(draining)
+            }
         }
-        EffectScheduling.scope = previous
         draining.removeAll(keepingCapacity: true)
     }
 }

@@ -102,12 +102,18 @@ public enum EffectScheduling {
         }
         change(scope, queued: 1)
         DispatchQueue.main.async {
-            let previous = self.scope
-            self.scope = scope
-            work()
-            self.scope = previous
+            within(scope, work)
             change(scope, queued: -1)
         }
+    }
+
+    /// Runs `body` as work of `scope` (what a task it starts belongs to), then puts the
+    /// scope back. Main queue only.
+    public static func within(_ scope: Scope, _ body: () -> Void) {
+        let previous = self.scope
+        self.scope = scope
+        body()
+        self.scope = previous
     }
 
     /// A delivery for `scope` was scheduled on the main queue (+1), or made (-1).
@@ -147,10 +153,7 @@ final class MainQueueTaskExecutor: TaskExecutor, @unchecked Sendable {
         let scope = self.scope
         EffectScheduling.change(scope, queued: 1)
         DispatchQueue.main.async {
-            let previous = EffectScheduling.scope
-            EffectScheduling.scope = scope
-            piece.runSynchronously(on: executor)
-            EffectScheduling.scope = previous
+            EffectScheduling.within(scope) { piece.runSynchronously(on: executor) }
             EffectScheduling.change(scope, queued: -1)
         }
     }
