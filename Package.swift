@@ -46,6 +46,7 @@ let package = Package(
         .library(name: "StoreshExampleArborealCounter", type: .dynamic, targets: ["StoreshExampleArborealCounter"]),
         .library(name: "StoreshExampleCart", type: .dynamic, targets: ["StoreshExampleCart"]),
         .library(name: "StoreshExampleFeed", type: .dynamic, targets: ["StoreshExampleFeed"]),
+        .library(name: "StoreshExampleNotebook", type: .dynamic, targets: ["StoreshExampleNotebook"]),
         // A model with bugs on purpose, for the crash and hang tests.
         .library(name: "StoreshExampleFaulty", type: .dynamic, targets: ["StoreshExampleFaulty"]),
     ],
@@ -225,6 +226,10 @@ let package = Package(
         .target(
             name: "StoreshExampleFeed", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Feed",
             swiftSettings: strict),
+        // A model as app code writes it, nothing injected (examples/notebook.transcript).
+        .target(
+            name: "StoreshExampleNotebook", dependencies: ["StorePlugin", "ObservableStore"],
+            path: "plugins/Notebook", swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(
             name: "StoreshExampleFaulty", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Faulty",
             swiftSettings: strict),
@@ -252,10 +257,10 @@ let package = Package(
         .executableTarget(
             name: "storesh",
             dependencies: [
-                "StoreHost", "StoreShell", "StoreService", "StoreshCommandLine", "CEditLine",
+                "StoreHost", "StoreShell", "StoreService", "StoreshCommandLine", "CEditLine", "StoreWorld",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Shell"])),
             ],
-            swiftSettings: strict
+            swiftSettings: strict, linkerSettings: worldExports
         ),
         // What storesh and storesh-mcp share of the command line: the options that make a
         // session, how it starts, `--inspect` and its launcher, `storesh mcp`'s options.
@@ -273,10 +278,10 @@ let package = Package(
         .executableTarget(
             name: "storesh-mcp",
             dependencies: [
-                "StoreHost", "StoreShell", "StoreService", "StoreMCP", "StoreshCommandLine",
+                "StoreHost", "StoreShell", "StoreService", "StoreMCP", "StoreshCommandLine", "StoreWorld",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Shell"])),
             ],
-            swiftSettings: strict
+            swiftSettings: strict, linkerSettings: worldExports
         ),
         // libFuzzer targets for the parsers (scripts/fuzz builds them with -sanitize=fuzzer);
         // a plain build replays a corpus through them.
@@ -284,7 +289,16 @@ let package = Package(
         // The worker's side of docs/worker-protocol.md: serves one plugin's stores, each an
         // in-process connection, to the shell that started the worker.
         .target(name: "StoreWorker", dependencies: ["StoreHost", "StoreValue"], swiftSettings: strict),
-        .executableTarget(name: "storesh-worker", dependencies: ["StoreWorker"], swiftSettings: strict),
+        // The worker's deterministic world (docs/decisions/0002): C functions the executable
+        // defines so that a plugin, Foundation, Dispatch and the Swift runtime bind to them.
+        // Only the worker links it, and it exports exactly these names (not every symbol: a
+        // plugin's own copies of our Swift modules must keep binding to themselves).
+        .target(name: "CWorkerWorld", cSettings: [.unsafeFlags(["-fno-omit-frame-pointer"])]),
+        // The same world for models run in process, scoped to the models' own code.
+        .target(name: "StoreWorld", dependencies: ["CWorkerWorld", "StoreHost"], swiftSettings: strict),
+        .executableTarget(
+            name: "storesh-worker", dependencies: ["StoreWorker", "StoreHost", "CWorkerWorld"], swiftSettings: strict,
+            linkerSettings: worldExports),
         .executableTarget(
             name: "storesh-fuzz",
             dependencies: ["CStorePlugin", "StoreHost", "StoreShell", "StoreValue", "InspectorRelay"],
@@ -368,3 +382,18 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// The deterministic world's functions, exported by the executables that link CWorkerWorld
+/// so that plugins, Foundation, Dispatch and the Swift runtime bind to them — exactly these
+/// names: exporting every symbol would let a plugin's own copies of our Swift modules bind
+/// to the executable's.
+var worldExports: [LinkerSetting] {
+    [
+        .unsafeFlags(
+            [
+                "clock_gettime", "gettimeofday", "time", "dispatch_time", "dispatch_walltime", "dispatch_after",
+                "dispatch_after_f", "swift_stdlib_random", "syscall", "getrandom", "getentropy", "arc4random",
+                "arc4random_buf", "open", "read", "close",
+            ].flatMap { ["-Xlinker", "--export-dynamic-symbol=\($0)"] })
+    ]
+}

@@ -38,8 +38,10 @@ public enum StorePlugin {
         let errorPointer = error.assumingMemoryBound(to: sp_error.self)
         // A host on a virtual clock settles effects and wants them in a fixed order: run
         // its stores' effect work one piece at a time on the main queue.
-        if table.pointee.covers(\.virtual_clock), table.pointee.virtual_clock != 0 {
-            EffectScheduling.runSerially(in: HostServices(table: table).scope)
+        if table.pointee.covers(\.virtual_clock), table.pointee.virtual_clock != STOREPLUGIN_CLOCK_REAL {
+            EffectScheduling.runSerially(
+                in: HostServices(table: table).scope,
+                worldIsHosts: table.pointee.virtual_clock == STOREPLUGIN_CLOCK_VIRTUAL_WORLD)
         }
         for model in models {
             let pointers = Unchecked((table, errorPointer))

@@ -38,22 +38,28 @@ public enum EffectScheduling {
 
     private final class Host {
         let executor: AnyObject?
+        let worldIsHosts: Bool
         var queued = 0
         var live = 0
         var parked = 0
-        init(executor: AnyObject?) { self.executor = executor }
+        init(executor: AnyObject?, worldIsHosts: Bool) {
+            self.executor = executor
+            self.worldIsHosts = worldIsHosts
+        }
     }
 
     /// Runs the effects of `scope`'s stores serially from now on (for as long as the image
-    /// is loaded).
-    public static func runSerially(in scope: Scope) {
+    /// is loaded). `worldIsHosts`: every clock, delay and task of the process is the host's
+    /// (a worker's deterministic world), so a task that is suspended waits on the host and
+    /// does not keep the scope busy.
+    public static func runSerially(in scope: Scope, worldIsHosts: Bool = false) {
         guard scope != 0 else { return }
         var executor: AnyObject?
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
             executor = MainQueueTaskExecutor(scope: scope)
         }
         lock.lock()
-        if hosts[scope] == nil { hosts[scope] = Host(executor: executor) }
+        if hosts[scope] == nil { hosts[scope] = Host(executor: executor, worldIsHosts: worldIsHosts) }
         lock.unlock()
     }
 
@@ -71,7 +77,7 @@ public enum EffectScheduling {
         lock.lock()
         defer { lock.unlock() }
         guard let host = hosts[scope] else { return true }
-        return host.queued == 0 && host.live == host.parked
+        return host.queued == 0 && (host.worldIsHosts || host.live == host.parked)
     }
 
     /// Runs `body` in a new task for an effect: detached on the shared pool, or (when the

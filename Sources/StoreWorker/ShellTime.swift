@@ -5,6 +5,8 @@ import StoreHost
 @MainActor
 final class ShellTime: HostClock {
     var isVirtual = false
+    /// True while the worker's deterministic world is on (docs/decisions/0002).
+    var controlsTheWorld = false
     var shellNow: Int64 = 0
     var onWake: ((UInt64, Int64) -> Void)?
     var onCancel: ((UInt64) -> Void)?

@@ -20,6 +20,8 @@ package final class WorkerServer {
     var plugin: LoadedPlugin?
     var stores: [UInt32: InProcessConnection] = [:]
     let clock = ShellTime()
+    /// The model's clocks and entropy: the session's while the world is on.
+    let world: (any ModelWorld)?
     /// The shell's `--check-changes`, for the host made at `load`.
     var checksChanges = false
     private var source: (any DispatchSourceRead)?
@@ -32,12 +34,21 @@ package final class WorkerServer {
 
     /// Keeps the server of this process alive while the main queue runs.
     package static func keepAlive(_ server: WorkerServer) { running = server }
-    private static var running: WorkerServer?
+    /// The server of this process, once `keepAlive` has it.
+    package private(set) static var running: WorkerServer?
 
-    /// Serves requests from `input` and answers on `output` (fds 3 and 4 in a worker).
-    package init(input: Int32, output: Int32) {
+    /// Serves requests from `input` and answers on `output` (fds 3 and 4 in a worker);
+    /// `world` is the process's deterministic world, when it has one.
+    package init(input: Int32, output: Int32, world: (any ModelWorld)? = nil) {
         self.input = input
         self.output = output
+        self.world = world
+    }
+
+    /// Puts `fire` on the session's clock, `delay` ns from now (the world's delayed work).
+    package func wake(after delay: Int64, _ fire: @escaping @MainActor () -> Void) {
+        let (deadline, overflow) = clock.shellNow.addingReportingOverflow(delay)
+        _ = clock.wake(at: overflow ? .max : deadline, fire)
     }
 
     /// Starts reading requests on the main queue; the caller then runs the main queue
@@ -91,6 +102,7 @@ package final class WorkerServer {
         reply.u8(0)
         do {
             clock.shellNow = try reader.i64()
+            world?.setNow(clock.shellNow)
             guard let request = WorkerProtocol.Request(rawValue: type) else {
                 throw WireError(description: "unknown request \(type)")
             }
@@ -114,10 +126,14 @@ package final class WorkerServer {
         switch request {
         case .hello:
             let version = try reader.u32()
+            guard version == WorkerProtocol.version else {
+                reply.u32(WorkerProtocol.version)
+                return nil
+            }
             clock.isVirtual = try reader.bool()
             checksChanges = try reader.bool()
+            try setWorld(&reader)
             reply.u32(WorkerProtocol.version)
-            guard version == WorkerProtocol.version else { return nil }
             reply.u32(PluginHost.abiVersion)
             reply.string(PluginHost.toolchain)
             reply.i64(Int64(getpid()))
@@ -177,12 +193,27 @@ package final class WorkerServer {
         case .effectsIdle:
             let store = try store(try reader.u32())
             do {
-                reply.u8(try store.effectsIdle().map { $0 ? 1 : 0 } ?? 2)
+                // Work the world holds for the main queue is the model's too.
+                let modelSays = try store.effectsIdle()
+                let worldQuiet = (world?.outstanding ?? 0) == 0
+                reply.u8(worldQuiet ? modelSays.map { $0 ? 1 : 0 } ?? 2 : 0)
             } catch {
                 return error.message
             }
+        case .world:
+            try setWorld(&reader)
         }
         return nil
+    }
+
+    /// Reads the world's setting (u8 on, u64 seed) and applies it: on only on a virtual
+    /// clock, and only where the process has a world to turn on.
+    private func setWorld(_ reader: inout WireReader) throws(WireError) {
+        let on = try reader.bool()
+        let seed = try reader.u64()
+        let enabled = on && clock.isVirtual && world != nil
+        world?.enable(enabled, seed: seed)
+        clock.controlsTheWorld = enabled
     }
 
     func store(_ id: UInt32) throws(WireError) -> InProcessConnection {

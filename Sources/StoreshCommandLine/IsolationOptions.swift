@@ -27,6 +27,13 @@ package struct IsolationOptions: ParsableArguments {
     )
     package var checkChanges = false
 
+    @Flag(
+        name: .customLong("real-world"),
+        help:
+            "Under a virtual clock, leave models real time and real entropy (Date(), UUID(), random numbers, Task.sleep, asyncAfter); by default models in workers get the session's clock and a seeded world."
+    )
+    package var realWorld = false
+
     package func validate() throws {
         guard actionTimeout >= 0, actionTimeout <= 86_400 else {
             throw ValidationError("--action-timeout must be from 0 (no limit) to 86400 seconds, not \(actionTimeout)")
@@ -38,5 +45,6 @@ package struct IsolationOptions: ParsableArguments {
         host.isolation = inProcess ? .inProcess : .workers
         host.actionTimeout = actionTimeout == 0 ? nil : actionTimeout
         host.checksChanges = checkChanges
+        host.realWorld = realWorld
     }
 }

@@ -8,6 +8,7 @@ import StoreHost
 import StoreMCP
 import StoreService
 import StoreShell
+import StoreWorld
 import StoreshCommandLine
 
 /// Runs `storesh mcp` until the client closes its side. Returns the exit status: 0, or
@@ -69,4 +70,6 @@ func main() async -> Int32 {
 // A client that goes away mid-reply must not kill the session before its journal is
 // synced: writes to a closed pipe fail with EPIPE instead (see StandardStreams).
 StandardStreams.ignoreBrokenPipes()
+// Models run in process get the session's clock and seed (docs/decisions/0002).
+installInProcessWorld()
 exit(await main())

@@ -1,8 +1,10 @@
 // storesh-worker: runs one plugin in a process of its own, for storesh (see
 // docs/worker-protocol.md). It speaks the protocol on fds 3 (requests) and 4 (replies);
 // whatever the plugin prints goes to the shell through stdout and stderr.
+import CWorkerWorld
 import Dispatch
 import Foundation
+import StoreHost
 import StoreWorker
 
 // Nothing else storesh had open belongs here (fds without close-on-exec that it got from
@@ -30,9 +32,31 @@ Thread.detachNewThread {
     }
 }
 
+/// The C world of this process (CWorkerWorld), as the server sees it.
+@MainActor
+final class ProcessWorld: ModelWorld {
+    func enable(_ on: Bool, seed: UInt64) { storesh_world_enable(on ? 1 : 0, seed) }
+    var isOn: Bool { storesh_world_is_on() != 0 }
+    func setNow(_ now: Int64) { storesh_world_set_now(now) }
+    var outstanding: Int64 { storesh_world_outstanding() }
+    var callsSeen: UInt32 { storesh_world_calls_seen() }
+}
+
 MainActor.assumeIsolated {
-    let server = WorkerServer(input: 3, output: 4)
+    let server = WorkerServer(input: 3, output: 4, world: ProcessWorld())
     server.start()
     WorkerServer.keepAlive(server)
+    // The world's delayed work waits on the session's clock (called on the main thread).
+    PluginHost.modelImageLoaded = { address, plugin in storesh_world_add_model_image(address, plugin) }
+    storesh_world_install(
+        { delay, work in
+            let work = UncheckedWork(pointer: work)
+            MainActor.assumeIsolated {
+                WorkerServer.running?.wake(after: delay) { storesh_world_fire(work.pointer) }
+            }
+        }, 1)
 }
+
+/// A pointer the world hands over on the main thread and takes back there.
+struct UncheckedWork: @unchecked Sendable { let pointer: UnsafeMutableRawPointer? }
 dispatchMain()

@@ -4,6 +4,7 @@ import ArgumentParser
 import Foundation
 import StoreHost
 import StoreShell
+import StoreWorld
 import StoreshCommandLine
 
 /// `storesh` and its subcommands: the shell (the default, so `storesh -c increment`
@@ -66,4 +67,7 @@ func main() async -> Int32 {
 // Pipes to workers and test children may lose their reader at any moment: their writes
 // handle EPIPE, which needs SIGPIPE ignored (see StandardStreams).
 StandardStreams.ignoreBrokenPipes()
+// Models run in process get the session's clock and seed where their own code can be told
+// apart from storesh's (docs/decisions/0002).
+installInProcessWorld()
 exit(await main())

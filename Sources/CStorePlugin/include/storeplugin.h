@@ -371,6 +371,11 @@ typedef struct sp_model {
     int32_t (*effects_idle)(void *store);
 } sp_model;
 
+/* storeplugin_host.virtual_clock */
+#define STOREPLUGIN_CLOCK_REAL 0u
+#define STOREPLUGIN_CLOCK_VIRTUAL 1u
+#define STOREPLUGIN_CLOCK_VIRTUAL_WORLD 2u
+
 /* ---- What a plugin exports ---------------------------------------------------------- */
 
 typedef struct storeplugin_info {
@@ -437,11 +442,15 @@ typedef struct storeplugin_host {
      * The failure is reported once. A plugin's own implementations never set it. */
     int32_t (*service_failure)(void *host_data, sp_error *error);
 
-    /* 1 when the clock is virtual: time moves only when the host moves it, after the
-     * plugin's effects have settled (sp_model.effects_idle). A plugin that can should then
-     * run its effects' work one piece at a time, in the order it became runnable (the
-     * Swift SDK runs every effect task on the main queue), so the same actions give the
-     * same events in the same order. 0 on a real clock. */
+    /* STOREPLUGIN_CLOCK_VIRTUAL (1) when the clock is virtual: time moves only when the
+     * host moves it, after the plugin's effects have settled (sp_model.effects_idle). A
+     * plugin that can should then run its effects' work one piece at a time, in the order
+     * it became runnable (the Swift SDK runs every effect task on the main queue), so the
+     * same actions give the same events in the same order. STOREPLUGIN_CLOCK_VIRTUAL_WORLD
+     * (2): virtual, and the whole process is the host's too (a worker's deterministic
+     * world): every clock, entropy source, delayed dispatch and task sleep goes through the
+     * host, so a suspended task is waiting on the host and effects_idle may count it as
+     * quiet. STOREPLUGIN_CLOCK_REAL (0) on a real clock. */
     uint32_t virtual_clock;
 } storeplugin_host;
 

@@ -13,6 +13,14 @@ package protocol HostClock: AnyObject {
     func cancel(_ timer: UInt64)
     /// True when time moves only when the host moves it (after effects settle).
     var isVirtual: Bool { get }
+    /// True when, besides, every clock, entropy source, delay and task the model's process
+    /// has is the host's (a worker's deterministic world, docs/decisions/0002): a task
+    /// that is suspended then waits on the host.
+    var controlsTheWorld: Bool { get }
+}
+
+extension HostClock {
+    package var controlsTheWorld: Bool { false }
 }
 
 /// Wall-clock time: timers fire from the main dispatch queue.
@@ -62,7 +70,11 @@ package final class VirtualClock: HostClock {
         let fire: @MainActor () -> Void
     }
 
-    package private(set) var now: Int64 = 0
+    package private(set) var now: Int64 = 0 {
+        didSet { if now != oldValue { onMove?(now) } }
+    }
+    /// Told each time `now` moves (the in-process world reads time from here).
+    package var onMove: ((Int64) -> Void)?
     private var lastTimer: UInt64 = 0
     private var timers: [Timer] = []
 

@@ -53,7 +53,9 @@ final class PluginContext {
                 clock_wake: PluginContext.clockWake,
                 clock_cancel: PluginContext.clockCancel,
                 service_failure: PluginContext.serviceFailure,
-                virtual_clock: clock.isVirtual ? 1 : 0
+                virtual_clock: clock.controlsTheWorld || host?.drivesInProcessWorld == true
+                    ? UInt32(STOREPLUGIN_CLOCK_VIRTUAL_WORLD)
+                    : clock.isVirtual ? UInt32(STOREPLUGIN_CLOCK_VIRTUAL) : UInt32(STOREPLUGIN_CLOCK_REAL)
             ))
         self.table = table
         return table

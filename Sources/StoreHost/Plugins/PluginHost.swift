@@ -21,6 +21,31 @@ package final class PluginHost {
     /// Receives plugins' log messages.
     package var log: ((LogLevel, String) -> Void)?
     package private(set) var plugins: [LoadedPlugin] = []
+    /// The models' world (docs/decisions/0002): on a virtual clock, in a worker, every
+    /// clock, entropy source, delay and task sleep of the model is the session's, its
+    /// entropy drawn from `seed`; `realWorld` (`--real-world`) leaves models the real one.
+    package var realWorld = false
+    /// Where the world's entropy starts (`:seed N`); a worker starts from it, and `reseed`
+    /// restarts every loaded worker's.
+    package private(set) var seed: UInt64 = 0
+    /// True when models in workers get the deterministic world.
+    package var worldIsOn: Bool { clock.isVirtual && !realWorld }
+
+    /// Takes `other`'s settings for where and how models run (isolation, time limit,
+    /// checks, world and seed): a host made to search or record beside it.
+    package func adoptSettings(of other: PluginHost) {
+        (isolation, actionTimeout, checksChanges, realWorld, seed) = (
+            other.isolation, other.actionTimeout, other.checksChanges, other.realWorld, other.seed
+        )
+    }
+
+    /// Restarts every worker's entropy from `seed` (and starts later workers from it).
+    package func reseed(_ seed: UInt64) {
+        self.seed = seed
+        for plugin in plugins { plugin.worker?.sendWorld() }
+        driveInProcessWorld(reseeding: true)
+    }
+
     /// Where plugins run: each in a worker process of its own (a crash or hang in a model
     /// is reported and recovered from), or in this process (`--in-process`: fastest).
     package var isolation: Isolation = .inProcess
@@ -187,6 +212,9 @@ package final class PluginHost {
             throw .nameTaken(path: path, name: info.name, loadedFrom: twin.path)
         }
         let context = PluginContext(host: self, plugin: info.name, path: path)
+        // The model's own code: what the in-process world answers (and drives from here).
+        Self.modelImageLoaded?(UnsafeRawPointer(infoSymbol), info.name)
+        driveInProcessWorld()
         let table = context.makeTable()
         var error = sp_error.empty()
         let register = unsafeBitCast(entrySymbol, to: storeplugin_register_fn.self)

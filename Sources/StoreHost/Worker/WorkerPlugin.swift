@@ -69,7 +69,8 @@ package final class WorkerPlugin {
         let fresh: WorkerProcess
         do {
             fresh = try WorkerProcess(
-                executable: try WorkerPlugin.executable(), environment: WorkerPlugin.environment())
+                executable: try WorkerPlugin.executable(),
+                environment: WorkerPlugin.environment(deterministicWorld: host?.worldIsOn ?? false))
         } catch {
             throw .workerFailed(path: path, reason: error.description)
         }
@@ -79,6 +80,7 @@ package final class WorkerPlugin {
         hello.u32(WorkerProtocol.version)
         hello.bool(clock is VirtualClock)
         hello.bool(host?.checksChanges ?? false)
+        writeWorld(into: &hello)
         var load = requestBody()
         load.string(path)
         let registered: RegisteredPlugin
@@ -300,6 +302,24 @@ package final class WorkerPlugin {
     /// 14), nil when the plugin cannot say. A worker lost on the way is reported as the
     /// watcher reports one (a question must not swallow a crash: the effects it ran are
     /// failed, and the session recovered, as after `fire`).
+    /// The world's setting as `hello` and `world` carry it: on (u8), seed (u64).
+    private func writeWorld(into body: inout WireWriter) {
+        body.bool(host?.worldIsOn ?? false)
+        body.u64(host?.seed ?? 0)
+    }
+
+    /// Tells the worker the host's world setting (its entropy restarts from the seed).
+    func sendWorld() {
+        guard let process, process.loss == nil else { return }
+        var body = requestBody()
+        writeWorld(into: &body)
+        do {
+            _ = try process.request(.world, body.bytes, timeout: timeout, interrupted: interrupted)
+        } catch {
+            lost(error)
+        }
+    }
+
     func effectsIdle(store: UInt32) -> Bool? {
         guard let process, process.loss == nil else { return nil }
         var body = requestBody()
@@ -349,9 +369,12 @@ package final class WorkerPlugin {
     }
 
     /// The worker's environment: storesh's, with Swift's crash backtraces made short and
-    /// plain (the crashed thread, no colours) unless the user chose their own settings.
-    static func environment() -> [String: String] {
+    /// plain (the crashed thread, no colours) unless the user chose their own settings, and
+    /// with hashing made deterministic for a deterministic world.
+    static func environment(deterministicWorld: Bool) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
+        // Set and Dictionary order: Swift reads this once, as the worker starts.
+        if deterministicWorld { environment["SWIFT_DETERMINISTIC_HASHING"] = "1" }
         if environment["SWIFT_BACKTRACE"] == nil {
             environment["SWIFT_BACKTRACE"] =
                 "enable=yes,interactive=no,threads=crashed,registers=none,images=none,limit=24,top=24,color=no,output-to=stderr,sanitize=no"

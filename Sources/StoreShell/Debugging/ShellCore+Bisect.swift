@@ -221,8 +221,8 @@ extension ShellCore {
             throw ShellError("\(model.plugin) is not loaded", origin: .prompt)
         }
         let probe = PluginHost(clock: VirtualClock(), searchPath: host.searchPath)
+        probe.adoptSettings(of: host)
         probe.isolation = .workers
-        probe.actionTimeout = host.actionTimeout
         probe.workerOutput = { _ in }
         probe.log = { _, _ in }
         do {

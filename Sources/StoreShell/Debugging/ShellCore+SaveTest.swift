@@ -7,7 +7,7 @@ import StoreValue
 /// stubs, clock steps, checks, lines that failed), each where it happened.
 extension ShellCore {
     /// Commands that a transcript of the session repeats when they succeeded.
-    static let tapedCommands: Set<String> = ["stub", "unstub", "advance", "wait", "expect"]
+    static let tapedCommands: Set<String> = ["stub", "unstub", "advance", "wait", "expect", "seed"]
 
     /// Puts a line that ran on the tape when a transcript of the session needs it, and
     /// remembers the last action that failed (for `:bisect --crash` and `--error`).
@@ -99,11 +99,15 @@ extension ShellCore {
                 + (ranged ? ", actions \(history.shown(compareFrom) + 1)-\(history.shown(end)) compared" : "") + ".")
         writer.comment("Run it with: storesh test \(file)")
         var inputs = loadInputs(writer)
+        let loadsPlugins = !inputs.isEmpty
+        // The models' world starts where every session's does (a `:seed` typed later is on
+        // the tape, in its place).
+        if host.worldIsOn { inputs.insert(SavedInput(":seed 0"), at: 0) }
         let models = ranged ? [session.model.qualifiedName] : modelsToSave()
         for model in models {
             guard let modelHistory = histories[model] else { continue }
             let last = model == session.model.qualifiedName ? end : modelHistory.position
-            if models.count > 1 || model != "counter.counter" || !inputs.isEmpty {
+            if models.count > 1 || model != "counter.counter" || loadsPlugins {
                 inputs.append(SavedInput(":use \(model)"))
             }
             inputs += timelineInputs(
@@ -240,9 +244,7 @@ extension ShellCore {
         String, TranscriptWriter.Problem
     > {
         let setUp = { (fresh: PluginHost) in
-            fresh.isolation = host.isolation
-            fresh.actionTimeout = host.actionTimeout
-            fresh.checksChanges = host.checksChanges
+            fresh.adoptSettings(of: host)
         }
         let first = await TranscriptRunner.run(text, file: file, searchPath: host.searchPath, setUp: setUp)
         guard first.problems.isEmpty else {

@@ -22,6 +22,8 @@ final class ExploreDriver {
     let invariants: [StateCondition]
     /// Steps every run starts with, unchecked (`:explore` starts where the session is).
     let prefix: [ExploreStep]
+    /// Where each fresh store's world starts (`:seed`), when the host gives models one.
+    var worldSeed: UInt64?
     private var failedEffects: [(label: String?, message: String)] = []
     private var crashMessages: [String] = []
     private var crashesBefore = 0
@@ -49,6 +51,8 @@ final class ExploreDriver {
     /// with the prefix applied.
     private func freshStore(again: Bool = true) async throws(ShellError) -> Session {
         core.recoverLostWorkers(announce: false)
+        // The model's ids, dates and random numbers start over, as a transcript's `:seed`.
+        if let worldSeed, core.host.worldIsOn { core.host.reseed(worldSeed) }
         try core.reset()
         // What the last run's store did as it went (an effect that crashes when it is
         // cancelled) is not this run's: settled and recovered before the prefix, which a

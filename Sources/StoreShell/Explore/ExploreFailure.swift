@@ -45,8 +45,10 @@ package struct ExploreFailure: Equatable, Sendable, CustomStringConvertible {
         case .crash(let site): "the model crashed: \(site)"
         case .hang(let what): "the model hung: \(what)"
         case .effectFailed(let label, let message): "effect \(label ?? "(no label)") failed: \(message)"
-        case .nondeterministic(let path, let first, let second):
-            "not deterministic: the same actions in a fresh store gave \(path) = \(second?.compact ?? "nothing") where the first run had \(first?.compact ?? "nothing")"
+        case .nondeterministic(let path, _, _):
+            // Not the two values: they are the model's nondeterminism, and the report and
+            // its transcript are the same bytes for the same seed.
+            "not deterministic: the same actions in a fresh store gave a different \(path)"
         }
     }
 

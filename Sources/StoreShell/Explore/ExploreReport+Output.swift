@@ -19,17 +19,26 @@ extension ExploreReport {
             lines += coverageLines()
             return lines
         }
+        // A model that is not deterministic reaches other states each time: not counted.
+        var counted = searched
+        if case .nondeterministic = failure.kind {
+            counted = "\(runs) run\(runs == 1 ? "" : "s"), \(steps) step\(steps == 1 ? "" : "s")"
+        }
         lines.append(
-            "run \(foundInRun ?? 0) failed after \(originalLength ?? 0) step\(originalLength == 1 ? "" : "s") (\(searched) in all)"
+            "run \(foundInRun ?? 0) failed after \(originalLength ?? 0) step\(originalLength == 1 ? "" : "s") (\(counted) in all)"
         )
         lines.append("failure: \(failure)")
         lines.append(
             "shrunk to \(shrunk.count) step\(shrunk.count == 1 ? "" : "s") in \(shrinkRuns) run\(shrinkRuns == 1 ? "" : "s"):"
         )
+        // A model that is not deterministic shows other states each time: its steps alone,
+        // so the report is the same bytes for the same seed.
+        var deterministic = true
+        if case .nondeterministic = failure.kind { deterministic = false }
         for (index, step) in shrunk.enumerated() {
             let marker = index == failure.step ? "  <- fails here" : ""
             lines.append(String(format: "%4d  ", index + 1) + step.line(in: descriptor) + marker)
-            guard index + 1 < shrunkStates.count else { continue }
+            guard deterministic, index + 1 < shrunkStates.count else { continue }
             for change in descriptor.stateDiff.changes(from: shrunkStates[index], to: shrunkStates[index + 1]) {
                 lines.append("        " + change.description)
             }
@@ -118,7 +127,8 @@ extension ExploreReport {
     package func transcriptInputs(model descriptor: ModelDescriptor, pluginPath: String) -> [ExploreTranscript.Input] {
         guard let failure else { return [] }
         var inputs: [ExploreTranscript.Input] =
-            [
+            (worldSeed.map { [.init(":seed \($0)")] } ?? [])
+            + [
                 .init(":load \(pluginPath)"), .init(":use \(descriptor.qualifiedName)"),
             ] + setup.map { .init($0) }
         var nondeterministic = false

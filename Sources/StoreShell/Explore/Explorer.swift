@@ -54,6 +54,9 @@ package struct ExploreReport: Sendable {
     package var prefix: [ExploreStep] = []
     /// Commands run once before the search (`:stub`s), which the transcript runs too.
     package var setup: [String] = []
+    /// The seed of the models' world in the failing run (its transcript's `:seed`), when
+    /// the host gives models a deterministic world.
+    package var worldSeed: UInt64?
     /// The shrunk run, and the state before its first step and after each.
     package let shrunk: [ExploreStep]
     package let shrunkStates: [Value]
@@ -117,7 +120,7 @@ package final class Explorer {
         var coverage = model.actions.map { ExploreCoverage(action: $0.name) }
         var seen: Set<Int> = []
         var (runs, steps, stopped) = (0, 0, false)
-        var found: (run: Int, steps: [ExploreStep], failure: ExploreFailure)?
+        var found: (run: Int, steps: [ExploreStep], failure: ExploreFailure, worldSeed: UInt64)?
         while runs < options.runs {
             if let deadline, DispatchTime.now().uptimeNanoseconds > deadline {
                 stopped = true
@@ -125,6 +128,7 @@ package final class Explorer {
             }
             generator.startRun(&random, run: runs)
             generator.sawEffects = driver.sawEffects
+            driver.worldSeed = Self.worldSeed(options.seed, run: runs)
             runs += 1
             var run = try await driver.run(length: options.steps, keepStates: options.checkDeterminism) {
                 [self] state in
@@ -143,7 +147,7 @@ package final class Explorer {
                 run.failure = try await replayDiffers(run)
             }
             if let failure = run.failure {
-                found = (runs, run.steps, failure)
+                found = (runs, run.steps, failure, driver.worldSeed ?? 0)
                 break
             }
             if runs % 100 == 0 { progress("\(runs) runs, \(steps) steps, \(seen.count) states") }
@@ -157,6 +161,7 @@ package final class Explorer {
             report.prefix = prefix
             return report
         }
+        driver.worldSeed = found.worldSeed  // shrinking replays the run's world
         progress("run \(found.run) failed after \(found.failure.step + 1) steps: \(found.failure); shrinking")
         let shrinkStart = DispatchTime.now().uptimeNanoseconds
         var shrinker = ExploreShrinker { [self] steps in await self.attempt(steps, like: found.failure) }
@@ -169,7 +174,17 @@ package final class Explorer {
             originalLength: found.failure.step + 1, shrunk: shrunk, shrunkStates: final.states,
             shrinkRuns: shrinker.tries, searchSeconds: searchSeconds, shrinkSeconds: shrinkSeconds)
         report.prefix = prefix
+        report.worldSeed = core.host.worldIsOn ? found.worldSeed : nil
         return report
+    }
+
+    /// The seed of the models' world in run `run` of a search with `seed`: a different
+    /// world each run, the same for the same seed.
+    static func worldSeed(_ seed: UInt64, run: Int) -> UInt64 {
+        var mixed = seed ^ (UInt64(run) &* 0x9E37_79B9_7F4A_7C15)
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
     }
 
     /// A `next` that hands out `steps` in order.

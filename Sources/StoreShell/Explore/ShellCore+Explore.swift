@@ -130,9 +130,8 @@ extension ShellCore {
         }
         // A host of its own, set up as this one.
         let searchHost = PluginHost(clock: VirtualClock(), searchPath: host.searchPath)
-        (searchHost.isolation, searchHost.actionTimeout, searchHost.workerOutput) = (
-            host.isolation, host.actionTimeout, host.workerOutput
-        )
+        searchHost.adoptSettings(of: host)
+        searchHost.workerOutput = host.workerOutput
         let searchCore = ShellCore(host: searchHost, showDiff: true, reportActions: false) { _ in }
         // The model's stubs, made again from their text (a script counts its calls).
         let setup = (stubs[model.qualifiedName] ?? [:]).sorted { $0.key < $1.key }.map { name, script in

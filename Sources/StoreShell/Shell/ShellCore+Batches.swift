@@ -24,6 +24,8 @@ extension ShellCore {
     package func executeActions(_ lines: [(text: String, origin: LineOrigin)], stopAtFailure: Bool) -> (
         failures: Int, stopped: Bool
     ) {
+        host.driveInProcessWorld()
+        defer { reportUncontrolledWorld() }
         if batchesActions {
             var run = BatchRun(core: self, lines: lines, stopAtFailure: stopAtFailure)
             return run.execute()

@@ -231,6 +231,15 @@ extension ShellCore {
                 await core.advance(args, origin: origin)
             },
             ShellCommand(
+                name: "seed", usage: ":seed [N]",
+                summary: "the seed of the models' ids, dates and random numbers (virtual clock)",
+                detail: [
+                    "Under a virtual clock, models in workers run in a deterministic world: Date(), UUID(), Int.random, Set order, Task.sleep and DispatchQueue.asyncAfter follow the session's clock and N (default 0). :seed N restarts every worker's entropy from N; :seed alone says the seed and the world. Transcripts and explore write the seed they ran with. storesh --real-world leaves models the real world."
+                ]
+            ) { core, args, origin in
+                core.seed(args, origin: origin)
+            },
+            ShellCommand(
                 name: "stub", usage: ":stub SERVICE RESULT[, RESULT…] | fail \"MESSAGE\"",
                 summary: "replace one of the model's environment services",
                 detail: [

@@ -33,6 +33,11 @@ extension ShellCore {
             if turn > 20_000_000 { deadline += turn }
             let inFlight = allEffectsInFlight
             // Exact where every model can say (a Swift plugin); the guess below where not.
+            // Work the in-process world holds for the main queue is the models' too.
+            if host.worldWorkPending {
+                quietTurns = 0
+                continue
+            }
             if virtual != nil, inFlight > 0, let idle = effectsIdle() {
                 if idle { return }
                 quietTurns = 0

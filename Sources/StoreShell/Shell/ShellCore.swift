@@ -54,6 +54,9 @@ package final class ShellCore {
     var rebuilding = false
     /// Stubbed services, by model, then service name.
     var stubs: [String: [String: StubScript]] = [:]
+    /// The calls the in-process world could not control that the session has been told of
+    /// ("plugin: call"), so it is told once.
+    var worldWarnings: Set<String> = []
     /// Where relative file arguments (`:load ./x.so`, `:import`, `:export`) are found:
     /// a transcript's folder; nil for the working directory.
     package var baseDirectory: String?
@@ -123,7 +126,11 @@ package final class ShellCore {
         // every line that is not blank does. A command is run from its ':'.
         let (kind, textStart) = LineKind.classify(line)
         guard kind != .blank else { return true }
-        defer { recoverLostWorkers() }
+        host.driveInProcessWorld()
+        defer {
+            recoverLostWorkers()
+            reportUncontrolledWorld()
+        }
         let started = debugging.timer ? DispatchTime.now().uptimeNanoseconds : 0
         switch kind {
         case .blank, .comment: return true

@@ -69,6 +69,7 @@ extension Scaffold {
         "HostTestSupport", "StoreShellTests", "StoreValue", "StoreWorker", "StoreshTests", "TestSupport", "storesh",
         "StoreMCP", "StoreMCPTests", "StoreService", "StoreInspector", "StoreInspectorTests", "StoreshCommandLine",
         "storesh-mcp", "storesh-inspector", "InspectorRelay", "StoreWorkloads", "EmbeddingWorkloads", "store-ratios",
+        "CWorkerWorld", "StoreWorld",
         // FlyingFox (the inspector's server)
         "FlyingFox", "FlyingSocks", "CSystemLinux", "FlyingFoxTests", "FlyingSocksTests",
         // swift-sdk (MCP), eventsource, swift-system, swift-nio, swift-atomics, swift-collections

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# What the deterministic world costs (docs/decisions/0002): sends per second and effects
+# per second on a virtual clock, in a worker and in process, with the world on (the
+# default) and off (--real-world); with --against OTHER_STORESH, the same runs of another
+# build (one from before the world) beside them.
+#   Benchmarks/world-cost.sh [--sends N] [--effects N] [--storesh PATH] [--against PATH]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sends=20000
+effects=2000
+storesh=.build/debug/storesh
+against=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --sends) sends="$2"; shift 2 ;;
+        --effects) effects="$2"; shift 2 ;;
+        --storesh) storesh="$2"; shift 2 ;;
+        --against) against="$2"; shift 2 ;;
+        *) echo "usage: Benchmarks/world-cost.sh [--sends N] [--effects N] [--storesh PATH] [--against PATH]" >&2; exit 2 ;;
+    esac
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# Sends: Counter's increments, shown one by one (an observed run: every result printed).
+{ echo ":load Counter"; for _ in $(seq "$sends"); do echo increment; done; } > "$work/sends"
+# Effects: Feed's relay, each action a chain of effects through a Future (no clock).
+{ echo ":load Feed"; for _ in $(seq $((effects / 4))); do echo "relay hops: 3"; echo ":wait"; done; } > "$work/effects"
+
+rate() {  # rate COUNT SECONDS
+    awk -v n="$1" -v s="$2" 'BEGIN { printf "%9.0f/s", n / s }'
+}
+seconds() {  # seconds COMMAND...: wall-clock seconds of one run
+    local start end
+    start=$(date +%s.%N)
+    "$@" > /dev/null 2>&1
+    end=$(date +%s.%N)
+    awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }'
+}
+measure() {  # measure LABEL STORESH FLAGS...
+    local label="$1" binary="$2"
+    shift 2
+    local send effect
+    send=$(seconds "$binary" --virtual-clock "$@" "$work/sends")
+    effect=$(seconds "$binary" --virtual-clock "$@" "$work/effects")
+    printf "%-34s sends %s   effects %s\n" "$label" "$(rate "$sends" "$send")" "$(rate "$effects" "$effect")"
+}
+for mode in worker in-process; do
+    flags=()
+    [ "$mode" = in-process ] && flags=(--in-process)
+    measure "$mode, world on" "$storesh" "${flags[@]}"
+    measure "$mode, --real-world" "$storesh" "${flags[@]}" --real-world
+    [ -z "$against" ] || measure "$mode, $against" "$against" "${flags[@]}"
+done
