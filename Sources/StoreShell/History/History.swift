@@ -8,13 +8,11 @@ package enum ActionSource: String, Sendable, CaseIterable {
 
 /// One accepted action of a session.
 package struct HistoryEntry: Sendable, Equatable {
-    /// The action's index in the model's schema, or -1 when it is not in the schema (an
-    /// effect sent an action the plugin did not list): such an entry cannot be replayed.
+    /// The action's index in the model's schema: only actions the model's own parser reads
+    /// are recorded (an effect's action it cannot read is a note, `History.unreplayable`).
     package let action: Int32
     package let arguments: [Value]
     package let source: ActionSource
-    /// The action as text, kept only for actions not in the schema.
-    package let text: String?
     package var changed: Bool
     package var skipped: Bool
 }

@@ -139,7 +139,7 @@ extension ShellCore {
                 let entry = fitting[index]
                 history.record(
                     HistoryEntry(
-                        action: Int32(entry.action.index), arguments: entry.arguments, source: entry.source, text: nil,
+                        action: Int32(entry.action.index), arguments: entry.arguments, source: entry.source,
                         changed: changed, skipped: false))
                 if endsBatch, history.wantsSnapshot { history.rememberState(of: fresh, at: history.position) }
             }

@@ -165,7 +165,7 @@ extension ShellCore {
             }
             rebuilt.record(
                 HistoryEntry(
-                    action: Int32(bound.0.index), arguments: bound.1, source: entry.source, text: nil,
+                    action: Int32(bound.0.index), arguments: bound.1, source: entry.source,
                     changed: entry.changed, skipped: entry.skipped))
             if index < history.position { position = rebuilt.position }
         }
@@ -180,8 +180,7 @@ extension ShellCore {
             try replayEntries(of: rebuilt, into: fresh, from: 0, to: position)
         } catch {
             let entry = rebuilt.entries[error.index]
-            let text =
-                entry.action >= 0 ? model.actions[Int(entry.action)].text(with: entry.arguments) : entry.text ?? "?"
+            let text = model.actions[Int(entry.action)].text(with: entry.arguments)
             let which =
                 error.count == 1
                 ? "action \(error.index + 1) (\(text))" : "actions \(error.index + 1) to \(error.index + error.count)"
