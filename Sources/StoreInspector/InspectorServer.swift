@@ -34,6 +34,8 @@ package final class InspectorServer {
     /// client goes away.
     private var answering: [UInt32: Task<Void, Never>] = [:]
     private var serving: Task<Void, Never>?
+    /// `guardian`, for the reader of requests off the main actor.
+    private nonisolated let sharedGuardian = SharedGuardian()
 
     /// An inspector of `service`, not yet listening.
     package init(service: SessionService) {
@@ -53,19 +55,29 @@ package final class InspectorServer {
         } catch {
             throw ShellError("the inspector cannot start: \(error.description)", origin: .prompt)
         }
-        // The first message says whether it listens; the rest are requests, taken until it ends.
+        // The first message says whether it listens; the rest are requests, taken until it
+        // ends. They are read off the main actor, so that a read of the session while a
+        // script holds the main actor is answered (`answeredAside`); the others are taken
+        // on the main actor, in the order they came.
+        let (inOrder, forward) = AsyncStream<RelayMessage>.makeStream()
+        let snapshot = service.snapshot
+        let shared = sharedGuardian
         let first: RelayMessage? = await withCheckedContinuation { continuation in
-            serving = Task { [weak self] in
+            Task.detached {
                 var starting: CheckedContinuation<RelayMessage?, Never>? = continuation
                 for await message in server.messages {
                     if let waiting = starting {
                         starting = nil
                         waiting.resume(returning: message)
-                    } else {
-                        self?.take(message, from: server)
+                    } else if !Self.answeredAside(message, guardian: shared, snapshot: snapshot, to: server.writer) {
+                        forward.yield(message)
                     }
                 }
                 starting?.resume(returning: nil)
+                forward.finish()
+            }
+            serving = Task { [weak self] in
+                for await message in inOrder { self?.take(message, from: server) }
                 guard let self, self.server === server else { return }
                 self.serverEnded(server)
                 self.endedUnasked?()
@@ -75,6 +87,7 @@ package final class InspectorServer {
         case .listening(let bound):
             self.server = server
             guardian = RequestGuard(token: token, port: bound)
+            sharedGuardian.set(guardian)
             let address = "http://127.0.0.1:\(bound)/?token=\(token)"
             self.address = address
             return address
@@ -155,5 +168,6 @@ package final class InspectorServer {
         server = nil
         address = nil
         guardian = nil
+        sharedGuardian.set(nil)
     }
 }

@@ -26,6 +26,9 @@ package final class SessionService {
     private var offeredModel: ModelDescriptor?
     /// What happened in the session, newest last (`timeline`).
     package private(set) var timeline = Timeline()
+    /// The summary as of the last step (an operation begun or ended, an output), for
+    /// readers off the main actor.
+    package nonisolated let snapshot = SessionSnapshot()
 
     /// A service driving `core`, which reports to it from now on. What the core reported
     /// to before (a prompt's printer) still gets every output first, so at a prompt what a
@@ -38,6 +41,7 @@ package final class SessionService {
             self?.received(output)
         }
         offeredModel = core.current?.model
+        publishSnapshot()
     }
 
     // MARK: Operations
@@ -131,6 +135,7 @@ package final class SessionService {
     /// (between operations: an effect's events and actions, a worker's loss) out as events.
     private func received(_ output: ShellOutput) {
         timeline.append(output, at: core.host.clock.now / 1_000_000)
+        publishSnapshot()
         if capturing != nil {
             capturing?.append(output)
             return
@@ -191,10 +196,17 @@ package final class SessionService {
             await withCheckedContinuation { waiting.append($0) }
         }
         isBusy = true
+        publishSnapshot()
         defer {
             if waiting.isEmpty { isBusy = false } else { waiting.removeFirst().resume() }
+            publishSnapshot()
         }
         return await body()
+    }
+
+    /// Makes the snapshot of the summary again (a few microseconds: a line per model).
+    private func publishSnapshot() {
+        snapshot.publish(summaryJSON(), busy: isBusy)
     }
 }
 

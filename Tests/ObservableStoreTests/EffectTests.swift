@@ -21,14 +21,21 @@ struct EffectTests {
         await eventually { store.effectsInFlight == 0 }
     }
 
+    /// Every merged effect delivers (the count alone would not show the first increment:
+    /// `setCount(100)` overwrites it).
     @Test func mergeFxRunsEveryEffect() async {
         let store = Store(state: Counter(), environment: ())
+        var delivered: [Counter.Action] = []
+        let subscription = store.actions.sink { delivered.append($0) }
         store.subscribe(
             to: Update<Counter>(state: Counter(), fx: immediate(.increment))
                 .mergeFx(delayed(.increment))
                 .mergeFx(immediate(.setCount(100)))
                 .fx)
-        await eventually { store.state.count == 101 }
+        await eventually { delivered.count == 3 }
+        #expect(delivered == [.increment, .setCount(100), .increment])
+        #expect(store.state.count == 101)
+        _ = subscription
     }
 
     @Test func effectActionsArriveOnALaterTurnInOrder() async {

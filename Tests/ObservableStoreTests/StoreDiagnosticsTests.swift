@@ -50,9 +50,14 @@ struct StoreDiagnosticsTests {
         #expect(reports.contains("there is no Counter (it is nil), so the action for it did nothing"), "\(reports)")
     }
 
-    @Test func nothingIsReportedWithoutAListener() {
+    /// A listener taken away hears nothing more, and the update still does nothing.
+    @Test func aListenerTakenAwayHearsNothingMore() {
+        let reports = Reports()
+        StoreDiagnostics.report = { reports.add($0) }
         StoreDiagnostics.report = nil
-        let update = CounterCursor.update(state: Parent(), action: .increment, key: "nobody-4b1f", environment: ())
+        let update = CounterCursor.update(state: Parent(), action: .increment, key: "removed-4b1f", environment: ())
+        #expect(!reports.all.contains { $0.contains("removed-4b1f") }, "\(reports.all)")
         #expect(update.state == Parent())
+        #expect(update.effects.items.isEmpty && update.effects.cancellations.isEmpty)
     }
 }

@@ -3,6 +3,7 @@ import HostTestSupport
 import StoreHost
 import StoreService
 import StoreShell
+import Synchronization
 import Testing
 
 @testable import StoreInspector
@@ -34,6 +35,46 @@ import Testing
                 try RawHTTP.request(port: port, method, target, headers: headers, body: body)
             }
         }.get()
+    }
+
+    /// `GET /api/session` waited for a running script, whose lines hold the main actor, so
+    /// its `busy` always read false. It is answered while one runs, as of its last step.
+    @Test func theSessionIsReadWhileAScriptRuns() async throws {
+        let (server, port) = try await Self.inspector()
+        defer { Task { await server.stop() } }
+        let target = "/api/session?token=\(server.token)"
+        let idle = try await Self.ask(port, target)
+        #expect(idle.body.contains(#""busy":false"#) && idle.body.contains(#""position":0"#), "\(idle.body)")
+        var during: RawHTTP.Response?
+        await server.service.runOutside {
+            _ = await server.service.core.execute("increment")
+            _ = await server.service.core.execute("increment")
+            during = Self.readHoldingTheMainActor(port, target)
+            _ = await server.service.core.execute("increment")
+        }
+        let read = try #require(during, "answered within 10 s while the main actor was held")
+        #expect(read.status == 200)
+        #expect(read.body.contains(#""busy":true"#) && read.body.contains(#""position":2"#), "\(read.body)")
+        let after = try await Self.ask(port, target)
+        #expect(after.body.contains(#""busy":false"#) && after.body.contains(#""position":3"#), "\(after.body)")
+        // Refused as ever without the token, busy or not (and at once: the refusal needs no session).
+        var refused: RawHTTP.Response?
+        await server.service.runOutside { refused = Self.readHoldingTheMainActor(port, "/api/session") }
+        #expect(refused?.status == 401)
+    }
+
+    /// A request made on another thread, waited for on this one (at most 10 s) without
+    /// giving up the main actor, as a script's lines do not give it up.
+    static func readHoldingTheMainActor(_ port: Int, _ target: String) -> RawHTTP.Response? {
+        let answered = DispatchSemaphore(value: 0)
+        let response = Mutex<RawHTTP.Response?>(nil)
+        Thread {
+            let made = try? RawHTTP.request(port: port, "GET", target)
+            response.withLock { $0 = made }
+            answered.signal()
+        }.start()
+        guard answered.wait(timeout: .now() + 10) == .success else { return nil }
+        return response.withLock { $0 }
     }
 
     @Test func withoutItsTokenNothingIsAnswered() async throws {

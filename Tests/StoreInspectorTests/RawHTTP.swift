@@ -11,7 +11,7 @@ enum RawHTTP {
         }
     }
 
-    struct Response {
+    struct Response: Sendable {
         let status: Int
         let head: String
         let body: String

@@ -1,3 +1,4 @@
+import Foundation
 import HostTestSupport
 import StoreHost
 import StoreShell
@@ -91,5 +92,77 @@ struct UnreplayableEffectActionTests {
                 "cannot check the timeline: after action 1 an effect applied 'poke(', which mem.counter cannot read back"
             ),
             "\(said)")
+    }
+
+    /// increment, then the effect's `poke(` (count 101), then increment (102): at 2, with
+    /// the note after action 1.
+    func pokedBetweenTwoIncrements() async throws -> (ShellHarness, ScriptedModel) {
+        let model = pokedCounter()
+        let shell = try shell(model)
+        _ = await shell.run("increment")
+        try #require(model.latest).applyFromEffect("poke(")
+        _ = await shell.run("increment")
+        return (shell, model)
+    }
+
+    /// `:bisect` and `:why` compared replayed states that lack what the effect did (the
+    /// count went from 1 to 102 "at action 2") and said nothing of it.
+    @Test func bisectAndWhySayTheyWorkWithoutIt() async throws {
+        let (shell, _) = try await pokedBetweenTwoIncrements()
+        let bisect = await shell.run(":bisect count >= 100").joined(separator: "\n")
+        #expect(bisect.contains("count >= 100 first holds after #2"), "\(bisect)")
+        #expect(
+            bisect.contains(
+                "mem.counter: after action 1 an effect applied 'poke(', which mem.counter cannot read back (")
+                && bisect.contains(":bisect compared states replayed without it"), "\(bisect)")
+        let why = await shell.run(":why count").joined(separator: "\n")
+        #expect(
+            why.contains("mem.counter: after action 1 an effect applied 'poke('")
+                && why.contains(":why cannot list what it changed"), "\(why)")
+        // Before the effect, nothing of the kind is said.
+        _ = await shell.run(":goto 1")
+        let earlier = await shell.run(":bisect count >= 1").joined(separator: "\n")
+        #expect(earlier.contains("count >= 1 first holds after #1") && !earlier.contains("poke("), "\(earlier)")
+    }
+
+    /// `:export` and `:save-test` wrote a log and a transcript that replay to another state.
+    @Test func exportAndSaveTestRefuseNamingTheStep() async throws {
+        let directory = try Fixtures.directory().path
+        let (shell, _) = try await pokedBetweenTwoIncrements()
+        let export = await shell.run(":export \(directory)/log").joined(separator: "\n")
+        #expect(
+            export.contains(
+                "cannot export mem.counter: after action 1 an effect applied 'poke(', which mem.counter cannot read back"
+            ),
+            "\(export)")
+        #expect(export.contains("\(directory)/log was not written"), "\(export)")
+        let save = await shell.run(":save-test \(directory)/t.transcript").joined(separator: "\n")
+        #expect(
+            save.contains(
+                "cannot save mem.counter's actions as a test: after action 1 an effect applied 'poke(', which mem.counter cannot read back"
+            ), "\(save)")
+        #expect(save.contains("':save-test \(directory)/t.transcript 1-1' saves the actions before it"), "\(save)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/log"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/t.transcript"))
+        // Without such an effect, the same actions export.
+        let plain = try self.shell(pokedCounter())
+        let exported = await plain.run("increment", "increment", ":export \(directory)/plain").joined(separator: "\n")
+        #expect(exported.contains("exported 2 actions of mem.counter"), "\(exported)")
+    }
+
+    /// A timeline set aside and brought back with `:branch` lost its notes: `:log` and
+    /// `:replay-check` no longer named the effect.
+    @Test func aBranchBroughtBackKeepsItsNotes() async throws {
+        let (shell, _) = try await pokedBetweenTwoIncrements()
+        _ = await shell.run("increment")  // at 3, the note after action 1
+        _ = await shell.run(":goto 0")  // the new timeline leaves this one before the effect
+        let branched = await shell.run("increment").joined(separator: "\n")
+        #expect(branched.contains("branch 1"), "\(branched)")
+        let back = await shell.run(":branch 1").joined(separator: "\n")
+        #expect(back.contains("at 3 of 3"), "\(back)")
+        let log = await shell.run(":log")
+        #expect(log.contains { $0.contains("!       an effect applied 'poke('") }, "\(log)")
+        let check = await shell.run(":replay-check").joined(separator: "\n")
+        #expect(check.contains("cannot check the timeline: after action 1 an effect applied 'poke('"), "\(check)")
     }
 }

@@ -7,12 +7,16 @@ struct ReloadTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-reload-\(UUID())").path
     var library: String { folder + "/libccounter.so" }
 
-    /// Builds the C counter plugin with `edit` applied to its source (sed expressions).
-    func build(_ edits: [(String, String)] = []) throws {
+    /// Builds the C counter plugin (or `source`, under plugins/) into `library` with `edits`
+    /// applied to its source (each text replaced by another).
+    func build(_ edits: [(String, String)] = [], source: String = "CCounter/ccounter.c", into library: String? = nil)
+        throws
+    {
+        let library = library ?? self.library
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        var source = try String(contentsOf: root.appendingPathComponent("plugins/CCounter/ccounter.c"), encoding: .utf8)
+        var source = try String(contentsOf: root.appendingPathComponent("plugins/" + source), encoding: .utf8)
         for (old, new) in edits {
             #expect(source.contains(old), "the edit applies")
             source = source.replacingOccurrences(of: old, with: new)
@@ -94,5 +98,30 @@ struct ReloadTests {
         try build([("counter->count + 1", "counter->count + 10"), ("\"1.0.0\"", "\"2.0.0\"")])
         #expect(shell.expect("reloaded ccounter 2.0.0", since: mark, timeout: 10), "\(shell.transcript)")
         #expect(shell.expect("count: 1 → 10", since: mark), "\(shell.transcript)")
+    }
+
+    /// An effect's action the model cannot read back is in no history; the notes that say
+    /// so were dropped by a reload, whose replay lacks what it did as much as a rebuild's.
+    @Test func aReloadKeepsTheNoteOfAnEffectActionItCannotReplay() throws {
+        let greeter = folder + "/libcgreeter.so"
+        let unreadable = [
+            ("char *action = set_greeting_text(answer ? answer : \"\");", "char *action = strdup(\"setGreeting(\");")
+        ]
+        try build(unreadable, source: "CGreeter/cgreeter.c", into: greeter)
+        let shell = try PseudoTerminal(["--plugin", greeter], environment: [:])
+        #expect(shell.expect("cgreeter> "))
+        shell.type("greetLater name: \"Ada\"\r")
+        #expect(shell.expect("which its own actions cannot read back", timeout: 10), "\(shell.transcript)")
+        let mark = shell.mark
+        shell.type(":reload\r")
+        #expect(shell.expect("replayed cgreeter.cgreeter to 1", since: mark), "\(shell.transcript)")
+        #expect(
+            shell.expect(
+                "cgreeter.cgreeter: the state replayed in the new build lacks what an effect did after action 1: an effect applied 'setGreeting('",
+                since: mark), "\(shell.transcript)")
+        let log = shell.mark
+        shell.type(":log\r")
+        #expect(shell.expect("!       an effect applied 'setGreeting('", since: log), "\(shell.transcript)")
+        #expect(shell.expect("at 1 of 1", since: log), "\(shell.transcript)")
     }
 }

@@ -360,9 +360,34 @@ struct TestSuiteScaleTests {
         #expect(existing.status == 0, "\(existing.stdout)")
     }
 
-    /// A transcript that could not be read failed with "cannot be read" and no reason;
-    /// /dev/null, which can be read, was one of them.
+    /// A transcript that could not be read failed with "cannot be read" and no reason.
+    /// In a folder given to `storesh test`: a folder named like a transcript, a link to
+    /// nothing, and a file whose read fails (/proc/self/mem at offset 0: the test runs as
+    /// root, so a mode-000 file would be read).
     @Test func aTranscriptThatCannotBeReadSaysWhy() throws {
+        let directory = try transcriptDirectory([
+            "good.transcript": "> increment\nincrement: state changed\n  ~ count: 0 → 1\n"
+        ])
+        try FileManager.default.createDirectory(
+            atPath: directory + "/folder.transcript", withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(
+            atPath: directory + "/gone.transcript", withDestinationPath: directory + "/nothing-here")
+        try FileManager.default.createSymbolicLink(
+            atPath: directory + "/mem.transcript", withDestinationPath: "/proc/self/mem")
+        let run = try storesh(["test", directory])
+        #expect(run.status == 1)
+        for (name, reason) in [
+            ("folder", "it is a directory"), ("gone", "No such file or directory"), ("mem", "Input/output error"),
+        ] {
+            #expect(
+                run.stdout.contains("\(directory)/\(name).transcript: cannot be read: \(reason)"),
+                "\(name): \(run.stdout)")
+        }
+        #expect(run.stdout.hasSuffix("1 passed, 3 failed\n"), "\(run.stdout)")
+    }
+
+    /// /dev/null can be read: it holds nothing, so it fails as a transcript that tests nothing.
+    @Test func aDeviceThatReadsEmptyTestsNothing() throws {
         let link =
             URL(fileURLWithPath: try temporaryFile("x", "")).deletingLastPathComponent().path + "/null.transcript"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/null")

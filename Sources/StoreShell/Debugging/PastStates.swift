@@ -102,6 +102,21 @@ final class PastStates {
     }
 }
 
+extension ShellCore {
+    /// Says, for each effect action the history could not keep before position `end`, that
+    /// `command` compared states replayed without it: its answer may not be where the
+    /// session changed.
+    func sayUnreplayable(upTo end: Int, in history: History, of model: String, command: String) {
+        for lost in history.unreplayable(replayingUpTo: end) {
+            output(
+                .error(
+                    ShellError(
+                        "\(model): after action \(history.shown(lost.position)) \(lost.note); \(command) compared states replayed without it, so its answer may not be where the session changed",
+                        origin: .prompt)))
+        }
+    }
+}
+
 extension StateChange {
     /// The change as a record for JSON, as an action's `diff` lists it: `op`, `path`,
     /// `old` and `new` when there is one, `from` and `to` for a move.

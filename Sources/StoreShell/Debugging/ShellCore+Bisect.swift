@@ -61,6 +61,7 @@ extension ShellCore {
             try self.detachedSession(of: session.model)
         }
         past.note(now, at: position)
+        defer { sayUnreplayable(upTo: position, in: history, of: session.model.qualifiedName, command: ":bisect") }
         do throws(ShellError) {
             if wanted(try past.state(after: 0)) {
                 let start =
@@ -138,6 +139,7 @@ extension ShellCore {
             ? { () throws(ShellError) in try self.probeSession(of: model) }
             : { () throws(ShellError) in try self.detachedSession(of: model) }
         let past = PastStates(core: self, history: history, upTo: failure.position, makeStore: makeStore)
+        defer { sayUnreplayable(upTo: failure.position, in: history, of: model.qualifiedName, command: ":bisect") }
         // Whether the failed action fails (the same way) from the state after `position`.
         func fails(after position: Int) throws(ShellError) -> Bool {
             let store = try past.move(to: position)

@@ -84,6 +84,16 @@ extension ShellCore {
                 "the first \(history.dropped) actions were dropped (--history-limit \(history.limit ?? 0)), so a transcript could not rebuild the state; a journal (--journal) keeps every action",
                 origin: origin)
         }
+        // A transcript replays the actions, not what such an effect did.
+        if let lost = history.unreplayable(replayingUpTo: end).first {
+            let before =
+                lost.position > compareFrom && lost.position < history.entries.count
+                ? "; ':save-test \(file) \(history.shown(compareFrom) + 1)-\(history.shown(lost.position))' saves the actions before it"
+                : ""
+            return fail(
+                "cannot save \(session.model.qualifiedName)'s actions as a test: after action \(history.shown(lost.position)) \(lost.note), so a transcript would replay them without it\(before); \(file) was not written",
+                origin: origin)
+        }
         let path = resolvePath(file)
         let target = OutputFile(
             path: path, named: file, kind: .savedTranscript, force: force, hint: "':save-test \(file) --force'")

@@ -26,6 +26,15 @@ extension ShellCore {
         } catch {
             return fail(error.message, origin: origin)
         }
+        // Diffs worked out by a replay past one of these lack what it did, and it has no
+        // place in the history to be listed at: said every time, as a rebuild says it.
+        for lost in history.unreplayable(replayingUpTo: history.position) {
+            output(
+                .error(
+                    ShellError(
+                        "\(session.model.qualifiedName): after action \(history.shown(lost.position)) \(lost.note): :why cannot list what it changed, and the changes of later actions worked out by replaying lack it",
+                        origin: .prompt)))
+        }
         var found: [(index: Int, changes: [StateChange])] = []
         var parsed: [String: [PathSyntax.Segment]] = [:]
         for index in stride(from: history.position - 1, through: 0, by: -1) where !history.entries[index].skipped {

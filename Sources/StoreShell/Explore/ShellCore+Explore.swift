@@ -119,10 +119,8 @@ extension ShellCore {
             return fail("\(model.plugin) is not loaded", origin: origin)
         }
         // A path that cannot be written is refused before the search, not after it.
-        let out = arguments.out ?? "\(model.name).transcript"
-        let target = OutputFile(
-            path: URL(fileURLWithPath: resolvePath(out)).standardizedFileURL.path, named: out,
-            kind: .exploreTranscript, force: arguments.overwrite, hint: "--overwrite")
+        let target = OutputFile.exploreTranscript(
+            arguments.out, model: model.name, overwrite: arguments.overwrite, resolve: resolvePath)
         do throws(OutputFile.Problem) {
             try target.check()
         } catch {

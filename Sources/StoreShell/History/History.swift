@@ -8,13 +8,11 @@ package enum ActionSource: String, Sendable, CaseIterable {
 
 /// One accepted action of a session.
 package struct HistoryEntry: Sendable, Equatable {
-    /// The action's index in the model's schema, or -1 when it is not in the schema (an
-    /// effect sent an action the plugin did not list): such an entry cannot be replayed.
+    /// The action's index in the model's schema: only actions the model's own parser reads
+    /// are recorded (an effect's action it cannot read is a note, `History.unreplayable`).
     package let action: Int32
     package let arguments: [Value]
     package let source: ActionSource
-    /// The action as text, kept only for actions not in the schema.
-    package let text: String?
     package var changed: Bool
     package var skipped: Bool
 }
@@ -100,7 +98,11 @@ package final class History {
             Incident(position: $0.position - cut, note: $0.note)
         }
         branches = branches.filter { $0.fork >= cut }.map {
-            Branch(entries: Array($0.entries.dropFirst(cut)), fork: $0.fork - cut)
+            Branch(
+                entries: Array($0.entries.dropFirst(cut)), fork: $0.fork - cut,
+                unreplayable: $0.unreplayable.filter { $0.position >= cut }.map {
+                    Incident(position: $0.position - cut, note: $0.note)
+                })
         }
         return cut
     }
@@ -134,6 +136,20 @@ package final class History {
         unreplayable.filter { $0.position >= start && $0.position <= target }
     }
 
+    /// The unreplayable actions that states worked out by replaying the first `end` actions
+    /// lack: one between two of those actions, or one after the last of them when that is
+    /// the end of the history (the session's live state held it; a state rebuilt at an
+    /// earlier position never did).
+    func unreplayable(replayingUpTo end: Int) -> [Incident] {
+        unreplayable.filter { $0.position < end || ($0.position == end && end == entries.count) }
+    }
+
+    /// Carries notes over to a history whose entries are this one's, bound anew, with some
+    /// left out: `kept(n)` is how many of the first `n` entries the new one has.
+    func carryUnreplayable(to other: History, kept: (Int) -> Int) {
+        other.unreplayable = unreplayable.map { Incident(position: kept($0.position), note: $0.note) }
+    }
+
     /// Timelines set aside: when an action is added after a jump back, the timeline with
     /// its undone actions is kept here (an undo tree, as Emacs and Vim keep one), so
     /// `:branch N` can bring it back.
@@ -145,6 +161,8 @@ package final class History {
         package let entries: [HistoryEntry]
         /// Where the current timeline went another way (actions before it were shared).
         package let fork: Int
+        /// The timeline's notes of effect actions that cannot be replayed (`unreplayable`).
+        let unreplayable: [Incident]
         package var undone: Int { entries.count - fork }
     }
 
@@ -155,7 +173,7 @@ package final class History {
     func record(_ entry: HistoryEntry) -> Int? {
         var branch: Int?
         if position < entries.count {
-            branches.append(Branch(entries: entries, fork: position))
+            branches.append(Branch(entries: entries, fork: position, unreplayable: unreplayable))
             branch = branches.count
             entries.removeSubrange(position...)
             unreplayable.removeAll { $0.position > position }
@@ -174,8 +192,9 @@ package final class History {
     func switchToBranch(_ number: Int) {
         let chosen = branches[number - 1]
         let shared = zip(entries, chosen.entries).prefix { $0 == $1 }.count
-        branches[number - 1] = Branch(entries: entries, fork: shared)
+        branches[number - 1] = Branch(entries: entries, fork: shared, unreplayable: unreplayable)
         entries = chosen.entries
+        unreplayable = chosen.unreplayable
         diffs.forget(from: dropped + shared, newestNow: dropped + entries.count - 1)
         position = entries.count
         snapshots = snapshots.filter { $0.key <= shared }

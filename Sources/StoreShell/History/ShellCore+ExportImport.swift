@@ -26,6 +26,12 @@ extension ShellCore {
                 "the first \(history.dropped) actions were dropped (--history-limit \(history.limit ?? 0)), so an export could not rebuild the state; a journal (--journal) keeps every action",
                 origin: origin)
         }
+        // The log would rebuild another state than the session's.
+        if let lost = history.unreplayable(replayingUpTo: history.position).first {
+            return fail(
+                "cannot export \(session.model.qualifiedName): after action \(history.shown(lost.position)) \(lost.note), so an import of the log would give a state without it; \(written) was not written",
+                origin: origin)
+        }
         // An export replaced a file without a word: say so first, and replace only when told.
         let target = OutputFile(
             path: resolvePath(written), named: written, kind: .export, force: force,
@@ -139,7 +145,7 @@ extension ShellCore {
                 let entry = fitting[index]
                 history.record(
                     HistoryEntry(
-                        action: Int32(entry.action.index), arguments: entry.arguments, source: entry.source, text: nil,
+                        action: Int32(entry.action.index), arguments: entry.arguments, source: entry.source,
                         changed: changed, skipped: false))
                 if endsBatch, history.wantsSnapshot { history.rememberState(of: fresh, at: history.position) }
             }

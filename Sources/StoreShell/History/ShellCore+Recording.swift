@@ -17,7 +17,7 @@ extension ShellCore {
         let index = action.index
         let branch = history.record(
             HistoryEntry(
-                action: Int32(index), arguments: arguments, source: source, text: nil, changed: changed, skipped: false)
+                action: Int32(index), arguments: arguments, source: source, changed: changed, skipped: false)
         )
         if let diff { history.setDiff(diff, at: history.position - 1) }
         if branch != nil || debugging.checksEachAction { noteRecorded(in: session, history: history, branch: branch) }

@@ -95,7 +95,7 @@ extension ShellCore {
     }
 
     func text(of entry: HistoryEntry, in model: ModelDescriptor) -> String {
-        entry.action >= 0 ? model.actions[Int(entry.action)].text(with: entry.arguments) : entry.text ?? "?"
+        model.actions[Int(entry.action)].text(with: entry.arguments)
     }
 
     /// `:goto N`, `:undo`, `:redo`: `target(position, N)` says where to go.
@@ -263,7 +263,7 @@ extension ShellCore {
                 origin: .prompt)
         }
         let before = session.state
-        let kept = old.entries.prefix(target).filter { $0.source != .effect && !$0.skipped && $0.action >= 0 }
+        let kept = old.entries.prefix(target).filter { $0.source != .effect && !$0.skipped }
         try writeAhead(.reset)
         let live = try freshSession(for: session, cancelling: true)
         histories[key] = newHistory(initial: live.state)
@@ -388,12 +388,6 @@ extension ShellCore {
             var positions: [Int] = []
             for position in index..<end where !history.entries[position].skipped {
                 let entry = history.entries[position]
-                guard entry.action >= 0 else {
-                    throw ReplayStop(
-                        message:
-                            "action \(history.shown(position) + 1) (\(entry.text ?? "?"), sent by an effect) is not in \(live.model.qualifiedName)'s schema, so it cannot be replayed",
-                        index: position)
-                }
                 batch.append((live.model.actions[Int(entry.action)].name, entry.arguments))
                 positions.append(position)
             }

@@ -15,6 +15,21 @@ package func fileProblem(_ error: any Error) -> String {
     return text.hasPrefix(generic) && text.count > generic.count ? String(text.dropFirst(generic.count)) : text
 }
 
+/// Writes all of `bytes` to `descriptor`, again after an interrupted or short write; nil,
+/// or the `errno` of the write that failed.
+func writeWhole(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+        if written < 0 {
+            if errno == EINTR { continue }
+            return errno
+        }
+        offset += written
+    }
+    return nil
+}
+
 /// Why a file could not be read, in the system's words.
 package struct FileReadError: Error, CustomStringConvertible {
     /// "No such file or directory", "it is a directory", "Permission denied".

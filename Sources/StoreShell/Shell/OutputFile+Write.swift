@@ -89,15 +89,7 @@ extension OutputFile {
     }
 
     private func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(Problem) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw refusal(String(cString: strerror(errno)))
-            }
-            offset += written
-        }
+        if let failure = writeWhole(bytes, to: descriptor) { throw refusal(String(cString: strerror(failure))) }
     }
 }
 

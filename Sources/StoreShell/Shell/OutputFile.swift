@@ -90,6 +90,18 @@ package struct OutputFile: Sendable {
         self.hint = hint
     }
 
+    /// Where `explore --out` and `:explore --out` write the transcript of a failure:
+    /// `out`, or MODEL.transcript, as `resolve` makes a path of it (the shell's folder);
+    /// an existing file is replaced only with `--overwrite`.
+    package static func exploreTranscript(
+        _ out: String?, model: String, overwrite: Bool, resolve: (String) -> String = { $0 }
+    ) -> OutputFile {
+        let name = out ?? "\(model).transcript"
+        return OutputFile(
+            path: URL(fileURLWithPath: resolve(name)).standardizedFileURL.path, named: name,
+            kind: .exploreTranscript, force: overwrite, hint: "--overwrite")
+    }
+
     /// What writing will do.
     enum Plan: Equatable {
         /// A new file at this path.

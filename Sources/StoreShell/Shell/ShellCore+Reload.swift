@@ -97,6 +97,17 @@ extension ShellCore {
                 models: models, worker: worker))
         old.worker?.process?.stop()
         output(.info(kind: "reload", lines: lines))
+        // Said as a rebuild says it: the replayed state lacks what such an effect did.
+        for item in replaced {
+            let key = item.fresh.model.qualifiedName
+            for lost in item.history.unreplayable(from: 0, to: item.history.position) {
+                output(
+                    .error(
+                        ShellError(
+                            "\(key): the state replayed in the new build lacks what an effect did after action \(item.history.shown(lost.position)): \(lost.note)",
+                            origin: .prompt)))
+            }
+        }
         return true
     }
 
@@ -157,7 +168,10 @@ extension ShellCore {
         let rebuilt = History(initial: fresh.state, limit: history.limit, dropped: history.dropped)
         var left: [String] = []
         var position = 0
+        // How many of the first n entries the rebuilt history has, for n from 0.
+        var keptCounts = [0]
         for (index, entry) in history.entries.enumerated() {
+            defer { keptCounts.append(rebuilt.entries.count) }
             let text = text(of: entry, in: oldModel)
             guard let bound = try? ActionBinding.bind(ActionCall.parse(text), to: model) else {
                 left.append(text)
@@ -165,11 +179,12 @@ extension ShellCore {
             }
             rebuilt.record(
                 HistoryEntry(
-                    action: Int32(bound.0.index), arguments: bound.1, source: entry.source, text: nil,
+                    action: Int32(bound.0.index), arguments: bound.1, source: entry.source,
                     changed: entry.changed, skipped: entry.skipped))
             if index < history.position { position = rebuilt.position }
         }
         rebuilt.move(to: position)
+        history.carryUnreplayable(to: rebuilt) { keptCounts[$0] }
         guard model.supportsTimeTravel || position == 0 else {
             return .failure(
                 ShellError(
@@ -180,8 +195,7 @@ extension ShellCore {
             try replayEntries(of: rebuilt, into: fresh, from: 0, to: position)
         } catch {
             let entry = rebuilt.entries[error.index]
-            let text =
-                entry.action >= 0 ? model.actions[Int(entry.action)].text(with: entry.arguments) : entry.text ?? "?"
+            let text = model.actions[Int(entry.action)].text(with: entry.arguments)
             let which =
                 error.count == 1
                 ? "action \(error.index + 1) (\(text))" : "actions \(error.index + 1) to \(error.index + error.count)"

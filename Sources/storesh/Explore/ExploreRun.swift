@@ -33,10 +33,7 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
         return 2
     }
     // A path that cannot be written is refused before the search, not after it.
-    let out = options.out ?? "\(model.name).transcript"
-    let target = OutputFile(
-        path: URL(fileURLWithPath: out).standardizedFileURL.path, named: out, kind: .exploreTranscript,
-        force: options.overwrite, hint: "--overwrite")
+    let target = OutputFile.exploreTranscript(options.out, model: model.name, overwrite: options.overwrite)
     do throws(OutputFile.Problem) {
         try target.check()
     } catch {
