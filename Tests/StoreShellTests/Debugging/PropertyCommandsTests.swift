@@ -41,16 +41,16 @@ struct PropertyCommandsTests {
         #expect(
             await shell.run(":check-after toggle count(todos) == 1").first
                 == "t.storesh:1: error: the last action line was add, not toggle")
-        // A refused action is the last action line too, with accepted false.
-        _ = await shell.run("todos[\"nope\"].toggle")
-        #expect(await shell.run(":check-after todos[].toggle !accepted && todos == old(todos)").isEmpty)
+        _ = await shell.run("todos[\"t1\"].toggle")
+        #expect(await shell.run(":check-after todos[].toggle accepted && todos[0].done != old(todos[0].done)").isEmpty)
     }
 
     @Test func aWatchTakesAnExpression() async throws {
         let shell = try ShellHarness(plugins: ["Todos"])
         #expect(await shell.run(":watch count(todos)") == ["watching count(todos) (now 0)"])
         let added = await shell.run("add \"milk\", 1")
-        #expect(added.last == "watch count(todos): 0 → 1  after #1 add \"milk\", 1 (script)", "\(added)")
+        #expect(
+            added.last == "watch count(todos): 0 → 1  after #1 add title: \"milk\", priority: 1 (script)", "\(added)")
         #expect(await shell.run(":watch all(todos[*].done)") == ["watching all(todos[*].done) (now false)"])
         let toggled = await shell.run("todos[\"t1\"].toggle")
         #expect(toggled.contains { $0.hasPrefix("watch all(todos[*].done): false → true") }, "\(toggled)")
