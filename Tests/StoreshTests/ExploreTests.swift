@@ -314,6 +314,28 @@ import Testing
         #expect(outside.stderr.contains("column 9: old(…) reads the state before an action"), "\(outside.stderr)")
     }
 
+    /// `--time-limit` is a budget: with no `--runs` the search goes on until the time is
+    /// spent (it stopped after the default 200 runs, a fraction of a second here).
+    @Test func aTimeLimitWithoutRunsSearchesUntilItIsSpent() throws {
+        let directory = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let run = try storesh([
+            "explore", "--plugin", directory + "/lib/libplanted.so", "--model", "planted.sound", "--seed", "1",
+            "--steps", "5", "--time-limit", "1.5",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("(stopped by the time limit)"), "\(run.stdout)")
+        let runs = run.stdout.split(separator: "\n").first { $0.hasPrefix("no failure in ") }
+            .flatMap { Int($0.split(separator: " ")[3]) }
+        #expect(runs.map { $0 > 200 } == true, "\(run.stdout)")
+        let counted = try storesh([
+            "explore", "--plugin", directory + "/lib/libplanted.so", "--model", "planted.sound", "--seed", "1",
+            "--steps", "5", "--time-limit", "60", "--runs", "20",
+        ])
+        #expect(
+            counted.stdout.contains("no failure in 20 runs, 100 steps"), "--runs still bounds it: \(counted.stdout)")
+    }
+
     @Test func mistakesInTheOptionsAreUsageErrors() throws {
         let bad = try storesh(["explore", "--invariant", "balance >="])
         #expect(bad.status == 2)
