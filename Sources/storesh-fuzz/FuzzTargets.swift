@@ -24,24 +24,42 @@ enum FuzzTarget: String, CaseIterable {
         }
     }
 
-    /// `PATH OP VALUE` (`:expect`, `:bisect`, explore's invariants): a check written back
-    /// reads back as itself, and checking it against a state never traps.
+    /// The property language (`:expect`, `:check`, `:watch`, explore's invariants and
+    /// postconditions), in both contexts: an expression written back reads back as itself
+    /// and gives the same outcome, and checking it against a state (after a step) never
+    /// traps, whatever it computes (overflow, division by zero, deep nesting).
     static func condition(_ data: Data) {
-        guard let text = String(validating: data.prefix(4096), as: UTF8.self),
-            let condition = try? StateCondition.parse(text)
-        else { return }
-        guard let again = try? StateCondition.parse(condition.description), again == condition else {
-            violated("'\(text)' written back as '\(condition.description)' does not read back as itself")
-        }
+        guard let text = String(validating: data.prefix(4096), as: UTF8.self) else { return }
         let state: Value = .record(
             type: nil,
             fields: [
-                .init("count", .int(3)), .init("name", .string("a<b")),
+                .init("count", .int(3)), .init("name", .string("a<b")), .init("big", .int(.max)),
+                .init("small", .int(.min)), .init("rate", .double(0.5)), .init("flag", .bool(true)),
                 .init(
                     "items",
-                    .array([.record(type: nil, fields: [.init("id", .string("x")), .init("v", .double(.nan))])])),
+                    .array([
+                        .record(type: nil, fields: [.init("id", .string("x")), .init("v", .double(.nan))]),
+                        .record(type: nil, fields: [.init("id", .string("y")), .init("v", .int(-2))]),
+                    ])),
+                .init("live", .record(type: nil, fields: [.init("1", .string("one")), .init("k", .array([]))])),
             ])
-        _ = condition.explain(condition.check(state, identity: StateDiff(identityFields: ["id"])))
+        let step = PropertyStep(
+            action: "put", labels: ["key", nil], arguments: [.int(1), .string("z")], old: state, accepted: true)
+        for context in [PropertyParser.Context.state, .action] {
+            guard let condition = try? StateCondition.parse(text, context: context) else { continue }
+            guard let again = try? StateCondition.parse(condition.description, context: context), again == condition
+            else {
+                violated("'\(text)' written back as '\(condition.description)' does not read back as itself")
+            }
+            let identity = StateDiff(identityFields: ["id"])
+            let taken = context == .action ? step : nil
+            let outcome = condition.check(state, identity: identity, step: taken)
+            guard again.check(state, identity: identity, step: taken) == outcome else {
+                violated("'\(text)' and '\(condition.description)' check differently")
+            }
+            _ = condition.explain(outcome)
+            _ = condition.subjectValue(in: state, identity: identity)
+        }
     }
 
     /// Fails the run with what went wrong (libFuzzer saves the input that did it).

@@ -10,6 +10,9 @@
  *   shelf    add, items[].remove(key): removing the first of two or more items aborts
  *   dice     roll: count becomes a value read from the clock (not deterministic)
  *   sound    increment, add(int), reset: no bug
+ *   ring     push(value: int), clear: a buffer of two whose size goes on counting when
+ *            it is full (size == count(contents) breaks at the third push); the fix
+ *            also keeps the newest first, so every state before the failure changes
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +126,23 @@ static int32_t dispatch(void *opaque, const char *action, const sp_value *argume
 #endif
         return SP_OK;
     }
+    if (strcmp(s->model, "ring") == 0) {
+        if (strcmp(action, "clear") == 0) { s->count = 0; s->item_count = 0; return SP_OK; }
+        const sp_value *pushed = argument(arguments, SP_INT);
+        if (!pushed) return refuse(error, SP_ERR_BAD_ARGUMENTS, "takes one int");
+#ifdef FIXED
+        if (s->item_count == 2) s->item_count = 1;
+        memmove(&s->ids[1], &s->ids[0], (size_t)s->item_count * sizeof s->ids[0]);
+        s->ids[0] = pushed->scalar.integer;
+        s->item_count += 1;
+        s->count = s->item_count;
+#else
+        if (s->item_count == 2) { s->ids[0] = s->ids[1]; s->item_count = 1; }
+        s->ids[s->item_count++] = pushed->scalar.integer;
+        s->count += 1;
+#endif
+        return SP_OK;
+    }
     /* sound */
     if (strcmp(action, "increment") == 0) { s->count += 1; return SP_OK; }
     if (strcmp(action, "reset") == 0) { s->count = 0; return SP_OK; }
@@ -137,6 +157,19 @@ static sp_value *snapshot(void *opaque) {
     sp_value *state = host->value_record(NULL);
     if (!state) return NULL;
     const char *field = strcmp(s->model, "bank") == 0 ? "balance" : strcmp(s->model, "deep") == 0 ? "stage" : "count";
+    if (strcmp(s->model, "ring") == 0) {
+        sp_value *contents = host->value_array();
+        if (!contents) goto failed;
+        for (int64_t i = 0; i < s->item_count; i++) {
+            if (host->value_append(contents, NULL, host->value_int(s->ids[i])) != SP_OK) {
+                host->value_free(contents);
+                goto failed;
+            }
+        }
+        if (host->value_append(state, "size", host->value_int(s->count)) != SP_OK
+            || host->value_append(state, "contents", contents) != SP_OK) goto failed;
+        return state;
+    }
     if (strcmp(s->model, "shelf") == 0) {
         sp_value *items = host->value_array();
         if (!items) goto failed;
@@ -168,9 +201,10 @@ static void destroy(void *opaque) { free(opaque); }
         *out = s; \
         return SP_OK; \
     }
-CREATE(bank) CREATE(deep) CREATE(stall) CREATE(shelf) CREATE(dice) CREATE(sound)
+CREATE(bank) CREATE(deep) CREATE(stall) CREATE(shelf) CREATE(dice) CREATE(sound) CREATE(ring)
 
 static const sp_param amount_param[] = { { sizeof(sp_param), NULL, "int", "the amount" } };
+static const sp_param value_param[] = { { sizeof(sp_param), "value", "int", "the value pushed" } };
 static const sp_param key_param[] = { { sizeof(sp_param), NULL, "string", "the item's id" } };
 #define PLAIN(name) { sizeof(sp_action), name, "One step.", NULL, 0, "", NULL, NULL }
 
@@ -188,6 +222,11 @@ static const sp_action dice_actions[] = { PLAIN("roll") };
 static const sp_action sound_actions[] = {
     PLAIN("increment"), PLAIN("reset"),
     { sizeof(sp_action), "add", "Adds an amount.", amount_param, 1, "i", NULL, NULL },
+};
+
+static const sp_action ring_actions[] = {
+    { sizeof(sp_action), "push", "Adds a value, dropping the oldest when full.", value_param, 1, "i", NULL, NULL },
+    PLAIN("clear"),
 };
 
 static const storeplugin_info info = {
@@ -209,6 +248,7 @@ int32_t storeplugin_register_v1(const storeplugin_host *services, sp_error *erro
     sp_model models[] = {
         MODEL(bank, bank_actions), MODEL(deep, deep_actions), MODEL(stall, stall_actions),
         MODEL(shelf, shelf_actions), MODEL(dice, dice_actions), MODEL(sound, sound_actions),
+        MODEL(ring, ring_actions),
     };
     models[0].invariants = bank_invariants;
     for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {

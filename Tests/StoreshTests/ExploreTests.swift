@@ -141,7 +141,9 @@ import Testing
             run.stdout.contains("\n3\n1  script  deposit 5\n2  script  withdraw 2\nat 2 of 2"),
             "the session is as it was: \(run.stdout)")
         let text = try String(contentsOfFile: transcript, encoding: .utf8)
-        #expect(text.contains("> deposit 5\ndeposit 5: state changed\n  ~ balance: 0 → 5\n> withdraw 2\n"), "\(text)")
+        #expect(
+            text.contains("> deposit 5\n(output not compared)\n> withdraw 2\n(output not compared)\n"), "\(text)")
+        #expect(text.hasSuffix("> :check balance >= 0\n"), "\(text)")
         #expect(try storesh(["test", transcript]).status == 1)
         _ = try buildPlanted(into: directory + "/lib", fixed: true)
         #expect(try storesh(["test", transcript]).status == 0)
@@ -252,6 +254,86 @@ import Testing
         #expect(try String(contentsOfFile: notes, encoding: .utf8).hasPrefix("# Found by storesh explore (seed 7)"))
         let again = try storesh(options + [notes])
         #expect(again.status == 1, "its own file is replaced without --overwrite: \(again.stderr)")
+    }
+
+    /// A transcript pins the property, not the output on the way: the fixed ring keeps the
+    /// newest first, so every state before the failure changes, and the transcript still
+    /// passes against it, while it fails against the buggy build. An invariant is pinned by
+    /// `:check`, a postcondition by `:check-after`.
+    @Test(arguments: [
+        (["--invariant", "size == count(contents)"], "> :check size == count(contents)\n"),
+        (
+            ["--after", "push", "accepted && size == count(contents) && contains(contents, args.value)"],
+            "> :check-after push accepted && size == count(contents) && contains(contents, args.value)\n"
+        ),
+    ])
+    func aTranscriptPassesOnceTheBugIsFixedThoughEarlierStatesChange(options: [String], pin: String) throws {
+        let directory = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let found = try Self.explore(directory, "ring", ["--actions", "push"] + options)
+        #expect(found.status == 1, "\(found.stdout)\(found.stderr)")
+        #expect(found.stdout.contains("shrunk to 3 steps"), "\(found.stdout)")
+        let transcript = directory + "/ring.transcript"
+        let text = try String(contentsOfFile: transcript, encoding: .utf8)
+        #expect(text.hasSuffix(pin), "\(text)")
+        #expect(!text.contains("state changed"), "no step's output is compared: \(text)")
+        let buggy = try storesh(["test", transcript])
+        #expect(buggy.status == 1, "fails while the bug is there: \(buggy.stdout)")
+        #expect(buggy.stdout.contains("check failed: "), "\(buggy.stdout)")
+        _ = try buildPlanted(into: directory + "/lib", fixed: true)
+        // The fix changes the states before the failure: the newest comes first.
+        let replay = try storesh([
+            "--plugin", directory + "/lib/libplanted.so", "--model", "planted.ring", "-c", "push 1", "-c", "push 2",
+            "-c", ":state contents",
+        ])
+        #expect(replay.stdout.hasSuffix("[0]: 2\n[1]: 1\n"), "\(replay.stdout)")
+        let fixed = try storesh(["test", transcript])
+        #expect(fixed.status == 0, "passes once it is fixed: \(fixed.stdout)\(fixed.stderr)\n\(text)")
+        let inProcess = try storesh(["test", "--in-process", transcript])
+        #expect(inProcess.status == 0, "\(inProcess.stdout)")
+    }
+
+    @Test func aPostconditionNamesTheModelsActionsAndArguments() throws {
+        let directory = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let action = try Self.explore(directory, "ring", ["--after", "pop", "size >= 0"])
+        #expect(action.status == 2)
+        #expect(
+            action.stderr.contains("--after pop: planted.ring has no action 'pop'; its actions: push, clear"),
+            "\(action.stderr)")
+        let argument = try Self.explore(directory, "ring", ["--after", "push", "args.vlaue > 0"])
+        #expect(argument.status == 2)
+        #expect(argument.stderr.contains("push has no argument 'vlaue'; its arguments: value"), "\(argument.stderr)")
+        let column = try storesh(["explore", "--after", "push", "old(size) >"])
+        #expect(column.status == 2)
+        #expect(
+            column.stderr.contains("--after push 'old(size) >': column 12: expected a value after '>'"),
+            "\(column.stderr)")
+        let outside = try storesh(["explore", "--invariant", "size == old(size)"])
+        #expect(outside.status == 2)
+        #expect(outside.stderr.contains("column 9: old(…) reads the state before an action"), "\(outside.stderr)")
+    }
+
+    /// `--time-limit` is a budget: with no `--runs` the search goes on until the time is
+    /// spent (it stopped after the default 200 runs, a fraction of a second here).
+    @Test func aTimeLimitWithoutRunsSearchesUntilItIsSpent() throws {
+        let directory = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let run = try storesh([
+            "explore", "--plugin", directory + "/lib/libplanted.so", "--model", "planted.sound", "--seed", "1",
+            "--steps", "5", "--time-limit", "1.5",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("(stopped by the time limit)"), "\(run.stdout)")
+        let runs = run.stdout.split(separator: "\n").first { $0.hasPrefix("no failure in ") }
+            .flatMap { Int($0.split(separator: " ")[3]) }
+        #expect(runs.map { $0 > 200 } == true, "\(run.stdout)")
+        let counted = try storesh([
+            "explore", "--plugin", directory + "/lib/libplanted.so", "--model", "planted.sound", "--seed", "1",
+            "--steps", "5", "--time-limit", "60", "--runs", "20",
+        ])
+        #expect(
+            counted.stdout.contains("no failure in 20 runs, 100 steps"), "--runs still bounds it: \(counted.stdout)")
     }
 
     @Test func mistakesInTheOptionsAreUsageErrors() throws {

@@ -1,186 +1,125 @@
 package import StoreValue
 
-/// A check on part of a state: `PATH OP LITERAL`, as `:expect`, `:bisect`, `:break` and
-/// `storesh explore --invariant` take it (`balance >= 0`, `todos[0].title != ""`).
+/// A check on a state in the property language (`PropertyParser`): what `:expect`,
+/// `:bisect`, `:break`, `storesh explore --invariant` and `--after`, and plugins' declared
+/// invariants take (`balance >= 0`, `size == count(contents)`, `all(items[*].qty >= 0)`).
 ///
-/// `==` and `!=` compare any values (record type names ignored, whole doubles equal to
-/// integers); `<`, `<=`, `>` and `>=` compare numbers with numbers and strings with
-/// strings. Every mistake in the text is a `TextError` at its byte offset.
+/// Today's `PATH OP LITERAL` is one such expression, and `== LITERAL` alone still compares
+/// the whole state. Every mistake in the text is a `TextError` at its byte offset.
 package struct StateCondition: Sendable, Equatable, CustomStringConvertible {
-    /// The comparison.
-    package enum Comparison: String, Sendable, CaseIterable {
-        case equal = "==", notEqual = "!=", lessOrEqual = "<=", greaterOrEqual = ">=", less = "<", greater = ">"
-    }
-
     /// What a check found.
     package enum Outcome: Sendable, Equatable {
         /// The condition holds.
         case holds
-        /// The value at the path does not satisfy the condition.
-        case fails(actual: Value)
-        /// The value at the path cannot be compared with the literal that way (a string
-        /// against a number with `<`): the message says why.
-        case incomparable(actual: Value, reason: String)
-        /// The path names nothing in this state (`todos[0]` of an empty list).
+        /// It is false here: the values that make it so.
+        case fails(explanation: String)
+        /// It cannot be worked out here (kinds an operator does not take, an overflow, a
+        /// division by zero): a failure, which says why.
+        case invalid(reason: String)
+        /// A path names nothing in this state (`todos[0]` of an empty list), or `min`/`max`
+        /// of an empty list: invariants skip the state, `:expect` fails.
         case missing(reason: String)
     }
 
-    /// The path as written (`.` for the whole state).
-    package let path: String
-    /// The path, read.
-    package let segments: [PathSyntax.Segment]
-    /// The comparison.
-    package let comparison: Comparison
-    /// The value the state's part is compared with.
-    package let literal: Value
+    /// The expression.
+    package let expression: PropertyNode
+    /// A postcondition's (which may read `old(…)`, `args` and `accepted`) or a state's.
+    package let context: PropertyParser.Context
 
-    /// `path comparison literal`, the literal written compactly.
-    package var description: String { "\(path) \(comparison.rawValue) \(literal.compact)" }
+    /// The expression written back: it reads back as the same condition.
+    package var description: String { expression.text }
 
-    /// Reads `PATH OP LITERAL`. The operator is the first `==`, `!=`, `<=`, `>=`, `<` or `>`
-    /// outside the path's quoted keys.
-    package static func parse(_ text: String) throws(TextError) -> StateCondition {
-        let bytes = Array(text.utf8)
-        guard let (comparison, start) = findComparison(bytes) else {
-            throw TextError(
-                "expected PATH OP VALUE, OP one of \(Comparison.allCases.map(\.rawValue).joined(separator: " "))",
-                at: bytes.count)
-        }
-        let pathStart = bytes.prefix { $0 == 0x20 || $0 == 0x09 }.count
-        var pathEnd = start
-        while pathEnd > pathStart, bytes[pathEnd - 1] == 0x20 || bytes[pathEnd - 1] == 0x09 { pathEnd -= 1 }
-        let pathText = String(decoding: bytes[pathStart..<pathEnd], as: UTF8.self)
-        let segments: [PathSyntax.Segment]
+    package static func == (lhs: StateCondition, rhs: StateCondition) -> Bool {
+        lhs.expression == rhs.expression && lhs.context == rhs.context
+    }
+
+    /// Reads an expression; `context` `.action` for a postcondition.
+    package static func parse(_ text: String, context: PropertyParser.Context = .state) throws(TextError)
+        -> StateCondition
+    {
+        StateCondition(expression: try PropertyParser.parse(text, context: context), context: context)
+    }
+
+    /// Checks the condition against `state` (after `step`, for a postcondition); list
+    /// elements named by key are found through `identity`.
+    package func check(_ state: Value, identity: StateDiff = StateDiff(), step: PropertyStep? = nil) -> Outcome {
+        let evaluator = PropertyEvaluator(state: state, identity: identity, step: step)
         do {
-            segments = try PathSyntax.parse(pathText.isEmpty ? "." : pathText)
+            if try evaluator.truth(of: expression) { return .holds }
+            return .fails(explanation: explanation(evaluator))
         } catch {
-            throw TextError(error.message, at: pathStart + error.offset)
-        }
-        var scanner = LiteralScanner(bytes: bytes, index: start + comparison.rawValue.utf8.count)
-        scanner.skipSpaces()
-        guard !scanner.atEnd else {
-            throw TextError("expected a value after '\(comparison.rawValue)'", at: scanner.index)
-        }
-        let literal = try scanner.literal()
-        scanner.skipSpaces()
-        guard scanner.atEnd else { throw TextError("unexpected text after the value", at: scanner.index) }
-        return StateCondition(
-            path: pathText.isEmpty ? "." : pathText, segments: segments, comparison: comparison, literal: literal)
-    }
-
-    /// The first comparison operator outside quotes, and its byte offset.
-    private static func findComparison(_ bytes: [UInt8]) -> (Comparison, Int)? {
-        var index = 0
-        var inString = false
-        while index < bytes.count {
-            let byte = bytes[index]
-            if inString {
-                if byte == UInt8(ascii: "\\") {
-                    index += 2
-                    continue
-                }
-                if byte == UInt8(ascii: "\"") { inString = false }
-                index += 1
-                continue
+            switch error {
+            case .missing(let reason): return .missing(reason: reason)
+            case .invalid(let reason): return .invalid(reason: reason)
             }
-            if byte == UInt8(ascii: "\"") {
-                inString = true
-                index += 1
-                continue
-            }
-            let next = index + 1 < bytes.count ? bytes[index + 1] : 0
-            switch (byte, next) {
-            case (UInt8(ascii: "="), UInt8(ascii: "=")): return (.equal, index)
-            case (UInt8(ascii: "!"), UInt8(ascii: "=")): return (.notEqual, index)
-            case (UInt8(ascii: "<"), UInt8(ascii: "=")): return (.lessOrEqual, index)
-            case (UInt8(ascii: ">"), UInt8(ascii: "=")): return (.greaterOrEqual, index)
-            case (UInt8(ascii: "<"), _): return (.less, index)
-            case (UInt8(ascii: ">"), _): return (.greater, index)
-            default: index += 1
-            }
-        }
-        return nil
-    }
-
-    /// Checks the condition against `state`; list elements named by key are found through
-    /// `identity`.
-    package func check(_ state: Value, identity: StateDiff = StateDiff()) -> Outcome {
-        let actual: Value
-        do {
-            actual = try PathSyntax.lookup(path, in: state, identity: identity)
-        } catch {
-            return .missing(reason: error.message)
-        }
-        switch comparison {
-        case .equal: return Self.same(actual, literal) ? .holds : .fails(actual: actual)
-        case .notEqual: return Self.same(actual, literal) ? .fails(actual: actual) : .holds
-        default:
-            guard let order = Self.order(actual, literal) else {
-                return .incomparable(
-                    actual: actual,
-                    reason:
-                        "\(subject) is \(actual.compact) (\(actual.kindName)), which '\(comparison.rawValue)' cannot compare with \(literal.compact) (\(literal.kindName))"
-                )
-            }
-            let holds =
-                switch comparison {
-                case .less: order < 0
-                case .lessOrEqual: order <= 0
-                case .greater: order > 0
-                default: order >= 0
-                }
-            return holds ? .holds : .fails(actual: actual)
         }
     }
 
-    /// Whether the condition holds in `state` (a missing path or an incomparable value
-    /// does not hold).
+    /// Whether the condition holds in `state` (a missing path or a problem does not hold).
     package func holds(in state: Value, identity: StateDiff = StateDiff()) -> Bool {
         check(state, identity: identity) == .holds
     }
 
-    /// The path for messages: "the state" for the whole of it.
-    package var subject: String { path == "." ? "the state" : path }
+    /// What is compared: a top-level comparison's left side ("the state" for the whole of
+    /// it), else the whole expression.
+    package var subject: String {
+        if case .binary(let op, let left, _) = expression.kind, op.isComparison {
+            return PropertyEvaluator.subject(left)
+        }
+        return expression.text
+    }
+
+    /// The value of `subject` in `state`, nil where it names nothing.
+    package func subjectValue(in state: Value, identity: StateDiff = StateDiff()) -> Value? {
+        var node = expression
+        if case .binary(let op, let left, _) = expression.kind, op.isComparison { node = left }
+        return try? PropertyEvaluator(state: state, identity: identity).value(of: node)
+    }
 
     /// Why `outcome` is not `.holds`, as one line ("balance is -1, expected >= 0"); nil
     /// when it holds.
     package func explain(_ outcome: Outcome) -> String? {
         switch outcome {
-        case .holds: return nil
-        case .fails(let actual):
-            return comparison == .notEqual
-                ? "\(subject) is \(actual.compact), expected anything else"
-                : "\(subject) is \(actual.compact), expected \(comparison == .equal ? "" : comparison.rawValue + " ")\(literal.compact)"
-        case .incomparable(_, let reason): return reason
-        case .missing(let reason): return reason
+        case .holds: nil
+        case .fails(let explanation): explanation
+        case .invalid(let reason), .missing(let reason): reason
         }
     }
 
-    /// Equality for checks: record type names are ignored (a literal has none) and whole
-    /// doubles equal integers.
-    package static func same(_ a: Value, _ b: Value) -> Bool {
-        switch (a, b) {
-        case (.record(_, let x), .record(_, let y)):
-            return x.count == y.count && zip(x, y).allSatisfy { $0.label == $1.label && same($0.value, $1.value) }
-        case (.array(let x), .array(let y)):
-            return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
-        case (.int(let x), .double(let y)), (.double(let y), .int(let x)):
-            return Double(x) == y
-        default:
-            return a == b
+    /// What makes it false: a comparison's sides ("balance is -1, expected >= 0"; "size is
+    /// 3, count(contents) is 2"), else what it read ("open is true, digits is \"12\"").
+    private func explanation(_ evaluator: PropertyEvaluator) -> String {
+        func shown(_ node: PropertyNode) -> String {
+            (try? evaluator.evaluate(node))?.compact ?? "nothing"
         }
+        if case .binary(let op, let left, let right) = expression.kind, op.isComparison {
+            let actual = "\(PropertyEvaluator.subject(left)) is \(shown(left))"
+            if case .literal(let literal) = right.kind {
+                switch op {
+                case .notEqual: return actual + ", expected anything else"
+                case .equal: return actual + ", expected \(literal.compact)"
+                default: return actual + ", expected \(op.rawValue) \(literal.compact)"
+                }
+            }
+            return actual + " and \(right.text) is \(shown(right))"
+        }
+        var reads: [PropertyNode] = []
+        Self.collectReads(expression, into: &reads)
+        var seen: Set<String> = []
+        var parts: [String] = []
+        for node in reads where seen.insert(node.text).inserted && parts.count < 8 {
+            guard let value = try? evaluator.evaluate(node) else { continue }
+            parts.append("\(PropertyEvaluator.subject(node)) is \(value.compact)")
+        }
+        return parts.isEmpty ? "it is false" : parts.joined(separator: ", ")
     }
 
-    /// -1, 0 or 1 for numbers against numbers and strings against strings; nil otherwise.
-    static func order(_ a: Value, _ b: Value) -> Int? {
-        func sign<T: Comparable>(_ x: T, _ y: T) -> Int { x < y ? -1 : (x == y ? 0 : 1) }
-        switch (a, b) {
-        case (.int(let x), .int(let y)): return sign(x, y)
-        case (.int(let x), .double(let y)): return y.isNaN ? nil : sign(Double(x), y)
-        case (.double(let x), .int(let y)): return x.isNaN ? nil : sign(x, Double(y))
-        case (.double(let x), .double(let y)): return x.isNaN || y.isNaN ? nil : sign(x, y)
-        case (.string(let x), .string(let y)): return sign(x, y)
-        default: return nil
+    /// The outermost paths, calls and `old(…)`s of `node`, in order.
+    private static func collectReads(_ node: PropertyNode, into reads: inout [PropertyNode]) {
+        switch node.kind {
+        case .field, .index, .every, .call, .old, .accepted, .arguments, .state: reads.append(node)
+        case .literal: break
+        default: for child in node.kind.children { collectReads(child, into: &reads) }
         }
     }
 }

@@ -23,6 +23,9 @@ package final class Session {
         return knownState
     }
 
+    /// Whether `state` is the model's state without a read (no unobserved send since).
+    package var stateIsKnown: Bool { !isStale }
+
     /// The current state, or why it cannot be read.
     package func currentState() throws(SessionError) -> Value {
         if isStale { try read() }

@@ -6,10 +6,12 @@ import StoreValue
 /// from. One per `ShellCore`.
 @MainActor
 final class DebuggingState {
-    /// A part of a model's state to report whenever it changes.
+    /// An expression over a model's state to report whenever its value changes.
     struct Watch {
         let model: String
+        /// As typed.
         let path: String
+        let expression: PropertyNode
         /// What was at the path when last looked: nil when the path named nothing.
         var last: Value?
     }
@@ -32,6 +34,8 @@ final class DebuggingState {
     var pending: [ShellOutput] = []
     /// `:timer on`.
     var timer = false
+    /// The last action line run, for `:check-after`.
+    var lastAttempt: AttemptedAction?
     /// Where the last action's time went, shown after its result.
     var timing: SendPhases?
     /// What `:save-test` writes from, in the order it happened.
@@ -44,6 +48,16 @@ final class DebuggingState {
 
     /// Whether every action is looked at as it is recorded (and scripts go line by line).
     var checksEachAction: Bool { !watches.isEmpty || !breakpoints.isEmpty || timer }
+}
+
+/// An action line as `:check-after` looks at it: the model, the action and its arguments,
+/// the state before it (nil when it was not read), and whether the model accepted it.
+struct AttemptedAction {
+    let model: String
+    let action: String
+    let arguments: [Value]
+    let old: Value?
+    var accepted: Bool
 }
 
 /// One thing that happened in a session that a transcript of it must repeat, besides the

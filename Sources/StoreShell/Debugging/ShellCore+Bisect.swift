@@ -51,7 +51,7 @@ extension ShellCore {
             let outcome = condition.check(now, identity: identity)
             let why =
                 negated
-                ? "\(condition.subject) is \(((try? PathSyntax.lookup(condition.path, in: now, identity: identity))?.compact) ?? "missing")"
+                ? "\(condition.subject) is \(condition.subjectValue(in: now, identity: identity)?.compact ?? "missing")"
                 : condition.explain(outcome) ?? ""
             return fail(
                 "\(condition) \(negated ? "holds" : "does not hold") in the current state (\(why)); :bisect looks for the action after which it \(what), so it must \(negated ? "not hold" : "hold") where you are (at \(history.shown(position)))",
@@ -96,7 +96,7 @@ extension ShellCore {
                 changes: changes, replays: past.replays,
                 extra: [
                     ("condition", .string(condition.description)), ("negated", .bool(negated)),
-                    ("value", (try? PathSyntax.lookup(condition.path, in: after, identity: identity)) ?? .null),
+                    ("value", condition.subjectValue(in: after, identity: identity) ?? .null),
                 ])
             return true
         } catch {

@@ -37,17 +37,18 @@ extension ShellCore {
             core.find(origin: origin)
         },
         ShellCommand(
-            name: "watch", usage: ":watch [PATH]",
+            name: "watch", usage: ":watch [EXPR]",
             summary:
-                "print a line whenever PATH changes (typed, scripted, by an effect or a jump); no PATH lists the watches",
+                "print a line whenever EXPR's value changes (typed, scripted, by an effect or a jump); no EXPR lists the watches",
             detail: [
-                "While a watch or a breakpoint is set, scripts send their actions one at a time, so each is looked at."
+                "EXPR is a path (todos[0].title) or any expression of the property language (docs/explore.md): count(todos), sum(items[*].qty), size == count(contents).",
+                "While a watch or a breakpoint is set, scripts send their actions one at a time, so each is looked at.",
             ]
         ) { core, _, origin in
             core.watch(origin: origin)
         },
         ShellCommand(
-            name: "unwatch", usage: ":unwatch [PATH | all]", summary: "stop watching PATH (or the only watch, or all)",
+            name: "unwatch", usage: ":unwatch [EXPR | all]", summary: "stop watching EXPR (or the only watch, or all)",
             detail: []
         ) { core, args, origin in
             core.unwatch(args, origin: origin)
@@ -170,7 +171,7 @@ extension ShellCore {
         let identity = session.model.stateDiff
         for index in debugging.watches.indices where debugging.watches[index].model == key {
             let watch = debugging.watches[index]
-            let now = try? PathSyntax.lookup(watch.path, in: state, identity: identity)
+            let now = try? PropertyEvaluator(state: state, identity: identity).value(of: watch.expression)
             guard now != watch.last else { continue }
             debugging.watches[index].last = now
             let shown = { (value: Value?) in value?.brief(items: 20) ?? "(nothing)" }

@@ -7,7 +7,7 @@ import StoreValue
 /// stubs, clock steps, checks, lines that failed), each where it happened.
 extension ShellCore {
     /// Commands that a transcript of the session repeats when they succeeded.
-    static let tapedCommands: Set<String> = ["stub", "unstub", "advance", "wait", "expect", "seed"]
+    static let tapedCommands: Set<String> = ["stub", "unstub", "advance", "wait", "expect", "check", "seed"]
 
     /// Puts a line that ran on the tape when a transcript of the session needs it, and
     /// remembers the last action that failed (for `:bisect --crash` and `--error`).

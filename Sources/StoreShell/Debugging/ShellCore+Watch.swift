@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import StoreHost
 import StoreValue
 
@@ -12,7 +13,7 @@ extension ShellCore {
             }
             output(
                 .report(
-                    kind: "watches", lines: lines.isEmpty ? ["no watches; :watch PATH sets one"] : lines,
+                    kind: "watches", lines: lines.isEmpty ? ["no watches; :watch EXPR sets one"] : lines,
                     data: .record([
                         "watches": .array(
                             debugging.watches.map {
@@ -24,19 +25,23 @@ extension ShellCore {
             return true
         }
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
-        guard words.count == 1 else { return fail("usage: :watch [PATH]", origin: origin) }
-        let path = words[0]
+        // An expression of the property language: a path as before, or anything it computes.
+        let path = commandArguments.trimmingCharacters(in: .whitespaces)
+        let expression: PropertyNode
         do {
-            _ = try PathSyntax.parse(path)
+            expression = try PropertyParser.parse(path)
         } catch {
-            return failInArguments(error.message, origin: origin, at: error.offset)
+            return failInArguments(
+                error.message, origin: origin,
+                at: commandArguments.utf8.count - commandArguments.drop { $0 == " " || $0 == "\t" }.utf8.count
+                    + error.offset)
         }
         let key = session.model.qualifiedName
         guard !debugging.watches.contains(where: { $0.model == key && $0.path == path }) else {
             return fail("\(path) is watched already", origin: origin)
         }
-        let now = try? PathSyntax.lookup(path, in: session.state, identity: session.model.stateDiff)
-        debugging.watches.append(DebuggingState.Watch(model: key, path: path, last: now))
+        let now = try? PropertyEvaluator(state: session.state, identity: session.model.stateDiff).value(of: expression)
+        debugging.watches.append(DebuggingState.Watch(model: key, path: path, expression: expression, last: now))
         output(
             .report(
                 kind: "watch", lines: ["watching \(path) (now \(now?.brief(items: 20) ?? "nothing there"))"],
@@ -47,7 +52,8 @@ extension ShellCore {
     }
 
     func unwatch(_ args: [String], origin: LineOrigin) -> Bool {
-        let words = RawWords.split(commandArguments)
+        let argument = commandArguments.trimmingCharacters(in: .whitespaces)
+        let words = argument.isEmpty ? [] : [argument]
         guard !debugging.watches.isEmpty else { return fail("there are no watches", origin: origin) }
         if words == ["all"] || (words.isEmpty && debugging.watches.count == 1) {
             debugging.watches = []
@@ -55,7 +61,7 @@ extension ShellCore {
         }
         guard words.count == 1 else {
             return fail(
-                "usage: :unwatch PATH | all (watched: \(debugging.watches.map(\.path).joined(separator: ", ")))",
+                "usage: :unwatch EXPR | all (watched: \(debugging.watches.map(\.path).joined(separator: ", ")))",
                 origin: origin)
         }
         let key = current?.model.qualifiedName

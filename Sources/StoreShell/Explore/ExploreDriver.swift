@@ -20,6 +20,9 @@ final class ExploreDriver {
 
     let core: ShellCore
     let invariants: [StateCondition]
+    let postconditions: [ExplorePostcondition]
+    /// The state before the step being checked (a postcondition's `old`).
+    private var before: Value = .null
     /// Steps every run starts with, unchecked (`:explore` starts where the session is).
     let prefix: [ExploreStep]
     /// Where each fresh store's world starts (`:seed`), when the host gives models one.
@@ -28,9 +31,10 @@ final class ExploreDriver {
     private var crashMessages: [String] = []
     private var crashesBefore = 0
 
-    init(core: ShellCore, invariants: [StateCondition], prefix: [ExploreStep]) {
+    init(core: ShellCore, invariants: [StateCondition], postconditions: [ExplorePostcondition], prefix: [ExploreStep]) {
         self.core = core
         self.invariants = invariants
+        self.postconditions = postconditions
         self.prefix = prefix
         core.output = { [weak self] output in self?.observe(output) }
     }
@@ -97,6 +101,7 @@ final class ExploreDriver {
         var run = Run()
         var session = try await freshStore()
         record(session.state, in: &run, keep: keepStates)
+        before = session.state
         if let failure = check(session.state, after: -1) {
             run.failure = failure
             return run
@@ -262,6 +267,35 @@ final class ExploreDriver {
         }
         record(state, in: &run, keep: keep)
         run.failure = check(state, after: index)
+        if run.failure == nil, !postconditions.isEmpty, case .action(let name, let arguments) = run.steps[index] {
+            run.failure = checkPostconditions(
+                state, after: index, action: name, arguments: arguments, accepted: run.accepted[index] == true)
+        }
+        before = state
+    }
+
+    private func checkPostconditions(
+        _ state: Value, after step: Int, action: String, arguments: [Value], accepted: Bool
+    )
+        -> ExploreFailure?
+    {
+        let applying = postconditions.filter { $0.action == action }
+        guard !applying.isEmpty, let model = core.current?.model else { return nil }
+        let taken = PropertyStep(
+            action: action, labels: model.action(named: action)?.params.map(\.label) ?? [], arguments: arguments,
+            old: before, accepted: accepted)
+        for postcondition in applying {
+            let outcome = postcondition.condition.check(state, identity: model.stateDiff, step: taken)
+            switch outcome {
+            case .holds, .missing: continue  // a path that names nothing: skipped
+            case .fails, .invalid:
+                return ExploreFailure(
+                    kind: .postcondition(
+                        action: action, postcondition.condition,
+                        explanation: postcondition.condition.explain(outcome) ?? ""), step: step)
+            }
+        }
+        return nil
     }
 
     private func record(_ state: Value, in run: inout Run, keep: Bool) {
@@ -275,7 +309,7 @@ final class ExploreDriver {
             let outcome = condition.check(state, identity: identity)
             switch outcome {
             case .holds, .missing: continue  // a path that names nothing yet holds vacuously
-            case .fails, .incomparable:
+            case .fails, .invalid:
                 return ExploreFailure(
                     kind: .invariant(condition, explanation: condition.explain(outcome) ?? ""), step: step)
             }

@@ -6,6 +6,8 @@ package struct ExploreFailure: Equatable, Sendable, CustomStringConvertible {
     package enum Kind: Equatable, Sendable {
         /// An invariant was false after a step (`explanation`: what was found).
         case invariant(StateCondition, explanation: String)
+        /// A postcondition (`--after ACTION EXPR`) was false after a step that took ACTION.
+        case postcondition(action: String, StateCondition, explanation: String)
         /// The model's worker crashed (`WorkerLoss.description`: the signal, the runtime's
         /// message and the place in the model's code).
         case crash(String)
@@ -31,6 +33,7 @@ package struct ExploreFailure: Equatable, Sendable, CustomStringConvertible {
     package var signature: String {
         switch kind {
         case .invariant(let condition, _): "invariant \(condition)"
+        case .postcondition(let action, let condition, _): "after \(action) \(condition)"
         case .crash(let site): "crash \(site)"
         case .hang: "hang"
         case .effectFailed(let label, _): "effect \(label ?? "")"
@@ -42,6 +45,8 @@ package struct ExploreFailure: Equatable, Sendable, CustomStringConvertible {
     package var description: String {
         switch kind {
         case .invariant(let condition, let explanation): "invariant \(condition) broken: \(explanation)"
+        case .postcondition(let action, let condition, let explanation):
+            "postcondition of \(action) \(condition) broken: \(explanation)"
         case .crash(let site): "the model crashed: \(site)"
         case .hang(let what): "the model hung: \(what)"
         case .effectFailed(let label, let message): "effect \(label ?? "(no label)") failed: \(message)"
@@ -56,6 +61,7 @@ package struct ExploreFailure: Equatable, Sendable, CustomStringConvertible {
     package var kindName: String {
         switch kind {
         case .invariant: "invariant"
+        case .postcondition: "postcondition"
         case .crash: "crash"
         case .hang: "hang"
         case .effectFailed: "effect"

@@ -94,6 +94,10 @@ extension ExploreReport {
         if case .invariant(let condition, _) = failure.kind {
             failureFields.append(.init("invariant", .string(condition.description)))
         }
+        if case .postcondition(let action, let condition, _) = failure.kind {
+            failureFields.append(.init("action", .string(action)))
+            failureFields.append(.init("postcondition", .string(condition.description)))
+        }
         fields.append(.init("failure", .record(type: nil, fields: failureFields)))
         fields.append(.init("foundInRun", .int(Int64(foundInRun ?? 0))))
         fields.append(.init("originalLength", .int(Int64(originalLength ?? 0))))
@@ -119,10 +123,12 @@ extension ExploreReport {
 
     /// The shrunk run as a transcript's inputs, to be recorded (`ExploreTranscript`):
     /// `:load` by `pluginPath` (relative to the transcript), the steps, and what pins the
-    /// failure — the invariant as an `:expect` after the failing step; a crash or a hang
-    /// fails the step itself. The failing step's output is not compared (a fix changes it,
-    /// or refuses the step); the pin must print nothing (its error is what fails the
-    /// transcript); for a model that is not deterministic, no step's output is compared and
+    /// failure — the invariant as a `:check` after the failing step, a postcondition as a
+    /// `:check-after` (both skip a path that names nothing, as explore does); a crash or a
+    /// hang fails the step itself. No step's output is compared, and any step may be
+    /// refused: a fix changes earlier states as often as not, and the transcript pins the
+    /// property, not what was printed on the way. The pin must print nothing (its error
+    /// is what fails the transcript); for a model that is not deterministic
     /// `:replay-check` is the pin.
     package func transcriptInputs(model descriptor: ModelDescriptor, pluginPath: String) -> [ExploreTranscript.Input] {
         guard let failure else { return [] }
@@ -131,20 +137,14 @@ extension ExploreReport {
             + [
                 .init(":load \(pluginPath)"), .init(":use \(descriptor.qualifiedName)"),
             ] + setup.map { .init($0) }
-        var nondeterministic = false
-        if case .nondeterministic = failure.kind { nondeterministic = true }
-        for step in prefix {
-            inputs.append(.init(step.line(in: descriptor), output: nondeterministic ? .notCompared : .recorded))
-        }
-        for (index, step) in shrunk.enumerated() {
-            inputs.append(
-                .init(
-                    step.line(in: descriptor),
-                    output: nondeterministic || index == failure.step ? .notCompared : .recorded))
+        for step in prefix + shrunk {
+            inputs.append(.init(step.line(in: descriptor), output: .notCompared))
         }
         switch failure.kind {
         case .invariant(let condition, _):
-            inputs.append(.init(":expect \(condition)", output: .none))
+            inputs.append(.init(":check \(condition)", output: .none))
+        case .postcondition(let action, let condition, _):
+            inputs.append(.init(":check-after \(action) \(condition)", output: .none))
         case .nondeterministic:
             inputs.append(.init(":replay-check", output: .none))
         case .effectFailed:

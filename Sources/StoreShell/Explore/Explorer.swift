@@ -14,6 +14,8 @@ package struct ExploreOptions: Sendable {
     package var timeLimit: Double?
     /// Checked after every step (and on the initial state).
     package var invariants: [StateCondition] = []
+    /// Checked after every step that took their action, accepted or refused.
+    package var postconditions: [ExplorePostcondition] = []
     /// Replays each run in a fresh store and compares every state.
     package var checkDeterminism = true
     /// The actions runs may use (all of the model's when nil).
@@ -21,6 +23,23 @@ package struct ExploreOptions: Sendable {
 
     /// The defaults, with `seed`.
     package init(seed: UInt64) { self.seed = seed }
+}
+
+/// `--after ACTION EXPR`: EXPR (which may read `old(…)`, `args` and `accepted`) checked
+/// after every step that took ACTION.
+package struct ExplorePostcondition: Sendable, Equatable {
+    package let action: String
+    package let condition: StateCondition
+
+    package init(action: String, condition: StateCondition) {
+        self.action = action
+        self.condition = condition
+    }
+
+    /// Reads `ACTION EXPR` (as `:explore --after` takes it); a mistake is at its byte.
+    package static func parse(action: String, expression: String) throws(TextError) -> ExplorePostcondition {
+        ExplorePostcondition(action: action, condition: try StateCondition.parse(expression, context: .action))
+    }
 }
 
 /// How often one action was tried in explored runs, and what the model made of it.
@@ -94,7 +113,11 @@ package final class Explorer {
         // The model's own invariants, then the ones asked for (each once).
         var invariants = model.invariants
         for condition in options.invariants where !invariants.contains(condition) { invariants.append(condition) }
-        driver = ExploreDriver(core: core, invariants: invariants, prefix: prefix)
+        for postcondition in options.postconditions {
+            try Self.checkNames(postcondition, in: model)
+        }
+        driver = ExploreDriver(
+            core: core, invariants: invariants, postconditions: options.postconditions, prefix: prefix)
         var candidates = Array(model.actions.indices)
         if let names = options.actions {
             candidates = []
@@ -185,6 +208,31 @@ package final class Explorer {
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
         mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
         return mixed ^ (mixed >> 31)
+    }
+
+    /// A postcondition's action must be the model's, and every `args.NAME` one of its
+    /// parameters: a typo is an error before the search, not a check that never fails.
+    private static func checkNames(_ postcondition: ExplorePostcondition, in model: ModelDescriptor)
+        throws(ShellError)
+    {
+        guard let action = model.action(named: postcondition.action) else {
+            throw ShellError(
+                "--after \(postcondition.action): \(model.qualifiedName) has no action '\(postcondition.action)'; its actions: \(model.actions.map(\.name).joined(separator: ", "))",
+                origin: .prompt)
+        }
+        let labels = action.params.compactMap(\.label)
+        var pending = [postcondition.condition.expression]
+        while let node = pending.popLast() {
+            if case .field(let base, let name) = node.kind, base.kind == .arguments, !labels.contains(name) {
+                throw ShellError(
+                    "--after \(action.name) \(postcondition.condition): \(action.name) has no argument '\(name)'"
+                        + (labels.isEmpty
+                            ? " (args[N] reads its arguments by position)"
+                            : "; its arguments: \(labels.joined(separator: ", "))"),
+                    origin: .prompt)
+            }
+            pending += node.kind.childNodes
+        }
     }
 
     /// A `next` that hands out `steps` in order.

@@ -11,13 +11,14 @@ extension ShellCore {
         ShellCommand(
             name: "explore",
             usage:
-                ":explore [--invariant EXPR]... [--actions A,B] [--seed N] [--runs N] [--steps N] [--out FILE [--overwrite]]",
+                ":explore [--invariant EXPR]... [--after ACTION EXPR]... [--actions A,B] [--seed N] [--runs N] [--steps N] [--time-limit S] [--out FILE [--overwrite]]",
             summary: "generate action sequences from here, find a failure, shrink it to a failing transcript",
             detail: [
-                "After every step: the invariants (PATH OP VALUE, OP one of == != < <= > >=; e.g. --invariant balance >= 0), crashes, hangs, failed effects, determinism.",
-                "An --invariant runs to the next option. --actions limits the search to those actions. Defaults: --runs 200, --steps 50, the seed from the time (printed).",
+                "After every step: the invariants (expressions of the property language, docs/explore.md: --invariant balance >= 0, --invariant size == count(contents)), crashes, hangs, failed effects, determinism; a path that names nothing skips the check.",
+                "--after ACTION EXPR: a postcondition checked after every step that took ACTION, accepted or refused; old(…) reads the state before it, args.NAME and args[N] its arguments, accepted whether the model took it.",
+                "An --invariant or --after runs to the next option. --actions limits the search to those actions. --time-limit S searches until S seconds are spent (up to --runs only when it is given). Defaults: --runs 200, --steps 50, the seed from the time (printed).",
                 "The model's stubs (:stubs) hold in the search too, and the transcript sets them up.",
-                "A failure is shrunk and written as a transcript (default MODEL.transcript) that replays this session's actions first.",
+                "A failure is shrunk and written as a transcript (default MODEL.transcript) that replays this session's actions first, then the steps with their output not compared, and pins the property with :check or :check-after: it passes once the bug is fixed, even when the fix changes earlier states.",
                 "An existing file is replaced when explore wrote it; another only with --overwrite. A directory, a device or a FIFO is refused before the search.",
                 "See 'storesh explore --help' for the same search from the command line.",
             ]
@@ -55,6 +56,7 @@ extension ShellCore {
         if pieceStart < text.endIndex {
             pieces.append((String(text[pieceStart...]), text.utf8.distance(from: text.startIndex, to: pieceStart)))
         }
+        var runsGiven = false
         for (piece, offset) in pieces {
             let trimmed = piece.trimmingCharacters(in: .whitespaces)
             let name = String(trimmed.prefix { $0 != " " })
@@ -76,12 +78,33 @@ extension ShellCore {
                 } catch {
                     throw TextError(error.message, at: valueOffset + error.offset)
                 }
+            case "--after":
+                let action = String(value.prefix { $0 != " " })
+                let expression = value.dropFirst(action.count).drop { $0 == " " }
+                guard !action.isEmpty, !expression.isEmpty else {
+                    throw TextError("--after takes an action and an expression: --after ACTION EXPR", at: valueOffset)
+                }
+                do {
+                    arguments.options.postconditions.append(
+                        try ExplorePostcondition.parse(action: action, expression: String(expression)))
+                } catch {
+                    throw TextError(
+                        error.message, at: valueOffset + value.utf8.count - expression.utf8.count + error.offset)
+                }
+            case "--time-limit":
+                guard let seconds = Double(value), seconds > 0, seconds <= 86_400 else {
+                    throw TextError(
+                        "--time-limit takes seconds, more than 0 and at most 86400, not '\(value)'", at: valueOffset)
+                }
+                arguments.options.timeLimit = seconds
             case "--seed":
                 guard let seed = UInt64(value) else {
                     throw TextError("--seed takes a whole number, not '\(value)'", at: valueOffset)
                 }
                 arguments.options.seed = seed
-            case "--runs": arguments.options.runs = try number(1...10_000_000)
+            case "--runs":
+                arguments.options.runs = try number(1...10_000_000)
+                runsGiven = true
             case "--steps": arguments.options.steps = try number(1...100_000)
             case "--actions":
                 let names = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
@@ -103,6 +126,8 @@ extension ShellCore {
                     at: offset + piece.utf8.count - piece.drop { $0 == " " }.utf8.count)
             }
         }
+        // A time limit is a budget: without --runs, the search goes on until it is spent.
+        if arguments.options.timeLimit != nil, !runsGiven { arguments.options.runs = .max }
         return arguments
     }
 

@@ -260,11 +260,11 @@ extension ShellCore {
                 core.unstub(args, origin: origin)
             },
             ShellCommand(
-                name: "expect", usage: ":expect PATH OP VALUE",
-                summary: "check part of the state (OP: == != < <= > >=); a failed check is an error",
+                name: "expect", usage: ":expect EXPR",
+                summary: "check the state (e.g. balance >= 0, size == count(items)); a failed check is an error",
                 detail: [
-                    "VALUE is a literal: 3, \"text\", true, null, [1, 2], {x: 1}. Records compare by their fields.",
-                    "< <= > >= compare numbers with numbers and strings with strings; a path that names nothing fails the check.",
+                    "EXPR is the property language (docs/explore.md): PATH OP VALUE as before (VALUE a literal: 3, \"text\", true, null, [1, 2], {x: 1}), and paths, [*], + - * / %, && || !, count(…), sum(…), min(…), contains(…), ….",
+                    "== compares structurally (records and dictionaries by keys and values); < <= > >= compare numbers with numbers and strings with strings; a path that names nothing fails the check (:check skips it).",
                 ]
             ) { core, _, origin in
                 core.expect(origin: origin)
@@ -384,7 +384,7 @@ extension ShellCore {
                 core.requestQuit()
                 return true
             },
-        ] + exploreCommands + debuggingCommands + inspectCommands
+        ] + exploreCommands + checkCommands + debuggingCommands + inspectCommands
 
     static let aliases = ["q": "quit", "exit": "quit", "h": "help", "?": "help"]
 

@@ -185,12 +185,16 @@ package final class ShellCore {
                 model: session.model.qualifiedName, source: source, text: bound.0.text(with: bound.1))
             guard journalAhead(record, origin: origin, text: line) else { return false }
         }
+        debugging.lastAttempt = AttemptedAction(
+            model: session.model.qualifiedName, action: bound.0.name, arguments: bound.1,
+            old: session.stateIsKnown ? session.state : nil, accepted: false)
         return holdingEffectOutput {
             do throws(SessionError) {
                 let result =
                     debugging.timer
                     ? try timedSend(session, bound.0, bound.1, observe: observesActions)
                     : try session.send(bound.0, arguments: bound.1, observe: observesActions)
+                debugging.lastAttempt?.accepted = true
                 return reportSent(result, of: bound.0, bound.1, line: line, origin: origin, in: session)
             } catch {
                 retractJournal()

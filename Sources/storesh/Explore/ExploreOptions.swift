@@ -17,7 +17,11 @@ struct ExploreCommandOptions: ParsableCommand {
             each from a fresh store on a virtual clock, and checks after every step: the invariants, \
             a crash, a hang, a failed effect, and determinism (each run is replayed in a fresh store \
             and every state compared). The first failing run is shrunk (fewer steps, simpler \
-            arguments) and written as a transcript that fails 'storesh test' until the bug is fixed. \
+            arguments) and written as a transcript that fails 'storesh test' until the bug is fixed: its \
+            steps' output is not compared and the property is pinned with :check or :check-after, so \
+            a fix that changes earlier states still passes. Properties are expressions of the \
+            property language (docs/explore.md): paths with [*], + - * / %, && || !, ==, count, sum, \
+            min, max, contains, keys, all, any, …; --after adds old(…), args and accepted. \
             An existing --out file is replaced when explore wrote it (its first line says so), another \
             only with --overwrite; a directory, a device or a FIFO is refused before the search. \
             Exit status: 0 nothing found, 1 a failure found and its transcript written, 2 a usage \
@@ -35,9 +39,16 @@ struct ExploreCommandOptions: ParsableCommand {
     @Option(
         name: .customLong("invariant"),
         help: ArgumentHelp(
-            "Check PATH OP VALUE after every step (OP: == != < <= > >=), e.g. 'balance >= 0'. Repeatable. A path that names nothing holds.",
+            "Check EXPR after every step and on the initial state, e.g. 'balance >= 0', 'size == count(contents)', 'all(items[*].qty >= 0)' (the property language: docs/explore.md). Repeatable. A path that names nothing skips the check.",
             valueName: "EXPR"))
     var invariants: [String] = []
+
+    @Option(
+        name: .customLong("after"), parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Check EXPR after every step that took ACTION, accepted or refused: old(…) reads the state before it, args.NAME and args[N] its arguments, accepted whether the model took it, e.g. --after pop 'popped == old(min(items))'. Repeatable.",
+            valueName: "ACTION EXPR"))
+    var after: [String] = []
 
     @Option(
         help: ArgumentHelp(
@@ -54,8 +65,11 @@ struct ExploreCommandOptions: ParsableCommand {
     @Option(help: ArgumentHelp("Seed for every choice (default: from the time; printed either way).", valueName: "N"))
     var seed: UInt64?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Runs to try.", valueName: "N"))
-    var runs = 200
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Runs to try (default 200; with --time-limit and no --runs, as many as the time allows).", valueName: "N"))
+    var runs: Int?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Steps per run.", valueName: "N"))
     var steps = 50
@@ -63,7 +77,7 @@ struct ExploreCommandOptions: ParsableCommand {
     @Option(
         name: .customLong("time-limit"), parsing: .unconditional,
         help: ArgumentHelp(
-            "Start no run after this many seconds (the output then depends on the machine's speed).",
+            "Search for this many seconds: runs go on until the time is spent (up to --runs when it is given), and the report says how far it got. The output then depends on the machine's speed.",
             valueName: "SECONDS"))
     var timeLimit: Double?
 
@@ -86,8 +100,11 @@ struct ExploreCommandOptions: ParsableCommand {
 
     @OptionGroup var isolation: IsolationOptions
 
+    /// The runs to make: as given; with a time limit and no --runs, until the time is spent.
+    var runBudget: Int { runs ?? (timeLimit == nil ? 200 : Int.max) }
+
     func validate() throws {
-        guard runs >= 1, runs <= 10_000_000 else {
+        if let runs, !(1...10_000_000).contains(runs) {
             throw ValidationError("--runs must be from 1 to 10000000, not \(runs)")
         }
         guard steps >= 1, steps <= 100_000 else {
@@ -100,6 +117,23 @@ struct ExploreCommandOptions: ParsableCommand {
             throw ValidationError("--format must be text or json, not '\(format)'")
         }
         _ = try conditions()
+        _ = try postconditions()
+    }
+
+    /// The `--after ACTION EXPR` pairs, read; a mistake names the option and the column.
+    func postconditions() throws -> [ExplorePostcondition] {
+        guard after.count % 2 == 0 else {
+            throw ValidationError("--after takes an action and an expression: --after ACTION 'EXPR'")
+        }
+        return try stride(from: 0, to: after.count, by: 2).map { index in
+            let (action, text) = (after[index], after[index + 1])
+            do throws(TextError) {
+                return try ExplorePostcondition.parse(action: action, expression: text)
+            } catch {
+                let column = String(decoding: Array(text.utf8).prefix(error.offset), as: UTF8.self).count + 1
+                throw ValidationError("--after \(action) '\(text)': column \(column): \(error.message)")
+            }
+        }
     }
 
     /// The `--invariant`s, read; a mistake names the option, the text and the column.

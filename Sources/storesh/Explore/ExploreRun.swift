@@ -47,10 +47,11 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
     }
     let seed = options.seed ?? UInt64(DispatchTime.now().uptimeNanoseconds % 1_000_000_007)
     var settings = ExploreOptions(seed: seed)
-    settings.runs = options.runs
+    settings.runs = options.runBudget
     settings.steps = options.steps
     settings.timeLimit = options.timeLimit
     settings.invariants = (try? options.conditions()) ?? []
+    settings.postconditions = (try? options.postconditions()) ?? []
     settings.checkDeterminism = !options.noDeterminismCheck
     settings.actions = options.actions.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
     let progress = isatty(STDERR_FILENO) == 1

@@ -1,0 +1,94 @@
+import StoreHost
+import StoreValue
+
+/// `:check EXPR` and `:check-after ACTION EXPR`: an invariant and a postcondition with
+/// explore's own semantics (a path naming nothing skips the check), which is how the
+/// transcript `storesh explore` writes pins the property it broke.
+extension ShellCore {
+    static let checkCommands: [ShellCommand] = [
+        ShellCommand(
+            name: "check", usage: ":check EXPR",
+            summary: "check a property of the state as explore's --invariant does; silent when it holds",
+            detail: [
+                "EXPR is the property language (docs/explore.md): paths, [*], arithmetic, && || !, count(…), sum(…), … e.g. :check size == count(contents).",
+                "Unlike :expect, a path that names nothing (or min/max of an empty list) passes: the check is skipped, as explore skips it.",
+            ]
+        ) { core, _, origin in core.check(origin: origin) },
+        ShellCommand(
+            name: "check-after", usage: ":check-after ACTION EXPR",
+            summary: "check a postcondition of the last action line, as explore's --after does; silent when it holds",
+            detail: [
+                "The last action line must have been ACTION (accepted or refused): old(…) reads the state before it, args.NAME and args[N] its arguments, accepted whether the model took it.",
+                "A path that names nothing passes, as in explore.",
+            ]
+        ) { core, _, origin in core.checkAfter(origin: origin) },
+    ]
+
+    func check(origin: LineOrigin) -> Bool {
+        guard let session = current else { return fail(noCurrentModel, origin: origin) }
+        guard let condition = parseCondition(commandArguments, origin: origin) else { return false }
+        let state: Value
+        do {
+            state = try session.currentState()
+        } catch {
+            return fail(error.message, origin: origin)
+        }
+        return report(condition.check(state, identity: session.model.stateDiff), of: condition, origin: origin)
+    }
+
+    func checkAfter(origin: LineOrigin) -> Bool {
+        guard let session = current else { return fail(noCurrentModel, origin: origin) }
+        let text = commandArguments
+        let action = String(text.prefix { $0 != " " && $0 != "\t" })
+        let rest = text.dropFirst(action.count)
+        let expression = String(rest.drop { $0 == " " || $0 == "\t" })
+        guard !action.isEmpty, !expression.isEmpty else {
+            return fail("usage: :check-after ACTION EXPR", origin: origin)
+        }
+        let condition: StateCondition
+        do {
+            condition = try StateCondition.parse(expression, context: .action)
+        } catch {
+            return failInArguments(
+                error.message, origin: origin, at: text.utf8.count - expression.utf8.count + error.offset)
+        }
+        let key = session.model.qualifiedName
+        guard let last = debugging.lastAttempt, last.model == key else {
+            return fail("no action line of \(key) was run yet: :check-after checks the last one", origin: origin)
+        }
+        guard last.action == action else {
+            return fail("the last action line was \(last.action), not \(action)", origin: origin)
+        }
+        // A quiet script sends without reading the state, so the state before may be unknown:
+        // only old(…) needs it.
+        guard let old = last.old ?? (Self.readsOld(condition.expression) ? nil : .null) else {
+            return fail(
+                "old(…) cannot be read here: the last action was sent without reading the state before it (a quiet script); run it at the prompt or in a transcript",
+                origin: origin)
+        }
+        let state: Value
+        do {
+            state = try session.currentState()
+        } catch {
+            return fail(error.message, origin: origin)
+        }
+        let labels = session.model.action(named: action)?.params.map(\.label) ?? []
+        let step = PropertyStep(
+            action: action, labels: labels, arguments: last.arguments, old: old, accepted: last.accepted)
+        return report(
+            condition.check(state, identity: session.model.stateDiff, step: step), of: condition, origin: origin)
+    }
+
+    private static func readsOld(_ node: PropertyNode) -> Bool {
+        if case .old = node.kind { return true }
+        return node.kind.childNodes.contains { readsOld($0) }
+    }
+
+    private func report(_ outcome: StateCondition.Outcome, of condition: StateCondition, origin: LineOrigin) -> Bool {
+        switch outcome {
+        case .holds, .missing: return true  // a path naming nothing: skipped, as explore skips it
+        case .fails, .invalid:
+            return fail("check failed: \(condition) is false: \(condition.explain(outcome) ?? "")", origin: origin)
+        }
+    }
+}
