@@ -52,13 +52,13 @@ package func installInProcessWorld() {
     PluginHost.modelImageLoaded = { address, plugin in storesh_world_add_model_image(address, plugin) }
     storesh_world_install(
         { delay, work in
-        let work = UncheckedWork(pointer: work)
-        MainActor.assumeIsolated {
-            guard let world = PluginHost.inProcessWorld, let clock = world.clock else { return }
-            let (deadline, overflow) = clock.now.addingReportingOverflow(delay)
-            _ = clock.wake(at: overflow ? .max : deadline) { storesh_world_fire(work.pointer) }
-        }
-    }, 0)
+            let work = UncheckedWork(pointer: work)
+            MainActor.assumeIsolated {
+                guard let world = PluginHost.inProcessWorld, let clock = world.clock else { return }
+                let (deadline, overflow) = clock.now.addingReportingOverflow(delay)
+                _ = clock.wake(at: overflow ? .max : deadline) { storesh_world_fire(work.pointer) }
+            }
+        }, 0)
     PluginHost.inProcessWorld = world
 }
 

@@ -40,7 +40,8 @@ import Testing
 
     @Test func theSeedChoosesTheIdsAndRestartsThem() throws {
         func firstId(_ script: String) throws -> [String] {
-            try notebook([], script: script).stdout.split(separator: "\n").filter { $0.contains("id:") }.map(String.init)
+            try notebook([], script: script).stdout.split(separator: "\n").filter { $0.contains("id:") }.map(
+                String.init)
         }
         let seven = try firstId(":seed 7\n:load Notebook\nadd \"a\"\n:state notes")
         let again = try firstId(":load Notebook\n:seed 7\nadd \"a\"\n:state notes")
@@ -84,7 +85,10 @@ import Testing
 
     @Test func exploreFindsNoNondeterminismInTheNotebookAndFindsTheLotterysDraw() throws {
         let notebook = try storesh(
-            ["explore", "--plugin", "Notebook", "--model", "notebook.notebook", "--runs", "20", "--steps", "8", "--seed", "5"])
+            [
+                "explore", "--plugin", "Notebook", "--model", "notebook.notebook", "--runs", "20", "--steps", "8",
+                "--seed", "5",
+            ])
         #expect(notebook.status == 0, "\(notebook.stdout)\(notebook.stderr)")
         #expect(!notebook.stdout.contains("not deterministic"))
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("world-\(UUID())")
@@ -95,7 +99,10 @@ import Testing
         for attempt in 1...2 {
             let out = directory.appendingPathComponent("lottery\(attempt).transcript").path
             let lottery = try storesh(
-                ["explore", "--plugin", "Notebook", "--model", "notebook.lottery", "--runs", "20", "--seed", "5", "--out", out])
+                [
+                    "explore", "--plugin", "Notebook", "--model", "notebook.lottery", "--runs", "20", "--seed", "5",
+                    "--out", out,
+                ])
             #expect(lottery.stdout.contains("not deterministic"), "\(lottery.stdout)\(lottery.stderr)")
             reports.append(lottery.stdout.replacingOccurrences(of: "lottery\(attempt)", with: "lottery"))
             transcripts.append(try String(contentsOfFile: out, encoding: .utf8))

@@ -71,6 +71,27 @@ import Testing
         #expect(result.stderr.contains("a message of 67108865 bytes was dropped: longer than the limit of 67108864"))
     }
 
+    /// The MCP session's models get the same deterministic world as the shell's: on a
+    /// virtual clock, the same ids and dates in every run and in both modes; with
+    /// `--real-world`, real ones.
+    @Test func theModelsWorldFollowsTheSessionsClock() throws {
+        var input = Self.initialize + "\n"
+        input += Self.request(2, "tools/call", #"{"name":"send","arguments":{"action":"add \"milk\""}}"#) + "\n"
+        input += Self.request(3, "tools/call", #"{"name":"state","arguments":{"path":"notes"}}"#) + "\n"
+        func notes(_ flags: [String]) throws -> String {
+            let result = try run(
+                storeshBinary, ["mcp", "--plugin", "Notebook", "--model", "notebook.notebook"] + flags,
+                input: Data(input.utf8))
+            #expect(result.status == 0, "\(result.stderr)")
+            return Self.text(of: Self.answer(3, in: Self.messages(result.stdout)))
+        }
+        let virtual = try [[], [], ["--in-process"]].map { try notes(["--virtual-clock"] + $0) }
+        #expect(virtual[0].contains(#"created: "2025-01-01T00:00:00.000Z""#), "\(virtual[0])")
+        #expect(Set(virtual).count == 1, "\(virtual)")
+        let real = try notes(["--virtual-clock", "--real-world"])
+        #expect(!real.contains("2025-01-01T00:00:00") && real.contains("created:"), "\(real)")
+    }
+
     @Test func whatAPluginPrintsGoesToStandardError() throws {
         // In process, a plugin that prints writes to descriptor 1, which was the protocol's.
         let input =

@@ -7,7 +7,9 @@ extension ShellCore {
     /// `:seed` says the seed and whether the world is on; `:seed N` restarts every
     /// worker's entropy from N (and later workers start from it).
     func seed(_ args: [String], origin: LineOrigin) -> Bool {
-        guard args.count <= 1 else { return fail("usage: :seed [N] (N from 0 to 18446744073709551615)", origin: origin) }
+        guard args.count <= 1 else {
+            return fail("usage: :seed [N] (N from 0 to 18446744073709551615)", origin: origin)
+        }
         guard let text = args.first else {
             output(
                 .report(
