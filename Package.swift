@@ -289,10 +289,10 @@ let package = Package(
         // The worker's side of docs/worker-protocol.md: serves one plugin's stores, each an
         // in-process connection, to the shell that started the worker.
         .target(name: "StoreWorker", dependencies: ["StoreHost", "StoreValue"], swiftSettings: strict),
-        // The worker's deterministic world (docs/decisions/0002): C functions the executable
+        // The models' deterministic world (docs/decisions/0002): C functions an executable
         // defines so that a plugin, Foundation, Dispatch and the Swift runtime bind to them.
-        // Only the worker links it, and it exports exactly these names (not every symbol: a
-        // plugin's own copies of our Swift modules must keep binding to themselves).
+        // Only storesh-worker, storesh and storesh-mcp link it, each exporting exactly these
+        // names (`worldExports`).
         .target(name: "CWorkerWorld", cSettings: [.unsafeFlags(["-fno-omit-frame-pointer"])]),
         // The same world for models run in process, scoped to the models' own code.
         .target(name: "StoreWorld", dependencies: ["CWorkerWorld", "StoreHost"], swiftSettings: strict),

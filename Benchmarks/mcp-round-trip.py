@@ -75,7 +75,7 @@ def prompt_round_trips(storesh, count, extra):
         read_until(b"counter> ")
         if turn >= 100:
             samples.append(time.perf_counter_ns() - start)
-    # Ctrl-D typed before libedit is back in raw mode is flushed (docs/ARCHITECTURE.md):
+    # Ctrl-D typed before libedit is back in raw mode is flushed (docs/pitfalls.md):
     # type it again until storesh leaves, and stop it if it does not.
     for _ in range(50):
         os.write(primary, b"\x04")
