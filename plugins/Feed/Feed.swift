@@ -85,9 +85,7 @@ struct Feed: ModelProtocol, Codable {
                 try? await environment.clock.sleep(for: .milliseconds(20))
                 return .note("recent \(query)")
             }
-            // `now.merge(with: later)` where Combine has it (OpenCombine has no Merge yet).
-            let merged = [now.eraseToAnyPublisher(), later.eraseToAnyPublisher()].publisher.flatMap { $0 }
-            return Update(state: next, fx: merged.eraseToAnyPublisher())
+            return Update(state: next, fx: now.merge(with: later).eraseToAnyPublisher())
                 .mergeFx(suggestions.eraseToAnyPublisher())
                 .mergeFx(recent)
         case .note(let text):

@@ -24,6 +24,7 @@ extension ShellCore {
         let virtual = host.clock as? VirtualClock
         var deadline = DispatchTime.uptimeNanoseconds(afterSeconds: limit)
         var quietTurns = 0
+        var idleOnce = false
         while DispatchTime.now().uptimeNanoseconds < deadline {
             // A main queue held elsewhere (a long synchronous call, another session in the
             // same process) is not time the effects had: the limit waits it out.
@@ -39,7 +40,13 @@ extension ShellCore {
                 continue
             }
             if virtual != nil, inFlight > 0, let idle = effectsIdle() {
-                if idle { return }
+                // Idle twice, with a main-queue turn between (here and, request after
+                // request, in a worker): work queued for a main queue that nobody counts —
+                // a hop to the main actor, a block of the model's own — has run by the
+                // second answer, and what it started is counted there.
+                if idle, idleOnce { return }
+                idleOnce = idle
+                if idle { continue }
                 quietTurns = 0
                 try? await Task.sleep(for: .microseconds(100))
                 continue
