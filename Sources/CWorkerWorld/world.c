@@ -27,6 +27,7 @@ void storesh_world_enable(int32_t on, uint64_t seed) {
     atomic_store_explicit(&world_on, on ? 1 : 0, memory_order_release);
 }
 
+void storesh_world_restart_clock(void) { world_clock_restart(); }
 int32_t storesh_world_is_on(void) { return atomic_load(&world_on); }
 void storesh_world_set_now(int64_t virtual_ns) { atomic_store(&world_now_ns, virtual_ns); }
 int64_t storesh_world_outstanding(void) { return atomic_load(&world_outstanding); }

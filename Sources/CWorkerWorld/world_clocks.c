@@ -164,7 +164,7 @@ static int called_by_foundation(void *caller) {
 int open(const char *path, int flags, ...) {
     REAL(open, int, (const char *, int, ...));
     mode_t mode = 0;
-    if (flags & (O_CREAT | O_TMPFILE)) {
+    if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) {
         va_list list;
         va_start(list, flags);
         mode = va_arg(list, mode_t);

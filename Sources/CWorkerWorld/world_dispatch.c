@@ -48,7 +48,9 @@ dispatch_time_t dispatch_time(dispatch_time_t when, int64_t delta) {
         return real_dispatch_time(when, delta);
     dispatch_time_t flag = when & MONOTONIC_FLAG;
     int64_t base = (when & ~MONOTONIC_FLAG) == 0 ? world_virtual_uptime_ns() : (int64_t)(when & ~MONOTONIC_FLAG);
-    int64_t sum = base + delta;
+    int64_t sum;
+    // As libdispatch: a time past what the encoding holds is never.
+    if (__builtin_add_overflow(base, delta, &sum) || sum >= (int64_t)((1ull << 62) - 1)) return DISPATCH_TIME_FOREVER;
     return flag | (dispatch_time_t)(sum < 0 ? 0 : sum);
 }
 
@@ -56,7 +58,9 @@ dispatch_time_t dispatch_walltime(const struct timespec *when, int64_t delta) {
     REAL(dispatch_walltime, dispatch_time_t, (const struct timespec *, int64_t));
     if (when != NULL || world_model_calling(CALLER, STORESH_WORLD_CALL_CLOCK) < 0)
         return real_dispatch_walltime(when, delta);
-    int64_t ns = world_virtual_wall_ns() + delta;
+    int64_t ns;
+    if (__builtin_add_overflow(world_virtual_wall_ns(), delta, &ns) || ns >= (int64_t)((1ull << 62) - 1))
+        return DISPATCH_TIME_FOREVER;
     return (dispatch_time_t)(-(ns < 1 ? 1 : ns));
 }
 
@@ -92,9 +96,15 @@ static void run_delayed(void *pointer) {
     atomic_fetch_sub(&world_outstanding, 1);
 }
 
+// On the session's clock; where no clock takes it (the world was turned off meanwhile),
+// after the same delay on the real one.
 static void register_timer(void *pointer) {
     struct delayed_work *work = pointer;
-    world_timer(work->delay_ns, work);
+    if (world_timer(work->delay_ns, work)) return;
+    REAL(dispatch_after_f, void, (dispatch_time_t, dispatch_queue_t, void *, dispatch_function_t));
+    REAL(dispatch_time, dispatch_time_t, (dispatch_time_t, int64_t));
+    atomic_fetch_add(&world_outstanding, 1);  // run_delayed counts it down
+    real_dispatch_after_f(real_dispatch_time(DISPATCH_TIME_NOW, work->delay_ns), work->queue, work, run_delayed);
 }
 
 static void register_timer_counted(void *pointer) {
@@ -136,8 +146,18 @@ void dispatch_after_f(dispatch_time_t when, dispatch_queue_t queue, void *contex
     put_on_clock(when, queue, NULL, context, function);
 }
 
-static int is_shared_queue(dispatch_queue_t queue) {
+// The Swift runtime's image: a Task.sleep wakes through its own private queue ("Swift
+// global concurrent queue"), not a global one.
+static uintptr_t concurrency_start, concurrency_end;
+
+static int is_shared_queue(dispatch_queue_t queue, dispatch_function_t function) {
     if (queue == MAIN_QUEUE) return 1;
+    if (concurrency_end == 0) {
+        void *symbol = dlsym(RTLD_DEFAULT, "swift_job_run");
+        if (symbol != NULL) world_image_range(symbol, &concurrency_start, &concurrency_end);
+    }
+    uintptr_t address = (uintptr_t)function;
+    if (function != NULL && address >= concurrency_start && address < concurrency_end) return 1;
     static const intptr_t identifiers[] = {0x21, 0x19, 0x15, 0x11, 0x09, 0x00, 2, -2, -32768};
     for (size_t index = 0; index < sizeof identifiers / sizeof *identifiers; index++) {
         if (queue == dispatch_get_global_queue(identifiers[index], 0)) return 1;
@@ -148,9 +168,10 @@ static int is_shared_queue(dispatch_queue_t queue) {
 void storesh_world_fire(void *pointer) {
     struct delayed_work *work = pointer;
     atomic_fetch_add(&world_outstanding, 1);
-    // Work for the main queue or a shared global queue runs on the main queue, in turn;
-    // a queue of the model's own keeps its work (its order and exclusion are the model's).
-    dispatch_async_f(is_shared_queue(work->queue) ? MAIN_QUEUE : work->queue, work, run_delayed);
+    // Work for the main queue, a shared global queue or the Swift runtime's own (a task's
+    // wake-up) runs on the main queue, in turn; a queue of the model's own keeps its work
+    // (its order and exclusion are the model's).
+    dispatch_async_f(is_shared_queue(work->queue, work->function) ? MAIN_QUEUE : work->queue, work, run_delayed);
 }
 
 // ---- Executors -----------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 // frame pointers. Each image also keeps its entropy stream and its unreported calls.
 #include "world_private.h"
 
+#include <errno.h>
 #include <execinfo.h>
 #include <link.h>
 #include <pthread.h>
@@ -111,7 +112,16 @@ static int32_t image_of(uintptr_t address, int32_t count) {
     return -1;
 }
 
+static int32_t model_on_stack(void);
+
 int32_t world_model_on_stack(void) {
+    int saved = errno;  // the walk's first call on a thread may set it; the caller's call must not see that
+    int32_t model = model_on_stack();
+    errno = saved;
+    return model;
+}
+
+static int32_t model_on_stack(void) {
     int32_t count = atomic_load(&image_count);
     if (count == 0) return -1;
     if (stack_high == 0) find_stack();

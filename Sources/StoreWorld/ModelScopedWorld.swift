@@ -10,7 +10,7 @@ import StoreHost
 final class ModelScopedWorld: InProcessWorld {
     private(set) var clock: VirtualClock?
 
-    func drive(with clock: VirtualClock?, seed: UInt64) {
+    func drive(with clock: VirtualClock?, seed: UInt64, restarting: Bool) {
         self.clock?.onMove = nil
         self.clock = clock
         guard let clock else {
@@ -19,7 +19,11 @@ final class ModelScopedWorld: InProcessWorld {
         }
         storesh_world_set_now(clock.now)
         clock.onMove = { storesh_world_set_now($0) }
-        storesh_world_enable(1, seed)
+        if restarting || storesh_world_is_on() == 0 {
+            storesh_world_enable(1, seed)
+        } else {
+            storesh_world_restart_clock()
+        }
     }
 
     var outstanding: Int64 { storesh_world_outstanding() }
@@ -53,10 +57,11 @@ package func installInProcessWorld() {
     storesh_world_install(
         { delay, work in
             let work = UncheckedWork(pointer: work)
-            MainActor.assumeIsolated {
-                guard let world = PluginHost.inProcessWorld, let clock = world.clock else { return }
+            return MainActor.assumeIsolated {
+                guard let world = PluginHost.inProcessWorld, let clock = world.clock else { return 0 }
                 let (deadline, overflow) = clock.now.addingReportingOverflow(delay)
                 _ = clock.wake(at: overflow ? .max : deadline) { storesh_world_fire(work.pointer) }
+                return 1
             }
         }, 0)
     PluginHost.inProcessWorld = world

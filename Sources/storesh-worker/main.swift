@@ -51,8 +51,10 @@ MainActor.assumeIsolated {
     storesh_world_install(
         { delay, work in
             let work = UncheckedWork(pointer: work)
-            MainActor.assumeIsolated {
-                WorkerServer.running?.wake(after: delay) { storesh_world_fire(work.pointer) }
+            return MainActor.assumeIsolated {
+                guard let server = WorkerServer.running else { return 0 }
+                server.wake(after: delay) { storesh_world_fire(work.pointer) }
+                return 1
             }
         }, 1)
 }

@@ -9,6 +9,11 @@ import Testing
 /// answer that says why, and never delays anyone else.
 @MainActor
 @Suite(.serialized) struct HTTPLimitTests {
+    /// Seconds that separate "answered at once" from "stalled" on a loaded CI machine (the
+    /// old server took 14 s for a 16 kB line and never answered a 64 kB one; the figure to
+    /// keep, 100 ms, is Benchmarks/inspector-limits.py's to measure, not a test's).
+    nonisolated static let promptly = 10.0
+
     /// A request as bytes: `line`, then `headers` (Host first unless given), an empty line, `body`.
     nonisolated static func request(
         _ line: String, port: Int, headers: [String] = [], body: [UInt8] = []
@@ -54,9 +59,10 @@ import Testing
         for attack in attacks {
             #expect(attack.status == 414, "\(attack.head)")
             #expect(attack.body.contains("target is longer than 8 KiB"), "\(attack.body)")
-            #expect(attack.seconds < 2, "answered after \(attack.seconds) s")
+            #expect(attack.seconds < Self.promptly, "answered after \(attack.seconds) s")
         }
-        #expect(get.status == 200 && get.seconds < 2, "the GET beside it: \(get.status) after \(get.seconds) s")
+        #expect(
+            get.status == 200 && get.seconds < Self.promptly, "the GET beside it: \(get.status) after \(get.seconds) s")
     }
 
     @Test(arguments: [16 * 1024, 64 * 1024, 4 << 20])
@@ -69,9 +75,10 @@ import Testing
         for attack in attacks {
             #expect(attack.status == 431, "\(attack.head)")
             #expect(attack.body.contains("header line is longer than 8 KiB"), "\(attack.body)")
-            #expect(attack.seconds < 2, "answered after \(attack.seconds) s")
+            #expect(attack.seconds < Self.promptly, "answered after \(attack.seconds) s")
         }
-        #expect(get.status == 200 && get.seconds < 2, "the GET beside it: \(get.status) after \(get.seconds) s")
+        #expect(
+            get.status == 200 && get.seconds < Self.promptly, "the GET beside it: \(get.status) after \(get.seconds) s")
     }
 
     @Test func tooManyHeadersAreRefused() async throws {
@@ -221,7 +228,7 @@ import Testing
         #expect(held.count == 80)
         let get = await Self.exchange(
             Self.request("GET /api/session?token=\(server.token) HTTP/1.1", port: port), port: port)
-        #expect(get.status == 200 && get.seconds < 2, "\(get.status) after \(get.seconds) s")
+        #expect(get.status == 200 && get.seconds < Self.promptly, "\(get.status) after \(get.seconds) s")
     }
 
     /// Two requests in one write, on one kept-alive connection: both answered, in order.

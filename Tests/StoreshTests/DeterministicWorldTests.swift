@@ -16,6 +16,10 @@ import Testing
         toast "hi", ms: 20
         search "cats"
         :wait
+        save
+        save
+        save
+        :wait
         :state
         """
 
@@ -31,11 +35,17 @@ import Testing
         let output = runs[0]
         // Ids from the seed, dates from the virtual clock, waits on it.
         #expect(output.contains(#"created: "2025-01-01T00:00:00.000Z""#))
-        #expect(output.contains(#"lastSync: "2025-01-01T00:00:00.080Z""#))
         #expect(output.contains("fx #1 save emitted saved (+30ms)"))
         #expect(output.contains("fx #2 saved emitted synced \"2025-01-01T00:00:00.080Z\" (+50ms)"))
         #expect(output.contains("dismissed \"hi\" (+20ms)"))
         #expect(output.contains("emitted searched \"cats\" (+40ms)"))
+        // Three sleeps due at one instant wake in the order they slept.
+        let saves = output.split(separator: "\n").filter { $0.hasSuffix("emitted saved (+30ms)") }
+        #expect(
+            saves == [
+                "fx #1 save emitted saved (+30ms)", "fx #5 save emitted saved (+30ms)",
+                "fx #6 save emitted saved (+30ms)", "fx #7 save emitted saved (+30ms)",
+            ])
     }
 
     @Test func theSeedChoosesTheIdsAndRestartsThem() throws {

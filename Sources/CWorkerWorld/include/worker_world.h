@@ -17,8 +17,9 @@
  *     when that is a queue of the model's making);
  *   - every job for Swift's global executor runs on the main queue, one at a time, in the
  *     order it was enqueued;
- *   - everything handed to a queue and not yet run is counted (storesh_world_outstanding),
- *     so the worker knows exactly when the model's work is quiet. */
+ *   - every job and delayed dispatch it took and has not run yet is counted
+ *     (storesh_world_outstanding), so the worker knows when that work is quiet (work a
+ *     model hands to a queue with dispatch_async is not: decision 0002). */
 #ifndef STORESH_WORKER_WORLD_H
 #define STORESH_WORKER_WORLD_H
 
@@ -29,8 +30,9 @@ extern "C" {
 #endif
 
 /* Registers a timer on the session's clock: `work` is handed to storesh_world_fire on the
- * main thread once the clock has moved `delay_ns` past now. Called on the main thread. */
-typedef void (*storesh_world_timer_function)(int64_t delay_ns, void *work);
+ * main thread once the clock has moved `delay_ns` past now. Called on the main thread.
+ * Returns 0 when no clock takes it: the work then waits that long on the real clock. */
+typedef int32_t (*storesh_world_timer_function)(int64_t delay_ns, void *work);
 
 /* Installs the executor hooks and the timer function. Once, at start, on the main thread.
  * `whole_process` (a worker): every job for Swift's global executor runs on the main
@@ -43,6 +45,10 @@ void storesh_world_install(storesh_world_timer_function timer, int32_t whole_pro
  * clock from the session's time now (set it first), which the model reads as
  * 2025-01-01T00:00:00Z. */
 void storesh_world_enable(int32_t on, uint64_t seed);
+
+/* Makes the session's time now the world's time 0, keeping every entropy stream where it
+ * is (a host that takes over the world in process). */
+void storesh_world_restart_clock(void);
 
 /* 1 while the world is on. */
 int32_t storesh_world_is_on(void);

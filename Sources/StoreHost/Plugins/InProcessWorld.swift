@@ -10,9 +10,10 @@
 /// see the real world.
 @MainActor
 package protocol InProcessWorld: AnyObject {
-    /// Makes `clock` the world's clock, with entropy restarted from `seed`; nil turns the
-    /// world off.
-    func drive(with clock: VirtualClock?, seed: UInt64)
+    /// Makes `clock` the world's clock; `restarting`: with every model's entropy restarted
+    /// from `seed` (a new session or `:seed`), else where it was (another host takes over,
+    /// so the models draw no id twice). nil turns the world off.
+    func drive(with clock: VirtualClock?, seed: UInt64, restarting: Bool)
     /// The clock the world runs on now.
     var clock: VirtualClock? { get }
     /// Work the world holds for the main queue that has not run yet.
@@ -43,7 +44,9 @@ extension PluginHost {
     /// process calls it before they run), restarting its entropy when `reseeding`.
     package func driveInProcessWorld(reseeding: Bool = false) {
         guard drivesInProcessWorld, let world = Self.inProcessWorld, let clock = clock as? VirtualClock else { return }
-        if reseeding || world.clock !== clock { world.drive(with: clock, seed: seed) }
+        if reseeding || world.clock !== clock {
+            world.drive(with: clock, seed: seed, restarting: reseeding || world.clock == nil)
+        }
     }
 
     /// True while the in-process world holds work of this host's models not yet run.
