@@ -22,17 +22,10 @@ struct OutputFileDescriptorTests {
     }
 
     /// Opens `path`; the number is the kernel's (tests run side by side in one process,
-    /// so none may choose one: SpawnTests.noTestChoosesADescriptorNumber), but from 600 up:
-    /// the low numbers every other test's files and pipes take come and go meanwhile, and
-    /// these tests check that storesh notices a number that changed hands (CI once saw
-    /// "descriptor 6 was closed and opened on something else" in the test of a number
-    /// that had not).
+    /// so none may choose one: SpawnTests.noTestChoosesADescriptorNumber).
     func open(_ path: String, flags: Int32) throws -> Int32 {
-        let low = Glibc.open(path, flags | O_CLOEXEC, 0o644)
-        try #require(low >= 0)
-        let descriptor = fcntl(low, F_DUPFD_CLOEXEC, 600)
-        close(low)
-        try #require(descriptor >= 600)
+        let descriptor = Glibc.open(path, flags | O_CLOEXEC, 0o644)
+        try #require(descriptor >= 0)
         return descriptor
     }
 
