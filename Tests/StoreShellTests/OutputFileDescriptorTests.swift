@@ -75,6 +75,28 @@ struct OutputFileDescriptorTests {
         #expect(try String(contentsOfFile: folder + "/own", encoding: .utf8) == "storesh's own file\n")
     }
 
+    /// A write refused because the descriptor changed kept what `check` had seen of it, so
+    /// the next file opened on that number was refused too (this suite's tests failed
+    /// whenever one reused the number another had left so).
+    @Test func aRefusedWriteLeavesNothingBehindForTheNumber() throws {
+        let folder = try Fixtures.directory().path
+        let number = try open(folder + "/first", flags: O_WRONLY | O_CREAT)
+        defer { close(number) }
+        try report("/dev/fd/\(number)").check()
+        let second = try open(folder + "/second", flags: O_WRONLY | O_CREAT)
+        try #require(dup2(second, number) == number)
+        close(second)
+        #expect(problem { try report("/dev/fd/\(number)").write("<a/>\n") } != nil, "refused: it changed")
+        // The number is this test's, now open on a third file: checked and written afresh.
+        let third = try open(folder + "/third", flags: O_WRONLY | O_CREAT)
+        try #require(dup2(third, number) == number)
+        close(third)
+        let file = report("/dev/fd/\(number)")
+        try file.check()
+        try file.write("<b/>\n")
+        #expect(try String(contentsOfFile: folder + "/third", encoding: .utf8) == "<b/>\n")
+    }
+
     /// `storesh test --junit /dev/fd/3 3>>log`: the report goes after what the log held.
     @Test func aDescriptorIsWrittenAtItsOffset() throws {
         let folder = try Fixtures.directory().path

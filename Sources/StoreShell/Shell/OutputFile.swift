@@ -118,8 +118,17 @@ package struct OutputFile: Sendable {
     }
 
     /// Writes `bytes` to the path as a whole, under the rule above.
+    /// A write ends what `check` began for a descriptor, whether it is made or refused:
+    /// a refused one's identity kept would refuse the next file opened on that number.
     package func write(_ bytes: [UInt8]) throws(Problem) {
-        switch try plan() {
+        let plan: Plan
+        do {
+            plan = try self.plan()
+        } catch {
+            if let descriptor = Self.descriptor(named: path) { DescriptorIdentity.forget(descriptor) }
+            throw error
+        }
+        switch plan {
         case .stream(let descriptor): try writeStream(bytes, through: descriptor)
         case .create(let target): try writeBeside(bytes, into: target, replacing: nil)
         case .replace(let target, let mode, let device, let inode):
