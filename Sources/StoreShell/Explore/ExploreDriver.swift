@@ -89,10 +89,12 @@ final class ExploreDriver {
     }
 
     /// Runs up to `length` steps from a fresh store, each made by `next` from the state
-    /// before it, stopping at the first failure. A model in a worker that has started no
-    /// effect in this exploration gets its actions in observed batches (one round trip for
-    /// up to `batchSize`), made from the state before the batch; the first effect started
-    /// sends the explorer back to one action at a time, and the run is made again so.
+    /// before it, stopping at the first failure. Until an effect starts in this
+    /// exploration, steps are made a chunk (up to `batchSize`) at a time from the state
+    /// before the chunk, in a worker and in process alike, so one seed makes the same runs
+    /// in both; a model in a worker gets each chunk in one observed batch (one round
+    /// trip). The first effect started sends the explorer back to one action at a time,
+    /// and the run is made again so (in process, the chunk's steps go on one by one).
     /// A batch that ends in a crash is made again one action at a time too, to find the
     /// action that crashed (a lost worker's answer is lost whole).
     func run(length: Int, keepStates: Bool, oneByOne: Bool = false, next: @escaping (Value) -> ExploreStep?)
@@ -108,7 +110,9 @@ final class ExploreDriver {
         }
         var pending: ExploreStep?
         while run.steps.count < length, run.failure == nil {
-            if batches, !oneByOne, session.runsInWorker, pending == nil {
+            // Steps are made a chunk at a time from the state before the chunk, in a
+            // worker and in process alike, so one seed makes the same runs in both.
+            if batches, !oneByOne, pending == nil {
                 var chunk: [ExploreStep] = []
                 let state = session.state
                 while chunk.count < min(Self.batchSize, length - run.steps.count), let step = next(state) {
@@ -119,6 +123,12 @@ final class ExploreDriver {
                     chunk.append(step)
                 }
                 if chunk.isEmpty, pending == nil { break }
+                if !chunk.isEmpty, !session.runsInWorker {
+                    for step in chunk where run.failure == nil {
+                        try await perform(step, in: &session, run: &run, keep: keepStates)
+                    }
+                    continue
+                }
                 if !chunk.isEmpty {
                     let before = run.steps
                     switch try sendBatch(chunk, to: session, into: &run, keep: keepStates) {
@@ -131,7 +141,7 @@ final class ExploreDriver {
                     }
                     return try await self.run(
                         length: length, keepStates: keepStates, oneByOne: true,
-                        next: Self.continuing(before + chunk, then: next))
+                        next: Self.continuing(before + chunk + (pending.map { [$0] } ?? []), then: next))
                 }
             }
             guard let step = pending ?? next(session.state) else { break }

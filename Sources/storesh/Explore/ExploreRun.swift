@@ -66,7 +66,7 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
     }
     let rate = report.searchSeconds > 0 ? Int(Double(report.steps) / report.searchSeconds) : 0
     StandardStreams.error(
-        "explore: searched \(report.runs) runs in \(String(format: "%.2f", report.searchSeconds)) s (\(rate) steps/s)"
+        "explore: searched \(report.runs) run\(report.runs == 1 ? "" : "s") in \(String(format: "%.2f", report.searchSeconds)) s (\(rate) steps/s)"
             + (report.failure == nil ? "" : "; shrank in \(String(format: "%.2f", report.shrinkSeconds)) s") + "\n")
     var lines = report.lines(model: model)
     var record = report.record(model: model)
