@@ -66,6 +66,13 @@ struct ShapedArgumentTests {
         #expect(candidates("setAddress ").contains("{street: "))
         #expect(candidates("handOver ").contains("{courier: {"))
         #expect(candidates("note ").contains("null"))
+        #expect(
+            candidates(#"setAddress {street: "x, y", spot: {"#) == ["{lat: ", "{lon: "], "a nested struct's fields")
+        #expect(candidates(#"setAddress {street: "x", spot: {lat: 1, "#) == ["lon: "])
+        #expect(candidates(#"setAddress({street: "x", "#) == ["floor: ", "spot: ", "zip: "])
+        #expect(candidates(#"pack items: [{sku: "a", count: 1}, "#) == ["{count: ", "{sku: "], "a list's elements")
+        #expect(candidates("handOver {courier: {") == ["{days: "], "a case's payload")
+        #expect(candidates(#"push message: "hi", "#) == ["image: ", "times: "])
     }
 
     /// Issue 46: 67% of explore's generated arguments of optional and struct types were

@@ -102,38 +102,11 @@ extension ShellCore {
     }
 
     private func labels(for actionName: String, given earlier: String) -> [String] {
-        let name = (try? ActionCall.parse(actionName))?.name ?? actionName
+        let (written, arguments) = ArgumentCompletion.split(earlier)
+        let name = (try? ActionCall.parse(written))?.name ?? written
         guard let action = current?.model.action(named: name) else { return [] }
-        // After `label: ` the values of that parameter's shape; else the labels not given
-        // yet (and, for a first unlabelled parameter, its values).
-        let before = earlier.trimmingCharacters(in: .whitespaces)
-        if before.hasSuffix(":"), let label = before.dropLast().split(whereSeparator: { " ,(".contains($0) }).last,
-            let param = action.params.first(where: { $0.label == String(label) })
-        {
-            return Self.values(completing: param.shape)
-        }
         let keyCount = action.name.split(separator: ".").filter { $0.hasSuffix("[]") }.count
-        let labels = action.params.compactMap(\.label).filter { !earlier.contains("\($0):") }.map { "\($0): " }
-        let written = RawWords.split(earlier)
-        if written.count == 1, let first = action.params.dropFirst(keyCount).first, first.label == nil {
-            return labels + Self.values(completing: first.shape)
-        }
-        return labels
-    }
-
-    /// What an argument of `shape` may start with: an enum's cases as written, `true` and
-    /// `false`, `null` for an optional, `{label: ` for a record's fields.
-    static func values(completing shape: TypeShape) -> [String] {
-        switch shape {
-        case .bool: return ["true", "false"]
-        case .optional(let wrapped): return values(completing: wrapped) + ["null"]
-        case .choice(_, let cases):
-            return cases.map {
-                $0.rawValue != nil || $0.payload.isEmpty ? $0.written : "{" + Value.label($0.name) + ": {"
-            }
-        case .record(_, let fields): return fields.compactMap(\.label).map { "{" + Value.label($0) + ": " }
-        default: return []
-        }
+        return ArgumentCompletion.candidates(params: Array(action.params.dropFirst(keyCount)), after: arguments)
     }
 
     /// Paths into `value`, a few levels deep, as `:state` takes them.
