@@ -24,7 +24,10 @@ public import ObservableStore
 /// actions under the case's name; one with a key and such an enum expands to keyed
 /// actions (`todos[].toggle`, the key first). `Int`, `Double`, `Bool` and `String`
 /// arguments are typed; any other `Codable` payload takes a value tree (`[1, 2]`,
-/// `{title: "x"}`). An argument's doc is a `- Parameter NAME: …` line (or a `- NAME: …`
+/// `{title: "x"}`) of the type's shape (`PluginShapes`: an enum's cases, a struct's
+/// fields), which the host checks, completes and shows. A default argument that is a
+/// literal, `nil`, `.caseName` or a list of these is taken when the argument is left out;
+/// any other leaves the argument required. An argument's doc is a `- Parameter NAME: …` line (or a `- NAME: …`
 /// line under `- Parameters:`), NAME being its label — or, for unlabelled arguments,
 /// one such line per argument in order. Every case is in the schema, so actions only effects send replay too.
 /// The macro lives in its own target, so only plugins build swift-syntax.

@@ -191,7 +191,34 @@ enum FuzzModel {
                 action("setTags", [(nil, .value)]),
                 action("child.setRatio", [("ratio", .double)]),
                 action("flag", [(nil, .bool)]),
+                (name: "ship", params: shapedParams),
             ])
+    }()
+
+    /// Parameters with shapes and defaults: an enum of raw values, a struct with a nested
+    /// struct and optional fields, an enum with payloads, a dictionary, a range.
+    static let shapedParams: [ParamDescriptor] = {
+        let via = TypeShape.choice(
+            name: "Via", cases: [.init("ground", rawValue: .string("ground")), .init("air", rawValue: .string("air"))])
+        let address = TypeShape.record(
+            name: "Address",
+            fields: [
+                .init("street", .string), .init("zip", .optional(.string)),
+                .init("spot", .record(name: "Spot", fields: [.init("lat", .double), .init("lon", .double)])),
+            ])
+        let handover = TypeShape.choice(
+            name: "Handover",
+            cases: [
+                .init("pickup"), .init("courier", payload: [.init("days", .anyInt), .init(nil, .optional(.string))]),
+            ])
+        return [
+            ParamDescriptor(label: "via", type: .string, doc: nil, shape: via, defaultValue: .string("ground")),
+            ParamDescriptor(label: "to", type: .value, doc: nil, shape: .optional(address), defaultValue: .null),
+            ParamDescriptor(label: "by", type: .value, doc: nil, shape: handover),
+            ParamDescriptor(
+                label: "tags", type: .value, doc: nil, shape: .dictionary(key: .string, value: .list(.double))),
+            ParamDescriptor(label: "floor", type: .int, doc: nil, shape: .int(range: -3...40), defaultValue: .int(0)),
+        ]
     }()
 
     static let sampleState = Value.record([
