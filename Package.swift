@@ -47,6 +47,8 @@ let package = Package(
         .library(name: "StoreshExampleCart", type: .dynamic, targets: ["StoreshExampleCart"]),
         .library(name: "StoreshExampleFeed", type: .dynamic, targets: ["StoreshExampleFeed"]),
         .library(name: "StoreshExampleNotebook", type: .dynamic, targets: ["StoreshExampleNotebook"]),
+        // Action arguments of every Codable kind, with their shapes (examples/parcels.transcript).
+        .library(name: "StoreshExampleParcels", type: .dynamic, targets: ["StoreshExampleParcels"]),
         // A model with bugs on purpose, for the crash and hang tests.
         .library(name: "StoreshExampleFaulty", type: .dynamic, targets: ["StoreshExampleFaulty"]),
     ],
@@ -230,6 +232,9 @@ let package = Package(
         .target(
             name: "StoreshExampleNotebook", dependencies: ["StorePlugin", "ObservableStore"],
             path: "plugins/Notebook", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(
+            name: "StoreshExampleParcels", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Parcels",
+            swiftSettings: strict),
         .target(
             name: "StoreshExampleFaulty", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Faulty",
             swiftSettings: strict),

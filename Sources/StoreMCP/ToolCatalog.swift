@@ -8,7 +8,7 @@ enum ToolCatalog {
     static func tool(_ operation: Operation) -> Tool {
         var properties: [String: MCP.Value] = [:]
         for parameter in operation.parameters {
-            var schema = schemaType(parameter.kind)
+            var schema = parameter.shape.map(jsonSchema) ?? schemaType(parameter.kind)
             schema["description"] = .string(parameter.doc)
             properties[parameter.name] = .object(schema)
         }

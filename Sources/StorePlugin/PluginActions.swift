@@ -24,7 +24,10 @@ public import ObservableStore
 /// actions under the case's name; one with a key and such an enum expands to keyed
 /// actions (`todos[].toggle`, the key first). `Int`, `Double`, `Bool` and `String`
 /// arguments are typed; any other `Codable` payload takes a value tree (`[1, 2]`,
-/// `{title: "x"}`). An argument's doc is a `- Parameter NAME: …` line (or a `- NAME: …`
+/// `{title: "x"}`) of the type's shape (`PluginShapes`: an enum's cases, a struct's
+/// fields), which the host checks, completes and shows. A default argument that is a
+/// literal, `nil`, `.caseName` or a list of these is taken when the argument is left out;
+/// any other leaves the argument required. An argument's doc is a `- Parameter NAME: …` line (or a `- NAME: …`
 /// line under `- Parameters:`), NAME being its label — or, for unlabelled arguments,
 /// one such line per argument in order. Every case is in the schema, so actions only effects send replay too.
 /// The macro lives in its own target, so only plugins build swift-syntax.
@@ -42,28 +45,38 @@ public protocol PluginActions: Decodable {
 /// guess from type names — decides what a payload is.
 public enum PluginActionSchemas {
     /// A typed whole-number argument.
-    public static func param(_ type: Int.Type, label: String?, doc: String? = nil) -> Param { .int(label, doc: doc) }
+    public static func param(_ type: Int.Type, label: String?, doc: String? = nil, default: String? = nil) -> Param {
+        Param.int(label, doc: doc).defaulting(to: `default`)
+    }
     /// A typed whole-number argument.
-    public static func param(_ type: Int64.Type, label: String?, doc: String? = nil) -> Param { .int(label, doc: doc) }
-    /// A typed whole-number argument.
-    public static func param(_ type: Int32.Type, label: String?, doc: String? = nil) -> Param { .int(label, doc: doc) }
-    /// A typed number argument.
-    public static func param(_ type: Double.Type, label: String?, doc: String? = nil) -> Param {
-        .double(label, doc: doc)
+    public static func param(_ type: Int64.Type, label: String?, doc: String? = nil, default: String? = nil) -> Param {
+        Param.int(label, doc: doc).defaulting(to: `default`)
+    }
+    /// A typed whole-number argument, within `Int32`'s range.
+    public static func param(_ type: Int32.Type, label: String?, doc: String? = nil, default: String? = nil) -> Param {
+        Param.int(label, doc: doc).shaped(PluginShapes.shape(of: type)).defaulting(to: `default`)
     }
     /// A typed number argument.
-    public static func param(_ type: Float.Type, label: String?, doc: String? = nil) -> Param {
-        .double(label, doc: doc)
+    public static func param(_ type: Double.Type, label: String?, doc: String? = nil, default: String? = nil) -> Param {
+        Param.double(label, doc: doc).defaulting(to: `default`)
+    }
+    /// A typed number argument.
+    public static func param(_ type: Float.Type, label: String?, doc: String? = nil, default: String? = nil) -> Param {
+        Param.double(label, doc: doc).defaulting(to: `default`)
     }
     /// A typed `true`/`false` argument.
-    public static func param(_ type: Bool.Type, label: String?, doc: String? = nil) -> Param { .bool(label, doc: doc) }
-    /// A typed text argument.
-    public static func param(_ type: String.Type, label: String?, doc: String? = nil) -> Param {
-        .string(label, doc: doc)
+    public static func param(_ type: Bool.Type, label: String?, doc: String? = nil, default: String? = nil) -> Param {
+        Param.bool(label, doc: doc).defaulting(to: `default`)
     }
-    /// Any other `Decodable` payload: a value tree.
-    public static func param<T: Decodable>(_ type: T.Type, label: String?, doc: String? = nil) -> Param {
-        .value(label, doc: doc)
+    /// A typed text argument.
+    public static func param(_ type: String.Type, label: String?, doc: String? = nil, default: String? = nil) -> Param {
+        Param.string(label, doc: doc).defaulting(to: `default`)
+    }
+    /// Any other `Decodable` payload: a value tree of the type's shape (`PluginShapes`).
+    public static func param<T: Decodable>(
+        _ type: T.Type, label: String?, doc: String? = nil, default: String? = nil
+    ) -> Param {
+        Param.value(label, doc: doc).shaped(PluginShapes.shape(of: type)).defaulting(to: `default`)
     }
 
     /// A case whose one payload is a child's action enum: the child's actions, each
@@ -86,7 +99,7 @@ public enum PluginActionSchemas {
     public static func pair<Parent: Decodable, Key: Decodable, Child: PluginActions>(
         _ name: String, _ doc: String, _ key: Key.Type, _ child: Child.Type, params: [Param]
     ) -> [ActionSchema<Parent>] {
-        let key = Param(label: "key", kind: params[0].kind, doc: params[0].doc)
+        let key = Param(label: "key", kind: params[0].kind, doc: params[0].doc, shape: params[0].shape)
         return Child.pluginActions.map { ActionSchema(nested: $0, under: name, key: key) }
     }
 

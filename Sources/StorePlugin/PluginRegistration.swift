@@ -70,7 +70,8 @@ public enum StorePlugin {
             for (position, param) in action.params.enumerated() {
                 params[position] = sp_param(
                     struct_size: UInt32(MemoryLayout<sp_param>.size), label: strings.copy(param.label),
-                    type: strings.copy(param.kind.rawValue), doc: strings.copy(param.doc))
+                    type: strings.copy(param.kind.rawValue), doc: strings.copy(param.doc),
+                    shape: strings.copy(param.shape?.text), default_value: strings.copy(param.defaultValue))
             }
             let signature =
                 action.params.allSatisfy({ $0.kind != .value }) ? action.params.map(\.kind.letter).joined() : nil

@@ -12,6 +12,35 @@ public struct Param: Sendable {
     public let kind: Kind
     /// A line about the argument, shown by `:actions`.
     public let doc: String?
+    /// What the argument looks like when that says more than `kind` (an enum's cases, a
+    /// struct's fields, an optional, a range): checked, completed and shown by the host.
+    public let shape: TypeShape?
+    /// The argument's default as literal text (`"ground"`, `nil`, `3`), taken when the
+    /// argument is left out; nil when it must be given.
+    public let defaultValue: String?
+
+    /// A parameter with every fact given.
+    public init(
+        label: String?, kind: Kind, doc: String? = nil, shape: TypeShape? = nil, defaultValue: String? = nil
+    ) {
+        self.label = label
+        self.kind = kind
+        self.doc = doc
+        self.shape = shape
+        self.defaultValue = defaultValue
+    }
+
+    /// This parameter with `shape`, unless it says no more than the kind does.
+    public func shaped(_ shape: TypeShape) -> Param {
+        let plain = TypeShape.plain(kind: kind.rawValue)
+        return Param(
+            label: label, kind: kind, doc: doc, shape: shape == plain ? nil : shape, defaultValue: defaultValue)
+    }
+
+    /// This parameter, taking `literal` (literal text) when it is left out.
+    public func defaulting(to literal: String?) -> Param {
+        Param(label: label, kind: kind, doc: doc, shape: shape, defaultValue: literal)
+    }
 
     /// A whole number.
     public static func int(_ label: String? = nil, doc: String? = nil) -> Param {
@@ -29,9 +58,10 @@ public struct Param: Sendable {
     public static func string(_ label: String? = nil, doc: String? = nil) -> Param {
         Param(label: label, kind: .string, doc: doc)
     }
-    /// Any value tree: a list, a record, …, decoded into the case's payload type.
-    public static func value(_ label: String? = nil, doc: String? = nil) -> Param {
-        Param(label: label, kind: .value, doc: doc)
+    /// Any value tree: a list, a record, …, decoded into the case's payload type;
+    /// `shape` says what it must look like, when known.
+    public static func value(_ label: String? = nil, doc: String? = nil, shape: TypeShape? = nil) -> Param {
+        Param(label: label, kind: .value, doc: doc, shape: shape)
     }
 }
 

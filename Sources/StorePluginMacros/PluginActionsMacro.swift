@@ -72,18 +72,31 @@
                 return "[ActionSchema(\(name), \(docText))]"
             }
             let items = Array(parameters)
-            for item in items where item.defaultValue != nil {
-                context.diagnose(
-                    Diagnostic(node: item, message: PluginActionsDiagnostic.defaultValue(bare(element.name))))
-                return nil
-            }
             let labels = items.map { $0.firstName.map { $0.text == "_" ? "nil" : literal(bare($0)) } ?? "nil" }
             let types = items.map { $0.type.trimmedDescription }
-            let argumentDocs = doc.arguments(
+            var argumentDocs = doc.arguments(
                 labels: items.map { $0.firstName?.text == "_" ? nil : $0.firstName.map(bare) })
+            // A default the shell can take is passed as literal text; any other makes the
+            // argument required, and its doc says why.
+            var defaults: [String?] = []
+            for (index, item) in items.enumerated() {
+                guard let expression = item.defaultValue?.value else {
+                    defaults.append(nil)
+                    continue
+                }
+                if let text = DefaultLiteral.text(of: expression) {
+                    defaults.append(text)
+                } else {
+                    defaults.append(nil)
+                    let why =
+                        "required: its default `\(expression.trimmedDescription)` is not a literal storesh can take"
+                    argumentDocs[index] = argumentDocs[index].map { "\($0) (\(why))" } ?? why
+                }
+            }
             let params = items.indices.map { index in
                 "PluginActionSchemas.param((\(types[index])).self, label: \(labels[index])"
-                    + (argumentDocs[index].map { ", doc: \(literal($0))" } ?? "") + ")"
+                    + (argumentDocs[index].map { ", doc: \(literal($0))" } ?? "")
+                    + (defaults[index].map { ", default: \(literal($0))" } ?? "") + ")"
             }
             switch items.count {
             case 1 where labels[0] == "nil":
@@ -115,6 +128,53 @@
                 }
             }
             return "\"\(escaped)\""
+        }
+    }
+
+    /// The literal text of a default argument the shell can take: a number, a string
+    /// without interpolation, `true`/`false`, `nil`, `.caseName` (written as the case's
+    /// name in quotes, which the host reads as that case), or a list of these; nil for
+    /// anything else (a call, a variable).
+    enum DefaultLiteral {
+        static func text(of expression: ExprSyntax) -> String? {
+            if let integer = expression.as(IntegerLiteralExprSyntax.self) {
+                return Int64(String(integer.literal.text.filter { $0 != "_" })).map(String.init)
+            }
+            if let float = expression.as(FloatLiteralExprSyntax.self) {
+                return Double(String(float.literal.text.filter { $0 != "_" })).map { "\($0)" }
+            }
+            if let boolean = expression.as(BooleanLiteralExprSyntax.self) { return boolean.literal.text }
+            if expression.is(NilLiteralExprSyntax.self) { return "null" }
+            if let string = expression.as(StringLiteralExprSyntax.self), string.openingPounds == nil,
+                string.segments.count <= 1
+            {
+                guard let segment = string.segments.first else { return "\"\"" }
+                guard let text = segment.as(StringSegmentSyntax.self)?.content.text, !text.contains("\\") else {
+                    return nil
+                }
+                return "\"" + text + "\""
+            }
+            if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-",
+                let magnitude = text(of: prefix.expression), magnitude.first?.isNumber == true
+            {
+                return "-" + magnitude
+            }
+            if let member = expression.as(MemberAccessExprSyntax.self), member.base == nil {
+                let name = member.declName.baseName.identifier?.name ?? member.declName.baseName.text
+                return "\"" + name + "\""
+            }
+            if let array = expression.as(ArrayExprSyntax.self) {
+                var items: [String] = []
+                for element in array.elements {
+                    guard let item = text(of: element.expression) else { return nil }
+                    items.append(item)
+                }
+                return "[" + items.joined(separator: ", ") + "]"
+            }
+            if let dictionary = expression.as(DictionaryExprSyntax.self), dictionary.content.is(TokenSyntax.self) {
+                return "{}"
+            }
+            return nil
         }
     }
 
@@ -168,14 +228,11 @@
     enum PluginActionsDiagnostic: DiagnosticMessage {
         case notAnEnum
         case duplicate(String)
-        case defaultValue(String)
 
         var message: String {
             switch self {
             case .notAnEnum: "@PluginActions goes on the model's action enum"
             case .duplicate(let name): "two cases are named '\(name)': storesh could not tell them apart"
-            case .defaultValue(let name):
-                "case '\(name)' has a default argument, which storesh cannot show or parse; give every argument"
             }
         }
 

@@ -52,13 +52,17 @@ package struct OperationParameter: Sendable, Equatable {
     package let required: Bool
     /// What it means, for the client's reader.
     package let doc: String
+    /// What its values look like, deeper than `kind` (an action argument's shape): what
+    /// a client's schema shows. The action's own binding checks it.
+    package let shape: TypeShape?
 
     /// A parameter called `name` of `kind`, described by `doc`.
-    package init(_ name: String, _ kind: Kind, required: Bool = false, doc: String) {
+    package init(_ name: String, _ kind: Kind, required: Bool = false, doc: String, shape: TypeShape? = nil) {
         self.name = name
         self.kind = kind
         self.required = required
         self.doc = doc
+        self.shape = shape
     }
 }
 

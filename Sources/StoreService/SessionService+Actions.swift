@@ -39,17 +39,22 @@ extension SessionService {
                     "The key of the element the action is for (\(parts.filter { $0.hasSuffix("[]") }[index].dropLast(2))[KEY])."
             } else if let label = param.label {
                 name = label
-                doc = param.doc ?? "\(label) (\(param.type.rawValue))"
+                doc = param.doc ?? "\(label) (\(param.declaredShape?.summary ?? param.type.rawValue))"
             } else {
                 positional += 1
                 var argument = "arg\(positional)"
                 while labels.contains(argument) { argument += "_" }
                 name = argument
-                doc = param.doc ?? "Argument \(positional) (\(param.type.rawValue))."
+                doc = param.doc ?? "Argument \(positional) (\(param.declaredShape?.summary ?? param.type.rawValue))."
             }
             while names.contains(name) { name += "_" }
             names.append(name)
-            parameters.append(OperationParameter(name, kind(of: param.type), required: true, doc: doc))
+            let parameterKind = param.declaredShape == nil ? kind(of: param.type) : .value
+            parameters.append(
+                OperationParameter(
+                    name, parameterKind, required: param.defaultValue == nil,
+                    doc: doc + (param.defaultValue.map { " Default: \($0.compact)." } ?? ""), shape: param.declaredShape
+                ))
         }
         let signature = ActionBinding.signature(of: action)
         let parameterNames = names
@@ -59,7 +64,7 @@ extension SessionService {
             narrowing: "the diff is long: read parts of the state with the state tool and a path instead"
         ) { arguments throws(OperationError) in
             let values = zip(parameterNames, action.params).map { name, param in
-                let value = arguments.values[name] ?? .null
+                let value = arguments.values[name] ?? param.defaultValue ?? .null
                 if param.type == .double, case .int(let number) = value { return Value.double(Double(number)) }
                 return value
             }

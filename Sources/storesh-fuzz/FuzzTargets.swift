@@ -8,7 +8,7 @@ import StoreValue
 
 /// The fuzz targets, by name (`scripts/fuzz` runs each with `STORESH_FUZZ_TARGET=name`).
 enum FuzzTarget: String, CaseIterable {
-    case action, literal, transcript, journal, `import`, worker, ctree, condition, relay
+    case action, literal, transcript, journal, `import`, worker, ctree, condition, relay, shape
 
     func run(_ data: Data) {
         switch self {
@@ -21,6 +21,29 @@ enum FuzzTarget: String, CaseIterable {
         case .ctree: Self.valueTree(data)
         case .condition: Self.condition(data)
         case .relay: Self.relayStream(data)
+        case .shape: Self.shapeText(data)
+        }
+    }
+
+    /// An argument shape's text form (`sp_param.shape`), then a literal checked against
+    /// it: a shape that reads is written back as text that reads as the same shape, and a
+    /// value the shape takes is taken again unchanged (the check's form is its own fixed
+    /// point); nothing traps.
+    static func shapeText(_ data: Data) {
+        guard let text = String(validating: data.prefix(4096), as: UTF8.self) else { return }
+        let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let shape = try? TypeShape.parse(String(parts[0])) else { return }
+        guard let again = try? TypeShape.parse(shape.text), again == shape else {
+            violated("'\(parts[0])' written back as '\(shape.text)' does not read back as itself")
+        }
+        _ = shape.summary
+        _ = shape.body
+        _ = shape.namedParts
+        _ = try? shape.conform(shape.example)
+        guard parts.count == 2, let value = try? Literal.parse(Array(parts[1].utf8)) else { return }
+        guard let taken = try? shape.conform(value) else { return }
+        guard let retaken = try? shape.conform(taken), retaken == taken else {
+            violated("\(shape.text) took \(value.compact) as \(taken.compact), but not that again")
         }
     }
 
@@ -168,7 +191,34 @@ enum FuzzModel {
                 action("setTags", [(nil, .value)]),
                 action("child.setRatio", [("ratio", .double)]),
                 action("flag", [(nil, .bool)]),
+                (name: "ship", params: shapedParams),
             ])
+    }()
+
+    /// Parameters with shapes and defaults: an enum of raw values, a struct with a nested
+    /// struct and optional fields, an enum with payloads, a dictionary, a range.
+    static let shapedParams: [ParamDescriptor] = {
+        let via = TypeShape.choice(
+            name: "Via", cases: [.init("ground", rawValue: .string("ground")), .init("air", rawValue: .string("air"))])
+        let address = TypeShape.record(
+            name: "Address",
+            fields: [
+                .init("street", .string), .init("zip", .optional(.string)),
+                .init("spot", .record(name: "Spot", fields: [.init("lat", .double), .init("lon", .double)])),
+            ])
+        let handover = TypeShape.choice(
+            name: "Handover",
+            cases: [
+                .init("pickup"), .init("courier", payload: [.init("days", .anyInt), .init(nil, .optional(.string))]),
+            ])
+        return [
+            ParamDescriptor(label: "via", type: .string, doc: nil, shape: via, defaultValue: .string("ground")),
+            ParamDescriptor(label: "to", type: .value, doc: nil, shape: .optional(address), defaultValue: .null),
+            ParamDescriptor(label: "by", type: .value, doc: nil, shape: handover),
+            ParamDescriptor(
+                label: "tags", type: .value, doc: nil, shape: .dictionary(key: .string, value: .list(.double))),
+            ParamDescriptor(label: "floor", type: .int, doc: nil, shape: .int(range: -3...40), defaultValue: .int(0)),
+        ]
     }()
 
     static let sampleState = Value.record([

@@ -171,6 +171,34 @@ typedef struct sp_param {
     const char *label; /* NULL or "" for a positional parameter */
     const char *type;  /* one of the type names above */
     const char *doc;   /* one line, or NULL */
+    /* Appended (readers check struct_size: older plugins lack them). */
+    /* What the argument looks like, deeper than type, as a literal (the syntax of action
+     * arguments), or NULL for just type. The host checks arguments against it before
+     * dispatch (the plugin then gets them in the form below), completes and shows it,
+     * and generates arguments from it:
+     *   "int" "double" "bool" "string" "any"          {int: [LOW, HIGH]}   (a range)
+     *   {optional: SHAPE}       the value or null
+     *   {list: SHAPE}           an SP_ARRAY of SHAPE
+     *   {dictionary: [KEY, VALUE]}   with KEY "string": an SP_RECORD, one field per key
+     *   {record: "Name" or null, fields: [["label", SHAPE], ...]}   an SP_RECORD; an
+     *                           optional field may be absent
+     *   {choice: "Name" or null, cases: [{case: "name", payload: [["label" or null,
+     *                           SHAPE], ...], raw: VALUE}, ...]}   an enum: with raw
+     *                           values (every case, a string or number, no payload) the
+     *                           argument is the raw value; without, a record with one
+     *                           field named after the case holding a record of its
+     *                           payload (unlabelled payload values are _0, _1, ...):
+     *                           {courier: {days: 2}}, {pickup: {}}
+     * e.g. {choice: "Shipping", cases: [{case: "ground", raw: "ground"}, {case: "air",
+     * raw: "air"}]}. The shape must fit type: "value" takes any shape; "int", "double" and
+     * "string" also take a choice whose raw values are of that type (a C plugin's enum
+     * of names), and "int" a range. A shape that does not read or fit is a registration
+     * error naming the parameter. */
+    const char *shape;
+    /* The argument's default, as literal text ("ground", 3, null, [1, 2]), taken when the
+     * argument is left out; NULL when it must be given. Checked against shape (or type)
+     * at registration. */
+    const char *default_value;
 } sp_param;
 
 /* A typed entry point, called by the host through libffi as

@@ -19,6 +19,11 @@ package enum ActionBinding {
         for (key, offset) in zip(call.keys, call.keyOffsets) {
             guard position < params.count else { throw TextError("\(call.name) takes no key", at: offset) }
             let param = params[position]
+            if param.declaredShape != nil {
+                slots[position] = try coerce(key, to: param, at: offset, action: call.name)
+                position += 1
+                continue
+            }
             guard let coerced = coerced(key, to: param.type) else {
                 throw TextError(
                     "\(call.name): the key is \(article(param.type.rawValue)) \(param.type.rawValue), not \(key.kindName) \(key.compact)",
@@ -59,10 +64,10 @@ package enum ActionBinding {
         }
         var values: [Value] = []
         for (index, slot) in slots.enumerated() {
-            guard let slot else {
-                let param = params[index]
+            let param = params[index]
+            guard let slot = slot ?? param.defaultValue else {
                 throw TextError(
-                    "\(call.name) needs \(param.label.map { "'\($0)'" } ?? "argument \(index + 1)") (\(param.type.rawValue)): \(signature(of: action))",
+                    "\(call.name) needs \(param.label.map { "'\($0)'" } ?? "argument \(index + 1)") (\(param.declaredShape?.summary ?? param.type.rawValue)): \(signature(of: action))",
                     at: call.nameRange.upperBound)
             }
             values.append(slot)
@@ -73,12 +78,36 @@ package enum ActionBinding {
     /// `setUser(name: string, age: int)`.
     package static func signature(of action: ActionDescriptor) -> String {
         action.name + "("
-            + action.params.map { ($0.label.map { "\($0): " } ?? "") + $0.type.rawValue }.joined(separator: ", ") + ")"
+            + action.params.map { ($0.label.map { "\($0): " } ?? "") + $0.written }.joined(separator: ", ") + ")"
+    }
+
+    /// What the named records and enums of an action's parameters are made of, a line
+    /// each: `Shipping: "ground" | "air"`, `Address: {street: string, zip: string?}`.
+    package static func shapeLines(of action: ActionDescriptor) -> [String] {
+        var seen: Set<String> = []
+        var lines: [String] = []
+        for param in action.params {
+            for part in param.declaredShape?.namedParts ?? [] where seen.insert(part.summary).inserted {
+                lines.append("\(part.summary): \(part.body)")
+            }
+        }
+        return lines
     }
 
     private static func coerce(_ value: Value, to param: ParamDescriptor, at offset: Int, action: String)
         throws(TextError) -> Value
     {
+        if let shape = param.declaredShape {
+            do throws(ShapeMismatch) {
+                return try shape.conform(value)
+            } catch {
+                // `via`, `items[0].count`, `spot.lon` (inside a positional argument).
+                var place = (param.label ?? "") + error.path
+                if place.hasPrefix(".") { place.removeFirst() }
+                throw TextError(
+                    "\(action): \(place.isEmpty ? "this argument" : place): \(error.message)", at: offset)
+            }
+        }
         guard let coerced = coerced(value, to: param.type) else {
             throw TextError(
                 "\(action): \(param.label.map { "'\($0)'" } ?? "this argument") should be \(param.type.rawValue), not \(value.kindName) \(value.compact)",

@@ -1,5 +1,6 @@
 import CFFI
 import CStorePlugin
+package import StoreValue
 
 /// The type of one action parameter, as the schema declares it.
 package enum ParamType: String, Sendable, CaseIterable {
@@ -28,11 +29,29 @@ package struct ParamDescriptor: Sendable, Equatable {
     package let label: String?
     package let type: ParamType
     package let doc: String?
+    /// What the argument looks like, when the plugin said more than `type` (`sp_param.shape`).
+    package let declaredShape: TypeShape?
+    /// The argument taken when it is left out (already in the shape's form); nil when it
+    /// must be given.
+    package let defaultValue: Value?
 
-    package init(label: String?, type: ParamType, doc: String?) {
+    package init(
+        label: String?, type: ParamType, doc: String?, shape: TypeShape? = nil, defaultValue: Value? = nil
+    ) {
         self.label = label
         self.type = type
         self.doc = doc
+        self.declaredShape = shape
+        self.defaultValue = defaultValue
+    }
+
+    /// What the argument looks like: the declared shape, else the type's plain one.
+    package var shape: TypeShape { declaredShape ?? .plain(kind: type.rawValue) }
+
+    /// The parameter's type as a signature shows it: `int`, `Shipping`, `[Item]`, with
+    /// ` = DEFAULT` when it has one.
+    package var written: String {
+        (declaredShape?.summary ?? type.rawValue) + (defaultValue.map { " = \($0.compact)" } ?? "")
     }
 }
 

@@ -168,9 +168,13 @@ enum Registration {
         if action.param_count > 0, action.params == nil {
             throw Invalid(message: "\(site), action '\(name)': param_count is \(action.param_count) but params is NULL")
         }
+        // sp_param began without shape and default_value; older plugins' params lack them.
+        let paramMinimum = MemoryLayout<sp_param>.offset(of: \sp_param.shape)!
         let declaredParams =
             try action.params.map { list throws(Invalid) in
-                try elements(list, count: Int(action.param_count), what: "\(site), action '\(name)': params")
+                try elements(
+                    list, count: Int(action.param_count), minimumSize: paramMinimum,
+                    what: "\(site), action '\(name)': params")
             } ?? []
         for (index, param) in declaredParams.enumerated() {
             let typeName = param.type.map { String(cString: $0) } ?? ""
@@ -181,7 +185,22 @@ enum Registration {
                 )
             }
             let label = param.label.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
-            params.append(ParamDescriptor(label: label, type: type, doc: param.doc.map { String(cString: $0) }))
+            let shape: TypeShape?
+            let defaultValue: Value?
+            do throws(ParamFacts.Problem) {
+                (shape, defaultValue) = try ParamFacts.read(
+                    type: type, shape: param.shape.map { String(cString: $0) },
+                    defaultText: param.default_value.map { String(cString: $0) })
+            } catch {
+                throw Invalid(
+                    message:
+                        "\(site), action '\(name)': parameter \(label.map { "'\($0)'" } ?? "\(index)"): \(error.message)"
+                )
+            }
+            params.append(
+                ParamDescriptor(
+                    label: label, type: type, doc: param.doc.map { String(cString: $0) }, shape: shape,
+                    defaultValue: defaultValue))
         }
         var typed: TypedEntry?
         if let entry = action.typed_entry {

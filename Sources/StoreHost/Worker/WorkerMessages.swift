@@ -28,6 +28,8 @@ extension WireWriter {
                     optionalString(param.label)
                     string(param.type.rawValue)
                     optionalString(param.doc)
+                    optionalString(param.declaredShape?.text)
+                    optionalString(param.defaultValue?.compact)
                 }
             }
             u32(UInt32(model.services.count))
@@ -68,7 +70,18 @@ extension WireReader {
                     guard let type = ParamType(rawValue: typeName) else {
                         throw WireError(description: "unknown parameter type \(typeName)")
                     }
-                    params.append(ParamDescriptor(label: label, type: type, doc: try optionalString()))
+                    let doc = try optionalString()
+                    let shapeText = try optionalString()
+                    let defaultText = try optionalString()
+                    do throws(ParamFacts.Problem) {
+                        let (shape, defaultValue) = try ParamFacts.read(
+                            type: type, shape: shapeText, defaultText: defaultText)
+                        params.append(
+                            ParamDescriptor(
+                                label: label, type: type, doc: doc, shape: shape, defaultValue: defaultValue))
+                    } catch {
+                        throw WireError(description: "parameter \(label ?? "\(params.count)"): \(error.message)")
+                    }
                 }
                 actions.append((actionName, actionDoc, typed, params))
             }

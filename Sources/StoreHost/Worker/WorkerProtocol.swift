@@ -5,7 +5,7 @@ import StoreValue
 /// length, then that many bytes: a type byte and the body.
 package enum WorkerProtocol {
     /// Bumped on any incompatible change; `hello` checks it.
-    package static let version: UInt32 = 8
+    package static let version: UInt32 = 9
 
     /// Shell → worker. Every body starts with the shell clock's `now` (i64, ns). The
     /// worker answers each with exactly one `reply`, in order.

@@ -82,7 +82,14 @@ struct ActionGenerator {
     private func arguments(for action: ActionDescriptor, random: inout ExploreRandom, state: Value) -> [Value] {
         let keys = keys(for: action, random: &random, state: state)
         return action.params.enumerated().map { index, param in
-            index < keys.count ? keys[index] : value(of: param.type, random: &random, depth: 0)
+            guard index >= keys.count else { return keys[index] }
+            if let shape = param.declaredShape {
+                // In the form the plugin decodes (a case typed by name becomes its record):
+                // explore sends arguments as values, not through the text's binding.
+                let made = value(of: shape, random: &random, depth: 0)
+                return (try? shape.conform(made)) ?? made
+            }
+            return value(of: param.type, random: &random, depth: 0)
         }
     }
 
@@ -130,6 +137,63 @@ struct ActionGenerator {
         case .string: return .string(string(&random))
         case .value: return tree(&random, depth: depth)
         }
+    }
+
+    /// A value of `shape`, built the way the plugin decodes it: a range's edges and
+    /// insides, every case of an enum, records with every field (optional ones sometimes
+    /// null or left out), short lists. Past a few levels lists are empty and optionals null,
+    /// so a deep shape stays small.
+    private func value(of shape: TypeShape, random: inout ExploreRandom, depth: Int) -> Value {
+        let deep = depth >= 4
+        switch shape {
+        case .int(let range?): return .int(int(in: range, &random))
+        case .int(nil): return value(of: ParamType.int, random: &random, depth: depth)
+        case .double: return value(of: ParamType.double, random: &random, depth: depth)
+        case .bool: return .bool(random.chance(0.5))
+        case .string: return .string(string(&random))
+        case .any: return tree(&random, depth: depth)
+        case .optional(let wrapped):
+            return deep || random.chance(0.25) ? .null : value(of: wrapped, random: &random, depth: depth + 1)
+        case .list(let element):
+            let count = deep ? 0 : random.pick([0, 1, 1, 2, 3])
+            return .array((0..<count).map { _ in value(of: element, random: &random, depth: depth + 1) })
+        case .dictionary(.string, let element):
+            let keys = deep ? [] : Array(Set((0..<random.index(3)).map { _ in string(&random) }))
+            return .record(
+                type: nil,
+                fields: keys.sorted().map { .init($0, value(of: element, random: &random, depth: depth + 1)) })
+        case .dictionary: return .array([])
+        case .record(_, let fields):
+            var made: [Value.Field] = []
+            for (index, field) in fields.enumerated() {
+                if case .optional = field.shape, random.chance(0.2) { continue }
+                made.append(
+                    .init(field.label ?? "_\(index)", value(of: field.shape, random: &random, depth: depth + 1)))
+            }
+            return .record(type: nil, fields: made)
+        case .choice(_, let cases):
+            guard !cases.isEmpty else { return .null }
+            let chosen = random.pick(cases)
+            if let raw = chosen.rawValue { return raw }
+            if chosen.payload.isEmpty, random.chance(0.5) { return .string(chosen.name) }
+            let payload = chosen.payload.enumerated().map { index, field in
+                Value.Field(field.label ?? "_\(index)", value(of: field.shape, random: &random, depth: depth + 1))
+            }
+            return .record(type: nil, fields: [.init(chosen.name, .record(type: nil, fields: payload))])
+        }
+    }
+
+    /// A number in `range`, most often at or next to its edges, or 0.
+    private func int(in range: ClosedRange<Int64>, _ random: inout ExploreRandom) -> Int64 {
+        let low = range.lowerBound
+        let high = range.upperBound
+        let span = UInt64(bitPattern: high &- low)
+        let inside = low &+ Int64(bitPattern: UInt64(random.index(Int(min(span, 1_000)) + 1)))
+        let seen = seenInts.filter(range.contains)
+        if random.chance(0.2), !seen.isEmpty { return random.pick(seen) }
+        return random.pick([
+            low, high, min(low &+ 1, high), max(high &- 1, low), range.contains(0) ? 0 : low, inside, inside,
+        ])
     }
 
     private func int(_ random: inout ExploreRandom) -> Int64 {

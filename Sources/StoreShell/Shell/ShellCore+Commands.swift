@@ -125,16 +125,21 @@ extension ShellCore {
             ) { core, _, origin in
                 guard let model = core.current?.model else { return core.fail(core.noCurrentModel, origin: origin) }
                 let width = model.actions.map { ActionBinding.signature(of: $0).count }.max() ?? 0
-                let lines = model.actions.map { action in
+                let lines = model.actions.flatMap { action in
                     let signature = ActionBinding.signature(of: action)
-                    return signature.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (action.doc ?? "")
+                    return [signature.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (action.doc ?? "")]
+                        + ActionBinding.shapeLines(of: action).map { "    " + $0 }
                 }
                 let records: [Value] = model.actions.map { action in
                     let params: [Value] = action.params.map { param in
-                        .record([
-                            "label": param.label.map(Value.string) ?? .null, "kind": .string(param.type.rawValue),
-                            "doc": param.doc.map(Value.string) ?? .null,
-                        ])
+                        var fields: [Value.Field] = [
+                            .init("label", param.label.map(Value.string) ?? .null),
+                            .init("kind", .string(param.type.rawValue)),
+                            .init("doc", param.doc.map(Value.string) ?? .null),
+                        ]
+                        if let shape = param.declaredShape { fields.append(.init("shape", shape.literal)) }
+                        if let value = param.defaultValue { fields.append(.init("default", value)) }
+                        return .record(type: nil, fields: fields)
                     }
                     return .record([
                         "name": .string(action.name), "signature": .string(ActionBinding.signature(of: action)),

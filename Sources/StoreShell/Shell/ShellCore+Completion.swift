@@ -102,9 +102,11 @@ extension ShellCore {
     }
 
     private func labels(for actionName: String, given earlier: String) -> [String] {
-        let name = (try? ActionCall.parse(actionName))?.name ?? actionName
+        let (written, arguments) = ArgumentCompletion.split(earlier)
+        let name = (try? ActionCall.parse(written))?.name ?? written
         guard let action = current?.model.action(named: name) else { return [] }
-        return action.params.compactMap(\.label).filter { !earlier.contains("\($0):") }.map { "\($0): " }
+        let keyCount = action.name.split(separator: ".").filter { $0.hasSuffix("[]") }.count
+        return ArgumentCompletion.candidates(params: Array(action.params.dropFirst(keyCount)), after: arguments)
     }
 
     /// Paths into `value`, a few levels deep, as `:state` takes them.

@@ -12,7 +12,8 @@ struct ExploreCommandOptions: ParsableCommand {
         commandName: "explore",
         abstract: "Generate action sequences for a model, find a failure, shrink it to a failing transcript.",
         discussion: """
-            Runs random sequences of the model's actions (arguments by kind, biased to edges and to \
+            Runs random sequences of the model's actions (arguments by kind or shape: enum cases, struct \
+            fields, ranges; biased to edges and to \
             values in the state; keyed actions take keys from the state; clock steps between them), \
             each from a fresh store on a virtual clock, and checks after every step: the invariants, \
             a crash, a hang, a failed effect, and determinism (each run is replayed in a fresh store \
