@@ -39,6 +39,7 @@ let package = Package(
         // package graph.
         .library(name: "StoreshExampleCCounter", type: .dynamic, targets: ["StoreshExampleCCounter"]),
         .library(name: "StoreshExampleCGreeter", type: .dynamic, targets: ["StoreshExampleCGreeter"]),
+        .library(name: "StoreshExampleCKitchen", type: .dynamic, targets: ["StoreshExampleCKitchen"]),
         .library(name: "StoreshExampleCounter", type: .dynamic, targets: ["StoreshExampleCounter"]),
         .library(name: "StoreshExampleTodos", type: .dynamic, targets: ["StoreshExampleTodos"]),
         .library(name: "StoreshExampleAuth", type: .dynamic, targets: ["StoreshExampleAuth"]),
@@ -160,6 +161,8 @@ let package = Package(
         ),
         // THE C ABI between host and plugins: one header, storeplugin.h.
         .target(name: "CStorePlugin"),
+        // storeplugin_model.h: a C model's glue declared as tables (header only; the .c is SwiftPM's due).
+        .target(name: "CStorePluginModel", dependencies: ["CStorePlugin"]),
         // Language-neutral values (action arguments, state snapshots), their Codable
         // conversions and their C form, and the action-text grammar (ActionText/: literals
         // and actions, read and written). Used on both sides of the boundary.
@@ -206,6 +209,7 @@ let package = Package(
         .target(name: "StoreshExampleCCounter", dependencies: ["CStorePlugin"], path: "plugins/CCounter"),
         // An effect on the host clock and a service, in plain C.
         .target(name: "StoreshExampleCGreeter", dependencies: ["CStorePlugin"], path: "plugins/CGreeter"),
+        .target(name: "StoreshExampleCKitchen", dependencies: ["CStorePluginModel"], path: "plugins/CKitchen"),
         .target(
             name: "StoreshExampleCounter", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Counter",
             swiftSettings: strict),
