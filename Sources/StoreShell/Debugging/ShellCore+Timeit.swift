@@ -5,11 +5,11 @@ import StoreValue
 /// `:timeit ACTION [-n N] [-r R]`: an action's update timed from the current state, as
 /// IPython's %timeit times a statement.
 extension ShellCore {
-    func timeit(origin: LineOrigin) -> Bool {
+    func timeit(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
         let usage = "usage: :timeit ACTION [-n N] [-r R]"
         // The action is everything before the first -n or -r that stands alone.
-        var actionText = commandArguments
+        var actionText = arguments.text
         var number: Int?
         var repeats = 7
         for flag in ["-n", "-r"] {
