@@ -67,6 +67,7 @@ struct CheckAfterCommand: ShellCommand {
 /// `:inspect [PORT]`: the inspector's page, served by the front end.
 struct InspectCommand: ShellCommand {
     let name = "inspect"
+    let readsOnly = true
     let usage = ":inspect [PORT]"
     let summary =
         "serve the inspector (the session in a browser: actions, effects, states, a slider through time) and print its address"

@@ -1,6 +1,7 @@
 /// `:bisect`: the first action after which a condition holds.
 struct BisectCommand: ShellCommand {
     let name = "bisect"
+    let readsOnly = true
     let usage = ":bisect PATH OP VALUE [--not] | --crash | --error"
     let summary = "find the first action after which a condition holds (or a later action crashes or fails)"
     let detail = [
@@ -17,6 +18,7 @@ struct BisectCommand: ShellCommand {
 /// `:why PATH [all]`: the actions that changed PATH.
 struct WhyCommand: ShellCommand {
     let name = "why"
+    let readsOnly = true
     let usage = ":why PATH [all]"
     let summary = "the actions that changed PATH (or anything under it), newest first, with their diffs there"
     let detail = [
@@ -31,6 +33,7 @@ struct WhyCommand: ShellCommand {
 /// `:find TEXT`: the paths in the state whose key or value contains TEXT.
 struct FindCommand: ShellCommand {
     let name = "find"
+    let readsOnly = true
     let usage = ":find TEXT"
     let summary = "the paths in the state whose key or value contains TEXT (ignoring case)"
     let detail = [

@@ -4,6 +4,7 @@ import StoreValue
 /// `:fx [leave-running | none-failed]`: the effects in flight in the current model.
 struct FxCommand: ShellCommand {
     let name = "fx"
+    let readsOnly = true
     let usage = ":fx [leave-running | none-failed]"
     let summary = "effects in flight in the current model"
     let detail = [
@@ -109,6 +110,7 @@ struct StubCommand: ShellCommand {
 /// `:stubs`: the current model's services and their stubs.
 struct StubsCommand: ShellCommand {
     let name = "stubs"
+    let readsOnly = true
     let usage = ":stubs"
     let summary = "the current model's services and their stubs"
     let detail: [String] = []

@@ -3,6 +3,7 @@ import Foundation
 /// `:help [COMMAND]`: the list of commands, one command's help, or the action grammar.
 struct HelpCommand: ShellCommand {
     let name = "help"
+    let readsOnly = true
     let usage = ":help [COMMAND]"
     let summary = "list commands, or explain one"
     let detail = ["Actions are typed as text; see ':help actions' for the grammar."]

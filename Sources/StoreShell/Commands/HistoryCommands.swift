@@ -1,6 +1,7 @@
 /// `:log [N | FROM-TO | all]`: the history of actions.
 struct LogCommand: ShellCommand {
     let name = "log"
+    let readsOnly = true
     let usage = ":log [N | FROM-TO | all]"
     let summary =
         "the last N actions (default 20), or actions FROM to TO: source, and whether each changed the state"
@@ -54,6 +55,7 @@ struct StepCommand: ShellCommand {
 /// `:branches`: the timelines set aside.
 struct BranchesCommand: ShellCommand {
     let name = "branches"
+    let readsOnly = true
     let usage = ":branches"
     let summary = "timelines set aside when a new action replaced undone ones"
     let detail = [
@@ -100,6 +102,7 @@ struct SkipCommand: ShellCommand {
 /// `:export FILE [--force]`: the action log, written with the model's fingerprint.
 struct ExportCommand: ShellCommand {
     let name = "export"
+    let readsOnly = true
     let usage = ":export FILE [--force]"
     let summary = "write the action log, with a fingerprint of the model it came from"
     let detail = ["An existing FILE is replaced only with --force."]

@@ -5,6 +5,7 @@ import StoreValue
 /// `:plugins`: the loaded plugins and the ones in the search path.
 struct PluginsCommand: ShellCommand {
     let name = "plugins"
+    let readsOnly = true
     let usage = ":plugins"
     let summary = "loaded plugins, and the ones in the search path"
     let detail = [
@@ -76,6 +77,7 @@ struct LoadCommand: ShellCommand {
 /// `:models`: the models of the loaded plugins, the current one marked.
 struct ModelsCommand: ShellCommand {
     let name = "models"
+    let readsOnly = true
     let usage = ":models"
     let summary = "models of the loaded plugins; * marks the current one"
     let detail: [String] = []
@@ -124,6 +126,7 @@ struct UseCommand: ShellCommand {
 /// `:actions`: the current model's actions, with their parameters and docs.
 struct ActionsCommand: ShellCommand {
     let name = "actions"
+    let readsOnly = true
     let usage = ":actions"
     let summary = "the current model's actions, with parameters and docs"
     let detail: [String] = []
@@ -158,6 +161,7 @@ struct ActionsCommand: ShellCommand {
 /// `:crash [PLUGIN]`: how a plugin's last worker died.
 struct CrashCommand: ShellCommand {
     let name = "crash"
+    let readsOnly = true
     let usage = ":crash [PLUGIN]"
     let summary = "how a plugin's last worker died, with its whole crash report"
     let detail = [

@@ -10,11 +10,17 @@ protocol ShellCommand: Sendable {
     var summary: String { get }
     /// More lines of help, shown by `:help NAME`.
     var detail: [String] { get }
+    /// True when it never changes a model's state (it may change a setting, or write a
+    /// file): the one table of read-only commands, which clients' hints and the service's
+    /// state-changed events read (`ShellCore.commandReadsOnly`).
+    var readsOnly: Bool { get }
     /// Runs the command. False when it failed (the error has been reported to `core`).
     @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool
 }
 
 extension ShellCommand {
+    var readsOnly: Bool { false }
+
     /// Whether the usage names no argument (`:reset`), so any word after the name is an error.
     var takesNoArguments: Bool { !usage.contains(" ") }
 }
@@ -39,4 +45,8 @@ struct CommandArguments: Sendable {
 
     /// Where `text` starts in `line`, in bytes.
     var textStart: Int { line.utf8.count - text.utf8.count }
+
+    /// `text`'s words as typed, each with where it starts in `text`: paths, literals and
+    /// expressions keep their quotes (`todos["t1"]`).
+    var typedWords: [CommandWord] { CommandWords.asTyped(text) }
 }

@@ -4,6 +4,7 @@ import StoreValue
 /// `:state [PATH] [--depth N] [--all]`: the state, or the part at PATH.
 struct StateCommand: ShellCommand {
     let name = "state"
+    let readsOnly = true
     let usage = ":state [PATH] [--depth N] [--all]"
     let summary = "the state, or the part at PATH"
     let detail = [
@@ -16,18 +17,20 @@ struct StateCommand: ShellCommand {
         var path: String?
         var depth: Int?
         var whole = false
-        // Words as typed: a path keeps its quotes (`todos["t1"]`).
-        var rest = RawWords.split(arguments.text)[...]
-        while let word = rest.popFirst() {
+        var pathStart = 0
+        var rest = arguments.typedWords[...]
+        while let typed = rest.popFirst() {
+            let word = typed.text
             if word == "--all" {
                 whole = true
             } else if word == "--depth" {
-                guard let text = rest.popFirst(), let number = Int(text), number > 0 else {
+                guard let text = rest.popFirst()?.text, let number = Int(text), number > 0 else {
                     return core.fail("--depth needs a positive number", origin: origin)
                 }
                 depth = number
             } else if path == nil {
                 path = word
+                pathStart = typed.offset
             } else {
                 return core.fail("usage: :state [PATH] [--depth N] [--all]", origin: origin)
             }
@@ -35,12 +38,7 @@ struct StateCommand: ShellCommand {
         do {
             _ = try PathSyntax.parse(path ?? ".")
         } catch {
-            let text = arguments.text
-            let start =
-                path.flatMap { text.range(of: $0) }.map {
-                    text.utf8.distance(from: text.startIndex, to: $0.lowerBound)
-                } ?? 0
-            return core.fail(error.message, origin: origin, in: arguments, at: start + error.offset)
+            return core.fail(error.message, origin: origin, in: arguments, at: pathStart + error.offset)
         }
         do {
             let value = try PathSyntax.lookup(
@@ -60,6 +58,7 @@ struct StateCommand: ShellCommand {
 /// `:diff [on|off]`: whether the state diff is shown after each action.
 struct DiffCommand: ShellCommand {
     let name = "diff"
+    let readsOnly = true
     let usage = ":diff [on|off]"
     let summary = "show the state diff after each action, or say whether it is shown"
     let detail: [String] = []
@@ -80,6 +79,7 @@ struct DiffCommand: ShellCommand {
 /// `:expect EXPR`: a check of the state; a failed check is an error.
 struct ExpectCommand: ShellCommand {
     let name = "expect"
+    let readsOnly = true
     let usage = ":expect EXPR"
     let summary = "check the state (e.g. balance >= 0, size == count(items)); a failed check is an error"
     let detail = [

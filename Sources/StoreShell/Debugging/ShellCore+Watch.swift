@@ -6,7 +6,7 @@ import StoreValue
 /// `:watch`, `:unwatch`, `:break`, `:unbreak`, `:timer`.
 extension ShellCore {
     func watch(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
-        let words = RawWords.split(arguments.text)
+        let words = arguments.typedWords
         guard !words.isEmpty else {
             let lines = debugging.watches.map {
                 "\($0.model): \($0.path) = \($0.last?.brief(items: 20) ?? "(nothing)")"

@@ -8,7 +8,7 @@ extension ShellCore {
         guard let session = current, let history = histories[session.model.qualifiedName] else {
             return fail(noCurrentModel, origin: origin)
         }
-        var words = RawWords.split(arguments.text)
+        var words = arguments.typedWords.map(\.text)
         let all = words.last == "all"
         if all { words.removeLast() }
         guard words.count == 1 else { return fail("usage: :why PATH [all]", origin: origin) }
@@ -121,7 +121,7 @@ extension ShellCore {
 
     func find(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
-        let words = ShellWords.split(arguments.text)
+        let words = arguments.words
         guard words.count == 1, !words[0].isEmpty else {
             return fail("usage: :find TEXT (in quotes when it has spaces)", origin: origin)
         }

@@ -3,7 +3,7 @@ import StoreHost
 /// The command registry and the dispatch of a `:command` line to the command it names.
 extension ShellCore {
     /// Every command, in the order `:help` lists them.
-    static let commands: [any ShellCommand] =
+    nonisolated static let commands: [any ShellCommand] =
         [
             HelpCommand(), PluginsCommand(), LoadCommand(), ModelsCommand(), UseCommand(), ActionsCommand(),
             StateCommand(), DiffCommand(), FxCommand(), WaitCommand(), AdvanceCommand(), SeedCommand(),
@@ -14,21 +14,27 @@ extension ShellCore {
         ] + debuggingCommands + [InspectCommand()]
 
     /// The debugging commands, in the order `:help` lists them.
-    static let debuggingCommands: [any ShellCommand] = [
+    nonisolated static let debuggingCommands: [any ShellCommand] = [
         BisectCommand(), WhyCommand(), FindCommand(), WatchCommand(), UnwatchCommand(), BreakCommand(),
         UnbreakCommand(), TimerCommand(), TimeitCommand(), SaveTestCommand(),
     ]
 
-    static let aliases = ["q": "quit", "exit": "quit", "h": "help", "?": "help"]
+    nonisolated static let aliases = ["q": "quit", "exit": "quit", "h": "help", "?": "help"]
 
-    static func command(named name: String) -> (any ShellCommand)? {
+    nonisolated static func command(named name: String) -> (any ShellCommand)? {
         let resolved = aliases[name] ?? name
         return commands.first { $0.name == resolved }
     }
 
+    /// Whether the command `name` (or alias) never changes a model's state; false for a
+    /// name no command has.
+    package nonisolated static func commandReadsOnly(_ name: String) -> Bool {
+        command(named: name)?.readsOnly ?? false
+    }
+
     /// Runs the `:command` line `line` (from its ':').
     func command(_ line: String, origin: LineOrigin) async -> Bool {
-        let words = ShellWords.split(String(line.dropFirst()))
+        let words = CommandWords.unquoted(String(line.dropFirst())).map(\.text)
         guard let name = words.first else {
             return fail("expected a command after ':'; try :help", origin: origin, text: line, offset: 1)
         }
