@@ -117,7 +117,7 @@ extension ShellCore {
                 "no action of \(session.model.qualifiedName) \(word) in this session; :bisect --\(crash ? "crash" : "error") looks for the action that led to the last one that did",
                 origin: origin)
         }
-        guard !crash || session.runsInWorker else {
+        guard !crash || session.containsCrashes else {
             return fail(
                 "--crash replays a crash, which needs the model in a worker; start storesh without --in-process",
                 origin: origin)

@@ -118,7 +118,7 @@ extension ShellCore {
             let start = DispatchTime.now().uptimeNanoseconds
             let result = try session.send(action, arguments: arguments, observe: false)
             let spent = DispatchTime.now().uptimeNanoseconds - start
-            debugging.timing = session.runsInWorker ? SendPhases(roundTrip: spent) : SendPhases(update: spent)
+            debugging.timing = session.callsAreRoundTrips ? SendPhases(roundTrip: spent) : SendPhases(update: spent)
             return result
         }
         let (result, phases) = try session.sendTimingPhases(action, arguments: arguments)

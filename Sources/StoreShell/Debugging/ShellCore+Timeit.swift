@@ -84,7 +84,7 @@ extension ShellCore {
                 : (perAction[perAction.count / 2 - 1] + perAction[perAction.count / 2]) / 2
             let show = { (value: Double) in Self.duration(UInt64(value.rounded())) }
             let line =
-                "\(actionText): best \(show(best)), median \(show(median)), worst \(show(worst)) per action (\(repeats) run\(repeats == 1 ? "" : "s") of \(loops); the update alone\(session.runsInWorker ? ", a round trip to the worker each" : ""), from the current state each time)"
+                "\(actionText): best \(show(best)), median \(show(median)), worst \(show(worst)) per action (\(repeats) run\(repeats == 1 ? "" : "s") of \(loops); the update alone\(session.callsAreRoundTrips ? ", a round trip to the worker each" : ""), from the current state each time)"
             output(
                 .report(
                     kind: "timeit", lines: [line],
@@ -92,7 +92,7 @@ extension ShellCore {
                         "action": .string(actionText), "best_ns": .double(best), "median_ns": .double(median),
                         "worst_ns": .double(worst),
                         "runs": .int(Int64(repeats)), "number": .int(Int64(loops)),
-                        "in_worker": .bool(session.runsInWorker),
+                        "in_worker": .bool(session.callsAreRoundTrips),
                     ])))
             return true
         } catch {

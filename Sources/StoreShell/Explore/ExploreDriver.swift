@@ -108,7 +108,7 @@ final class ExploreDriver {
         }
         var pending: ExploreStep?
         while run.steps.count < length, run.failure == nil {
-            if batches, !oneByOne, session.runsInWorker, pending == nil {
+            if batches, !oneByOne, session.callsAreRoundTrips, pending == nil {
                 var chunk: [ExploreStep] = []
                 let state = session.state
                 while chunk.count < min(Self.batchSize, length - run.steps.count), let step = next(state) {
