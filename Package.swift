@@ -351,6 +351,8 @@ let package = Package(
             name: "StoreHostTests", dependencies: ["StoreHost", "StoreValue", "CStorePlugin", "HostTestSupport"],
             swiftSettings: strict),
         .testTarget(
+            name: "StoreValueTests", dependencies: ["StoreValue", "HostTestSupport"], swiftSettings: strict),
+        .testTarget(
             name: "StoreShellTests", dependencies: ["StoreShell", "StoreHost", "StoreValue", "HostTestSupport"],
             swiftSettings: strict),
         // End to end: runs the built storesh binary, in batch mode and through a pseudo-terminal.

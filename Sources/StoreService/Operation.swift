@@ -1,3 +1,4 @@
+import StoreShell
 package import StoreValue
 
 /// One thing a client may ask of a session, described so that any transport can offer
@@ -11,23 +12,25 @@ package struct Operation: Sendable {
     package let summary: String
     /// Its parameters, in the order their words go on the shell line.
     package let parameters: [OperationParameter]
-    /// True when it only reads: it never changes the session.
+    /// True when it only reads: the `:command` it runs never changes a state
+    /// (`ShellCore.commandReadsOnly`, the one table of them).
     package let readsOnly: Bool
     /// How to ask for less when an answer is cut at the size limit.
     package let narrowing: String
     /// The shell line that does it, from arguments already checked against `parameters`.
     let line: @Sendable (OperationArguments) throws(OperationError) -> String
 
-    /// An operation whose work is the shell line `line` makes of its arguments.
+    /// An operation whose work is the shell line `line` makes of its arguments; `command`
+    /// names the `:command` that line runs (nil for an action or any line).
     package init(
-        name: String, summary: String, parameters: [OperationParameter] = [], readsOnly: Bool = false,
+        name: String, summary: String, parameters: [OperationParameter] = [], command: String? = nil,
         narrowing: String = "ask for less",
         line: @escaping @Sendable (OperationArguments) throws(OperationError) -> String
     ) {
         self.name = name
         self.summary = summary
         self.parameters = parameters
-        self.readsOnly = readsOnly
+        self.readsOnly = command.map(ShellCore.commandReadsOnly) ?? false
         self.narrowing = narrowing
         self.line = line
     }
@@ -127,25 +130,7 @@ package struct OperationArguments: Sendable {
     /// The argument `name` as a shell word: quoted (with JSON escapes) when it holds a space,
     /// a quote, a backslash or a control character, as `:load "my plugins/x.so"`.
     package func word(_ name: String) -> String? {
-        string(name).map(OperationArguments.quotedWord)
-    }
-
-    /// `text` as one word of a command line (`ShellWords` reads it back).
-    package static func quotedWord(_ text: String) -> String {
-        let plain =
-            !text.isEmpty
-            && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "\"" && $0 != "\\" && $0.value != 0x7F }
-        if plain { return text }
-        var quoted = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case "\n": quoted += "\\n"
-            default: quoted.unicodeScalars.append(scalar)
-            }
-        }
-        return quoted + "\""
+        string(name).map(CommandWords.quoted)
     }
 }
 

@@ -74,7 +74,7 @@ extension SessionService {
                 ),
                 OperationParameter(
                     "error", .bool, doc: "Instead of a condition: the first action from which a replay fails."),
-            ], readsOnly: true
+            ], command: "bisect"
         ) { arguments throws(OperationError) in
             if arguments.flag("crash") { return ":bisect --crash" }
             if arguments.flag("error") { return ":bisect --error" }
@@ -91,7 +91,7 @@ extension SessionService {
                 OperationParameter(
                     "path", .string, required: true, doc: "A state path: count, todos[0].title, todos[\"t1\"].")
             ],
-            readsOnly: true, narrowing: "a narrower path"
+            command: "why", narrowing: "a narrower path"
         ) { arguments throws(OperationError) in
             ":why " + (arguments.word("path") ?? "")
         },
@@ -100,7 +100,7 @@ extension SessionService {
             summary:
                 "The paths in the state whose key or value contains a text (ignoring case), each one the state tool takes.",
             parameters: [OperationParameter("text", .string, required: true, doc: "What to look for.")],
-            readsOnly: true, narrowing: "a longer text"
+            command: "find", narrowing: "a longer text"
         ) { arguments throws(OperationError) in
             ":find " + (arguments.word("text") ?? "")
         },

@@ -34,7 +34,7 @@ extension SessionService {
                             "A state path: todos[0].title, todos[\"t1\"] (the element whose id is t1), counters[\"a\"]. Leave it out for the whole state."
                     ),
                     OperationParameter("depth", .int, doc: "Stop this many levels down."),
-                ], readsOnly: true,
+                ], command: "state",
                 narrowing: "read a part: give a path (todos[0]) or a depth"
             ) { arguments throws(OperationError) in
                 var line = ":state"
@@ -51,7 +51,7 @@ extension SessionService {
                     OperationParameter("from", .int, doc: "The first action to show, counting from 1 (with to)."),
                     OperationParameter("to", .int, doc: "The last action to show (with from)."),
                     OperationParameter("all", .bool, doc: "Every action."),
-                ], readsOnly: true,
+                ], command: "log",
                 narrowing: "ask for a range: from and to, or last"
             ) { arguments throws(OperationError) in
                 if arguments.flag("all") { return ":log all" }
@@ -108,7 +108,7 @@ extension SessionService {
                     OperationParameter(
                         "value", .value, required: true,
                         doc: "What to compare with: a number, string, boolean, null, list or record."),
-                ], readsOnly: true
+                ], command: "expect"
             ) { arguments throws(OperationError) in
                 ":expect \(arguments.string("path") ?? "") \(arguments.string("op") ?? "==") \((arguments.values["value"] ?? .null).compact)"
             },

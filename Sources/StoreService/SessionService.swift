@@ -174,14 +174,8 @@ package final class SessionService {
                 }
             }
         }
-        return !readingCommands.contains(word)
+        return !ShellCore.commandReadsOnly(word)
     }
-
-    /// Commands that never change a state.
-    private static let readingCommands: Set<String> = [
-        "help", "h", "?", "plugins", "models", "actions", "state", "diff", "fx", "stubs", "expect", "log", "branches",
-        "crash", "export", "inspect",
-    ]
 
     /// The command word of a `:command` line; nil for an action.
     static func commandWord(of line: String) -> String? {

@@ -89,6 +89,20 @@ import Testing
         #expect(!part.cut)
     }
 
+    @Test func theOperationsThatOnlyReadAreTheOnesWhoseCommandOnlyReads() throws {
+        let service = try Self.service("Counter")
+        // One table: the shell's commands say whether they read only, and an operation
+        // reads only when its command does (this list and the service's own once disagreed
+        // on :bisect, :why and :find).
+        #expect(
+            service.operations.filter(\.readsOnly).map(\.name).sorted() == [
+                "bisect", "expect", "find", "log", "state", "why",
+            ])
+        #expect(ShellCore.commandReadsOnly("why") && ShellCore.commandReadsOnly("h"))
+        #expect(!ShellCore.commandReadsOnly("goto") && !ShellCore.commandReadsOnly("q"))
+        #expect(!ShellCore.commandReadsOnly("nope"))
+    }
+
     @Test func aLoadOffersTheNewModelsActions() async throws {
         let service = try Self.service("Counter")
         let events = EventLog(service)

@@ -9,6 +9,7 @@ package final class InProcessConnection: StoreConnection {
     package let model: ModelDescriptor
     package var onEvent: ((ConnectionEvent) -> Void)?
     package var callsAreRoundTrips: Bool { false }
+    package var containsCrashes: Bool { false }
     package var readsDuringEvents: Bool { true }
 
     /// For the plugin's services table and the log; a store may outlive its host in

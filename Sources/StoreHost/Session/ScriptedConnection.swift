@@ -28,6 +28,8 @@ package final class ScriptedConnection: StoreConnection {
     package var onEvent: ((ConnectionEvent) -> Void)?
     package let callsAreRoundTrips: Bool
     package var readsDuringEvents: Bool { true }
+    /// A scripted model whose calls are round trips stands for a model in a worker.
+    package var containsCrashes: Bool { callsAreRoundTrips }
     /// The model's state.
     package private(set) var state: Value
     /// Every call so far.

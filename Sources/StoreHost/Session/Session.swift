@@ -89,8 +89,11 @@ package final class Session {
     }
 
     /// True when every call to the model is a round trip to another process (each action
-    /// of a batch costs less than one on its own).
-    package var runsInWorker: Bool { connection.callsAreRoundTrips }
+    /// of a batch costs less than one on its own). The shell asks this, never where a
+    /// model runs.
+    package var callsAreRoundTrips: Bool { connection.callsAreRoundTrips }
+    /// True when a crash in the model ends only its connection, so one can be replayed.
+    package var containsCrashes: Bool { connection.containsCrashes }
 
     /// Milliseconds on the host clock since the session started.
     package var elapsed: Int64 { (clock.now - startTime) / 1_000_000 }

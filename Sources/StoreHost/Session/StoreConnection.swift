@@ -17,6 +17,9 @@ package protocol StoreConnection: AnyObject {
     /// True when every call is a round trip to another process, so batches pay off
     /// (`Session.startObserved`, larger time-travel batches).
     var callsAreRoundTrips: Bool { get }
+    /// True when a crash in the model ends only the connection, not this process, so a
+    /// crash can be replayed on purpose (`:bisect --crash`).
+    var containsCrashes: Bool { get }
     /// True when the state may be read while an event is being delivered (a connection
     /// whose answers come in order on one channel cannot be asked then).
     var readsDuringEvents: Bool { get }

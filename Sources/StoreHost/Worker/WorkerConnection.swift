@@ -9,6 +9,7 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
     private let model: ModelDescriptor
     package var onEvent: ((ConnectionEvent) -> Void)?
     package var callsAreRoundTrips: Bool { true }
+    package var containsCrashes: Bool { true }
     /// Answers come in order on one pipe: no read can be asked while an event that came
     /// with a request's answer is delivered.
     package var readsDuringEvents: Bool { false }

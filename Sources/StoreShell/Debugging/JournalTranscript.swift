@@ -42,7 +42,7 @@ extension ShellCore {
                 guard name.caseInsensitiveCompare("Counter") != .orderedSame else { continue }
                 input(
                     PluginHost.isPath(plugin)
-                        ? writer.loadCommand(plugin: plugin) : ":load \(TranscriptWriter.quotedIfNeeded(plugin))")
+                        ? writer.loadCommand(plugin: plugin) : ":load \(CommandWords.quoted(plugin))")
                 current = nil
             case .use(let model):
                 if model != current { input(":use \(model)") }

@@ -13,7 +13,8 @@ extension ShellCore {
         let crashed: Bool
     }
 
-    func bisect(_ args: [String], origin: LineOrigin) async -> Bool {
+    func bisect(_ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
+        let args = arguments.words
         guard let session = current, let history = histories[session.model.qualifiedName] else {
             return fail(noCurrentModel, origin: origin)
         }
@@ -26,7 +27,7 @@ extension ShellCore {
             return bisectFailure(crash: args == ["--crash"], session: session, history: history, origin: origin)
         }
         // The condition is the arguments as written, without --not (wherever it is).
-        var text = commandArguments
+        var text = arguments.text
         var negated = false
         if let range = Self.flagRange("--not", in: text) {
             negated = true
@@ -36,7 +37,7 @@ extension ShellCore {
         guard !text.allSatisfy(\.isWhitespace) else {
             return fail("usage: :bisect PATH OP VALUE [--not] | --crash | --error", origin: origin)
         }
-        guard let condition = parseCondition(text, origin: origin) else { return false }
+        guard let condition = parseCondition(text, in: arguments, origin: origin) else { return false }
         let identity = session.model.stateDiff
         let wanted = { (state: Value) in condition.holds(in: state, identity: identity) != negated }
         let position = history.position
@@ -116,7 +117,7 @@ extension ShellCore {
                 "no action of \(session.model.qualifiedName) \(word) in this session; :bisect --\(crash ? "crash" : "error") looks for the action that led to the last one that did",
                 origin: origin)
         }
-        guard !crash || session.runsInWorker else {
+        guard !crash || session.containsCrashes else {
             return fail(
                 "--crash replays a crash, which needs the model in a worker; start storesh without --in-process",
                 origin: origin)

@@ -6,98 +6,6 @@ import StoreValue
 /// something (`:bisect`, `:why`, `:find`), watch a run (`:watch`, `:break`), time it
 /// (`:timer`, `:timeit`) and turn a session into a transcript (`:save-test`).
 extension ShellCore {
-    static let debuggingCommands: [ShellCommand] = [
-        ShellCommand(
-            name: "bisect", usage: ":bisect PATH OP VALUE [--not] | --crash | --error",
-            summary: "find the first action after which a condition holds (or a later action crashes or fails)",
-            detail: [
-                "OP as for :expect. The condition must hold now and not at the start; the history's snapshots and a binary search find the action, with at most ⌈log2 n⌉ + 1 replays in a store of its own (the session is left as it is). It assumes that once the condition holds it keeps holding, as git bisect does.",
-                "--not: the first action after which it stops holding. --crash (a model in a worker) and --error: the first action from whose state the last action that crashed (or was refused) crashes (or is refused) again.",
-                "It shows the action, the diff it made, and the :goto that shows the state before and after.",
-            ]
-        ) { core, args, origin in
-            await core.bisect(args, origin: origin)
-        },
-        ShellCommand(
-            name: "why", usage: ":why PATH [all]",
-            summary: "the actions that changed PATH (or anything under it), newest first, with their diffs there",
-            detail: [
-                "From the diffs the history keeps (an action whose diff was not worked out, in a quiet script, is replayed once in a store of its own). The 20 newest unless 'all'."
-            ]
-        ) { core, _, origin in
-            core.why(origin: origin)
-        },
-        ShellCommand(
-            name: "find", usage: ":find TEXT",
-            summary: "the paths in the state whose key or value contains TEXT (ignoring case)",
-            detail: [
-                "Each path pastes into :state; list elements with an id are named by it. Up to 100 matches are listed."
-            ]
-        ) { core, _, origin in
-            core.find(origin: origin)
-        },
-        ShellCommand(
-            name: "watch", usage: ":watch [EXPR]",
-            summary:
-                "print a line whenever EXPR's value changes (typed, scripted, by an effect or a jump); no EXPR lists the watches",
-            detail: [
-                "EXPR is a path (todos[0].title) or any expression of the property language (docs/explore.md): count(todos), sum(items[*].qty), size == count(contents).",
-                "While a watch or a breakpoint is set, scripts send their actions one at a time, so each is looked at.",
-            ]
-        ) { core, _, origin in
-            core.watch(origin: origin)
-        },
-        ShellCommand(
-            name: "unwatch", usage: ":unwatch [EXPR | all]", summary: "stop watching EXPR (or the only watch, or all)",
-            detail: []
-        ) { core, args, origin in
-            core.unwatch(args, origin: origin)
-        },
-        ShellCommand(
-            name: "break", usage: ":break [PATH OP VALUE]",
-            summary:
-                "stop a script, :wait, :advance or a :goto replay at the action that makes a condition true; no condition lists them",
-            detail: [
-                "OP as for :expect. At the prompt the run stops there with an error; in a script that line fails and the script stops."
-            ]
-        ) { core, _, origin in
-            core.setBreakpoint(origin: origin)
-        },
-        ShellCommand(
-            name: "unbreak", usage: ":unbreak [N | all]",
-            summary: "remove breakpoint N (as :break lists them; the only one, or all)", detail: []
-        ) { core, args, origin in
-            core.removeBreakpoint(args, origin: origin)
-        },
-        ShellCommand(
-            name: "timer", usage: ":timer [on|off]",
-            summary: "after each action, show where its time went (update, state read, diff, worker round trip)",
-            detail: [
-                "As sqlite3's .timer. In a worker the update and the read happen inside the round trip, which is shown whole."
-            ]
-        ) { core, args, origin in
-            core.timer(args, origin: origin)
-        },
-        ShellCommand(
-            name: "timeit", usage: ":timeit ACTION [-n N] [-r R]",
-            summary: "time an action's update from the current state: best, median and worst of R runs of N",
-            detail: [
-                "As IPython's %timeit: the state is restored before each run of the action, in a store of its own, so the session and its history are unchanged. Without -n, N grows tenfold until a run takes 0.2 s; R is 7. Effects are not started."
-            ]
-        ) { core, _, origin in
-            core.timeit(origin: origin)
-        },
-        ShellCommand(
-            name: "save-test", usage: ":save-test FILE [FROM-TO] [--force]",
-            summary: "write the session as a transcript that passes as written",
-            detail: [
-                "The loads, stubs, clock steps, checks and the actions of the current timeline (FROM-TO: only those actions of :log are compared; the ones before are run with their output not compared), with their output recorded by running it once. A line that failed is written '!> '. Plugin paths are relative to FILE. An existing FILE is replaced only with --force."
-            ]
-        ) { core, args, origin in
-            await core.saveTest(args, origin: origin)
-        },
-    ]
-
     /// Completions for the arguments of the debugging commands; nil for other commands.
     func debuggingCompletions(_ command: String) -> [String]? {
         switch command {
@@ -210,7 +118,7 @@ extension ShellCore {
             let start = DispatchTime.now().uptimeNanoseconds
             let result = try session.send(action, arguments: arguments, observe: false)
             let spent = DispatchTime.now().uptimeNanoseconds - start
-            debugging.timing = session.runsInWorker ? SendPhases(roundTrip: spent) : SendPhases(update: spent)
+            debugging.timing = session.callsAreRoundTrips ? SendPhases(roundTrip: spent) : SendPhases(update: spent)
             return result
         }
         let (result, phases) = try session.sendTimingPhases(action, arguments: arguments)

@@ -26,7 +26,7 @@ extension ShellCore {
                     kind: kind, model: session?.model.qualifiedName, history: history, position: history?.position ?? 0,
                     outlivesHistory: outlivesHistory))
         }
-        let words = ShellWords.split(String(text.dropFirst()))
+        let words = CommandWords.unquoted(String(text.dropFirst())).map(\.text)
         guard let first = words.first else { return }
         let name = Self.aliases[first] ?? first
         if name == "load", succeeded, words.count == 2, let plugin = host.plugins.last {
@@ -156,7 +156,7 @@ extension ShellCore {
                 return word
             }.first
             return SavedInput(
-                typed.map { ":load \(TranscriptWriter.quotedIfNeeded($0))" } ?? writer.loadCommand(plugin: plugin.path))
+                typed.map { ":load \(CommandWords.quoted($0))" } ?? writer.loadCommand(plugin: plugin.path))
         }
     }
 

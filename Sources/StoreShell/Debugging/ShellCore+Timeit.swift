@@ -5,11 +5,11 @@ import StoreValue
 /// `:timeit ACTION [-n N] [-r R]`: an action's update timed from the current state, as
 /// IPython's %timeit times a statement.
 extension ShellCore {
-    func timeit(origin: LineOrigin) -> Bool {
+    func timeit(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
         let usage = "usage: :timeit ACTION [-n N] [-r R]"
         // The action is everything before the first -n or -r that stands alone.
-        var actionText = commandArguments
+        var actionText = arguments.text
         var number: Int?
         var repeats = 7
         for flag in ["-n", "-r"] {
@@ -84,7 +84,7 @@ extension ShellCore {
                 : (perAction[perAction.count / 2 - 1] + perAction[perAction.count / 2]) / 2
             let show = { (value: Double) in Self.duration(UInt64(value.rounded())) }
             let line =
-                "\(actionText): best \(show(best)), median \(show(median)), worst \(show(worst)) per action (\(repeats) run\(repeats == 1 ? "" : "s") of \(loops); the update alone\(session.runsInWorker ? ", a round trip to the worker each" : ""), from the current state each time)"
+                "\(actionText): best \(show(best)), median \(show(median)), worst \(show(worst)) per action (\(repeats) run\(repeats == 1 ? "" : "s") of \(loops); the update alone\(session.callsAreRoundTrips ? ", a round trip to the worker each" : ""), from the current state each time)"
             output(
                 .report(
                     kind: "timeit", lines: [line],
@@ -92,7 +92,7 @@ extension ShellCore {
                         "action": .string(actionText), "best_ns": .double(best), "median_ns": .double(median),
                         "worst_ns": .double(worst),
                         "runs": .int(Int64(repeats)), "number": .int(Int64(loops)),
-                        "in_worker": .bool(session.runsInWorker),
+                        "in_worker": .bool(session.callsAreRoundTrips),
                     ])))
             return true
         } catch {

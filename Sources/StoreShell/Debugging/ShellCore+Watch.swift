@@ -5,8 +5,8 @@ import StoreValue
 
 /// `:watch`, `:unwatch`, `:break`, `:unbreak`, `:timer`.
 extension ShellCore {
-    func watch(origin: LineOrigin) -> Bool {
-        let words = RawWords.split(commandArguments)
+    func watch(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
+        let words = arguments.typedWords
         guard !words.isEmpty else {
             let lines = debugging.watches.map {
                 "\($0.model): \($0.path) = \($0.last?.brief(items: 20) ?? "(nothing)")"
@@ -26,14 +26,14 @@ extension ShellCore {
         }
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
         // An expression of the property language: a path as before, or anything it computes.
-        let path = commandArguments.trimmingCharacters(in: .whitespaces)
+        let path = arguments.text.trimmingCharacters(in: .whitespaces)
         let expression: PropertyNode
         do {
             expression = try PropertyParser.parse(path)
         } catch {
-            return failInArguments(
-                error.message, origin: origin,
-                at: commandArguments.utf8.count - commandArguments.drop { $0 == " " || $0 == "\t" }.utf8.count
+            return fail(
+                error.message, origin: origin, in: arguments,
+                at: arguments.text.utf8.count - arguments.text.drop { $0 == " " || $0 == "\t" }.utf8.count
                     + error.offset)
         }
         let key = session.model.qualifiedName
@@ -51,8 +51,8 @@ extension ShellCore {
         return true
     }
 
-    func unwatch(_ args: [String], origin: LineOrigin) -> Bool {
-        let argument = commandArguments.trimmingCharacters(in: .whitespaces)
+    func unwatch(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
+        let argument = arguments.text.trimmingCharacters(in: .whitespaces)
         let words = argument.isEmpty ? [] : [argument]
         guard !debugging.watches.isEmpty else { return fail("there are no watches", origin: origin) }
         if words == ["all"] || (words.isEmpty && debugging.watches.count == 1) {
@@ -77,8 +77,8 @@ extension ShellCore {
         return true
     }
 
-    func setBreakpoint(origin: LineOrigin) -> Bool {
-        guard !commandArguments.isEmpty else {
+    func setBreakpoint(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
+        guard !arguments.text.isEmpty else {
             let lines = debugging.breakpoints.enumerated().map {
                 "\($0.offset + 1): \($0.element.model): \($0.element.condition)\($0.element.held ? "  (holds now)" : "")"
             }
@@ -99,7 +99,7 @@ extension ShellCore {
             return true
         }
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
-        guard let condition = parseCondition(commandArguments, origin: origin) else { return false }
+        guard let condition = parseCondition(arguments.text, in: arguments, origin: origin) else { return false }
         let holds = condition.holds(in: session.state, identity: session.model.stateDiff)
         debugging.breakpoints.append(
             DebuggingState.Breakpoint(model: session.model.qualifiedName, condition: condition, held: holds))
@@ -130,11 +130,13 @@ extension ShellCore {
 
     /// `PATH OP VALUE` from a command's arguments, or nil with the error reported at its
     /// column.
-    func parseCondition(_ text: String, origin: LineOrigin, offset: Int = 0) -> StateCondition? {
+    func parseCondition(
+        _ text: String, in arguments: CommandArguments, origin: LineOrigin, offset: Int = 0
+    ) -> StateCondition? {
         do throws(TextError) {
             return try StateCondition.parse(text)
         } catch {
-            failInArguments(error.message, origin: origin, at: offset + error.offset)
+            fail(error.message, origin: origin, in: arguments, at: offset + error.offset)
             return nil
         }
     }

@@ -4,11 +4,11 @@ import StoreValue
 /// `:why PATH` (which actions changed a part of the state) and `:find TEXT` (where in
 /// the state a key or a value is).
 extension ShellCore {
-    func why(origin: LineOrigin) -> Bool {
+    func why(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
         guard let session = current, let history = histories[session.model.qualifiedName] else {
             return fail(noCurrentModel, origin: origin)
         }
-        var words = RawWords.split(commandArguments)
+        var words = arguments.typedWords.map(\.text)
         let all = words.last == "all"
         if all { words.removeLast() }
         guard words.count == 1 else { return fail("usage: :why PATH [all]", origin: origin) }
@@ -17,7 +17,7 @@ extension ShellCore {
         do {
             segments = try PathSyntax.parse(path)
         } catch {
-            return failInArguments(error.message, origin: origin, at: error.offset)
+            return fail(error.message, origin: origin, in: arguments, at: error.offset)
         }
         let identity = session.model.stateDiff
         let wanted = Self.keyed(segments, in: session.state, identity: identity)
@@ -119,9 +119,9 @@ extension ShellCore {
         }
     }
 
-    func find(origin: LineOrigin) -> Bool {
+    func find(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
-        let words = ShellWords.split(commandArguments)
+        let words = arguments.words
         guard words.count == 1, !words[0].isEmpty else {
             return fail("usage: :find TEXT (in quotes when it has spaces)", origin: origin)
         }

@@ -123,7 +123,7 @@ final class ExploreDriver {
                     chunk.append(step)
                 }
                 if chunk.isEmpty, pending == nil { break }
-                if !chunk.isEmpty, !session.runsInWorker {
+                if !chunk.isEmpty, !session.callsAreRoundTrips {
                     for step in chunk where run.failure == nil {
                         try await perform(step, in: &session, run: &run, keep: keepStates)
                     }

@@ -5,28 +5,9 @@ import StoreValue
 /// explore's own semantics (a path naming nothing skips the check), which is how the
 /// transcript `storesh explore` writes pins the property it broke.
 extension ShellCore {
-    static let checkCommands: [ShellCommand] = [
-        ShellCommand(
-            name: "check", usage: ":check EXPR",
-            summary: "check a property of the state as explore's --invariant does; silent when it holds",
-            detail: [
-                "EXPR is the property language (docs/explore.md): paths, [*], arithmetic, && || !, count(…), sum(…), … e.g. :check size == count(contents).",
-                "Unlike :expect, a path that names nothing (or min/max of an empty list) passes: the check is skipped, as explore skips it.",
-            ]
-        ) { core, _, origin in core.check(origin: origin) },
-        ShellCommand(
-            name: "check-after", usage: ":check-after ACTION EXPR",
-            summary: "check a postcondition of the last action line, as explore's --after does; silent when it holds",
-            detail: [
-                "The last action line must have been ACTION (accepted or refused): old(…) reads the state before it, args.NAME and args[N] its arguments, accepted whether the model took it.",
-                "A path that names nothing passes, as in explore.",
-            ]
-        ) { core, _, origin in core.checkAfter(origin: origin) },
-    ]
-
-    func check(origin: LineOrigin) -> Bool {
+    func check(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
-        guard let condition = parseCondition(commandArguments, origin: origin) else { return false }
+        guard let condition = parseCondition(arguments.text, in: arguments, origin: origin) else { return false }
         let state: Value
         do {
             state = try session.currentState()
@@ -36,9 +17,9 @@ extension ShellCore {
         return report(condition.check(state, identity: session.model.stateDiff), of: condition, origin: origin)
     }
 
-    func checkAfter(origin: LineOrigin) -> Bool {
+    func checkAfter(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
-        let text = commandArguments
+        let text = arguments.text
         let action = String(text.prefix { $0 != " " && $0 != "\t" })
         let rest = text.dropFirst(action.count)
         let expression = String(rest.drop { $0 == " " || $0 == "\t" })
@@ -49,8 +30,9 @@ extension ShellCore {
         do {
             condition = try StateCondition.parse(expression, context: .action)
         } catch {
-            return failInArguments(
-                error.message, origin: origin, at: text.utf8.count - expression.utf8.count + error.offset)
+            return fail(
+                error.message, origin: origin, in: arguments, at: text.utf8.count - expression.utf8.count + error.offset
+            )
         }
         let key = session.model.qualifiedName
         guard let last = debugging.lastAttempt, last.model == key else {

@@ -7,25 +7,6 @@ import StoreValue
 /// the actions of the current model's timeline typed or run from scripts (its effects
 /// send their actions again), so the session, its history and its journal are untouched.
 extension ShellCore {
-    static let exploreCommands: [ShellCommand] = [
-        ShellCommand(
-            name: "explore",
-            usage:
-                ":explore [--invariant EXPR]... [--after ACTION EXPR]... [--actions A,B] [--seed N] [--runs N] [--steps N] [--time-limit S] [--out FILE [--overwrite]]",
-            summary: "generate action sequences from here, find a failure, shrink it to a failing transcript",
-            detail: [
-                "After every step: the invariants (expressions of the property language, docs/explore.md: --invariant balance >= 0, --invariant size == count(contents)), crashes, hangs, failed effects, determinism; a path that names nothing skips the check.",
-                "--after ACTION EXPR: a postcondition checked after every step that took ACTION, accepted or refused; old(…) reads the state before it, args.NAME and args[N] its arguments, accepted whether the model took it.",
-                "An --invariant or --after runs to the next option. --actions limits the search to those actions. --time-limit S searches until S seconds are spent (up to --runs only when it is given). Defaults: --runs 200, --steps 50, the seed from the time (printed).",
-                "The model's stubs (:stubs) hold in the search too, and the transcript sets them up.",
-                "A failure is shrunk and written as a transcript (default MODEL.transcript) that replays this session's actions first, then the steps with their output not compared, and pins the property with :check or :check-after: it passes once the bug is fixed, even when the fix changes earlier states.",
-                "An existing file is replaced when explore wrote it; another only with --overwrite. A directory, a device or a FIFO is refused before the search.",
-                "See 'storesh explore --help' for the same search from the command line.",
-            ]
-        ) { core, _, origin in await core.explore(origin: origin) },
-        replayCheckCommand,
-    ]
-
     /// The options of `:explore`, read from its argument text.
     struct ExploreArguments {
         var options: ExploreOptions
@@ -33,8 +14,7 @@ extension ShellCore {
         var overwrite = false
     }
 
-    func exploreArguments() throws(TextError) -> ExploreArguments {
-        let text = commandArguments
+    func exploreArguments(_ text: String) throws(TextError) -> ExploreArguments {
         var arguments = ExploreArguments(
             options: ExploreOptions(seed: UInt64(DispatchTime.now().uptimeNanoseconds % 1_000_000_007)))
         // Each option runs to the next " --" (an invariant has spaces in it).
@@ -131,13 +111,13 @@ extension ShellCore {
         return arguments
     }
 
-    func explore(origin: LineOrigin) async -> Bool {
+    func explore(_ command: CommandArguments, origin: LineOrigin) async -> Bool {
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
         let arguments: ExploreArguments
         do {
-            arguments = try exploreArguments()
+            arguments = try exploreArguments(command.text)
         } catch {
-            return failInArguments(error.message, origin: origin, at: error.offset)
+            return fail(error.message, origin: origin, in: command, at: error.offset)
         }
         let model = session.model
         guard let plugin = host.plugins.first(where: { $0.name == model.plugin }) else {

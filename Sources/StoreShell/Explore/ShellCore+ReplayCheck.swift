@@ -5,15 +5,6 @@ import StoreValue
 /// replayed in a fresh store, must end in the state the session holds. `storesh explore`
 /// pins a model that is not deterministic with it.
 extension ShellCore {
-    static let replayCheckCommand = ShellCommand(
-        name: "replay-check", usage: ":replay-check",
-        summary:
-            "replay the timeline in a fresh store; an error when it ends in another state (the model is not deterministic); silent when it passes",
-        detail: [
-            "The actions are replayed as time travel replays them (updates only, effects dropped; an effect's actions are in the timeline). The session is not changed."
-        ]
-    ) { core, _, origin in core.replayCheck(origin: origin) }
-
     func replayCheck(origin: LineOrigin) -> Bool {
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
         let key = session.model.qualifiedName

@@ -368,7 +368,7 @@ extension ShellCore {
         let interval = history.interval
         // A jump with breakpoints set goes one action at a time, each state looked at.
         var breaks = interruptible ? breakpointStates(of: live, in: live.state) : []
-        let chunk = !breaks.isEmpty ? 1 : live.runsInWorker ? max(interval, 1024 / interval * interval) : interval
+        let chunk = !breaks.isEmpty ? 1 : live.callsAreRoundTrips ? max(interval, 1024 / interval * interval) : interval
         var index = start
         while index < target {
             if interruptible, index > start, takeInterrupt() {

@@ -132,7 +132,7 @@ struct ObservedRun {
     /// this process or has effects in flight, else up to the first line that does not bind.
     /// `ahead`: actions sent and not yet taken, which come first.
     private func gather(from start: Int, ahead: Int) -> [Item] {
-        guard let session = core.current, session.runsInWorker, core.allEffectsInFlight == 0 else { return [] }
+        guard let session = core.current, session.callsAreRoundTrips, core.allEffectsInFlight == 0 else { return [] }
         var limit = batchLimit
         if !core.observesActions, let history = core.history(of: session) {
             // The state is not sent back with each action: a batch ends where the history

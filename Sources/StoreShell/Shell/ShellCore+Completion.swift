@@ -16,7 +16,7 @@ extension ShellCore {
             .map { before.utf8.distance(from: before.utf8.startIndex, to: $0) + 1 } ?? 0
         let word = String(decoding: before.utf8.dropFirst(wordStart), as: UTF8.self)
         let earlier = String(decoding: before.utf8.prefix(wordStart), as: UTF8.self)
-        let words = ShellWords.split(earlier)
+        let words = CommandWords.unquoted(earlier).map(\.text)
         let candidates: [String]
         if before.hasPrefix(":") {
             if words.isEmpty {
@@ -29,7 +29,7 @@ extension ShellCore {
         } else {
             // The action's name as written, quotes kept: `book["b1"].checkout`, which
             // shell-style splitting made `book[b1].checkout`, a name no action has.
-            candidates = labels(for: RawWords.split(earlier)[0], given: earlier)
+            candidates = labels(for: CommandWords.asTyped(earlier)[0].text, given: earlier)
         }
         var seen = Set<String>()
         return (wordStart, candidates.filter { $0.hasPrefix(word) && seen.insert($0).inserted }.sorted())

@@ -6,7 +6,8 @@ import StoreValue
 extension ShellCore {
     /// `:seed` says the seed and whether the world is on; `:seed N` restarts every
     /// worker's entropy from N (and later workers start from it).
-    func seed(_ args: [String], origin: LineOrigin) -> Bool {
+    func seed(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
+        let args = arguments.words
         guard args.count <= 1 else {
             return fail("usage: :seed [N] (N from 0 to 18446744073709551615)", origin: origin)
         }
@@ -20,8 +21,9 @@ extension ShellCore {
             return true
         }
         guard let seed = UInt64(text) else {
-            return failInArguments(
-                "'\(text)' is not a seed; write a whole number from 0 to 18446744073709551615", origin: origin, at: 0)
+            return fail(
+                "'\(text)' is not a seed; write a whole number from 0 to 18446744073709551615", origin: origin,
+                in: arguments, at: 0)
         }
         host.reseed(seed)
         return true

@@ -3,9 +3,9 @@ import StoreValue
 
 extension ShellCore {
     /// `:stub SERVICE RESULT, …` and `:stub SERVICE fail "message"`.
-    func stub(origin: LineOrigin) -> Bool {
+    func stub(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
-        var scanner = LiteralScanner(bytes: Array(commandArguments.utf8), index: 0)
+        var scanner = LiteralScanner(bytes: Array(arguments.text.utf8), index: 0)
         scanner.skipSpaces()
         guard let name = scanner.identifier() else {
             return fail("usage: :stub SERVICE RESULT[, RESULT…]", origin: origin)
@@ -47,7 +47,7 @@ extension ShellCore {
                 throw TextError("usage: :stub SERVICE RESULT[, RESULT…] (at least one result)", at: scanner.index)
             }
         } catch let error as TextError {
-            return failInArguments(error.message, origin: origin, at: error.offset)
+            return fail(error.message, origin: origin, in: arguments, at: error.offset)
         } catch {
             return fail("\(error)", origin: origin)
         }
@@ -117,13 +117,13 @@ extension ShellCore {
     }
 
     /// `:expect PATH OP VALUE`, OP one of `==`, `!=`, `<`, `<=`, `>`, `>=` (`StateCondition`).
-    func expect(origin: LineOrigin) -> Bool {
+    func expect(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
         let condition: StateCondition
         do {
-            condition = try StateCondition.parse(commandArguments)
+            condition = try StateCondition.parse(arguments.text)
         } catch {
-            return failInArguments(error.message, origin: origin, at: error.offset)
+            return fail(error.message, origin: origin, in: arguments, at: error.offset)
         }
         let state: Value
         do {

@@ -12,7 +12,7 @@ import StoreHost
 extension ShellCore {
     /// Effects in flight in every model (each model's session keeps running).
     var allEffectsInFlight: Int {
-        effectCounts.reduce(0, +)
+        effects.total
     }
 
     /// Returns once effects are quiet: none in flight, or (on a virtual clock) none of
@@ -163,5 +163,23 @@ extension DispatchTime {
         guard seconds > 0 else { return now }
         guard let wait = UInt64(exactly: (seconds * 1e9).rounded(.down)), wait <= UInt64.max - now else { return .max }
         return now + wait
+    }
+}
+
+extension Duration {
+    /// The longest duration `:wait` and `:advance` take: 365 days, so that nanoseconds on
+    /// the clock stay far from Int64's limit.
+    static let maxMilliseconds: Int64 = 365 * 24 * 3_600_000
+
+    /// "500ms", "2s", "1.5s", "1m", and a bare number of seconds ("5", as `--timeout 5`
+    /// takes) → milliseconds; nil for anything else, negative, not finite, or longer than
+    /// `maxMilliseconds`.
+    static func milliseconds(_ text: String) -> Int64? {
+        let units: [(suffix: String, scale: Double)] = [("ms", 1), ("s", 1000), ("m", 60_000)]
+        let unit = units.first { text.hasSuffix($0.suffix) } ?? ("", 1000)
+        guard let number = Double(text.dropLast(unit.suffix.count)), number >= 0, number.isFinite else { return nil }
+        let milliseconds = (number * unit.scale).rounded()
+        guard milliseconds <= Double(maxMilliseconds) else { return nil }
+        return Int64(exactly: milliseconds)
     }
 }

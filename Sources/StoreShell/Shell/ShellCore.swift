@@ -28,9 +28,8 @@ package final class ShellCore {
     /// The session of the current model.
     @exclusivity(unchecked) package private(set) var current: Session?
     var sessions: [String: Session] = [:]
-    private var effects: [String: [UInt64: (label: String?, started: Int64)]] = [:]
-    /// Per model, the effects that failed since its store was made (`:fx none-failed`).
-    var failedEffects: [String: [String]] = [:]
+    /// Each model's effects in flight and the ones that failed.
+    var effects = EffectLedger()
     /// Each model's history of actions (see `:log`, `:goto`).
     package internal(set) var histories: [String: History] = [:] {
         didSet { historyCache = nil }
@@ -71,14 +70,13 @@ package final class ShellCore {
     /// The `--watch` timer, while one runs.
     var watchTimer: (any DispatchSourceTimer)?
     /// Set by `:fx leave-running`: effects still in flight at the end are not a failure.
-    package var effectsMayOutlive = false
-    /// The text after the command word of the `:command` being run.
-    var commandArguments = ""
-    /// The whole `:command` line being run, for errors that point into it.
-    var commandLine = ""
+    package var effectsMayOutlive: Bool {
+        get { effects.mayOutlive }
+        set { effects.mayOutlive = newValue }
+    }
     /// Output produced while an action is being sent (effects it starts), shown after the
     /// action's own result line.
-    @exclusivity(unchecked) private var held: [ShellOutput]?
+    @exclusivity(unchecked) var held: [ShellOutput]?
     /// True while the results of a batch the model has already run are being recorded:
     /// the model's state is then past the one being recorded.
     @exclusivity(unchecked) var takingBatch = false
@@ -110,12 +108,6 @@ package final class ShellCore {
                 self.report(.info(kind: "message", lines: ["\(word): \(message)"]))
             }
         }
-    }
-
-    /// Effects started and not yet finished, failed or cancelled, in the current model.
-    package var effectsInFlight: Int {
-        guard let current else { return 0 }
-        return effects[current.model.qualifiedName]?.count ?? 0
     }
 
     /// Runs one line. Returns false when it failed (the error has been reported); the
@@ -258,11 +250,10 @@ package final class ShellCore {
         return false
     }
 
-    /// An error with a caret at byte `offset` of the running command's arguments.
+    /// An error with a caret at byte `offset` of a command's argument text.
     @discardableResult
-    func failInArguments(_ message: String, origin: LineOrigin, at offset: Int) -> Bool {
-        let argumentsStart = commandLine.utf8.count - commandArguments.utf8.count
-        return fail(message, origin: origin, text: commandLine, offset: argumentsStart + offset)
+    func fail(_ message: String, origin: LineOrigin, in arguments: CommandArguments, at offset: Int) -> Bool {
+        fail(message, origin: origin, text: arguments.line, offset: arguments.textStart + offset)
     }
 
     // MARK: Models and sessions
@@ -305,18 +296,6 @@ package final class ShellCore {
         return fresh
     }
 
-    private func reportEffectsCancelled(in old: Session) {
-        let key = old.model.qualifiedName
-        guard sessions[key] === old else { return }
-        for effect in inFlight(in: key) {
-            observe(
-                .effect(
-                    EffectEventRecord(
-                        kind: .cancelled, effect: effect.id, label: nil, action: nil, message: nil,
-                        elapsedMilliseconds: old.elapsed)), in: key)
-        }
-    }
-
     /// A new store for `model` with the model's stubs, not yet the model's session: work
     /// that may still be refused (an import) is done on it before `install` makes it so.
     func detachedSession(of model: ModelDescriptor) throws(ShellError) -> Session {
@@ -334,8 +313,7 @@ package final class ShellCore {
         let key = session.model.qualifiedName
         old?.onEvent = nil
         sessions[key] = session
-        effects[key] = [:]
-        failedEffects[key] = nil
+        effects.startOver(key)
         if histories[key] == nil { histories[key] = newHistory(initial: session.state) }
         session.onEvent = { [weak route] event in route?.target.observe(event, in: key) }
         if let old, current === old { current = session }
@@ -360,50 +338,6 @@ package final class ShellCore {
         histories[current.model.qualifiedName] = newHistory(initial: self.current!.state)
     }
 
-    private func observe(_ event: SessionEvent, in model: String) {
-        switch event {
-        case .effect(let record):
-            let now = host.clock.now
-            var table = effects[model] ?? [:]
-            if record.kind == .started { table[record.effect] = (record.label, now) }
-            let known = table[record.effect]
-            if [.finished, .failed, .cancelled].contains(record.kind) { table[record.effect] = nil }
-            if record.kind == .failed {
-                failedEffects[model, default: []].append(
-                    "#\(record.effect) \(known?.label ?? record.label ?? "effect"): \(record.message ?? "failed")")
-            }
-            effects[model] = table
-            let elapsed = known.map { (now - $0.started) / 1_000_000 } ?? 0
-            report(
-                .effect(
-                    EffectReport(
-                        model: model, event: record, label: known?.label ?? record.label, elapsedMilliseconds: elapsed))
-            )
-        case .applied(let action, let changes, let changed):
-            if let session = sessions[model] {
-                recordEffectAction(action, changed: changed, changes: changes, in: session)
-            }
-            report(.applied(action: action, changes: changes, showDiff: showDiff))
-            if held == nil { flushDebuggingOutput() }
-        }
-    }
-
-    private func report(_ item: ShellOutput) {
-        if held != nil { held?.append(item) } else { output(item) }
-    }
-
-    /// Effects in flight in the current model: id, label, milliseconds running.
-    func inFlight() -> [(id: UInt64, label: String?, milliseconds: Int64)] {
-        current.map { inFlight(in: $0.model.qualifiedName) } ?? []
-    }
-
-    /// Effects in flight in `model`, by id.
-    func inFlight(in model: String) -> [(id: UInt64, label: String?, milliseconds: Int64)] {
-        guard let table = effects[model] else { return [] }
-        let now = host.clock.now
-        return table.sorted { $0.key < $1.key }.map { ($0.key, $0.value.label, (now - $0.value.started) / 1_000_000) }
-    }
-
     func requestQuit() { quitRequested = true }
 
     /// A file argument as the user means it: `~` is the home directory, and a relative
@@ -414,27 +348,5 @@ package final class ShellCore {
         }
         guard let baseDirectory, !path.hasPrefix("/") else { return path }
         return baseDirectory + "/" + path
-    }
-
-    /// Why the end of a run or transcript is not clean: effects still in flight in any
-    /// model (named), unless `:fx leave-running` said that is expected. Nil when clean.
-    package func unfinishedEffects() -> String? {
-        guard !effectsMayOutlive else { return nil }
-        let running = effects.keys.sorted().flatMap { model in
-            inFlight(in: model).map {
-                "\(model) fx #\($0.id) \($0.label ?? "effect") (running for \($0.milliseconds)ms)"
-            }
-        }
-        guard !running.isEmpty else { return nil }
-        return "effects still running at the end: " + running.joined(separator: ", ")
-            + "; wait for them with :wait, or accept them with :fx leave-running"
-    }
-
-    /// Effects in flight per model.
-    var effectCounts: [Int] { effects.values.map(\.count) }
-
-    /// The sessions of the models with effects in flight.
-    var sessionsWithEffects: [Session] {
-        effects.compactMap { model, running in running.isEmpty ? nil : sessions[model] }
     }
 }

@@ -56,7 +56,7 @@ package struct TranscriptWriter: Sendable {
 
     /// `:load PATH` for the plugin at `path`, written relative to the transcript's folder.
     package func loadCommand(plugin path: String) -> String {
-        ":load " + Self.quotedIfNeeded(relativePath(path))
+        ":load " + CommandWords.quoted(relativePath(path))
     }
 
     /// `path` as seen from the transcript's folder (`../.build/debug/libCounter.so`,
@@ -103,12 +103,5 @@ package struct TranscriptWriter: Sendable {
         // The first character ('>', '!', '.' or '#') in brackets, where escaping would leave
         // '#', '>' and '!' as they are, and the line would still read as an input.
         return "[\(first)]" + NSRegularExpression.escapedPattern(for: String(line.dropFirst())) + " (re)"
-    }
-
-    /// A path as one word of a command line: in double quotes when it has a space or a quote.
-    static func quotedIfNeeded(_ word: String) -> String {
-        guard word.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "\\" }) else { return word }
-        return "\"" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            + "\""
     }
 }

@@ -3,57 +3,6 @@ import StoreHost
 import StoreValue
 import Testing
 
-@Suite("Action text: the grammar, and errors with byte offsets")
-struct ActionTextTests {
-    @Test func namesPositionalLabelledAndLiterals() throws {
-        let bare = try ActionCall.parse("increment")
-        #expect(bare.name == "increment" && bare.keys.isEmpty && bare.arguments.isEmpty && bare.nameRange == 0..<9)
-        let positional = try ActionCall.parse("setCount 5")
-        #expect(positional.arguments.map(\.value) == [.int(5)])
-        let labelled = try ActionCall.parse(#"setUser name: "bo", age: 3"#)
-        #expect(labelled.arguments.map(\.label) == ["name", "age"])
-        #expect(labelled.arguments.map(\.value) == [.string("bo"), .int(3)])
-        #expect(labelled.arguments.map(\.offset) == [8, 20])
-        let child = try ActionCall.parse("child.increment")
-        #expect(child.name == "child.increment")
-        let keyed = try ActionCall.parse(#"todos["a"].toggle"#)
-        #expect(keyed.name == "todos[].toggle")
-        #expect(keyed.keys == [.string("a")])
-        let compound = try ActionCall.parse(#"setTags ["a", "b"], {x: 1.5, "y z": [true, null]}"#)
-        #expect(
-            compound.arguments.map(\.value) == [
-                .array([.string("a"), .string("b")]),
-                .record(type: nil, fields: [.init("x", .double(1.5)), .init("y z", .array([.bool(true), .null]))]),
-            ])
-        let parenthesised = try ActionCall.parse("setCount(-7)")
-        #expect(parenthesised.arguments.map(\.value) == [.int(-7)])
-        let escaped = try ActionCall.parse(#"say "a\"b\n\u00e9""#)
-        #expect(escaped.arguments.first?.value == .string("a\"b\né"))
-    }
-
-    @Test func mistakesPointAtTheirByte() {
-        func error(_ text: String) -> TextError? {
-            do {
-                _ = try ActionCall.parse(text)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        #expect(error("") == TextError("expected an action name", at: 0))
-        #expect(error("setCount 5 6") == TextError("unexpected '6'; separate arguments with ','", at: 11))
-        #expect(error(#"say "open"#) == TextError("the string opened at column 5 is not closed", at: 4))
-        #expect(error("setTags [1, 2") == TextError("the '[' at column 9 is not closed", at: 13))
-        #expect(error("setCount(5") == TextError("expected ',' or ')'", at: 10))
-        #expect(error("say hello") == TextError(#"'hello' is not a value; text must be quoted: "hello""#, at: 4))
-        #expect(error("child.") == TextError("expected a name after '.'", at: 6))
-        #expect(error("f a: 1, a: 2") == TextError("argument 'a' is given twice", at: 8))
-        #expect(
-            error("n 99999999999999999999")
-                == TextError("'99999999999999999999' is not a number that fits in 64 bits", at: 2))
-    }
-}
-
 @Suite("State trees: diff, rendering, paths")
 struct StateTreeTests {
     let todos = Value.record([
@@ -122,58 +71,6 @@ struct StateTreeTests {
         #expect(throws: TextError("the '[' at column 6 is not closed", at: 7)) {
             try PathSyntax.lookup("todos[1", in: todos)
         }
-    }
-}
-
-@Suite("Values and Codable")
-struct ValueCodableTests {
-    struct Profile: Codable, Equatable {
-        enum Role: String, Codable { case admin, guest }
-        var name: String
-        var age: Int
-        var score: Double
-        var tags: [String]
-        var role: Role
-        var manager: String?
-        var limits: [String: Int]
-    }
-
-    enum Action: Codable, Equatable {
-        case increment
-        case setCount(Int)
-        case setUser(name: String, age: Int)
-        case child(Action2)
-        enum Action2: Codable, Equatable { case reset }
-    }
-
-    @Test func roundTripsThroughValues() throws {
-        let profile = Profile(name: "bo", age: 3, score: 2.5, tags: ["a"], role: .admin, manager: nil, limits: ["x": 1])
-        let value = try ValueEncoder().encode(profile)
-        #expect(value["name"] == .string("bo"))
-        #expect(value["role"] == .string("admin"))
-        #expect(value["manager"] == .null, "a nil optional is null: nothing in a state is silently dropped")
-        #expect(try ValueDecoder().decode(Profile.self, from: value) == profile)
-    }
-
-    @Test func enumCasesDecodeFromTheirSynthesizedShape() throws {
-        let decoder = ValueDecoder()
-        #expect(try decoder.decode(Action.self, from: .record(["increment": .record([:])])) == .increment)
-        #expect(try decoder.decode(Action.self, from: .record(["setCount": .record(["_0": .int(5)])])) == .setCount(5))
-        #expect(
-            try decoder.decode(
-                Action.self, from: .record(["setUser": .record(["name": .string("bo"), "age": .int(3)])]))
-                == .setUser(name: "bo", age: 3))
-        #expect(
-            try decoder.decode(Action.self, from: .record(["child": .record(["_0": .record(["reset": .record([:])])])]))
-                == .child(.reset))
-    }
-
-    @Test func numbersConvertOnlyWhenExact() throws {
-        #expect(try ValueDecoder().decode(Double.self, from: .int(3)) == 3.0)
-        #expect(try ValueDecoder().decode(Int.self, from: .double(4.0)) == 4)
-        #expect(throws: DecodingError.self) { try ValueDecoder().decode(Int.self, from: .double(4.5)) }
-        #expect(throws: DecodingError.self) { try ValueDecoder().decode(UInt8.self, from: .int(300)) }
-        #expect(throws: EncodingError.self) { try ValueEncoder().encode(UInt64.max) }
     }
 }
 

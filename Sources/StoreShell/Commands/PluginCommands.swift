@@ -1,0 +1,198 @@
+import Foundation
+import StoreHost
+import StoreValue
+
+/// `:plugins`: the loaded plugins and the ones in the search path.
+struct PluginsCommand: ShellCommand {
+    let name = "plugins"
+    let readsOnly = true
+    let usage = ":plugins"
+    let summary = "loaded plugins, and the ones in the search path"
+    let detail = [
+        "The search path: --plugin-path directories, $STORESH_PLUGIN_PATH, ~/.local/share/storesh/plugins, and the directory storesh runs from."
+    ]
+
+    @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
+        let loaded = core.host.plugins
+        // By the file itself: a plugin loaded through a link (.build/debug) is the file
+        // the search path found under its real folder, not a second plugin.
+        let loadedFiles = Set(loaded.map { URL(fileURLWithPath: $0.path).resolvingSymlinksInPath().path })
+        let others = core.host.availablePlugins().filter {
+            !loadedFiles.contains(URL(fileURLWithPath: $0.path).resolvingSymlinksInPath().path)
+        }
+        let lines =
+            loaded.map {
+                "\($0.name) \($0.version)  \($0.path)  (loaded: \($0.models.map(\.name).joined(separator: ", ")))"
+            }
+            + others.map { "\($0.name)  \($0.path)  (not loaded)" }
+        let records: [Value] =
+            loaded.map { plugin in
+                .record([
+                    "name": .string(plugin.name), "version": .string(plugin.version),
+                    "path": .string(plugin.path), "loaded": .bool(true),
+                    "models": .array(plugin.models.map { .string($0.qualifiedName) }),
+                ])
+            }
+            + others.map {
+                .record(["name": .string($0.name), "path": .string($0.path), "loaded": .bool(false)])
+            }
+        core.output(
+            .report(
+                kind: "plugins", lines: lines.isEmpty ? ["no plugins found"] : lines,
+                data: .record(["plugins": .array(records)])))
+        return true
+    }
+}
+
+/// `:load PATH|NAME`: loads a plugin and makes its first model current.
+struct LoadCommand: ShellCommand {
+    let name = "load"
+    let usage = ":load PATH|NAME"
+    let summary = "load a plugin and make its first model current"
+    let detail = ["NAME is looked up in the search path (see :plugins); a PATH has a '/' or ends in .so."]
+
+    @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
+        let args = arguments.words
+        guard let target = args.first, args.count == 1 else {
+            return core.fail("usage: :load PATH|NAME", origin: origin)
+        }
+        do {
+            let plugin = try core.host.load(PluginHost.isPath(target) ? core.resolvePath(target) : target)
+            // Its resolved path, so a resume from another directory finds it.
+            guard core.journalDone(.load(plugin: plugin.path)) else { return false }
+            core.output(
+                .loaded(plugin: plugin.name, version: plugin.version, models: plugin.models.map(\.qualifiedName)))
+            if let first = plugin.models.first { try core.use(first.qualifiedName) }
+            return true
+        } catch let error as PluginError {
+            return core.fail(error.description, origin: origin)
+        } catch let error as ShellError {
+            return core.fail(error.message, origin: origin)
+        } catch {
+            return core.fail("\(error)", origin: origin)
+        }
+    }
+}
+
+/// `:models`: the models of the loaded plugins, the current one marked.
+struct ModelsCommand: ShellCommand {
+    let name = "models"
+    let readsOnly = true
+    let usage = ":models"
+    let summary = "models of the loaded plugins; * marks the current one"
+    let detail: [String] = []
+
+    @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
+        let current = core.current?.model.qualifiedName
+        let lines = core.host.models.map {
+            ($0.qualifiedName == current ? "* " : "  ") + "\($0.qualifiedName)  \($0.doc ?? "")"
+        }
+        let records: [Value] = core.host.models.map { model in
+            .record([
+                "name": .string(model.name), "plugin": .string(model.plugin),
+                "qualified_name": .string(model.qualifiedName),
+                "current": .bool(model.qualifiedName == current), "doc": model.doc.map(Value.string) ?? .null,
+            ])
+        }
+        core.output(
+            .report(
+                kind: "models", lines: lines.isEmpty ? ["no models are loaded"] : lines,
+                data: .record(["models": .array(records)])))
+        return true
+    }
+}
+
+/// `:use MODEL`: switches to another model.
+struct UseCommand: ShellCommand {
+    let name = "use"
+    let usage = ":use MODEL"
+    let summary = "switch to another model (its state is kept)"
+    let detail = ["MODEL is a model name, plugin.model when two plugins share a name, or a plugin name."]
+
+    @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
+        let args = arguments.words
+        guard let name = args.first, args.count == 1 else {
+            return core.fail("usage: :use MODEL", origin: origin)
+        }
+        do throws(ShellError) {
+            try core.use(name)
+            return true
+        } catch {
+            return core.fail(error.message, origin: origin)
+        }
+    }
+}
+
+/// `:actions`: the current model's actions, with their parameters and docs.
+struct ActionsCommand: ShellCommand {
+    let name = "actions"
+    let readsOnly = true
+    let usage = ":actions"
+    let summary = "the current model's actions, with parameters and docs"
+    let detail: [String] = []
+
+    @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
+        guard let model = core.current?.model else { return core.fail(core.noCurrentModel, origin: origin) }
+        let width = model.actions.map { ActionBinding.signature(of: $0).count }.max() ?? 0
+        let lines = model.actions.flatMap { action in
+            let signature = ActionBinding.signature(of: action)
+            return [signature.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (action.doc ?? "")]
+                + ActionBinding.shapeLines(of: action).map { "    " + $0 }
+        }
+        let records: [Value] = model.actions.map { action in
+            let params: [Value] = action.params.map { param in
+                var fields: [Value.Field] = [
+                    .init("label", param.label.map(Value.string) ?? .null),
+                    .init("kind", .string(param.type.rawValue)),
+                    .init("doc", param.doc.map(Value.string) ?? .null),
+                ]
+                if let shape = param.declaredShape { fields.append(.init("shape", shape.literal)) }
+                if let value = param.defaultValue { fields.append(.init("default", value)) }
+                return .record(type: nil, fields: fields)
+            }
+            return .record([
+                "name": .string(action.name), "signature": .string(ActionBinding.signature(of: action)),
+                "params": .array(params), "doc": action.doc.map(Value.string) ?? .null,
+            ])
+        }
+        core.output(
+            .report(
+                kind: "actions", lines: lines,
+                data: .record(["model": .string(model.qualifiedName), "actions": .array(records)])))
+        return true
+    }
+}
+
+/// `:crash [PLUGIN]`: how a plugin's last worker died.
+struct CrashCommand: ShellCommand {
+    let name = "crash"
+    let readsOnly = true
+    let usage = ":crash [PLUGIN]"
+    let summary = "how a plugin's last worker died, with its whole crash report"
+    let detail = [
+        "The error at the time gives the signal, the runtime's message and the source line; this shows everything the worker wrote at the end, the backtrace of the crashed thread included."
+    ]
+
+    @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
+        let args = arguments.words
+        guard args.count <= 1 else { return core.fail("usage: :crash [PLUGIN]", origin: origin) }
+        return core.showCrash(args.first, origin: origin)
+    }
+}
+
+/// `:reload [PLUGIN]`: a rebuilt plugin in a new worker, the history replayed into it.
+struct ReloadCommand: ShellCommand {
+    let name = "reload"
+    let usage = ":reload [PLUGIN]"
+    let summary = "load a rebuilt plugin in a new worker and replay the history into it"
+    let detail = [
+        "The plugin is the current model's unless named. Each session's actions are replayed (updates only) in the new build and the state's diff is shown; actions the new build does not accept are left out and listed.",
+        "If the new build fails to load, crashes or refuses an action while replaying, the old one goes on and the error says where. --watch reloads when the file changes.",
+    ]
+
+    @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
+        let args = arguments.words
+        guard args.count <= 1 else { return core.fail("usage: :reload [PLUGIN]", origin: origin) }
+        return core.reload(args.first, origin: origin)
+    }
+}
