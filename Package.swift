@@ -32,6 +32,8 @@ let package = Package(
         .executable(name: "storesh-worker", targets: ["storesh-worker"]),
         .executable(name: "storesh-mcp", targets: ["storesh-mcp"]),
         .executable(name: "storesh-inspector", targets: ["storesh-inspector"]),
+        // Writes a plugin target's glue from its model files (docs/plugins.md).
+        .plugin(name: "StoreshGlue", targets: ["StoreshGlue"]),
         // Example plugins, each a dynamic library storesh loads by name: libStoreshExampleCounter.so
         // is the plugin `Counter` (PluginHost.pluginName). The prefix keeps the names every
         // tutorial uses (Counter, Todos, Cart) free for a user's own plugin package, which
@@ -252,6 +254,8 @@ let package = Package(
         .macro(
             name: "StorePluginMacros",
             dependencies: [
+                "PrebuiltTools",
+                .target(name: "PluginActionsExpansion", condition: .when(traits: ["MacrosFromSource"])),
                 .product(
                     name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: ["MacrosFromSource"])),
                 .product(
@@ -260,6 +264,43 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // What @PluginActions expands to, shared by the macro and the glue generator (StoreGlue).
+        .target(
+            name: "PluginActionsExpansion",
+            dependencies: [
+                .product(
+                    name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: ["MacrosFromSource"])),
+                .product(
+                    name: "SwiftSyntaxBuilder", package: "swift-syntax", condition: .when(traits: ["MacrosFromSource"])),
+            ],
+            swiftSettings: strict
+        ),
+        // The launchers of the prebuilt tools (PrebuiltMacros): find the checkout's own build of one, exec it.
+        .target(name: "PrebuiltTools", swiftSettings: strict),
+        // The glue generator (docs/plugins.md): a plugin target's Swift files in, one Swift file of glue out.
+        .target(
+            name: "StoreGlue",
+            dependencies: [
+                .target(name: "PluginActionsExpansion", condition: .when(traits: ["MacrosFromSource"])),
+                .product(name: "SwiftParser", package: "swift-syntax", condition: .when(traits: ["MacrosFromSource"])),
+                .product(
+                    name: "SwiftSyntaxMacroExpansion", package: "swift-syntax",
+                    condition: .when(traits: ["MacrosFromSource"])),
+                .product(
+                    name: "SwiftSyntaxBuilder", package: "swift-syntax", condition: .when(traits: ["MacrosFromSource"])),
+            ],
+            swiftSettings: strict
+        ),
+        // The generator's program, or (PrebuiltMacros) a launcher of the checkout's own build of it.
+        .executableTarget(
+            name: "storesh-glue",
+            dependencies: [
+                "PrebuiltTools", .target(name: "StoreGlue", condition: .when(traits: ["MacrosFromSource"])),
+            ],
+            swiftSettings: strict
+        ),
+        // Applied to a plugin target: runs storesh-glue on its files at each build whose sources changed.
+        .plugin(name: "StoreshGlue", capability: .buildTool(), dependencies: ["storesh-glue"]),
         // libedit for the prompt (needs libedit-dev).
         .target(name: "CEditLine", linkerSettings: [.linkedLibrary("edit")]),
         // The shell: arguments, the libedit front end, batch mode, terminal output. Thin.
@@ -385,6 +426,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The glue generator over odd and hostile model files; what it writes compiled beside them.
+        .testTarget(name: "StoreGlueTests", dependencies: ["StoreGlue"], swiftSettings: strict),
         .testTarget(
             name: "ArborealTests",
             dependencies: [

@@ -111,8 +111,11 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable>: DiagnosticsSou
         return DispatchOutcome(stateChanged: next != current, effectsStarted: 0)
     }
 
-    /// Whether `restore` can rebuild a state from a snapshot (the model is Decodable).
-    @usableFromInline var canRestore: Bool { Model.self is any Decodable.Type }
+    /// Whether `restore` can rebuild a state from a snapshot: the model is Decodable, and
+    /// (for glue `storesh-glue` wrote) every stored property is. Otherwise the host replays.
+    @usableFromInline var canRestore: Bool {
+        Model.self is any Decodable.Type && ((Model.self as? any GeneratedModelFacts.Type)?.generatedRestorable ?? true)
+    }
 
     @usableFromInline
     func restore(_ value: Value) throws(PluginFailure) {

@@ -1,7 +1,9 @@
 // Built with the MacrosFromSource trait (the default); without it the target is PrebuiltToolLauncher.swift.
 #if MacrosFromSource
+    import PluginActionsExpansion
     import SwiftCompilerPlugin
-    import SwiftSyntaxMacros
+    public import SwiftSyntax
+    public import SwiftSyntaxMacros
 
     /// The compiler plugin that provides StorePlugin's macros.
     @main
@@ -9,5 +11,20 @@
         let providingMacros: [any Macro.Type] = [
             PluginActionsMacro.self, PluginServiceMacro.self, PluginStateMacro.self,
         ]
+    }
+
+    /// `@PluginActions`, under the name its declaration gives (`StorePluginMacros.PluginActionsMacro`):
+    /// the expansion itself is PluginActionsExpansion's, which the glue generator (StoreGlue) calls too.
+    public struct PluginActionsMacro: ExtensionMacro {
+        public static func expansion(
+            of node: AttributeSyntax,
+            attachedTo declaration: some DeclGroupSyntax,
+            providingExtensionsOf type: some TypeSyntaxProtocol,
+            conformingTo protocols: [TypeSyntax],
+            in context: some MacroExpansionContext
+        ) throws -> [ExtensionDeclSyntax] {
+            try PluginActionsExpansion.PluginActionsMacro.expansion(
+                of: node, attachedTo: declaration, providingExtensionsOf: type, conformingTo: protocols, in: context)
+        }
     }
 #endif

@@ -3,6 +3,7 @@
     public import SwiftSyntax
     public import SwiftSyntaxMacros
     import SwiftDiagnostics
+    import PluginActionsExpansion
 
     /// `@PluginService` on a global function: declares it as a service the model calls and the
     /// shell may replace (`:stub`). The peer `NAMEService` holds the declaration — the C

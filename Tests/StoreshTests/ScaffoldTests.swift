@@ -51,7 +51,7 @@ struct ScaffoldTests {
         let source = try String(contentsOfFile: path + "/Sources/Widget/Widget.swift", encoding: .utf8)
         #expect(source.contains("@PluginActions"))
         let byURL = try storesh([
-            "new", "Widget", "--path", freshPath("Widget"), "--url", "https://example.com/storesh.git", "--from",
+            "new", "Widget", "--path", freshPath("Widget"), "--url", "https://example.com/storesh.git", "--url-version",
             "1.2.0",
         ])
         #expect(byURL.status == 0, "\(byURL.stderr)")
@@ -92,7 +92,7 @@ struct ScaffoldTests {
 
         let remote = freshPath("Remote")
         let byURL = try storesh([
-            "new", "Remote", "--path", remote, "--url", "https://example.com/storesh.git", "--from", "1.2.0",
+            "new", "Remote", "--path", remote, "--url", "https://example.com/storesh.git", "--url-version", "1.2.0",
         ])
         #expect(byURL.stdout.contains("minutes more"), "\(byURL.stdout)")
         let remoteManifest = try String(contentsOfFile: remote + "/Package.swift", encoding: .utf8)

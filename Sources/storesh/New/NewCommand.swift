@@ -12,7 +12,9 @@ struct NewOptions: ParsableCommand {
         discussion: """
             The Swift package depends on this storesh: by path on the checkout storesh was built \
             from (or --local CHECKOUT), or by --url URL. --c makes a plain-C plugin with a Makefile \
-            instead; 'storesh --include-dir' prints where storeplugin.h is.
+            instead; 'storesh --include-dir' prints where storeplugin.h is. --from PATH… makes the \
+            package around an app's model files instead, unchanged: the StoreshGlue build-tool plugin \
+            writes their glue (docs/plugins.md, "Glue that writes itself").
             """
     )
 
@@ -32,11 +34,18 @@ struct NewOptions: ParsableCommand {
     @Option(help: ArgumentHelp("Depend on the storesh checkout at this path.", valueName: "CHECKOUT"))
     var local: String?
 
-    @Option(help: ArgumentHelp("Depend on storesh by this URL instead (with --from).", valueName: "URL"))
+    @Option(help: ArgumentHelp("Depend on storesh by this URL instead (with --url-version).", valueName: "URL"))
     var url: String?
 
     @Option(help: ArgumentHelp("The version to depend on with --url.", valueName: "VERSION"))
-    var from: String = Storesh.version
+    var urlVersion: String = Storesh.version
+
+    @Option(
+        name: .customLong("from"), parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Make the package around an app's model files (files or folders), linked unchanged: each type conforming to ModelProtocol gets a line in Models.swift, and the StoreshGlue plugin writes the rest at build time.",
+            valueName: "PATH"))
+    var modelPaths: [String] = []
 
     @Flag(name: .customLong("c"), help: "A plain-C plugin (storeplugin.h and a Makefile) instead of a Swift package.")
     var plainC = false
@@ -56,6 +65,14 @@ struct NewOptions: ParsableCommand {
                 "\(reason)\(renamed): the package made for it would not build; choose another name, like \(name)Model")
         }
         if local != nil, url != nil { throw ValidationError("give --local or --url, not both") }
+        if plainC, !modelPaths.isEmpty { throw ValidationError("--from makes a Swift package: leave out --c") }
+        if url != nil, modelPaths.count == 1, let only = modelPaths.first,
+            !FileManager.default.fileExists(atPath: only),
+            only.first?.isNumber == true
+        {
+            throw ValidationError(
+                "--from takes model files; the version of --url is --url-version \(only)")
+        }
     }
 }
 
@@ -64,10 +81,34 @@ func makeNewPlugin(_ options: NewOptions) -> Int32 {
     let directory = URL(fileURLWithPath: options.path ?? options.name)
     do {
         let dependency = options.plainC ? nil : try Scaffold.dependency(options)
-        let files = try dependency.map { Scaffold.swift(options, $0) } ?? Scaffold.plainC(options)
+        let modelFiles = try Scaffold.modelFiles(options.modelPaths)
+        var models: [Scaffold.FoundModel] = []
+        for file in modelFiles {
+            for model in Scaffold.models(in: (try? String(contentsOf: file, encoding: .utf8)) ?? "")
+            where !models.contains(where: { $0.type == model.type }) {
+                models.append(model)
+            }
+        }
+        if !options.modelPaths.isEmpty {
+            guard !models.isEmpty else {
+                throw ScaffoldError(
+                    "--from: no type conforming to ModelProtocol in \(modelFiles.map(\.path).joined(separator: ", ")) (a generic one is not a plugin model)"
+                )
+            }
+            if modelFiles.contains(where: { $0.lastPathComponent == "Models.swift" }) {
+                throw ScaffoldError(
+                    "--from: a model file is named Models.swift, the file the package names its models in")
+            }
+        }
+        let files =
+            try dependency.map {
+                options.modelPaths.isEmpty
+                    ? Scaffold.swift(options, $0) : Scaffold.swiftFrom(options, $0, models: models)
+            } ?? Scaffold.plainC(options)
         guard !FileManager.default.fileExists(atPath: directory.path) else {
             throw ScaffoldError("\(directory.path) already exists; choose another --path")
         }
+        if !modelFiles.isEmpty { try Scaffold.link(modelFiles, into: directory, target: options.name) }
         for (relative, text) in files {
             let file = directory.appendingPathComponent(relative)
             try FileManager.default.createDirectory(
@@ -84,6 +125,12 @@ func makeNewPlugin(_ options: NewOptions) -> Int32 {
         if options.name != options.givenName {
             print(
                 "'\(options.givenName)' is not a type name: the plugin is \(options.name), its model '\(options.name.lowercased())'"
+            )
+        }
+        if !modelFiles.isEmpty {
+            print("linked in Sources/\(options.name)/: \(modelFiles.map(\.path).joined(separator: ", "))")
+            print(
+                "models: \(models.map(\.type).joined(separator: ", ")) (one line each in Sources/\(options.name)/Models.swift)"
             )
         }
         print(

@@ -24,7 +24,7 @@ enum Scaffold {
             let identity = URL(string: url)?.deletingPathExtension().lastPathComponent ?? "storesh"
             return Dependency(
                 lines: fromSource + [
-                    ".package(url: \(quoted(url)), from: \(quoted(options.from)), traits: [\"MacrosFromSource\"]),"
+                    ".package(url: \(quoted(url)), from: \(quoted(options.urlVersion)), traits: [\"MacrosFromSource\"]),"
                 ],
                 identity: identity, prebuiltMacros: nil)
         }
@@ -45,9 +45,9 @@ enum Scaffold {
         }
         return Dependency(
             lines: [
-                "// PrebuiltMacros: the @PluginActions macros come from the tool \(path)'s own build",
-                "// made, so no swift-syntax is built. MacrosFromSource builds them here instead (the",
-                "// first build takes minutes more).",
+                "// PrebuiltMacros: the @PluginActions macros (and the StoreshGlue generator) come from",
+                "// the tools \(path)'s own build made, so no swift-syntax is built. MacrosFromSource",
+                "// builds them here instead (the first build takes minutes more).",
                 ".package(path: \(quoted(path)), traits: [\"PrebuiltMacros\"]),",
             ], identity: identity, prebuiltMacros: tool)
     }
@@ -253,7 +253,7 @@ enum Scaffold {
         """
     }
 
-    private static func quoted(_ text: String) -> String {
+    static func quoted(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 }

@@ -53,7 +53,8 @@ extension Scaffold {
     private static let typesTheCodeRelies: Set<String> = [
         "ActionSchema", "Array", "Bool", "CChar", "Character", "Decodable", "Dictionary", "Double", "Duration",
         "Encodable",
-        "Equatable", "Error", "Float", "Hashable", "Int64", "Never", "Optional", "PluginActionSchemas", "Result", "Set",
+        "Equatable", "Error", "Float", "GeneratedGlue", "GeneratedInitialState", "GeneratedModelFacts", "Hashable",
+        "Int64", "Never", "Optional", "PluginActionSchemas", "Result", "Set",
         "String", "Task", "UnsafePointer", "Void",
     ]
 
@@ -70,7 +71,8 @@ extension Scaffold {
         "TestSupport", "storesh",
         "StoreMCP", "StoreMCPTests", "StoreService", "StoreInspector", "StoreInspectorTests", "StoreshCommandLine",
         "storesh-mcp", "storesh-inspector", "InspectorRelay", "StoreWorkloads", "EmbeddingWorkloads", "store-ratios",
-        "CWorkerWorld", "StoreWorld",
+        "CWorkerWorld", "StoreWorld", "PluginActionsExpansion", "PrebuiltTools", "StoreGlue", "StoreGlueTests",
+        "storesh-glue", "StoreshGlue",
         // FlyingFox (the inspector's server)
         "FlyingFox", "FlyingSocks", "CSystemLinux", "FlyingFoxTests", "FlyingSocksTests",
         // swift-sdk (MCP), eventsource, swift-system, swift-nio, swift-atomics, swift-collections

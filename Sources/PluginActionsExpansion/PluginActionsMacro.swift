@@ -1,4 +1,5 @@
-// Built with the MacrosFromSource trait (the default); without it the target is PrebuiltToolLauncher.swift.
+// Built with the MacrosFromSource trait (the default): the macro StorePluginMacros and the glue
+// generator storesh-glue (StoreGlue) both expand @PluginActions with this code.
 #if MacrosFromSource
     import SwiftDiagnostics
     public import SwiftSyntax
@@ -180,11 +181,11 @@
 
     /// A case's `///` comment: the summary (its lines joined) and the argument docs
     /// (`- Parameter NAME: text`, or `- NAME: text` under `- Parameters:`).
-    struct DocComment {
-        var summary = ""
+    package struct DocComment {
+        package var summary = ""
         var parameters: [(name: String, text: String)] = []
 
-        init(_ trivia: Trivia) {
+        package init(_ trivia: Trivia) {
             var lines: [String] = []
             for piece in trivia {
                 if case .docLineComment(let text) = piece {
