@@ -17,6 +17,11 @@ enum Mood: Codable, CaseIterable, Sendable {
     case calm, busy
 }
 
+/// A raw-value enum that is not CaseIterable: its cases cannot be listed.
+enum Tone: String, Codable, Sendable {
+    case low, high
+}
+
 struct Spot: Codable, Sendable, Equatable {
     var lat: Double
     var lon: Double
@@ -77,6 +82,7 @@ struct PluginShapesTests {
             PluginShapes.shape(of: Speed.self)
                 == .choice(name: "Speed", cases: [.init("slow", rawValue: .int(1)), .init("fast", rawValue: .int(3))]))
         #expect(PluginShapes.shape(of: Mood.self) == .choice(name: "Mood", cases: [.init("calm"), .init("busy")]))
+        #expect(PluginShapes.shape(of: Tone.self) == .string, "without CaseIterable, its raw type")
     }
 
     @Test func structsAreProbedForTheirFieldsNestedAndOptional() throws {

@@ -166,7 +166,12 @@ typedef struct sp_effect_event {
  *   "string" 's'  const char * (UTF-8; host-owned, valid during the call)
  *   "value"  -    any value tree (dispatch only; no typed entry point can take it)
  */
-typedef struct sp_param {
+/* The struct's tag names its layout (sp_param_v2: with shape and default_value). Swift
+ * identifies an imported C struct by its tag across the whole process, so a Swift plugin
+ * built against the earlier header and a host built against this one would otherwise
+ * share one idea of its size, and the plugin would lay its array out at the host's. Grow
+ * a struct, change its tag; C code uses the typedef. */
+typedef struct sp_param_v2 {
     uint32_t struct_size;
     const char *label; /* NULL or "" for a positional parameter */
     const char *type;  /* one of the type names above */
