@@ -25,7 +25,10 @@ extension Publishers {
         public func receive<Downstream: Subscriber>(subscriber: Downstream)
         where Downstream.Input == Output, Downstream.Failure == Failure {
             MergeSubscription.start(
-                [a.eraseToAnyPublisher(), b.eraseToAnyPublisher(), c.eraseToAnyPublisher(), d.eraseToAnyPublisher(), e.eraseToAnyPublisher()],
+                [
+                    a.eraseToAnyPublisher(), b.eraseToAnyPublisher(), c.eraseToAnyPublisher(), d.eraseToAnyPublisher(),
+                    e.eraseToAnyPublisher(),
+                ],
                 for: subscriber)
         }
     }
@@ -53,13 +56,18 @@ extension Publishers {
         public func receive<Downstream: Subscriber>(subscriber: Downstream)
         where Downstream.Input == Output, Downstream.Failure == Failure {
             MergeSubscription.start(
-                [a.eraseToAnyPublisher(), b.eraseToAnyPublisher(), c.eraseToAnyPublisher(), d.eraseToAnyPublisher(), e.eraseToAnyPublisher(), f.eraseToAnyPublisher()],
+                [
+                    a.eraseToAnyPublisher(), b.eraseToAnyPublisher(), c.eraseToAnyPublisher(), d.eraseToAnyPublisher(),
+                    e.eraseToAnyPublisher(), f.eraseToAnyPublisher(),
+                ],
                 for: subscriber)
         }
     }
 
     /// The elements of seven publishers, as they arrive.
-    public struct Merge7<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher>: Publisher
+    public struct Merge7<
+        A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher
+    >: Publisher
     where
         A.Output == B.Output, A.Failure == B.Failure,
         B.Output == C.Output, B.Failure == C.Failure,
@@ -83,13 +91,18 @@ extension Publishers {
         public func receive<Downstream: Subscriber>(subscriber: Downstream)
         where Downstream.Input == Output, Downstream.Failure == Failure {
             MergeSubscription.start(
-                [a.eraseToAnyPublisher(), b.eraseToAnyPublisher(), c.eraseToAnyPublisher(), d.eraseToAnyPublisher(), e.eraseToAnyPublisher(), f.eraseToAnyPublisher(), g.eraseToAnyPublisher()],
+                [
+                    a.eraseToAnyPublisher(), b.eraseToAnyPublisher(), c.eraseToAnyPublisher(), d.eraseToAnyPublisher(),
+                    e.eraseToAnyPublisher(), f.eraseToAnyPublisher(), g.eraseToAnyPublisher(),
+                ],
                 for: subscriber)
         }
     }
 
     /// The elements of eight publishers, as they arrive.
-    public struct Merge8<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher>: Publisher
+    public struct Merge8<
+        A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher
+    >: Publisher
     where
         A.Output == B.Output, A.Failure == B.Failure,
         B.Output == C.Output, B.Failure == C.Failure,
@@ -115,7 +128,10 @@ extension Publishers {
         public func receive<Downstream: Subscriber>(subscriber: Downstream)
         where Downstream.Input == Output, Downstream.Failure == Failure {
             MergeSubscription.start(
-                [a.eraseToAnyPublisher(), b.eraseToAnyPublisher(), c.eraseToAnyPublisher(), d.eraseToAnyPublisher(), e.eraseToAnyPublisher(), f.eraseToAnyPublisher(), g.eraseToAnyPublisher(), h.eraseToAnyPublisher()],
+                [
+                    a.eraseToAnyPublisher(), b.eraseToAnyPublisher(), c.eraseToAnyPublisher(), d.eraseToAnyPublisher(),
+                    e.eraseToAnyPublisher(), f.eraseToAnyPublisher(), g.eraseToAnyPublisher(), h.eraseToAnyPublisher(),
+                ],
                 for: subscriber)
         }
     }
@@ -126,7 +142,10 @@ extension Publisher {
     public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher>(
         with b: B, _ c: C, _ d: D, _ e: E
     ) -> Publishers.Merge5<Self, B, C, D, E>
-    where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure {
+    where
+        B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output,
+        D.Failure == Failure, E.Output == Output, E.Failure == Failure
+    {
         Publishers.Merge5(self, b, c, d, e)
     }
 
@@ -134,7 +153,10 @@ extension Publisher {
     public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>(
         with b: B, _ c: C, _ d: D, _ e: E, _ f: F
     ) -> Publishers.Merge6<Self, B, C, D, E, F>
-    where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure, F.Output == Output, F.Failure == Failure {
+    where
+        B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output,
+        D.Failure == Failure, E.Output == Output, E.Failure == Failure, F.Output == Output, F.Failure == Failure
+    {
         Publishers.Merge6(self, b, c, d, e, f)
     }
 
@@ -142,7 +164,11 @@ extension Publisher {
     public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher>(
         with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
     ) -> Publishers.Merge7<Self, B, C, D, E, F, G>
-    where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure, F.Output == Output, F.Failure == Failure, G.Output == Output, G.Failure == Failure {
+    where
+        B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output,
+        D.Failure == Failure, E.Output == Output, E.Failure == Failure, F.Output == Output, F.Failure == Failure,
+        G.Output == Output, G.Failure == Failure
+    {
         Publishers.Merge7(self, b, c, d, e, f, g)
     }
 
@@ -150,7 +176,11 @@ extension Publisher {
     public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher>(
         with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H
     ) -> Publishers.Merge8<Self, B, C, D, E, F, G, H>
-    where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure, F.Output == Output, F.Failure == Failure, G.Output == Output, G.Failure == Failure, H.Output == Output, H.Failure == Failure {
+    where
+        B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output,
+        D.Failure == Failure, E.Output == Output, E.Failure == Failure, F.Output == Output, F.Failure == Failure,
+        G.Output == Output, G.Failure == Failure, H.Output == Output, H.Failure == Failure
+    {
         Publishers.Merge8(self, b, c, d, e, f, g, h)
     }
 }

@@ -162,6 +162,8 @@ public final class OSLog: Sendable {
     public static let disabled = OSLog(label: "disabled", isDisabled: true)
 }
 
+// os's name, kept so that code calling it compiles.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// Logs `message` to `log` with `type` (`os_log(.error, log: log, "\(name) failed")`), its
 /// interpolations rendered as `Logger`'s are.
 public func os_log(
@@ -171,9 +173,10 @@ public func os_log(
     Logger(log).log(level: type, message, file: file, function: function, line: line)
 }
 
+// os's name, kept so that code calling it compiles.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// Logs a C-style format (`os_log("%{public}@ failed: %d", log: log, type: .error, name,
-/// code)`): `{public}`/`{private}` decorations are dropped and the rest is
-/// `String(format:)`'s.
+/// code)`): each conversion is `String(format:)`'s, a `%{private}` one prints `<private>`.
 public func os_log(
     _ format: StaticString, log: OSLog = .default, type: OSLogType = .default, _ arguments: any CVarArg...,
     file: String = #fileID, function: String = #function, line: UInt = #line

@@ -40,7 +40,10 @@ struct CombineLatestTests {
         bad.send(completion: .failure(Broken()))
         good.send(2)
         #expect(failing.received == [])
-        if case .failure? = failing.completion {} else { Issue.record("failed at once: \(String(describing: failing.completion))") }
+        if case .failure? = failing.completion {
+        } else {
+            Issue.record("failed at once: \(String(describing: failing.completion))")
+        }
     }
 
     @Test func whileTheDownstreamWantsNothingOnlyTheNewestCombinationIsKept() {
@@ -51,7 +54,10 @@ struct CombineLatestTests {
         left.combineLatest(right) { $0 * 10 + $1 }.subscribe(
             AnySubscriber(
                 receiveSubscription: { subscription = $0 },
-                receiveValue: { received.append($0); return .none },
+                receiveValue: {
+                    received.append($0)
+                    return .none
+                },
                 receiveCompletion: { _ in }))
         left.send(1)
         right.send(1)

@@ -52,8 +52,11 @@ struct OSLoggerTests {
     @Test func numbersTakeFormatAndAlignment() {
         let messages = Locked<[String]>([])
         let logger = capturing(messages)
-        logger.debug("\(255, format: .hex) \(255, format: .hex(includePrefix: true, uppercase: true)) \(7, format: .decimal(minDigits: 3))")
-        logger.debug("\(-5, format: .decimal(explicitPositiveSign: true)) \(5, format: .decimal(explicitPositiveSign: true))")
+        logger.debug(
+            "\(255, format: .hex) \(255, format: .hex(includePrefix: true, uppercase: true)) \(7, format: .decimal(minDigits: 3))"
+        )
+        logger.debug(
+            "\(-5, format: .decimal(explicitPositiveSign: true)) \(5, format: .decimal(explicitPositiveSign: true))")
         logger.debug("[\(42, align: .right(columns: 5))] [\("ab", align: .left(columns: 4))]")
         logger.debug("\(3.14159, format: .fixed(precision: 2)) \(true) \(false, format: .answer)")
         #expect(messages.current == ["debug ff 0xFF 007", "debug -5 +5", "debug [   42] [ab  ]", "debug 3.14 true NO"])
