@@ -11,6 +11,15 @@ let strict: [SwiftSetting] = [
 /// Platforms without Combine, where the `Combine` target stands in for it.
 let nonApple: [Platform] = [.linux, .windows, .android, .wasi]
 
+/// What a target whose files `import SwiftUI` or `import os` needs off Apple platforms:
+/// those names for this package's stand-ins (SwiftUIOnLinux, OSLogOnLinux). The stand-ins
+/// are not built under those names: SwiftPM puts every module in one directory, so a
+/// module named `os` or `SwiftUI` would turn on `#if canImport(os)` code in every
+/// dependency (swift-argument-parser's os_unfair_lock, custom-dump's SwiftUI conformances)
+/// and break it (docs/decisions/0007).
+let linuxModuleAliases: SwiftSetting = .unsafeFlags(
+    ["-module-alias", "SwiftUI=SwiftUIOnLinux", "-module-alias", "os=OSLogOnLinux"], .when(platforms: nonApple))
+
 let package = Package(
     name: "storesh",
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
@@ -99,10 +108,13 @@ let package = Package(
     ],
     targets: [
         // Pieces both store flavours share: the rule effects run by (InFlightEffects), the
-        // effect mailbox, Binding, Transaction.
+        // effect mailbox, scoped stores. Re-exports SwiftUI (Binding, Transaction, Animation).
         .target(
             name: "StoreRuntime",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                .target(name: "SwiftUIOnLinux", condition: .when(platforms: nonApple)),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -110,6 +122,7 @@ let package = Package(
             dependencies: [
                 "StoreRuntime",
                 .target(name: "Combine", condition: .when(platforms: nonApple)),
+                .target(name: "OSLogOnLinux", condition: .when(platforms: nonApple)),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -119,10 +132,21 @@ let package = Package(
             dependencies: [
                 "StoreRuntime",
                 .target(name: "Combine", condition: .when(platforms: nonApple)),
+                .target(name: "OSLogOnLinux", condition: .when(platforms: nonApple)),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
+        // SwiftUI where the system has none: the part models use (Animation, Transaction,
+        // withAnimation, Binding; Foundation re-exported), no views. A target that imports
+        // it as `SwiftUI` says so with `linuxModuleAliases`; the store libraries depend on
+        // it only where there is no SwiftUI, and re-export it.
+        .target(name: "SwiftUIOnLinux", swiftSettings: strict),
+        // os where the system has none: Logger and its privacy-marked messages, OSLog and
+        // os_log, over swift-log. Imported as `os` under `linuxModuleAliases`.
+        .target(
+            name: "OSLogOnLinux", dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
         // `import Combine` where the system has none: OpenCombine under Combine's name, with
         // its Dispatch schedulers, so code written for upstream ObservableStore compiles.
         // Not OpenCombineFoundation: it links FoundationNetworking (curl, TLS), which every
@@ -382,7 +406,7 @@ let package = Package(
             name: "ObservableStoreTests",
             dependencies: [
                 "ObservableStore", "StoreTesting", "TestSupport", .product(name: "Logging", package: "swift-log"),
-            ], swiftSettings: strict),
+            ], swiftSettings: strict + [linuxModuleAliases]),
         // What the host's and the shell's tests share: plugins built at test time, hosts on a
         // virtual clock.
         .target(
@@ -413,6 +437,11 @@ let package = Package(
                 "StoreInspector", "InspectorRelay", "StoreValue", "StoreService", "StoreShell", "StoreHost",
                 "HostTestSupport",
             ], swiftSettings: strict),
+        // Upstream's call sites in Swift 5 mode (not @MainActor, a Future capturing a
+        // class): they compile without isolation diagnostics (docs/decisions/0007).
+        .testTarget(
+            name: "Swift5ModeTests", dependencies: ["ObservableStore"],
+            swiftSettings: [.swiftLanguageMode(.v5), linuxModuleAliases]),
         .testTarget(
             name: "StoreTestingTests", dependencies: ["StoreTesting", "ObservableStore"], swiftSettings: strict),
         .testTarget(

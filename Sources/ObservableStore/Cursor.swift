@@ -70,3 +70,28 @@ extension KeyedCursorProtocol {
         }
     }
 }
+
+extension KeyedCursorProtocol {
+    /// Upstream's order: runs the child's update for `key`, or returns nil when there is
+    /// no child under `key`.
+    public static func update(
+        state: Model,
+        action: ViewModel.Action,
+        environment: ViewModel.Environment,
+        key: Key
+    ) -> Update<Model>? {
+        guard get(state: state, key: key) != nil else { return nil }
+        return update(state: state, action: action, key: key, environment: environment)
+    }
+
+    /// Upstream's order: runs the child's update for `key`; a missing key leaves the state
+    /// unchanged and runs nothing (and is told to `StoreDiagnostics`).
+    public static func update(
+        state: Model,
+        action: ViewModel.Action,
+        environment: ViewModel.Environment,
+        key: Key
+    ) -> Update<Model> {
+        update(state: state, action: action, key: key, environment: environment)
+    }
+}

@@ -8,7 +8,8 @@ public protocol ModelProtocol: Equatable {
     /// The services `update` may use (clients, clocks); `Void` when it needs none.
     associatedtype Environment
     /// What `update` returns: `Update<Self>` unless the model brings its own.
-    associatedtype UpdateType: UpdateProtocol = Update<Self> where UpdateType.Model == Self
+    associatedtype UpdateType: UpdateProtocol = Update<Self>
+    where UpdateType.Model == Self, UpdateType.Action == Action
 
     /// Returns the state after `action`, and the effects to run.
     static func update(state: Self, action: Action, environment: Environment) -> UpdateType

@@ -9,16 +9,27 @@ public import Logging
 ///   re-entrantly inside `send`.
 /// - Finished effects leave no bookkeeping behind. When the store is released, effects in
 ///   flight are cancelled and actions still on their way are dropped.
-@MainActor
+///
+/// Main-actor isolated; `@preconcurrency`, so code in Swift 5 mode uses it as it used
+/// upstream's (no isolation diagnostics), and code in Swift 6 mode outside the main actor
+/// is warned, not refused (docs/decisions/0007).
+@preconcurrency @MainActor
 public final class Store<Model: ModelProtocol>: StoreProtocol {
     /// The current state. Only actions change it; `$state` publishes each new value.
     @PublishedState public var state: Model
     /// Services the update function may use (clients, clocks, schedulers).
     @exclusivity(unchecked) public var environment: Model.Environment
     /// Set a logger to log every action (at debug level) and state change (at trace).
-    @exclusivity(unchecked) public var logger: Logger? {
+    @exclusivity(unchecked) public var logger: Logging.Logger? {
         didSet { updateWatched() }
     }
+    /// Whether every action is logged to the `os` logger given to
+    /// `init(state:environment:loggingEnabled:logger:)` (upstream's `loggingEnabled`).
+    @exclusivity(unchecked) public var loggingEnabled = false {
+        didSet { updateWatched() }
+    }
+    /// Where `loggingEnabled` writes each action (Store+ActionLog.swift).
+    @exclusivity(unchecked) var actionLog = ActionLog.standard
     /// Called on the main actor for every effect event, for tools that watch effects.
     public var onEffectEvent: (@MainActor (EffectEvent) -> Void)? {
         get { inFlight.onEvent }
@@ -40,7 +51,7 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
     @exclusivity(unchecked) @usableFromInline var mailbox: EffectMailbox<EffectMessage<Model.Action>>?
 
     /// A store starting at `state`.
-    public init(state: Model, environment: Model.Environment, logger: Logger? = nil) {
+    public init(state: Model, environment: Model.Environment, logger: Logging.Logger? = nil) {
         self.stateCell = StateCell(state)
         self._state = PublishedState(cell: stateCell)
         self.environment = environment
@@ -53,12 +64,12 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
     public convenience init(
         create: (Model.Environment) -> Model.UpdateType,
         environment: Model.Environment,
-        logger: Logger? = nil
+        logger: Logging.Logger? = nil
     ) {
         self.init(initial: create(environment), environment: environment, logger: logger)
     }
 
-    private init(initial: Model.UpdateType, environment: Model.Environment, logger: Logger?) {
+    init(initial: Model.UpdateType, environment: Model.Environment, logger: Logging.Logger?) {
         self.stateCell = StateCell(initial.state)
         self._state = PublishedState(cell: stateCell)
         self.environment = environment
@@ -73,7 +84,7 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
     public convenience init(
         create: (Model.Environment) -> Update<Model>,
         environment: Model.Environment,
-        logger: Logger? = nil
+        logger: Logging.Logger? = nil
     ) where Model.UpdateType == Update<Model> {
         self.init(initial: create(environment), environment: environment, logger: logger)
     }
@@ -83,7 +94,7 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
         state: Model,
         action: Model.Action,
         environment: Model.Environment,
-        logger: Logger? = nil
+        logger: Logging.Logger? = nil
     ) {
         self.init(state: state, environment: environment, logger: logger)
         send(action)
@@ -142,6 +153,7 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
     @usableFromInline
     @inline(never)
     func sendWatched(_ action: Model.Action) {
+        if loggingEnabled { actionLog.record(action) }
         actionSubject?.send(action)
         if let logger { logger.debug("action: \(action)") }
         let current = stateCell.value
@@ -159,7 +171,7 @@ public final class Store<Model: ModelProtocol>: StoreProtocol {
     }
 
     private func updateWatched() {
-        isWatched = logger != nil || actionSubject != nil || updateSubject != nil
+        isWatched = logger != nil || loggingEnabled || actionSubject != nil || updateSubject != nil
     }
 
     /// Runs `fx` as an effect of this store: its actions are sent back to the store.

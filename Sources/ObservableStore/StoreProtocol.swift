@@ -1,6 +1,6 @@
 /// Anything that holds a model's state and accepts its actions: a `Store`, or a
 /// `ViewStore` scoped to part of one.
-@MainActor
+@preconcurrency @MainActor
 public protocol StoreProtocol: ScopeParent where State == Model, Action == Model.Action {
     /// The model whose state the store holds.
     associatedtype Model: ModelProtocol

@@ -1,25 +1,55 @@
 /// What an update function returns: the next state, effects to run, and how to animate.
+///
+/// As upstream's: a model's own update type conforms by having these members, and helpers
+/// written generically over it (`func logged<U: UpdateProtocol>(_ update: U) -> U where
+/// U.Action == AppAction`) compile.
 public protocol UpdateProtocol {
     /// The model the update is for.
     associatedtype Model: ModelProtocol
+    /// The actions its effects produce (the model's).
+    associatedtype Action
 
-    init(state: Model, fx: Fx<Model.Action>, transaction: Transaction?)
+    init(state: Model, fx: Fx<Action>, transaction: Transaction?)
 
     /// The next state.
     var state: Model { get set }
     /// All effects as one publisher.
-    var fx: Fx<Model.Action> { get set }
+    var fx: Fx<Action> { get set }
     /// How to animate the change (nil: not animated).
     var transaction: Transaction? { get set }
     /// The effects with their cancellation ids. Defaults to `fx` with no ids.
-    var effects: Effects<Model.Action> { get set }
+    var effects: Effects<Action> { get set }
 }
 
 extension UpdateProtocol {
     /// The update's effect as a list with no cancellation ids; setting it merges them.
-    public var effects: Effects<Model.Action> {
+    public var effects: Effects<Action> {
         get { Effects(fx) }
         set { fx = newValue.merged }
+    }
+
+    /// A new state with no effects, its change animated with `animation`.
+    public init(state: Model, animation: Animation? = nil) {
+        self.init(state: state, fx: Effects<Action>().merged, transaction: Transaction(animation: animation))
+    }
+
+    /// A new state with effects, its change animated with `animation`.
+    public init(state: Model, fx: Fx<Action>, animation: Animation? = nil) {
+        self.init(state: state, fx: fx, transaction: Transaction(animation: animation))
+    }
+
+    /// The same update with its transaction's animation set to `animation`.
+    public func animation(_ animation: Animation? = .default) -> Self {
+        var copy = self
+        copy.transaction = Transaction(animation: animation)
+        return copy
+    }
+
+    /// The same update with `fx` added to its effects (their cancellation ids kept).
+    public func mergeFx(_ fx: Fx<Action>) -> Self {
+        var copy = self
+        copy.effects.items.append(.init(publisher: fx))
+        return copy
     }
 }
 
@@ -77,20 +107,6 @@ public struct Update<Model: ModelProtocol>: UpdateProtocol {
     /// A new state whose change should be animated.
     public init(state: Model, animation: Animation?) {
         self.init(state: state, effects: Effects(), transaction: Transaction(animation: animation))
-    }
-
-    /// The same update with its transaction's animation set to `animation`.
-    public func animation(_ animation: Animation? = .default) -> Self {
-        var copy = self
-        copy.transaction = Transaction(animation: animation)
-        return copy
-    }
-
-    /// The same update with `fx` added to its effects.
-    public func mergeFx(_ fx: Fx<Model.Action>) -> Self {
-        var copy = self
-        copy.effects.items.append(.init(publisher: fx))
-        return copy
     }
 
     /// The same update with every effect tagged by `id`, so a later update can cancel them

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Declares a global function as a service the model calls and the shell may replace
 /// (`:stub NAME …`), deriving everything else from the function's Swift types:
@@ -57,13 +57,18 @@ public struct ServiceCall: @unchecked Sendable {
 }
 
 /// A service call failed: the shell's stub was told to fail (`:stub NAME fail "…"`).
-public struct ServiceError: Error, CustomStringConvertible, Equatable {
+///
+/// A `LocalizedError`, so a model that shows `error.localizedDescription` shows the
+/// stub's message, not "(StorePlugin.ServiceError error 1.)".
+public struct ServiceError: LocalizedError, CustomStringConvertible, Equatable {
     /// The service's name.
     public let service: String
     /// The failure's message, as the stub was given it.
     public let message: String
     /// The message alone, as a model would show it.
     public var description: String { message }
+    /// The message alone: what `localizedDescription` gives.
+    public var errorDescription: String? { message }
 }
 
 /// Conversions the thunks `@PluginService` makes use of.

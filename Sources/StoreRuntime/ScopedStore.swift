@@ -1,6 +1,12 @@
+#if canImport(Darwin)
+    public import SwiftUI
+#else
+    public import SwiftUIOnLinux
+#endif
+
 /// A store scoped to part of another: it reads its state through a closure and sends its
 /// actions through another. Both store flavours call it `ViewStore`.
-@MainActor
+@preconcurrency @MainActor
 public struct ScopedStore<State, Action> {
     @usableFromInline let getState: @MainActor () -> State
     @usableFromInline let sendAction: @MainActor (Action) -> Void
@@ -30,7 +36,7 @@ extension ScopedStore: ScopeParent {}
 
 /// Anything a scoped store can read from and send to: both flavours' stores and view
 /// stores (`StoreProtocol` and `ArborealStore` refine it).
-@MainActor
+@preconcurrency @MainActor
 public protocol ScopeParent<State, Action> {
     /// What it reads.
     associatedtype State

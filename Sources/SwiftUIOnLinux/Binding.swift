@@ -1,8 +1,12 @@
-/// A read/write view of one value whose writes are turned into store actions.
+/// A read/write view of one value: SwiftUI's `Binding` (`wrappedValue` get and
+/// nonmutating set, `$binding`, `binding.part` for a part, `.constant`), so code written
+/// against it ports unchanged. The store libraries make bindings whose writes become
+/// actions (`store.binding(get:tag:)`).
 ///
-/// It has the shape of `SwiftUI.Binding` (`wrappedValue` get and nonmutating set), so
-/// view code written against it ports unchanged; on Linux there is no SwiftUI to use.
-@MainActor
+/// Main-actor isolated, as the stores it reads are; `@preconcurrency`, so code in Swift 5
+/// mode uses it as it used SwiftUI's, without isolation diagnostics, and code in Swift 6
+/// mode outside the main actor is warned, not refused (docs/decisions/0007).
+@preconcurrency @MainActor
 @propertyWrapper
 @dynamicMemberLookup
 public struct Binding<Value> {
@@ -13,16 +17,6 @@ public struct Binding<Value> {
     public init(get: @escaping @MainActor () -> Value, set: @escaping @MainActor (Value) -> Void) {
         self.getValue = get
         self.setValue = set
-    }
-
-    /// A binding whose writes are sent to `send` as `tag(newValue)`: a store's (or an
-    /// address's) send function turned into a binding.
-    public init<Action>(
-        get: @escaping @MainActor () -> Value,
-        send: @escaping @MainActor (Action) -> Void,
-        tag: @escaping @MainActor (Value) -> Action
-    ) {
-        self.init(get: get, set: { send(tag($0)) })
     }
 
     /// A binding that always reads `value` and ignores writes (previews and tests).
