@@ -102,8 +102,15 @@ extension Scaffold {
                                 .product(name: "StorePlugin", package: \(quoted(identity))),
                                 .product(name: "ObservableStore", package: \(quoted(identity))),
                             ],
-                            // App code is mostly written in the Swift 5 language mode.
-                            swiftSettings: [.swiftLanguageMode(.v5)],
+                            // App code is mostly written in the Swift 5 language mode. Where the
+                            // system has no SwiftUI or os, `import SwiftUI` and `import os` are
+                            // storesh's stand-ins (docs/coming-from-upstream.md).
+                            swiftSettings: [
+                                .swiftLanguageMode(.v5),
+                                .unsafeFlags(
+                                    ["-module-alias", "SwiftUI=SwiftUIOnLinux", "-module-alias", "os=OSLogOnLinux"],
+                                    .when(platforms: [.linux])),
+                            ],
                             plugins: [.plugin(name: "StoreshGlue", package: \(quoted(identity)))]
                         ),
                     ]
