@@ -110,11 +110,12 @@ private struct Generation {
                 in: model.file)
             return
         }
-        guard let action = index.resolve("Action", from: model.qualifiedName.split(separator: ".").map(String.init)),
+        let actionName = Self.actionTypeName(of: model)
+        guard let action = index.resolve(actionName, from: model.qualifiedName.split(separator: ".").map(String.init)),
             action.kind == .enumeration
         else {
             error(
-                "'\(model.qualifiedName)' has no Action enum in this target's files, so its actions cannot be listed",
+                "'\(model.qualifiedName)' has no action enum '\(actionName)' in this target's files, so its actions cannot be listed",
                 at: model.node, in: model.file)
             return
         }
@@ -149,6 +150,30 @@ private struct Generation {
         }
         written.append(facts(of: model, decodes: model.isDecodable || needs.decodable.contains { $0 === model }))
         sections += written
+    }
+
+    /// The name of the model's action type: what `typealias Action =` or the `action:`
+    /// parameter of its `update(state:action:environment:)` names (app code often keeps
+    /// its actions in a top-level enum), else the nested `Action`.
+    static func actionTypeName(of model: DeclaredType) -> String {
+        guard let members = model.node.asProtocol((any DeclGroupSyntax).self)?.memberBlock.members else {
+            return "Action"
+        }
+        for member in members {
+            if let alias = member.decl.as(TypeAliasDeclSyntax.self), alias.name.text == "Action" {
+                return alias.initializer.value.trimmedDescription
+            }
+        }
+        for member in members {
+            guard let function = member.decl.as(FunctionDeclSyntax.self), function.name.text == "update" else {
+                continue
+            }
+            let parameters = function.signature.parameterClause.parameters
+            if parameters.map(\.firstName.text) == ["state", "action", "environment"] {
+                return parameters[parameters.index(after: parameters.startIndex)].type.trimmedDescription
+            }
+        }
+        return "Action"
     }
 
     /// The model's doc, whether it restores, and its initial state.

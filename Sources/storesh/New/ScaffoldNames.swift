@@ -72,7 +72,9 @@ extension Scaffold {
         "StoreMCP", "StoreMCPTests", "StoreService", "StoreInspector", "StoreInspectorTests", "StoreshCommandLine",
         "storesh-mcp", "storesh-inspector", "InspectorRelay", "StoreWorkloads", "EmbeddingWorkloads", "store-ratios",
         "CWorkerWorld", "StoreWorld", "PluginActionsExpansion", "PrebuiltTools", "StoreGlue", "StoreGlueTests",
-        "storesh-glue", "StoreshGlue",
+        "storesh-glue", "StoreshGlue", "CStorePluginModel", "SwiftUIOnLinux", "OSLogOnLinux", "Swift5ModeTests",
+        // the modules those stand in for (a plugin's target takes the stand-ins under these names)
+        "SwiftUI",
         // FlyingFox (the inspector's server)
         "FlyingFox", "FlyingSocks", "CSystemLinux", "FlyingFoxTests", "FlyingSocksTests",
         // swift-sdk (MCP), eventsource, swift-system, swift-nio, swift-atomics, swift-collections
