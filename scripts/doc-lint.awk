@@ -1,11 +1,11 @@
 # Prints public declarations (and requirements of public protocols) that have no ///
-# doc comment above them; attribute lines between the comment and the declaration are
-# allowed.
+# doc comment above them; attribute lines (one attribute or several) between the comment
+# and the declaration are allowed.
 FNR == 1 { documented = 0; inblock = 0; inprotocol = 0 }
 /^[[:space:]]*\/\/\// { documented = 1; next }
 /^[[:space:]]*\/\*\*/ { inblock = 1 }
 inblock { if ($0 ~ /\*\//) { inblock = 0; documented = 1 }; next }
-/^[[:space:]]*@[A-Za-z_]+(\(.*\))?[[:space:]]*$/ { next }
+/^[[:space:]]*(@[A-Za-z_]+(\(.*\))?[[:space:]]*)+$/ { next }
 /^[[:space:]]*$/ { documented = 0; next }
 {
   line = $0

@@ -7,10 +7,15 @@ public import ObservableStore
 public enum GeneratedGlue {
     /// A coding key spelled at run time: a property's or a case's name.
     public struct Key: CodingKey {
+        /// The name.
         public let stringValue: String
+        /// None: names only.
         public var intValue: Int? { nil }
+        /// The key named `name`.
         public init(_ name: String) { stringValue = name }
+        /// The key named `stringValue`.
         public init?(stringValue: String) { self.stringValue = stringValue }
+        /// None: names only.
         public init?(intValue: Int) { nil }
     }
 
