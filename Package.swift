@@ -8,17 +8,21 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
-/// Platforms without Combine, where the `Combine` target stands in for it.
+/// Platforms without Combine, where the `CombineOnLinux` target stands in for it.
 let nonApple: [Platform] = [.linux, .windows, .android, .wasi]
 
-/// What a target whose files `import SwiftUI` or `import os` needs off Apple platforms:
-/// those names for this package's stand-ins (SwiftUIOnLinux, OSLogOnLinux). The stand-ins
-/// are not built under those names: SwiftPM puts every module in one directory, so a
-/// module named `os` or `SwiftUI` would turn on `#if canImport(os)` code in every
-/// dependency (swift-argument-parser's os_unfair_lock, custom-dump's SwiftUI conformances)
-/// and break it (docs/decisions/0007).
+/// What a target whose files `import SwiftUI`, `import os` or `import Combine` needs off
+/// Apple platforms: those names for this package's stand-ins (SwiftUIOnLinux, OSLogOnLinux,
+/// CombineOnLinux). The stand-ins are not built under those names: SwiftPM puts every
+/// module in one directory, so a module named `os`, `SwiftUI` or `Combine` would turn on
+/// `#if canImport(…)` code in every dependency compiled after it (swift-argument-parser's
+/// os_unfair_lock, custom-dump's SwiftUI conformances, OpenCombineDispatch's scheduler
+/// conformance, which a rebuild then drops) and break it (docs/decisions/0007).
 let linuxModuleAliases: SwiftSetting = .unsafeFlags(
-    ["-module-alias", "SwiftUI=SwiftUIOnLinux", "-module-alias", "os=OSLogOnLinux"], .when(platforms: nonApple))
+    [
+        "-module-alias", "SwiftUI=SwiftUIOnLinux", "-module-alias", "os=OSLogOnLinux",
+        "-module-alias", "Combine=CombineOnLinux",
+    ], .when(platforms: nonApple))
 
 let package = Package(
     name: "storesh",
@@ -121,7 +125,7 @@ let package = Package(
             name: "ObservableStore",
             dependencies: [
                 "StoreRuntime",
-                .target(name: "Combine", condition: .when(platforms: nonApple)),
+                .target(name: "CombineOnLinux", condition: .when(platforms: nonApple)),
                 .target(name: "OSLogOnLinux", condition: .when(platforms: nonApple)),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -131,7 +135,7 @@ let package = Package(
             name: "Arboreal",
             dependencies: [
                 "StoreRuntime",
-                .target(name: "Combine", condition: .when(platforms: nonApple)),
+                .target(name: "CombineOnLinux", condition: .when(platforms: nonApple)),
                 .target(name: "OSLogOnLinux", condition: .when(platforms: nonApple)),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -147,12 +151,13 @@ let package = Package(
         .target(
             name: "OSLogOnLinux", dependencies: [.product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
-        // `import Combine` where the system has none: OpenCombine under Combine's name, with
-        // its Dispatch schedulers, so code written for upstream ObservableStore compiles.
-        // Not OpenCombineFoundation: it links FoundationNetworking (curl, TLS), which every
-        // plugin would then load. Built only where the store libraries depend on it.
+        // Combine where the system has none: OpenCombine with its Dispatch schedulers, so code
+        // written for upstream ObservableStore compiles. Imported as `Combine` under
+        // `linuxModuleAliases`. Not OpenCombineFoundation: it links FoundationNetworking
+        // (curl, TLS), which every plugin would then load. Built only where the store
+        // libraries depend on it.
         .target(
-            name: "Combine",
+            name: "CombineOnLinux",
             dependencies: [
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),

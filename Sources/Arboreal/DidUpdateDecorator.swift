@@ -1,5 +1,10 @@
-public import Combine  // the system's, or this package's Combine target where there is none
 public import Observation
+
+#if canImport(Darwin)
+    public import Combine
+#else
+    public import CombineOnLinux  // OpenCombine, where the system has no Combine
+#endif
 
 /// Wraps a model so others can hear about its updates: `didUpdate` publishes each action
 /// after the wrapped model has applied it, effect results included. Reads of the wrapped

@@ -105,6 +105,39 @@ enum CodableEmitter {
             """
     }
 
+    /// `extension E: PluginShaped { … }` for an enum the generator writes `Decodable` for:
+    /// its cases and their payloads' shapes, so that the prompt completes them, `:actions`
+    /// and `:help` show them and explore generates them (run-time discovery cannot see the
+    /// cases of an enum with payloads). Nil for a generic enum or one that states or
+    /// discovers its shape itself (`PluginShaped`, `CaseIterable`).
+    static func shaped(_ type: DeclaredType) -> String? {
+        guard type.kind == .enumeration, type.genericParameters.isEmpty,
+            type.conformances.isDisjoint(with: ["PluginShaped", "CaseIterable"])
+        else { return nil }
+        let access = type.isPublic ? "public " : ""
+        let name = type.qualifiedName.split(separator: ".").last.map(String.init) ?? type.qualifiedName
+        let cases = type.cases.map { enumCase -> String in
+            guard !enumCase.arguments.isEmpty else { return ".init(\(literal(enumCase.name)))" }
+            let fields = enumCase.arguments.map { argument in
+                ".init(\(argument.label.map(literal) ?? "nil"), GeneratedGlue.shape(of: (\(argument.type)).self))"
+            }
+            return ".init(\(literal(enumCase.name)), payload: [\(fields.joined(separator: ", "))])"
+        }
+        return """
+            extension \(type.code): PluginShaped {
+                \(access)static var pluginShape: TypeShape {
+                    GeneratedGlue.stating(Self.self) {
+                        .choice(
+                            name: \(literal(name)),
+                            cases: [
+                                \(cases.joined(separator: ",\n                    "))
+                            ])
+                    }
+                }
+            }
+            """
+    }
+
     /// An argument label as code writes it (a keyword label needs no backticks there,
     /// except `inout`, `var`, `let`).
     private static func labelCode(_ label: String) -> String {

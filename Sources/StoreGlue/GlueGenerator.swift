@@ -147,6 +147,7 @@ private struct Generation {
         }
         for type in needs.decodable where decodableWritten.insert(type.qualifiedName).inserted {
             written.append(CodableEmitter.decodable(type))
+            if let shaped = CodableEmitter.shaped(type) { written.append(shaped) }
         }
         written.append(facts(of: model, decodes: model.isDecodable || needs.decodable.contains { $0 === model }))
         sections += written

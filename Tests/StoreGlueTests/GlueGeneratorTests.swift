@@ -210,6 +210,20 @@ struct GlueGeneratorTests {
                 #"self = .set(to: try GeneratedGlue.decode("to", from: payload), in: try GeneratedGlue.decode("in", from: payload))"#
             ))
         #expect(text.contains(#"ActionSchema("return", "")"#), "the action is typed `return`")
+        // Each enum states its cases, which run-time discovery cannot see: the indirect one
+        // through GeneratedGlue, which answers `.any` for a type inside itself.
+        #expect(text.contains("extension Calc.Expr: PluginShaped"))
+        #expect(text.contains("GeneratedGlue.stating(Self.self)"))
+        #expect(text.contains(#"name: "Expr""#))
+        #expect(
+            text.contains(
+                #".init("sum", payload: [.init(nil, GeneratedGlue.shape(of: (Expr).self)), .init(nil, GeneratedGlue.shape(of: (Expr).self))])"#
+            ))
+        #expect(text.contains(#".init("default")"#))
+        #expect(
+            text.contains(
+                #".init("set", payload: [.init("to", GeneratedGlue.shape(of: (Expr).self)), .init("in", GeneratedGlue.shape(of: (String).self))])"#
+            ))
     }
 
     @Test func privateStoredPropertiesAreShownByReflectionAndRestoredByReplay() {

@@ -17,22 +17,36 @@ struct NewFromTests {
     @Test func anAppsModelFilesUnchangedBuildLoadAndPassATranscript() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-new-from-\(UUID())")
             .appendingPathComponent("AppModels").path
+        // The glue fixtures and the app model files the library's tests compile: a toast stack
+        // with UUIDs and curves, a form with generic fields behind cursors and a validator
+        // closure, a debounced search merging two sources, a keyed list of child models.
+        let appFiles = checkout + "/Tests/ObservableStoreTests/AppModelFiles"
         let made = try storesh([
-            "new", "AppModels", "--path", path, "--local", checkout, "--from", fixtures + "/AppModels",
+            "new", "AppModels", "--path", path, "--local", checkout, "--from", fixtures + "/AppModels", appFiles,
         ])
         #expect(made.status == 0, "\(made.stderr)")
         #expect(
-            made.stdout.contains("models: SignupForm, ToastStack (one line each in Sources/AppModels/Models.swift)"))
+            made.stdout.contains(
+                "models: SignupForm, ToastStack, ListModel, SearchModel, ToastStackModel (one line each in Sources/AppModels/Models.swift)"
+            ), "\(made.stdout)")
+        #expect(made.stdout.contains("child models, reached through a cursor and shown in their parent: RowModel"))
         let models = try String(contentsOfFile: path + "/Sources/AppModels/Models.swift", encoding: .utf8)
         #expect(
             models.contains(
                 """
                 let signupForm = PluginModel.observable(SignupForm.self, environment: { _ in })
                 let toastStack = PluginModel.observable(ToastStack.self, environment: { _ in })
+                let listModel = PluginModel.observable(ListModel.self, environment: { _ in })
+                let searchModel = PluginModel.observable(SearchModel.self, environment: { _ in .init() })
+                let toastStackModel = PluginModel.observable(ToastStackModel.self, environment: { _ in .init() })
                 """), "\(models)")
-        for file in ["FormField.swift", "SignupForm.swift", "ToastStack.swift"] {
+        for file in ["FormField.swift", "SignupForm.swift", "Toasts.swift"] {
             let linked = try FileManager.default.destinationOfSymbolicLink(atPath: path + "/Sources/AppModels/" + file)
             #expect(linked == fixtures + "/AppModels/" + file, "the app's file itself, unchanged")
+        }
+        for file in ["KeyedList.swift", "Search.swift", "ToastStack.swift"] {
+            let linked = try FileManager.default.destinationOfSymbolicLink(atPath: path + "/Sources/AppModels/" + file)
+            #expect(linked == appFiles + "/" + file, "the app's file itself, unchanged")
         }
         let manifest = try String(contentsOfFile: path + "/Package.swift", encoding: .utf8)
         #expect(manifest.contains(#"plugins: [.plugin(name: "StoreshGlue", package: "#), "\(manifest)")
@@ -81,6 +95,23 @@ struct NewFromTests {
             static func update(state: Feed, action: Action, environment: Void) -> Update<Feed> {
             """)
         #expect(found == ["Feed", "Reference", "Later"])
+    }
+
+    @Test func aChildModelAloneIsRefusedWithWhatToAdd() throws {
+        let child = try temporaryFile(
+            "Row-\(UUID()).swift",
+            """
+            struct Row: ModelProtocol { var id: String }
+            struct RowCursor: KeyedCursorProtocol {
+                static func get(state: Parent, key: String) -> Row? { nil }
+            }
+            """)
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-new-from-\(UUID())").path
+        let made = try storesh(["new", "Rows", "--path", base + "/Rows", "--local", checkout, "--from", child])
+        #expect(made.status == 1)
+        #expect(
+            made.stderr.contains("--from: Row is a child model reached through a cursor, and no parent model is in"),
+            "\(made.stderr)")
     }
 }
 

@@ -83,13 +83,24 @@ func makeNewPlugin(_ options: NewOptions) -> Int32 {
         let dependency = options.plainC ? nil : try Scaffold.dependency(options)
         let modelFiles = try Scaffold.modelFiles(options.modelPaths)
         var models: [Scaffold.FoundModel] = []
-        for file in modelFiles {
-            for model in Scaffold.models(in: (try? String(contentsOf: file, encoding: .utf8)) ?? "")
-            where !models.contains(where: { $0.type == model.type }) {
-                models.append(model)
+        let texts = modelFiles.map { (try? String(contentsOf: $0, encoding: .utf8)) ?? "" }
+        let children = texts.reduce(into: Set<String>()) { $0.formUnion(Scaffold.childModels(in: $1)) }
+        var childrenFound: [String] = []
+        for text in texts {
+            for model in Scaffold.models(in: text) where !models.contains(where: { $0.type == model.type }) {
+                if children.contains(model.type) {
+                    if !childrenFound.contains(model.type) { childrenFound.append(model.type) }
+                } else {
+                    models.append(model)
+                }
             }
         }
         if !options.modelPaths.isEmpty {
+            guard !models.isEmpty || childrenFound.isEmpty else {
+                throw ScaffoldError(
+                    "--from: \(childrenFound.joined(separator: ", ")) \(childrenFound.count == 1 ? "is a child model" : "are child models") reached through a cursor, and no parent model is in \(modelFiles.map(\.path).joined(separator: ", ")): add the parent's file"
+                )
+            }
             guard !models.isEmpty else {
                 throw ScaffoldError(
                     "--from: no type conforming to ModelProtocol in \(modelFiles.map(\.path).joined(separator: ", ")) (a generic one is not a plugin model)"
@@ -132,6 +143,11 @@ func makeNewPlugin(_ options: NewOptions) -> Int32 {
             print(
                 "models: \(models.map(\.type).joined(separator: ", ")) (one line each in Sources/\(options.name)/Models.swift)"
             )
+            if !childrenFound.isEmpty {
+                print(
+                    "child models, reached through a cursor and shown in their parent: \(childrenFound.joined(separator: ", "))"
+                )
+            }
         }
         print(
             """

@@ -62,6 +62,22 @@ extension Scaffold {
         }
     }
 
+    /// The child models the files reach through a cursor: the type a `CursorProtocol` or
+    /// `KeyedCursorProtocol` conformance's `get(state:…)` returns. A child model is shown
+    /// inside its parent and has no state of its own to start from (a row needs its id), so
+    /// it is not named as a model the plugin loads alone.
+    static func childModels(in text: String) -> Set<String> {
+        let getter = try! NSRegularExpression(
+            pattern:
+                #"static\s+func\s+get\s*\(\s*state\s*:[^)]*\)\s*->\s*(?:[A-Za-z_][A-Za-z0-9_]*\.)*([A-Za-z_][A-Za-z0-9_]*)\s*\??"#
+        )
+        let range = NSRange(text.startIndex..., in: text)
+        return Set(
+            getter.matches(in: text, range: range).compactMap { match in
+                Range(match.range(at: 1), in: text).map { String(text[$0]) }
+            })
+    }
+
     /// The one-line declaration of a model: its variable is the type's name, lowercased first.
     static func modelLine(_ model: FoundModel) -> String {
         let variable = model.type.prefix(1).lowercased() + model.type.dropFirst()
@@ -103,12 +119,16 @@ extension Scaffold {
                                 .product(name: "ObservableStore", package: \(quoted(identity))),
                             ],
                             // App code is mostly written in the Swift 5 language mode. Where the
-                            // system has no SwiftUI or os, `import SwiftUI` and `import os` are
-                            // storesh's stand-ins (docs/coming-from-upstream.md).
+                            // system has no SwiftUI, os or Combine, `import SwiftUI`, `import os`
+                            // and `import Combine` are storesh's stand-ins
+                            // (docs/coming-from-upstream.md).
                             swiftSettings: [
                                 .swiftLanguageMode(.v5),
                                 .unsafeFlags(
-                                    ["-module-alias", "SwiftUI=SwiftUIOnLinux", "-module-alias", "os=OSLogOnLinux"],
+                                    [
+                                        "-module-alias", "SwiftUI=SwiftUIOnLinux", "-module-alias", "os=OSLogOnLinux",
+                                        "-module-alias", "Combine=CombineOnLinux",
+                                    ],
                                     .when(platforms: [.linux])),
                             ],
                             plugins: [.plugin(name: "StoreshGlue", package: \(quoted(identity)))]

@@ -72,7 +72,8 @@ extension Scaffold {
         "StoreMCP", "StoreMCPTests", "StoreService", "StoreInspector", "StoreInspectorTests", "StoreshCommandLine",
         "storesh-mcp", "storesh-inspector", "InspectorRelay", "StoreWorkloads", "EmbeddingWorkloads", "store-ratios",
         "CWorkerWorld", "StoreWorld", "PluginActionsExpansion", "PrebuiltTools", "StoreGlue", "StoreGlueTests",
-        "storesh-glue", "StoreshGlue", "CStorePluginModel", "SwiftUIOnLinux", "OSLogOnLinux", "Swift5ModeTests",
+        "storesh-glue", "StoreshGlue", "CStorePluginModel", "SwiftUIOnLinux", "CombineOnLinux", "OSLogOnLinux",
+        "Swift5ModeTests",
         // the modules those stand in for (a plugin's target takes the stand-ins under these names)
         "SwiftUI",
         // FlyingFox (the inspector's server)
