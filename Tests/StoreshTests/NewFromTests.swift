@@ -11,12 +11,15 @@ struct NewFromTests {
 
     var fixtures: String { checkout + "/Tests/GlueFixtures" }
 
-    /// The package is made afresh; its build folder is kept under the checkout's .build, so
-    /// only the first run builds the store libraries (about a minute, with no swift-syntax:
-    /// the checkout's prebuilt macros and glue generator), later runs the models alone.
+    /// The package is made afresh, always at the same path under the checkout's .build, and
+    /// its build folder is kept between runs: only the first run builds the store libraries
+    /// (about a minute, with no swift-syntax: the checkout's prebuilt macros and glue
+    /// generator), later runs the models alone. (One build folder shared by packages at
+    /// different paths breaks: clang's module cache names the package's path.)
     @Test func anAppsModelFilesUnchangedBuildLoadAndPassATranscript() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-new-from-\(UUID())")
-            .appendingPathComponent("AppModels").path
+        let path = checkout + "/.build/storesh-new-from/AppModels"
+        let scratch = checkout + "/.build/storesh-new-from/build"
+        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
         // The glue fixtures and the app model files the library's tests compile: a toast stack
         // with UUIDs and curves, a form with generic fields behind cursors and a validator
         // closure, a debounced search merging two sources, a keyed list of child models.
@@ -51,7 +54,6 @@ struct NewFromTests {
         let manifest = try String(contentsOfFile: path + "/Package.swift", encoding: .utf8)
         #expect(manifest.contains(#"plugins: [.plugin(name: "StoreshGlue", package: "#), "\(manifest)")
 
-        let scratch = checkout + "/.build/storesh-new-from"
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: path + "/.build", withDestinationPath: scratch)
         let build = try run("/usr/bin/env", ["swift", "build", "--package-path", path], input: Data())
