@@ -85,6 +85,8 @@ package final class MCPSessionServer {
         await handle(CallTool.self) { parameters in
             try await Self.call(parameters, on: service, carry: carry)
         }
+        let (toolCall, toolCallCheck) = ParameterChecks.toolCallCheck()
+        checks[toolCall] = toolCallCheck
         await handle(ListResources.self) { _ in
             ListResources.Result(resources: SessionResources.list)
         }

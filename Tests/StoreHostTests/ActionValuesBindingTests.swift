@@ -100,7 +100,8 @@ struct ActionValuesBindingTests {
     }
 
     @Test func aLeftOutArgumentIsItsDefaultAndAMissingOneIsNamed() throws {
-        let shipped = try ActionBinding.bind(ActionValues(name: "ship", arguments: [.string("box"), nil]), to: Self.model)
+        let shipped = try ActionBinding.bind(
+            ActionValues(name: "ship", arguments: [.string("box"), nil]), to: Self.model)
         #expect(shipped.arguments == [.string("box"), .string("ground")])
         #expect(shipped.text == #"ship sku: "box", via: "ground""#)
         #expect(throws: ActionValues.Refusal.self) {
