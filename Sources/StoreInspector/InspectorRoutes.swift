@@ -61,30 +61,17 @@ extension InspectorServer {
         }
     }
 
-    /// Runs one operation: the body is a JSON object of its arguments (empty: none).
+    /// Runs one operation: the body is a JSON object of its arguments (empty: none), read
+    /// as JSON into values (`JSONArguments`) that go to the service as they are.
     private func perform(_ name: String, body: [UInt8]) async -> InspectorResponse {
         guard body.count <= RelayedRequest.bodyLimit else {
             return .text(413, "an operation's arguments are at most 1 MiB")
         }
-        var arguments: [String: Value] = [:]
-        if body.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {
-            let value: Value
-            do throws(TextError) {
-                value = try Literal.parse(body)
-            } catch {
-                return .json(
-                    JSON.object([
-                        ("ok", "false"), ("error", JSON.string("the arguments are not JSON: \(error.message)")),
-                    ]), status: 400)
-            }
-            guard case .record(_, let fields) = value else {
-                return .json(
-                    JSON.object([
-                        ("ok", "false"),
-                        ("error", JSON.string("the arguments must be a JSON object, not \(value.kindName)")),
-                    ]), status: 400)
-            }
-            for field in fields { arguments[field.label ?? ""] = field.value }
+        let arguments: [String: Value]
+        do throws(OperationError) {
+            arguments = try JSONArguments.read(body)
+        } catch {
+            return .json(JSON.object([("ok", "false"), ("error", JSON.string(error.message))]), status: 400)
         }
         return .json(await service.perform(name, arguments: arguments).rendered().record)
     }

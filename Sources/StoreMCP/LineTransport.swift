@@ -42,6 +42,9 @@ actor LineTransport: Transport {
             output: output, forward: { continuation.yield($0) }, finish: { continuation.finish() })
     }
 
+    /// Where a record goes as the bytes it was written in (`RecordSplice`).
+    nonisolated var records: RecordSplice { gate.records }
+
     /// The params check of each method the server answers (`ParameterChecks`).
     func check(with checks: [String: IncomingMessage.ParameterCheck]) {
         gate.use(checks)

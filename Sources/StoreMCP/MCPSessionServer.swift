@@ -22,6 +22,9 @@ package final class MCPSessionServer {
     /// The least severe log level the client wants (`logging/setLevel`).
     private var logLevel = LogLevel.info
     private var forwarding: Task<Void, Never>?
+    /// How a record (JSON text) goes into a message: in its own bytes on the stdio
+    /// transport (`RecordSplice`), else read into the SDK's value tree.
+    private var carry: @Sendable (String) -> MCP.Value = ValueBridge.json
 
     /// A server for `service`, not yet started.
     package init(service: SessionService, version: String) {
@@ -41,8 +44,12 @@ package final class MCPSessionServer {
 
     /// Starts answering on `transport`; returns once the server runs.
     package func start(on transport: any Transport) async throws {
+        let lines = transport as? LineTransport
+        if let records = lines?.records {
+            carry = { records.placeholder(for: $0) }
+        }
         let checks = await register()
-        if let lines = transport as? LineTransport { await lines.check(with: checks) }
+        if let lines { await lines.check(with: checks) }
         try await server.start(transport: transport)
         let events = service.events()
         forwarding = Task { [weak self] in
@@ -62,6 +69,7 @@ package final class MCPSessionServer {
     /// own (`initialize`, `ping`) included.
     private func register() async -> [String: IncomingMessage.ParameterCheck] {
         let service = service
+        let carry = carry
         var checks = Dictionary(
             uniqueKeysWithValues: [ParameterChecks.check(Initialize.self), ParameterChecks.check(Ping.self)])
         func handle<M: MCP.Method>(
@@ -75,8 +83,10 @@ package final class MCPSessionServer {
             await ListTools.Result(tools: service.operations.map(ToolCatalog.tool))
         }
         await handle(CallTool.self) { parameters in
-            try await Self.call(parameters, on: service)
+            try await Self.call(parameters, on: service, carry: carry)
         }
+        let (toolCall, toolCallCheck) = ParameterChecks.toolCallCheck()
+        checks[toolCall] = toolCallCheck
         await handle(ListResources.self) { _ in
             ListResources.Result(resources: SessionResources.list)
         }
@@ -103,9 +113,9 @@ package final class MCPSessionServer {
         return checks
     }
 
-    private static func call(_ parameters: CallTool.Parameters, on service: SessionService) async throws
-        -> CallTool.Result
-    {
+    private static func call(
+        _ parameters: CallTool.Parameters, on service: SessionService, carry: @Sendable (String) -> MCP.Value
+    ) async throws -> CallTool.Result {
         guard service.operation(named: parameters.name) != nil else {
             var message = "unknown tool '\(parameters.name)'; tools/list lists them"
             if parameters.name.hasPrefix(SessionService.actionPrefix), service.core.current == nil {
@@ -120,9 +130,9 @@ package final class MCPSessionServer {
             return ToolCatalog.result(
                 Outcome(
                     operation: parameters.name, succeeded: false,
-                    outputs: [.error(ShellError(error.message, origin: .prompt))]))
+                    outputs: [.error(ShellError(error.message, origin: .prompt))]), carry: carry)
         }
-        return ToolCatalog.result(await service.perform(parameters.name, arguments: arguments))
+        return ToolCatalog.result(await service.perform(parameters.name, arguments: arguments), carry: carry)
     }
 
     private func subscribe(_ uri: String, _ on: Bool) {
@@ -163,7 +173,7 @@ package final class MCPSessionServer {
                 LogMessageNotification.message(
                     .init(
                         level: level, logger: "storesh",
-                        data: .object(["text": .string(text), "record": ValueBridge.json(record)]))))
+                        data: .object(["text": .string(text), "record": carry(record)]))))
         }
     }
 

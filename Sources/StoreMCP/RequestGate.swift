@@ -37,6 +37,8 @@ final class RequestGate: Sendable {
     private let linesWaiting = DispatchSemaphore(value: 0)
     private let answerWritten = DispatchSemaphore(value: 0)
     private let output: Int32
+    /// Records to put in the messages written, in place of their placeholders.
+    let records = RecordSplice()
     private let forward: @Sendable (Data) -> Void
     private let finish: @Sendable () -> Void
 
@@ -159,9 +161,9 @@ final class RequestGate: Sendable {
         }
     }
 
-    /// Writes one message and its newline; called with the lock held.
+    /// Writes one message (its records in place) and its newline; called with the lock held.
     private func write(_ message: Data) {
-        var line = message
+        var line = records.splice(message)
         line.append(UInt8(ascii: "\n"))
         line.withUnsafeBytes { StandardStreams.write($0, to: output) }
     }

@@ -34,13 +34,13 @@ enum ToolCatalog {
         }
     }
 
-    /// `outcome` as a tool result: the shell's text, and its records as structured content;
-    /// an error (`isError`) when the shell reported one.
-    static func result(_ outcome: Outcome) -> CallTool.Result {
+    /// `outcome` as a tool result: the shell's text, and its records as structured content
+    /// (put in by `carry`); an error (`isError`) when the shell reported one.
+    static func result(_ outcome: Outcome, carry: (String) -> MCP.Value = ValueBridge.json) -> CallTool.Result {
         let rendered = outcome.rendered()
         return CallTool.Result(
             content: [.text(text: rendered.text, annotations: nil, _meta: nil)],
-            structuredContent: ValueBridge.json(rendered.record) as MCP.Value?,
+            structuredContent: carry(rendered.record) as MCP.Value?,
             isError: outcome.succeeded ? nil : true
         )
     }

@@ -4,8 +4,20 @@ package import StoreValue
 /// One thing a client may ask of a session, described so that any transport can offer
 /// it: MCP lists each as a tool with a JSON Schema made from `parameters`, and a page of
 /// the inspector can make a form of the same list. The operation itself is a shell line
-/// (`line`), so every operation reports what the shell reports, with the shell's errors.
+/// made of its arguments, or (an action's operation) the action with its arguments as
+/// values (`Work`), so every operation reports what the shell reports, with the shell's
+/// errors.
 package struct Operation: Sendable {
+    /// What the shell is given to do it.
+    enum Work: Sendable {
+        /// A shell line made of the arguments already checked: a `:command`, or the line
+        /// a client gave (`send`, `run`).
+        case line(@Sendable (OperationArguments) throws(OperationError) -> String)
+        /// An action of the current model (its schema name), sent with the arguments as
+        /// values: `parameters` names the argument for each of its parameters, in order.
+        case action(String, parameters: [String])
+    }
+
     /// The name a client calls it by (`send`, `state`, `action_increment`).
     package let name: String
     /// What it does, in a sentence or two, for the client's reader (a person or a model).
@@ -17,8 +29,8 @@ package struct Operation: Sendable {
     package let readsOnly: Bool
     /// How to ask for less when an answer is cut at the size limit.
     package let narrowing: String
-    /// The shell line that does it, from arguments already checked against `parameters`.
-    let line: @Sendable (OperationArguments) throws(OperationError) -> String
+    /// What the shell does for it, from arguments already checked against `parameters`.
+    let work: Work
 
     /// An operation whose work is the shell line `line` makes of its arguments; `command`
     /// names the `:command` that line runs (nil for an action or any line).
@@ -32,7 +44,21 @@ package struct Operation: Sendable {
         self.parameters = parameters
         self.readsOnly = command.map(ShellCore.commandReadsOnly) ?? false
         self.narrowing = narrowing
-        self.line = line
+        self.work = .line(line)
+    }
+
+    /// The operation that sends `action` of the current model, one argument per parameter
+    /// (`argumentNames`, in the action's order).
+    init(
+        name: String, summary: String, parameters: [OperationParameter], narrowing: String, action: String,
+        argumentNames: [String]
+    ) {
+        self.name = name
+        self.summary = summary
+        self.parameters = parameters
+        self.readsOnly = false
+        self.narrowing = narrowing
+        self.work = .action(action, parameters: argumentNames)
     }
 }
 

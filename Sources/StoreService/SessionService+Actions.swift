@@ -4,7 +4,8 @@ import StoreValue
 extension SessionService {
     /// One operation per action of `model`, made from its schema: `action_setCount` with
     /// a parameter `count` (an int), `action_todos_toggle` with the `key` of the todo.
-    /// Each sends the action as `send` would, written from its arguments.
+    /// Each sends the action with its arguments as values (`ShellCore.execute(_:origin:)`
+    /// with `ActionValues`), checked as `send` checks a typed one.
     func actionOperations(of model: ModelDescriptor?) -> [Operation] {
         guard let model else { return [] }
         var taken = Set(Self.fixedOperations.map(\.name))
@@ -57,19 +58,11 @@ extension SessionService {
                 ))
         }
         let signature = ActionBinding.signature(of: action)
-        let parameterNames = names
         let summary = "Send \(model.name)'s action \(signature)" + (action.doc.map { ": \($0)" } ?? ".")
         return Operation(
             name: toolName(for: action.name, avoiding: taken), summary: summary, parameters: parameters,
-            narrowing: "the diff is long: read parts of the state with the state tool and a path instead"
-        ) { arguments throws(OperationError) in
-            let values = zip(parameterNames, action.params).map { name, param in
-                let value = arguments.values[name] ?? param.defaultValue ?? .null
-                if param.type == .double, case .int(let number) = value { return Value.double(Double(number)) }
-                return value
-            }
-            return action.text(with: values)
-        }
+            narrowing: "the diff is long: read parts of the state with the state tool and a path instead",
+            action: action.name, argumentNames: names)
     }
 
     private static func kind(of type: ParamType) -> OperationParameter.Kind {

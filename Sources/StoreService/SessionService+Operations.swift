@@ -1,3 +1,4 @@
+import StoreShell
 import StoreValue
 
 extension SessionService {
@@ -18,11 +19,11 @@ extension SessionService {
                 narrowing: "the diff is long: read parts of the state with the state tool and a path instead"
             ) { arguments throws(OperationError) in
                 let action = arguments.string("action") ?? ""
-                switch action.drop(while: { $0 == " " || $0 == "\t" }).first {
-                case nil: throw OperationError("send needs an action, such as increment")
-                case ":": throw OperationError("send takes an action; a :command goes to the run tool")
-                case "#": throw OperationError("send takes an action, not a comment")
-                default: return action
+                switch LineKind.of(action) {
+                case .blank: throw OperationError("send needs an action, such as increment")
+                case .command: throw OperationError("send takes an action; a :command goes to the run tool")
+                case .comment: throw OperationError("send takes an action, not a comment")
+                case .action: return action
                 }
             },
             Operation(

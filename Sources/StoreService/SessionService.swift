@@ -7,8 +7,9 @@ package import StoreValue
 /// any number of transports: a transport lists `operations`, calls `perform`, renders the
 /// `Outcome` (text and records, cut to size) and forwards `events()`.
 ///
-/// Every operation is a shell line run by the `ShellCore`, so a client gets what the
-/// prompt gives, errors and recovery included: a model that crashes is an error, and
+/// Every operation is run by the `ShellCore` as the prompt's lines are (a `:command` line,
+/// or an action handed over as values, `ActionValues`), so a client gets what the prompt
+/// gives, errors and recovery included: a model that crashes is an error, and
 /// its worker is started again with the history replayed. Operations run one at a time,
 /// in the order they were asked for; what effects do between them comes as events.
 @MainActor
@@ -70,13 +71,24 @@ package final class SessionService {
             }
             return Outcome(operation: name, refusal: message)
         }
-        let line: String
+        let checked: OperationArguments
         do throws(OperationError) {
-            line = try operation.line(OperationArguments(arguments, for: operation))
+            checked = try OperationArguments(arguments, for: operation)
         } catch {
             return Outcome(operation: name, refusal: error.message)
         }
-        return await run(line, as: operation)
+        switch operation.work {
+        case .line(let line):
+            do throws(OperationError) {
+                return await run(try line(checked), as: operation)
+            } catch {
+                return Outcome(operation: name, refusal: error.message)
+            }
+        case .action(let action, let argumentNames):
+            // The values go to the shell as they are: no text is written to be read again.
+            let call = ActionValues(name: action, arguments: argumentNames.map { checked.values[$0] })
+            return await performing(operation) { core.execute(call) }
+        }
     }
 
     /// Runs one shell line, as `run` does. Refused: more than one line, `:quit`.
@@ -85,19 +97,29 @@ package final class SessionService {
         if line.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
             return Outcome(operation: name, refusal: "one line at a time: the line holds a line break")
         }
-        if Self.commandWord(of: line).map({ ["quit", "q", "exit"].contains($0) }) == true {
+        let command = ShellCore.commandName(ofLine: line)
+        if command == "quit" {
             return Outcome(
                 operation: name, refusal: "a client ends the session by closing its connection, not with :quit")
         }
-        return await exclusively {
+        return await performing(operation, command: command) { await core.execute(line) }
+    }
+
+    /// Runs `body` (the shell doing `operation`, or any line: nil) when no other operation
+    /// runs, capturing what the shell reports into its outcome. `command` names the
+    /// `:command` it runs, if it runs one.
+    private func performing(
+        _ operation: Operation?, command: String? = nil, _ body: () async -> Bool
+    ) async -> Outcome {
+        await exclusively {
             capturing = []
-            let succeeded = await core.execute(line)
+            let succeeded = await body()
             let outputs = capturing ?? []
             capturing = nil
-            let changed = operation?.readsOnly != true && Self.mayChangeState(line, outputs: outputs)
+            let changed = operation?.readsOnly != true && Self.mayChangeState(command: command, outputs: outputs)
             settle(stateChanged: changed, timelineGrew: outputs.contains(where: Timeline.records))
             return Outcome(
-                operation: name, succeeded: succeeded, outputs: outputs,
+                operation: operation?.name ?? "run", succeeded: succeeded, outputs: outputs,
                 narrowing: operation?.narrowing ?? "ask for less")
         }
     }
@@ -162,10 +184,10 @@ package final class SessionService {
         }
     }
 
-    /// Whether `line` may have changed the state: an action that changed it, or a command
-    /// that is not one of those that only read.
-    private static func mayChangeState(_ line: String, outputs: [ShellOutput]) -> Bool {
-        guard let word = commandWord(of: line) else {
+    /// Whether a line may have changed the state: an action that changed it, or a command
+    /// (`command`: its name) that is not one of those that only read.
+    private static func mayChangeState(command: String?, outputs: [ShellOutput]) -> Bool {
+        guard let word = command else {
             return outputs.contains { output in
                 switch output {
                 case .action(_, let result): result.stateChanged
@@ -175,13 +197,6 @@ package final class SessionService {
             }
         }
         return !ShellCore.commandReadsOnly(word)
-    }
-
-    /// The command word of a `:command` line; nil for an action.
-    static func commandWord(of line: String) -> String? {
-        let text = line.drop { $0 == " " || $0 == "\t" }
-        guard text.first == ":" else { return nil }
-        return String(text.dropFirst().drop { $0 == " " }.prefix { $0 != " " && $0 != "\t" })
     }
 
     /// Runs `body` when no other operation runs, in the order of asking.

@@ -118,6 +118,28 @@ import Testing
         #expect(bad.status == 400 && bad.body.contains("not JSON"), "\(bad.body)")
     }
 
+    /// An operation's body is read as JSON, not as action text: a literal that is no JSON
+    /// is refused, and the values of a JSON object reach the model as they are.
+    @Test func anOperationsArgumentsAreReadAsJSON() async throws {
+        let (server, port) = try await Self.inspector()
+        defer { Task { await server.stop() } }
+        let send = ["Content-Type": "application/json"]
+        let literal = try await Self.ask(
+            port, "/api/operations/action_setCount?token=\(server.token)", method: "POST", headers: send,
+            body: #"{arg1: 5}"#)
+        #expect(literal.status == 400 && literal.body.contains("not JSON"), "\(literal.body)")
+        let array = try await Self.ask(
+            port, "/api/operations/action_setCount?token=\(server.token)", method: "POST", headers: send,
+            body: "[5]")
+        #expect(array.status == 400 && array.body.contains("must be a JSON object, not array"), "\(array.body)")
+        let set = try await Self.ask(
+            port, "/api/operations/action_setCount?token=\(server.token)", method: "POST", headers: send,
+            body: #"{"arg1": 5}"#)
+        #expect(set.status == 200 && set.body.contains(#""action":"setCount 5""#), "\(set.body)")
+        let state = try await Self.ask(port, "/api/state?token=\(server.token)")
+        #expect(state.body.contains(#""state":{"count":5}"#), "\(state.body)")
+    }
+
     @Test func itListensOnOneLoopbackAddressOnly() async throws {
         let (server, port) = try await Self.inspector()
         defer { Task { await server.stop() } }

@@ -57,6 +57,23 @@ import Testing
         #expect(service.core.histories["todos.todos"]?.entries.isEmpty == true)
     }
 
+    /// An action tool's values go to the shell as values and are checked as the same action
+    /// typed is: the same message, and a column that points at the argument in its text.
+    @Test func anActionsValuesAreCheckedAsItsTextIs() async throws {
+        let service = try Self.service("Parcels")
+        let typed = await service.perform("send", arguments: ["action": .string(#"ship sku: "box", via: "sea""#)])
+        let given = await service.perform("action_ship", arguments: ["sku": .string("box"), "via": .string("sea")])
+        #expect(!typed.succeeded && !given.succeeded)
+        #expect(given.errors.map(\.message) == typed.errors.map(\.message) && !given.errors.isEmpty)
+        #expect(given.errors.first?.column == typed.errors.first?.column && given.errors.first?.column != nil)
+        #expect(given.errors.first?.text == #"ship sku: "box", via: "sea""#)
+        let shipped = await service.perform("action_ship", arguments: ["sku": .string("box")])
+        #expect(
+            shipped.rendered().text.hasPrefix(#"ship sku: "box", via: "ground": state changed"#),
+            "\(shipped.rendered().text)")
+        #expect(service.core.histories.values.map(\.entries.count) == [1])
+    }
+
     @Test func aBadActionIsTheShellsErrorWithItsColumn() async throws {
         let service = try Self.service("Counter")
         let outcome = await service.perform("send", arguments: ["action": .string("setCount true")])

@@ -71,6 +71,27 @@ import Testing
         #expect(result.stderr.contains("a message of 67108865 bytes was dropped: longer than the limit of 67108864"))
     }
 
+    /// A result's structured content is the shell's record as its formatter wrote it, on
+    /// the real stdio transport too; an action tool's values reach the model as they are,
+    /// and values that do not fit get the prompt's message with the column in the action.
+    @Test func aResultCarriesTheShellsRecordAsWritten() throws {
+        var input = Self.initialize + "\n"
+        input += Self.request(2, "tools/call", #"{"name":"action_setCount","arguments":{"arg1":41}}"#) + "\n"
+        input += Self.request(3, "tools/call", #"{"name":"send","arguments":{"action":"setCount true"}}"#) + "\n"
+        let result = try storesh(["mcp", "--plugin", "Counter"], input: input)
+        #expect(result.status == 0, "\(result.stderr)")
+        let messages = Self.messages(result.stdout)
+        func record(_ id: Int) -> [String: Any]? {
+            (Self.answer(id, in: messages)?["result"] as? [String: Any])?["structuredContent"] as? [String: Any]
+        }
+        #expect(record(2)?["ok"] as? Bool == true && record(2)?["operation"] as? String == "action_setCount")
+        let sent = (record(2)?["outputs"] as? [[String: Any]])?.first
+        #expect(sent?["kind"] as? String == "action" && sent?["action"] as? String == "setCount 41", "\(messages)")
+        #expect(sent?["changed"] as? Bool == true)
+        #expect(record(3)?["ok"] as? Bool == false && record(3)?["column"] as? Int == 10, "\(messages)")
+        #expect(!result.stdout.contains("storesh-record-"), "no placeholder is left in a message")
+    }
+
     /// The MCP session's models get the same deterministic world as the shell's: on a
     /// virtual clock, the same ids and dates in every run and in both modes; with
     /// `--real-world`, real ones.

@@ -94,7 +94,7 @@ package enum ActionBinding {
         return lines
     }
 
-    private static func coerce(_ value: Value, to param: ParamDescriptor, at offset: Int, action: String)
+    static func coerce(_ value: Value, to param: ParamDescriptor, at offset: Int, action: String)
         throws(TextError) -> Value
     {
         if let shape = param.declaredShape {
@@ -117,7 +117,7 @@ package enum ActionBinding {
     }
 
     /// `value` as a parameter of `type` takes it (an int is a double too), or nil.
-    private static func coerced(_ value: Value, to type: ParamType) -> Value? {
+    static func coerced(_ value: Value, to type: ParamType) -> Value? {
         switch (type, value) {
         case (.value, _), (.int, .int), (.double, .double), (.bool, .bool), (.string, .string): value
         case (.double, .int(let v)): .double(Double(v))
@@ -125,7 +125,7 @@ package enum ActionBinding {
         }
     }
 
-    private static func article(_ word: String) -> String {
+    static func article(_ word: String) -> String {
         "aeiou".contains(word.first ?? "x") ? "an" : "a"
     }
 }

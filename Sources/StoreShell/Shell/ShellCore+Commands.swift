@@ -32,6 +32,16 @@ extension ShellCore {
         command(named: name)?.readsOnly ?? false
     }
 
+    /// The name of the command `line` runs (an alias resolved), found as `execute` finds
+    /// it (`LineKind`, then the first word); nil for a line that is no `:command`.
+    package nonisolated static func commandName(ofLine line: String) -> String? {
+        let (kind, start) = LineKind.classify(line)
+        guard kind == .command, let word = CommandWords.unquoted(String(line[start...].dropFirst())).first else {
+            return nil
+        }
+        return aliases[word.text] ?? word.text
+    }
+
     /// Runs the `:command` line `line` (from its ':').
     func command(_ line: String, origin: LineOrigin) async -> Bool {
         let words = CommandWords.unquoted(String(line.dropFirst())).map(\.text)

@@ -171,6 +171,12 @@ package final class ShellCore {
         } catch {
             return fail(error.message, origin: origin, text: line, offset: error.offset)
         }
+        return send(bound, line: line, to: session, origin: origin)
+    }
+
+    /// Sends an action already bound to `session`'s schema; `line` is its text as typed
+    /// (or, given as values, as written from them).
+    func send(_ bound: (ActionDescriptor, [Value]), line: String, to session: Session, origin: LineOrigin) -> Bool {
         let source: ActionSource = origin.file == nil ? .typed : .script
         if journal != nil {  // the record's text is rendered only for a journal
             let record = JournalRecord.action(

@@ -1,0 +1,34 @@
+import Dispatch
+package import StoreHost
+import StoreValue
+
+extension ShellCore {
+    /// Sends an action given as values (an MCP tool's arguments, an inspector form's), not
+    /// as text: it joins a typed line's walk once the line is parsed. The same binding
+    /// checks with the same messages (`ActionBinding.bind(_:to:)`), and the same history,
+    /// journal, watches and output; the line shown and recorded is the action's text
+    /// written from the values. Returns false when it failed (the error has been reported).
+    @discardableResult
+    package func execute(_ call: ActionValues, origin: LineOrigin = .prompt) -> Bool {
+        host.driveInProcessWorld()
+        defer {
+            recoverLostWorkers()
+            reportUncontrolledWorld()
+        }
+        let started = debugging.timer ? DispatchTime.now().uptimeNanoseconds : 0
+        guard let session = current else {
+            return lineDone(
+                call.name, kind: .action, succeeded: fail(noCurrentModel, origin: origin), origin: origin,
+                started: started)
+        }
+        let bound: (action: ActionDescriptor, arguments: [Value], text: String)
+        do throws(ActionValues.Refusal) {
+            bound = try ActionBinding.bind(call, to: session.model)
+        } catch {
+            let failed = fail(error.message, origin: origin, text: error.text, offset: error.offset)
+            return lineDone(error.text, kind: .action, succeeded: failed, origin: origin, started: started)
+        }
+        let sent = send((bound.action, bound.arguments), line: bound.text, to: session, origin: origin)
+        return lineDone(bound.text, kind: .action, succeeded: sent, origin: origin, started: started)
+    }
+}
