@@ -456,6 +456,7 @@ let package = Package(
             dependencies: [
                 "StorePluginMacros", "StorePlugin", "CStorePlugin", "ObservableStore",
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
             ],
             swiftSettings: strict

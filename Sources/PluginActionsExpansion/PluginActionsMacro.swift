@@ -7,15 +7,32 @@
     public import SwiftSyntaxMacros
 
     /// `@PluginActions` on an action enum: derives the schema storesh shows and parses —
-    /// every case's name, labels, parameter kinds and doc comment — as an extension that
-    /// conforms the enum to `PluginActions`.
+    /// every case's name, labels, parameter kinds and doc comment — as a static member of
+    /// the enum (so its types are looked up as the enum's own body looks them up: a sibling
+    /// nested type `Shipping` of the enclosing `Basket` is found unqualified), and an
+    /// extension that conforms the enum to `PluginActions`.
     ///
     /// A case whose payload is one child action enum (`case child(Child.Action)`), or a key
     /// and one (`case todos(String, Todo.Action)`), expands to the child's own schema
     /// (`child.increment`, `todos[].toggle`): the generated code asks the compiler, through
     /// overloads of `PluginActionSchemas`, whether the payload type is itself
     /// `PluginActions`, so nothing is guessed from type names.
-    public struct PluginActionsMacro: ExtensionMacro {
+    public struct PluginActionsMacro: MemberMacro, ExtensionMacro {
+        /// The member: `static var pluginActions`, diagnosing mistakes at their cases.
+        public static func expansion(
+            of node: AttributeSyntax,
+            providingMembersOf declaration: some DeclGroupSyntax,
+            conformingTo protocols: [TypeSyntax],
+            in context: some MacroExpansionContext
+        ) throws -> [DeclSyntax] {
+            guard let enumDecl = declaration.as(EnumDeclSyntax.self) else {
+                context.diagnose(Diagnostic(node: node, message: PluginActionsDiagnostic.notAnEnum))
+                return []
+            }
+            return [schemaMember(of: enumDecl, qualify: { $0 }, in: context)]
+        }
+
+        /// The conformance, when the enum does not declare it already.
         public static func expansion(
             of node: AttributeSyntax,
             attachedTo declaration: some DeclGroupSyntax,
@@ -23,10 +40,34 @@
             conformingTo protocols: [TypeSyntax],
             in context: some MacroExpansionContext
         ) throws -> [ExtensionDeclSyntax] {
-            guard let enumDecl = declaration.as(EnumDeclSyntax.self) else {
-                context.diagnose(Diagnostic(node: node, message: PluginActionsDiagnostic.notAnEnum))
-                return []
-            }
+            guard declaration.is(EnumDeclSyntax.self), !protocols.isEmpty else { return [] }
+            let decl: DeclSyntax = "extension \(type.trimmed): PluginActions {}"
+            return decl.as(ExtensionDeclSyntax.self).map { [$0] } ?? []
+        }
+
+        /// What the glue generator writes for an action enum it cannot annotate: the
+        /// conformance and the member in one extension of `type`, at file scope. There
+        /// names are looked up from the file, not from the enum, so `qualify` writes each
+        /// parameter type as the file must (`Shipping` → `Basket.Shipping`).
+        public static func schemaExtension(
+            of enumDecl: EnumDeclSyntax,
+            extending type: some TypeSyntaxProtocol,
+            qualify: (TypeSyntax) -> TypeSyntax,
+            in context: some MacroExpansionContext
+        ) -> ExtensionDeclSyntax? {
+            let member = schemaMember(of: enumDecl, qualify: qualify, in: context)
+            let decl: DeclSyntax = """
+                extension \(type.trimmed): PluginActions {
+                    \(member)
+                }
+                """
+            return decl.as(ExtensionDeclSyntax.self)
+        }
+
+        /// `static var pluginActions`; a mistake in a case is diagnosed there, the case left out.
+        private static func schemaMember(
+            of enumDecl: EnumDeclSyntax, qualify: (TypeSyntax) -> TypeSyntax, in context: some MacroExpansionContext
+        ) -> DeclSyntax {
             var entries: [String] = []
             var seen: [String: Syntax] = [:]
             for member in enumDecl.memberBlock.members {
@@ -44,28 +85,25 @@
                         continue
                     }
                     seen[name] = Syntax(element)
-                    guard let entry = entry(for: element, doc: doc, in: context) else { continue }
+                    guard let entry = entry(for: element, doc: doc, qualify: qualify, in: context) else { continue }
                     entries.append(entry)
                 }
             }
             let body = (["var all: [ActionSchema<Self>] = []"] + entries.map { "all += \($0)" } + ["return all"])
-                .joined(separator: "\n        ")
+                .joined(separator: "\n    ")
             let access = enumDecl.modifiers.contains { ["public", "open"].contains($0.name.text) } ? "public " : ""
-            let decl: DeclSyntax = """
-                extension \(type.trimmed): PluginActions {
-                    /// Every action, derived from the enum by `@PluginActions`.
-                    \(raw: access)static var pluginActions: [ActionSchema<Self>] {
-                        \(raw: body)
-                    }
+            return """
+                /// Every action, derived from the enum by `@PluginActions`.
+                \(raw: access)static var pluginActions: [ActionSchema<Self>] {
+                    \(raw: body)
                 }
                 """
-            guard let extensionDecl = decl.as(ExtensionDeclSyntax.self) else { return [] }
-            return [extensionDecl]
         }
 
         /// The schemas of one case, as an expression of type `[ActionSchema<Self>]`.
         private static func entry(
-            for element: EnumCaseElementSyntax, doc: DocComment, in context: some MacroExpansionContext
+            for element: EnumCaseElementSyntax, doc: DocComment, qualify: (TypeSyntax) -> TypeSyntax,
+            in context: some MacroExpansionContext
         ) -> String? {
             let name = literal(bare(element.name))
             let docText = literal(doc.summary)
@@ -74,7 +112,7 @@
             }
             let items = Array(parameters)
             let labels = items.map { $0.firstName.map { $0.text == "_" ? "nil" : literal(bare($0)) } ?? "nil" }
-            let types = items.map { $0.type.trimmedDescription }
+            let types = items.map { qualify($0.type).trimmedDescription }
             var argumentDocs = doc.arguments(
                 labels: items.map { $0.firstName?.text == "_" ? nil : $0.firstName.map(bare) })
             // A default the shell can take is passed as literal text; any other makes the

@@ -207,20 +207,20 @@ private struct Generation {
         return text
     }
 
-    /// What `@PluginActions` would expand to on the action enum, by the macro's own code;
-    /// its diagnostics are the generator's, at the same places.
+    /// What `@PluginActions` would expand to on the action enum, by the macro's own code,
+    /// as an extension at file scope: each parameter type written as the file must name it
+    /// (`Shipping` beside the enum in `Basket` is `Basket.Shipping` there). Its diagnostics
+    /// are the generator's, at the same places.
     private mutating func schema(of action: DeclaredType) -> String? {
         guard let enumDecl = action.node.as(EnumDeclSyntax.self) else { return nil }
         let context = BasicMacroExpansionContext()
-        let attribute = AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier("PluginActions")))
-        let extensions: [ExtensionDeclSyntax]
-        do {
-            extensions = try PluginActionsMacro.expansion(
-                of: attribute, attachedTo: enumDecl, providingExtensionsOf: TypeSyntax(stringLiteral: action.code),
-                conformingTo: [], in: context)
-        } catch {
-            self.error(
-                "cannot list the actions of '\(action.qualifiedName)': \(error)", at: enumDecl.name, in: action.file)
+        let qualifier = TypeQualifier(index: index, scope: action.qualifiedName.split(separator: ".").map(String.init))
+        guard
+            let schema = PluginActionsMacro.schemaExtension(
+                of: enumDecl, extending: TypeSyntax(stringLiteral: action.code),
+                qualify: { qualifier.rewrite($0).cast(TypeSyntax.self) }, in: context)
+        else {
+            self.error("cannot list the actions of '\(action.qualifiedName)'", at: enumDecl.name, in: action.file)
             return nil
         }
         for diagnostic in context.diagnostics {
@@ -231,6 +231,27 @@ private struct Generation {
                     message: diagnostic.message))
         }
         guard !context.diagnostics.contains(where: { $0.diagMessage.severity == .error }) else { return nil }
-        return extensions.map(\.description).joined(separator: "\n\n")
+        return schema.description
+    }
+}
+
+/// Writes the names in a type as a file-scope declaration must: each name the target
+/// declares, looked up from inside `scope` as Swift would, becomes its qualified name.
+final class TypeQualifier: SyntaxRewriter {
+    let index: TypeIndex
+    let scope: [String]
+
+    init(index: TypeIndex, scope: [String]) {
+        self.index = index
+        self.scope = scope
+        super.init()
+    }
+
+    override func visit(_ node: IdentifierTypeSyntax) -> TypeSyntax {
+        let visited = super.visit(node)
+        guard let identifier = visited.as(IdentifierTypeSyntax.self),
+            let found = index.resolve(identifier.name.text, from: scope)
+        else { return visited }
+        return TypeSyntax(identifier.with(\.name, .identifier(found.code)))
     }
 }

@@ -226,13 +226,29 @@ extension Value {
 @usableFromInline
 func describe(_ error: any Error) -> String {
     switch error as? DecodingError {
-    case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+    case .dataCorrupted(let context):
+        return unknownRawValue(context.debugDescription) + at(context.codingPath)
+    case .typeMismatch(_, let context), .valueNotFound(_, let context):
         return context.debugDescription + at(context.codingPath)
     case .keyNotFound(let key, let context):
         return "missing \(key.stringValue)" + at(context.codingPath)
     default:
         return "\(error)"
     }
+}
+
+/// The standard library's "Cannot initialize Shipping from invalid String value bogus"
+/// (a raw-value enum that is not `CaseIterable`, so the host could not check it against the
+/// cases first) as what to do about it; any other text as it is.
+private func unknownRawValue(_ text: String) -> String {
+    let prefix = "Cannot initialize "
+    guard text.hasPrefix(prefix), let from = text.range(of: " from invalid "),
+        let value = text.range(of: " value ", range: from.upperBound..<text.endIndex)
+    else { return text }
+    let type = text[text.index(text.startIndex, offsetBy: prefix.count)..<from.lowerBound]
+    let raw = text[value.upperBound...]
+    return
+        "\(raw) is not a \(type) value; storesh cannot list \(type)'s values: declare it CaseIterable and :actions, :help, completion and errors show them"
 }
 
 private func at(_ path: [any CodingKey]) -> String {

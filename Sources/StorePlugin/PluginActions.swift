@@ -30,8 +30,11 @@ public import ObservableStore
 /// any other leaves the argument required. An argument's doc is a `- Parameter NAME: …` line (or a `- NAME: …`
 /// line under `- Parameters:`), NAME being its label — or, for unlabelled arguments,
 /// one such line per argument in order. Every case is in the schema, so actions only effects send replay too.
+/// The schema is a member of the enum, so argument types are found as the enum's own cases
+/// find them: `case ship(via: Shipping)` for a `Shipping` nested beside the enum.
 /// The macro lives in its own target, so only plugins build swift-syntax.
-@attached(extension, conformances: PluginActions, names: named(pluginActions))
+@attached(member, names: named(pluginActions))
+@attached(extension, conformances: PluginActions)
 public macro PluginActions() = #externalMacro(module: "StorePluginMacros", type: "PluginActionsMacro")
 
 /// An action enum whose schema is known: `@PluginActions` conforms it.

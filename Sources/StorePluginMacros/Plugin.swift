@@ -15,7 +15,17 @@
 
     /// `@PluginActions`, under the name its declaration gives (`StorePluginMacros.PluginActionsMacro`):
     /// the expansion itself is PluginActionsExpansion's, which the glue generator (StoreGlue) calls too.
-    public struct PluginActionsMacro: ExtensionMacro {
+    public struct PluginActionsMacro: MemberMacro, ExtensionMacro {
+        public static func expansion(
+            of node: AttributeSyntax,
+            providingMembersOf declaration: some DeclGroupSyntax,
+            conformingTo protocols: [TypeSyntax],
+            in context: some MacroExpansionContext
+        ) throws -> [DeclSyntax] {
+            try PluginActionsExpansion.PluginActionsMacro.expansion(
+                of: node, providingMembersOf: declaration, conformingTo: protocols, in: context)
+        }
+
         public static func expansion(
             of node: AttributeSyntax,
             attachedTo declaration: some DeclGroupSyntax,

@@ -94,6 +94,19 @@ def behaviour(storesh, browser, shots):
     check("count: 2 → 5" in browser.eval("document.getElementById('diff').textContent"), "the diff of setCount 5 is shown")
     browser.screenshot(os.path.join(shots, "1-actions.png"))
 
+    # Issue 51: the Send box's example comes from the model's own actions (it said
+    # "increment, setCount 5" for every model), the clock reads as a duration, and the
+    # panels fill the window (the bottom third was empty).
+    browser.wait("document.getElementById('send-text').placeholder.includes('counter.counter (')", "a placeholder for the model")
+    placeholder = browser.eval("document.getElementById('send-text').placeholder")
+    check("increment" in placeholder and "setCount" in placeholder, f"Counter's examples ({placeholder!r})")
+    where = browser.eval("document.getElementById('where').textContent")
+    check(re.search(r"clock (\d+h )?(\d+m )?\d+(\.\d+)?s$", where) is not None, f"the clock reads as a duration ({where!r})")
+    shown = browser.eval("[2419395, 500, 0, 3600000, 3723004].map(duration).join(' | ')")
+    check(shown == "40m 19.395s | 0.5s | 0s | 1h 0m 0s | 1h 2m 3.004s", f"durations as people read them ({shown!r})")
+    bottom = browser.eval("document.getElementById('send-form').getBoundingClientRect().bottom / window.innerHeight")
+    check(bottom > 0.95, f"the page fills the window (the Send box ends at {bottom:.0%} of its height)")
+
     # The slider: an arrow key moves it back; the state shown is that one.
     browser.key("ArrowLeft", 37)
     browser.wait("document.getElementById('state-at').textContent.startsWith('after action 2')", "the state after action 2")
@@ -117,6 +130,20 @@ def behaviour(storesh, browser, shots):
     title = browser.eval("document.querySelector('#lanes .mark.emitted').title")
     check("succeed" in title and "authenticate" in title, f"hovering the emitted mark tells the action ({title!r})")
     browser.wait(f"{count('#log li.entry.effect')} >= 1", "the effect's action in the log, marked effect")
+    browser.wait("document.getElementById('send-text').placeholder.includes('authenticate user: ')", "Auth's own example in the Send box")
+
+    # A long action wraps in its row, whole, instead of hiding behind a scrollbar.
+    long_user = "a-user-name-long-enough-to-need-more-than-one-line-" * 4
+    session.type(f'authenticate user: "{long_user}", password: "wrong"', ":wait")
+    browser.wait(f"[...document.querySelectorAll('#log li.entry')].some(li => li.textContent.includes({json.dumps(long_user)}))",
+                 "the long action in the log")
+    wraps = browser.eval(f"""(() => {{
+        const li = [...document.querySelectorAll('#log li.entry')].find(li => li.textContent.includes({json.dumps(long_user)}));
+        const panel = document.getElementById('log-panel');
+        return {{ whole: li.title.includes({json.dumps(long_user)}), high: li.getBoundingClientRect().height > 30,
+                 fits: panel.scrollWidth <= panel.clientWidth + 1 }};
+    }})()""")
+    check(wraps["whole"] and wraps["high"] and wraps["fits"], f"a long row wraps and shows whole on hover ({wraps})")
     browser.screenshot(os.path.join(shots, "3-effects.png"))
 
     # Refused, crashed, reloaded: shown as events; the page goes on.

@@ -181,6 +181,38 @@ struct GlueGeneratorTests {
         #expect(output.text.contains("GeneratedInitialState"), "an init() the type declares")
     }
 
+    /// Issue 51: the schema is an extension at file scope, where `Shipping` (declared beside
+    /// the action enum, inside the model) is not in scope: each name the files declare is
+    /// written qualified, as the enum's own body would find it.
+    @Test func typesBesideTheActionEnumAreQualifiedInItsSchema() {
+        let basket = """
+            struct Shipping {}
+            struct Basket: ModelProtocol {
+                enum Shipping: String, CaseIterable { case ground, air }
+                struct Line { var sku: String }
+                var lines: [Line] = []
+                enum Action {
+                    case ship(sku: String, via: Shipping)
+                    case pack([Line], Shipping?)
+                    case route([String: Shipping], note: Swift.String)
+                }
+                static func update(state: Basket, action: Action, environment: Void) -> Update<Basket> {
+                    Update(state: state)
+                }
+            }
+            """
+        let output = generate([
+            "Basket.swift": basket,
+            "Models.swift": "let basket = PluginModel.observable(Basket.self, environment: { _ in })",
+        ])
+        #expect(output.diagnostics.isEmpty, "\(output.diagnostics)")
+        #expect(
+            output.text.contains(#"PluginActionSchemas.param((Basket.Shipping).self, label: "via")"#), "\(output.text)")
+        #expect(output.text.contains("([Basket.Line]).self, (Basket.Shipping?).self"))
+        #expect(output.text.contains("([String: Basket.Shipping]).self"))
+        #expect(output.text.contains("(Swift.String).self"))
+    }
+
     @Test func indirectEnumsBacktickedNamesAndLabelsKeepSwiftsCodableShape() {
         let model = """
             struct Calc: ModelProtocol {

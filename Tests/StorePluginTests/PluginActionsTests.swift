@@ -1,5 +1,6 @@
 import StorePluginMacros
 import StoreValue
+import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacros
 import SwiftSyntaxMacrosTestSupport
 import Testing
@@ -44,8 +45,58 @@ enum KeywordAction: Codable, Equatable, Sendable {
     case `default`(`in`: Int)
 }
 
+/// Issue 51: an action enum nested in its model, naming types nested beside it unqualified
+/// (`Shipping`, not `Basket.Shipping`), as the enum's own cases may. The schema, generated
+/// as an extension at file scope, did not compile ("cannot find 'Shipping' in scope"); this
+/// file compiling is half the test.
+struct Basket {
+    enum Shipping: String, Codable, CaseIterable, Sendable { case ground, air }
+    struct Line: Codable, Equatable, Sendable { var sku: String }
+    /// Not `CaseIterable`: its values cannot be listed, so only the plugin checks them.
+    enum Wrap: String, Codable, Sendable { case paper, box }
+
+    @PluginActions
+    enum Action: Codable, Equatable, Sendable {
+        /// Ships a product.
+        case ship(sku: String, via: Shipping = .ground)
+        case pack([Line], Shipping?)
+        case route([String: Shipping])
+        case wrap(Wrap)
+    }
+}
+
 @Suite("@PluginActions: the schema comes from the enum")
 struct PluginActionsSchemaTests {
+    @Test func aSiblingNestedTypeIsFoundUnqualified() throws {
+        let schema = Basket.Action.pluginActions
+        #expect(schema.map(\.name) == ["ship", "pack", "route", "wrap"])
+        #expect(
+            schema[0].params.map(\.shape) == [
+                nil,
+                .choice(
+                    name: "Shipping",
+                    cases: [.init("ground", rawValue: .string("ground")), .init("air", rawValue: .string("air"))]),
+            ])
+        #expect(try schema[0].make([.string("a"), .string("air")]) == .ship(sku: "a", via: .air))
+        #expect(
+            try schema[1].make([.array([.record(type: nil, fields: [.init("sku", .string("b"))])]), .null])
+                == .pack([.init(sku: "b")], nil))
+        #expect(
+            try schema[2].make([.record(type: nil, fields: [.init("x", .string("ground"))])]) == .route(["x": .ground]))
+    }
+
+    /// Issue 51: a bad value of a raw-value enum that is not `CaseIterable` (which the host
+    /// cannot check) was "Cannot initialize Wrap from invalid String value bogus".
+    @Test func aBadValueOfAnEnumStorshCannotListSaysWhatToDo() throws {
+        let wrap = try #require(Basket.Action.pluginActions.first { $0.name == "wrap" })
+        #expect(try wrap.make([.string("box")]) == .wrap(.box))
+        let error = #expect(throws: (any Error).self) { try wrap.make([.string("bogus")]) }
+        #expect(
+            error.map(describe)
+                == "bogus is not a Wrap value; storesh cannot list Wrap's values: declare it CaseIterable and :actions, :help, completion and errors show them (at wrap._0)"
+        )
+    }
+
     /// ``case `return` `` compiled, then the plugin failed to load with "an action has no
     /// valid name", naming no action: the backticks were part of the name.
     @Test func backtickedNamesAreTheNamesWithoutBackticks() throws {
@@ -93,7 +144,9 @@ struct PluginActionsSchemaTests {
 }
 
 final class PluginActionsExpansionTests: XCTestCase {
-    let macros: [String: any Macro.Type] = ["PluginActions": PluginActionsMacro.self]
+    let macros: [String: MacroSpec] = [
+        "PluginActions": MacroSpec(type: PluginActionsMacro.self, conformances: ["PluginActions"])
+    ]
 
     func testExpansionListsEveryCase() {
         assertMacroExpansion(
@@ -112,9 +165,7 @@ final class PluginActionsExpansionTests: XCTestCase {
                     case increment
                     case set(Int)
                     case child(Child.Action)
-                }
 
-                extension Action: PluginActions {
                     /// Every action, derived from the enum by `@PluginActions`.
                     public static var pluginActions: [ActionSchema<Self>] {
                         var all: [ActionSchema<Self>] = []
@@ -124,8 +175,11 @@ final class PluginActionsExpansionTests: XCTestCase {
                         return all
                     }
                 }
+
+                extension Action: PluginActions {
+                }
                 """,
-            macros: macros
+            macroSpecs: macros
         )
     }
 
@@ -143,9 +197,7 @@ final class PluginActionsExpansionTests: XCTestCase {
             expandedSource: """
                 enum Action: Codable {
                     case go(speed: Int = 1, via: Route = .road, note: String? = nil, at: Stamp = Stamp())
-                }
 
-                extension Action: PluginActions {
                     /// Every action, derived from the enum by `@PluginActions`.
                     static var pluginActions: [ActionSchema<Self>] {
                         var all: [ActionSchema<Self>] = []
@@ -153,8 +205,51 @@ final class PluginActionsExpansionTests: XCTestCase {
                         return all
                     }
                 }
+
+                extension Action: PluginActions {
+                }
                 """,
-            macros: macros
+            macroSpecs: macros
+        )
+    }
+
+    /// Issue 51: `Shipping`, declared beside the action enum in `Basket`, was not in scope
+    /// in an extension at file scope. The schema is a member of the enum now, where the
+    /// enum's own cases find it; only the conformance is an extension.
+    func testTheSchemaIsAMemberWhereTheEnumsOwnNamesAreInScope() {
+        assertMacroExpansion(
+            """
+            struct Basket {
+                enum Shipping: String {
+                    case ground
+                }
+                @PluginActions
+                enum Action: Codable {
+                    case ship(sku: String, via: Shipping)
+                }
+            }
+            """,
+            expandedSource: """
+                struct Basket {
+                    enum Shipping: String {
+                        case ground
+                    }
+                    enum Action: Codable {
+                        case ship(sku: String, via: Shipping)
+
+                        /// Every action, derived from the enum by `@PluginActions`.
+                        static var pluginActions: [ActionSchema<Self>] {
+                            var all: [ActionSchema<Self>] = []
+                            all += [ActionSchema("ship", "", [PluginActionSchemas.param((String).self, label: "sku"), PluginActionSchemas.param((Shipping).self, label: "via")])]
+                            return all
+                        }
+                    }
+                }
+
+                extension Basket.Action: PluginActions {
+                }
+                """,
+            macroSpecs: macros
         )
     }
 
@@ -170,7 +265,7 @@ final class PluginActionsExpansionTests: XCTestCase {
             diagnostics: [
                 DiagnosticSpec(message: "@PluginActions goes on the model's action enum", line: 1, column: 1)
             ],
-            macros: macros
+            macroSpecs: macros
         )
     }
 }

@@ -247,7 +247,7 @@ struct ErrorWordingTests {
             await shell.run(":wait 1s 2s") == [
                 "t.storesh:1: error: usage: :wait [TIMEOUT] (seconds, like 5, or 500ms, 2s, 1m; at most 365 days)"
             ])
-        #expect(await shell.run(":help reset undo") == ["t.storesh:1: error: usage: :help [COMMAND]"])
+        #expect(await shell.run(":help reset undo") == ["t.storesh:1: error: usage: :help [COMMAND | ACTION]"])
         #expect(await shell.run(":import a.log b.log") == ["t.storesh:1: error: usage: :import FILE [--force]"])
         #expect(await shell.run(":state count") == ["2"], "nothing was reset or undone")
         #expect(await shell.run(":undo --with-effects").first == "sent 1 action again with their effects; at 1 of 1")

@@ -89,6 +89,10 @@ struct ShapedArgumentTests {
             tried += t
             accepted += a
             rows.append(line)
+            // Issue 51: 3 of 1,484 generated `ship` actions (an enum argument) were taken.
+            if ["ship", "handOver"].contains(words[0]) {
+                #expect(t > 100 && Double(a) >= 0.9 * Double(t), "enum arguments: \(line)")
+            }
         }
         #expect(rows.count == 7, "\(output)")
         #expect(tried > 1_000)

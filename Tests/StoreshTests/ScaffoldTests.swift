@@ -16,11 +16,26 @@ struct ScaffoldTests {
         ).path
     }
 
+    /// Issue 51: the C template was 160 lines, most of them glue written against
+    /// storeplugin.h. It declares its glue with storeplugin_model.h now, in at most 30 lines,
+    /// for a model with an int, a string, an enum parameter and keyed child actions, and its
+    /// transcript (which refuses a value no case has) passes.
     @Test func aCPluginBuildsWithItsMakefileAndPassesItsTranscript() throws {
         let path = freshPath("Gadget")
         let made = try storesh(["new", "Gadget", "--c", "--path", path, "--local", checkout])
         #expect(made.status == 0, "\(made.stderr)")
         #expect(made.stdout.contains("make -C \(path)"))
+        let source = try String(contentsOfFile: path + "/gadget.c", encoding: .utf8)
+        #expect(source.contains("#include \"storeplugin_model.h\""))
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        let glue = try #require(lines.firstIndex(of: "/* glue */"))
+        let end = try #require(lines.firstIndex(of: "/* end of glue */"))
+        #expect(end - glue - 1 <= 30, "\(end - glue - 1) lines of glue")
+        for kind in [#""int""#, #""string""#, "SPM_CHOICE(", #""items[].toggle""#] {
+            #expect(source.contains(kind), "the model shows \(kind)")
+        }
+        let transcript = try String(contentsOfFile: path + "/Gadget.transcript", encoding: .utf8)
+        #expect(transcript.contains(#"error: add: size: "huge" is not one of "small", "large""#))
         let include = try storesh(["--include-dir"])
         #expect(
             FileManager.default.fileExists(

@@ -55,7 +55,7 @@ extension PageAssets {
   <div id="lanes"></div>
 </section>
 <form id="send-form">
-  <input id="send-text" placeholder="send an action to the current model (increment, setCount 5)" aria-label="action">
+  <input id="send-text" placeholder="send an action to the current model" aria-label="action">
   <button type="submit">Send</button>
   <span id="send-result"></span>
 </form>

@@ -6,20 +6,23 @@ extension PageAssets {
     static let inspectorCss = #"""
 :root { --fg: #1d1f21; --muted: #6b7075; --line: #d8dadc; --changed: #fff1a8; --within: #fff9d6; --sel: #dbeafe; --bad: #b42318; --ok: #067647; }
 * { box-sizing: border-box; }
-body { margin: 0; font: 13px/1.4 system-ui, sans-serif; color: var(--fg); }
+/* The page fills the window: the panels take what the bars above and below leave. */
+body { margin: 0; font: 13px/1.4 system-ui, sans-serif; color: var(--fg); display: flex; flex-direction: column; height: 100vh; }
 header, #travel, #send-form { display: flex; gap: 12px; align-items: center; padding: 6px 12px; border-bottom: 1px solid var(--line); }
 h1 { font-size: 15px; margin: 0; }
 h2 { font-size: 13px; margin: 8px 0 4px; }
 .status { color: var(--muted); }
 .status.live { color: var(--ok); }
 #slider { flex: 1; }
-main { display: grid; grid-template-columns: minmax(280px, 1fr) 2fr; gap: 12px; padding: 0 12px; height: 52vh; }
+main { display: grid; grid-template-columns: minmax(280px, 1fr) 2fr; gap: 12px; padding: 0 12px; flex: 1 1 auto; min-height: 200px; }
 #log-panel, #state-panel { overflow: auto; }
 ol, ul { list-style: none; margin: 0; padding: 0; }
-#log li { display: flex; gap: 6px; padding: 1px 4px; cursor: pointer; font-family: ui-monospace, monospace; white-space: nowrap; }
+/* A long action wraps (whole on hover too, in its title) rather than hiding past a scrollbar. */
+#log li { display: flex; align-items: flex-start; gap: 6px; padding: 1px 4px; cursor: pointer; font-family: ui-monospace, monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
+#log li .n, #log li .badge { flex: none; }
 #log li:hover { background: #f3f4f6; }
 #log li.selected { background: var(--sel); }
-#log li.current::after { content: "◀ session"; color: var(--muted); }
+#log li.current::after { content: "◀ session"; color: var(--muted); flex: none; white-space: nowrap; }
 #log li.undone, #log li.skipped { opacity: 0.5; }
 #log li.crashed, #events li.crashed, #events li.refused { color: var(--bad); }
 .n { color: var(--muted); min-width: 4em; text-align: right; }
@@ -39,7 +42,7 @@ ol, ul { list-style: none; margin: 0; padding: 0; }
 .more { margin-left: 28px; }
 #diff li { font-family: ui-monospace, monospace; }
 #diff .op { display: inline-block; width: 1.5em; font-weight: bold; }
-#effects-panel { padding: 0 12px; }
+#effects-panel { padding: 0 12px; flex: 0 1 auto; max-height: 30vh; overflow: auto; }
 .hint { color: var(--muted); font-weight: normal; }
 #lanes { position: relative; overflow-x: auto; border: 1px solid var(--line); min-height: 40px; }
 .lane { position: relative; height: 22px; border-bottom: 1px dotted var(--line); }

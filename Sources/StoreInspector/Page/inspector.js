@@ -38,8 +38,36 @@ function applySummary(summary) {
   ui.position = model.position;
   if (ui.follow) ui.selected = model.position;
   ui.selected = Math.min(ui.selected, ui.count);
-  $("where").textContent = `${summary.current || "no model"} current · clock ${summary.clock} ms`;
+  $("where").textContent = `${summary.current || "no model"} current · clock ${duration(summary.clock)}`;
+  $("where").title = `the session's clock: ${summary.clock} ms`;
+  if (ui.examplesOf !== summary.current) showExamples(summary.current);
   refresh();
+}
+
+// Milliseconds as people read a duration: 2419395 → "40m 19.395s", 500 → "0.5s".
+function duration(ms) {
+  const total = Math.max(0, Number(ms) || 0);
+  const hours = Math.floor(total / 3600000), minutes = Math.floor((total % 3600000) / 60000);
+  const seconds = ((total % 60000) / 1000).toFixed(3).replace(/\.?0+$/, "");
+  return [hours ? `${hours}h` : "", hours || minutes ? `${minutes}m` : "", `${seconds}s`].filter(Boolean).join(" ");
+}
+
+// The Send box's placeholder: example lines of the current model's own actions (as
+// :help ACTION writes them), one without arguments and one with, when it has them.
+async function showExamples(model) {
+  ui.examplesOf = model;
+  const input = $("send-text");
+  if (!model) { input.placeholder = "load a model to send it actions"; return; }
+  try {
+    const outcome = await perform("run", { line: ":actions" });
+    const actions = ((outcome.outputs || []).find((o) => o.kind === "actions") || {}).actions || [];
+    const plain = actions.filter((a) => !a.name.includes("[]") && a.example);
+    const picks = [plain.find((a) => a.params.length === 0), plain.find((a) => a.params.length > 0)].filter(Boolean);
+    if (ui.examplesOf !== model) return;
+    input.placeholder = `send an action to ${model}` + (picks.length ? ` (${picks.map((a) => a.example).join(", ")})` : "");
+  } catch (error) {
+    input.placeholder = `send an action to ${model}`;
+  }
 }
 
 function showSlider() {
@@ -98,7 +126,9 @@ async function loadLog() {
   for (const entry of page.entries) {
     const cls = ["entry", entry.source, entry.undone ? "undone" : "", entry.skipped ? "skipped" : "", entry.changed ? "" : "nochange"].join(" ");
     const extra = entry.changed ? "" : "  (no change)";
-    items.push(row(entry.index, cls, badge(entry.source), entry.action + extra));
+    const item = row(entry.index, cls, badge(entry.source), entry.action + extra);
+    item.title = entry.action;
+    items.push(item);
     for (const note of incidents.get(entry.index) || []) items.push(row(entry.index, "crashed", badge("crashed"), note));
   }
   if (page.from <= 1) for (const note of incidents.get(0) || []) items.splice(1, 0, row(0, "crashed", badge("crashed"), note));

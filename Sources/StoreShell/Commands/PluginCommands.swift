@@ -139,27 +139,32 @@ struct ActionsCommand: ShellCommand {
             return [signature.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (action.doc ?? "")]
                 + ActionBinding.shapeLines(of: action).map { "    " + $0 }
         }
-        let records: [Value] = model.actions.map { action in
-            let params: [Value] = action.params.map { param in
-                var fields: [Value.Field] = [
-                    .init("label", param.label.map(Value.string) ?? .null),
-                    .init("kind", .string(param.type.rawValue)),
-                    .init("doc", param.doc.map(Value.string) ?? .null),
-                ]
-                if let shape = param.declaredShape { fields.append(.init("shape", shape.literal)) }
-                if let value = param.defaultValue { fields.append(.init("default", value)) }
-                return .record(type: nil, fields: fields)
-            }
-            return .record([
-                "name": .string(action.name), "signature": .string(ActionBinding.signature(of: action)),
-                "params": .array(params), "doc": action.doc.map(Value.string) ?? .null,
-            ])
-        }
+        let records = model.actions.map(Self.record(of:))
         core.output(
             .report(
                 kind: "actions", lines: lines,
                 data: .record(["model": .string(model.qualifiedName), "actions": .array(records)])))
         return true
+    }
+
+    /// An action as programs read it (JSON output): name, signature, doc, an example line
+    /// (`:help ACTION`'s), and each parameter's label, kind, doc, shape and default.
+    static func record(of action: ActionDescriptor) -> Value {
+        let params: [Value] = action.params.map { param in
+            var fields: [Value.Field] = [
+                .init("label", param.label.map(Value.string) ?? .null),
+                .init("kind", .string(param.type.rawValue)),
+                .init("doc", param.doc.map(Value.string) ?? .null),
+            ]
+            if let shape = param.declaredShape { fields.append(.init("shape", shape.literal)) }
+            if let value = param.defaultValue { fields.append(.init("default", value)) }
+            return .record(type: nil, fields: fields)
+        }
+        return .record([
+            "name": .string(action.name), "signature": .string(ActionBinding.signature(of: action)),
+            "params": .array(params), "doc": action.doc.map(Value.string) ?? .null,
+            "example": .string(ActionHelp.example(of: action)),
+        ])
     }
 }
 

@@ -17,13 +17,13 @@ extension ShellCore {
     func exploreArguments(_ text: String) throws(TextError) -> ExploreArguments {
         var arguments = ExploreArguments(
             options: ExploreOptions(seed: UInt64(DispatchTime.now().uptimeNanoseconds % 1_000_000_007)))
-        // Each option runs to the next " --" (an invariant has spaces in it).
+        // Each option runs to the next " --" outside quotes (an invariant has spaces in it).
         var pieces: [(text: String, offset: Int)] = []
         var searchStart = text.startIndex
         var pieceStart = text.startIndex
         while let range = text.range(of: "--", range: searchStart..<text.endIndex) {
             let atWordStart = range.lowerBound == text.startIndex || text[text.index(before: range.lowerBound)] == " "
-            if atWordStart, range.lowerBound != pieceStart {
+            if atWordStart, range.lowerBound != pieceStart, !Self.isInQuotes(text[pieceStart..<range.lowerBound]) {
                 pieces.append(
                     (
                         String(text[pieceStart..<range.lowerBound]),
@@ -40,9 +40,11 @@ extension ShellCore {
         for (piece, offset) in pieces {
             let trimmed = piece.trimmingCharacters(in: .whitespaces)
             let name = String(trimmed.prefix { $0 != " " })
-            let value = trimmed.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
+            // A value in quotes, as the command line needs it, is the text inside them.
+            let (value, shift) = Self.unquoted(trimmed.dropFirst(name.count).trimmingCharacters(in: .whitespaces))
             let valueOffset =
                 offset + piece.utf8.count - piece.drop { $0 == " " }.dropFirst(name.count).drop { $0 == " " }.utf8.count
+                + shift
             func number(_ range: ClosedRange<Int>) throws(TextError) -> Int {
                 guard let number = Int(value), range.contains(number) else {
                     throw TextError(
@@ -59,17 +61,20 @@ extension ShellCore {
                     throw TextError(error.message, at: valueOffset + error.offset)
                 }
             case "--after":
-                let action = String(value.prefix { $0 != " " })
-                let expression = value.dropFirst(action.count).drop { $0 == " " }
+                let written = String(value.prefix { $0 != " " })
+                let rest = value.dropFirst(written.count).drop { $0 == " " }
+                let (expression, expressionShift) = Self.unquoted(String(rest))
+                let action = Self.unquoted(written).text
                 guard !action.isEmpty, !expression.isEmpty else {
                     throw TextError("--after takes an action and an expression: --after ACTION EXPR", at: valueOffset)
                 }
                 do {
                     arguments.options.postconditions.append(
-                        try ExplorePostcondition.parse(action: action, expression: String(expression)))
+                        try ExplorePostcondition.parse(action: action, expression: expression))
                 } catch {
                     throw TextError(
-                        error.message, at: valueOffset + value.utf8.count - expression.utf8.count + error.offset)
+                        error.message,
+                        at: valueOffset + value.utf8.count - rest.utf8.count + expressionShift + error.offset)
                 }
             case "--time-limit":
                 guard let seconds = Double(value), seconds > 0, seconds <= 86_400 else {
@@ -111,6 +116,35 @@ extension ShellCore {
         return arguments
     }
 
+    /// `"a >= 0"` or `'a >= 0'` as the command line's shell would pass it: the text inside
+    /// the quotes (escapes read) and how many bytes in it starts; any other text as it is
+    /// (an expression with string literals of its own, `status == "done"`, among them).
+    static func unquoted(_ value: String) -> (text: String, shift: Int) {
+        if value.count >= 2, value.hasPrefix("'"), value.hasSuffix("'"), !value.dropFirst().dropLast().contains("'") {
+            return (String(value.dropFirst().dropLast()), 1)
+        }
+        let words = CommandWords.asTyped(value)
+        guard value.hasPrefix("\""), words.count == 1, words[0].text == value, value.count >= 2, value.hasSuffix("\"")
+        else { return (value, 0) }
+        return (CommandWords.unquoted(value).first?.text ?? "", 1)
+    }
+
+    /// Whether the end of `text` is inside double quotes (a `--` there is not an option).
+    static func isInQuotes(_ text: Substring) -> Bool {
+        var quoted = false
+        var escaped = false
+        for character in text {
+            if escaped {
+                escaped = false
+            } else if quoted, character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                quoted.toggle()
+            }
+        }
+        return quoted
+    }
+
     func explore(_ command: CommandArguments, origin: LineOrigin) async -> Bool {
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
         let arguments: ExploreArguments
@@ -120,6 +154,15 @@ extension ShellCore {
             return fail(error.message, origin: origin, in: command, at: error.offset)
         }
         let model = session.model
+        // A state that already breaks an invariant fails every run at its start: said once.
+        for invariant in arguments.options.invariants {
+            let outcome = invariant.check(session.state, identity: model.stateDiff)
+            if case .missing = outcome { continue }
+            guard let why = invariant.explain(outcome) else { continue }
+            return fail(
+                "explore: the current state already breaks the invariant \(invariant) (\(why)), so every run would fail before its first step; :undo or :goto to a state where it holds",
+                origin: origin)
+        }
         guard let plugin = host.plugins.first(where: { $0.name == model.plugin }) else {
             return fail("\(model.plugin) is not loaded", origin: origin)
         }

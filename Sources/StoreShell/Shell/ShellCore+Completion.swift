@@ -86,7 +86,7 @@ extension ShellCore {
 
     private func commandArguments(_ command: String, word: String) -> [String] {
         switch Self.aliases[String(command.dropFirst())] ?? String(command.dropFirst()) {
-        case "help": return Self.commands.map(\.name) + ["actions"]
+        case "help": return Self.commands.map(\.name) + ["actions"] + (current?.model.actions.map(\.name) ?? [])
         case "load": return host.availablePlugins().map(\.name) + filePaths(word)
         case "import", "export": return filePaths(word)
         case "use": return host.models.map(\.name) + host.models.map(\.qualifiedName)

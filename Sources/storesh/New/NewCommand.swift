@@ -12,7 +12,7 @@ struct NewOptions: ParsableCommand {
         discussion: """
             The Swift package depends on this storesh: by path on the checkout storesh was built \
             from (or --local CHECKOUT), or by --url URL. --c makes a plain-C plugin with a Makefile \
-            instead; 'storesh --include-dir' prints where storeplugin.h is. --from PATH… makes the \
+            instead, its glue declared with storeplugin_model.h; 'storesh --include-dir' prints where storeplugin.h is. --from PATH… makes the \
             package around an app's model files instead, unchanged: the StoreshGlue build-tool plugin \
             writes their glue (docs/plugins.md, "Glue that writes itself").
             """
@@ -47,7 +47,10 @@ struct NewOptions: ParsableCommand {
             valueName: "PATH"))
     var modelPaths: [String] = []
 
-    @Flag(name: .customLong("c"), help: "A plain-C plugin (storeplugin.h and a Makefile) instead of a Swift package.")
+    @Flag(
+        name: .customLong("c"),
+        help:
+            "A plain-C plugin (its glue declared with storeplugin_model.h, and a Makefile) instead of a Swift package.")
     var plainC = false
 
     func validate() throws {

@@ -147,57 +147,6 @@ enum Scaffold {
         ]
     }
 
-    /// A plain-C plugin: the Counter example in C, renamed, with a Makefile.
-    static func plainC(_ options: NewOptions) throws -> Files {
-        let name = options.name
-        let model = name.lowercased()
-        let storesh = Invocation.storesh()
-        guard let root = options.local.map({ URL(fileURLWithPath: $0) }) ?? Checkout.root,
-            let example = try? String(
-                contentsOf: root.appendingPathComponent("plugins/CCounter/ccounter.c"), encoding: .utf8)
-        else {
-            throw ScaffoldError(
-                "the C template (plugins/CCounter/ccounter.c of a storesh checkout) is not found: give --local CHECKOUT"
-            )
-        }
-        let source =
-            example
-            .replacingOccurrences(
-                of: "CCounter: the Counter model written in plain C", with: "\(name): a model written in plain C"
-            )
-            .replacingOccurrences(of: "CCounter", with: name)
-            .replacingOccurrences(of: "ccounter", with: model)
-        return [
-            ("\(model).c", source),
-            (
-                "Makefile",
-                """
-                # Builds lib\(name).so against storeplugin.h, wherever storesh says it is.
-                # STORESH is the storesh that made this package (storesh when it was on the PATH).
-                STORESH ?= \(storesh)
-                INCLUDE ?= $(shell $(STORESH) --include-dir)
-                CFLAGS ?= -O2 -Wall -Wextra
-                # A machine with the Swift toolchain has its clang, but may have no cc.
-                ifeq ($(origin CC),default)
-                CC := $(shell command -v cc >/dev/null 2>&1 && echo cc || echo clang)
-                endif
-
-                lib\(name).so: \(model).c
-                \t$(if $(INCLUDE),,$(error storeplugin.h not found: '$(STORESH) --include-dir' printed nothing; run make STORESH=/path/to/storesh, or INCLUDE=/folder/with/storeplugin.h))
-                \t$(CC) $(CFLAGS) -shared -fPIC -I$(INCLUDE) -o $@ $<
-
-                clean:
-                \trm -f lib\(name).so
-
-                .PHONY: clean
-
-                """
-            ),
-            ("\(name).transcript", transcript(name: name, model: model, library: "lib\(name).so", effect: false)),
-            ("README.md", readme(name: name, build: "make", libraries: ".", language: "C")),
-        ]
-    }
-
     /// The file name SwiftPM gives the plugin's library on this system.
     static func libraryFile(_ name: String) -> String {
         #if canImport(Darwin)

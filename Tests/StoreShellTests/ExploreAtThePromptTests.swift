@@ -1,0 +1,69 @@
+import Foundation
+import HostTestSupport
+import StoreHost
+import StoreShell
+import Testing
+
+/// `:explore` at the prompt takes its options quoted as the command line needs them, and a
+/// session whose state already breaks an invariant is told so once (issue 51: the quoted
+/// invariant was refused with the caret on the closing quote; a broken start listed every
+/// action as never accepted).
+@MainActor
+@Suite(":explore's arguments at the prompt")
+struct ExploreAtThePromptTests {
+    func searched(_ output: [String]) -> Bool {
+        output.contains { $0.hasPrefix("no failure in ") }
+    }
+
+    @Test(arguments: [
+        #":explore --invariant "count > -100" --actions increment,decrement --runs 2 --steps 3 --seed 1"#,
+        #":explore --invariant 'count > -100' --actions increment,decrement --runs 2 --steps 3 --seed 1"#,
+        ":explore --invariant count > -100 --actions increment,decrement --runs 2 --steps 3 --seed 1",
+        #":explore --invariant "count > -100" --after "increment" "count == old(count) + 1" --actions "increment,decrement" --runs 2 --steps 3 --seed 1"#,
+    ])
+    func aQuotedInvariantIsTakenAsTheCommandLineTakesIt(line: String) async throws {
+        let shell = try ShellHarness(plugins: ["Counter"])
+        let output = await shell.run(line)
+        #expect(searched(output), "\(output)")
+    }
+
+    @Test func anOptionInsideQuotesIsPartOfTheExpression() async throws {
+        let shell = try ShellHarness(plugins: ["Counter"])
+        // The " --runs" inside the quotes is not an option: the expression has a
+        // mistake there, and the caret points into the quotes, at it.
+        let line = #":explore --invariant "count > --runs 2" --seed 1"#
+        let output = await shell.run(line)
+        let first = try #require(output.first)
+        #expect(first.contains("error:"), "\(output)")
+        let column = try #require(Int(first.split(separator: ":")[2]))
+        let quote = try #require(line.firstIndex(of: "\""))
+        #expect(column > line.distance(from: line.startIndex, to: quote) + 1, "\(first)")
+        #expect(column < line.count - 8, "\(first)")
+    }
+
+    @Test func aMistakeInAQuotedInvariantIsShownWhereItIs() async throws {
+        let shell = try ShellHarness(plugins: ["Counter"])
+        let line = #":explore --invariant "count >= " --seed 1"#
+        let output = await shell.run(line)
+        let first = try #require(output.first)
+        // Column of the closing quote, 1-based, counted in the command's line.
+        let closing = line.distance(from: line.startIndex, to: line.lastIndex(of: "\"")!) + 1
+        let column = try #require(Int(first.split(separator: ":")[2]))
+        #expect(column == closing, "\(first): the end of the expression, inside the quotes")
+        #expect(!first.contains("unexpected '\"'"), "\(first)")
+    }
+
+    @Test func aCurrentStateThatBreaksTheInvariantIsSaidOnce() async throws {
+        let shell = try ShellHarness(plugins: ["Counter"])
+        _ = await shell.run("setCount -5")
+        let output = await shell.run(#":explore --invariant "count >= 0" --runs 5 --steps 5 --seed 1"#)
+        #expect(
+            output == [
+                "t.storesh:1: error: explore: the current state already breaks the invariant count >= 0 (count is -5, expected >= 0), so every run would fail before its first step; :undo or :goto to a state where it holds"
+            ])
+        _ = await shell.run(":undo")
+        #expect(
+            searched(
+                await shell.run(#":explore --invariant "count >= 0" --actions increment --runs 2 --steps 3 --seed 1"#)))
+    }
+}
