@@ -109,8 +109,9 @@ enum CodableEmitter {
     /// its cases and their payloads' shapes, so that the prompt completes them, `:actions`
     /// and `:help` show them and explore generates them (run-time discovery cannot see the
     /// cases of an enum with payloads). Nil for a generic enum or one that states or
-    /// discovers its shape itself (`PluginShaped`, `CaseIterable`).
-    static func shaped(_ type: DeclaredType) -> String? {
+    /// discovers its shape itself (`PluginShaped`, `CaseIterable`). `qualify` writes a
+    /// payload's type as a file-scope extension must name it (`Style` → `Toasts.Style`).
+    static func shaped(_ type: DeclaredType, qualify: (String) -> String) -> String? {
         guard type.kind == .enumeration, type.genericParameters.isEmpty,
             type.conformances.isDisjoint(with: ["PluginShaped", "CaseIterable"])
         else { return nil }
@@ -119,7 +120,7 @@ enum CodableEmitter {
         let cases = type.cases.map { enumCase -> String in
             guard !enumCase.arguments.isEmpty else { return ".init(\(literal(enumCase.name)))" }
             let fields = enumCase.arguments.map { argument in
-                ".init(\(argument.label.map(literal) ?? "nil"), GeneratedGlue.shape(of: (\(argument.type)).self))"
+                ".init(\(argument.label.map(literal) ?? "nil"), GeneratedGlue.shape(of: (\(qualify(argument.type))).self))"
             }
             return ".init(\(literal(enumCase.name)), payload: [\(fields.joined(separator: ", "))])"
         }

@@ -147,7 +147,11 @@ private struct Generation {
         }
         for type in needs.decodable where decodableWritten.insert(type.qualifiedName).inserted {
             written.append(CodableEmitter.decodable(type))
-            if let shaped = CodableEmitter.shaped(type) { written.append(shaped) }
+            let qualifier = TypeQualifier(index: index, scope: type.qualifiedName.split(separator: ".").map(String.init))
+            let shaped = CodableEmitter.shaped(type) {
+                qualifier.rewrite(TypeSyntax(stringLiteral: $0)).description
+            }
+            if let shaped { written.append(shaped) }
         }
         written.append(facts(of: model, decodes: model.isDecodable || needs.decodable.contains { $0 === model }))
         sections += written

@@ -249,12 +249,12 @@ struct GlueGeneratorTests {
         #expect(text.contains(#"name: "Expr""#))
         #expect(
             text.contains(
-                #".init("sum", payload: [.init(nil, GeneratedGlue.shape(of: (Expr).self)), .init(nil, GeneratedGlue.shape(of: (Expr).self))])"#
+                #".init("sum", payload: [.init(nil, GeneratedGlue.shape(of: (Calc.Expr).self)), .init(nil, GeneratedGlue.shape(of: (Calc.Expr).self))])"#
             ))
         #expect(text.contains(#".init("default")"#))
         #expect(
             text.contains(
-                #".init("set", payload: [.init("to", GeneratedGlue.shape(of: (Expr).self)), .init("in", GeneratedGlue.shape(of: (String).self))])"#
+                #".init("set", payload: [.init("to", GeneratedGlue.shape(of: (Calc.Expr).self)), .init("in", GeneratedGlue.shape(of: (String).self))])"#
             ))
     }
 

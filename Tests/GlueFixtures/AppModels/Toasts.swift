@@ -27,6 +27,8 @@ struct ToastStack: ModelProtocol {
         case fail(String, code: Int)
         /// Takes a toast away.
         case dismiss(id: UUID)
+        /// Shows a toast in another style (a type beside the enum, named unqualified).
+        case restyle(id: UUID, style: Style)
         /// Takes every toast away.
         case clear
     }
@@ -44,6 +46,9 @@ struct ToastStack: ModelProtocol {
             return Update(state: next)
         case .dismiss(let id):
             next.toasts.removeAll { $0.id == id }
+            return Update(state: next)
+        case .restyle(let id, let style):
+            for index in next.toasts.indices where next.toasts[index].id == id { next.toasts[index].style = style }
             return Update(state: next)
         case .clear:
             next.toasts = []
