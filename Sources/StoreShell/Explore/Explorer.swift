@@ -103,6 +103,9 @@ package final class Explorer {
     private var generator: ActionGenerator
     private var random: ExploreRandom
     private let prefix: [ExploreStep]
+    /// The simplest step of each action the search may use, in schema order (what
+    /// shrinking may replace a step by).
+    private let simplestSteps: [ExploreStep]
 
     /// An explorer of `core`'s current model. `prefix`: steps every run starts with.
     package init(core: ShellCore, options: ExploreOptions, prefix: [ExploreStep] = []) throws(ShellError) {
@@ -132,6 +135,7 @@ package final class Explorer {
             guard !candidates.isEmpty else { throw ShellError("no actions to explore with", origin: .prompt) }
         }
         generator = ActionGenerator(model: model, candidates: candidates, clockSteps: core.host.clock is VirtualClock)
+        simplestSteps = candidates.sorted().compactMap { Self.simplestStep(of: model.actions[$0]) }
         random = ExploreRandom(seed: options.seed)
     }
 
@@ -188,6 +192,7 @@ package final class Explorer {
         progress("run \(found.run) failed after \(found.failure.step + 1) steps: \(found.failure); shrinking")
         let shrinkStart = DispatchTime.now().uptimeNanoseconds
         var shrinker = ExploreShrinker { [self] steps in await self.attempt(steps, like: found.failure) }
+        shrinker.alternatives = simplestSteps
         let (shrunk, failure) = await shrinker.shrink(found.steps, failure: found.failure)
         let final = try await driver.run(length: shrunk.count, keepStates: true, next: Self.replaying(shrunk))
         let shrinkSeconds = Double(DispatchTime.now().uptimeNanoseconds - shrinkStart) / 1e9
@@ -232,6 +237,33 @@ package final class Explorer {
                     origin: .prompt)
             }
             pending += node.kind.childNodes
+        }
+    }
+
+    /// `action` with its simplest arguments (0, "", false, null, an empty list, a range's
+    /// edge nearest 0); nil for a keyed action or one whose arguments have no simplest form.
+    static func simplestStep(of action: ActionDescriptor) -> ExploreStep? {
+        guard !action.name.contains("[]") else { return nil }
+        var arguments: [Value] = []
+        for param in action.params {
+            guard let simplest = simplest(param.shape) else { return nil }
+            // In the form the plugin decodes, as the generator sends arguments.
+            arguments.append(param.declaredShape.flatMap { try? $0.conform(simplest) } ?? simplest)
+        }
+        return .action(name: action.name, arguments: arguments)
+    }
+
+    private static func simplest(_ shape: TypeShape) -> Value? {
+        switch shape {
+        case .int(let range?):
+            return .int(range.contains(0) ? 0 : range.lowerBound > 0 ? range.lowerBound : range.upperBound)
+        case .int(nil): return .int(0)
+        case .double: return .double(0)
+        case .bool: return .bool(false)
+        case .string: return .string("")
+        case .optional: return .null
+        case .list: return .array([])
+        default: return nil
         }
     }
 
