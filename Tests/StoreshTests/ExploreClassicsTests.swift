@@ -29,7 +29,8 @@ import Testing
             model: "kv", property: ["--after", "get", "found != null || !contains(keydir, args.key)"], minimal: 4,
             seed: 1),
         Classic(
-            model: "overflow", property: ["--after", "add", "total == old(total) + args.amount"], minimal: 2, seed: 1),
+            model: "overflow", property: ["--after", "add", "!accepted || total == old(total) + args.amount"],
+            minimal: 2, seed: 1),
         Classic(model: "escaping", property: ["--after", "saveAndReload", "text == old(text)"], minimal: 2, seed: 1),
     ]
 
@@ -37,7 +38,7 @@ import Testing
         try storesh(
             [
                 "explore", "--plugin", "Classics", "--model", "classics." + classic.model, "--seed",
-                String(classic.seed), "--runs", "3000", "--steps", "40", "--out", out,
+                String(classic.seed), "--runs", "3000", "--steps", "40", "--more-failures", "4", "--out", out,
             ] + classic.property + (inProcess ? ["--in-process"] : []))
     }
 

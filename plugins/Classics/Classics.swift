@@ -18,7 +18,8 @@ func bothBuilds<Model: ModelProtocol & Encodable>(
     _ name: String, doc: String, initial: @escaping @MainActor () -> Model
 ) -> [PluginModel] where Model.Action: PluginActions, Model.Environment == Build {
     [
-        .observable(Model.self, name: name, doc: doc + " (with the bug)", initial: initial, environment: { _ in .buggy }),
+        .observable(
+            Model.self, name: name, doc: doc + " (with the bug)", initial: initial, environment: { _ in .buggy }),
         .observable(
             Model.self, name: name + "Fixed", doc: doc + " (the bug fixed)", initial: initial,
             environment: { _ in .fixed }),
@@ -32,7 +33,8 @@ public func pluginInfo() -> UnsafeRawPointer { StorePlugin.info(name: "classics"
 public func pluginRegister(_ host: UnsafeRawPointer, _ error: UnsafeMutableRawPointer) -> Int32 {
     StorePlugin.register(
         host: host, error: error,
-        models: bothBuilds("jugs", doc: "The Die Hard jugs: can the big jug hold exactly 4 gallons?", initial: { Jugs() })
+        models: bothBuilds(
+            "jugs", doc: "The Die Hard jugs: can the big jug hold exactly 4 gallons?", initial: { Jugs() })
             + bothBuilds("buffer", doc: "Hughes' circular buffer of three", initial: { CircularBuffer() })
             + bothBuilds("registry", doc: "An Erlang-style process registry", initial: { ProcessRegistry() })
             + bothBuilds("heap", doc: "A binary min-heap", initial: { MinHeap() })

@@ -1,9 +1,10 @@
 import ObservableStore
 import StorePlugin
 
-/// A running total kept in 32 bits. The bug: the addition wraps
-/// (`--after add 'total == old(total) + args.amount'`, two steps: the largest Int32, then
-/// one more). The fixed build keeps the total in 64 bits.
+/// A running total kept in 32 bits. The bug: the addition wraps (`--after add '!accepted ||
+/// total == old(total) + args.amount'`, two steps: the largest Int32, then one more; an
+/// amount outside Int32 is refused, hence `!accepted ||`). The fixed build keeps the total
+/// in 64 bits.
 struct Total32: ModelProtocol, Codable {
     var total = 0
 
