@@ -67,6 +67,8 @@ let package = Package(
         .library(name: "StoreshExampleParcels", type: .dynamic, targets: ["StoreshExampleParcels"]),
         // A model with bugs on purpose, for the crash and hang tests.
         .library(name: "StoreshExampleFaulty", type: .dynamic, targets: ["StoreshExampleFaulty"]),
+        // Eight classic buggy models for explore, each with its bug and fixed (docs/shell/explore.md).
+        .library(name: "StoreshExampleClassics", type: .dynamic, targets: ["StoreshExampleClassics"]),
     ],
     // What a package depending on this one builds, so that a plugin package (`storesh new`)
     // builds only what a plugin needs. The defaults are for this package itself; a plugin
@@ -273,6 +275,9 @@ let package = Package(
         .target(
             name: "StoreshExampleFaulty", dependencies: ["StorePlugin", "ObservableStore"], path: "plugins/Faulty",
             swiftSettings: strict),
+        .target(
+            name: "StoreshExampleClassics", dependencies: ["StorePlugin", "ObservableStore"],
+            path: "plugins/Classics", swiftSettings: strict),
         // The Swift SDK: turns an ObservableStore or Arboreal model into a plugin.
         .target(
             name: "StorePlugin",

@@ -30,6 +30,10 @@ package final class PluginHost {
     package private(set) var seed: UInt64 = 0
     /// True when models in workers get the deterministic world.
     package var worldIsOn: Bool { clock.isVirtual && !realWorld }
+    /// Models used in place of others (`storesh test --substitute MODEL=OTHER`): a session
+    /// asked for MODEL (by its name or `plugin.model`) gets OTHER, so a transcript runs
+    /// unchanged against a fixed or refactored model.
+    package var modelSubstitutes: [(model: String, other: String)] = []
 
     /// Takes `other`'s settings for where and how models run (isolation, time limit,
     /// checks, world and seed): a host made to search or record beside it.

@@ -1,18 +1,28 @@
 import StoreValue
 
 /// Makes a failing run as small as it can while it still fails the same way (the same
-/// `ExploreFailure.signature`): steps after the failure go, then runs of steps are
-/// removed, halving their length down to single steps (delta debugging), then each
-/// argument is made simpler (numbers toward 0, shorter strings, fewer elements) and clock
-/// steps shorter. What it returns fails as the original did, and no single step can be
-/// removed from it.
+/// `ExploreFailure.signature`), in passes in the manner of Hypothesis: steps after the
+/// failure go; runs of steps are removed, halving their length down to single steps (delta
+/// debugging), then pairs of steps, then a step together with a number it counted (a pid
+/// that is the number of spawns, read by two later steps); neighbouring clock steps merge;
+/// a step is replaced by a simpler action (one earlier in the schema, with the simplest
+/// arguments); each argument is made simpler (numbers toward 0, shorter strings, fewer
+/// elements), equal arguments together (a key put and read again), and numbers together
+/// keeping their order; steps are sorted, simpler first. The passes repeat until a round
+/// changes nothing: what it returns fails as the original did and is a local minimum,
+/// where no pass applies (within `budget` runs, so a slow model cannot make it run away).
 @MainActor
 package struct ExploreShrinker {
     /// Runs `steps` from a fresh store: the steps it ran (a run may end with a step of its
     /// own, the clock moved for effects still waiting) and the failure it ended with, if any.
     package let attempt: ([ExploreStep]) async -> (steps: [ExploreStep], failure: ExploreFailure)?
+    /// The simplest step of each action the search used, simplest first (schema order):
+    /// what a step may be replaced by. Empty: no step is replaced.
+    package var alternatives: [ExploreStep] = []
     /// How many runs shrinking took.
     package private(set) var tries = 0
+    /// Runs after which shrinking stops where it is.
+    package var budget = 20_000
 
     package init(attempt: @escaping ([ExploreStep]) async -> (steps: [ExploreStep], failure: ExploreFailure)?) {
         self.attempt = attempt
@@ -24,13 +34,19 @@ package struct ExploreShrinker {
     ) {
         var best = Array(steps.prefix(failure.step + 1))
         var found = failure
-        // Removing, merging, simplifying; again while a round changes anything (a simpler
-        // argument can make a step removable), at most three rounds.
-        for _ in 0..<3 {
+        // Every pass, again while a round changes anything (a simpler argument can make a
+        // step removable, a removal can make two arguments equal).
+        while tries < budget {
             let before = best
             await remove(&best, &found)
+            await removePairs(&best, &found)
+            await removeAdjustingNumbers(&best, &found)
             await mergeClockSteps(&best, &found)
+            await replaceBySimplerActions(&best, &found)
             await simplify(&best, &found)
+            await simplifyEqualArguments(&best, &found)
+            await simplifyNumbersTogether(&best, &found)
+            await sortSteps(&best, &found)
             if best == before { break }
         }
         return (best, found)
@@ -104,10 +120,10 @@ package struct ExploreShrinker {
     /// of equal steps gives the same candidate, and it is run once.
     private var passed: Set<[ExploreStep]> = []
 
-    private mutating func sameFailure(_ steps: [ExploreStep], as failure: ExploreFailure) async -> (
+    mutating func sameFailure(_ steps: [ExploreStep], as failure: ExploreFailure) async -> (
         steps: [ExploreStep], failure: ExploreFailure
     )? {
-        guard !passed.contains(steps) else { return nil }
+        guard !passed.contains(steps), tries < budget else { return nil }
         tries += 1
         defer { if passed.count > 100_000 { passed.removeAll() } }
         guard let found = await attempt(steps), found.failure.signature == failure.signature else {
@@ -153,8 +169,17 @@ package struct ExploreShrinker {
             return [0, number.rounded(.towardZero)].filter { $0 != number }.map(Value.double)
         case .string(let text):
             guard !text.isEmpty else { return [] }
-            return ["", String(text.prefix(1)), String(text.prefix(text.count / 2))].filter { $0 != text }.map(
-                Value.string)
+            // Shorter: empty, its first character, its first half, then one character less
+            // anywhere (so `x"y` comes down to the `"` that matters).
+            var shorter = ["", String(text.prefix(1)), String(text.prefix(text.count / 2))]
+            let characters = Array(text)
+            for index in characters.indices.prefix(32) {
+                var fewer = characters
+                fewer.remove(at: index)
+                shorter.append(String(fewer))
+            }
+            var seen: Set<String> = [text]
+            return shorter.filter { seen.insert($0).inserted }.map(Value.string)
         case .bool(let flag): return flag ? [.bool(false)] : []
         case .array(let items):
             guard !items.isEmpty else { return [] }

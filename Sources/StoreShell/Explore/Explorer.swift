@@ -20,6 +20,11 @@ package struct ExploreOptions: Sendable {
     package var checkDeterminism = true
     /// The actions runs may use (all of the model's when nil).
     package var actions: [String]?
+    /// After the first failure of a property, the search goes on for up to this many more
+    /// runs that fail the same way (`Explorer.moreRuns`); each is shrunk and the shortest
+    /// kept. 0: the first failure is shrunk alone. Not the default: in process, a crash in
+    /// the runs searched on would end storesh before it reported what it found.
+    package var moreFailures = 0
 
     /// The defaults, with `seed`.
     package init(seed: UInt64) { self.seed = seed }
@@ -103,6 +108,9 @@ package final class Explorer {
     private var generator: ActionGenerator
     private var random: ExploreRandom
     private let prefix: [ExploreStep]
+    /// The simplest step of each action the search may use, in schema order (what
+    /// shrinking may replace a step by).
+    private let simplestSteps: [ExploreStep]
 
     /// An explorer of `core`'s current model. `prefix`: steps every run starts with.
     package init(core: ShellCore, options: ExploreOptions, prefix: [ExploreStep] = []) throws(ShellError) {
@@ -132,6 +140,7 @@ package final class Explorer {
             guard !candidates.isEmpty else { throw ShellError("no actions to explore with", origin: .prompt) }
         }
         generator = ActionGenerator(model: model, candidates: candidates, clockSteps: core.host.clock is VirtualClock)
+        simplestSteps = candidates.sorted().compactMap { Self.simplestStep(of: model.actions[$0]) }
         random = ExploreRandom(seed: options.seed)
     }
 
@@ -143,12 +152,16 @@ package final class Explorer {
         var coverage = model.actions.map { ExploreCoverage(action: $0.name) }
         var seen: Set<Int> = []
         var (runs, steps, stopped) = (0, 0, false)
-        var found: (run: Int, steps: [ExploreStep], failure: ExploreFailure, worldSeed: UInt64)?
+        var found: Found?
+        // Failing runs found after the first, while the search goes on a little (`moreRuns`).
+        var others: [Found] = []
+        var searched: (runs: Int, steps: Int, states: Int, coverage: [ExploreCoverage], seconds: Double)?
         while runs < options.runs {
             if let deadline, DispatchTime.now().uptimeNanoseconds > deadline {
-                stopped = true
+                stopped = searched == nil
                 break
             }
+            if let first = found, runs >= first.run + Self.moreRuns(after: first.run) { break }
             generator.startRun(&random, run: runs)
             generator.sawEffects = driver.sawEffects
             driver.worldSeed = Self.worldSeed(options.seed, run: runs)
@@ -170,35 +183,84 @@ package final class Explorer {
                 run.failure = try await replayDiffers(run)
             }
             if let failure = run.failure {
-                found = (runs, run.steps, failure, driver.worldSeed ?? 0)
-                break
+                let failing = Found(run: runs, steps: run.steps, failure: failure, worldSeed: driver.worldSeed ?? 0)
+                guard let first = found else {
+                    found = failing
+                    searched = (
+                        runs, steps, seen.count, coverage,
+                        Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+                    )
+                    // Only a broken property searches on: a crash or a hang costs a worker.
+                    if options.moreFailures > 0, Self.searchesOn(after: failure) { continue }
+                    break
+                }
+                if failure.signature == first.failure.signature { others.append(failing) }
+                if others.count >= options.moreFailures { break }
             }
-            if runs % 100 == 0 { progress("\(runs) runs, \(steps) steps, \(seen.count) states") }
+            if runs % 100 == 0, found == nil { progress("\(runs) runs, \(steps) steps, \(seen.count) states") }
         }
-        let searchSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let searchSeconds =
+            searched?.seconds ?? Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        if let searched { (runs, steps, coverage) = (searched.runs, searched.steps, searched.coverage) }
+        let distinctStates = searched?.states ?? seen.count
         guard let found else {
             var report = ExploreReport(
-                model: model.qualifiedName, seed: options.seed, runs: runs, steps: steps, distinctStates: seen.count,
+                model: model.qualifiedName, seed: options.seed, runs: runs, steps: steps,
+                distinctStates: distinctStates,
                 coverage: coverage, stoppedByTimeLimit: stopped, failure: nil, foundInRun: nil, originalLength: nil,
                 shrunk: [], shrunkStates: [], shrinkRuns: 0, searchSeconds: searchSeconds, shrinkSeconds: 0)
             report.prefix = prefix
             return report
         }
-        driver.worldSeed = found.worldSeed  // shrinking replays the run's world
         progress("run \(found.run) failed after \(found.failure.step + 1) steps: \(found.failure); shrinking")
-        let shrinkStart = DispatchTime.now().uptimeNanoseconds
-        var shrinker = ExploreShrinker { [self] steps in await self.attempt(steps, like: found.failure) }
-        let (shrunk, failure) = await shrinker.shrink(found.steps, failure: found.failure)
+        // Shrinking's time includes the search for more failing runs.
+        let shrinkStart = started + UInt64(searchSeconds * 1e9)
+        // Each failing run shrunk, the shortest kept (the first of equals): shrinking stops at
+        // a local minimum, and another failing run may lead to a smaller one (the jugs'
+        // six-step way rather than their eight-step one).
+        var best: (steps: [ExploreStep], failure: ExploreFailure, worldSeed: UInt64)?
+        var shrinkRuns = 0
+        for candidate in [found] + others {
+            driver.worldSeed = candidate.worldSeed  // shrinking replays the run's world
+            var shrinker = ExploreShrinker { [self] steps in await self.attempt(steps, like: candidate.failure) }
+            shrinker.alternatives = simplestSteps
+            let (shrunk, failure) = await shrinker.shrink(candidate.steps, failure: candidate.failure)
+            shrinkRuns += shrinker.tries
+            if best.map({ shrunk.count < $0.steps.count }) ?? true { best = (shrunk, failure, candidate.worldSeed) }
+        }
+        guard let (shrunk, failure, worldSeed) = best else { throw ShellError("nothing to shrink", origin: .prompt) }
+        driver.worldSeed = worldSeed
         let final = try await driver.run(length: shrunk.count, keepStates: true, next: Self.replaying(shrunk))
         let shrinkSeconds = Double(DispatchTime.now().uptimeNanoseconds - shrinkStart) / 1e9
         var report = ExploreReport(
-            model: model.qualifiedName, seed: options.seed, runs: runs, steps: steps, distinctStates: seen.count,
+            model: model.qualifiedName, seed: options.seed, runs: runs, steps: steps, distinctStates: distinctStates,
             coverage: coverage, stoppedByTimeLimit: stopped, failure: failure, foundInRun: found.run,
             originalLength: found.failure.step + 1, shrunk: shrunk, shrunkStates: final.states,
-            shrinkRuns: shrinker.tries, searchSeconds: searchSeconds, shrinkSeconds: shrinkSeconds)
+            shrinkRuns: shrinkRuns, searchSeconds: searchSeconds, shrinkSeconds: shrinkSeconds)
         report.prefix = prefix
-        report.worldSeed = core.host.worldIsOn ? found.worldSeed : nil
+        report.worldSeed = core.host.worldIsOn ? worldSeed : nil
         return report
+    }
+
+    /// A failing run: which it was, its steps, its failure and its world's seed.
+    private struct Found {
+        let run: Int
+        let steps: [ExploreStep]
+        let failure: ExploreFailure
+        let worldSeed: UInt64
+    }
+
+    /// Runs the search goes on for after the first failure of a property was found in run
+    /// `run`, for more failing runs to shrink (`ExploreOptions.moreFailures`): twice as many, at least 200, at
+    /// most 5,000. In runs, not time, so a seed gives the same result on any machine.
+    static func moreRuns(after run: Int) -> Int { min(5_000, max(200, 2 * run)) }
+
+    /// Whether the search goes on after `failure` for more failing runs to shrink.
+    static func searchesOn(after failure: ExploreFailure) -> Bool {
+        switch failure.kind {
+        case .invariant, .postcondition: true
+        default: false
+        }
     }
 
     /// The seed of the models' world in run `run` of a search with `seed`: a different
@@ -232,6 +294,33 @@ package final class Explorer {
                     origin: .prompt)
             }
             pending += node.kind.childNodes
+        }
+    }
+
+    /// `action` with its simplest arguments (0, "", false, null, an empty list, a range's
+    /// edge nearest 0); nil for a keyed action or one whose arguments have no simplest form.
+    static func simplestStep(of action: ActionDescriptor) -> ExploreStep? {
+        guard !action.name.contains("[]") else { return nil }
+        var arguments: [Value] = []
+        for param in action.params {
+            guard let simplest = simplest(param.shape) else { return nil }
+            // In the form the plugin decodes, as the generator sends arguments.
+            arguments.append(param.declaredShape.flatMap { try? $0.conform(simplest) } ?? simplest)
+        }
+        return .action(name: action.name, arguments: arguments)
+    }
+
+    private static func simplest(_ shape: TypeShape) -> Value? {
+        switch shape {
+        case .int(let range?):
+            return .int(range.contains(0) ? 0 : range.lowerBound > 0 ? range.lowerBound : range.upperBound)
+        case .int(nil): return .int(0)
+        case .double: return .double(0)
+        case .bool: return .bool(false)
+        case .string: return .string("")
+        case .optional: return .null
+        case .list: return .array([])
+        default: return nil
         }
     }
 

@@ -267,7 +267,7 @@ package final class ShellCore {
     /// Makes `name` (a model, `plugin.model`, or a plugin whose first model is meant)
     /// current, creating its session on first use.
     package func use(_ name: String) throws(ShellError) {
-        let model: ModelDescriptor
+        var model: ModelDescriptor
         do {
             model = try host.model(named: name)
         } catch {
@@ -275,6 +275,16 @@ package final class ShellCore {
                 model = first
             } else {
                 throw ShellError(error.description, origin: .prompt)
+            }
+        }
+        if let substitute = host.modelSubstitutes.first(where: { [model.qualifiedName, model.name].contains($0.model) })
+        {
+            do {
+                model = try host.model(named: substitute.other)
+            } catch {
+                throw ShellError(
+                    "\(model.qualifiedName) is to run as \(substitute.other) (--substitute): \(error.description)",
+                    origin: .prompt)
             }
         }
         try writeAhead(.use(model: model.qualifiedName))

@@ -82,6 +82,13 @@ struct ExploreCommandOptions: ParsableCommand {
             valueName: "SECONDS"))
     var timeLimit: Double?
 
+    @Option(
+        name: .customLong("more-failures"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "After a property first breaks, search on (twice the runs it took, 200 to 5000) for up to N more runs that break it, shrink each and keep the shortest: shrinking stops at a local minimum, another run may lead to a smaller one. Default 0.",
+            valueName: "N"))
+    var moreFailures = 0
+
     @Flag(
         name: .customLong("no-determinism-check"),
         help: "Do not replay each run to check that the same actions give the same states (twice as fast).")
@@ -113,6 +120,9 @@ struct ExploreCommandOptions: ParsableCommand {
         }
         if let timeLimit, !(timeLimit > 0 && timeLimit <= 86_400) {
             throw ValidationError("--time-limit must be more than 0 and at most 86400 seconds, not \(timeLimit)")
+        }
+        guard (0...20).contains(moreFailures) else {
+            throw ValidationError("--more-failures must be from 0 to 20, not \(moreFailures)")
         }
         guard ["text", "json"].contains(format) else {
             throw ValidationError("--format must be text or json, not '\(format)'")

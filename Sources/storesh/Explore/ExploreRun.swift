@@ -53,6 +53,7 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
     settings.invariants = (try? options.conditions()) ?? []
     settings.postconditions = (try? options.postconditions()) ?? []
     settings.checkDeterminism = !options.noDeterminismCheck
+    settings.moreFailures = options.moreFailures
     settings.actions = options.actions.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
     let progress = isatty(STDERR_FILENO) == 1
     var report: ExploreReport

@@ -19,6 +19,7 @@ struct TestChildren {
             String(options.isolation.actionTimeout),
         ]
         for directory in options.pluginPath { arguments += ["--plugin-path", directory] }
+        for substitute in options.substitutes { arguments += ["--substitute", substitute] }
         if options.isolation.inProcess { arguments.append("--in-process") }
         if options.isolation.checkChanges { arguments.append("--check-changes") }
         return arguments

@@ -91,9 +91,30 @@ struct TestOptions: ParsableCommand {
             valueName: "SECONDS"))
     var timeout: Double = 120
 
+    @Option(
+        name: .customLong("substitute"),
+        help: ArgumentHelp(
+            "Run the transcripts with OTHER wherever they use MODEL (':use MODEL' makes OTHER current; names as ':use' takes them): the same steps and checks against a fixed or refactored model, e.g. --substitute classics.heap=classics.heapFixed. Repeatable.",
+            valueName: "MODEL=OTHER"))
+    var substitutes: [String] = []
+
     @OptionGroup var isolation: IsolationOptions
 
+    /// The `--substitute MODEL=OTHER` pairs.
+    var modelSubstitutes: [(model: String, other: String)] {
+        substitutes.compactMap { text in
+            guard let equals = text.firstIndex(of: "=") else { return nil }
+            return (String(text[..<equals]), String(text[text.index(after: equals)...]))
+        }
+    }
+
     func validate() throws {
+        for text in substitutes {
+            let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw ValidationError("--substitute takes MODEL=OTHER (two model names), not '\(text)'")
+            }
+        }
         if fromJournal != nil {
             guard out != nil else {
                 throw ValidationError("--from-journal needs --out FILE: where to write the transcript")

@@ -30,7 +30,8 @@ func runTests(_ options: TestOptions) async -> Int32 {
     let timeout = options.timeout > 0 ? options.timeout : nil
     if options.childResult {
         let result = await runTranscript(
-            chosen[0], searchPath: searchPath, timeout: timeout, isolation: options.isolation)
+            chosen[0], searchPath: searchPath, timeout: timeout, isolation: options.isolation,
+            substitutes: options.modelSubstitutes)
         print(ChildResult(result).json)
         return 0
     }
@@ -53,7 +54,8 @@ func runTests(_ options: TestOptions) async -> Int32 {
         for file in chosen {
             let began = DispatchTime.now().uptimeNanoseconds
             let result = await runTranscript(
-                file, searchPath: searchPath, timeout: timeout, isolation: options.isolation)
+                file, searchPath: searchPath, timeout: timeout, isolation: options.isolation,
+                substitutes: options.modelSubstitutes)
             let outcome = TestOutcome(
                 result: result, seconds: Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9)
             report(outcome, update: options.update, with: reporter, into: &tally)
@@ -115,9 +117,10 @@ private func report(_ outcome: TestOutcome, update: Bool, with reporter: TestRep
 
 /// Runs one transcript file; one that cannot be read, is not UTF-8 or holds no input fails.
 @MainActor
-private func runTranscript(_ file: String, searchPath: [String], timeout: Double?, isolation: IsolationOptions) async
-    -> TranscriptRunner.Result
-{
+private func runTranscript(
+    _ file: String, searchPath: [String], timeout: Double?, isolation: IsolationOptions,
+    substitutes: [(model: String, other: String)]
+) async -> TranscriptRunner.Result {
     let failure = { (problem: String) in
         TranscriptRunner.Result(file: file, diff: [], updated: "", problems: ["\(file): \(problem)"])
     }
@@ -137,5 +140,6 @@ private func runTranscript(_ file: String, searchPath: [String], timeout: Double
     guard !Transcript.parse(text).blocks.isEmpty else { return failure("holds no '> ' input, so it tests nothing") }
     return await TranscriptRunner.run(text, file: file, searchPath: searchPath, timeout: timeout) {
         isolation.apply(to: $0)
+        $0.modelSubstitutes = substitutes
     }
 }

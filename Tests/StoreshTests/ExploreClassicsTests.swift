@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// `storesh explore` on the classic buggy models (plugins/Classics), each in its plain
+/// form with its property stated on the command line: one seed each, within a step
+/// budget, found, shrunk to the known least run, and handed back as a transcript that
+/// fails against the model with the bug and passes against the same model fixed
+/// (`storesh test --substitute`) — also where the fix changes the states before the
+/// failure (the jugs, the registry) — with the same bytes in a worker and in process.
+/// The 5-seed, 60-second run of all eight is scripts/explore-acceptance.
+@Suite(.serialized) struct ExploreClassicsTests {
+    struct Classic: Sendable, CustomStringConvertible {
+        let model: String
+        let property: [String]
+        /// The fewest steps that show the bug.
+        let minimal: Int
+        /// A seed that finds it within the budget.
+        let seed: Int
+        var description: String { model }
+    }
+
+    static let classics = [
+        Classic(model: "jugs", property: ["--invariant", "big != 4"], minimal: 6, seed: 1),
+        Classic(model: "buffer", property: ["--invariant", "size == count(contents)"], minimal: 3, seed: 1),
+        Classic(
+            model: "registry", property: ["--after", "kill", "!contains(registry[*], args.pid)"], minimal: 6, seed: 1),
+        Classic(model: "heap", property: ["--after", "pop", "popped == old(min(items))"], minimal: 6, seed: 1),
+        Classic(
+            model: "kv", property: ["--after", "get", "found != null || !contains(keydir, args.key)"], minimal: 4,
+            seed: 1),
+        Classic(
+            model: "overflow", property: ["--after", "add", "!accepted || total == old(total) + args.amount"],
+            minimal: 2, seed: 1),
+        Classic(model: "escaping", property: ["--after", "saveAndReload", "text == old(text)"], minimal: 2, seed: 1),
+    ]
+
+    static func explore(_ classic: Classic, out: String, inProcess: Bool = false) throws -> Run {
+        try storesh(
+            [
+                "explore", "--plugin", "Classics", "--model", "classics." + classic.model, "--seed",
+                String(classic.seed), "--runs", "3000", "--steps", "40", "--more-failures", "4", "--out", out,
+            ] + classic.property + (inProcess ? ["--in-process"] : []))
+    }
+
+    @Test(arguments: classics)
+    func aClassicBugIsFoundShrunkToItsLeastRunAndPinned(_ classic: Classic) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-classics-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let transcript = directory + "/\(classic.model).transcript"
+        let found = try Self.explore(classic, out: transcript)
+        #expect(found.status == 1, "\(found.stdout)\(found.stderr)")
+        let shrunk = found.stdout.split(separator: "\n").first { $0.hasPrefix("shrunk to ") }
+            .flatMap { Int($0.split(separator: " ")[2]) }
+        #expect(shrunk == classic.minimal, "\(found.stdout)")
+        let file = try Data(contentsOf: URL(fileURLWithPath: transcript))
+        let buggy = try storesh(["test", transcript])
+        #expect(buggy.status == 1, "fails while the bug is there: \(buggy.stdout)")
+        let fixed = try storesh([
+            "test", "--substitute", "classics.\(classic.model)=classics.\(classic.model)Fixed", transcript,
+        ])
+        #expect(
+            fixed.status == 0,
+            "passes once it is fixed: \(fixed.stdout)\(fixed.stderr)\n\(String(decoding: file, as: UTF8.self))")
+        let inProcess = try Self.explore(classic, out: transcript, inProcess: true)
+        #expect(inProcess.stdout == found.stdout, "the same search in process")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: transcript)) == file, "the same transcript in process")
+    }
+
+    /// A substitute that names no model is an error saying which, before anything runs
+    /// against the wrong model; a malformed one is a usage error.
+    @Test func aSubstituteMustNameAModel() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-classics-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let transcript = directory + "/heap.transcript"
+        try "> :load Classics\n(output not compared)\n> :use classics.heap\n> push 1\n(output not compared)\n".write(
+            toFile: transcript, atomically: true, encoding: .utf8)
+        #expect(try storesh(["test", transcript]).status == 0)
+        let unknown = try storesh(["test", "--substitute", "classics.heap=classics.heep", transcript])
+        #expect(unknown.status == 1)
+        #expect(
+            unknown.stdout.contains("classics.heap is to run as classics.heep (--substitute): "), "\(unknown.stdout)")
+        let malformed = try storesh(["test", "--substitute", "classics.heap", transcript])
+        #expect(malformed.status == 2)
+        #expect(
+            malformed.stderr.contains("--substitute takes MODEL=OTHER (two model names), not 'classics.heap'"),
+            "\(malformed.stderr)")
+    }
+}
