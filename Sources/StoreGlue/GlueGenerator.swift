@@ -147,7 +147,8 @@ private struct Generation {
         }
         for type in needs.decodable where decodableWritten.insert(type.qualifiedName).inserted {
             written.append(CodableEmitter.decodable(type))
-            let qualifier = TypeQualifier(index: index, scope: type.qualifiedName.split(separator: ".").map(String.init))
+            let qualifier = TypeQualifier(
+                index: index, scope: type.qualifiedName.split(separator: ".").map(String.init))
             let shaped = CodableEmitter.shaped(type) {
                 qualifier.rewrite(TypeSyntax(stringLiteral: $0)).description
             }
