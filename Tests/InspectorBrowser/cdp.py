@@ -22,6 +22,7 @@ def free_port():
 
 class Browser:
     def __init__(self, chromium):
+        self.chromium = chromium
         port = free_port()
         self.profile = tempfile.mkdtemp(prefix="storesh-chromium-")
         self.process = subprocess.Popen(

@@ -20,6 +20,7 @@ import threading
 import time
 
 from cdp import Browser
+from snapshot import png_size
 
 
 class Session:
@@ -93,6 +94,23 @@ def behaviour(storesh, browser, shots):
     browser.wait("document.querySelector('#tree .leaf.changed[data-path=\"count\"]')?.textContent === 'count: 5'", "count highlighted as changed")
     check("count: 2 → 5" in browser.eval("document.getElementById('diff').textContent"), "the diff of setCount 5 is shown")
     browser.screenshot(os.path.join(shots, "1-actions.png"))
+
+    # Issue 51: a snapshot for a bug report, by the documented recipe (its own headless
+    # chromium, as root too), taken once the page shows the session's actions and state.
+    picture = os.path.join(shots, "snapshot.png")
+    if os.path.exists(picture):
+        os.remove(picture)
+    taken = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "snapshot.py"), "--chromium",
+                            browser.chromium, session.url, picture], capture_output=True, text=True, timeout=120)
+    check(taken.returncode == 0 and "3 action row(s) and the state" in taken.stdout,
+          f"the snapshot recipe waited for the three actions and the state ({taken.stdout.strip()}{taken.stderr.strip()})")
+    width, height = png_size(picture)
+    check(width >= 800 and height >= 600 and os.path.getsize(picture) > 20_000,
+          f"the snapshot is a whole page ({width}x{height}, {os.path.getsize(picture)} bytes)")
+    refused = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "snapshot.py"), "--chromium",
+                              browser.chromium, "http://example.com/", picture], capture_output=True, text=True)
+    check(refused.returncode == 2 and "give the address storesh printed" in refused.stderr,
+          "the recipe refuses an address that is not the inspector's")
 
     # Issue 51: the Send box's example comes from the model's own actions (it said
     # "increment, setCount 5" for every model), the clock reads as a duration, and the
