@@ -50,6 +50,11 @@ actor LineTransport: Transport {
         gate.use(checks)
     }
 
+    /// Answers `tools/call` itself with `answerer`, past the SDK (`DirectToolCall`).
+    func answerToolCalls(with answerer: @escaping RequestGate.ToolCallAnswerer) {
+        gate.answerToolCalls(with: answerer)
+    }
+
     func connect() async throws {
         guard !started else { return }
         started = true

@@ -49,7 +49,10 @@ package final class MCPSessionServer {
             carry = { records.placeholder(for: $0) }
         }
         let checks = await register()
-        if let lines { await lines.check(with: checks) }
+        if let lines {
+            await lines.check(with: checks)
+            await lines.answerToolCalls(with: directCalls())
+        }
         try await server.start(transport: transport)
         let events = service.events()
         forwarding = Task { [weak self] in
@@ -133,6 +136,20 @@ package final class MCPSessionServer {
                     outputs: [.error(ShellError(error.message, origin: .prompt))]), carry: carry)
         }
         return ToolCatalog.result(await service.perform(parameters.name, arguments: arguments), carry: carry)
+    }
+
+    /// Runs a `tools/call` the transport read without the SDK (`DirectToolCall`); a call
+    /// to a tool that does not exist goes to the SDK, which answers it as before.
+    private func directCalls() -> RequestGate.ToolCallAnswerer {
+        let service = service
+        let carry = carry
+        return { call, reply in
+            Task { @MainActor in
+                guard service.operation(named: call.name) != nil else { return reply.handOn() }
+                reply.answer(
+                    ToolCatalog.result(await service.perform(call.name, arguments: call.arguments), carry: carry))
+            }
+        }
     }
 
     private func subscribe(_ uri: String, _ on: Bool) {

@@ -14,8 +14,10 @@ import Synchronization
 /// client that writes a burst before it reads answers never blocks on a full pipe), and a
 /// dispatcher takes lines in order, judges each (`IncomingMessage`), writes the error
 /// answers itself, passes notifications on, and for a request passes it on and waits until
-/// `deliver` has written its answer. A batch's items go through the gate one by one; their
-/// answers are written together, as one array, once the last is in.
+/// `deliver` has written its answer; a `tools/call` it runs itself (`DirectToolCall`),
+/// past the SDK, and waits until `answer` has written its answer. A batch's items go
+/// through the gate one by one; their answers are written together, as one array, once
+/// the last is in.
 ///
 /// Every write to the output goes through the gate's lock: an answer and a notification
 /// written from two threads never interleave.
@@ -30,6 +32,7 @@ final class RequestGate: Sendable {
         /// A batch's answers, while the gate runs its items.
         var batchAnswers: [Data]?
         var checks: [String: IncomingMessage.ParameterCheck] = [:]
+        var toolCalls: ToolCallAnswerer?
         var stopped = false
     }
 
@@ -53,6 +56,15 @@ final class RequestGate: Sendable {
     /// The params check of each method the server answers.
     func use(_ checks: [String: IncomingMessage.ParameterCheck]) {
         state.withLock { $0.checks = checks }
+    }
+
+    /// Runs a `tools/call` without the SDK: starts the call and answers it through the
+    /// reply, from any thread (`DirectToolCall`).
+    typealias ToolCallAnswerer = @Sendable (DirectToolCall, DirectToolCall.Reply) -> Void
+
+    /// Answers `tools/call` requests with `answerer` from now on.
+    func answerToolCalls(with answerer: @escaping ToolCallAnswerer) {
+        state.withLock { $0.toolCalls = answerer }
     }
 
     /// Queues a line read (the reader thread).
@@ -95,6 +107,22 @@ final class RequestGate: Sendable {
         if answered { answerWritten.signal() }
     }
 
+    /// Writes the answer to the request in flight, which the gate answered itself
+    /// (`DirectToolCall`), and lets the next one go.
+    func answer(_ data: Data) {
+        state.withLock { state in
+            state.inFlight = nil
+            state.answerWasResult = true
+            if state.batchAnswers != nil { state.batchAnswers!.append(data) } else { write(data) }
+        }
+        answerWritten.signal()
+    }
+
+    /// Hands the request in flight to the SDK after all; its answer comes through `deliver`.
+    func handOn(_ request: Data) {
+        forward(request)
+    }
+
     /// The dispatcher: runs until the input ended and every request was answered.
     func run() {
         var initialized = false
@@ -131,7 +159,13 @@ final class RequestGate: Sendable {
                 return state.stopped
             }
             guard !stopped else { return }
-            forward(request)
+            if method == CallTool.name, let answerer = state.withLock({ $0.toolCalls }),
+                let call = DirectToolCall(line: request)
+            {
+                answerer(call, DirectToolCall.Reply(id: id, line: request, gate: self))
+            } else {
+                forward(request)
+            }
             answerWritten.wait()
             if method == Initialize.name, state.withLock({ $0.answerWasResult }) { initialized = true }
         case .notification(_, let notification):

@@ -41,6 +41,40 @@ import Testing
         }
     }
 
+    /// Calls the server answers itself (`tools/call`) and requests the SDK answers (a read
+    /// of the state, a call to an unknown tool), pipelined: each read shows the count the
+    /// call before it set, and the answers come in the order the requests came.
+    @Test func callsAndOtherRequestsPipelinedKeepTheirOrder() throws {
+        let count = 100
+        var lines: [String] = []
+        for value in 1...count {
+            lines.append(Self.send(value * 3, "setCount \(value)"))
+            lines.append(Stdio.request(value * 3 + 1, "resources/read", #"{"uri":"storesh://state"}"#))
+            lines.append(Stdio.request(value * 3 + 2, "tools/call", #"{"name":"no-such-tool"}"#))
+        }
+        let messages = try Self.serve(lines)
+        let answers = messages.compactMap { $0["id"] as? Int }.filter { $0 > 1 }
+        #expect(answers == Array(3...(count * 3 + 2)), "answers in arrival order")
+        for value in 1...count {
+            let read = (Stdio.answer(value * 3 + 1, in: messages)?["result"] as? [String: Any])?["contents"]
+            let text = ((read as? [[String: Any]])?.first?["text"] as? String) ?? ""
+            guard text == #"{"count":\#(value)}"# else {
+                Issue.record("the read after setCount \(value) saw: \(text.prefix(200))")
+                return
+            }
+            #expect(Self.error(Stdio.answer(value * 3 + 2, in: messages)).code == -32602)
+        }
+    }
+
+    /// A string argument reaches the operation as it was sent, even one that looks like a
+    /// data URL (the SDK's values read it as data and gave it back re-encoded:
+    /// `data:,hello` became `data:text/plain;base64,aGVsbG8=`).
+    @Test func aStringArgumentArrivesAsSent() throws {
+        let messages = try Self.serve([Self.send(2, "data:,hello")])
+        let text = Stdio.text(of: Stdio.answer(2, in: messages))
+        #expect(text.hasSuffix("\n  data:,hello\n      ^"), "the action as sent: \(text)")
+    }
+
     @Test func errorsWhoseIdCannotBeReadHaveIdNull() throws {
         let messages = try Self.serve([
             "this is not JSON",
