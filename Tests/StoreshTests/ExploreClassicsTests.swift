@@ -67,6 +67,46 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: transcript)) == file, "the same transcript in process")
     }
 
+    /// `--against`: the registry sent step for step to its fixed build finds the bug with no
+    /// property, shrunk to the least run that differs (4 steps), pinned by `:compare` so the
+    /// transcript fails on the buggy build and passes on the fixed one — the same bytes in a
+    /// worker and in process.
+    @Test func theRegistryAgainstItsFixedBuildDiffersInFourSteps() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-classics-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let transcript = directory + "/registry.transcript"
+        let classic = Classic(
+            model: "registry", property: ["--against", "Classics:classics.registryFixed"], minimal: 4, seed: 1)
+        let found = try Self.explore(classic, out: transcript)
+        #expect(found.status == 1, "\(found.stdout)\(found.stderr)")
+        #expect(found.stdout.contains("failure: differs from classics.registryFixed: alive"), "\(found.stdout)")
+        #expect(found.stdout.contains("shrunk to 4 steps"), "\(found.stdout)")
+        let text = try String(contentsOfFile: transcript, encoding: .utf8)
+        #expect(text.contains("> :compare classics.registryFixed\n"), "\(text)")
+        let buggy = try storesh(["test", transcript])
+        #expect(buggy.status == 1, "fails while the bug is there: \(buggy.stdout)")
+        #expect(buggy.stdout.contains("differs from classics.registryFixed"), "\(buggy.stdout)")
+        let fixed = try storesh(["test", "--substitute", "classics.registry=classics.registryFixed", transcript])
+        #expect(fixed.status == 0, "passes once it is fixed: \(fixed.stdout)\(fixed.stderr)\n\(text)")
+        let inProcess = try Self.explore(classic, out: transcript, inProcess: true)
+        #expect(inProcess.stdout == found.stdout, "the same search in process")
+        #expect(try String(contentsOfFile: transcript, encoding: .utf8) == text, "the same transcript in process")
+        // Compared at a path: the failure and its pin name it.
+        let counted = try storesh([
+            "explore", "--plugin", "Classics", "--model", "classics.registry", "--seed", "1", "--runs", "3000",
+            "--against", "Classics:classics.registryFixed", "--compare", "count(alive)", "--out",
+            directory + "/counted.transcript",
+        ])
+        #expect(counted.status == 1, "\(counted.stdout)\(counted.stderr)")
+        #expect(counted.stdout.contains(": count(alive) is "), "\(counted.stdout)")
+        let countedText = try String(contentsOfFile: directory + "/counted.transcript", encoding: .utf8)
+        #expect(countedText.contains("> :compare classics.registryFixed count(alive)\n"), "\(countedText)")
+        let unpaired = try storesh(["explore", "--plugin", "Classics", "--compare", "alive"])
+        #expect(unpaired.status == 2)
+        #expect(unpaired.stderr.contains("--compare compares with the reference model: it needs --against"))
+    }
+
     /// A substitute that names no model is an error saying which, before anything runs
     /// against the wrong model; a malformed one is a usage error.
     @Test func aSubstituteMustNameAModel() throws {

@@ -64,6 +64,22 @@ struct CheckAfterCommand: ShellCommand {
     }
 }
 
+/// `:compare MODEL [PATH]...`: the timeline replayed in a reference model, the states compared.
+struct CompareCommand: ShellCommand {
+    let name = "compare"
+    let usage = ":compare MODEL [PATH]..."
+    let summary =
+        "replay this model's timeline in a fresh store of MODEL (a reference) and compare the states, whole or at each PATH; silent when they agree"
+    let detail = [
+        "MODEL is a model of a loaded plugin (e.g. the fixed build of this one). The actions go by name, as time travel replays them (updates only, effects dropped); one the reference refuses is an error.",
+        "A PATH (as in the property language: alive, registry[\"a\"], items[*].qty; no spaces) that names nothing in both states agrees. This is how a transcript of 'storesh explore --against' pins the difference it found.",
+    ]
+
+    @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
+        core.compare(arguments, origin: origin)
+    }
+}
+
 /// `:inspect [PORT]`: the inspector's page, served by the front end.
 struct InspectCommand: ShellCommand {
     let name = "inspect"

@@ -17,6 +17,10 @@ package struct ExploreFailure: Equatable, Sendable, CustomStringConvertible {
         case effectFailed(label: String?, message: String)
         /// The same steps in a fresh store gave another state.
         case nondeterministic(path: String, first: Value?, second: Value?)
+        /// `--against`: after the step the state differs from the reference model's (at
+        /// one of `paths`, or anywhere when there are none), or one of the two took the
+        /// step and the other refused it (`explanation`: both values, or which took it).
+        case differs(reference: String, paths: [String], explanation: String)
     }
 
     package let kind: Kind
@@ -38,6 +42,7 @@ package struct ExploreFailure: Equatable, Sendable, CustomStringConvertible {
         case .hang: "hang"
         case .effectFailed(let label, _): "effect \(label ?? "")"
         case .nondeterministic(let path, _, _): "nondeterministic \(path)"
+        case .differs(let reference, let paths, _): "against \(reference) \(paths.joined(separator: " "))"
         }
     }
 
@@ -54,6 +59,7 @@ package struct ExploreFailure: Equatable, Sendable, CustomStringConvertible {
             // Not the two values: they are the model's nondeterminism, and the report and
             // its transcript are the same bytes for the same seed.
             "not deterministic: the same actions in a fresh store gave a different \(path)"
+        case .differs(let reference, _, let explanation): "differs from \(reference): \(explanation)"
         }
     }
 
@@ -66,6 +72,7 @@ package struct ExploreFailure: Equatable, Sendable, CustomStringConvertible {
         case .hang: "hang"
         case .effectFailed: "effect"
         case .nondeterministic: "nondeterministic"
+        case .differs: "differs"
         }
     }
 }

@@ -94,6 +94,10 @@ extension ExploreReport {
         if case .invariant(let condition, _) = failure.kind {
             failureFields.append(.init("invariant", .string(condition.description)))
         }
+        if case .differs(let reference, let paths, _) = failure.kind {
+            failureFields.append(.init("reference", .string(reference)))
+            failureFields.append(.init("compare", .array(paths.map(Value.string))))
+        }
         if case .postcondition(let action, let condition, _) = failure.kind {
             failureFields.append(.init("action", .string(action)))
             failureFields.append(.init("postcondition", .string(condition.description)))
@@ -130,13 +134,18 @@ extension ExploreReport {
     /// property, not what was printed on the way. The pin must print nothing (its error
     /// is what fails the transcript); for a model that is not deterministic
     /// `:replay-check` is the pin.
-    package func transcriptInputs(model descriptor: ModelDescriptor, pluginPath: String) -> [ExploreTranscript.Input] {
+    /// A difference from the reference (`--against`) is pinned with `:compare`, which
+    /// replays the session's actions in a fresh store of the reference (loaded from
+    /// `referencePluginPath` when it is another plugin's) and compares the states.
+    package func transcriptInputs(
+        model descriptor: ModelDescriptor, pluginPath: String, referencePluginPath: String? = nil
+    ) -> [ExploreTranscript.Input] {
         guard let failure else { return [] }
         var inputs: [ExploreTranscript.Input] =
             (worldSeed.map { [.init(":seed \($0)")] } ?? [])
-            + [
-                .init(":load \(pluginPath)"), .init(":use \(descriptor.qualifiedName)"),
-            ] + setup.map { .init($0) }
+            + [.init(":load \(pluginPath)")]
+            + (referencePluginPath.map { [.init(":load \($0)")] } ?? [])
+            + [.init(":use \(descriptor.qualifiedName)")] + setup.map { .init($0) }
         for step in prefix + shrunk {
             inputs.append(.init(step.line(in: descriptor), output: .notCompared))
         }
@@ -147,6 +156,8 @@ extension ExploreReport {
             inputs.append(.init(":check-after \(action) \(condition)", output: .none))
         case .nondeterministic:
             inputs.append(.init(":replay-check", output: .none))
+        case .differs(let reference, let paths, _):
+            inputs.append(.init(([":compare", reference] + paths).joined(separator: " "), output: .none))
         case .effectFailed:
             inputs.append(.init(":fx none-failed", output: .none))
         case .crash, .hang:

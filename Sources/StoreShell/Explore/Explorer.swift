@@ -78,6 +78,9 @@ package struct ExploreReport: Sendable {
     package var prefix: [ExploreStep] = []
     /// Commands run once before the search (`:stub`s), which the transcript runs too.
     package var setup: [String] = []
+    /// `--against` a model of another plugin: that plugin's file, which the transcript
+    /// loads for its `:compare`.
+    package var referencePlugin: String?
     /// The seed of the models' world in the failing run (its transcript's `:seed`), when
     /// the host gives models a deterministic world.
     package var worldSeed: UInt64?
@@ -102,9 +105,11 @@ package struct ExploreReport: Sendable {
 /// model current: an exploration never touches a user's session.
 @MainActor
 package final class Explorer {
-    private let core: ShellCore
+    let core: ShellCore
     private let options: ExploreOptions
-    private let driver: ExploreDriver
+    let driver: ExploreDriver
+    /// `--against`: the reference every run is replayed in, and compared with.
+    let differential: ExploreDifferential?
     private var generator: ActionGenerator
     private var random: ExploreRandom
     private let prefix: [ExploreStep]
@@ -112,12 +117,16 @@ package final class Explorer {
     /// shrinking may replace a step by).
     private let simplestSteps: [ExploreStep]
 
-    /// An explorer of `core`'s current model. `prefix`: steps every run starts with.
-    package init(core: ShellCore, options: ExploreOptions, prefix: [ExploreStep] = []) throws(ShellError) {
+    /// An explorer of `core`'s current model. `prefix`: steps every run starts with;
+    /// `reference`: the model every run is compared with (`--against`).
+    package init(
+        core: ShellCore, options: ExploreOptions, prefix: [ExploreStep] = [], reference: ExploreReference? = nil
+    ) throws(ShellError) {
         guard let model = core.current?.model else { throw ShellError(core.noCurrentModel, origin: .prompt) }
         self.core = core
         self.options = options
         self.prefix = prefix
+        differential = reference.map { ExploreDifferential(reference: $0, prefix: prefix) }
         // The model's own invariants, then the ones asked for (each once).
         var invariants = model.invariants
         for condition in options.invariants where !invariants.contains(condition) { invariants.append(condition) }
@@ -166,7 +175,9 @@ package final class Explorer {
             generator.sawEffects = driver.sawEffects
             driver.worldSeed = Self.worldSeed(options.seed, run: runs)
             runs += 1
-            var run = try await driver.run(length: options.steps, keepStates: options.checkDeterminism) {
+            var run = try await driver.run(
+                length: options.steps, keepStates: options.checkDeterminism || differential != nil
+            ) {
                 [self] state in
                 if random.chance(0.125) { generator.learn(from: state) }
                 return generator.step(&random, state: state)
@@ -179,6 +190,7 @@ package final class Explorer {
                 coverage[index].tried += 1
                 if accepted == true { coverage[index].accepted += 1 } else { coverage[index].refused += 1 }
             }
+            try await compareWithReference(&run)
             if run.failure == nil, options.checkDeterminism {
                 run.failure = try await replayDiffers(run)
             }
@@ -258,7 +270,7 @@ package final class Explorer {
     /// Whether the search goes on after `failure` for more failing runs to shrink.
     static func searchesOn(after failure: ExploreFailure) -> Bool {
         switch failure.kind {
-        case .invariant, .postcondition: true
+        case .invariant, .postcondition, .differs: true
         default: false
         }
     }
@@ -357,13 +369,21 @@ package final class Explorer {
     private func attempt(_ steps: [ExploreStep], like failure: ExploreFailure) async -> (
         steps: [ExploreStep], failure: ExploreFailure
     )? {
-        let keep: Bool
-        if case .nondeterministic = failure.kind { keep = true } else { keep = false }
-        guard let run = try? await driver.run(length: steps.count, keepStates: keep, next: Self.replaying(steps)) else {
+        let nondeterministic: Bool
+        if case .nondeterministic = failure.kind { nondeterministic = true } else { nondeterministic = false }
+        guard
+            var run = try? await driver.run(
+                length: steps.count, keepStates: nondeterministic || differential != nil, next: Self.replaying(steps))
+        else {
+            return nil
+        }
+        do {
+            try await compareWithReference(&run)
+        } catch {
             return nil
         }
         if let found = run.failure { return (run.steps, found) }
-        guard keep, let found = try? await replayDiffers(run) else { return nil }
+        guard nondeterministic, let found = try? await replayDiffers(run) else { return nil }
         return (run.steps, found)
     }
 }

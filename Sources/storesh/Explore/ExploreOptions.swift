@@ -23,6 +23,8 @@ struct ExploreCommandOptions: ParsableCommand {
             a fix that changes earlier states still passes. Properties are expressions of the \
             property language (docs/explore.md): paths with [*], + - * / %, && || !, ==, count, sum, \
             min, max, contains, keys, all, any, …; --after adds old(…), args and accepted. \
+            --against PLUGIN[:MODEL] compares every state with a reference model's (--compare PATH \
+            to compare only there) and pins a difference with :compare. \
             An existing --out file is replaced when explore wrote it (its first line says so), another \
             only with --overwrite; a directory, a device or a FIFO is refused before the search. \
             Exit status: 0 nothing found, 1 a failure found and its transcript written, 2 a usage \
@@ -50,6 +52,19 @@ struct ExploreCommandOptions: ParsableCommand {
             "Check EXPR after every step that took ACTION, accepted or refused: old(…) reads the state before it, args.NAME and args[N] its arguments, accepted whether the model took it, e.g. --after pop 'popped == old(min(items))'. Repeatable.",
             valueName: "ACTION EXPR"))
     var after: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "Differential testing: send every step to this reference model too (a model of PLUGIN, a name or a file, in a host of its own; MODEL defaults to the explored model's name, else the plugin's first model), and fail at the first step after which the two states differ or one takes the step the other refuses. The transcript pins it with :compare.",
+            valueName: "PLUGIN[:MODEL]"))
+    var against: String?
+
+    @Option(
+        name: .customLong("compare"),
+        help: ArgumentHelp(
+            "With --against: compare the states only at this path (the property language's paths, e.g. 'alive', 'registry[\"a\"]'); a path naming nothing in both agrees. Repeatable; default the whole state.",
+            valueName: "PATH"))
+    var comparePaths: [String] = []
 
     @Option(
         help: ArgumentHelp(
@@ -129,6 +144,34 @@ struct ExploreCommandOptions: ParsableCommand {
         }
         _ = try conditions()
         _ = try postconditions()
+        _ = try comparison()
+        if let spaced = comparePaths.first(where: { $0.contains { $0 == " " || $0 == "\t" } }) {
+            throw ValidationError(
+                "--compare '\(spaced)': a path may not hold spaces (the transcript's :compare separates paths by them)")
+        }
+        if !comparePaths.isEmpty, against == nil {
+            throw ValidationError("--compare compares with the reference model: it needs --against PLUGIN[:MODEL]")
+        }
+    }
+
+    /// The `--compare` paths, read; a mistake names the path and the column.
+    func comparison() throws -> StateComparison {
+        do throws(StateComparisonError) {
+            return try StateComparison(paths: comparePaths)
+        } catch {
+            throw ValidationError("--compare \(error.message)")
+        }
+    }
+
+    /// `--against PLUGIN[:MODEL]` split: the plugin, and the model when named (the ':'
+    /// after the last '/', so a path may hold one).
+    var againstParts: (plugin: String, model: String?)? {
+        guard let against else { return nil }
+        let file = against.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? against
+        guard let colon = file.firstIndex(of: ":") else { return (against, nil) }
+        let model = String(file[file.index(after: colon)...])
+        let plugin = String(against.dropLast(model.count + 1))
+        return (plugin, model.isEmpty ? nil : model)
     }
 
     /// The `--after ACTION EXPR` pairs, read; a mistake names the option and the column.

@@ -1,0 +1,88 @@
+import StoreHost
+import StoreValue
+
+/// `storesh explore --against PLUGIN[:MODEL]`: a reference model, in a host of its own,
+/// that gets the same steps as the explored model; after every step the two states are
+/// compared (`StateComparison`), and a step one takes and the other refuses differs too.
+@MainActor
+package struct ExploreReference {
+    /// A core whose current model is the reference.
+    package let core: ShellCore
+    package let comparison: StateComparison
+    /// The reference's plugin file, for the transcript's `:load` when it is not the
+    /// explored model's plugin.
+    package let pluginPath: String?
+
+    package init(core: ShellCore, comparison: StateComparison, pluginPath: String?) {
+        self.core = core
+        self.comparison = comparison
+        self.pluginPath = pluginPath
+    }
+}
+
+/// Replays explored runs in the reference and finds the first step after which they differ.
+@MainActor
+final class ExploreDifferential {
+    let reference: ExploreReference
+    private let driver: ExploreDriver
+    private let name: String
+
+    init(reference: ExploreReference, prefix: [ExploreStep]) {
+        self.reference = reference
+        name = reference.core.current?.model.qualifiedName ?? "the reference"
+        driver = ExploreDriver(core: reference.core, invariants: [], postconditions: [], prefix: prefix)
+    }
+
+    /// The first step after which `run` (made with its states kept) and the same steps in
+    /// the reference (from the same world seed) differ, as a failure at that step; nil when
+    /// they agree as far as `run` went.
+    func firstDifference(in run: ExploreDriver.Run, worldSeed: UInt64?, identity: StateDiff)
+        async throws(ShellError) -> ExploreFailure?
+    {
+        driver.worldSeed = worldSeed
+        let other = try await driver.run(
+            length: run.steps.count, keepStates: true, next: Explorer.replaying(run.steps))
+        let comparison = reference.comparison
+        func failure(_ step: Int, _ explanation: String) -> ExploreFailure {
+            ExploreFailure(
+                kind: .differs(reference: name, paths: comparison.paths, explanation: explanation), step: step)
+        }
+        for index in 0..<min(run.states.count, other.states.count) {
+            let step = index - 1
+            if step >= 0, step < run.accepted.count, step < other.accepted.count,
+                let taken = run.accepted[step], let referenceTook = other.accepted[step], taken != referenceTook
+            {
+                return failure(
+                    step,
+                    taken
+                        ? "the model took step \(step + 1), the reference refused it"
+                        : "the model refused step \(step + 1), the reference took it")
+            }
+            if let explanation = comparison.difference(run.states[index], other.states[index], identity: identity) {
+                return failure(step, explanation)
+            }
+        }
+        if let broken = other.failure, broken.step < (run.failure?.step ?? Int.max) {
+            return failure(broken.step, "the reference failed where the model did not: \(broken)")
+        }
+        return nil
+    }
+}
+
+extension Explorer {
+    /// `run` compared with the reference (when there is one): a difference before the
+    /// failure it ended with, if any, becomes its failure, and the steps after it are cut.
+    func compareWithReference(_ run: inout ExploreDriver.Run) async throws(ShellError) {
+        guard let differential else { return }
+        let identity = core.current?.model.stateDiff ?? StateDiff()
+        guard
+            let found = try await differential.firstDifference(
+                in: run, worldSeed: driver.worldSeed, identity: identity),
+            found.step < (run.failure?.step ?? Int.max)
+        else { return }
+        run.failure = found
+        run.steps = Array(run.steps.prefix(found.step + 1))
+        run.accepted = Array(run.accepted.prefix(found.step + 1))
+        run.states = Array(run.states.prefix(found.step + 2))
+    }
+}
