@@ -18,20 +18,15 @@ extension ShellCore {
     /// Returns once effects are quiet: none in flight, or (on a virtual clock) none of
     /// their work able to go on without the host — which each plugin says exactly
     /// (`effects_idle`); for a plugin that cannot, each effect waiting on a timer is taken
-    /// for quiet. Gives up after `limit` seconds of real time (an effect waiting on
-    /// something the host clock does not control).
-    package func settle(limit: Double = 5) async {
+    /// for quiet. Gives up after `limit` seconds of time the effects had to run (an effect
+    /// waiting on something the host clock does not control): see `EffectTimeBudget`.
+    package func settle(limit: Double? = nil) async {
         let virtual = host.clock as? VirtualClock
-        var deadline = DispatchTime.uptimeNanoseconds(afterSeconds: limit)
+        var budget = EffectTimeBudget(seconds: limit ?? settleLimit)
         var quietTurns = 0
         var idleOnce = false
-        while DispatchTime.now().uptimeNanoseconds < deadline {
-            // A main queue held elsewhere (a long synchronous call, another session in the
-            // same process) is not time the effects had: the limit waits it out.
-            let turnStarted = DispatchTime.now().uptimeNanoseconds
+        while budget.remains() {
             await Self.mainQueueTurn()
-            let turn = DispatchTime.now().uptimeNanoseconds - turnStarted
-            if turn > 20_000_000 { deadline += turn }
             let inFlight = allEffectsInFlight
             // Exact where every model can say (a Swift plugin); the guess below where not.
             // Work the in-process world holds for the main queue is the models' too.
@@ -153,12 +148,46 @@ extension ShellCore {
     }
 }
 
+/// The real time effects get to settle, counted so that time they had no chance to use is
+/// not spent: a turn of settling's loop that took longer than `stallCharge` was a stall —
+/// the main queue held by someone else (a long synchronous call, another session or test
+/// in the same process) or the process not scheduled — in which the effects, whose work
+/// runs on or reports through the main queue, stood still too. Such a turn costs
+/// `stallCharge`, not its length. (Charged in full, a stall of seconds used up the whole
+/// limit, and an effect due to finish on the next turn was reported as never finishing:
+/// the flaky `:advance` under load, docs/pitfalls.md.)
+struct EffectTimeBudget {
+    /// What one stalled turn costs.
+    static let stallCharge: UInt64 = 5_000_000
+    private let limit: UInt64
+    private var spent: UInt64 = 0
+    private var last: UInt64
+
+    /// A budget of `seconds` (saturating: not a number, or too long to count, is no limit).
+    init(seconds: Double, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+        limit = DispatchTime.uptimeNanoseconds(afterSeconds: seconds, from: now) - now
+        last = now
+    }
+
+    /// Charges the time since the last call (at most `stallCharge`), and says whether any
+    /// of the budget is left.
+    mutating func remains(now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
+        spent += min(now &- last, Self.stallCharge)
+        last = now
+        return spent < limit
+    }
+}
+
 extension DispatchTime {
     /// The uptime, in nanoseconds, `seconds` from now. Saturating: a wait too long to
     /// count in nanoseconds, or not a number, is `UInt64.max` (no deadline); one of 0 or
     /// less is now. (`UInt64(seconds * 1e9)` trapped on `--timeout 1e300`.)
     static func uptimeNanoseconds(afterSeconds seconds: Double) -> UInt64 {
-        let now = DispatchTime.now().uptimeNanoseconds
+        uptimeNanoseconds(afterSeconds: seconds, from: DispatchTime.now().uptimeNanoseconds)
+    }
+
+    /// The uptime `seconds` after `now`, saturating as above.
+    static func uptimeNanoseconds(afterSeconds seconds: Double, from now: UInt64) -> UInt64 {
         if seconds.isNaN { return .max }
         guard seconds > 0 else { return now }
         guard let wait = UInt64(exactly: (seconds * 1e9).rounded(.down)), wait <= UInt64.max - now else { return .max }

@@ -17,6 +17,9 @@ package final class ShellCore {
     /// How many actions each model's history keeps at most (`--history-limit`); nil: all.
     /// Applies to histories made from then on.
     package var historyLimit: Int? = History.defaultLimit
+    /// Seconds of real time effects get to settle after each step on a virtual clock
+    /// before the shell takes them for waiting on something it does not control.
+    package var settleLimit: Double = 5
     /// Receives everything the shell reports, as it happens.
     package var output: (ShellOutput) -> Void
     /// Keep the state current after every action even when action results are not
