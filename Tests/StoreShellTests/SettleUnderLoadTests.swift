@@ -2,8 +2,9 @@ import Dispatch
 import Foundation
 import HostTestSupport
 import StoreHost
-@testable import StoreShell
 import Testing
+
+@testable import StoreShell
 
 /// Settling a virtual clock gives effects a limit of real time. A main queue held
 /// elsewhere — another session, or another test, in the same process — is time the
