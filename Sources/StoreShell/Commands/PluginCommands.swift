@@ -136,7 +136,10 @@ struct ActionsCommand: ShellCommand {
         let width = model.actions.map { ActionBinding.signature(of: $0).count }.max() ?? 0
         let lines = model.actions.flatMap { action in
             let signature = ActionBinding.signature(of: action)
-            return [signature.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (action.doc ?? "")]
+            // No padding after an action without a doc: a line never ends in spaces.
+            let line =
+                action.doc.map { signature.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0 } ?? signature
+            return [line]
                 + ActionBinding.shapeLines(of: action).map { "    " + $0 }
         }
         let records = model.actions.map(Self.record(of:))
