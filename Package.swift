@@ -216,9 +216,12 @@ let package = Package(
         .target(
             name: "StoreMCP",
             dependencies: [
-                "StoreService", "StoreShell", "StoreHost", "StoreValue",
+                "StoreService", "StoreShell", "StoreHost", "StoreValue", "MCPLines",
                 .product(name: "MCP", package: "swift-sdk", condition: .when(traits: ["Shell"])),
             ], swiftSettings: strict),
+        // The MCP gate's judge of each line a client sends (JSON-RPC 2.0 as MCP uses it),
+        // without the SDK: storesh-fuzz's `mcp` target reads lines through it.
+        .target(name: "MCPLines", swiftSettings: strict),
         // `--inspect`: the service over HTTP on loopback, for a page in a browser (the page's
         // files are in Page/, embedded as Swift strings by scripts/embed-inspector-page).
         // Its HTTP is done by storesh-inspector, a process of its own (ServerProcess).
@@ -228,13 +231,16 @@ let package = Package(
             exclude: ["Page"], swiftSettings: strict),
         // The messages between the inspector and its HTTP server process.
         .target(name: "InspectorRelay", dependencies: ["StoreValue"], swiftSettings: strict),
+        // The inspector's HTTP/1.1 request reader (heads, bodies, limits), over any source of
+        // bytes: a socket in storesh-inspector, memory in storesh-fuzz's `http` target.
+        .target(name: "InspectorHTTP", dependencies: ["InspectorRelay"], swiftSettings: strict),
         // The inspector's HTTP server: listens on loopback, reads each request within limits
         // (its own HTTP/1.1 on FlyingSocks) and relays it to storesh. The only program that
         // links FlyingSocks; storesh itself loads no networking code.
         .executableTarget(
             name: "storesh-inspector",
             dependencies: [
-                "InspectorRelay",
+                "InspectorRelay", "InspectorHTTP",
                 .product(name: "FlyingSocks", package: "FlyingFox", condition: .when(traits: ["Shell"])),
             ],
             swiftSettings: strict
@@ -385,7 +391,10 @@ let package = Package(
             linkerSettings: worldExports),
         .executableTarget(
             name: "storesh-fuzz",
-            dependencies: ["CStorePlugin", "StoreHost", "StoreShell", "StoreValue", "InspectorRelay"],
+            dependencies: [
+                "CStorePlugin", "StoreHost", "StoreShell", "StoreValue", "InspectorRelay", "InspectorHTTP",
+                "StoreService", "MCPLines",
+            ],
             swiftSettings: strict),
         .executableTarget(
             name: "store-demo",

@@ -1,21 +1,19 @@
-import FlyingSocks
-
 /// What a client has sent and the server has not used yet, and the reads that add to it,
 /// each within a deadline and a limit. Every byte is looked at once (a line's end is
 /// searched for only in what was just read), so a long or slow request costs time in
 /// proportion to its length, and is refused as soon as it passes a limit.
-struct Incoming {
-    let socket: AsyncSocket
-    let limits: HTTPLimits
+package struct Incoming<Source: RequestByteSource> {
+    package let source: Source
+    package let limits: HTTPLimits
     private var bytes: [UInt8] = []
     /// `bytes` before this index are used.
     private var start = 0
 
-    private static let lineFeed = UInt8(ascii: "\n")
-    private static let carriageReturn = UInt8(ascii: "\r")
+    private static var lineFeed: UInt8 { UInt8(ascii: "\n") }
+    private static var carriageReturn: UInt8 { UInt8(ascii: "\r") }
 
-    init(socket: AsyncSocket, limits: HTTPLimits) {
-        self.socket = socket
+    package init(source: Source, limits: HTTPLimits) {
+        self.source = source
         self.limits = limits
     }
 
@@ -23,7 +21,7 @@ struct Incoming {
     /// skipped). Throws `ConnectionOver` when the client closes, or sends nothing for
     /// `idleSeconds`, before a head begins; a `Refusal` when the head passes a limit or
     /// does not end within `headSeconds` of its first byte.
-    mutating func readHead() async throws -> [ArraySlice<UInt8>] {
+    package mutating func readHead() async throws -> [ArraySlice<UInt8>] {
         compact()
         var lines: [Range<Int>] = []
         var lineStart = 0
@@ -84,7 +82,7 @@ struct Incoming {
     /// A request's body, framed as its head says, at most `limits.body` bytes within
     /// `bodySeconds`. A chunked body is refused (413) at the first chunk size that would
     /// take it past the limit, before that chunk is read.
-    mutating func readBody(_ framing: RequestHead.Body) async throws -> [UInt8] {
+    package mutating func readBody(_ framing: RequestHead.Body) async throws -> [UInt8] {
         let deadline = ContinuousClock.Instant.after(limits.bodySeconds)
         switch framing {
         case .empty:
@@ -136,7 +134,7 @@ struct Incoming {
 
     /// The size a chunk-size line gives (hex digits, then nothing, extensions after ';',
     /// or spaces before them).
-    static func chunkSize(_ line: [UInt8]) throws(Refusal) -> Int {
+    package static func chunkSize(_ line: [UInt8]) throws(Refusal) -> Int {
         let digits = line.prefix { $0 < 128 && Character(Unicode.Scalar($0)).isHexDigit }
         let rest = line.dropFirst(digits.count)
         guard !digits.isEmpty, digits.count <= 15, let size = Int(String(decoding: digits, as: UTF8.self), radix: 16),
@@ -188,7 +186,7 @@ struct Incoming {
     /// Reads and throws away what the client still sends after an error answer (at most
     /// `drainBytes`, for at most `drainSeconds`, until it closes): closing with unread
     /// bytes would reset the connection, and the client might lose the answer.
-    mutating func drain() async {
+    package mutating func drain() async {
         let deadline = ContinuousClock.Instant.after(limits.drainSeconds)
         var thrown = 0
         while thrown < limits.drainBytes {
@@ -212,14 +210,20 @@ struct Incoming {
             bytes.removeAll(keepingCapacity: true)
             start = 0
         }
-        let socket = self.socket
         let read: [UInt8]?
         do {
-            read = try await within(deadline) { try await socket.read(atMost: 4096) }
+            read = try await source.read(atMost: 4096, before: deadline)
         } catch {
             throw ConnectionOver()
         }
         guard let read else { throw late }
         bytes += read
     }
+}
+
+/// Where a request's bytes come from: a client's socket, or (fuzzing) bytes in memory.
+package protocol RequestByteSource {
+    /// The bytes the client sends next, at most `count` and at least one; nil when
+    /// `deadline` comes first. Throws when the client has closed or the read fails.
+    func read(atMost count: Int, before deadline: ContinuousClock.Instant) async throws -> [UInt8]?
 }

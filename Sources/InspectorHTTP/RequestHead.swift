@@ -5,17 +5,17 @@ import Foundation
 /// unambiguously is refused here, before storesh sees it: a target that is not a path,
 /// a missing or second Host, a second of any field storesh decides by, a body framed two
 /// ways.
-struct RequestHead {
-    var method: String
+package struct RequestHead {
+    package var method: String
     /// The path and query, as sent (`/api/state?token=…`).
-    var target: String
+    package var target: String
     /// 0 for HTTP/1.0, 1 for HTTP/1.1.
-    var minorVersion: Int
+    package var minorVersion: Int
     /// Each field's lowercase name and its value without the spaces around it.
-    var fields: [(name: String, value: String)]
+    package var fields: [(name: String, value: String)]
 
     /// How the body is framed.
-    enum Body: Equatable {
+    package enum Body: Equatable {
         case empty
         case length(Int)
         case chunked
@@ -23,24 +23,24 @@ struct RequestHead {
 
     /// Fields of which a request may carry one only: they decide where it goes, who
     /// sent it, and how long it is.
-    static let single: Set<String> = [
+    package static let single: Set<String> = [
         "host", "content-length", "content-type", "origin", "x-storesh-token", "transfer-encoding",
         "sec-fetch-site", "expect",
     ]
 
     /// The first value of field `name` (lowercase).
-    subscript(name: String) -> String? { fields.first { $0.name == name }?.value }
+    package subscript(name: String) -> String? { fields.first { $0.name == name }?.value }
 
     /// Whether the connection stays open after the answer: HTTP/1.1 without
     /// `Connection: close`. HTTP/1.0 connections are closed.
-    var keepsAlive: Bool {
+    package var keepsAlive: Bool {
         guard minorVersion == 1 else { return false }
         let options = fields.filter { $0.name == "connection" }.flatMap { $0.value.split(separator: ",") }
         return !options.contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "close" }
     }
 
     /// The head of `lines` (request line first, each without its line end), or why not.
-    init(lines: [ArraySlice<UInt8>]) throws(Refusal) {
+    package init(lines: [ArraySlice<UInt8>]) throws(Refusal) {
         guard let first = lines.first else { throw Refusal(400, "the request has no request line") }
         let parts = first.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(Self.isTokenByte) else {
@@ -77,7 +77,7 @@ struct RequestHead {
     }
 
     /// One header line as a name and a value.
-    static func field(_ line: ArraySlice<UInt8>) throws(Refusal) -> (name: String, value: String) {
+    package static func field(_ line: ArraySlice<UInt8>) throws(Refusal) -> (name: String, value: String) {
         if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
             throw Refusal(400, "a header line is folded onto the next (obsolete line folding is refused)")
         }
@@ -115,7 +115,7 @@ struct RequestHead {
     }
 
     /// How the body is framed, or why it cannot be read.
-    func body() throws(Refusal) -> Body {
+    package func body() throws(Refusal) -> Body {
         if let coding = self["transfer-encoding"] {
             guard minorVersion == 1 else { throw Refusal(400, "HTTP/1.0 has no Transfer-Encoding") }
             guard coding.lowercased() == "chunked" else {
@@ -133,7 +133,7 @@ struct RequestHead {
     }
 
     /// A byte of a token (RFC 9110 §5.6.2): what methods and field names are made of.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
+    package static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"):

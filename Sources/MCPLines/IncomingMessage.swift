@@ -1,15 +1,14 @@
-import Foundation
-import MCP
+package import Foundation
 
 /// One line a client sent, judged as JSON-RPC 2.0 and MCP say before the SDK sees it: a
 /// request with a valid id and params, a notification, a batch, a response (the server
 /// asks nothing, so it is dropped), or an error to answer (`-32700` for a line that is not
 /// JSON, `-32600` for a message that is not a valid request, `-32602` for params of the
 /// wrong shape). An error whose request's id cannot be read is answered with id `null`.
-enum IncomingMessage: Equatable {
+package enum IncomingMessage: Equatable {
     /// A request the SDK is to answer: `line` is what it reads (the line as sent: only a
     /// message whose every member was checked gets here).
-    case request(id: ID, method: String, line: Data)
+    case request(id: RequestID, method: String, line: Data)
     /// A notification for the SDK; never answered.
     case notification(method: String, line: Data)
     /// The items of a batch (a JSON array), each a message's bytes.
@@ -20,11 +19,11 @@ enum IncomingMessage: Equatable {
     case answer(Data)
 
     /// Checks a request's params for one method: nil when they are fine, else what is wrong.
-    typealias ParameterCheck = @Sendable (Data) -> String?
+    package typealias ParameterCheck = @Sendable (Data) -> String?
 
     /// Judges `line`; `initialized` says whether the session answered `initialize`, and
     /// `checks` holds a params check for each method that has one.
-    static func classify(_ line: Data, initialized: Bool, checks: [String: ParameterCheck]) -> IncomingMessage {
+    package static func classify(_ line: Data, initialized: Bool, checks: [String: ParameterCheck]) -> IncomingMessage {
         let envelope: Envelope
         do {
             envelope = try JSONDecoder().decode(Envelope.self, from: line)
@@ -59,14 +58,14 @@ enum IncomingMessage: Equatable {
     }
 
     /// JSON-RPC's error codes used here.
-    enum Code: Int {
+    package enum Code: Int {
         case parseError = -32700
         case invalidRequest = -32600
         case invalidParams = -32602
     }
 
     /// An error answer, as a line's bytes (without its newline).
-    static func error(_ code: Code, _ message: String, id: ID?) -> Data {
+    package static func error(_ code: Code, _ message: String, id: RequestID?) -> Data {
         let answer = ErrorAnswer(id: id, error: .init(code: code.rawValue, message: message))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -80,7 +79,7 @@ enum IncomingMessage: Equatable {
             let message: String
         }
         let jsonrpc = "2.0"
-        let id: ID?
+        let id: RequestID?
         let error: Body
 
         func encode(to encoder: any Encoder) throws {
@@ -104,7 +103,7 @@ private struct Envelope: Decodable {
     }
 
     let jsonrpc: Member<String>
-    let id: Member<ID>
+    let id: Member<RequestID>
     let method: Member<String>
     let params: ParamsShape
     let isResponse: Bool
@@ -166,7 +165,7 @@ private struct Envelope: Decodable {
     func judge(
         _ line: Data, initialized: Bool, checks: [String: IncomingMessage.ParameterCheck]
     ) -> IncomingMessage {
-        let validID: ID? = if case .valid(let id) = id { id } else { nil }
+        let validID: RequestID? = if case .valid(let id) = id { id } else { nil }
         guard jsonrpc == .valid("2.0") else {
             return .answer(IncomingMessage.error(.invalidRequest, "\"jsonrpc\" must be \"2.0\"", id: validID))
         }
@@ -183,7 +182,7 @@ private struct Envelope: Decodable {
             // Checked no further: a notification is never answered. A cancellation is not
             // passed on: the request it names runs to its answer (a handler the SDK cancels
             // answers nothing, and the requests after it would wait for that answer).
-            if name == CancelledNotification.name { return .ignored }
+            if name == "notifications/cancelled" { return .ignored }
             return .notification(method: name, line: line)
         }
         if isResponse {
@@ -191,7 +190,7 @@ private struct Envelope: Decodable {
                 IncomingMessage.error(
                     .invalidRequest, "a request has no \"result\" or \"error\"", id: requestID))
         }
-        if !initialized, name != Initialize.name, name != Ping.name {
+        if !initialized, name != "initialize", name != "ping" {
             return .answer(
                 IncomingMessage.error(
                     .invalidRequest, "the session is not initialized: send initialize first", id: requestID))
@@ -204,5 +203,19 @@ private struct Envelope: Decodable {
             return .answer(IncomingMessage.error(.invalidParams, "\(name): \(problem)", id: requestID))
         }
         return .request(id: requestID, method: name, line: line)
+    }
+}
+
+/// A JSON-RPC request's id: a string or an integer (MCP's `ID`, without the SDK).
+package enum RequestID: Hashable, Sendable, Encodable {
+    case string(String)
+    case number(Int)
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let text): try container.encode(text)
+        case .number(let number): try container.encode(number)
+        }
     }
 }

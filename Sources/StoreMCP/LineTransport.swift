@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MCP
+import MCPLines
 import StoreHost
 
 #if canImport(Glibc)

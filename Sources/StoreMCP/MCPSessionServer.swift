@@ -1,4 +1,5 @@
 package import MCP
+import MCPLines
 package import StoreService
 import StoreShell
 import StoreValue

@@ -1,5 +1,6 @@
 import Foundation
 import MCP
+import MCPLines
 
 /// What a request's params must be for each method the server answers, checked before the
 /// request runs: params of the wrong shape are JSON-RPC's `-32602` with what was wrong and

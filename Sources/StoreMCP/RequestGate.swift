@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import MCP
+import MCPLines
 import StoreHost
 import Synchronization
 
@@ -153,7 +154,8 @@ final class RequestGate: Sendable {
             state.withLock { state in
                 if inBatch { state.batchAnswers?.append(answer) } else { write(answer) }
             }
-        case .request(let id, let method, let request):
+        case .request(let requestID, let method, let request):
+            let id = requestID.mcp
             let stopped = state.withLock { state in
                 state.inFlight = id
                 return state.stopped
@@ -215,6 +217,16 @@ final class RequestGate: Sendable {
             id = try container.decodeIfPresent(ID.self, forKey: .id)
             isAnswer = id != nil && !container.contains(.method)
             isResult = container.contains(.result)
+        }
+    }
+}
+
+extension RequestID {
+    /// The SDK's id for this one.
+    var mcp: ID {
+        switch self {
+        case .string(let text): .string(text)
+        case .number(let number): .number(number)
         }
     }
 }

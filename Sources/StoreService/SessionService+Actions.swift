@@ -1,12 +1,12 @@
-import StoreHost
-import StoreValue
+package import StoreHost
+package import StoreValue
 
 extension SessionService {
     /// One operation per action of `model`, made from its schema: `action_setCount` with
     /// a parameter `count` (an int), `action_todos_toggle` with the `key` of the todo.
     /// Each sends the action with its arguments as values (`ShellCore.execute(_:origin:)`
     /// with `ActionValues`), checked as `send` checks a typed one.
-    func actionOperations(of model: ModelDescriptor?) -> [Operation] {
+    package static func actionOperations(of model: ModelDescriptor?) -> [Operation] {
         guard let model else { return [] }
         var taken = Set(Self.fixedOperations.map(\.name))
         return model.actions.map { action in
@@ -14,6 +14,17 @@ extension SessionService {
             taken.insert(operation.name)
             return operation
         }
+    }
+
+    /// What `perform` sends for an action's operation called with `arguments` (by
+    /// parameter name): the action with its values, once they are checked against the
+    /// operation's parameters. Nil for an operation that is not an action's.
+    package static func actionValues(of operation: Operation, arguments: [String: Value]) throws(OperationError)
+        -> ActionValues?
+    {
+        guard case .action(let action, let names) = operation.work else { return nil }
+        let checked = try OperationArguments(arguments, for: operation)
+        return ActionValues(name: action, arguments: names.map { checked.values[$0] })
     }
 
     /// The prefix of every action's operation, so an action called `reset` or `state` is

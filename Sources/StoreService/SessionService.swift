@@ -50,7 +50,7 @@ package final class SessionService {
     /// Every operation on offer now: the fixed ones (`SessionService.fixedOperations`),
     /// then one per action of the current model (`action_NAME`).
     package var operations: [Operation] {
-        Self.fixedOperations + actionOperations(of: core.current?.model)
+        Self.fixedOperations + Self.actionOperations(of: core.current?.model)
     }
 
     /// The operation called `name`, if one is on offer.
@@ -58,7 +58,7 @@ package final class SessionService {
     package func operation(named name: String) -> Operation? {
         if let fixed = Self.fixedOperations.first(where: { $0.name == name }) { return fixed }
         guard name.hasPrefix(Self.actionPrefix) else { return nil }
-        return actionOperations(of: core.current?.model).first { $0.name == name }
+        return Self.actionOperations(of: core.current?.model).first { $0.name == name }
     }
 
     /// Runs the operation called `name` with `arguments` (by parameter name). Arguments
@@ -85,7 +85,8 @@ package final class SessionService {
                 return Outcome(operation: name, refusal: error.message)
             }
         case .action(let action, let argumentNames):
-            // The values go to the shell as they are: no text is written to be read again.
+            // The values go to the shell as they are: no text is written to be read again
+            // (`actionValues(of:arguments:)`, what the fuzz target `values` reads).
             let call = ActionValues(name: action, arguments: argumentNames.map { checked.values[$0] })
             return await performing(operation) { core.execute(call) }
         }

@@ -8,7 +8,7 @@ import StoreValue
 
 /// The fuzz targets, by name (`scripts/fuzz` runs each with `STORESH_FUZZ_TARGET=name`).
 enum FuzzTarget: String, CaseIterable {
-    case action, literal, transcript, journal, `import`, worker, ctree, condition, relay, shape
+    case action, literal, transcript, journal, `import`, worker, ctree, condition, relay, shape, http, values, mcp
 
     func run(_ data: Data) {
         switch self {
@@ -22,6 +22,9 @@ enum FuzzTarget: String, CaseIterable {
         case .condition: Self.condition(data)
         case .relay: Self.relayStream(data)
         case .shape: Self.shapeText(data)
+        case .http: Self.httpRequests(data)
+        case .values: Self.typedValues(data)
+        case .mcp: Self.mcpLine(data)
         }
     }
 

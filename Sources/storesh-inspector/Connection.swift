@@ -1,5 +1,6 @@
 import FlyingSocks
 import Foundation
+import InspectorHTTP
 import InspectorRelay
 
 /// One client's connection: its requests, one after the other, each read within
@@ -16,7 +17,7 @@ struct Connection {
 
     /// Serves the connection to its end, then closes it.
     func serve() async {
-        var incoming = Incoming(socket: socket, limits: limits)
+        var incoming = Incoming(source: SocketBytes(socket: socket), limits: limits)
         defer { try? socket.close() }
         while true {
             do {
@@ -24,18 +25,12 @@ struct Connection {
                 let lines = try await incoming.readHead()
                 waiting(false)
                 let head = try RequestHead(lines: lines)
-                let framing = try head.body()
-                if framing != .empty, head.method != "POST" {
-                    throw Refusal(400, "a \(head.method) request has no body")
-                }
-                if case .length(let length) = framing, length > limits.body {
-                    throw Refusal(413, "an operation's arguments are at most \(limits.body >> 20) MiB")
-                }
+                let framing = try head.checkedBody(within: limits)
                 if head["expect"]?.lowercased() == "100-continue", head.minorVersion == 1 {
                     try await write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
                 }
                 let body = try await incoming.readBody(framing)
-                guard try await answer(try Self.relayed(head, body: body), to: head), head.keepsAlive else {
+                guard try await answer(try head.relayed(body: body), to: head), head.keepsAlive else {
                     shutdown(socket.socket.file.rawValue, Int32(SHUT_WR))
                     return
                 }
@@ -46,24 +41,6 @@ struct Connection {
                 return  // the client is gone, or idle
             }
         }
-    }
-
-    /// The request storesh is given: the path as sent, the query's parameters (the first
-    /// of each, percent-decoded), the headers (RequestHead let through one of each field
-    /// that matters; of others, the first).
-    static func relayed(_ head: RequestHead, body: [UInt8]) throws(Refusal) -> RelayedRequest {
-        let parts = head.target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        var query: [String: String] = [:]
-        for item in parts.count > 1 ? parts[1].split(separator: "&") : [] {
-            let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = pair[0].removingPercentEncoding,
-                let value = pair.count > 1 ? pair[1].removingPercentEncoding : ""
-            else { throw Refusal(400, "the query has a malformed percent-encoding") }
-            if query[name] == nil { query[name] = value }
-        }
-        var headers: [String: String] = [:]
-        for (name, value) in head.fields where headers[name] == nil { headers[name] = value }
-        return RelayedRequest(method: head.method, path: String(parts[0]), query: query, headers: headers, body: body)
     }
 
     /// Relays `request`, writes storesh's answer; false when the connection is to close.
@@ -105,7 +82,7 @@ struct Connection {
     /// Answers `refusal` and ends the connection gracefully: no more to write, then what
     /// the client still sends is read (a little of it) so the close does not reset the
     /// connection before the client has read the answer.
-    private func refuse(_ refusal: Refusal, _ incoming: inout Incoming) async {
+    private func refuse(_ refusal: Refusal, _ incoming: inout Incoming<SocketBytes>) async {
         let body = Array((refusal.reason + "\n").utf8)
         let start = Self.head(RelayedHead.text(refusal.status), length: body.count, closes: true)
         try? await write(Array(start.utf8) + body)

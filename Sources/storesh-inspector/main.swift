@@ -11,6 +11,7 @@
 //   (it stopped the inspector, or ended), this program ends.
 import FlyingSocks
 import Foundation
+import InspectorHTTP
 import InspectorRelay
 
 /// The port and limits the command line asks for, or nil when it is not
