@@ -47,6 +47,14 @@ extension SessionService {
             return JSON.object([
                 ("model", JSON.string(model)), ("position", String(past.position)),
                 ("diff", JSON.value(.array(past.diff))), ("state", JSON.value(past.state)),
+                (
+                    "lacking",
+                    JSON.value(
+                        .array(
+                            past.lacking.map {
+                                .record(["after": .int(Int64($0.position)), "note": .string($0.note)])
+                            }))
+                ),
             ])
         } catch {
             return JSON.object([("error", JSON.string(error.message))])

@@ -18,6 +18,28 @@ import Testing
         return SessionService(core: core)
     }
 
+    /// The inspector's `state` route says what a rebuilt past state lacks (an effect's
+    /// action the history could not keep), so the slider can show it.
+    @Test func aPastStateSaysWhatItLacks() async throws {
+        let host = makeHost()
+        let core = ShellCore(host: host) { _ in }
+        let model = pokedCounter()
+        try host.addScripted(plugin: "mem", models: [model])
+        try core.use("mem.counter")
+        let service = SessionService(core: core)
+        _ = await service.run("increment")
+        try #require(model.latest).applyFromEffect("poke(")
+        _ = await service.run("increment")
+        let past = service.stateJSON(model: "mem.counter", after: 1)
+        #expect(past.contains(#""lacking":[]"#), "\(past)")
+        let rebuilt = service.stateJSON(model: "mem.counter", after: 2)
+        #expect(rebuilt.contains(#""lacking":[]"#), "the session's own state: \(rebuilt)")
+        _ = await service.run(":undo")
+        let undone = service.stateJSON(model: "mem.counter", after: 2)
+        #expect(undone.contains(#""lacking":[{"after":1,"note":"an effect applied 'poke('"#), "\(undone)")
+        #expect(undone.contains(#""state":{"count":2}"#), "\(undone)")
+    }
+
     @Test func everyActionIsAnOperationWithTypedParameters() throws {
         let service = try Self.service("Todos")
         let operations = Dictionary(uniqueKeysWithValues: service.operations.map { ($0.name, $0) })

@@ -5,23 +5,6 @@ import StoreShell
 import StoreValue
 import Testing
 
-/// A counter whose effect applies `poke(`: an action its update takes, written as a text
-/// its own parser cannot read back (a plugin whose action text and parser disagree).
-@MainActor
-private func pokedCounter() -> ScriptedModel {
-    ScriptedModel(
-        plugin: "mem", name: "counter", actions: [("increment", [])], initial: .record(["count": .int(0)])
-    ) { state, action, _ throws(SessionError) in
-        guard case .int(let count)? = state["count"] else { throw SessionError(message: "no count") }
-        switch action {
-        case "increment": state = .record(["count": .int(count + 1)])
-        case "poke(": state = .record(["count": .int(count + 100)])
-        default: throw SessionError(message: "\(action): refused by the model")
-        }
-        return true
-    }
-}
-
 @MainActor
 @Suite("An effect's action the model cannot read back")
 struct UnreplayableEffectActionTests {
@@ -58,6 +41,28 @@ struct UnreplayableEffectActionTests {
             "a rebuild says what it cannot give back: \(redo)")
         #expect(!redo.contains("cannot be replayed"), "\(redo)")
         #expect(await shell.run(":state count") == ["1"])
+    }
+
+    /// The inspector's slider shows states rebuilt by replaying, which have nothing of
+    /// such an action: it showed them without a word (count 2 after action 2, where the
+    /// session had 102). A past state says what it lacks; one before the effect, and the
+    /// session's own, lack nothing.
+    @Test func aPastStateRebuiltWithoutItSaysWhatItLacks() async throws {
+        let model = pokedCounter()
+        let shell = try shell(model)
+        _ = await shell.run("increment")
+        try #require(model.latest).applyFromEffect("poke(")
+        _ = await shell.run("increment", "increment")
+        let second = try shell.core.pastState(of: "mem.counter", after: 2)
+        #expect(second.state == .record(["count": .int(2)]))
+        #expect(second.lacking.map(\.position) == [1])
+        #expect(second.lacking.first?.note.contains("an effect applied 'poke('") == true, "\(second.lacking)")
+        #expect(try shell.core.pastState(of: "mem.counter", after: 1).lacking.isEmpty, "before the effect")
+        let live = try shell.core.pastState(of: "mem.counter", after: 3)
+        #expect(live.state == .record(["count": .int(103)]) && live.lacking.isEmpty, "the session's own")
+        _ = await shell.run(":undo")
+        let undone = try shell.core.pastState(of: "mem.counter", after: 3)
+        #expect(undone.state == .record(["count": .int(3)]) && undone.lacking.map(\.position) == [1])
     }
 
     /// With a journal, it is not written either: a resume would stop at it, or replay it

@@ -29,6 +29,7 @@ ol, ul { list-style: none; margin: 0; padding: 0; }
 .badge { font-size: 11px; border: 1px solid var(--line); border-radius: 3px; padding: 0 3px; }
 .badge.typed { background: #eef2ff; } .badge.script { background: #f0fdf4; } .badge.effect { background: #fef3c7; }
 .badge.crashed, .badge.refused { background: #fee4e2; }
+#state-at.lacking { color: var(--bad); }
 #events li { font-family: ui-monospace, monospace; white-space: pre-wrap; }
 .pager { display: flex; gap: 8px; align-items: center; }
 .tree { font-family: ui-monospace, monospace; }

@@ -156,7 +156,11 @@ async function loadState() {
   if (past.error) { $("tree").textContent = past.error; return; }
   ui.stateAt = past.position;
   ui.lastState = past;
-  $("state-at").textContent = `after action ${past.position}` + (past.position === ui.position ? " (the session's)" : "");
+  // A state rebuilt by replaying lacks what effects did that the history could not keep.
+  const lacking = (past.lacking || []).map((item) => `after action ${item.after}: ${item.note}`);
+  $("state-at").textContent = `after action ${past.position}` + (past.position === ui.position ? " (the session's)" : "")
+    + (lacking.length ? ` — rebuilt without what an effect did ${lacking.join("; ")}` : "");
+  $("state-at").classList.toggle("lacking", lacking.length > 0);
   $("diff-of").textContent = past.position === 0 ? "(the start)" : `made by action ${past.position}`;
   drawState();
 }

@@ -14,6 +14,12 @@ final class PastStates {
     private var storeAt: Int?
     /// States already known: the snapshots, and those worked out.
     private var known: [Int: Value] = [:]
+    /// For each known state that is not exactly the session's (a snapshot, or worked
+    /// out), the position it was rebuilt from: a snapshot's own, or the one the replay
+    /// that made it started at (`rebuiltFrom(_:)`).
+    private var bases: [Int: Int] = [:]
+    /// The position the store's state was last restored at (or started from).
+    private var storeBase = 0
     /// How many times the history was replayed into the store.
     private(set) var replays = 0
 
@@ -23,8 +29,16 @@ final class PastStates {
         self.core = core
         self.history = history
         self.makeStore = makeStore
-        for (index, state) in history.snapshots where index <= position { known[index] = state }
+        for (index, state) in history.snapshots where index <= position {
+            known[index] = state
+            bases[index] = index
+        }
     }
+
+    /// Where the state after `position` was rebuilt from (nil: it is exactly the
+    /// session's, or not known yet): what an effect did between there and `position`
+    /// that the history could not keep is missing from it.
+    func rebuiltFrom(_ position: Int) -> Int? { bases[position] }
 
     /// The positions whose states are known without a replay, in order.
     var knownPositions: [Int] { known.keys.sorted() }
@@ -32,6 +46,7 @@ final class PastStates {
     /// Adds a state known otherwise (the session's current one).
     func note(_ state: Value, at position: Int) {
         known[position] = state
+        bases[position] = nil
     }
 
     /// The state after `position` actions (0: the start).
@@ -45,6 +60,7 @@ final class PastStates {
             throw ShellError(error.message, origin: .prompt)
         }
         known[position] = state
+        bases[position] = storeBase
         return state
     }
 
@@ -59,6 +75,7 @@ final class PastStates {
             from = storeAt
         } else if (try? live.restore(snapshot.state)) == true {
             from = snapshot.index
+            storeBase = snapshot.index
         } else {
             guard history.dropped == 0 else {
                 throw ShellError(
@@ -68,6 +85,7 @@ final class PastStates {
             store = try makeStore()
             live = store!
             from = 0
+            storeBase = 0
         }
         if from < position {
             replays += 1
@@ -98,6 +116,7 @@ final class PastStates {
         let made = try makeStore()
         store = made
         storeAt = history.dropped == 0 ? 0 : nil
+        storeBase = 0
         return made
     }
 }

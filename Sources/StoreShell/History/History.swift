@@ -136,6 +136,15 @@ package final class History {
         unreplayable.filter { $0.position >= start && $0.position <= target }
     }
 
+    /// The unreplayable actions a state rebuilt from position `base` (a snapshot's, or the
+    /// start) up to `position` lacks: one after an action from `base` on and before
+    /// `position`, or after the last action when `position` is the end of the history.
+    func unreplayable(rebuiltFrom base: Int, at position: Int) -> [Incident] {
+        unreplayable.filter {
+            $0.position >= base && ($0.position < position || ($0.position == position && position == entries.count))
+        }
+    }
+
     /// The unreplayable actions that states worked out by replaying the first `end` actions
     /// lack: one between two of those actions, or one after the last of them when that is
     /// the end of the history (the session's live state held it; a state rebuilt at an

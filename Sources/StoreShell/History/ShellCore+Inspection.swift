@@ -30,10 +30,13 @@ extension ShellCore {
     }
 
     /// The state of `model` after action `number` (counting from 1 as `:log` does; the
-    /// history's first kept position for anything before it), and the diff that action
-    /// made (empty for the start). The session does not move.
+    /// history's first kept position for anything before it), the diff that action made
+    /// (empty for the start), and what that state lacks: a state rebuilt by replaying has
+    /// nothing of an effect's action the history could not keep (`History.unreplayable`),
+    /// and says so (`lacking`, each with the action it came after, as `:log` counts).
+    /// The session does not move.
     package func pastState(of model: String, after number: Int) throws(ShellError) -> (
-        state: Value, diff: [Value], position: Int
+        state: Value, diff: [Value], position: Int, lacking: [History.Incident]
     ) {
         guard let history = histories[model], let session = sessions[model] else {
             throw ShellError("no model \(model) is loaded", origin: .prompt)
@@ -50,7 +53,13 @@ extension ShellCore {
                 history.setDiff(diff, at: position - 1)
             }
         }
-        return (state, diff.map(\.record), history.shown(position))
+        let lacking =
+            position == history.position
+            ? [] : past.rebuiltFrom(position).map { history.unreplayable(rebuiltFrom: $0, at: position) } ?? []
+        return (
+            state, diff.map(\.record), history.shown(position),
+            lacking.map { History.Incident(position: history.shown($0.position), note: $0.note) }
+        )
     }
 
     /// The past states of `history`, kept while it only grew since they were made: the
