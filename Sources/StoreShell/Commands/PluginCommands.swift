@@ -136,9 +136,11 @@ struct ActionsCommand: ShellCommand {
         let width = model.actions.map { ActionBinding.signature(of: $0).count }.max() ?? 0
         let lines = model.actions.flatMap { action in
             let signature = ActionBinding.signature(of: action)
-            // No padding after an action without a doc: a line never ends in spaces.
+            // No padding after an action without a doc (none, or empty, as glue-built
+            // models give): a line never ends in spaces.
+            let doc = action.doc ?? ""
             let line =
-                action.doc.map { signature.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0 } ?? signature
+                doc.isEmpty ? signature : signature.padding(toLength: width + 2, withPad: " ", startingAt: 0) + doc
             return [line]
                 + ActionBinding.shapeLines(of: action).map { "    " + $0 }
         }

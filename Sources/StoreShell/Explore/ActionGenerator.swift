@@ -206,11 +206,14 @@ struct ActionGenerator {
             + (random.chance(0.3) ? Int64(random.index(50)) - 25 : 0)
     }
 
-    private func string(_ random: inout ExploreRandom) -> String {
-        if random.chance(0.3), !seenStrings.isEmpty { return random.pick(seenStrings) }
-        return random.pick([
-            "", "a", "b", "abc", "hello world", "  ", "é", "x\"y", "0", String(repeating: "z", count: 40),
-        ])
+    /// A string: one the state holds (or a small change of one), one that troubles text
+    /// handling, or one made of random pieces from across Unicode (`ExploreStrings`).
+    func string(_ random: inout ExploreRandom) -> String {
+        if random.chance(0.3), !seenStrings.isEmpty {
+            let seen = random.pick(seenStrings)
+            return random.chance(0.75) ? seen : ExploreStrings.varied(seen, &random)
+        }
+        return random.chance(0.5) ? random.pick(ExploreStrings.classics) : ExploreStrings.made(&random)
     }
 
     private func tree(_ random: inout ExploreRandom, depth: Int) -> Value {
