@@ -47,7 +47,13 @@ package struct Incoming<Source: RequestByteSource> {
                 try check(line, number: lines.count)
                 lines.append(line)
             }
-            if lineStart < bytes.count { try check(lineStart..<bytes.count, number: lines.count) }
+            // A line still arriving is refused as soon as it is too long or one too many;
+            // but a lone CR may be the start of the empty line that ends the head, which
+            // is no header (counted, a head with exactly `fields` headers whose last CRLF
+            // came in two reads was refused 431).
+            if lineStart < bytes.count, !(bytes.count - lineStart == 1 && bytes[lineStart] == Self.carriageReturn) {
+                try check(lineStart..<bytes.count, number: lines.count)
+            }
             guard bytes.count <= limits.head else {
                 throw Refusal(431, "the request's head is larger than \(limits.head / 1024) KiB")
             }
