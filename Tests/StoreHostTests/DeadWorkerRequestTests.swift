@@ -1,6 +1,7 @@
 import HostTestSupport
-import StoreHost
 import Testing
+
+@testable import StoreHost
 
 @MainActor
 @Suite("A request to a worker that died between requests")

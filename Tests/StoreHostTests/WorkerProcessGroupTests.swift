@@ -1,7 +1,8 @@
 import Foundation
 import HostTestSupport
-import StoreHost
 import Testing
+
+@testable import StoreHost
 
 /// A worker runs in a process group of its own; what a plugin starts in it (a helper, a
 /// daemon under development) ends with the worker, whether the worker is stopped or lost.

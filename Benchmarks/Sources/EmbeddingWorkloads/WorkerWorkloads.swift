@@ -20,7 +20,7 @@ package enum WorkerWorkloads {
             let host = PluginHost(clock: VirtualClock(), searchPath: [directory])
             host.isolation = .workers
             let loaded = try host.load(plugin)
-            best = min(best, loaded.worker?.startMilliseconds ?? .infinity)
+            best = min(best, loaded.startMilliseconds ?? .infinity)
         }
         return best
     }

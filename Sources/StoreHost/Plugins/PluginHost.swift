@@ -58,8 +58,8 @@ package final class PluginHost {
     package var actionTimeout: Double? = 5
     /// Asked while waiting for a worker: true when the user pressed Ctrl-C.
     package var takeInterrupt: () -> Bool = { false }
-    /// A worker died while nobody was waiting for it (an effect crashed it).
-    package var workerLost: ((WorkerPlugin, WorkerLoss) -> Void)?
+    /// A plugin's process died while nobody was waiting for it (an effect crashed it).
+    package var pluginLost: ((LoadedPlugin, WorkerLoss) -> Void)?
     /// What plugins in workers print (their stdout and stderr), as it arrives.
     package var workerOutput: ((String) -> Void)? = { text in
         StandardStreams.error(text)
@@ -324,8 +324,9 @@ package struct LoadedPlugin: @unchecked Sendable {
     package let models: [ModelDescriptor]
     /// The plugin's services table, when it runs in this process.
     let context: PluginContext?
-    /// The worker process it runs in, when it runs in one.
-    package let worker: WorkerPlugin?
+    /// The worker process it runs in, when it runs in one (the shell goes through
+    /// `LoadedPlugin+Process`, never to the worker).
+    let worker: WorkerPlugin?
 
     init(
         name: String, version: String, path: String, toolchain: String?, models: [ModelDescriptor],
@@ -338,14 +339,5 @@ package struct LoadedPlugin: @unchecked Sendable {
         self.models = models
         self.context = context
         self.worker = worker
-    }
-
-    /// A plugin in a worker, as `:reload` makes it.
-    package init(
-        name: String, version: String, path: String, toolchain: String?, models: [ModelDescriptor], worker: WorkerPlugin
-    ) {
-        self.init(
-            name: name, version: version, path: path, toolchain: toolchain, models: models, context: nil, worker: worker
-        )
     }
 }

@@ -235,7 +235,7 @@ package final class WorkerPlugin {
     /// The worker died while nobody was waiting for it.
     private func lost(_ loss: WorkerLoss) {
         abandonTimers()
-        host?.workerLost?(self, loss)
+        host?.workerDied(self, loss)
     }
 
     /// A dead worker's timers will never fire.

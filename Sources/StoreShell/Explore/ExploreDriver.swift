@@ -61,7 +61,7 @@ final class ExploreDriver {
         // What the last run's store did as it went (an effect that crashes when it is
         // cancelled) is not this run's: settled and recovered before the prefix, which a
         // worker rebuilt from the (empty) history would not have.
-        if core.allEffectsInFlight > 0 || core.host.plugins.contains(where: { $0.worker?.process?.loss != nil }) {
+        if core.allEffectsInFlight > 0 || core.host.plugins.contains(where: { $0.loss != nil }) {
             await core.settle(limit: 0.5)
             core.recoverLostWorkers(announce: false)
         }

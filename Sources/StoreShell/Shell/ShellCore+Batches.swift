@@ -196,7 +196,7 @@ private struct BatchRun {
 extension ShellCore {
     /// The worker processes running now, to tell whether one was lost (and replaced).
     private var runningWorkers: [ObjectIdentifier] {
-        host.plugins.compactMap { $0.worker?.process.map(ObjectIdentifier.init) }
+        host.plugins.compactMap(\.processIdentity)
     }
 
     /// After a worker was lost in the middle of a batch: starts it again, then sends the

@@ -15,8 +15,8 @@ extension ShellCore {
     func recoverLostWorkers(announce: Bool = true) -> Int {
         var lost = 0
         for plugin in host.plugins {
-            guard let worker = plugin.worker, let process = worker.process, let loss = process.loss else { continue }
-            recover(plugin, worker: worker, after: loss, announce: announce)
+            guard let loss = plugin.loss else { continue }
+            recover(plugin, after: loss, announce: announce)
             lost += 1
         }
         return lost
@@ -27,13 +27,12 @@ extension ShellCore {
     func showCrash(_ name: String?, origin: LineOrigin) -> Bool {
         guard let plugin = namedPlugin(name, command: "crash", origin: origin) else { return false }
         let pluginName = plugin.name
-        guard let worker = plugin.worker else {
+        guard !plugin.runsInStoreshsProcess else {
             return fail(
                 "\(pluginName) runs inside storesh (--in-process): a crash there ends storesh, so there is no report to show",
                 origin: origin)
         }
-        let loss = worker.lastLoss ?? worker.process?.loss
-        guard let loss else {
+        guard let loss = plugin.lastLoss else {
             output(.info(kind: "crash", lines: ["\(pluginName)'s workers have not crashed"]))
             return true
         }
@@ -64,9 +63,8 @@ extension ShellCore {
         return plugin
     }
 
-    /// A worker died while no request was waiting for it: effects were running there.
-    func workerDied(_ worker: WorkerPlugin, _ loss: WorkerLoss) {
-        guard let plugin = host.plugins.first(where: { $0.worker === worker }) else { return }
+    /// A plugin's worker died while no request was waiting for it: effects were running there.
+    func pluginLost(_ plugin: LoadedPlugin, _ loss: WorkerLoss) {
         workerCrashes += 1
         let models = plugin.models.map(\.qualifiedName).filter { sessions[$0] != nil }
         let running = models.flatMap { model in inFlight(in: model).map { (model, $0) } }
@@ -77,18 +75,16 @@ extension ShellCore {
             : "running effect\(running.count == 1 ? "" : "s") "
                 + running.map { "#\($0.1.id) \($0.1.label ?? "effect")" }.joined(separator: ", ")
         output(.error(ShellError(SessionError(lost: loss, model: name, doing: doing).message, origin: .prompt)))
-        recover(plugin, worker: worker, after: loss)
+        recover(plugin, after: loss)
     }
 
-    private func recover(_ plugin: LoadedPlugin, worker: WorkerPlugin, after loss: WorkerLoss, announce: Bool = true) {
+    private func recover(_ plugin: LoadedPlugin, after loss: WorkerLoss, announce: Bool = true) {
         workerLosses += 1
         failEffects(of: plugin, because: loss)
         let began = DispatchTime.now().uptimeNanoseconds
         defer { lastRecoveryMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e6 }
-        let before = worker.registered
         do {
-            let registered = try worker.start()
-            guard registered == before else {
+            guard try plugin.restart() else {
                 output(
                     .error(
                         ShellError(

@@ -28,24 +28,23 @@ extension ShellCore {
     package func reload(_ name: String?, origin: LineOrigin = .prompt) -> Bool {
         guard let old = namedPlugin(name, command: "reload", origin: origin) else { return false }
         let pluginName = old.name
-        guard host.isolation == .workers, old.worker != nil else {
+        guard !old.runsInStoreshsProcess else {
             return fail(
                 "\(pluginName) runs inside storesh (--in-process), where a library cannot be loaded again; start storesh without --in-process to reload",
                 origin: origin)
         }
-        let worker = WorkerPlugin(host: host, path: old.path)
-        let registered: WorkerPlugin.RegisteredPlugin
+        let replacement: PluginReplacement
         do {
-            registered = try worker.start()
+            replacement = try old.startAnew(in: host)
         } catch {
             return fail("cannot reload \(pluginName): \(error.description); the old build goes on", origin: origin)
         }
-        guard registered.name == old.name else {
+        guard replacement.name == old.name else {
             return fail(
-                "\(old.path) is now the plugin '\(registered.name)', not '\(old.name)'; the old build goes on",
+                "\(old.path) is now the plugin '\(replacement.name)', not '\(old.name)'; the old build goes on",
                 origin: origin)
         }
-        let models = worker.descriptors(of: registered)
+        let models = replacement.models
         var replaced: [(old: Session, fresh: Session, history: History)] = []
         var notes: [String] = []
         for oldModel in old.models {
@@ -71,7 +70,7 @@ extension ShellCore {
         // Everything worked: the new worker takes over.
         let currentKey = current?.model.qualifiedName
         var lines = [
-            "reloaded \(registered.name) \(registered.version) from \(registered.resolvedPath) (was \(old.version)); replayed "
+            "reloaded \(replacement.name) \(replacement.version) from \(replacement.resolvedPath) (was \(old.version)); replayed "
                 + replaced.map { "\($0.fresh.model.qualifiedName) to \($0.history.position)" }.joined(separator: ", ")
         ]
         lines += notes
@@ -91,11 +90,7 @@ extension ShellCore {
                 lines += changes.isEmpty ? ["  (the state is the same)"] : changes.map { "  " + $0.description }
             }
         }
-        host.replace(
-            LoadedPlugin(
-                name: registered.name, version: registered.version, path: old.path, toolchain: registered.toolchain,
-                models: models, worker: worker))
-        old.worker?.process?.stop()
+        host.adopt(replacement, replacing: old)
         output(.info(kind: "reload", lines: lines))
         // Said as a rebuild says it: the replayed state lacks what such an effect did.
         for item in replaced {
@@ -122,7 +117,7 @@ extension ShellCore {
         timer.setEventHandler { [weak route] in
             MainActor.assumeIsolated {
                 guard let self = route?.target else { return }
-                for plugin in self.host.plugins where plugin.worker != nil {
+                for plugin in self.host.plugins where !plugin.runsInStoreshsProcess {
                     let now = FileStamp(path: plugin.path)
                     guard let known = seen[plugin.path] else {
                         seen[plugin.path] = now

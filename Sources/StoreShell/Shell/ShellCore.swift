@@ -100,7 +100,7 @@ package final class ShellCore {
         self.showDiff = showDiff
         self.reportActions = reportActions
         self.output = output
-        host.workerLost = { [weak route] worker, loss in route?.target.workerDied(worker, loss) }
+        host.pluginLost = { [weak route] plugin, loss in route?.target.pluginLost(plugin, loss) }
         // What plugins and the host say in passing (a plugin's log, a plugin whose changes
         // did not fit its state), unless the embedder listens itself. Debug is left out.
         if host.log == nil {
