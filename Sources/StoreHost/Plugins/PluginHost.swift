@@ -327,17 +327,4 @@ package struct LoadedPlugin: @unchecked Sendable {
     /// The worker process it runs in, when it runs in one (the shell goes through
     /// `LoadedPlugin+Process`, never to the worker).
     let worker: WorkerPlugin?
-
-    init(
-        name: String, version: String, path: String, toolchain: String?, models: [ModelDescriptor],
-        context: PluginContext?, worker: WorkerPlugin?
-    ) {
-        self.name = name
-        self.version = version
-        self.path = path
-        self.toolchain = toolchain
-        self.models = models
-        self.context = context
-        self.worker = worker
-    }
 }
