@@ -52,6 +52,27 @@ enum Scaffold {
             ], identity: identity, prebuiltMacros: tool)
     }
 
+    /// The start of a Swift plugin's Package.swift, up to its `targets: [` (the templates
+    /// of `storesh new` and `storesh new --from` go on from there).
+    static func packageHead(_ name: String, _ storesh: Dependency) -> String {
+        """
+        // swift-tools-version: 6.1
+        import PackageDescription
+
+        let package = Package(
+            name: \(quoted(name)),
+            platforms: [.macOS(.v14)],
+            products: [
+                // storesh loads lib\(name).so (.dylib on macOS) from .build/debug.
+                .library(name: \(quoted(name)), type: .dynamic, targets: [\(quoted(name))]),
+            ],
+            dependencies: [
+                \(storesh.lines.joined(separator: "\n        "))
+            ],
+            targets: [
+        """
+    }
+
     /// A Swift plugin package: Package.swift, the model with its glue, a transcript, a README.
     static func swift(_ options: NewOptions, _ storesh: Dependency) -> Files {
         let name = options.name
@@ -61,20 +82,7 @@ enum Scaffold {
             (
                 "Package.swift",
                 """
-                // swift-tools-version: 6.1
-                import PackageDescription
-
-                let package = Package(
-                    name: \(quoted(name)),
-                    platforms: [.macOS(.v14)],
-                    products: [
-                        // storesh loads lib\(name).so (.dylib on macOS) from .build/debug.
-                        .library(name: \(quoted(name)), type: .dynamic, targets: [\(quoted(name))]),
-                    ],
-                    dependencies: [
-                        \(storesh.lines.joined(separator: "\n        "))
-                    ],
-                    targets: [
+                \(packageHead(name, storesh))
                         .target(name: \(quoted(name)), dependencies: [
                             .product(name: "StorePlugin", package: \(quoted(identity))),
                             .product(name: "ObservableStore", package: \(quoted(identity))),

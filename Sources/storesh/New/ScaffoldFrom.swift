@@ -96,20 +96,7 @@ extension Scaffold {
             (
                 "Package.swift",
                 """
-                // swift-tools-version: 6.1
-                import PackageDescription
-
-                let package = Package(
-                    name: \(quoted(name)),
-                    platforms: [.macOS(.v14)],
-                    products: [
-                        // storesh loads lib\(name).so (.dylib on macOS) from .build/debug.
-                        .library(name: \(quoted(name)), type: .dynamic, targets: [\(quoted(name))]),
-                    ],
-                    dependencies: [
-                        \(storesh.lines.joined(separator: "\n        "))
-                    ],
-                    targets: [
+                \(packageHead(name, storesh))
                         // The app's model files (links), Models.swift naming each model, and the glue
                         // StoreshGlue writes from them at each build that changes them.
                         .target(
