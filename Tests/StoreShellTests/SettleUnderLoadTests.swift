@@ -19,9 +19,9 @@ struct SettleUnderLoadTests {
     func anEffectDueNowFinishesAlthoughTheMainQueueIsHeldWhileSettling(depth: Int) async throws {
         let shell = try ShellHarness(plugins: ["Auth"])
         shell.core.showDiff = false
-        shell.core.settleLimit = 0.05
+        shell.core.settleLimit = 0.1
         _ = await shell.run(#"authenticate user: "bo", password: "open sesame""#, ":advance 499ms")
-        // When the timer fires, something else takes the main queue for three times the
+        // When the timer fires, something else takes the main queue for one and a half times the
         // limit, `depth` turns later.
         shell.clock.onMove = { _ in holdTheMainQueue(afterTurns: depth, microseconds: 150_000) }
         let lines = await shell.run(":advance 1ms")
