@@ -447,7 +447,7 @@ let package = Package(
         .testTarget(
             name: "StoreMCPTests",
             dependencies: [
-                "StoreMCP", "StoreService", "StoreShell", "StoreHost", "StoreValue", "HostTestSupport",
+                "StoreMCP", "MCPLines", "StoreService", "StoreShell", "StoreHost", "StoreValue", "HostTestSupport",
                 .product(name: "MCP", package: "swift-sdk"),
             ], swiftSettings: strict),
         .testTarget(

@@ -47,10 +47,53 @@ package enum IncomingMessage: Equatable {
             return .answer(error(.parseError, "the message is not JSON", id: nil))
         }
         guard !items.isEmpty else { return .answer(error(.invalidRequest, "a batch must not be empty", id: nil)) }
-        return .batch(
-            items.map { item in
-                (try? JSONSerialization.data(withJSONObject: item, options: [.fragmentsAllowed])) ?? Data("null".utf8)
-            })
+        return .batch(batchItems(line))
+    }
+
+    /// The bytes of each item of `line`, a JSON array already read as valid: each item
+    /// as the client wrote it. (Written again from what JSONSerialization read, an item's
+    /// keys came out in another order from one call to the next, and its numbers changed.)
+    static func batchItems(_ line: Data) -> [Data] {
+        let bytes = [UInt8](line)
+        var items: [Data] = []
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var start: Int?
+        for (index, byte) in bytes.enumerated() {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth == 1 { start = index + 1 }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                if depth == 1, let first = start { items.append(trimmed(bytes[first..<index])) }
+                depth -= 1
+            case UInt8(ascii: ","):
+                if depth == 1, let first = start {
+                    items.append(trimmed(bytes[first..<index]))
+                    start = index + 1
+                }
+            default:
+                break
+            }
+        }
+        return items
+    }
+
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> Data {
+        Data(bytes.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {

@@ -6,7 +6,8 @@ extension FuzzTarget {
     /// and after `initialize`, with a params check for `tools/call`. Never traps; an error
     /// answer is one JSON-RPC 2.0 error object with a code the gate uses and an id that is
     /// null, a string or an integer; a request is passed on only once initialized (or is
-    /// `initialize` or `ping`), as the bytes it came as; a batch's items are judged the same.
+    /// `initialize` or `ping`), as the bytes it came as; a batch's items, each as the client
+    /// wrote it (one per item JSON reads), are judged the same, and judging is repeatable.
     static func mcpLine(_ data: Data) {
         let line = data.prefix(16 * 1024)
         for initialized in [false, true] {
@@ -41,6 +42,10 @@ extension FuzzTarget {
             guard passed == line else { violated("a notification was passed on changed") }
         case .batch(let items):
             guard !items.isEmpty else { violated("an empty batch was passed on") }
+            let read = (try? JSONSerialization.jsonObject(with: line, options: [.fragmentsAllowed]) as? [Any]) ?? []
+            guard items.count == read.count else {
+                violated("a batch of \(read.count) items was passed on as \(items.count)")
+            }
             guard !inBatch else { return }
             for item in items { judge(item, initialized: initialized, inBatch: true) }
         case .ignored:
