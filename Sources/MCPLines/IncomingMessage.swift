@@ -78,11 +78,11 @@ package enum IncomingMessage: Equatable {
                 depth += 1
                 if depth == 1 { start = index + 1 }
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                if depth == 1, let first = start { items.append(trimmed(bytes[first..<index])) }
+                if depth == 1, let first = start { append(bytes[first..<index], to: &items) }
                 depth -= 1
             case UInt8(ascii: ","):
                 if depth == 1, let first = start {
-                    items.append(trimmed(bytes[first..<index]))
+                    append(bytes[first..<index], to: &items)
                     start = index + 1
                 }
             default:
@@ -94,6 +94,13 @@ package enum IncomingMessage: Equatable {
 
     private static func trimmed(_ bytes: ArraySlice<UInt8>) -> Data {
         Data(bytes.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+    }
+
+    /// `bytes` trimmed, added to `items` unless nothing is left (after a trailing comma,
+    /// which Foundation's reader accepts).
+    private static func append(_ bytes: ArraySlice<UInt8>, to items: inout [Data]) {
+        let item = trimmed(bytes)
+        if !item.isEmpty { items.append(item) }
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {

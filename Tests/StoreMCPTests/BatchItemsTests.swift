@@ -26,4 +26,9 @@ struct BatchItemsTests {
             ])
         #expect(items(batch) == items(batch), "the same every time")
     }
+
+    /// Foundation's reader takes a trailing comma; it is no item.
+    @Test func aTrailingCommaIsNoItem() {
+        #expect(items(#"[{"jsonrpc":"2.0","method":"a"}, ]"#) == [#"{"jsonrpc":"2.0","method":"a"}"#])
+    }
 }
