@@ -66,4 +66,34 @@ struct ExploreAtThePromptTests {
             searched(
                 await shell.run(#":explore --invariant "count >= 0" --actions increment --runs 2 --steps 3 --seed 1"#)))
     }
+
+    /// `--against` and `--compare` at the prompt as on the command line (issue 47: only
+    /// `storesh explore` took them): the registry sent step for step to its fixed build.
+    @Test func aReferenceModelIsTakenAtThePrompt() async throws {
+        let shell = try ShellHarness(plugins: ["Classics"])
+        let folder = try Fixtures.directory().path
+        shell.core.baseDirectory = folder
+        try shell.core.use("classics.registry")
+        let output = await shell.run(
+            ":explore --against Classics:classics.registryFixed --seed 1 --runs 3000 --out registry.transcript")
+        #expect(output.contains { $0.contains("failure: differs from classics.registryFixed: alive") }, "\(output)")
+        let text = try String(contentsOfFile: folder + "/registry.transcript", encoding: .utf8)
+        #expect(text.contains("> :compare classics.registryFixed\n"), "\(text)")
+        let counted = await shell.run(
+            #":explore --against "Classics:classics.registryFixed" --compare "count(alive)" --seed 1 --runs 3000 --out c.transcript"#
+        )
+        #expect(counted.contains { $0.contains(": count(alive) is ") }, "\(counted)")
+    }
+
+    @Test func aComparisonWithoutAReferenceOrAMissingReferenceIsRefused() async throws {
+        let shell = try ShellHarness(plugins: ["Counter"])
+        let unpaired = await shell.run(":explore --compare count --seed 1")
+        #expect(unpaired.first?.contains("--compare compares with the reference model: it needs --against") == true)
+        let missing = await shell.run(":explore --against NoSuchPlugin --runs 1 --seed 1")
+        let first = try #require(missing.first)
+        #expect(first.contains("explore: --against: no plugin named 'NoSuchPlugin'"), "\(missing)")
+        // The caret is at the plugin's name: column 20 of ":explore --against NoSuchPlugin".
+        #expect(first.hasPrefix("t.storesh:1:20: error:"), "\(first)")
+        #expect(await shell.run(":state count") == ["0"], "the session is untouched")
+    }
 }

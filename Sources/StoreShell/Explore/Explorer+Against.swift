@@ -1,4 +1,4 @@
-import StoreHost
+package import StoreHost
 import StoreValue
 
 /// `storesh explore --against PLUGIN[:MODEL]`: a reference model, in a host of its own,
@@ -17,6 +17,36 @@ package struct ExploreReference {
         self.core = core
         self.comparison = comparison
         self.pluginPath = pluginPath
+    }
+
+    /// The reference of `--against PLUGIN[:MODEL]`: PLUGIN loaded in `host` (a host of its
+    /// own, set up as the explored model's), with MODEL current — else the explored model's
+    /// name when the plugin has it, else its first model. Throws a sentence saying why not.
+    package static func load(
+        _ pluginName: String, model modelName: String?, in host: PluginHost, explored: ModelDescriptor,
+        plugin: LoadedPlugin, comparison: StateComparison
+    ) throws(ShellError) -> ExploreReference {
+        let loaded: LoadedPlugin
+        do {
+            loaded = try host.load(pluginName)
+        } catch {
+            throw ShellError(error.description, origin: .prompt)
+        }
+        let core = ShellCore(host: host, showDiff: false, reportActions: false) { _ in }
+        let chosen =
+            modelName
+            ?? (loaded.models.contains { $0.qualifiedName == explored.qualifiedName }
+                ? explored.qualifiedName : loaded.models.first?.qualifiedName ?? "")
+        try core.use(chosen)
+        // The transcript's :compare loads the reference next to the explored model: a plugin
+        // of the same name must be the same file.
+        if loaded.name == plugin.name, loaded.path != plugin.path {
+            throw ShellError(
+                "a plugin named \(loaded.name) other than the explored one (\(loaded.path)): the transcript could not load both; rename one",
+                origin: .prompt)
+        }
+        return ExploreReference(
+            core: core, comparison: comparison, pluginPath: loaded.name == plugin.name ? nil : loaded.path)
     }
 }
 

@@ -12,6 +12,10 @@ extension ShellCore {
         var options: ExploreOptions
         var out: String?
         var overwrite = false
+        /// `--against PLUGIN[:MODEL]`: the reference, and where its value starts.
+        var against: (plugin: String, model: String?, offset: Int)?
+        /// `--compare PATH`, each.
+        var comparePaths: [String] = []
     }
 
     func exploreArguments(_ text: String) throws(TextError) -> ExploreArguments {
@@ -102,6 +106,13 @@ extension ShellCore {
             case "--out":
                 guard !value.isEmpty else { throw TextError("--out takes a file name", at: valueOffset) }
                 arguments.out = value
+            case "--against":
+                guard !value.isEmpty else { throw TextError("--against takes PLUGIN[:MODEL]", at: valueOffset) }
+                let (plugin, model) = Self.againstParts(value)
+                arguments.against = (plugin, model, valueOffset)
+            case "--compare":
+                guard !value.isEmpty else { throw TextError("--compare takes a path", at: valueOffset) }
+                arguments.comparePaths.append(value)
             case "--overwrite":
                 guard value.isEmpty else { throw TextError("--overwrite takes no value", at: valueOffset) }
                 arguments.overwrite = true
@@ -111,9 +122,21 @@ extension ShellCore {
                     at: offset + piece.utf8.count - piece.drop { $0 == " " }.utf8.count)
             }
         }
+        if !arguments.comparePaths.isEmpty, arguments.against == nil {
+            throw TextError("--compare compares with the reference model: it needs --against PLUGIN[:MODEL]", at: 0)
+        }
         // A time limit is a budget: without --runs, the search goes on until it is spent.
         if arguments.options.timeLimit != nil, !runsGiven { arguments.options.runs = .max }
         return arguments
+    }
+
+    /// `PLUGIN[:MODEL]` split: the plugin, and the model when named (the ':' after the last
+    /// '/', so a path may hold one).
+    nonisolated package static func againstParts(_ text: String) -> (plugin: String, model: String?) {
+        let file = text.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? text
+        guard let colon = file.firstIndex(of: ":") else { return (text, nil) }
+        let model = String(file[file.index(after: colon)...])
+        return (String(text.dropLast(model.count + 1)), model.isEmpty ? nil : model)
     }
 
     /// `"a >= 0"` or `'a >= 0'` as the command line's shell would pass it: the text inside
@@ -200,8 +223,31 @@ extension ShellCore {
             for line in setup where !(await searchCore.execute(line)) {
                 return fail("explore: cannot set up \(line)", origin: origin)
             }
-            var found = try await Explorer(core: searchCore, options: arguments.options, prefix: prefix).explore()
+            var reference: ExploreReference?
+            if let against = arguments.against {
+                let referenceHost = PluginHost(clock: VirtualClock(), searchPath: host.searchPath)
+                referenceHost.adoptSettings(of: host)
+                referenceHost.workerOutput = host.workerOutput
+                let comparison: StateComparison
+                do throws(StateComparisonError) {
+                    comparison = try StateComparison(paths: arguments.comparePaths)
+                } catch {
+                    return fail("explore: --compare \(error.message)", origin: origin)
+                }
+                do throws(ShellError) {
+                    reference = try ExploreReference.load(
+                        against.plugin, model: against.model, in: referenceHost, explored: model, plugin: plugin,
+                        comparison: comparison)
+                } catch {
+                    return fail(
+                        "explore: --against: \(error.message)", origin: origin, in: command, at: against.offset)
+                }
+            }
+            var found = try await Explorer(
+                core: searchCore, options: arguments.options, prefix: prefix, reference: reference
+            ).explore()
             found.setup = setup
+            found.referencePlugin = reference?.pluginPath
             report = found
         } catch let error as ShellError {
             return fail("explore: \(error.message)", origin: origin)

@@ -166,12 +166,7 @@ struct ExploreCommandOptions: ParsableCommand {
     /// `--against PLUGIN[:MODEL]` split: the plugin, and the model when named (the ':'
     /// after the last '/', so a path may hold one).
     var againstParts: (plugin: String, model: String?)? {
-        guard let against else { return nil }
-        let file = against.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? against
-        guard let colon = file.firstIndex(of: ":") else { return (against, nil) }
-        let model = String(file[file.index(after: colon)...])
-        let plugin = String(against.dropLast(model.count + 1))
-        return (plugin, model.isEmpty ? nil : model)
+        against.map(ShellCore.againstParts)
     }
 
     /// The `--after ACTION EXPR` pairs, read; a mistake names the option and the column.

@@ -47,10 +47,17 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
     }
     var reference: ExploreReference?
     if let (pluginName, modelName) = options.againstParts {
-        switch referenceModel(pluginName, model: modelName, explored: model, plugin: plugin, options: options) {
-        case .success(let found): reference = found
-        case .failure(let problem):
-            StandardStreams.error("storesh explore: --against \(options.against ?? ""): \(problem.message)\n")
+        let host = PluginHost(
+            clock: VirtualClock(), searchPath: PluginHost.defaultSearchPath(extra: options.loading.pluginPath))
+        options.isolation.apply(to: host)
+        host.workerOutput = { StandardStreams.error($0) }
+        do {
+            reference = try ExploreReference.load(
+                pluginName, model: modelName, in: host, explored: model, plugin: plugin,
+                comparison: try options.comparison())
+        } catch {
+            let problem = (error as? ShellError)?.message ?? "\(error)"
+            StandardStreams.error("storesh explore: --against \(options.against ?? ""): \(problem)\n")
             return 2
         }
     }
@@ -104,56 +111,4 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
         formatter.lines(for: .report(kind: "explore", lines: lines, data: record)).joined(separator: "\n") + "\n",
         to: STDOUT_FILENO)
     return report.failure == nil ? 0 : written ? 1 : 3
-}
-
-/// A problem with `--against`, said as a sentence.
-struct ReferenceProblem: Error {
-    let message: String
-}
-
-/// The reference model of `--against`: PLUGIN loaded in a host of its own (isolated as the
-/// explored one), MODEL or the explored model's name or the plugin's first model current.
-@MainActor
-private func referenceModel(
-    _ name: String, model modelName: String?, explored: ModelDescriptor, plugin: LoadedPlugin,
-    options: ExploreCommandOptions
-) -> Result<ExploreReference, ReferenceProblem> {
-    let host = PluginHost(
-        clock: VirtualClock(), searchPath: PluginHost.defaultSearchPath(extra: options.loading.pluginPath))
-    options.isolation.apply(to: host)
-    host.workerOutput = { StandardStreams.error($0) }
-    let loaded: LoadedPlugin
-    do {
-        loaded = try host.load(name)
-    } catch {
-        return .failure(ReferenceProblem(message: error.description))
-    }
-    let core = ShellCore(host: host, showDiff: false, reportActions: false) { _ in }
-    let chosen =
-        modelName
-        ?? (loaded.models.contains { $0.qualifiedName == explored.qualifiedName }
-            ? explored.qualifiedName : loaded.models.first?.qualifiedName ?? "")
-    do throws(ShellError) {
-        try core.use(chosen)
-    } catch {
-        return .failure(ReferenceProblem(message: error.message))
-    }
-    // The transcript's :compare loads the reference next to the explored model: a plugin
-    // of the same name must be the same file.
-    if loaded.name == plugin.name, loaded.path != plugin.path {
-        return .failure(
-            ReferenceProblem(
-                message:
-                    "a plugin named \(loaded.name) other than the explored one (\(loaded.path)): the transcript could not load both; rename one"
-            ))
-    }
-    let comparison: StateComparison
-    do {
-        comparison = try options.comparison()
-    } catch {
-        return .failure(ReferenceProblem(message: "\(error)"))
-    }
-    return .success(
-        ExploreReference(
-            core: core, comparison: comparison, pluginPath: loaded.name == plugin.name ? nil : loaded.path))
 }
