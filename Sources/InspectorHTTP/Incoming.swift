@@ -36,6 +36,9 @@ package struct Incoming<Source: RequestByteSource> {
                 lineStart = scan + 1
                 if line.isEmpty {
                     if !lines.isEmpty {
+                        // The whole head, its end included, counts: read at once, it never
+                        // passed the check below (a head of 2 KiB more came through).
+                        guard scan + 1 <= limits.head else { throw headTooLarge }
                         start = scan + 1
                         return lines.map { bytes[$0] }
                     }
@@ -47,16 +50,16 @@ package struct Incoming<Source: RequestByteSource> {
                 try check(line, number: lines.count)
                 lines.append(line)
             }
-            // A line still arriving is refused as soon as it is too long or one too many;
-            // but a lone CR may be the start of the empty line that ends the head, which
-            // is no header (counted, a head with exactly `fields` headers whose last CRLF
-            // came in two reads was refused 431).
-            if lineStart < bytes.count, !(bytes.count - lineStart == 1 && bytes[lineStart] == Self.carriageReturn) {
-                try check(lineStart..<bytes.count, number: lines.count)
+            // A line still arriving is refused as soon as it is too long or one too many.
+            // A CR at its end may begin its line end, which is not part of it; a CR alone
+            // may begin the empty line that ends the head, which is no header. (Counted,
+            // a line of exactly the limit, or a head of exactly `fields` headers, whose
+            // CRLF came in two reads was refused 431; read at once, it was taken.)
+            if lineStart < bytes.count {
+                let end = bytes[bytes.count - 1] == Self.carriageReturn ? bytes.count - 1 : bytes.count
+                if end > lineStart { try check(lineStart..<end, number: lines.count) }
             }
-            guard bytes.count <= limits.head else {
-                throw Refusal(431, "the request's head is larger than \(limits.head / 1024) KiB")
-            }
+            guard bytes.count <= limits.head else { throw headTooLarge }
             if let deadline {
                 try await fill(before: deadline, late: Refusal(408, "the request's head did not arrive in time"))
             } else {
@@ -64,6 +67,10 @@ package struct Incoming<Source: RequestByteSource> {
                 deadline = .after(limits.headSeconds)
             }
         }
+    }
+
+    private var headTooLarge: Refusal {
+        Refusal(431, "the request's head is larger than \(limits.head / 1024) KiB")
     }
 
     /// Refuses line `number` of a head (0: the request line), complete or not, when it is

@@ -43,6 +43,11 @@ package enum IncomingMessage: Equatable {
 
     /// A batch: its items, or the error for an empty or unreadable one.
     private static func batch(_ line: Data) -> IncomingMessage {
+        // MCP's stdio messages are UTF-8; Foundation would also read UTF-16 or UTF-32,
+        // whose bytes `batchItems` cannot slice.
+        guard String(validating: line, as: UTF8.self) != nil else {
+            return .answer(error(.parseError, "the message is not JSON in UTF-8", id: nil))
+        }
         guard let items = try? JSONSerialization.jsonObject(with: line, options: [.fragmentsAllowed]) as? [Any] else {
             return .answer(error(.parseError, "the message is not JSON", id: nil))
         }

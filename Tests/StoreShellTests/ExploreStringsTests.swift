@@ -31,9 +31,22 @@ struct ExploreStringsTests {
     }
 
     @Test func eachIsWrittenInAnActionAndReadBackAsItself() throws {
-        for text in drawn(2000, seed: 11) {
-            let written = Value.quoted(text)
-            #expect(try Literal.parse(Array(written.utf8)) == .string(text), "\(written)")
+        var random = ExploreRandom(seed: 12)
+        for drawn in drawn(2000, seed: 11) {
+            // And the small changes made of strings seen in the state.
+            for text in [drawn, ExploreStrings.varied(drawn, &random)] {
+                let written = Value.quoted(text)
+                #expect(try Literal.parse(Array(written.utf8)) == .string(text), "\(written)")
+            }
+        }
+    }
+
+    /// Grown and doubled over a long search, a seen string filled memory and transcripts.
+    @Test func aLongSeenStringIsNeverGrown() {
+        var random = ExploreRandom(seed: 5)
+        let long = String(repeating: "ab", count: ExploreStrings.growthLimit)
+        for _ in 0..<200 {
+            #expect(ExploreStrings.varied(long, &random).utf8.count <= long.utf8.count)
         }
     }
 

@@ -43,8 +43,8 @@ struct SettleUnderLoadTests {
             let left = budget.remains(now: now)
             #expect(left)
         }
-        // A stall of a minute costs one stalled turn (5 ms), not a minute: 85 ms.
-        now += 60_000_000_000
+        // A stall of half a second costs one stalled turn (5 ms), not 500: 85 ms.
+        now += 500_000_000
         let leftAfterTheStall = budget.remains(now: now)
         #expect(leftAfterTheStall)
         // Three more quick turns leave 3 ms; a fourth spends the rest.
@@ -53,6 +53,14 @@ struct SettleUnderLoadTests {
             let left = budget.remains(now: now)
             #expect(left == (turn < 4), "turn \(turn)")
         }
+    }
+
+    @Test func stallsCannotStretchItPastTenTimesTheLimit() {
+        var budget = EffectTimeBudget(seconds: 0.1, now: 0)
+        // Stalls of 200 ms each cost 5 ms: 25 ms after five of them, but a second has passed.
+        var left: [Bool] = []
+        for turn in 1...5 { left.append(budget.remains(now: UInt64(turn) * 200_000_000)) }
+        #expect(left == [true, true, true, true, false])
     }
 
     @Test func aLimitTooLongToCountOrNotANumberIsNoLimit() {

@@ -41,9 +41,15 @@ enum ExploreStrings {
         return text
     }
 
+    /// Longer than this, a seen string is only cut or its case changed: grown and doubled
+    /// again and again over a long search, it would fill memory and transcripts.
+    static let growthLimit = 1024
+
     /// A small change of `text`: cut, grown at either end, doubled, or its case changed.
     static func varied(_ text: String, _ random: inout ExploreRandom) -> String {
-        switch random.index(6) {
+        let choice = random.index(6)
+        if text.utf8.count > growthLimit, (1...3).contains(choice) { return String(text.dropLast()) }
+        switch choice {
         case 0: return String(text.dropLast())
         case 1: return text + made(&random)
         case 2: return made(&random) + text

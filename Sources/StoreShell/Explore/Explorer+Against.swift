@@ -35,8 +35,7 @@ package struct ExploreReference {
         let core = ShellCore(host: host, showDiff: false, reportActions: false) { _ in }
         let chosen =
             modelName
-            ?? (loaded.models.contains { $0.qualifiedName == explored.qualifiedName }
-                ? explored.qualifiedName : loaded.models.first?.qualifiedName ?? "")
+            ?? (loaded.models.first { $0.name == explored.name } ?? loaded.models.first)?.qualifiedName ?? ""
         try core.use(chosen)
         // The transcript's :compare loads the reference next to the explored model: a plugin
         // of the same name must be the same file.

@@ -155,17 +155,25 @@ extension ShellCore {
 /// runs on or reports through the main queue, stood still too. Such a turn costs
 /// `stallCharge`, not its length. (Charged in full, a stall of seconds used up the whole
 /// limit, and an effect due to finish on the next turn was reported as never finishing:
-/// the flaky `:advance` under load, docs/pitfalls.md.)
+/// the flaky `:advance` under load, docs/pitfalls.md.) Stalls cannot stretch it without
+/// end: at `ceilingFactor` times the limit of real time, it is spent all the same.
 struct EffectTimeBudget {
     /// What one stalled turn costs.
     static let stallCharge: UInt64 = 5_000_000
+    /// How many times the limit of real time may pass, stalls and all.
+    static let ceilingFactor: UInt64 = 10
     private let limit: UInt64
+    private let ceiling: UInt64
+    private let started: UInt64
     private var spent: UInt64 = 0
     private var last: UInt64
 
     /// A budget of `seconds` (saturating: not a number, or too long to count, is no limit).
     init(seconds: Double, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
         limit = DispatchTime.uptimeNanoseconds(afterSeconds: seconds, from: now) - now
+        let (ceiling, overflow) = limit.multipliedReportingOverflow(by: Self.ceilingFactor)
+        self.ceiling = overflow ? .max : ceiling
+        started = now
         last = now
     }
 
@@ -174,7 +182,7 @@ struct EffectTimeBudget {
     mutating func remains(now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
         spent += min(now &- last, Self.stallCharge)
         last = now
-        return spent < limit
+        return spent < limit && now &- started < ceiling
     }
 }
 

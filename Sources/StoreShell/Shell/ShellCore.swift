@@ -17,8 +17,10 @@ package final class ShellCore {
     /// How many actions each model's history keeps at most (`--history-limit`); nil: all.
     /// Applies to histories made from then on.
     package var historyLimit: Int? = History.defaultLimit
-    /// Seconds of real time effects get to settle after each step on a virtual clock
-    /// before the shell takes them for waiting on something it does not control.
+    /// Seconds effects get to settle after each step on a virtual clock before the shell
+    /// takes them for waiting on something it does not control: real time in which they
+    /// could run (a stalled turn costs 5 ms), and at most ten times as long in all
+    /// (`EffectTimeBudget`).
     package var settleLimit: Double = 5
     /// Receives everything the shell reports, as it happens.
     package var output: (ShellOutput) -> Void
