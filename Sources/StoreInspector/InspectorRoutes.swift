@@ -110,8 +110,12 @@ extension InspectorServer {
         continuation.yield(EventStream.message("session", service.summaryJSON()))
         let service = self.service
         let events = service.events()
+        // Counted now, as the events are subscribed to: counted when the task first ran, an
+        // action sent before that was counted as sent, and its entry never was (a flaky
+        // `eventsArriveAsTheSessionGoes` on a loaded machine).
+        let subscribedAt = service.timeline.count
         let forwarding = Task { @MainActor in
-            var sent = service.timeline.count
+            var sent = subscribedAt
             let formatter = OutputFormatter(format: .json)
             for await event in events {
                 switch event {

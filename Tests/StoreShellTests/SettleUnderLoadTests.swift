@@ -55,12 +55,17 @@ struct SettleUnderLoadTests {
         }
     }
 
-    @Test func stallsCannotStretchItPastTenTimesTheLimit() {
-        var budget = EffectTimeBudget(seconds: 0.1, now: 0)
-        // Stalls of 200 ms each cost 5 ms: 25 ms after five of them, but a second has passed.
+    @Test func stallsCannotStretchItPastTenTimesTheLimitOrAMinute() {
+        var budget = EffectTimeBudget(seconds: 10, now: 0)
+        // Stalls of 20 s each cost 5 ms, but after five of them 100 s have passed.
         var left: [Bool] = []
-        for turn in 1...5 { left.append(budget.remains(now: UInt64(turn) * 200_000_000)) }
+        for turn in 1...5 { left.append(budget.remains(now: UInt64(turn) * 20_000_000_000)) }
         #expect(left == [true, true, true, true, false])
+        // A short limit still gets a minute: a loaded test run stalls that long.
+        var short = EffectTimeBudget(seconds: 0.1, now: 0)
+        let afterTenSeconds = short.remains(now: 10_000_000_000)
+        let afterAMinute = short.remains(now: 61_000_000_000)
+        #expect(afterTenSeconds && !afterAMinute)
     }
 
     @Test func aLimitTooLongToCountOrNotANumberIsNoLimit() {

@@ -156,12 +156,15 @@ extension ShellCore {
 /// `stallCharge`, not its length. (Charged in full, a stall of seconds used up the whole
 /// limit, and an effect due to finish on the next turn was reported as never finishing:
 /// the flaky `:advance` under load, docs/pitfalls.md.) Stalls cannot stretch it without
-/// end: at `ceilingFactor` times the limit of real time, it is spent all the same.
+/// end: at `ceilingFactor` times the limit of real time (at least a minute), it is spent.
 struct EffectTimeBudget {
     /// What one stalled turn costs.
     static let stallCharge: UInt64 = 5_000_000
-    /// How many times the limit of real time may pass, stalls and all.
+    /// How many times the limit of real time may pass, stalls and all; never less than
+    /// `ceilingFloor` (ten times a short limit, as explore's or a test's, passed in the
+    /// stalls of a loaded test run, and an effect due at once was taken for stuck).
     static let ceilingFactor: UInt64 = 10
+    static let ceilingFloor: UInt64 = 60_000_000_000
     private let limit: UInt64
     private let ceiling: UInt64
     private let started: UInt64
@@ -172,7 +175,7 @@ struct EffectTimeBudget {
     init(seconds: Double, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
         limit = DispatchTime.uptimeNanoseconds(afterSeconds: seconds, from: now) - now
         let (ceiling, overflow) = limit.multipliedReportingOverflow(by: Self.ceilingFactor)
-        self.ceiling = overflow ? .max : ceiling
+        self.ceiling = overflow ? .max : max(ceiling, Self.ceilingFloor)
         started = now
         last = now
     }
