@@ -23,8 +23,13 @@ extension SessionService {
         -> ActionValues?
     {
         guard case .action(let action, let names) = operation.work else { return nil }
-        let checked = try OperationArguments(arguments, for: operation)
-        return ActionValues(name: action, arguments: names.map { checked.values[$0] })
+        return call(action, names, try OperationArguments(arguments, for: operation))
+    }
+
+    /// Action `action` with its arguments, one per parameter named in `names`, from
+    /// `checked` (nil where one was left out).
+    static func call(_ action: String, _ names: [String], _ checked: OperationArguments) -> ActionValues {
+        ActionValues(name: action, arguments: names.map { checked.values[$0] })
     }
 
     /// The prefix of every action's operation, so an action called `reset` or `state` is

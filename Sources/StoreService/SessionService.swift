@@ -86,8 +86,8 @@ package final class SessionService {
             }
         case .action(let action, let argumentNames):
             // The values go to the shell as they are: no text is written to be read again
-            // (`actionValues(of:arguments:)`, what the fuzz target `values` reads).
-            let call = ActionValues(name: action, arguments: argumentNames.map { checked.values[$0] })
+            // (`call`, which the fuzz target `values` reaches through `actionValues(of:arguments:)`).
+            let call = Self.call(action, argumentNames, checked)
             return await performing(operation) { core.execute(call) }
         }
     }
