@@ -3,6 +3,13 @@
 import CompilerPluginSupport
 import PackageDescription
 
+/// Macros and the glue generator built from swift-syntax: with the MacrosFromSource trait, or
+/// with Shell, the one trait this package's own build enables. One default trait, not two:
+/// SwiftPM passes each enabled trait as a `-D` flag in the order of a Set, which changes from
+/// one `swift build` to the next when two are enabled, and a changed command line compiles
+/// every module again (docs/pitfalls.md).
+let macrosFromSource: TargetDependencyCondition? = .when(traits: ["MacrosFromSource", "Shell"])
+
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
@@ -71,8 +78,8 @@ let package = Package(
         .library(name: "StoreshExampleClassics", type: .dynamic, targets: ["StoreshExampleClassics"]),
     ],
     // What a package depending on this one builds, so that a plugin package (`storesh new`)
-    // builds only what a plugin needs. The defaults are for this package itself; a plugin
-    // package names its traits, which turns both defaults off.
+    // builds only what a plugin needs. The default (Shell, which builds the macros from source
+    // too) is for this package itself; a plugin package names its traits, which turns it off.
     traits: [
         .trait(
             name: "MacrosFromSource",
@@ -90,9 +97,9 @@ let package = Package(
         .trait(
             name: "Shell",
             description:
-                "The shell's dependencies: swift-argument-parser, the MCP swift-sdk (with swift-nio) and FlyingFox's FlyingSocks. storesh, StoreMCP and StoreInspector build only with it; without it a plugin package fetches none of them."
+                "The shell's dependencies: swift-argument-parser, the MCP swift-sdk (with swift-nio) and FlyingFox's FlyingSocks. storesh, StoreMCP and StoreInspector build only with it; without it a plugin package fetches none of them. It builds the macros from source as MacrosFromSource does (the shell's own example plugins use them)."
         ),
-        .default(enabledTraits: ["MacrosFromSource", "Shell"]),
+        .default(enabledTraits: ["Shell"]),
     ],
     dependencies: [
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
@@ -295,11 +302,11 @@ let package = Package(
             name: "StorePluginMacros",
             dependencies: [
                 "PrebuiltTools",
-                .target(name: "PluginActionsExpansion", condition: .when(traits: ["MacrosFromSource"])),
+                .target(name: "PluginActionsExpansion", condition: macrosFromSource),
                 .product(
-                    name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: ["MacrosFromSource"])),
+                    name: "SwiftSyntaxMacros", package: "swift-syntax", condition: macrosFromSource),
                 .product(
-                    name: "SwiftCompilerPlugin", package: "swift-syntax", condition: .when(traits: ["MacrosFromSource"])
+                    name: "SwiftCompilerPlugin", package: "swift-syntax", condition: macrosFromSource
                 ),
             ],
             swiftSettings: strict
@@ -309,9 +316,9 @@ let package = Package(
             name: "PluginActionsExpansion",
             dependencies: [
                 .product(
-                    name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: ["MacrosFromSource"])),
+                    name: "SwiftSyntaxMacros", package: "swift-syntax", condition: macrosFromSource),
                 .product(
-                    name: "SwiftSyntaxBuilder", package: "swift-syntax", condition: .when(traits: ["MacrosFromSource"])),
+                    name: "SwiftSyntaxBuilder", package: "swift-syntax", condition: macrosFromSource),
             ],
             swiftSettings: strict
         ),
@@ -321,13 +328,13 @@ let package = Package(
         .target(
             name: "StoreGlue",
             dependencies: [
-                .target(name: "PluginActionsExpansion", condition: .when(traits: ["MacrosFromSource"])),
-                .product(name: "SwiftParser", package: "swift-syntax", condition: .when(traits: ["MacrosFromSource"])),
+                .target(name: "PluginActionsExpansion", condition: macrosFromSource),
+                .product(name: "SwiftParser", package: "swift-syntax", condition: macrosFromSource),
                 .product(
                     name: "SwiftSyntaxMacroExpansion", package: "swift-syntax",
-                    condition: .when(traits: ["MacrosFromSource"])),
+                    condition: macrosFromSource),
                 .product(
-                    name: "SwiftSyntaxBuilder", package: "swift-syntax", condition: .when(traits: ["MacrosFromSource"])),
+                    name: "SwiftSyntaxBuilder", package: "swift-syntax", condition: macrosFromSource),
             ],
             swiftSettings: strict
         ),
@@ -335,7 +342,7 @@ let package = Package(
         .executableTarget(
             name: "storesh-glue",
             dependencies: [
-                "PrebuiltTools", .target(name: "StoreGlue", condition: .when(traits: ["MacrosFromSource"])),
+                "PrebuiltTools", .target(name: "StoreGlue", condition: macrosFromSource),
             ],
             swiftSettings: strict
         ),

@@ -1,6 +1,6 @@
 // Built with the MacrosFromSource trait (the default): the macro StorePluginMacros and the glue
 // generator storesh-glue (StoreGlue) both expand @PluginActions with this code.
-#if MacrosFromSource
+#if MacrosFromSource || Shell
     import SwiftDiagnostics
     public import SwiftSyntax
     import SwiftSyntaxBuilder

@@ -1,5 +1,5 @@
-// Built with the MacrosFromSource trait (the default); without it the target is PrebuiltToolLauncher.swift.
-#if MacrosFromSource
+// Built with the MacrosFromSource trait or Shell (the default); without it the target is PrebuiltToolLauncher.swift.
+#if MacrosFromSource || Shell
     import PluginActionsExpansion
     import SwiftCompilerPlugin
     public import SwiftSyntax

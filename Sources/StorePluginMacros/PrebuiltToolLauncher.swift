@@ -4,7 +4,7 @@
 // a plugin package never builds swift-syntax. The compiler starts it wherever a macro is
 // declared or used; it becomes the tool (exec), so the compiler talks to the tool itself.
 // Finding and checking the tool: PrebuiltTools, which storesh-glue's launcher shares.
-#if !MacrosFromSource
+#if !MacrosFromSource && !Shell
     import PrebuiltTools
 
     @main

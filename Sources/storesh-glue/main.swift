@@ -6,7 +6,7 @@
 // Built with the MacrosFromSource trait (the default), it is the generator; without it
 // (PrebuiltMacros, what `storesh new` writes on a built checkout) it is a launcher of the
 // checkout's own prebuilt storesh-glue, so a plugin package never builds swift-syntax.
-#if MacrosFromSource
+#if MacrosFromSource || Shell
     import Foundation
     import StoreGlue
 
