@@ -475,7 +475,10 @@ let package = Package(
         .testTarget(
             name: "StorePluginTests",
             dependencies: [
-                "StorePluginMacros", "StorePlugin", "CStorePlugin", "ObservableStore",
+                // The macros' expansions as a library, not the macro target: a test target that
+                // depends on a macro is built for the host too, with everything it depends on
+                // (every test target and the shell, compiled twice).
+                "PluginActionsExpansion", "StorePlugin", "CStorePlugin", "ObservableStore",
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),

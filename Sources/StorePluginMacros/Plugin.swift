@@ -37,4 +37,30 @@
                 of: node, attachedTo: declaration, providingExtensionsOf: type, conformingTo: protocols, in: context)
         }
     }
+
+    /// `@PluginService`, under the name its declaration gives: PluginActionsExpansion's.
+    public struct PluginServiceMacro: PeerMacro {
+        public static func expansion(
+            of node: AttributeSyntax,
+            providingPeersOf declaration: some DeclSyntaxProtocol,
+            in context: some MacroExpansionContext
+        ) throws -> [DeclSyntax] {
+            try PluginActionsExpansion.PluginServiceMacro.expansion(
+                of: node, providingPeersOf: declaration, in: context)
+        }
+    }
+
+    /// `@PluginState`, under the name its declaration gives: PluginActionsExpansion's.
+    public struct PluginStateMacro: ExtensionMacro {
+        public static func expansion(
+            of node: AttributeSyntax,
+            attachedTo declaration: some DeclGroupSyntax,
+            providingExtensionsOf type: some TypeSyntaxProtocol,
+            conformingTo protocols: [TypeSyntax],
+            in context: some MacroExpansionContext
+        ) throws -> [ExtensionDeclSyntax] {
+            try PluginActionsExpansion.PluginStateMacro.expansion(
+                of: node, attachedTo: declaration, providingExtensionsOf: type, conformingTo: protocols, in: context)
+        }
+    }
 #endif

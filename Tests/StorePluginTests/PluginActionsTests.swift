@@ -1,4 +1,4 @@
-import StorePluginMacros
+import PluginActionsExpansion
 import StoreValue
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacros

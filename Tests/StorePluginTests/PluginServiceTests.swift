@@ -1,4 +1,4 @@
-import StorePluginMacros
+import PluginActionsExpansion
 import SwiftSyntaxMacros
 import SwiftSyntaxMacrosTestSupport
 import XCTest

@@ -1,9 +1,9 @@
-// Built with the MacrosFromSource trait or Shell (the default); without it the target is PrebuiltToolLauncher.swift.
+// Built with the MacrosFromSource trait or Shell (the default). StorePluginMacros provides it to
+// the compiler (Plugin.swift); the tests expand it from here.
 #if MacrosFromSource || Shell
     public import SwiftSyntax
     public import SwiftSyntaxMacros
     import SwiftDiagnostics
-    import PluginActionsExpansion
 
     /// `@PluginService` on a global function: declares it as a service the model calls and the
     /// shell may replace (`:stub`). The peer `NAMEService` holds the declaration — the C

@@ -1,4 +1,5 @@
-// Built with the MacrosFromSource trait or Shell (the default); without it the target is PrebuiltToolLauncher.swift.
+// Built with the MacrosFromSource trait or Shell (the default). StorePluginMacros provides it to
+// the compiler (Plugin.swift); the tests expand it from here.
 #if MacrosFromSource || Shell
     import SwiftDiagnostics
     public import SwiftSyntax
