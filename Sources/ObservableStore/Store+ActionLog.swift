@@ -45,6 +45,34 @@ extension Store {
         send(action)
     }
 
+    /// Upstream's form with `loggingEnabled` left at its default (false): the store keeps
+    /// `logger` for when `loggingEnabled` is turned on.
+    public convenience init(state: Model, environment: Model.Environment, logger: Logger) {
+        self.init(state: state, environment: environment, loggingEnabled: false, logger: logger)
+    }
+
+    /// Upstream's form of `init(create:environment:)` with an `os` logger and
+    /// `loggingEnabled` left at its default (false).
+    public convenience init(
+        create: (Model.Environment) -> Model.UpdateType, environment: Model.Environment, logger: Logger
+    ) {
+        self.init(create: create, environment: environment, loggingEnabled: false, logger: logger)
+    }
+
+    /// Upstream's form of `init(create:environment:)` for the default `Update`, with an `os`
+    /// logger and `loggingEnabled` left at its default (false).
+    public convenience init(
+        create: (Model.Environment) -> Update<Model>, environment: Model.Environment, logger: Logger
+    ) where Model.UpdateType == Update<Model> {
+        self.init(create: create, environment: environment, loggingEnabled: false, logger: logger)
+    }
+
+    /// Upstream's form of `init(state:action:environment:)` with an `os` logger and
+    /// `loggingEnabled` left at its default (false).
+    public convenience init(state: Model, action: Model.Action, environment: Model.Environment, logger: Logger) {
+        self.init(state: state, action: action, environment: environment, loggingEnabled: false, logger: logger)
+    }
+
     private func enableActionLog(_ enabled: Bool, to logger: Logger?) {
         if let logger { actionLog = ActionLog(logger: logger) }
         loggingEnabled = enabled

@@ -90,4 +90,24 @@ struct OSLoggerTests {
         created.send(.decrement)
         #expect(messages.current.last == "notice Action: decrement")
     }
+
+    /// Upstream's `init(state:environment:loggingEnabled:logger:)` with `loggingEnabled` left
+    /// out: it defaults to false, and the store keeps the logger for when it is turned on.
+    @Test func anOSLoggerWithoutLoggingEnabledIsKeptForLater() {
+        let messages = Locked<[String]>([])
+        let store = Store(state: Counter(), environment: (), logger: capturing(messages))
+        store.send(.increment)
+        #expect(messages.current.isEmpty, "loggingEnabled defaults to false, as upstream")
+        store.loggingEnabled = true
+        store.send(.increment)
+        #expect(messages.current == ["notice Action: increment"])
+        let created = Store(
+            create: { _ in Update(state: Counter(count: 1)) }, environment: (), logger: capturing(messages))
+        created.loggingEnabled = true
+        created.send(.decrement)
+        #expect(messages.current.last == "notice Action: decrement")
+        let acted = Store(state: Counter(), action: .setCount(3), environment: (), logger: capturing(messages))
+        #expect(acted.state.count == 3)
+        #expect(messages.current.count == 2, "the first action is not logged: logging is off")
+    }
 }

@@ -53,6 +53,10 @@ struct NoteModel: ModelProtocol {
 /// A controller as apps write one: a plain class, not isolated to the main actor.
 final class NoteController {
     let store = Store(state: NoteModel(), environment: NoteEnvironment(), loggingEnabled: false)
+    /// Upstream's form with an `os` logger and `loggingEnabled` left at its default.
+    let quiet = Store(
+        state: NoteModel(), environment: NoteEnvironment(),
+        logger: Logger(subsystem: "com.example.notes", category: "Notes"))
 
     var text: Binding<String> {
         store.binding(get: \.text, tag: NoteModel.Action.setText)
@@ -77,5 +81,6 @@ struct UpstreamSwift5Tests {
         }
         #expect(controller.savedCount == 1)
         #expect(controller.store.environment.client.saved == ["Milk"])
+        #expect(!controller.quiet.loggingEnabled)
     }
 }
