@@ -115,6 +115,9 @@
             let types = items.map { qualify($0.type).trimmedDescription }
             var argumentDocs = doc.arguments(
                 labels: items.map { $0.firstName?.text == "_" ? nil : $0.firstName.map(bare) })
+            let domains = items.indices.map { index in
+                domain(of: items[index], at: index, doc: argumentDocs[index], in: context)
+            }
             // A default the shell can take is passed as literal text; any other makes the
             // argument required, and its doc says why.
             var defaults: [String?] = []
@@ -136,6 +139,7 @@
                 "PluginActionSchemas.param((\(types[index])).self, label: \(labels[index])"
                     + (argumentDocs[index].map { ", doc: \(literal($0))" } ?? "")
                     + (defaults[index].map { ", default: \(literal($0))" } ?? "") + ")"
+                    + (domains[index]?.modifier ?? "")
             }
             switch items.count {
             case 1 where labels[0] == "nil":
@@ -147,6 +151,30 @@
                     "PluginActionSchemas.pair(\(name), \(docText), (\(types[0])).self, (\(types[1])).self, params: [\(params.joined(separator: ", "))])"
             default:
                 return "[ActionSchema(\(name), \(docText), [\(params.joined(separator: ", "))])]"
+            }
+        }
+
+        /// The values an argument's doc says it takes (`in 1...4`, `one of "s", "m"`),
+        /// diagnosed at the argument when they cannot be its domain.
+        private static func domain(
+            of item: EnumCaseParameterSyntax, at index: Int, doc: String?, in context: some MacroExpansionContext
+        ) -> ParamDomain? {
+            guard let doc else { return nil }
+            let name =
+                item.firstName.map { $0.text == "_" ? "argument \(index + 1)" : "'\(bare($0))'" }
+                ?? "argument \(index + 1)"
+            switch ParamDomain.read(doc) {
+            case .none:
+                return nil
+            case .mistake(let why):
+                context.diagnose(Diagnostic(node: item, message: PluginActionsDiagnostic.domain(name, why)))
+                return nil
+            case .domain(let domain):
+                if let why = domain.mismatch(withType: item.type.trimmedDescription) {
+                    context.diagnose(Diagnostic(node: item, message: PluginActionsDiagnostic.domain(name, why)))
+                    return nil
+                }
+                return domain
             }
         }
 
@@ -267,11 +295,14 @@
     enum PluginActionsDiagnostic: DiagnosticMessage {
         case notAnEnum
         case duplicate(String)
+        case domain(String, String)
 
         var message: String {
             switch self {
             case .notAnEnum: "@PluginActions goes on the model's action enum"
             case .duplicate(let name): "two cases are named '\(name)': storesh could not tell them apart"
+            case .domain(let name, let why):
+                "the values the doc of \(name) ends with \(why)"
             }
         }
 

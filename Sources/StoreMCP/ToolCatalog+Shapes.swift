@@ -23,6 +23,7 @@ extension ToolCatalog {
         case .double: return ["type": "number"]
         case .bool: return ["type": "boolean"]
         case .string: return ["type": "string"]
+        case .uuid: return ["type": "string", "format": "uuid"]
         case .any: return ["type": ["object", "array", "string", "number", "integer", "boolean", "null"]]
         case .optional(let wrapped):
             var inner = jsonSchema(wrapped, depth: depth + 1)

@@ -20,7 +20,7 @@ public protocol PluginShaped {
 /// Finds the shape of an argument type at run time.
 public enum PluginShapes {
     /// The shape of `type`: its `PluginShaped` shape; the standard scalars (integers with
-    /// their ranges, floating point, `Bool`, `String`, and `UUID`/`URL` as text, `Date` as a
+    /// their ranges, floating point, `Bool`, `String`, `UUID` (its own shape), `URL` as text, `Date` as a
     /// number); `Optional`, `Array`, `Set`, `Dictionary` (string keys) of known shapes;
     /// `CaseIterable` enums with their cases (and raw values); and other `Decodable`
     /// types by watching what their `init(from:)` asks for (a synthesized struct's fields).
@@ -69,7 +69,8 @@ final class ShapeDiscovery {
 
     private static func scalar(_ type: Any.Type) -> TypeShape? {
         if type == Bool.self { return .bool }
-        if type == String.self || type == UUID.self || type == URL.self { return .string }
+        if type == UUID.self { return .uuid }
+        if type == String.self || type == URL.self { return .string }
         if type == Date.self { return .double }
         if let integer = type as? any FixedWidthInteger.Type { return .int(range: range(of: integer)) }
         if type is any BinaryFloatingPoint.Type { return .double }

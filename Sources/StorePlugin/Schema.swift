@@ -37,6 +37,44 @@ public struct Param: Sendable {
             label: label, kind: kind, doc: doc, shape: shape == plain ? nil : shape, defaultValue: defaultValue)
     }
 
+    /// This parameter, taking only whole numbers in `range` (`@PluginActions` writes it for
+    /// a doc ending `in 1...4`): the host refuses others at their column and explore draws
+    /// within it, at its edges most often. Within a narrower type's own range (`Int8`),
+    /// the two meet; an optional stays optional.
+    public func within(_ range: ClosedRange<Int64>) -> Param {
+        narrowed { shape in
+            guard case .int(let own?) = shape, own.overlaps(range) else { return .int(range: range) }
+            return .int(range: max(own.lowerBound, range.lowerBound)...min(own.upperBound, range.upperBound))
+        }
+    }
+
+    /// This parameter, taking only one of `choices` (a doc ending `one of "s", "m", "l"`).
+    public func oneOf(_ choices: [String]) -> Param {
+        narrowed { _ in .choice(name: nil, cases: choices.map { TypeShape.Case($0, rawValue: .string($0)) }) }
+    }
+
+    /// This parameter, taking only one of `choices` (a doc ending `one of 1, 2, 5`).
+    public func oneOf(_ choices: [Int64]) -> Param {
+        narrowed { _ in .choice(name: nil, cases: choices.map { TypeShape.Case("\($0)", rawValue: .int($0)) }) }
+    }
+
+    /// This parameter, taking only one of `choices` (a doc ending `one of 0.5, 1.5`).
+    public func oneOf(_ choices: [Double]) -> Param {
+        narrowed { _ in .choice(name: nil, cases: choices.map { TypeShape.Case("\($0)", rawValue: .double($0)) }) }
+    }
+
+    /// This parameter with its shape (an optional's wrapped shape) replaced by `narrow`'s.
+    private func narrowed(_ narrow: (TypeShape) -> TypeShape) -> Param {
+        let current = shape ?? TypeShape.plain(kind: kind.rawValue)
+        let next: TypeShape
+        if case .optional(let wrapped) = current {
+            next = .optional(narrow(wrapped))
+        } else {
+            next = narrow(current)
+        }
+        return Param(label: label, kind: kind, doc: doc, shape: next, defaultValue: defaultValue)
+    }
+
     /// This parameter, taking `literal` (literal text) when it is left out.
     public func defaulting(to literal: String?) -> Param {
         Param(label: label, kind: kind, doc: doc, shape: shape, defaultValue: literal)

@@ -1,7 +1,7 @@
 // The text form of a TypeShape, as `sp_param.shape` and the worker protocol carry it: the
 // shape written as a literal (Literal.swift's grammar), so it needs no parser of its own.
 //
-//   "int" "double" "bool" "string" "any"        {int: [LOW, HIGH]}
+//   "int" "double" "bool" "string" "uuid" "any"        {int: [LOW, HIGH]}
 //   {optional: SHAPE}   {list: SHAPE}   {dictionary: [KEY, VALUE]}
 //   {record: "Name" | null, fields: [[LABEL | null, SHAPE], …]}
 //   {choice: "Name" | null, cases: [{case: "name", payload: [[LABEL | null, SHAPE], …], raw: VALUE}, …]}
@@ -18,6 +18,7 @@ extension TypeShape {
         case .double: return .string("double")
         case .bool: return .string("bool")
         case .string: return .string("string")
+        case .uuid: return .string("uuid")
         case .any: return .string("any")
         case .optional(let wrapped): return .record(["optional": wrapped.literal])
         case .list(let element): return .record(["list": element.literal])
@@ -58,11 +59,12 @@ extension TypeShape {
             case "double": return .double
             case "bool": return .bool
             case "string": return .string
+            case "uuid": return .uuid
             case "any": return .any
             default:
                 throw problem(
                     path,
-                    "\(Value.quoted(word)) is not a shape; expected \"int\", \"double\", \"bool\", \"string\" or \"any\""
+                    "\(Value.quoted(word)) is not a shape; expected \"int\", \"double\", \"bool\", \"string\", \"uuid\" or \"any\""
                 )
             }
         case .record(_, let fields) where fields.first?.label != nil:

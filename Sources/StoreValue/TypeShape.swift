@@ -16,6 +16,9 @@ public indirect enum TypeShape: Hashable, Sendable {
     case bool
     /// Text.
     case string
+    /// A UUID as Foundation's Codable writes it: text of 32 hex digits in groups of
+    /// 8-4-4-4-12 (`"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"`).
+    case uuid
     /// Nothing more is known: any value tree.
     case any
     /// The wrapped shape, or `null`.
@@ -84,6 +87,7 @@ public indirect enum TypeShape: Hashable, Sendable {
         case .double: "double"
         case .bool: "bool"
         case .string: "string"
+        case .uuid: "uuid"
         case .any: "value"
         case .optional(let wrapped):
             if case .int(let range?) = wrapped {
@@ -176,6 +180,7 @@ extension TypeShape {
         case .double: .double(0)
         case .bool: .bool(false)
         case .string: .string("")
+        case .uuid: .string("00000000-0000-0000-0000-000000000000")
         case .any, .optional: .null
         case .list: .array([])
         case .dictionary(.string, _): .record(type: nil, fields: [])
@@ -212,7 +217,8 @@ extension TypeShape {
     /// a choice whose raw values are all of a scalar kind as that kind.
     public func fits(kind: String) -> Bool {
         switch (kind, self) {
-        case ("value", _), ("int", .int), ("double", .double), ("bool", .bool), ("string", .string): return true
+        case ("value", _), ("int", .int), ("double", .double), ("bool", .bool), ("string", .string), ("string", .uuid):
+            return true
         case (_, .choice(_, let cases)) where !cases.isEmpty:
             return cases.allSatisfy { item in
                 switch (kind, item.rawValue) {
@@ -222,5 +228,22 @@ extension TypeShape {
             }
         default: return false
         }
+    }
+}
+
+extension TypeShape {
+    /// Whether `text` is a UUID as Foundation reads one: 8-4-4-4-12 hex digits, in either case.
+    public static func isUUID(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                let hex = (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+                guard hex else { return false }
+            }
+        }
+        return true
     }
 }

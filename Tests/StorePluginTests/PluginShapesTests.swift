@@ -93,7 +93,7 @@ struct PluginShapesTests {
                     name: "Destination",
                     fields: [
                         .init("street", .string), .init("zip", .optional(.string)),
-                        .init("floor", .optional(.int(range: -128...127))), .init("spot", spot), .init("id", .string),
+                        .init("floor", .optional(.int(range: -128...127))), .init("spot", spot), .init("id", .uuid),
                         .init("courier", PluginShapes.shape(of: Courier.self)),
                     ]))
         #expect(PluginShapes.shape(of: [Spot].self) == .list(spot))

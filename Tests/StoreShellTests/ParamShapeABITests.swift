@@ -86,9 +86,9 @@ struct ParamShapeABITests {
         #expect(await shell.run(#"ship sku: "a", via: "air""#).contains("  ~ via: \"ground\" → \"air\""))
         #expect(
             await shell.run(#"ship sku: "a", via: "boat""#) == [
-                #"t.storesh:1:16: error: ship: via: "boat" is not one of "ground", "air""#,
+                #"t.storesh:1:21: error: ship: via: "boat" is not one of "ground", "air""#,
                 #"  ship sku: "a", via: "boat""#,
-                String(repeating: " ", count: 17) + "^",
+                String(repeating: " ", count: 22) + "^",
             ])
         #expect(await shell.run("add 2").contains("  ~ count: 0 → 2"), "an old-size sp_param still loads")
         let line = "ship sku: \"a\", via: "

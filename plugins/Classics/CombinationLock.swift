@@ -19,7 +19,7 @@ struct CombinationLock: ModelProtocol, Codable {
     @PluginActions
     enum Action: Codable, Sendable {
         /// Presses a button.
-        /// - Parameter digit: the button, 1 to 4
+        /// - Parameter digit: the button, in 1...4
         case press(digit: Int)
         /// Starts over.
         case reset

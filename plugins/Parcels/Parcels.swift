@@ -3,6 +3,7 @@
 // dictionary, an enum with payloads, and a case with default arguments. storesh learns
 // each argument's shape from the types (`PluginShapes`), checks and completes it, shows
 // it in `:actions` and generates it in `explore` (examples/parcels.transcript).
+import Foundation
 import ObservableStore
 import StorePlugin
 
@@ -56,6 +57,7 @@ struct Parcels: ModelProtocol, Codable {
     var labels: [String: Int] = [:]
     var handover: Handover?
     var messages: [String] = []
+    var tracking: UUID?
 
     @PluginActions
     enum Action: Codable, Sendable {
@@ -75,6 +77,8 @@ struct Parcels: ModelProtocol, Codable {
         case handOver(Parcels.Handover)
         /// Shows a message, with an image if given.
         case push(message: String, image: String? = nil, times: Int = 1)
+        /// Follows the parcel by its tracking id.
+        case track(id: UUID)
     }
 
     static func update(state: Parcels, action: Action, environment: Void) -> Update<Parcels> {
@@ -90,6 +94,7 @@ struct Parcels: ModelProtocol, Codable {
         case .handOver(let handover): next.handover = handover
         case .push(let message, let image, let times):
             next.messages.append("\(message)\(image.map { " [\($0)]" } ?? "") x\(times)")
+        case .track(let id): next.tracking = id
         }
         return Update(state: next)
     }

@@ -182,6 +182,8 @@ typedef struct sp_param_v2 {
      * dispatch (the plugin then gets them in the form below), completes and shows it,
      * and generates arguments from it:
      *   "int" "double" "bool" "string" "any"          {int: [LOW, HIGH]}   (a range)
+     *   "uuid"                  text of 32 hex digits, 8-4-4-4-12 (a host older than it
+     *                           refuses it, naming the parameter)
      *   {optional: SHAPE}       the value or null
      *   {list: SHAPE}           an SP_ARRAY of SHAPE
      *   {dictionary: [KEY, VALUE]}   with KEY "string": an SP_RECORD, one field per key
@@ -197,7 +199,7 @@ typedef struct sp_param_v2 {
      * e.g. {choice: "Shipping", cases: [{case: "ground", raw: "ground"}, {case: "air",
      * raw: "air"}]}. The shape must fit type: "value" takes any shape; "int", "double" and
      * "string" also take a choice whose raw values are of that type (a C plugin's enum
-     * of names), and "int" a range. A shape that does not read or fit is a registration
+     * of names), "int" a range, "string" a "uuid". A shape that does not read or fit is a registration
      * error naming the parameter. */
     const char *shape;
     /* The argument's default, as literal text ("ground", 3, null, [1, 2]), taken when the

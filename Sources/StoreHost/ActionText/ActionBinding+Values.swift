@@ -89,12 +89,15 @@ extension ActionBinding {
                 bound.append(coerced)
                 continue
             }
-            do throws(TextError) {
-                bound.append(try coerce(value, to: param, at: 0, action: call.name))
+            do throws(Misfit) {
+                bound.append(try fitted(value, to: param, action: call.name))
             } catch {
-                throw ActionValues.Refusal(
-                    message: error.message, text: action.text(with: given),
-                    offset: action.argumentOffsets(with: given)[index])
+                let text = action.text(with: given)
+                let argument = action.argumentOffsets(with: given)[index]
+                let bytes = Array(text.utf8)
+                let value = LiteralScanner.valueStart(at: argument, of: bytes)
+                let offset = LiteralScanner.offset(of: error.steps, inLiteralAt: value, of: bytes) ?? value
+                throw ActionValues.Refusal(message: error.message, text: text, offset: offset)
             }
         }
         return (action, bound, action.text(with: given))

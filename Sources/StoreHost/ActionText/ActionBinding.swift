@@ -20,7 +20,7 @@ package enum ActionBinding {
             guard position < params.count else { throw TextError("\(call.name) takes no key", at: offset) }
             let param = params[position]
             if param.declaredShape != nil {
-                slots[position] = try coerce(key, to: param, at: offset, action: call.name)
+                slots[position] = try coerce(key, to: param, valueAt: offset, in: call)
                 position += 1
                 continue
             }
@@ -60,7 +60,7 @@ package enum ActionBinding {
                 index = position
                 position += 1
             }
-            slots[index] = try coerce(argument.value, to: params[index], at: argument.offset, action: call.name)
+            slots[index] = try coerce(argument.value, to: params[index], valueAt: argument.valueOffset, in: call)
         }
         var values: [Value] = []
         for (index, slot) in slots.enumerated() {
@@ -94,9 +94,28 @@ package enum ActionBinding {
         return lines
     }
 
-    static func coerce(_ value: Value, to param: ParamDescriptor, at offset: Int, action: String)
+    /// `value` as `param` takes it. A value that does not fit is an error at the wrong part
+    /// of it in `call`'s text, where the value starts at `valueOffset`: the `300` in
+    /// `items: [{sku: "a", count: 300}]`.
+    static func coerce(_ value: Value, to param: ParamDescriptor, valueAt valueOffset: Int, in call: ActionCall)
         throws(TextError) -> Value
     {
+        do throws(Misfit) {
+            return try fitted(value, to: param, action: call.name)
+        } catch {
+            throw TextError(error.message, at: call.offset(of: error.steps, inValueAt: valueOffset))
+        }
+    }
+
+    /// Why an argument does not fit its parameter, and where inside it (no steps: the
+    /// whole value).
+    struct Misfit: Error {
+        let message: String
+        let steps: [ShapePath.Step]
+    }
+
+    /// `value` as `param` takes it, checked against its shape when it has one.
+    static func fitted(_ value: Value, to param: ParamDescriptor, action: String) throws(Misfit) -> Value {
         if let shape = param.declaredShape {
             do throws(ShapeMismatch) {
                 return try shape.conform(value)
@@ -104,14 +123,16 @@ package enum ActionBinding {
                 // `via`, `items[0].count`, `spot.lon` (inside a positional argument).
                 var place = (param.label ?? "") + error.path
                 if place.hasPrefix(".") { place.removeFirst() }
-                throw TextError(
-                    "\(action): \(place.isEmpty ? "this argument" : place): \(error.message)", at: offset)
+                throw Misfit(
+                    message: "\(action): \(place.isEmpty ? "this argument" : place): \(error.message)",
+                    steps: error.steps)
             }
         }
         guard let coerced = coerced(value, to: param.type) else {
-            throw TextError(
-                "\(action): \(param.label.map { "'\($0)'" } ?? "this argument") should be \(param.type.rawValue), not \(value.kindName) \(value.compact)",
-                at: offset)
+            throw Misfit(
+                message:
+                    "\(action): \(param.label.map { "'\($0)'" } ?? "this argument") should be \(param.type.rawValue), not \(value.kindName) \(value.compact)",
+                steps: [])
         }
         return coerced
     }

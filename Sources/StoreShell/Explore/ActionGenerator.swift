@@ -151,6 +151,7 @@ struct ActionGenerator {
         case .double: return value(of: ParamType.double, random: &random, depth: depth)
         case .bool: return .bool(random.chance(0.5))
         case .string: return .string(string(&random))
+        case .uuid: return .string(uuid(&random))
         case .any: return tree(&random, depth: depth)
         case .optional(let wrapped):
             return deep || random.chance(0.25) ? .null : value(of: wrapped, random: &random, depth: depth + 1)
@@ -181,6 +182,19 @@ struct ActionGenerator {
             }
             return .record(type: nil, fields: [.init(chosen.name, .record(type: nil, fields: payload))])
         }
+    }
+
+    /// A UUID: most often one the state holds (an id to act on), else a new one.
+    private func uuid(_ random: inout ExploreRandom) -> String {
+        let seen = seenStrings.filter(TypeShape.isUUID)
+        if !seen.isEmpty, random.chance(0.8) { return random.pick(seen) }
+        let digits = Array("0123456789ABCDEF")
+        var text = ""
+        for index in 0..<32 {
+            if [8, 12, 16, 20].contains(index) { text.append("-") }
+            text.append(digits[random.index(16)])
+        }
+        return text
     }
 
     /// A number in `range`, most often at or next to its edges, or 0.

@@ -23,6 +23,10 @@ package struct ExploreShrinker {
     package private(set) var tries = 0
     /// Runs after which shrinking stops where it is.
     package var budget = 20_000
+    /// Whether a step's arguments fit their parameters as the prompt checks them. A
+    /// candidate with one that does not (a simpler `digit: 0` for a digit `in 1...4`) is
+    /// never run: its transcript would be refused where the run was not.
+    package var fits: (ExploreStep) -> Bool = { _ in true }
 
     package init(attempt: @escaping ([ExploreStep]) async -> (steps: [ExploreStep], failure: ExploreFailure)?) {
         self.attempt = attempt
@@ -123,7 +127,7 @@ package struct ExploreShrinker {
     mutating func sameFailure(_ steps: [ExploreStep], as failure: ExploreFailure) async -> (
         steps: [ExploreStep], failure: ExploreFailure
     )? {
-        guard !passed.contains(steps), tries < budget else { return nil }
+        guard !passed.contains(steps), tries < budget, steps.allSatisfy(fits) else { return nil }
         tries += 1
         defer { if passed.count > 100_000 { passed.removeAll() } }
         guard let found = await attempt(steps), found.failure.signature == failure.signature else {

@@ -236,6 +236,7 @@ package final class Explorer {
             driver.worldSeed = candidate.worldSeed  // shrinking replays the run's world
             var shrinker = ExploreShrinker { [self] steps in await self.attempt(steps, like: candidate.failure) }
             shrinker.alternatives = simplestSteps
+            shrinker.fits = { [model] step in Self.fitsItsParameters(step, in: model) }
             let (shrunk, failure) = await shrinker.shrink(candidate.steps, failure: candidate.failure)
             shrinkRuns += shrinker.tries
             if best.map({ shrunk.count < $0.steps.count }) ?? true { best = (shrunk, failure, candidate.worldSeed) }
@@ -252,6 +253,16 @@ package final class Explorer {
         report.prefix = prefix
         report.worldSeed = core.host.worldIsOn ? worldSeed : nil
         return report
+    }
+
+    /// Whether every argument of `step` fits its parameter's shape, as the prompt checks it.
+    static func fitsItsParameters(_ step: ExploreStep, in model: ModelDescriptor) -> Bool {
+        guard case .action(let name, let arguments) = step, let action = model.action(named: name) else { return true }
+        for (param, argument) in zip(action.params, arguments) {
+            guard let shape = param.declaredShape else { continue }
+            do throws(ShapeMismatch) { _ = try shape.conform(argument) } catch { return false }
+        }
+        return true
     }
 
     /// A failing run: which it was, its steps, its failure and its world's seed.

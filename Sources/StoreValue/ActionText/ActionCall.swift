@@ -24,6 +24,17 @@ public struct ActionCall: Equatable, Sendable {
         public let value: Value
         /// Byte offset of the argument (its label, if any) in the text.
         public let offset: Int
+        /// Byte offset of its value in the text.
+        public let valueOffset: Int
+    }
+
+    /// The text's bytes, in which the offsets count.
+    package let source: [UInt8]
+
+    /// The byte offset of the part of the value at `valueOffset` that `steps` lead to
+    /// (`LiteralScanner.offset`), or `valueOffset` when the text does not hold it.
+    package func offset(of steps: [ShapePath.Step], inValueAt valueOffset: Int) -> Int {
+        LiteralScanner.offset(of: steps, inLiteralAt: valueOffset, of: source) ?? valueOffset
     }
 
     /// Parses one action. Arguments follow the name after a space, or in parentheses;
@@ -93,7 +104,10 @@ public struct ActionCall: Equatable, Sendable {
                 if let label, arguments.contains(where: { $0.label == label }) {
                     throw TextError("argument '\(label)' is given twice", at: offset)
                 }
-                arguments.append(Argument(label: label, value: try scanner.literal(), offset: offset))
+                scanner.skipSpaces()
+                let valueOffset = scanner.index
+                arguments.append(
+                    Argument(label: label, value: try scanner.literal(), offset: offset, valueOffset: valueOffset))
                 scanner.skipSpaces()
                 if scanner.current == UInt8(ascii: ",") {
                     scanner.index += 1
@@ -116,7 +130,9 @@ public struct ActionCall: Equatable, Sendable {
                     : "unexpected '\(Character(Unicode.Scalar(extra)))'; separate arguments with ','", at: scanner.index
             )
         }
-        return ActionCall(name: name, keys: keys, keyOffsets: keyOffsets, arguments: arguments, nameRange: nameRange)
+        return ActionCall(
+            name: name, keys: keys, keyOffsets: keyOffsets, arguments: arguments, nameRange: nameRange,
+            source: scanner.bytes)
     }
 }
 

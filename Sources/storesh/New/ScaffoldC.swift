@@ -144,7 +144,7 @@ extension Scaffold {
             !> add title: "tea", size: "huge"
             error: add: size: "huge" is not one of "small", "large"
               add title: "tea", size: "huge"
-                                ^
+                                      ^
             > items["i1"].toggle
             items["i1"].toggle: state changed
               ~ items["i1"].done: false → true
