@@ -103,8 +103,17 @@ enum FuzzTarget: String, CaseIterable {
     /// action rendered back as text must parse and bind to the same action and values.
     static func actionText(_ data: Data) {
         guard let text = String(validating: data.prefix(4096), as: UTF8.self) else { return }
-        guard let call = try? ActionCall.parse(text), let bound = try? ActionBinding.bind(call, to: FuzzModel.model)
-        else { return }
+        guard let call = try? ActionCall.parse(text) else { return }
+        let bound: (ActionDescriptor, [Value])
+        do throws(TextError) {
+            bound = try ActionBinding.bind(call, to: FuzzModel.model)
+        } catch {
+            // An argument that does not fit points inside the text (at the wrong value).
+            guard (0...text.utf8.count).contains(error.offset) else {
+                violated("'\(text)': the error '\(error.message)' points at byte \(error.offset), outside the text")
+            }
+            return
+        }
         let rendered = bound.0.text(with: bound.1)
         guard let again = try? ActionBinding.bind(ActionCall.parse(rendered), to: FuzzModel.model) else {
             violated("'\(text)' rendered as '\(rendered)', which does not parse and bind")
@@ -122,6 +131,7 @@ enum FuzzTarget: String, CaseIterable {
             guard let reread = try? Literal.parse(value.compact.utf8), reread == value else {
                 violated("literal \(value.compact) does not read back as itself")
             }
+            partsAreFoundWhereTheyAre(value, in: bytes)
         }
         guard let text = String(validating: bytes, as: UTF8.self), let segments = try? PathSyntax.parse(text) else {
             return
@@ -131,6 +141,32 @@ enum FuzzTarget: String, CaseIterable {
             violated("path '\(text)' written back as '\(path)' reads back differently")
         }
         _ = try? PathSyntax.lookup(text, in: FuzzModel.sampleState)
+    }
+
+    /// The place of a part of a literal, found from the steps to it (what points an error
+    /// at the wrong value), holds that part: the last element or field, level by level.
+    private static func partsAreFoundWhereTheyAre(_ value: Value, in bytes: [UInt8]) {
+        var steps: [ShapePath.Step] = []
+        var part = value
+        while steps.count < 8 {
+            switch part {
+            case .array(let items) where !items.isEmpty:
+                steps.append(.index(items.count - 1))
+                part = items[items.count - 1]
+            case .record(_, let fields) where !fields.isEmpty:
+                steps.append(.field(fields[fields.count - 1].label ?? ""))
+                part = fields[fields.count - 1].value
+            default:
+                return
+            }
+            guard let offset = LiteralScanner.offset(of: steps, inLiteralAt: 0, of: bytes) else {
+                violated("\(value.compact): no place found for \(steps)")
+            }
+            var scanner = LiteralScanner(bytes: bytes, index: offset)
+            guard (try? scanner.literal()) == part else {
+                violated("\(value.compact): the place of \(steps), byte \(offset), does not hold \(part.compact)")
+            }
+        }
     }
 
     /// A transcript written back is stable: reading and writing it again changes nothing.
@@ -221,6 +257,7 @@ enum FuzzModel {
             ParamDescriptor(
                 label: "tags", type: .value, doc: nil, shape: .dictionary(key: .string, value: .list(.double))),
             ParamDescriptor(label: "floor", type: .int, doc: nil, shape: .int(range: -3...40), defaultValue: .int(0)),
+            ParamDescriptor(label: "id", type: .value, doc: nil, shape: .optional(.uuid), defaultValue: .null),
         ]
     }()
 

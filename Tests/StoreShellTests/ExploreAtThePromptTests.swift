@@ -27,6 +27,16 @@ struct ExploreAtThePromptTests {
         #expect(searched(output), "\(output)")
     }
 
+    /// The issue's own line: a keyed, dotted path in a quoted invariant, on Cart.
+    @Test func aKeyedPathInAQuotedInvariantIsTakenToo() async throws {
+        let shell = try ShellHarness(plugins: ["Cart"])
+        _ = await shell.run(#"add sku: "apple", quantity: 2"#)
+        let output = await shell.run(#":explore --invariant "lines.apple.quantity >= 0" --runs 3 --steps 4 --seed 1"#)
+        #expect(searched(output), "\(output)")
+        let broken = await shell.run(#":explore --invariant "lines.apple.quantity > 2" --runs 3 --steps 4 --seed 1"#)
+        #expect(broken.contains { $0.contains("already") }, "the current state breaks it: said once, \(broken)")
+    }
+
     @Test func anOptionInsideQuotesIsPartOfTheExpression() async throws {
         let shell = try ShellHarness(plugins: ["Counter"])
         // The " --runs" inside the quotes is not an option: the expression has a

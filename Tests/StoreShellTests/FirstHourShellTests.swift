@@ -109,6 +109,11 @@ struct FirstHourShellTests {
         #expect(params.map { $0["kind"] as? String } == ["string", "int"])
         #expect((add["doc"] as? String)?.isEmpty == false)
         #expect(list.contains { $0["name"] as? String == "todos[].toggle" })
+        // The inspector's Send box shows the loaded model's first example (issue 51: it
+        // said "(increment, setCount 5)" for every model).
+        #expect(add["example"] as? String == #"add title: "title", priority: 0"#)
+        #expect(
+            list.first { $0["name"] as? String == "todos[].toggle" }?["example"] as? String == #"todos["key"].toggle"#)
 
         let plugins = try record(await shell.run(":plugins"))
         #expect(plugins["kind"] as? String == "plugins")

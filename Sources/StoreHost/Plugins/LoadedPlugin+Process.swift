@@ -34,11 +34,12 @@ extension LoadedPlugin {
         guard worker != nil else {
             throw .inWorker(message: "\(name) runs inside storesh, where a library cannot be loaded again")
         }
-        let fresh = WorkerPlugin(host: host, path: path)
+        let fresh = WorkerPlugin(host: host, path: path, alias: loadedAs)
         let registered = try fresh.start()
         return PluginReplacement(
-            name: registered.name, version: registered.version, toolchain: registered.toolchain,
-            resolvedPath: registered.resolvedPath, models: fresh.descriptors(of: registered), worker: fresh)
+            name: loadedAs ?? registered.name, registeredName: registered.name, version: registered.version,
+            toolchain: registered.toolchain, resolvedPath: registered.resolvedPath,
+            models: fresh.descriptors(of: registered), worker: fresh)
     }
 }
 
@@ -47,6 +48,8 @@ extension LoadedPlugin {
 @MainActor
 package struct PluginReplacement {
     package let name: String
+    /// The name the file registers itself by (`name` is the one it was loaded as).
+    package let registeredName: String
     package let version: String
     package let toolchain: String?
     /// The file as the worker resolved it.
@@ -63,7 +66,7 @@ extension PluginHost {
             LoadedPlugin(
                 name: replacement.name, version: replacement.version, path: old.path,
                 toolchain: replacement.toolchain, models: replacement.models, context: nil,
-                worker: replacement.worker))
+                worker: replacement.worker, registeredName: replacement.registeredName))
         old.worker?.process?.stop()
     }
 

@@ -13,6 +13,10 @@ package enum PluginError: Error, Equatable, CustomStringConvertible {
     /// Another file with a plugin of the same name is loaded (a dev build and an installed
     /// copy): their models would have the same qualified names.
     case nameTaken(path: String, name: String, loadedFrom: String)
+    /// Another build of a plugin loaded in this process (`--in-process`), under another name.
+    case anotherBuildInProcess(path: String, name: String, loadedFrom: String)
+    /// `:load PATH as NAME` with a NAME no plugin can have.
+    case badAlias(alias: String, reason: String)
     /// The worker process for the plugin could not start, or died loading it.
     case workerFailed(path: String, reason: String)
     /// Loading failed in the worker, which said why (in the words of the cases above).
@@ -45,7 +49,12 @@ package enum PluginError: Error, Equatable, CustomStringConvertible {
             return "\(path): already loaded"
         case .nameTaken(let path, let name, let loadedFrom):
             return
-                "\(path): a plugin named '\(name)' is already loaded from \(loadedFrom); both would have the same model names, so this one is not loaded (start storesh with the one you want)"
+                "\(path): a plugin named '\(name)' is already loaded from \(loadedFrom); both would have the same model names, so this one is not loaded (load it under another name: :load PATH as NAME)"
+        case .anotherBuildInProcess(let path, let name, let loadedFrom):
+            return
+                "\(path): another build of the plugin '\(name)' is loaded from \(loadedFrom), in storesh's own process, where two builds of one plugin would share its types; they load side by side in workers (storesh without --in-process)"
+        case .badAlias(let alias, let reason):
+            return "'\(alias)' cannot name a plugin: \(reason)"
         case .workerFailed(let path, let reason):
             return "\(path): cannot load it in a worker process: \(reason)"
         case .inWorker(let message):

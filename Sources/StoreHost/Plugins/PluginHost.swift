@@ -164,8 +164,12 @@ package final class PluginHost {
     /// Loads a plugin given by path (anything with a '/' or a library extension) or by
     /// name (looked up in the search path, case-insensitively). A library's bare file name
     /// (`libCart.so`) not in the current directory is looked up in the search path too.
+    /// With `alias` its models are named `alias.model` rather than by the plugin's own
+    /// name: how two builds of one plugin are loaded side by side (`:load PATH as NAME`,
+    /// `explore --against` the previous build).
     @discardableResult
-    package func load(_ nameOrPath: String) throws(PluginError) -> LoadedPlugin {
+    package func load(_ nameOrPath: String, as alias: String? = nil) throws(PluginError) -> LoadedPlugin {
+        if let alias, let problem = Self.aliasProblem(alias) { throw .badAlias(alias: alias, reason: problem) }
         let path: String
         if !nameOrPath.contains("/"), Self.pluginName(fromFile: nameOrPath) != nil,
             !FileManager.default.fileExists(atPath: nameOrPath)
@@ -187,7 +191,18 @@ package final class PluginHost {
         } else {
             throw .notFound(name: nameOrPath, searched: searchPath)
         }
-        return try load(path: path)
+        return try load(path: path, alias: alias)
+    }
+
+    /// Why `alias` cannot name a plugin (a model's qualified name is `alias.model`), or nil.
+    nonisolated package static func aliasProblem(_ alias: String) -> String? {
+        guard let first = alias.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else {
+            return "a plugin's name begins with a letter or '_'"
+        }
+        let allowed = alias.unicodeScalars.allSatisfy {
+            $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
+        }
+        return allowed ? nil : "a plugin's name has letters, digits, '_' and '-' only"
     }
 
     /// Forwards what plugins in workers have written and storesh has not shown yet (a last
@@ -196,11 +211,11 @@ package final class PluginHost {
         for plugin in plugins { plugin.worker?.process?.forwardOutput() }
     }
 
-    private func load(path: String) throws(PluginError) -> LoadedPlugin {
+    private func load(path: String, alias: String?) throws(PluginError) -> LoadedPlugin {
         let resolved = URL(fileURLWithPath: path).standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: resolved) else { throw .fileMissing(path: path) }
         if plugins.contains(where: { $0.path == resolved }) { throw .alreadyLoaded(path: path) }
-        if isolation == .workers { return try loadInWorker(path: path) }
+        if isolation == .workers { return try loadInWorker(path: path, alias: alias) }
         guard let handle = dlopen(resolved, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "unknown reason"
             throw .notASharedLibrary(path: path, reason: reason.replacingOccurrences(of: resolved + ": ", with: ""))
@@ -212,10 +227,16 @@ package final class PluginHost {
             throw .missingSymbol(path: path, symbol: STOREPLUGIN_ENTRY_SYMBOL)
         }
         let info = try checkInfo(unsafeBitCast(infoSymbol, to: storeplugin_info_fn.self), path: path)
-        if let twin = plugins.first(where: { $0.name == info.name }) {
-            throw .nameTaken(path: path, name: info.name, loadedFrom: twin.path)
+        // Two images of one plugin in one process would share its Swift types' runtime
+        // metadata: another build of a loaded plugin loads only in a worker of its own.
+        if let twin = plugins.first(where: { $0.name == (alias ?? info.name) }) {
+            throw .nameTaken(path: path, name: twin.name, loadedFrom: twin.path)
         }
-        let context = PluginContext(host: self, plugin: info.name, path: path)
+        if let twin = plugins.first(where: { ($0.registeredName ?? $0.name) == info.name }) {
+            throw .anotherBuildInProcess(path: path, name: info.name, loadedFrom: twin.path)
+        }
+        let name = alias ?? info.name
+        let context = PluginContext(host: self, plugin: name, path: path)
         // The model's own code: what the in-process world answers (and drives from here).
         Self.modelImageLoaded?(UnsafeRawPointer(infoSymbol), info.name)
         driveInProcessWorld()
@@ -231,23 +252,24 @@ package final class PluginHost {
             throw .registrationFailed(path: path, code: status, message: error.text)
         }
         let plugin = LoadedPlugin(
-            name: info.name, version: info.version, path: resolved, toolchain: info.toolchain, models: context.models,
-            context: context, worker: nil)
+            name: name, version: info.version, path: resolved, toolchain: info.toolchain, models: context.models,
+            context: context, worker: nil, registeredName: info.name)
         plugins.append(plugin)
         return plugin
     }
 
     /// Loads a plugin in a worker process of its own.
-    private func loadInWorker(path: String) throws(PluginError) -> LoadedPlugin {
-        let worker = WorkerPlugin(host: self, path: path)
+    private func loadInWorker(path: String, alias: String?) throws(PluginError) -> LoadedPlugin {
+        let worker = WorkerPlugin(host: self, path: path, alias: alias)
         let registered = try worker.start()
-        if let twin = plugins.first(where: { $0.name == registered.name }) {
-            throw .nameTaken(path: path, name: registered.name, loadedFrom: twin.path)
+        let name = alias ?? registered.name
+        if let twin = plugins.first(where: { $0.name == name }) {
+            throw .nameTaken(path: path, name: name, loadedFrom: twin.path)
         }
         let plugin = LoadedPlugin(
-            name: registered.name, version: registered.version, path: registered.resolvedPath,
+            name: name, version: registered.version, path: registered.resolvedPath,
             toolchain: registered.toolchain,
-            models: worker.descriptors(of: registered), context: nil, worker: worker
+            models: worker.descriptors(of: registered), context: nil, worker: worker, registeredName: registered.name
         )
         plugins.append(plugin)
         return plugin
@@ -327,4 +349,11 @@ package struct LoadedPlugin: @unchecked Sendable {
     /// The worker process it runs in, when it runs in one (the shell goes through
     /// `LoadedPlugin+Process`, never to the worker).
     let worker: WorkerPlugin?
+    /// The name the plugin registered itself by; `name` differs when it was loaded `as`
+    /// another (nil: the same).
+    package var registeredName: String? = nil
+
+    /// The name it was loaded as (`:load PATH as NAME`), nil when it goes by its own: what
+    /// loading it again elsewhere (a resumed journal, a probe, explore's host) passes on.
+    package var loadedAs: String? { registeredName.flatMap { $0 == name ? nil : name } }
 }

@@ -28,10 +28,14 @@ package final class WorkerPlugin {
     /// Milliseconds it took the last worker to start and register its models.
     package private(set) var startMilliseconds: Double = 0
 
-    package init(host: PluginHost, path: String) {
+    /// The name its models go by when it was loaded as another (`:load PATH as NAME`).
+    let alias: String?
+
+    package init(host: PluginHost, path: String, alias: String? = nil) {
         self.host = host
         self.clock = host.clock
         self.path = path
+        self.alias = alias
     }
 
     /// The plugin as a worker reported it after loading it.
@@ -133,7 +137,7 @@ package final class WorkerPlugin {
     package func descriptors(of registered: RegisteredPlugin) -> [ModelDescriptor] {
         registered.models.enumerated().map { index, schema in
             ModelDescriptor(
-                plugin: registered.name, name: schema.name, doc: schema.doc,
+                plugin: alias ?? registered.name, name: schema.name, doc: schema.doc,
                 actions: schema.actions.enumerated().map { position, action in
                     ActionDescriptor(
                         index: position, name: action.name, doc: action.doc, params: action.params, typed: nil,

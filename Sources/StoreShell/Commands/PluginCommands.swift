@@ -47,19 +47,23 @@ struct PluginsCommand: ShellCommand {
 /// `:load PATH|NAME`: loads a plugin and makes its first model current.
 struct LoadCommand: ShellCommand {
     let name = "load"
-    let usage = ":load PATH|NAME"
+    let usage = ":load PATH|NAME [as ALIAS]"
     let summary = "load a plugin and make its first model current"
-    let detail = ["NAME is looked up in the search path (see :plugins); a PATH has a '/' or ends in .so."]
+    let detail = [
+        "NAME is looked up in the search path (see :plugins); a PATH has a '/' or ends in .so.",
+        "With 'as ALIAS' its models are ALIAS.model: two builds of one plugin side by side (in workers), e.g. ':load old/libShop.so as shopBefore' then ':compare shopBefore.cart'.",
+    ]
 
     @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
         let args = arguments.words
-        guard let target = args.first, args.count == 1 else {
-            return core.fail("usage: :load PATH|NAME", origin: origin)
+        guard let target = args.first, args.count == 1 || (args.count == 3 && args[1] == "as") else {
+            return core.fail("usage: :load PATH|NAME [as ALIAS]", origin: origin)
         }
+        let alias = args.count == 3 ? args[2] : nil
         do {
-            let plugin = try core.host.load(PluginHost.isPath(target) ? core.resolvePath(target) : target)
+            let plugin = try core.host.load(PluginHost.isPath(target) ? core.resolvePath(target) : target, as: alias)
             // Its resolved path, so a resume from another directory finds it.
-            guard core.journalDone(.load(plugin: plugin.path)) else { return false }
+            guard core.journalDone(.load(plugin: plugin.path, as: plugin.loadedAs)) else { return false }
             core.output(
                 .loaded(plugin: plugin.name, version: plugin.version, models: plugin.models.map(\.qualifiedName)))
             if let first = plugin.models.first { try core.use(first.qualifiedName) }

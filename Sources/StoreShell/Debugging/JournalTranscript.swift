@@ -34,15 +34,16 @@ extension ShellCore {
         }
         for (record, _) in contents.records {
             switch record {
-            case .load(let plugin):
+            case .load(let plugin, let alias):
                 // storesh test loads Counter itself.
                 let name =
                     PluginHost.isPath(plugin)
                     ? PluginHost.pluginName(fromFile: (plugin as NSString).lastPathComponent) ?? "" : plugin
-                guard name.caseInsensitiveCompare("Counter") != .orderedSame else { continue }
+                guard alias != nil || name.caseInsensitiveCompare("Counter") != .orderedSame else { continue }
                 input(
-                    PluginHost.isPath(plugin)
+                    (PluginHost.isPath(plugin)
                         ? writer.loadCommand(plugin: plugin) : ":load \(CommandWords.quoted(plugin))")
+                        + (alias.map { " as \($0)" } ?? ""))
                 current = nil
             case .use(let model):
                 if model != current { input(":use \(model)") }

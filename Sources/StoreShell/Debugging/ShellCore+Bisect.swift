@@ -229,7 +229,7 @@ extension ShellCore {
         probe.workerOutput = { _ in }
         probe.log = { _, _ in }
         do {
-            try probe.load(plugin.path)
+            try probe.load(plugin.path, as: plugin.loadedAs)
             let session = try Session(model: probe.model(named: model.qualifiedName), host: probe)
             for (name, script) in stubs[model.qualifiedName] ?? [:] { try session.useStub(script, for: name) }
             return session

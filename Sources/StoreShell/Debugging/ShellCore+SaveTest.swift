@@ -156,7 +156,8 @@ extension ShellCore {
                 return word
             }.first
             return SavedInput(
-                typed.map { ":load \(CommandWords.quoted($0))" } ?? writer.loadCommand(plugin: plugin.path))
+                (typed.map { ":load \(CommandWords.quoted($0))" } ?? writer.loadCommand(plugin: plugin.path))
+                    + (plugin.loadedAs.map { " as \($0)" } ?? ""))
         }
     }
 

@@ -138,13 +138,14 @@ extension ExploreReport {
     /// replays the session's actions in a fresh store of the reference (loaded from
     /// `referencePluginPath` when it is another plugin's) and compares the states.
     package func transcriptInputs(
-        model descriptor: ModelDescriptor, pluginPath: String, referencePluginPath: String? = nil
+        model descriptor: ModelDescriptor, pluginPath: String, referencePluginPath: String? = nil,
+        referenceAlias: String? = nil
     ) -> [ExploreTranscript.Input] {
         guard let failure else { return [] }
         var inputs: [ExploreTranscript.Input] =
             (worldSeed.map { [.init(":seed \($0)")] } ?? [])
             + [.init(":load \(pluginPath)")]
-            + (referencePluginPath.map { [.init(":load \($0)")] } ?? [])
+            + (referencePluginPath.map { [.init(":load \($0)" + (referenceAlias.map { " as \($0)" } ?? ""))] } ?? [])
             + [.init(":use \(descriptor.qualifiedName)")] + setup.map { .init($0) }
         for step in prefix + shrunk {
             inputs.append(.init(step.line(in: descriptor), output: .notCompared))

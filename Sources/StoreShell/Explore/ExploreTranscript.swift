@@ -50,7 +50,8 @@ package enum ExploreTranscript {
         let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
         let inputs = report.transcriptInputs(
             model: model, pluginPath: relativePath(to: pluginPath, from: directory),
-            referencePluginPath: report.referencePlugin.map { relativePath(to: $0, from: directory) })
+            referencePluginPath: report.referencePlugin.map { relativePath(to: $0, from: directory) },
+            referenceAlias: report.referenceAlias)
         let comments = [
             "Found by \(foundBy) (seed \(report.seed)): \(report.failure?.description ?? "")",
             "It fails 'storesh test' while the bug is there, and passes once it is fixed.",

@@ -12,11 +12,15 @@ package struct ExploreReference {
     /// The reference's plugin file, for the transcript's `:load` when it is not the
     /// explored model's plugin.
     package let pluginPath: String?
+    /// The name the reference's plugin is loaded as, when it is another build of the
+    /// explored plugin (`classics-reference`): the transcript loads both side by side.
+    package let pluginAlias: String?
 
-    package init(core: ShellCore, comparison: StateComparison, pluginPath: String?) {
+    package init(core: ShellCore, comparison: StateComparison, pluginPath: String?, pluginAlias: String? = nil) {
         self.core = core
         self.comparison = comparison
         self.pluginPath = pluginPath
+        self.pluginAlias = pluginAlias
     }
 
     /// The reference of `--against PLUGIN[:MODEL]`: PLUGIN loaded in `host` (a host of its
@@ -26,26 +30,40 @@ package struct ExploreReference {
         _ pluginName: String, model modelName: String?, in host: PluginHost, explored: ModelDescriptor,
         plugin: LoadedPlugin, comparison: StateComparison
     ) throws(ShellError) -> ExploreReference {
-        let loaded: LoadedPlugin
+        var loaded: LoadedPlugin
+        var referenceHost = host
         do {
             loaded = try host.load(pluginName)
         } catch {
             throw ShellError(error.description, origin: .prompt)
         }
-        let core = ShellCore(host: host, showDiff: false, reportActions: false) { _ in }
+        // Another build of the explored plugin (the one before a refactor): loaded under
+        // another name, in a host of its own, so the transcript's :compare can load both.
+        var alias: String?
+        if loaded.name == plugin.name, loaded.path != plugin.path {
+            guard host.isolation == .workers else {
+                throw ShellError(
+                    "\(loaded.path) is another build of \(plugin.name), which runs beside it only in workers (without --in-process): two builds in one process would share their types",
+                    origin: .prompt)
+            }
+            alias = plugin.name + "-reference"
+            referenceHost = PluginHost(clock: VirtualClock(), searchPath: host.searchPath)
+            referenceHost.adoptSettings(of: host)
+            referenceHost.workerOutput = host.workerOutput
+            do {
+                loaded = try referenceHost.load(loaded.path, as: alias)
+            } catch {
+                throw ShellError(error.description, origin: .prompt)
+            }
+        }
+        let core = ShellCore(host: referenceHost, showDiff: false, reportActions: false) { _ in }
         let chosen =
-            modelName
+            modelName.map { name in alias.map { name.replacingPrefix(plugin.name + ".", with: $0 + ".") } ?? name }
             ?? (loaded.models.first { $0.name == explored.name } ?? loaded.models.first)?.qualifiedName ?? ""
         try core.use(chosen)
-        // The transcript's :compare loads the reference next to the explored model: a plugin
-        // of the same name must be the same file.
-        if loaded.name == plugin.name, loaded.path != plugin.path {
-            throw ShellError(
-                "a plugin named \(loaded.name) other than the explored one (\(loaded.path)): the transcript could not load both; rename one",
-                origin: .prompt)
-        }
         return ExploreReference(
-            core: core, comparison: comparison, pluginPath: loaded.name == plugin.name ? nil : loaded.path)
+            core: core, comparison: comparison, pluginPath: loaded.name == plugin.name ? nil : loaded.path,
+            pluginAlias: alias)
     }
 }
 
@@ -113,5 +131,12 @@ extension Explorer {
         run.steps = Array(run.steps.prefix(found.step + 1))
         run.accepted = Array(run.accepted.prefix(found.step + 1))
         run.states = Array(run.states.prefix(found.step + 2))
+    }
+}
+
+extension String {
+    /// This string with `prefix` replaced by `replacement`, when it begins with it.
+    fileprivate func replacingPrefix(_ prefix: String, with replacement: String) -> String {
+        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
     }
 }

@@ -81,6 +81,8 @@ package struct ExploreReport: Sendable {
     /// `--against` a model of another plugin: that plugin's file, which the transcript
     /// loads for its `:compare`.
     package var referencePlugin: String?
+    /// The name that plugin is loaded as, when it is another build of the explored one.
+    package var referenceAlias: String?
     /// The seed of the models' world in the failing run (its transcript's `:seed`), when
     /// the host gives models a deterministic world.
     package var worldSeed: UInt64?

@@ -218,7 +218,7 @@ extension ShellCore {
             .map { .action(name: model.actions[Int($0.action)].name, arguments: $0.arguments) }
         let report: ExploreReport
         do {
-            _ = try searchHost.load(plugin.path)
+            _ = try searchHost.load(plugin.path, as: plugin.loadedAs)
             try searchCore.use(model.qualifiedName)
             for line in setup where !(await searchCore.execute(line)) {
                 return fail("explore: cannot set up \(line)", origin: origin)
@@ -248,6 +248,7 @@ extension ShellCore {
             ).explore()
             found.setup = setup
             found.referencePlugin = reference?.pluginPath
+            found.referenceAlias = reference?.pluginAlias
             report = found
         } catch let error as ShellError {
             return fail("explore: \(error.message)", origin: origin)

@@ -4,7 +4,8 @@ import StoreValue
 
 /// One thing a session did that a resume must do again.
 package enum JournalRecord: Equatable, Sendable {
-    case load(plugin: String)
+    /// A plugin loaded, by path; `as` the name it was loaded under, if another.
+    case load(plugin: String, as: String? = nil)
     case use(model: String)
     case action(model: String, source: ActionSource, text: String)
     case goto(model: String, position: Int)
@@ -18,7 +19,7 @@ package enum JournalRecord: Equatable, Sendable {
     /// action text never holds a line break (the renderer escapes them).
     package var line: String {
         switch self {
-        case .load(let plugin): "L \(Value.quoted(plugin))"
+        case .load(let plugin, let alias): "L \(Value.quoted(plugin))" + (alias.map { " as \($0)" } ?? "")
         case .use(let model): "U \(model)"
         case .action(let model, let source, let text): "A \(model) \(source.rawValue) \(Self.singleLine(text))"
         case .goto(let model, let position): "G \(model) \(position)"
@@ -33,8 +34,8 @@ package enum JournalRecord: Equatable, Sendable {
         let parts = Self.fields(line)
         switch (parts.first, parts.count) {
         case ("L", _):
-            guard let plugin = Self.path(line.dropFirst(2)) else { return nil }
-            self = .load(plugin: plugin)
+            guard let (plugin, alias) = Self.path(line.dropFirst(2)) else { return nil }
+            self = .load(plugin: plugin, as: alias)
         case ("U", 2): self = .use(model: parts[1])
         case ("A", 4):
             guard let source = ActionSource(rawValue: parts[2]) else { return nil }
@@ -76,12 +77,16 @@ package enum JournalRecord: Equatable, Sendable {
         return parts
     }
 
-    /// A quoted path; journals written before paths were quoted hold the bare path.
-    private static func path(_ text: Substring) -> String? {
-        guard text.first == "\"" else { return text.isEmpty ? nil : String(text) }
+    /// A quoted path, and ` as NAME` after it when the plugin was loaded as another;
+    /// journals written before paths were quoted hold the bare path.
+    private static func path(_ text: Substring) -> (String, String?)? {
+        guard text.first == "\"" else { return text.isEmpty ? nil : (String(text), nil) }
         var scanner = LiteralScanner(bytes: Array(text.utf8), index: 0)
-        guard let path = try? scanner.string(), scanner.atEnd else { return nil }
-        return path
+        guard let path = try? scanner.string() else { return nil }
+        if scanner.atEnd { return (path, nil) }
+        let rest = String(decoding: scanner.bytes[scanner.index...], as: UTF8.self)
+        guard rest.hasPrefix(" as "), PluginHost.aliasProblem(String(rest.dropFirst(4))) == nil else { return nil }
+        return (path, String(rest.dropFirst(4)))
     }
 
     /// Text from a plugin (an effect's action outside the schema) can hold a line break,

@@ -8,7 +8,7 @@ extension ShellCore {
     /// starts with the plugins loaded so far and the current model.
     package func startJournal(at path: String) throws(Journal.Problem) {
         let journal = try Journal(path: path, mode: .create)
-        for plugin in host.plugins { try journal.append(.load(plugin: plugin.path)) }
+        for plugin in host.plugins { try journal.append(.load(plugin: plugin.path, as: plugin.loadedAs)) }
         if let model = current?.model.qualifiedName { try journal.append(.use(model: model)) }
         self.journal = journal
     }
@@ -142,11 +142,11 @@ extension ShellCore {
         var plugins: [String] = []
         var model: String?
         for record in records {
-            if case .load(let plugin) = record { plugins.append(plugin) }
+            if case .load(let plugin, _) = record { plugins.append(plugin) }
             if case .use(let chosen) = record { model = chosen }
         }
         for plugin in host.plugins where !plugins.contains(where: { Self.record($0, names: plugin) }) {
-            try journal.append(.load(plugin: plugin.path))
+            try journal.append(.load(plugin: plugin.path, as: plugin.loadedAs))
         }
         if let current = current?.model.qualifiedName, current != model { try journal.append(.use(model: current)) }
     }
@@ -158,7 +158,9 @@ extension ShellCore {
     /// same name is then taken from the search path (or as already loaded), with a warning
     /// that says which file stands in. Nil when the file is there, or no name can be had
     /// from it (the load then reports why).
-    private func loadElsewhere(_ path: String, origin: LineOrigin, warnings: inout [String]) -> ReplayOutcome? {
+    private func loadElsewhere(_ path: String, as alias: String?, origin: LineOrigin, warnings: inout [String])
+        -> ReplayOutcome?
+    {
         guard path.contains("/"), !FileManager.default.fileExists(atPath: path),
             let name = PluginHost.pluginName(fromFile: Self.fileName(path))
         else { return nil }
@@ -169,7 +171,7 @@ extension ShellCore {
             loaded = already
         } else {
             do {
-                loaded = try host.load(name)
+                loaded = try host.load(name, as: alias)
             } catch {
                 fail(
                     "cannot resume: \(path) is not there, and no plugin named '\(name)' stands in for it: \(error.description)",
@@ -194,11 +196,13 @@ extension ShellCore {
         -> ReplayOutcome
     {
         switch entry {
-        case .load(let plugin):
+        case .load(let plugin, let alias):
             if host.plugins.contains(where: { Self.record(plugin, names: $0) }) { return .done }
-            if let elsewhere = loadElsewhere(plugin, origin: origin, warnings: &warnings) { return elsewhere }
+            if let elsewhere = loadElsewhere(plugin, as: alias, origin: origin, warnings: &warnings) {
+                return elsewhere
+            }
             do {
-                try host.load(plugin)
+                try host.load(plugin, as: alias)
                 return .done
             } catch {
                 fail("cannot resume: \(error.description)", origin: origin)

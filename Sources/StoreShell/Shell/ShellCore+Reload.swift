@@ -39,9 +39,9 @@ extension ShellCore {
         } catch {
             return fail("cannot reload \(pluginName): \(error.description); the old build goes on", origin: origin)
         }
-        guard replacement.name == old.name else {
+        guard replacement.registeredName == (old.registeredName ?? old.name) else {
             return fail(
-                "\(old.path) is now the plugin '\(replacement.name)', not '\(old.name)'; the old build goes on",
+                "\(old.path) is now the plugin '\(replacement.registeredName)', not '\(old.registeredName ?? old.name)'; the old build goes on",
                 origin: origin)
         }
         let models = replacement.models

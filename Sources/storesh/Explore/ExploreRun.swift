@@ -78,6 +78,7 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
         report = try await explorer.explore { line in if progress { StandardStreams.error("explore: \(line)\n") } }
         report.setup = setup
         report.referencePlugin = reference?.pluginPath
+        report.referenceAlias = reference?.pluginAlias
     } catch {
         StandardStreams.error("storesh explore: \(error.message)\n")
         return 2
