@@ -30,17 +30,42 @@
         package static func read(_ doc: String) -> Reading {
             var text = Substring(doc).trimmingSpaces
             if text.hasSuffix(".") { text = text.dropLast() }
-            if let range = text.ranges(of: "one of ").last {
-                let list = text[range.upperBound...]
-                if let reading = readSet(list) { return reading }
+            if let start = lastWord("one of ", in: text) {
+                let list = text[start...]
+                if let reading = readSet(
+                    list.hasSuffix(")") && opensWithParenthesis(text, before: start)
+                        ? list.dropLast() : list)
+                {
+                    return reading
+                }
             }
-            if let range = text.ranges(of: "in ").last,
-                range.lowerBound == text.startIndex
-                    || [" ", ",", "("].contains(text[text.index(before: range.lowerBound)])
-            {
-                return readRange(text[range.upperBound...])
+            if let start = lastWord("in ", in: text) {
+                return readRange(text[start...])
             }
             return .none
+        }
+
+        /// Where the text after the last `word` outside quotes begins, when a space, a
+        /// comma or a '(' (or nothing) is before it: `in` in `within 1...4` is no domain.
+        private static func lastWord(_ word: String, in text: Substring) -> Substring.Index? {
+            var found: Substring.Index?
+            var quoted = false
+            var index = text.startIndex
+            while index < text.endIndex {
+                if text[index] == "\"" { quoted.toggle() }
+                if !quoted, text[index...].hasPrefix(word),
+                    index == text.startIndex || [" ", ",", "("].contains(text[text.index(before: index)])
+                {
+                    found = text.index(index, offsetBy: word.count)
+                }
+                index = text.index(after: index)
+            }
+            return found
+        }
+
+        private static func opensWithParenthesis(_ text: Substring, before start: Substring.Index) -> Bool {
+            let before = text[..<start].dropLast("one of ".count)
+            return before.last == "("
         }
 
         /// `LOW...HIGH` or `LOW..<HIGH`; not numbers at all is no domain.
@@ -59,10 +84,16 @@
             return .none
         }
 
-        /// `"a", "b"`, `1, 2, 3` or `0.5, 1.5`: every item a literal of one kind, else no domain.
+        /// `"a", "b"`, `1, 2, 3` or `0.5, 1.5` (the last may follow `or`): every item a
+        /// literal of one kind, else no domain.
         private static func readSet(_ text: Substring) -> Reading? {
-            let items = splitItems(text)
+            var items = splitItems(text)
             guard !items.isEmpty else { return nil }
+            if items.count > 1, items[items.count - 1].hasPrefix("or ") {
+                items[items.count - 1] = items[items.count - 1].dropFirst(3).trimmingSpaces
+            }
+            let literals = items.filter { $0.hasPrefix("\"") || Double($0) != nil }
+            guard literals.count == items.count else { return nil }
             if items.allSatisfy({ $0.hasPrefix("\"") }) {
                 var strings: [String] = []
                 for item in items {
@@ -81,8 +112,7 @@
             if numbers.count == items.count {
                 return distinct(numbers).map { .domain(.numbers($0)) } ?? .mistake("name a value twice")
             }
-            let quoted = items.filter { $0.hasPrefix("\"") }.count
-            return quoted > 0 ? .mistake("mix text and numbers (`\(text)`)") : nil
+            return .mistake("mix text and numbers (`\(text)`)")
         }
 
         /// Items split at commas outside quotes.
@@ -107,29 +137,72 @@
             Set(items).count == items.count ? items : nil
         }
 
-        /// Why this domain cannot be one of a parameter of type `type` (its text), or nil
-        /// when it can.
-        package func mismatch(withType type: String) -> String? {
+        /// What a parameter of type `type` (its text) makes of this domain: the domain it
+        /// takes (whole numbers as numbers for a `Double`), nil for a type it says nothing
+        /// about (an enum, a typealias: the doc is only prose there), or why it cannot be.
+        package func fitted(toType type: String) -> Result<ParamDomain, Mistake>? {
             var base = type.filter { $0 != " " }
             if base.hasSuffix("?") { base.removeLast() }
             if base.hasPrefix("Swift.") { base.removeFirst("Swift.".count) }
-            let whole = ["Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64"]
-            let fractional = ["Double", "Float", "CGFloat"]
+            let bounds: [String: ClosedRange<Int64>] = [
+                "Int": .min ... .max, "Int64": .min ... .max, "UInt": 0 ... .max, "UInt64": 0 ... .max,
+                "Int8": -128...127, "Int16": -32_768...32_767, "Int32": -2_147_483_648...2_147_483_647,
+                "UInt8": 0...255, "UInt16": 0...65_535, "UInt32": 0...4_294_967_295,
+            ]
+            let fractional = ["Double", "Float", "CGFloat"].contains(base)
             switch self {
-            case .range, .wholeNumbers:
-                return whole.contains(base) ? nil : "need a whole-number parameter, not \(type)"
+            case .range(let low, let high):
+                if fractional { return .failure(Mistake("need a whole-number parameter, not \(type)")) }
+                guard let own = bounds[base] else {
+                    return base == "String" ? .failure(Mistake("need a whole-number parameter, not \(type)")) : nil
+                }
+                guard own.contains(low), own.contains(high) else {
+                    return .failure(Mistake("go past what \(base) holds (\(own.lowerBound)...\(own.upperBound))"))
+                }
+                return .success(self)
+            case .wholeNumbers(let numbers):
+                if fractional { return .success(.numbers(numbers.map(Double.init))) }
+                guard let own = bounds[base] else {
+                    return base == "String" ? .failure(Mistake("need a whole-number parameter, not \(type)")) : nil
+                }
+                guard numbers.allSatisfy(own.contains) else {
+                    return .failure(Mistake("go past what \(base) holds (\(own.lowerBound)...\(own.upperBound))"))
+                }
+                return .success(self)
             case .numbers:
-                return fractional.contains(base) ? nil : "need a Double or Float parameter, not \(type)"
+                if fractional { return .success(self) }
+                return bounds[base] != nil || base == "String"
+                    ? .failure(Mistake("need a Double or Float parameter, not \(type)")) : nil
             case .strings:
-                return base == "String" ? nil : "need a String parameter, not \(type)"
+                if base == "String" { return .success(self) }
+                return bounds[base] != nil || fractional
+                    ? .failure(Mistake("need a String parameter, not \(type)")) : nil
             }
+        }
+
+        /// Whether a default argument's literal text (`3`, `"m"`) is one of this domain's values.
+        package func admits(defaultText text: String) -> Bool {
+            switch self {
+            case .range(let low, let high): return Int64(text).map { (low...high).contains($0) } ?? true
+            case .wholeNumbers(let numbers): return Int64(text).map(numbers.contains) ?? true
+            case .numbers(let numbers): return Double(text).map(numbers.contains) ?? true
+            case .strings(let strings):
+                guard text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 else { return true }
+                return strings.contains(String(text.dropFirst().dropLast()))
+            }
+        }
+
+        /// Why a domain cannot be one.
+        package struct Mistake: Error, Equatable {
+            package let text: String
+            init(_ text: String) { self.text = text }
         }
 
         /// The call the generated schema appends to the parameter: `.within(1...4)`,
         /// `.oneOf(["s", "m"])`.
         package var modifier: String {
             switch self {
-            case .range(let low, let high): ".within(\(low)...\(high))"
+            case .range(let low, let high): ".within(\(low) ... \(high))"
             case .strings(let strings):
                 ".oneOf([" + strings.map { "\"\($0.escapedForSwift)\"" }.joined(separator: ", ") + "])"
             case .wholeNumbers(let numbers):

@@ -1,4 +1,4 @@
-// Built with the MacrosFromSource trait (the default): the macro StorePluginMacros and the glue
+// Built with the MacrosFromSource trait or Shell (the default): the macro StorePluginMacros and the glue
 // generator storesh-glue (StoreGlue) both expand @PluginActions with this code.
 #if MacrosFromSource || Shell
     import SwiftDiagnostics
@@ -169,12 +169,26 @@
             case .mistake(let why):
                 context.diagnose(Diagnostic(node: item, message: PluginActionsDiagnostic.domain(name, why)))
                 return nil
-            case .domain(let domain):
-                if let why = domain.mismatch(withType: item.type.trimmedDescription) {
-                    context.diagnose(Diagnostic(node: item, message: PluginActionsDiagnostic.domain(name, why)))
+            case .domain(let said):
+                switch said.fitted(toType: item.type.trimmedDescription) {
+                case nil:
                     return nil
+                case .failure(let mistake):
+                    context.diagnose(
+                        Diagnostic(node: item, message: PluginActionsDiagnostic.domain(name, mistake.text)))
+                    return nil
+                case .success(let domain):
+                    if let value = item.defaultValue?.value, let text = DefaultLiteral.text(of: value),
+                        !domain.admits(defaultText: text)
+                    {
+                        context.diagnose(
+                            Diagnostic(
+                                node: item,
+                                message: PluginActionsDiagnostic.domain(name, "do not hold its default, \(text)")))
+                        return nil
+                    }
+                    return domain
                 }
-                return domain
             }
         }
 

@@ -3,7 +3,7 @@
 //
 //     storesh-glue --module NAME --output FILE SOURCE.swift…
 //
-// Built with the MacrosFromSource trait (the default), it is the generator; without it
+// Built with the MacrosFromSource trait or Shell (the default), it is the generator; without it
 // (PrebuiltMacros, what `storesh new` writes on a built checkout) it is a launcher of the
 // checkout's own prebuilt storesh-glue, so a plugin package never builds swift-syntax.
 #if MacrosFromSource || Shell

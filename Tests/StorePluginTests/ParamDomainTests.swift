@@ -19,7 +19,7 @@ enum KeypadAction: Codable, Equatable, Sendable {
     case order(size: String = "m")
     /// Sets the volume.
     /// - Parameters:
-    ///   - level: how loud (in 0..<300)
+    ///   - level: how loud (in 0..<100)
     ///   - step: how much a turn changes it, one of 0.5, 1.5
     case volume(level: Int8, step: Double)
     /// Picks a slot, or none.
@@ -28,6 +28,21 @@ enum KeypadAction: Codable, Equatable, Sendable {
     /// Writes a note.
     /// - Parameter text: in one of the house styles, in plain words
     case note(text: String)
+    /// Turns the dial.
+    /// - Parameter degrees: one of 0, 90, 180
+    case turn(degrees: Double)
+    /// Cools down.
+    /// - Parameter by: in -10...-1
+    case cool(by: Int)
+    /// Picks a cup (one of "s", "m", or "l").
+    /// - Parameter cup: the cup (one of "s", "m", or "l")
+    case cup(cup: String)
+    /// - Parameter n: none of 1, 2
+    case avoid(n: Int)
+    /// - Parameter quote: one of "one of us", "them"
+    case say(quote: String)
+    /// - Parameter speed: one of "slow", "fast" (an enum: the doc is prose, its cases are its domain)
+    case go(speed: Speed)
 }
 
 @Suite("argument domains said in a doc comment")
@@ -42,7 +57,7 @@ struct ParamDomainTests {
             param("order")?.shape
                 == .choice(name: nil, cases: ["s", "m", "l"].map { TypeShape.Case($0, rawValue: .string($0)) }))
         #expect(param("order")?.defaultValue == "\"m\"", "the default stays")
-        #expect(param("volume", 0)?.shape == .int(range: 0...127), "0..<300 within Int8's own range")
+        #expect(param("volume", 0)?.shape == .int(range: 0...99), "0..<100, of an Int8")
         #expect(
             param("volume", 1)?.shape
                 == .choice(name: nil, cases: [0.5, 1.5].map { TypeShape.Case("\($0)", rawValue: .double($0)) }))
@@ -51,6 +66,21 @@ struct ParamDomainTests {
                 == .optional(.choice(name: nil, cases: [1, 2, 5].map { TypeShape.Case("\($0)", rawValue: .int($0)) })),
             "an optional stays optional")
         #expect(param("note")?.shape == nil, "prose that only looks like a domain is none")
+        #expect(
+            param("turn")?.shape
+                == .choice(name: nil, cases: [0.0, 90, 180].map { TypeShape.Case("\($0)", rawValue: .double($0)) }),
+            "whole numbers for a Double are numbers")
+        #expect(param("cool")?.shape == .int(range: -10...(-1)), "a negative upper bound")
+        #expect(
+            param("cup")?.shape
+                == .choice(name: nil, cases: ["s", "m", "l"].map { TypeShape.Case($0, rawValue: .string($0)) }),
+            "in parentheses, the last after 'or'")
+        #expect(param("avoid")?.shape == nil, "'none of' is not 'one of'")
+        #expect(
+            param("say")?.shape
+                == .choice(name: nil, cases: ["one of us", "them"].map { TypeShape.Case($0, rawValue: .string($0)) }),
+            "'one of' inside quotes is a value")
+        #expect(param("go")?.shape == PluginShapes.shape(of: Speed.self), "an enum keeps its own cases")
         #expect(param("press")?.doc == "the key, in 0...9", "the doc is shown as written")
     }
 
@@ -66,6 +96,7 @@ struct ParamDomainTests {
     }
 
     @Test func handWrittenParamsNarrowTheSameWay() {
+        #expect(Param.int("n").shaped(.int(range: -128...127)).within(0...300).shape == .int(range: 0...127))
         #expect(Param.int("n").within(1...6).shape == .int(range: 1...6))
         #expect(Param.value("n", shape: .optional(.anyInt)).within(1...6).shape == .optional(.int(range: 1...6)))
         #expect(Param.string("s").oneOf(["a"]).shape == .choice(name: nil, cases: [.init("a", rawValue: .string("a"))]))
@@ -92,6 +123,10 @@ final class ParamDomainExpansionTests: XCTestCase {
                 case mix(n: Int)
                 /// - Parameter n: one of 1, 1
                 case twice(n: Int)
+                /// - Parameter n: in 200...300
+                case big(n: Int8)
+                /// - Parameter n: in 1...4
+                case start(n: Int = 0)
             }
             """,
             expandedSource: """
@@ -104,6 +139,10 @@ final class ParamDomainExpansionTests: XCTestCase {
                     case mix(n: Int)
                     /// - Parameter n: one of 1, 1
                     case twice(n: Int)
+                    /// - Parameter n: in 200...300
+                    case big(n: Int8)
+                    /// - Parameter n: in 1...4
+                    case start(n: Int = 0)
 
                     /// Every action, derived from the enum by `@PluginActions`.
                     static var pluginActions: [ActionSchema<Self>] {
@@ -112,6 +151,8 @@ final class ParamDomainExpansionTests: XCTestCase {
                         all += [ActionSchema("set", "", [PluginActionSchemas.param((Int).self, label: "n", doc: "in 4...1")])]
                         all += [ActionSchema("mix", "", [PluginActionSchemas.param((Int).self, label: "n", doc: "one of 1, \\"a\\"")])]
                         all += [ActionSchema("twice", "", [PluginActionSchemas.param((Int).self, label: "n", doc: "one of 1, 1")])]
+                        all += [ActionSchema("big", "", [PluginActionSchemas.param((Int8).self, label: "n", doc: "in 200...300")])]
+                        all += [ActionSchema("start", "", [PluginActionSchemas.param((Int).self, label: "n", doc: "in 1...4", default: "0")])]
                         return all
                     }
                 }
@@ -131,6 +172,11 @@ final class ParamDomainExpansionTests: XCTestCase {
                     message: "the values the doc of 'n' ends with mix text and numbers (`1, \"a\"`)", line: 8,
                     column: 14),
                 DiagnosticSpec(message: "the values the doc of 'n' ends with name a value twice", line: 10, column: 16),
+                DiagnosticSpec(
+                    message: "the values the doc of 'n' ends with go past what Int8 holds (-128...127)", line: 12,
+                    column: 14),
+                DiagnosticSpec(
+                    message: "the values the doc of 'n' ends with do not hold its default, 0", line: 14, column: 16),
             ],
             macroSpecs: macros
         )

@@ -81,6 +81,5 @@ struct UpstreamSwift5Tests {
         }
         #expect(controller.savedCount == 1)
         #expect(controller.store.environment.client.saved == ["Milk"])
-        #expect(!controller.quiet.loggingEnabled)
     }
 }

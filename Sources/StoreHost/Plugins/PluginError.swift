@@ -49,7 +49,7 @@ package enum PluginError: Error, Equatable, CustomStringConvertible {
             return "\(path): already loaded"
         case .nameTaken(let path, let name, let loadedFrom):
             return
-                "\(path): a plugin named '\(name)' is already loaded from \(loadedFrom); both would have the same model names, so this one is not loaded (load it under another name: :load PATH as NAME)"
+                "\(path): a plugin named '\(name)' is already loaded from \(loadedFrom); both would have the same model names, so this one is not loaded (at the prompt, in workers, :load PATH as NAME loads it under another)"
         case .anotherBuildInProcess(let path, let name, let loadedFrom):
             return
                 "\(path): another build of the plugin '\(name)' is loaded from \(loadedFrom), in storesh's own process, where two builds of one plugin would share its types; they load side by side in workers (storesh without --in-process)"

@@ -227,8 +227,9 @@ package final class PluginHost {
             throw .missingSymbol(path: path, symbol: STOREPLUGIN_ENTRY_SYMBOL)
         }
         let info = try checkInfo(unsafeBitCast(infoSymbol, to: storeplugin_info_fn.self), path: path)
-        // Two images of one plugin in one process would share its Swift types' runtime
-        // metadata: another build of a loaded plugin loads only in a worker of its own.
+        // Two builds of one plugin registered in one process would share its Swift types'
+        // runtime metadata: another build of a loaded plugin is not registered here (its
+        // image stays mapped, as a Swift image does once opened); it runs in a worker.
         if let twin = plugins.first(where: { $0.name == (alias ?? info.name) }) {
             throw .nameTaken(path: path, name: twin.name, loadedFrom: twin.path)
         }

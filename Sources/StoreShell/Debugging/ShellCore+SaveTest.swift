@@ -29,7 +29,7 @@ extension ShellCore {
         let words = CommandWords.unquoted(String(text.dropFirst())).map(\.text)
         guard let first = words.first else { return }
         let name = Self.aliases[first] ?? first
-        if name == "load", succeeded, words.count == 2, let plugin = host.plugins.last {
+        if name == "load", succeeded, words.count == 2 || words.count == 4, let plugin = host.plugins.last {
             append(.load(word: words[1], path: plugin.path, plugin: plugin.name))
         } else if Self.tapedCommands.contains(name) || (name == "fx" && words == ["fx", "leave-running"]) {
             if succeeded {
@@ -149,7 +149,9 @@ extension ShellCore {
     /// except Counter, which `storesh test` loads itself: by name as typed, else by a path
     /// relative to the transcript.
     private func loadInputs(_ writer: TranscriptWriter) -> [SavedInput] {
-        host.plugins.filter { $0.name.caseInsensitiveCompare("Counter") != .orderedSame }.map { plugin in
+        host.plugins.filter {
+            $0.loadedAs != nil || ($0.registeredName ?? $0.name).caseInsensitiveCompare("Counter") != .orderedSame
+        }.map { plugin in
             let typed = debugging.tape.lazy.compactMap { step -> String? in
                 guard case .load(let word, let path, _) = step.kind, path == plugin.path, !PluginHost.isPath(word)
                 else { return nil }

@@ -144,7 +144,7 @@ extension ExploreReport {
         guard let failure else { return [] }
         var inputs: [ExploreTranscript.Input] =
             (worldSeed.map { [.init(":seed \($0)")] } ?? [])
-            + [.init(":load \(pluginPath)")]
+            + [.init(":load \(pluginPath)" + (pluginAlias.map { " as \($0)" } ?? ""))]
             + (referencePluginPath.map { [.init(":load \($0)" + (referenceAlias.map { " as \($0)" } ?? ""))] } ?? [])
             + [.init(":use \(descriptor.qualifiedName)")] + setup.map { .init($0) }
         for step in prefix + shrunk {

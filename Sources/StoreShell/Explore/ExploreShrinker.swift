@@ -1,3 +1,4 @@
+package import StoreHost
 import StoreValue
 
 /// Makes a failing run as small as it can while it still fails the same way (the same
@@ -118,6 +119,16 @@ package struct ExploreShrinker {
             }
             index += 1
         }
+    }
+
+    /// Whether every argument of `step` fits its parameter's shape, as the prompt checks it.
+    package static func fitsItsParameters(_ step: ExploreStep, in model: ModelDescriptor) -> Bool {
+        guard case .action(let name, let arguments) = step, let action = model.action(named: name) else { return true }
+        for (param, argument) in zip(action.params, arguments) {
+            guard let shape = param.declaredShape else { continue }
+            do throws(ShapeMismatch) { _ = try shape.conform(argument) } catch { return false }
+        }
+        return true
     }
 
     /// Candidates already run that did not fail the same way: removing any one of a run

@@ -40,13 +40,14 @@ package struct ExploreReference {
         // Another build of the explored plugin (the one before a refactor): loaded under
         // another name, in a host of its own, so the transcript's :compare can load both.
         var alias: String?
-        if loaded.name == plugin.name, loaded.path != plugin.path {
+        if (loaded.registeredName ?? loaded.name) == (plugin.registeredName ?? plugin.name), loaded.path != plugin.path
+        {
             guard host.isolation == .workers else {
                 throw ShellError(
                     "\(loaded.path) is another build of \(plugin.name), which runs beside it only in workers (without --in-process): two builds in one process would share their types",
                     origin: .prompt)
             }
-            alias = plugin.name + "-reference"
+            alias = (plugin.registeredName ?? plugin.name) + "-reference"
             referenceHost = PluginHost(clock: VirtualClock(), searchPath: host.searchPath)
             referenceHost.adoptSettings(of: host)
             referenceHost.workerOutput = host.workerOutput

@@ -83,6 +83,8 @@ package struct ExploreReport: Sendable {
     package var referencePlugin: String?
     /// The name that plugin is loaded as, when it is another build of the explored one.
     package var referenceAlias: String?
+    /// The name the explored model's plugin was loaded as (`:load PATH as NAME`), if another.
+    package var pluginAlias: String?
     /// The seed of the models' world in the failing run (its transcript's `:seed`), when
     /// the host gives models a deterministic world.
     package var worldSeed: UInt64?
@@ -238,7 +240,7 @@ package final class Explorer {
             driver.worldSeed = candidate.worldSeed  // shrinking replays the run's world
             var shrinker = ExploreShrinker { [self] steps in await self.attempt(steps, like: candidate.failure) }
             shrinker.alternatives = simplestSteps
-            shrinker.fits = { [model] step in Self.fitsItsParameters(step, in: model) }
+            shrinker.fits = { [model] step in ExploreShrinker.fitsItsParameters(step, in: model) }
             let (shrunk, failure) = await shrinker.shrink(candidate.steps, failure: candidate.failure)
             shrinkRuns += shrinker.tries
             if best.map({ shrunk.count < $0.steps.count }) ?? true { best = (shrunk, failure, candidate.worldSeed) }
@@ -255,16 +257,6 @@ package final class Explorer {
         report.prefix = prefix
         report.worldSeed = core.host.worldIsOn ? worldSeed : nil
         return report
-    }
-
-    /// Whether every argument of `step` fits its parameter's shape, as the prompt checks it.
-    static func fitsItsParameters(_ step: ExploreStep, in model: ModelDescriptor) -> Bool {
-        guard case .action(let name, let arguments) = step, let action = model.action(named: name) else { return true }
-        for (param, argument) in zip(action.params, arguments) {
-            guard let shape = param.declaredShape else { continue }
-            do throws(ShapeMismatch) { _ = try shape.conform(argument) } catch { return false }
-        }
-        return true
     }
 
     /// A failing run: which it was, its steps, its failure and its world's seed.

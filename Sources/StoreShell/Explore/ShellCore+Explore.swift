@@ -249,6 +249,7 @@ extension ShellCore {
             found.setup = setup
             found.referencePlugin = reference?.pluginPath
             found.referenceAlias = reference?.pluginAlias
+            found.pluginAlias = plugin.loadedAs
             report = found
         } catch let error as ShellError {
             return fail("explore: \(error.message)", origin: origin)

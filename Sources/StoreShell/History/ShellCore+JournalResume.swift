@@ -166,7 +166,8 @@ extension ShellCore {
         else { return nil }
         let loaded: LoadedPlugin
         if let already = host.plugins.first(where: {
-            $0.name.caseInsensitiveCompare(name) == .orderedSame || Self.fileName($0.path) == Self.fileName(path)
+            if let alias { return $0.name == alias }
+            return $0.name.caseInsensitiveCompare(name) == .orderedSame || Self.fileName($0.path) == Self.fileName(path)
         }) {
             loaded = already
         } else {
@@ -197,7 +198,13 @@ extension ShellCore {
     {
         switch entry {
         case .load(let plugin, let alias):
-            if host.plugins.contains(where: { Self.record(plugin, names: $0) }) { return .done }
+            // A plugin loaded as another name is that name's (the same file may be loaded twice).
+            if host.plugins.contains(where: { loaded in
+                if let alias { return loaded.name == alias }
+                return Self.record(plugin, names: loaded)
+            }) {
+                return .done
+            }
             if let elsewhere = loadElsewhere(plugin, as: alias, origin: origin, warnings: &warnings) {
                 return elsewhere
             }
