@@ -45,6 +45,19 @@ struct TwoBuildsTests {
         #expect(badName.first?.contains("'9lives' cannot name a plugin: a plugin's name begins with a letter") == true)
     }
 
+    @Test func aResumedJournalLoadsTheOtherBuildUnderItsNameAgain() async throws {
+        let path = try Fixtures.directory().appendingPathComponent("journal").path
+        let shell = try ShellHarness(plugins: ["Counter"], isolation: .workers)
+        try shell.core.startJournal(at: path)
+        let old = try previousBuild("libStoreshExampleCounter.so")
+        _ = await shell.run(":load \(old) as counterBefore", "increment", "increment")
+        let resumed = try ShellHarness(plugins: [], isolation: .workers)
+        #expect(try await resumed.core.resumeJournal(from: path) != nil)
+        #expect(resumed.core.host.plugins.map(\.name) == ["counter", "counterBefore"])
+        #expect(resumed.core.current?.model.qualifiedName == "counterBefore.counter")
+        #expect(await resumed.run(":state count") == ["2"])
+    }
+
     @Test func aLoadAsIsJournalledAndReadBack() {
         let record = JournalRecord.load(plugin: "/p/lib x.so", as: "shopBefore")
         #expect(record.line == #"L "/p/lib x.so" as shopBefore"#)

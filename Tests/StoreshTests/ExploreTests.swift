@@ -159,6 +159,26 @@ import Testing
     /// an effect that crashes its worker is a crash; both are pinned in the transcript
     /// (`:fx none-failed`, the clock step that crashes), and effects still waiting when a
     /// run ends get a minute of clock within it, so the blame stays in the run.
+    /// `--stub` is made in the reference of `--against` too (issue 47): the explored model's
+    /// greeting said "Hi" and the reference's own "Hello, NAME!", a difference of stubs, not
+    /// of models.
+    @Test func aStubIsMadeInTheReferenceToo() throws {
+        let same = try storesh([
+            "explore", "--plugin", "CGreeter", "--stub", #"greeting "Hi""#, "--against", "CGreeter", "--seed", "1",
+            "--runs", "30", "--no-determinism-check",
+        ])
+        #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
+        #expect(same.stdout.contains("no failure in 30 runs"), "\(same.stdout)")
+        let unknown = try storesh([
+            "explore", "--plugin", "CGreeter", "--stub", #"greeting "Hi""#, "--against", "Counter", "--seed", "1",
+            "--runs", "3",
+        ])
+        #expect(unknown.status == 2)
+        #expect(
+            unknown.stderr.contains(#"stub greeting "Hi": the reference counter.counter refused it"#),
+            "\(unknown.stderr)")
+    }
+
     @Test func failedAndCrashingEffectsAreFound() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-explore-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -53,7 +53,7 @@ extension Session {
     /// Actions sent in one request, to be applied and observed one by one
     /// (`startObserved`): each comes back as `send` would give it.
     package struct ObservedBatch {
-        let ticket: WorkerProcess.Ticket
+        let ticket: PendingAnswer
         let names: [String]
         let observe: Bool
     }

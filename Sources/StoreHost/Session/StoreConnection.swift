@@ -120,8 +120,14 @@ package struct SendOutcome {
 package enum BatchTicket {
     /// Run already: what it did, and the state after it when asked for.
     case done(outcomes: [Result<Session.BatchOutcome, SessionError>], stateAfter: StateUpdate?)
-    /// Sent to a worker, whose answer is still to be read.
-    case pending(WorkerProcess.Ticket)
+    /// Sent, its answer still to be read.
+    case pending(PendingAnswer)
+}
+
+/// A request a connection sent whose answer is still to be read: opaque to the session,
+/// which hands it back to the connection that made it (a worker's request, today).
+package struct PendingAnswer {
+    let request: WorkerProcess.Ticket
 }
 
 /// A connection that can send actions to be applied and answered one by one in one
@@ -133,9 +139,9 @@ package protocol ObservedBatching: AnyObject {
     func startObserved(
         _ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, wantState: Bool, continuing: Bool,
         stateAfter: Bool
-    ) throws(SessionError) -> WorkerProcess.Ticket
+    ) throws(SessionError) -> PendingAnswer
     /// Waits for the answer to an observed batch of `sent` actions.
-    func observedAnswers(_ ticket: WorkerProcess.Ticket, sent: Int) throws(SessionError) -> ObservedAnswers
+    func observedAnswers(_ ticket: PendingAnswer, sent: Int) throws(SessionError) -> ObservedAnswers
     /// The next action's answer, nil after the last one processed: first the events it
     /// caused are delivered as if they had come on their own, then its outcome or refusal.
     func next(_ answers: inout ObservedAnswers) throws(SessionError) -> Result<SendOutcome, SessionError>?

@@ -164,8 +164,9 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
     package func startObserved(
         _ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, wantState: Bool, continuing: Bool,
         stateAfter: Bool
-    ) throws(SessionError) -> WorkerProcess.Ticket {
-        try startBatch(.sendObserved, actions, flags: stopAtFailure, wantState, continuing, stateAfter)
+    ) throws(SessionError) -> PendingAnswer {
+        PendingAnswer(
+            request: try startBatch(.sendObserved, actions, flags: stopAtFailure, wantState, continuing, stateAfter))
     }
 
     /// Sends a batch request: the store, its flags, then each action's index and arguments.
@@ -191,9 +192,9 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
     }
 
     /// Waits for the answer to an observed batch of `sent` actions.
-    package func observedAnswers(_ ticket: WorkerProcess.Ticket, sent: Int) throws(SessionError) -> ObservedAnswers {
+    package func observedAnswers(_ ticket: PendingAnswer, sent: Int) throws(SessionError) -> ObservedAnswers {
         var reply: WireReader
-        switch try plugin.wait(for: ticket, model: model.qualifiedName, doing: "handling a batch of actions") {
+        switch try plugin.wait(for: ticket.request, model: model.qualifiedName, doing: "handling a batch of actions") {
         case .success(let reader): reply = reader
         case .failure(let refusal): throw SessionError(message: refusal.message)
         }
@@ -251,7 +252,7 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
     package func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool)
         throws(SessionError) -> BatchTicket
     {
-        .pending(try startBatch(.sendBatch, actions, flags: stopAtFailure, stateAfter))
+        .pending(PendingAnswer(request: try startBatch(.sendBatch, actions, flags: stopAtFailure, stateAfter)))
     }
 
     /// What a batch did: per action it processed, what it did or why it was refused; and
@@ -264,7 +265,7 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
                 message: "\(model.qualifiedName): a batch run elsewhere cannot be answered by its worker")
         }
         var reply: WireReader
-        switch try plugin.wait(for: ticket, model: model.qualifiedName, doing: "handling a batch of actions") {
+        switch try plugin.wait(for: ticket.request, model: model.qualifiedName, doing: "handling a batch of actions") {
         case .success(let reader): reply = reader
         case .failure(let refusal): throw SessionError(message: refusal.message)
         }

@@ -23,6 +23,18 @@ package struct ExploreReference {
         self.pluginAlias = pluginAlias
     }
 
+    /// The explored model's `:stub` lines (`--stub`, or the session's stubs at the prompt)
+    /// made in the reference too, so that both models' services answer alike and only
+    /// their update functions are compared; a reference that refuses one (it has no such
+    /// service) is an error naming it.
+    package func setUp(_ lines: [String]) async throws(ShellError) {
+        for line in lines where !(await core.execute(line)) {
+            throw ShellError(
+                "\(line.dropFirst()): the reference \(core.current?.model.qualifiedName ?? "model") refused it: it needs the same services as the explored model",
+                origin: .prompt)
+        }
+    }
+
     /// The reference of `--against PLUGIN[:MODEL]`: PLUGIN loaded in `host` (a host of its
     /// own, set up as the explored model's), with MODEL current — else the explored model's
     /// name when the plugin has it, else its first model. Throws a sentence saying why not.

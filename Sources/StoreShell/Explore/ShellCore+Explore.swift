@@ -238,6 +238,7 @@ extension ShellCore {
                     reference = try ExploreReference.load(
                         against.plugin, model: against.model, in: referenceHost, explored: model, plugin: plugin,
                         comparison: comparison)
+                    try await reference?.setUp(setup)
                 } catch {
                     return fail(
                         "explore: --against: \(error.message)", origin: origin, in: command, at: against.offset)

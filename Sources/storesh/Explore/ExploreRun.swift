@@ -55,6 +55,7 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
             reference = try ExploreReference.load(
                 pluginName, model: modelName, in: host, explored: model, plugin: plugin,
                 comparison: try options.comparison())
+            try await reference?.setUp(setup)
         } catch {
             let problem = (error as? ShellError)?.message ?? "\(error)"
             StandardStreams.error("storesh explore: --against \(options.against ?? ""): \(problem)\n")
