@@ -22,6 +22,8 @@ struct DeclaredCGlueTests {
         let place = try #require(session.model.action(named: "place"))
         #expect(place.params.map(\.label) == ["dish", "size"])
         #expect(place.params[1].defaultValue == .string("m"))
+        // SPM_RANGE(0, 500): a range a C model declares in one macro.
+        #expect(session.model.action(named: "setCovers")?.params.first?.declaredShape == .int(range: 0...500))
         #expect(session.state["name"] == .string("kitchen"), "init ran")
         #expect(session.state["orders"] == .array([]))
     }

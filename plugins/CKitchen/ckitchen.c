@@ -86,7 +86,8 @@ static const spm_field kitchen_fields[] = {
 #define SIZES SPM_CHOICE("Size", SPM_CASE("s") ", " SPM_CASE("m") ", " SPM_CASE("l"))
 static const spm_action kitchen_actions[] = {
     SPM_ACTION("rename", "Names the kitchen.", rename_kitchen, SPM_PARAM("name", "string", "the new name")),
-    SPM_ACTION("setCovers", "How many guests are seated.", set_covers, SPM_PARAM(NULL, "int", "guests")),
+    SPM_ACTION("setCovers", "How many guests are seated.", set_covers,
+               SPM_SHAPED(NULL, "int", "guests", SPM_RANGE(0, 500), NULL)),
     SPM_ACTION("place", "Places an order.", place, SPM_PARAM("dish", "string", "what to cook"),
                SPM_SHAPED("size", "string", "the portion", SIZES, "\"m\"")),
     SPM_ACTION("orders[].serve", "Serves an order.", serve, SPM_PARAM(NULL, "string", "the order's id")),

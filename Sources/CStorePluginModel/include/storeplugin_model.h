@@ -100,6 +100,11 @@ typedef struct spm_action {
  * SPM_CASE("m")) is the shape of an enum whose raw values are its case names. */
 #define SPM_CASE(name) "{case: \"" name "\", raw: \"" name "\"}"
 #define SPM_CHOICE(type_name, cases) "{choice: \"" type_name "\", cases: [" cases "]}"
+/* The whole numbers from low to high, for an "int" parameter: SPM_RANGE(1, 4). The host
+ * refuses others at their column, and explore draws within the range. */
+#define SPM_RANGE(low, high) "{int: [" #low ", " #high "]}"
+/* A UUID, for a "string" parameter: text of 32 hex digits, 8-4-4-4-12. */
+#define SPM_UUID "\"uuid\""
 
 /* An action with parameters (each an SPM_PARAM or SPM_SHAPED), and one without. */
 #define SPM_ACTION(name, doc, run, ...)                                                         \
