@@ -71,7 +71,9 @@ package struct ExploreReference {
         }
         let core = ShellCore(host: referenceHost, showDiff: false, reportActions: false) { _ in }
         let chosen =
-            modelName.map { name in alias.map { name.replacingPrefix(plugin.name + ".", with: $0 + ".") } ?? name }
+            modelName.map { name in
+                alias.map { name.replacingPrefix((plugin.registeredName ?? plugin.name) + ".", with: $0 + ".") } ?? name
+            }
             ?? (loaded.models.first { $0.name == explored.name } ?? loaded.models.first)?.qualifiedName ?? ""
         try core.use(chosen)
         return ExploreReference(
