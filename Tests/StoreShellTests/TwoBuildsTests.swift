@@ -58,6 +58,19 @@ struct TwoBuildsTests {
         #expect(await resumed.run(":state count") == ["2"])
     }
 
+    /// `:reload` starts the other build's file anew under the name it was loaded as.
+    @Test func aReloadKeepsTheNameItWasLoadedAs() async throws {
+        let shell = try ShellHarness(plugins: ["Counter"], isolation: .workers)
+        let old = try previousBuild("libStoreshExampleCounter.so")
+        _ = await shell.run(":load \(old) as counterBefore", "increment")
+        let reloaded = await shell.run(":reload counterBefore")
+        #expect(reloaded.first?.hasPrefix("reloaded counterBefore 1.0.0 from") == true, "\(reloaded)")
+        #expect(shell.core.host.plugins.map(\.name) == ["counter", "counterBefore"])
+        #expect(shell.core.host.plugins.map(\.loadedAs) == [nil, "counterBefore"])
+        #expect(shell.core.current?.model.qualifiedName == "counterBefore.counter")
+        #expect(await shell.run(":state count") == ["1"])
+    }
+
     @Test func aLoadAsIsJournalledAndReadBack() {
         let record = JournalRecord.load(plugin: "/p/lib x.so", as: "shopBefore")
         #expect(record.line == #"L "/p/lib x.so" as shopBefore"#)
