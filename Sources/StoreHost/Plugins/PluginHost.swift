@@ -43,6 +43,16 @@ package final class PluginHost {
         )
     }
 
+    /// A host of its own beside this one, on a virtual clock of its own, set up as this one:
+    /// its search path, its settings (`adoptSettings`) and where workers' output goes.
+    /// What explore searches in and loads its reference in, and `:bisect` probes with.
+    package func sibling() -> PluginHost {
+        let host = PluginHost(clock: VirtualClock(), searchPath: searchPath)
+        host.adoptSettings(of: self)
+        host.workerOutput = workerOutput
+        return host
+    }
+
     /// Restarts every worker's entropy from `seed` (and starts later workers from it).
     package func reseed(_ seed: UInt64) {
         self.seed = seed

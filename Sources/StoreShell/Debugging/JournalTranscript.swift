@@ -41,9 +41,9 @@ extension ShellCore {
                     ? PluginHost.pluginName(fromFile: (plugin as NSString).lastPathComponent) ?? "" : plugin
                 guard alias != nil || name.caseInsensitiveCompare("Counter") != .orderedSame else { continue }
                 input(
-                    (PluginHost.isPath(plugin)
-                        ? writer.loadCommand(plugin: plugin) : ":load \(CommandWords.quoted(plugin))")
-                        + (alias.map { " as \($0)" } ?? ""))
+                    PluginHost.isPath(plugin)
+                        ? writer.loadCommand(plugin: plugin, as: alias)
+                        : TranscriptWriter.loadCommand(CommandWords.quoted(plugin), as: alias))
                 current = nil
             case .use(let model):
                 if model != current { input(":use \(model)") }

@@ -223,8 +223,7 @@ extension ShellCore {
         guard let plugin = host.plugins.first(where: { $0.name == model.plugin }) else {
             throw ShellError("\(model.plugin) is not loaded", origin: .prompt)
         }
-        let probe = PluginHost(clock: VirtualClock(), searchPath: host.searchPath)
-        probe.adoptSettings(of: host)
+        let probe = host.sibling()
         probe.isolation = .workers
         probe.workerOutput = { _ in }
         probe.log = { _, _ in }

@@ -158,8 +158,8 @@ extension ShellCore {
                 return word
             }.first
             return SavedInput(
-                (typed.map { ":load \(CommandWords.quoted($0))" } ?? writer.loadCommand(plugin: plugin.path))
-                    + (plugin.loadedAs.map { " as \($0)" } ?? ""))
+                typed.map { TranscriptWriter.loadCommand(CommandWords.quoted($0), as: plugin.loadedAs) }
+                    ?? writer.loadCommand(plugin: plugin.path, as: plugin.loadedAs))
         }
     }
 

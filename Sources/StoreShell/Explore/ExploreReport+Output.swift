@@ -144,8 +144,8 @@ extension ExploreReport {
         guard let failure else { return [] }
         var inputs: [ExploreTranscript.Input] =
             (worldSeed.map { [.init(":seed \($0)")] } ?? [])
-            + [.init(":load \(pluginPath)" + (pluginAlias.map { " as \($0)" } ?? ""))]
-            + (referencePluginPath.map { [.init(":load \($0)" + (referenceAlias.map { " as \($0)" } ?? ""))] } ?? [])
+            + [.init(TranscriptWriter.loadCommand(pluginPath, as: pluginAlias))]
+            + (referencePluginPath.map { [.init(TranscriptWriter.loadCommand($0, as: referenceAlias))] } ?? [])
             + [.init(":use \(descriptor.qualifiedName)")] + setup.map { .init($0) }
         for step in prefix + shrunk {
             inputs.append(.init(step.line(in: descriptor), output: .notCompared))

@@ -60,9 +60,7 @@ package struct ExploreReference {
                     origin: .prompt)
             }
             alias = (plugin.registeredName ?? plugin.name) + "-reference"
-            referenceHost = PluginHost(clock: VirtualClock(), searchPath: host.searchPath)
-            referenceHost.adoptSettings(of: host)
-            referenceHost.workerOutput = host.workerOutput
+            referenceHost = host.sibling()
             do {
                 loaded = try referenceHost.load(loaded.path, as: alias)
             } catch {

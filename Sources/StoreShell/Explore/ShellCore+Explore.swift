@@ -198,9 +198,7 @@ extension ShellCore {
             return fail("explore: \(error.description)", origin: origin)
         }
         // A host of its own, set up as this one.
-        let searchHost = PluginHost(clock: VirtualClock(), searchPath: host.searchPath)
-        searchHost.adoptSettings(of: host)
-        searchHost.workerOutput = host.workerOutput
+        let searchHost = host.sibling()
         let searchCore = ShellCore(host: searchHost, showDiff: true, reportActions: false) { _ in }
         // The model's stubs, made again from their text (a script counts its calls).
         let setup = (stubs[model.qualifiedName] ?? [:]).sorted { $0.key < $1.key }.map { name, script in
@@ -225,9 +223,7 @@ extension ShellCore {
             }
             var reference: ExploreReference?
             if let against = arguments.against {
-                let referenceHost = PluginHost(clock: VirtualClock(), searchPath: host.searchPath)
-                referenceHost.adoptSettings(of: host)
-                referenceHost.workerOutput = host.workerOutput
+                let referenceHost = host.sibling()
                 let comparison: StateComparison
                 do throws(StateComparisonError) {
                     comparison = try StateComparison(paths: arguments.comparePaths)
