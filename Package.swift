@@ -466,7 +466,7 @@ let package = Package(
         // Upstream's call sites in Swift 5 mode (not @MainActor, a Future capturing a
         // class): they compile without isolation diagnostics (docs/decisions/0007).
         .testTarget(
-            name: "Swift5ModeTests", dependencies: ["ObservableStore"],
+            name: "Swift5ModeTests", dependencies: ["ObservableStore", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5), linuxModuleAliases]),
         .testTarget(
             name: "StoreTestingTests", dependencies: ["StoreTesting", "ObservableStore"], swiftSettings: strict),

@@ -1,4 +1,5 @@
 package import Foundation
+import TestSupport
 
 /// Builds small C libraries against storeplugin.h at test time, with the C compiler that
 /// comes with the toolchain, into a fresh temporary directory.
@@ -22,16 +23,14 @@ package enum Fixtures {
     }
 
     /// Compiles `source` into `name` in `directory`; returns the library's path.
-    package static func library(_ name: String, source: String, in directory: URL) throws -> String {
+    package static func library(_ name: String, source: String, in directory: URL) async throws -> String {
         let sourceFile = directory.appendingPathComponent(name + ".c")
         try source.write(to: sourceFile, atomically: true, encoding: .utf8)
         let output = directory.appendingPathComponent(name).path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [compiler(), "-shared", "-fPIC", "-I", header, "-o", output, sourceFile.path]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CompileFailed(name: name) }
+        guard try await runToExit(process) == 0 else { throw CompileFailed(name: name) }
         return output
     }
 

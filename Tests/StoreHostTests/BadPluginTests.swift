@@ -55,8 +55,8 @@ struct BadPluginTests {
         }
     }
 
-    @Test func sharedLibraryWithoutTheEntrySymbol() throws {
-        let library = try Fixtures.library(
+    @Test func sharedLibraryWithoutTheEntrySymbol() async throws {
+        let library = try await Fixtures.library(
             "libplain.so", source: "int plain_function(void) { return 42; }", in: directory)
         expectLoadError(library) { error in
             guard case .missingSymbol(_, let symbol) = error else { return false }
@@ -64,56 +64,56 @@ struct BadPluginTests {
         }
     }
 
-    @Test func futureABIVersion() throws {
+    @Test func futureABIVersion() async throws {
         let source = Fixtures.plugin(
             info: #"{ sizeof(storeplugin_info), STOREPLUGIN_MAGIC, 2, "future", "9.0.0", 0 }"#,
             register: "(void)host; (void)error; return SP_ERR_INTERNAL;"
         )
-        let library = try Fixtures.library("libfuture.so", source: source, in: directory)
+        let library = try await Fixtures.library("libfuture.so", source: source, in: directory)
         expectLoadError(library) { $0 == .abiMismatch(path: library, plugin: 2, host: 1) }
     }
 
-    @Test func badMagic() throws {
+    @Test func badMagic() async throws {
         let source = Fixtures.plugin(
             info: #"{ sizeof(storeplugin_info), 0x12345678u, STOREPLUGIN_ABI_VERSION, "magic", "1.0", 0 }"#,
             register: "(void)host; (void)error; return SP_OK;"
         )
-        let library = try Fixtures.library("libmagic.so", source: source, in: directory)
+        let library = try await Fixtures.library("libmagic.so", source: source, in: directory)
         expectLoadError(library) { error in
             guard case .notAPlugin(_, let reason) = error else { return false }
             return reason.contains("bad magic")
         }
     }
 
-    @Test func toolchainMismatch() throws {
+    @Test func toolchainMismatch() async throws {
         let source = Fixtures.plugin(
             info:
                 #"{ sizeof(storeplugin_info), STOREPLUGIN_MAGIC, STOREPLUGIN_ABI_VERSION, "other", "1.0", "swift-0.0-other" }"#,
             register: "(void)host; (void)error; return SP_OK;"
         )
-        let library = try Fixtures.library("libother.so", source: source, in: directory)
+        let library = try await Fixtures.library("libother.so", source: source, in: directory)
         expectLoadError(library) {
             $0 == .toolchainMismatch(path: library, plugin: "swift-0.0-other", host: PluginHost.toolchain)
         }
     }
 
-    @Test func registrationFailure() throws {
+    @Test func registrationFailure() async throws {
         let source = Fixtures.plugin(
             info: #"{ sizeof(storeplugin_info), STOREPLUGIN_MAGIC, STOREPLUGIN_ABI_VERSION, "failing", "1.0", 0 }"#,
             register:
                 #"(void)host; snprintf(error->message, sizeof error->message, "database is locked"); return SP_ERR_SERVICE;"#
         ).replacingOccurrences(of: "#include \"storeplugin.h\"", with: "#include \"storeplugin.h\"\n#include <stdio.h>")
-        let library = try Fixtures.library("libfailing.so", source: source, in: directory)
+        let library = try await Fixtures.library("libfailing.so", source: source, in: directory)
         expectLoadError(library) { $0 == .registrationFailed(path: library, code: 5, message: "database is locked") }
     }
 
-    @Test func malformedModelIsRefusedByTheHost() throws {
+    @Test func malformedModelIsRefusedByTheHost() async throws {
         let source = Fixtures.plugin(
             info: #"{ sizeof(storeplugin_info), STOREPLUGIN_MAGIC, STOREPLUGIN_ABI_VERSION, "malformed", "1.0", 0 }"#,
             register:
                 #"sp_model model = { sizeof(sp_model), "bad name!", "doc" }; return host->register_model(host->host_data, &model, error);"#
         )
-        let library = try Fixtures.library("libmalformed.so", source: source, in: directory)
+        let library = try await Fixtures.library("libmalformed.so", source: source, in: directory)
         expectLoadError(library) { error in
             guard case .registrationFailed(_, let code, let message) = error else { return false }
             return code == 4 && message.contains("[A-Za-z_]")
@@ -122,7 +122,7 @@ struct BadPluginTests {
 
     /// An action named "`return`" (a Swift keyword in backticks, before @PluginActions
     /// dropped them) was refused as "an action has no valid name", naming none.
-    @Test func anActionWithABadNameIsNamedInTheRefusal() throws {
+    @Test func anActionWithABadNameIsNamedInTheRefusal() async throws {
         let source = Fixtures.plugin(
             info: #"{ sizeof(storeplugin_info), STOREPLUGIN_MAGIC, STOREPLUGIN_ABI_VERSION, "keyword", "1.0", 0 }"#,
             register: """
@@ -135,7 +135,7 @@ struct BadPluginTests {
                 return host->register_model(host->host_data, &model, error);
                 """
         )
-        let library = try Fixtures.library("libkeyword.so", source: source, in: directory)
+        let library = try await Fixtures.library("libkeyword.so", source: source, in: directory)
         expectLoadError(library) { error in
             guard case .registrationFailed(_, _, let message) = error else { return false }
             return message.contains(#"action 2 has no valid name: "`return`""#)
@@ -147,7 +147,7 @@ struct BadPluginTests {
     @Test(arguments: [
         (#""count > ""#, #"invariant 1 "count > ": column 9: expected a value after '>'"#), (#""count >= 0""#, nil),
     ])
-    func declaredInvariantsAreReadAtRegistration(_ second: String, refusal: String?) throws {
+    func declaredInvariantsAreReadAtRegistration(_ second: String, refusal: String?) async throws {
         let name = refusal == nil ? "goodchecks" : "badchecks"
         let source = Fixtures.plugin(
             info: #"{ sizeof(storeplugin_info), STOREPLUGIN_MAGIC, STOREPLUGIN_ABI_VERSION, "\#(name)", "1.0", 0 }"#,
@@ -159,7 +159,7 @@ struct BadPluginTests {
                 return host->register_model(host->host_data, &model, error);
                 """
         )
-        let library = try Fixtures.library("lib\(name).so", source: source, in: directory)
+        let library = try await Fixtures.library("lib\(name).so", source: source, in: directory)
         if let refusal {
             expectLoadError(library) { error in
                 guard case .registrationFailed(_, _, let message) = error else { return false }
@@ -182,7 +182,7 @@ struct BadPluginTests {
         #expect(session.state["count"] == .int(1))
     }
 
-    @Test func sameModelNameInTwoPluginsMustBeQualified() throws {
+    @Test func sameModelNameInTwoPluginsMustBeQualified() async throws {
         let source = Fixtures.plugin(
             info: #"{ sizeof(storeplugin_info), STOREPLUGIN_MAGIC, STOREPLUGIN_ABI_VERSION, "twin", "1.0", 0 }"#,
             register: """
@@ -191,7 +191,7 @@ struct BadPluginTests {
                 return host->register_model(host->host_data, &model, error);
                 """
         )
-        let library = try Fixtures.library("libtwin.so", source: source, in: directory)
+        let library = try await Fixtures.library("libtwin.so", source: source, in: directory)
         try host.load("Counter")
         try host.load(library)
         #expect(throws: PluginError.ambiguousModel(name: "counter", candidates: ["counter.counter", "twin.counter"])) {

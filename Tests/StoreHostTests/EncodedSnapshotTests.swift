@@ -104,8 +104,8 @@ private let encodedSource = #"""
 @MainActor
 @Suite("A state a plugin writes as bytes (snapshot_encoded) is read as its tree would be, and checked")
 struct EncodedSnapshotTests {
-    private func session(_ isolation: PluginHost.Isolation, source: String = encodedSource) throws -> Session {
-        let library = try Fixtures.library("libencoded.so", source: source, in: Fixtures.directory())
+    private func session(_ isolation: PluginHost.Isolation, source: String = encodedSource) async throws -> Session {
+        let library = try await Fixtures.library("libencoded.so", source: source, in: Fixtures.directory())
         let host = makeHost()
         host.isolation = isolation
         try host.load(library)
@@ -123,8 +123,8 @@ struct EncodedSnapshotTests {
     }
 
     @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
-    func everyKindOfValueReadsBackAndDiffs(isolation: PluginHost.Isolation) throws {
-        let session = try session(isolation)
+    func everyKindOfValueReadsBackAndDiffs(isolation: PluginHost.Isolation) async throws {
+        let session = try await session(isolation)
         #expect(session.state == expected(count: 0))
         let result = try session.send(text: "increment")
         #expect(result.stateError == nil)
@@ -133,8 +133,8 @@ struct EncodedSnapshotTests {
     }
 
     @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
-    func aRefusalReadsTheTreeInstead(isolation: PluginHost.Isolation) throws {
-        let session = try session(isolation)
+    func aRefusalReadsTheTreeInstead(isolation: PluginHost.Isolation) async throws {
+        let session = try await session(isolation)
         _ = try session.send(text: "increment")
         _ = try session.send(text: "refused")
         #expect(
@@ -142,22 +142,22 @@ struct EncodedSnapshotTests {
     }
 
     @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
-    func anOlderPluginsEncodedSnapshotIsNeverCalled(isolation: PluginHost.Isolation) throws {
+    func anOlderPluginsEncodedSnapshotIsNeverCalled(isolation: PluginHost.Isolation) async throws {
         // Built before the member: its struct ends before snapshot_encoded, and what follows
         // in memory (here the function after all) is not the host's to call.
         let source = encodedSource.replacingOccurrences(
             of: "sp_model model = { sizeof(sp_model),", with: "sp_model model = { offsetof(sp_model, snapshot_encoded),"
         )
         #expect(source != encodedSource)
-        let session = try session(isolation, source: source)
+        let session = try await session(isolation, source: source)
         _ = try session.send(text: "increment")
         #expect(
             session.state == .record(type: "Tree", fields: [.init("from", .string("tree")), .init("count", .int(1))]))
     }
 
     @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
-    func aPluginThatCallsBackWhileWritingIsReadAgainInside(isolation: PluginHost.Isolation) throws {
-        let session = try session(isolation)
+    func aPluginThatCallsBackWhileWritingIsReadAgainInside(isolation: PluginHost.Isolation) async throws {
+        let session = try await session(isolation)
         let result = try session.send(text: "reentrant")
         #expect(result.stateError == nil)
         #expect(session.state == expected(count: 1), "the effect's action is in the state")
@@ -169,9 +169,9 @@ struct EncodedSnapshotTests {
         ("truncated", "ends early"), ("trailing", "1 byte follows the value"), ("deep", "nested more than 256"),
         ("unlabelled", "a record's field has no label"), ("badKind", "unknown value kind 9"),
     ])
-    func anEncodingThatDoesNotParseIsThePluginsErrorAndTheSessionGoesOn(action: String, reason: String) throws {
+    func anEncodingThatDoesNotParseIsThePluginsErrorAndTheSessionGoesOn(action: String, reason: String) async throws {
         for isolation in [PluginHost.Isolation.inProcess, .workers] {
-            let session = try session(isolation)
+            let session = try await session(isolation)
             _ = try session.send(text: "increment")
             let broken = try session.send(text: action)
             let message = try #require(broken.stateError, "\(isolation) \(action)")

@@ -92,8 +92,8 @@ struct InPlaceSessionTests {
     /// The send's own read finds nothing new (the read in the middle took the changes):
     /// its diff must still be from the state before the send, not from that read.
     @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
-    func aReadInTheMiddleOfASendLeavesItsDiffWhole(isolation: PluginHost.Isolation) throws {
-        let library = try Fixtures.library("libecho.so", source: echoSource, in: Fixtures.directory())
+    func aReadInTheMiddleOfASendLeavesItsDiffWhole(isolation: PluginHost.Isolation) async throws {
+        let library = try await Fixtures.library("libecho.so", source: echoSource, in: Fixtures.directory())
         let host = makeHost()
         host.isolation = isolation
         try host.load(library)

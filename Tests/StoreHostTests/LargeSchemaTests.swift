@@ -57,8 +57,8 @@ private let manyActionsSource = #"""
 @Suite("Large schemas load in linear time")
 struct LargeSchemaTests {
     @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
-    func thirtyThousandActionsLoadAndTheLastOneWorks(isolation: PluginHost.Isolation) throws {
-        let library = try Fixtures.library("libmany.so", source: manyActionsSource, in: Fixtures.directory())
+    func thirtyThousandActionsLoadAndTheLastOneWorks(isolation: PluginHost.Isolation) async throws {
+        let library = try await Fixtures.library("libmany.so", source: manyActionsSource, in: Fixtures.directory())
         let host = makeHost()
         host.isolation = isolation
         // A worker has the default 5 s to load it: registration used to compare every
@@ -71,8 +71,8 @@ struct LargeSchemaTests {
         #expect(session.state["last"] == .int(29_999))
     }
 
-    @Test func aPluginThatDoesNotFinishLoadingIsSaidToBeSlowNotCrashed() throws {
-        let library = try Fixtures.library(
+    @Test func aPluginThatDoesNotFinishLoadingIsSaidToBeSlowNotCrashed() async throws {
+        let library = try await Fixtures.library(
             "libslow.so", source: "#define SLOW_REGISTER\n" + manyActionsSource, in: Fixtures.directory())
         let host = makeHost()
         host.isolation = .workers

@@ -44,8 +44,8 @@ private let keeperSource = #"""
 @MainActor
 @Suite("A plugin that outlives its host")
 struct PluginLifetimeTests {
-    @Test func itsCallsStillReachTheClock() throws {
-        let library = try Fixtures.library("libkeeper.so", source: keeperSource, in: Fixtures.directory())
+    @Test func itsCallsStillReachTheClock() async throws {
+        let library = try await Fixtures.library("libkeeper.so", source: keeperSource, in: Fixtures.directory())
         let clock = VirtualClock()
         clock.advance(by: 42_000_000_000)
         var host: PluginHost? = PluginHost(clock: clock, searchPath: [])

@@ -63,8 +63,8 @@ private let quietChangesSource = #"""
 @Suite("A small state the plugin cannot report changes of is read whole, in one call")
 struct SmallStateReadTests {
     @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
-    func theHostStopsAskingForChangesUntilTheStateIsBig(isolation: PluginHost.Isolation) throws {
-        let library = try Fixtures.library("libquiet.so", source: quietChangesSource, in: Fixtures.directory())
+    func theHostStopsAskingForChangesUntilTheStateIsBig(isolation: PluginHost.Isolation) async throws {
+        let library = try await Fixtures.library("libquiet.so", source: quietChangesSource, in: Fixtures.directory())
         let host = makeHost()
         host.isolation = isolation
         try host.load(library)

@@ -206,10 +206,10 @@ struct IncrementalSessionTests {
 struct UntrustedChangesTests {
     /// A session of the `changes` model built from `source`, and the warnings its host
     /// logged so far (which holds the host: a session's hold on it is weak).
-    private func session(_ source: String, _ name: String, isolation: PluginHost.Isolation) throws -> (
+    private func session(_ source: String, _ name: String, isolation: PluginHost.Isolation) async throws -> (
         Session, () -> [String]
     ) {
-        let library = try Fixtures.library(name, source: source, in: Fixtures.directory())
+        let library = try await Fixtures.library(name, source: source, in: Fixtures.directory())
         let host = makeHost()
         host.isolation = isolation
         let warnings = Warnings()
@@ -236,8 +236,8 @@ struct UntrustedChangesTests {
     }
 
     @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
-    func everyWrongAnswerFallsBackToTheWholeState(isolation: PluginHost.Isolation) throws {
-        let (session, warnings) = try session(changesPluginSource, "libchanges.so", isolation: isolation)
+    func everyWrongAnswerFallsBackToTheWholeState(isolation: PluginHost.Isolation) async throws {
+        let (session, warnings) = try await session(changesPluginSource, "libchanges.so", isolation: isolation)
         try everyModeShowsTheCount(session, modes: Array(0...4))
         if isolation == .inProcess {
             // A path it does not have, a splice of a record: each read after `mode` and
@@ -259,8 +259,9 @@ struct UntrustedChangesTests {
     }
 
     @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
-    func encodedChangesAreReadAndEveryWrongAnswerFallsBack(isolation: PluginHost.Isolation) throws {
-        let (session, warnings) = try session(changesEncodedPluginSource, "libchangesencoded.so", isolation: isolation)
+    func encodedChangesAreReadAndEveryWrongAnswerFallsBack(isolation: PluginHost.Isolation) async throws {
+        let (session, warnings) = try await session(
+            changesEncodedPluginSource, "libchangesencoded.so", isolation: isolation)
         _ = try session.send(text: "increment")
         #expect(
             session.lastRead?.patches == [.set(path: [.field("count")], value: .int(1))],
@@ -290,7 +291,7 @@ struct UntrustedChangesTests {
     }
 
     @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
-    func encodedChangesPastTheDeclaredSizeAreNeverCalled(isolation: PluginHost.Isolation) throws {
+    func encodedChangesPastTheDeclaredSizeAreNeverCalled(isolation: PluginHost.Isolation) async throws {
         // Built before the member: its struct ends before snapshot_changes_encoded, and what
         // follows in memory (here the function after all) is not the host's to call.
         let source = changesEncodedPluginSource.replacingOccurrences(
@@ -298,7 +299,7 @@ struct UntrustedChangesTests {
             with: "sp_model model = { offsetof(sp_model, snapshot_changes_encoded),"
         )
         #expect(source != changesEncodedPluginSource)
-        let (session, warnings) = try session(source, "libchangesolder.so", isolation: isolation)
+        let (session, warnings) = try await session(source, "libchangesolder.so", isolation: isolation)
         // Mode 0 tells the truth: had the host asked, the read would hold its changes.
         let result = try session.send(text: "increment")
         #expect(result.changes.map(\.description) == ["~ count: 0 → 1"])
@@ -336,7 +337,7 @@ struct NullFieldTests {
 @MainActor
 @Suite("A plugin built before snapshot_changes")
 struct OlderPluginTests {
-    @Test func itKeepsItsTimeTravelAndIsReadWhole() throws {
+    @Test func itKeepsItsTimeTravelAndIsReadWhole() async throws {
         // The same plugin as an older header would declare it: sp_model ends at restore.
         let source = changesPluginSource.replacingOccurrences(
             of: "sp_model model = { sizeof(sp_model),", with: "sp_model model = { offsetof(sp_model, snapshot_changes),"
@@ -344,7 +345,7 @@ struct OlderPluginTests {
             of: "create, destroy, dispatch, snapshot, NULL, NULL, snapshot_changes };",
             with: "create, destroy, dispatch, snapshot, dispatch, NULL, snapshot_changes };")
         #expect(source != changesPluginSource)
-        let library = try Fixtures.library("libolder.so", source: source, in: Fixtures.directory())
+        let library = try await Fixtures.library("libolder.so", source: source, in: Fixtures.directory())
         let host = makeHost()
         let plugin = try host.load(library)
         let model = try #require(plugin.models.first)

@@ -7,8 +7,8 @@ import Testing
 @MainActor
 @Suite("What the shell says about a plugin's changes")
 struct ChangesInTheShellTests {
-    private func shell(_ isolation: PluginHost.Isolation, checking: Bool) throws -> ShellHarness {
-        let library = try Fixtures.library("libchanges.so", source: changesPluginSource, in: Fixtures.directory())
+    private func shell(_ isolation: PluginHost.Isolation, checking: Bool) async throws -> ShellHarness {
+        let library = try await Fixtures.library("libchanges.so", source: changesPluginSource, in: Fixtures.directory())
         let shell = try ShellHarness(plugins: [], isolation: isolation)
         shell.core.host.checksChanges = checking
         try shell.core.host.load(library)
@@ -18,7 +18,7 @@ struct ChangesInTheShellTests {
 
     @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
     func aChangeThatDoesNotFitIsAWarning(isolation: PluginHost.Isolation) async throws {
-        let shell = try shell(isolation, checking: false)
+        let shell = try await shell(isolation, checking: false)
         let output = await shell.run("mode 1", "increment", ":state count")
         #expect(
             output.contains { $0.hasPrefix("warning: changes.changes reported a change that does not fit its state") },
@@ -29,7 +29,7 @@ struct ChangesInTheShellTests {
 
     @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
     func checkChangesCatchesALieThatFits(isolation: PluginHost.Isolation) async throws {
-        let shell = try shell(isolation, checking: true)
+        let shell = try await shell(isolation, checking: true)
         let output = await shell.run("mode 5", "increment", ":state label")
         // The lie says only that the label changed: the count, first in the record, is
         // where the changes and the state part.

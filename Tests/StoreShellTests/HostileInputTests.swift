@@ -75,8 +75,8 @@ private let futurePluginSource = #"""
 @MainActor
 @Suite("Hostile input: errors, never crashes")
 struct HostileInputTests {
-    @Test func aPluginFromACompatibleFutureHeaderLoadsWithItsWholeSchema() throws {
-        let library = try Fixtures.library("libfuture.so", source: futurePluginSource, in: Fixtures.directory())
+    @Test func aPluginFromACompatibleFutureHeaderLoadsWithItsWholeSchema() async throws {
+        let library = try await Fixtures.library("libfuture.so", source: futurePluginSource, in: Fixtures.directory())
         let host = makeHost()
         let plugin = try host.load(library)
         let model = try #require(plugin.models.first)
@@ -87,7 +87,7 @@ struct HostileInputTests {
     }
 
     @Test func aStateNestedDeeperThanTheLimitIsAnErrorAndTheSessionLives() async throws {
-        let library = try Fixtures.library("libfuture.so", source: futurePluginSource, in: Fixtures.directory())
+        let library = try await Fixtures.library("libfuture.so", source: futurePluginSource, in: Fixtures.directory())
         let shell = try ShellHarness(plugins: [library])
         #expect(await shell.run("deepen 2", ":state tree").suffix(2) == ["[0]:", "  [0]: 2"])
         let deep = await shell.run("deepen 20000")

@@ -102,15 +102,15 @@ struct IdentityFieldsTests {
         }
     }
 
-    private func library(identity: String, size: String = "sizeof(sp_model)") throws -> String {
+    private func library(identity: String, size: String = "sizeof(sp_model)") async throws -> String {
         let source = keyedPluginSource.replacingOccurrences(of: "IDENTITY", with: identity).replacingOccurrences(
             of: "SIZE", with: size)
-        return try Fixtures.library("libkeyed.so", source: source, in: Fixtures.directory())
+        return try await Fixtures.library("libkeyed.so", source: source, in: Fixtures.directory())
     }
 
     @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
     func aPluginDeclaresItsIdentityFieldsThroughTheABI(isolation: PluginHost.Isolation) async throws {
-        let library = try library(identity: #"{ "sku", NULL }"#)
+        let library = try await library(identity: #"{ "sku", NULL }"#)
         let shell = try ShellHarness(plugins: [library], isolation: isolation)
         #expect(shell.core.current?.model.identityFields == ["sku"])
         #expect(await shell.run("swap") == ["swap: state changed", #"  ↕ lines["B-2"]: moved from [1] to [0]"#])
@@ -120,13 +120,13 @@ struct IdentityFieldsTests {
     @Test func anOlderPluginsIdentityFieldIsNeverRead() async throws {
         // Built before the field: its struct ends at snapshot_changes, and what follows
         // in memory (here a pointer to garbage) is not the host's to read.
-        let library = try library(identity: "{ (const char *)1 }", size: "offsetof(sp_model, identity_fields)")
+        let library = try await library(identity: "{ (const char *)1 }", size: "offsetof(sp_model, identity_fields)")
         let shell = try ShellHarness(plugins: [library])
         #expect(shell.core.current?.model.identityFields == [])
         #expect(await shell.run("swap").count == 3, "lines compared by place: two changes")
     }
 
-    @Test func badIdentityFieldsAreRefusedWithTheModelsName() throws {
+    @Test func badIdentityFieldsAreRefusedWithTheModelsName() async throws {
         let host = makeHost()
         for (identity, expected) in [
             (#"{ "not a field!", NULL }"#, #"model 'keyed': identity field 0 is "not a field!""#),
@@ -135,7 +135,7 @@ struct IdentityFieldsTests {
                 "model 'keyed': identity_fields has no NULL after 16 names"
             ),
         ] {
-            let library = try library(identity: identity)
+            let library = try await library(identity: identity)
             do {
                 try host.load(library)
                 Issue.record("\(identity) loaded")

@@ -73,7 +73,7 @@ struct NotANumberTests {
     /// process and in a worker, with `--format json` and in the tree.
     @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
     func aNaNThatStaysIsNotInTheDiff(isolation: PluginHost.Isolation) async throws {
-        let library = try Fixtures.library("libgauge.so", source: gaugeSource, in: Fixtures.directory())
+        let library = try await Fixtures.library("libgauge.so", source: gaugeSource, in: Fixtures.directory())
         let shell = try ShellHarness(plugins: [library], isolation: isolation)
         #expect(
             await shell.run("bump", "bump") == [

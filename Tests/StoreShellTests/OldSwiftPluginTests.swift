@@ -2,6 +2,7 @@ import Foundation
 import HostTestSupport
 import StoreHost
 import StoreShell
+import TestSupport
 import Testing
 
 /// A plugin built against the header before `sp_param` grew, its parameters laid out by
@@ -65,14 +66,12 @@ struct OldSwiftPluginTests {
         }
         """
 
-    private func run(_ arguments: [String], in directory: URL) throws {
+    private func run(_ arguments: [String], in directory: URL) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         process.currentDirectoryURL = directory
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "\(arguments.joined(separator: " ")) failed")
+        try #require(try await runToExit(process) == 0, "\(arguments.joined(separator: " ")) failed")
     }
 
     @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
@@ -86,8 +85,8 @@ struct OldSwiftPluginTests {
         try Self.cPart.write(to: directory.appendingPathComponent("part.c"), atomically: true, encoding: .utf8)
         try Self.swiftPart.write(
             to: directory.appendingPathComponent("params.swift"), atomically: true, encoding: .utf8)
-        try run([Fixtures.compiler(), "-c", "-fPIC", "-I", ".", "part.c", "-o", "part.o"], in: directory)
-        try run(
+        try await run([Fixtures.compiler(), "-c", "-fPIC", "-I", ".", "part.c", "-o", "part.o"], in: directory)
+        try await run(
             [
                 "swiftc", "-Onone", "-emit-library", "-module-name", "OldSwift", "-import-objc-header", "storeplugin.h",
                 "params.swift", "part.o", "-o", "libOldSwift.so",

@@ -72,7 +72,7 @@ private let viaShape =
 struct ParamShapeABITests {
     @Test(arguments: [PluginHost.Isolation.inProcess, .workers])
     func aHandWrittenShapeIsCheckedShownAndDefaulted(isolation: PluginHost.Isolation) async throws {
-        let library = try Fixtures.library(
+        let library = try await Fixtures.library(
             "libshaped.so", source: shapedPluginSource(shape: viaShape, defaultValue: #"\"ground\""#),
             in: Fixtures.directory())
         let shell = try ShellHarness(plugins: [library], isolation: isolation)
@@ -95,14 +95,14 @@ struct ParamShapeABITests {
         #expect(shell.core.completions(line: line, cursor: line.utf8.count).candidates == [#""air""#, #""ground""#])
     }
 
-    @Test func aShapeOrDefaultThatDoesNotReadOrFitIsARegistrationErrorNamingTheParameter() throws {
+    @Test func aShapeOrDefaultThatDoesNotReadOrFitIsARegistrationErrorNamingTheParameter() async throws {
         let cases = [
             (#"{choice: \"Via\", cases: [{case: \"ground\""#, #"\"ground\""#, "does not read: column"),
             (#"{list: \"string\"}"#, #"\"ground\""#, "its shape [string] cannot travel as type string"),
             (viaShape, #"\"boat\""#, #"its default "boat" does not fit: "boat" is not one of "ground", "air""#),
         ]
         for (index, (shape, defaultValue, expected)) in cases.enumerated() {
-            let library = try Fixtures.library(
+            let library = try await Fixtures.library(
                 "libbad\(index).so", source: shapedPluginSource(shape: shape, defaultValue: defaultValue),
                 in: Fixtures.directory())
             let host = makeHost()

@@ -157,7 +157,7 @@ struct PipelinedSnapshotTests {
     /// worker's later state, with the next batch applied, and the jumps from it wrong.
     @Test(arguments: 1...12)
     func jumpsLandOnTheStateThereWhateverIsRefused(seed: UInt64) async throws {
-        let library = try Fixtures.library("libstepper.so", source: stepperSource, in: Fixtures.directory())
+        let library = try await Fixtures.library("libstepper.so", source: stepperSource, in: Fixtures.directory())
         let shell = try ShellHarness(plugins: [library], isolation: .workers)
         _ = await shell.run(":diff off")
         shell.core.reportActions = true
@@ -184,7 +184,7 @@ struct PipelinedSnapshotTests {
     func theHistoryLimitHoldsWhileBatchesArePipelined(diff: Bool) async throws {
         let source = stepperSource.replacingOccurrences(
             of: "dispatch, snapshot, dispatch, restore", with: "dispatch, snapshot, dispatch, NULL")
-        let library = try Fixtures.library("libstepper.so", source: source, in: Fixtures.directory())
+        let library = try await Fixtures.library("libstepper.so", source: source, in: Fixtures.directory())
         let shell = try ShellHarness(plugins: [library], historyLimit: 200, isolation: .workers)
         shell.core.reportActions = true
         _ = await shell.run(diff ? ":diff on" : ":diff off")
@@ -200,8 +200,8 @@ struct PipelinedSnapshotTests {
     /// A request answered while a batch sent before it is still in flight: waiting for its
     /// answer must leave the batch's answer for the batch. Before, it was taken off the
     /// pipe and dropped, and the batch was waited for until the worker counted as hung.
-    @Test func aRequestMadeWhileABatchIsInFlightLeavesTheBatchItsAnswer() throws {
-        let library = try Fixtures.library("libstepper.so", source: stepperSource, in: Fixtures.directory())
+    @Test func aRequestMadeWhileABatchIsInFlightLeavesTheBatchItsAnswer() async throws {
+        let library = try await Fixtures.library("libstepper.so", source: stepperSource, in: Fixtures.directory())
         let host = makeHost()
         host.isolation = .workers
         try host.load(library)
@@ -221,7 +221,7 @@ struct PipelinedSnapshotTests {
     /// answer off the pipe, so the shell waited for it until the worker counted as hung
     /// (5 s), then restarted it and sent the batch's lines again.
     @Test func aQuietRunAsksTheRestoreQuestionWithNoBatchInFlight() async throws {
-        let library = try Fixtures.library("libalarm.so", source: alarmSource, in: Fixtures.directory())
+        let library = try await Fixtures.library("libalarm.so", source: alarmSource, in: Fixtures.directory())
         let shell = try ShellHarness(plugins: [library], historyLimit: 64, isolation: .workers)
         shell.core.reportActions = false
         let lines = (Array(repeating: "tick", count: 1_100) + ["arm"]).enumerated().map {

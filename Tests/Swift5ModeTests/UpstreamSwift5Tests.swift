@@ -6,6 +6,7 @@ import Combine
 import Foundation
 import ObservableStore
 import SwiftUI
+import TestSupport
 import Testing
 import os
 
@@ -70,15 +71,12 @@ final class NoteController {
 @Suite("Swift 5 mode: upstream's call sites")
 struct UpstreamSwift5Tests {
     @MainActor
-    @Test func aControllerThatIsNotMainActorUsesTheStore() async throws {
+    @Test func aControllerThatIsNotMainActorUsesTheStore() async {
         let controller = NoteController()
         controller.text.wrappedValue = "Milk"
         #expect(controller.store.state.text == "Milk")
         controller.save()
-        let deadline = ContinuousClock.now + .seconds(10)
-        while controller.savedCount == 0, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(2))
-        }
+        await eventually { controller.savedCount > 0 }
         #expect(controller.savedCount == 1)
         #expect(controller.store.environment.client.saved == ["Milk"])
     }
