@@ -16,7 +16,7 @@ extension PluginModel {
         PluginModel(
             name: name, doc: doc,
             actions: actions.map { ($0.name, $0.doc, $0.params) },
-            services: services,
+            services: services, stateType: State.self, actionType: Model.Action.self,
             makeStore: { context throws(PluginFailure) in
                 let box = ArborealStoreBox(
                     model: initial(), environment: environment(PluginEnvironment(context: context)),
@@ -31,7 +31,8 @@ extension PluginModel {
                     replay: { index, arguments throws(PluginFailure) in
                         try box.replay(action: index, arguments: arguments)
                     },
-                    restore: nil  // a reference model has no snapshot to decode from: the host replays from the start
+                    restore: nil,  // a reference model has no snapshot to decode from: the host replays from the start
+                    checked: { box.checked() }
                 )
             }
         )
@@ -49,6 +50,9 @@ final class ArborealStoreBox<Model: ArborealModel, State: Encodable> {
     private var beforeEffectAction: Value?
     private var dispatching: String?
     private var effectsStarted = 0
+    /// The last action dispatched and the shown state before it, for postconditions in
+    /// code (kept only when the model has some).
+    private var lastStep: (old: State, action: Model.Action)?
 
     init(
         model: Model, environment: Model.Environment, state: @escaping (Model) -> State,
@@ -72,8 +76,10 @@ final class ArborealStoreBox<Model: ArborealModel, State: Encodable> {
     }
 
     func dispatch(action index: Int, arguments: [Value]) throws(PluginFailure) -> DispatchOutcome {
+        lastStep = nil
         let action = try decode(index, arguments)
         let before = try? snapshot()
+        if context.recordsSteps { lastStep = (state(store.state), action) }
         dispatching = actions[index].name
         effectsStarted = 0
         store.send(action)
@@ -94,6 +100,7 @@ final class ArborealStoreBox<Model: ArborealModel, State: Encodable> {
 
     /// Time travel: the model's update alone; the effects it returns are dropped.
     func replay(action index: Int, arguments: [Value]) throws(PluginFailure) -> DispatchOutcome {
+        lastStep = nil
         let action = try decode(index, arguments)
         let before = try? snapshot()
         _ = store.state.update(action: action, environment: store.environment)
@@ -102,6 +109,11 @@ final class ArborealStoreBox<Model: ArborealModel, State: Encodable> {
 
     func snapshot() throws -> Value {
         try ValueEncoder().encode(state(store.state)).named("\(Model.self)")
+    }
+
+    /// What checks in code see: the shown state now, and the last step.
+    func checked() -> (state: Any, step: CodeCheck.Step?) {
+        (state(store.state), lastStep.map { CodeCheck.Step(old: $0.old, action: $0.action) })
     }
 
     func dispose() {

@@ -17,7 +17,7 @@ extension PluginModel {
         PluginModel(
             name: name, doc: doc,
             actions: actions.map { ($0.name, $0.doc, $0.params) },
-            services: services,
+            services: services, stateType: Model.self, actionType: Model.Action.self,
             makeStore: { context throws(PluginFailure) in
                 let box = ObservableStoreBox(
                     store: Store(state: initial(), environment: environment(PluginEnvironment(context: context))),
@@ -38,7 +38,8 @@ extension PluginModel {
                     },
                     restore: restore,
                     changes: { try box.changes() },
-                    encodedSnapshot: { box.encodedSnapshot() }
+                    encodedSnapshot: { box.encodedSnapshot() },
+                    checked: { box.checked() }
                 )
             }
         )
@@ -61,6 +62,9 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable>: DiagnosticsSou
     @usableFromInline let tracker = ChangeTracker(rootType: "\(Model.self)")
     @exclusivity(unchecked) @usableFromInline var dispatching: String?
     @exclusivity(unchecked) @usableFromInline var effectsStarted = 0
+    /// The last action dispatched and the state before it, for postconditions in code
+    /// (kept only when the model has some: `StoreContext.recordsSteps`).
+    @usableFromInline var lastStep: (old: Model, action: Model.Action)?
 
     // Unchecked exclusivity on the fields read per dispatch: the box lives on the main
     // actor, and no access to them spans a call (an effect event during `send` reads
@@ -108,6 +112,7 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable>: DiagnosticsSou
         let current = pending ?? store.state
         let next = Model.update(state: current, action: action, environment: store.environment).state
         pending = next
+        lastStep = nil
         return DispatchOutcome(stateChanged: next != current, effectsStarted: 0)
     }
 
@@ -124,6 +129,7 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable>: DiagnosticsSou
                 code: Int32(SP_ERR_REJECTED),
                 message: "\(Model.self) is not Decodable, so it cannot be restored from a snapshot")
         }
+        lastStep = nil
         do {
             pending = try Self.decode(type, from: value)
         } catch {
@@ -154,9 +160,11 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable>: DiagnosticsSou
     @inlinable
     func dispatch(action index: Int, arguments: [Value]) throws(PluginFailure) -> DispatchOutcome {
         if pending != nil { commit() }
+        lastStep = nil
         guard actions.indices.contains(index) else { throw .unknownAction("#\(index)") }
         let action = try decode(index, arguments)
         let before = store.state
+        if context.recordsSteps { lastStep = (before, action) }
         dispatching = actions[index].name
         effectsStarted = 0
         DiagnosticsRoute.current = .init(source: self, index: index, arguments: arguments)
@@ -205,6 +213,13 @@ final class ObservableStoreBox<Model: ModelProtocol & Encodable>: DiagnosticsSou
     func changes() throws -> [StatePatch]? {
         if pending != nil { commit() }
         return try tracker.changes(of: store.state)
+    }
+
+    /// What checks in code see: the state now, and the last step.
+    @usableFromInline
+    func checked() -> (state: Any, step: CodeCheck.Step?) {
+        if pending != nil { commit() }
+        return (store.state, lastStep.map { CodeCheck.Step(old: $0.old, action: $0.action) })
     }
 
     @usableFromInline

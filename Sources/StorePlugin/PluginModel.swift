@@ -15,17 +15,27 @@ public struct PluginModel: @unchecked Sendable {
     var identityFields: [String] = []
     /// What must hold of the state after every action (see `invariants(_:)`).
     var invariants: [String] = []
+    /// Properties written in Swift (see `invariant(_:_:)` and `postcondition(_:_:)`).
+    var checks: [CodeCheck] = []
+    /// The state and action types the checks' closures must take: the model's state (an
+    /// Arboreal model's shown `State`) and its action.
+    let stateType: Any.Type
+    let actionType: Any.Type
+    /// Checks declared with the wrong types, said at registration.
+    var checkProblems: [String] = []
 
     @usableFromInline
     init(
         name: String, doc: String, actions: [(name: String, doc: String, params: [Param])],
-        services: [ServiceDeclaration],
+        services: [ServiceDeclaration], stateType: Any.Type, actionType: Any.Type,
         makeStore: @escaping @MainActor (StoreContext) throws(PluginFailure) -> PluginStore
     ) {
         self.name = name
         self.doc = doc
         self.actions = actions
         self.services = services
+        self.stateType = stateType
+        self.actionType = actionType
         self.makeStore = makeStore
     }
 }
@@ -109,6 +119,10 @@ struct PluginStore {
     /// valid until the store's next call; nil when the model cannot write it without the
     /// value tree (take `snapshot` then). Nil for models that never can.
     @usableFromInline let encodedSnapshot: (@MainActor () -> UnsafeRawBufferPointer?)?
+    /// What checks in code see (`CodeCheck`): the state now, and the last action the
+    /// store dispatched with the state before it (nil: none, or it was refused, or a
+    /// replay or restore came since).
+    @usableFromInline let checked: @MainActor () -> (state: Any, step: CodeCheck.Step?)
 
     @usableFromInline
     init(
@@ -118,7 +132,8 @@ struct PluginStore {
         replay: @escaping @MainActor (Int, [Value]) throws(PluginFailure) -> DispatchOutcome,
         restore: (@MainActor (Value) throws(PluginFailure) -> Void)?,
         changes: (@MainActor () throws -> [StatePatch]?)? = nil,
-        encodedSnapshot: (@MainActor () -> UnsafeRawBufferPointer?)? = nil
+        encodedSnapshot: (@MainActor () -> UnsafeRawBufferPointer?)? = nil,
+        checked: @escaping @MainActor () -> (state: Any, step: CodeCheck.Step?)
     ) {
         self.dispatch = dispatch
         self.snapshot = snapshot
@@ -127,6 +142,7 @@ struct PluginStore {
         self.restore = restore
         self.changes = changes
         self.encodedSnapshot = encodedSnapshot
+        self.checked = checked
     }
 }
 
@@ -135,6 +151,9 @@ struct PluginStore {
 @MainActor
 final class StoreContext {
     private let context: UnsafePointer<sp_store_context>
+    /// Whether the store keeps its last action and the state before it: only for a model
+    /// with postconditions in code (`CodeCheck.Step`), which read them.
+    @usableFromInline var recordsSteps = false
     let serviceNames: [String]
     /// The host table the store's model was registered with.
     let services: HostServices

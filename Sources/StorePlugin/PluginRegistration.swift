@@ -55,6 +55,10 @@ public enum StorePlugin {
     private static func register(
         _ model: PluginModel, table: UnsafePointer<storeplugin_host>, error: UnsafeMutablePointer<sp_error>
     ) -> Int32 {
+        if let problem = model.checksProblem {
+            error.write(problem)
+            return Int32(SP_ERR_REGISTRATION)
+        }
         var strings = CStrings()
         defer { strings.free() }
         let handle = ModelHandle(model, services: HostServices(table: table))
@@ -100,6 +104,15 @@ public enum StorePlugin {
         defer { invariants.deallocate() }
         for (index, check) in model.invariants.enumerated() { invariants[index] = strings.copy(check) }
         invariants[model.invariants.count] = nil
+        let checks = UnsafeMutablePointer<sp_check>.allocate(capacity: max(1, model.checks.count))
+        defer { checks.deallocate() }
+        for (index, check) in model.checks.enumerated() {
+            checks[index] = sp_check(
+                struct_size: UInt32(MemoryLayout<sp_check>.size),
+                kind: check.isPostcondition ? SP_CHECK_POSTCONDITION : SP_CHECK_INVARIANT,
+                name: strings.copy(check.name),
+                doc: nil)
+        }
         var description = sp_model(
             struct_size: UInt32(MemoryLayout<sp_model>.size), name: strings.copy(model.name),
             doc: strings.copy(model.doc),
@@ -113,7 +126,9 @@ public enum StorePlugin {
             snapshot_encoded: Trampolines.snapshotEncoded,
             invariants: model.invariants.isEmpty ? nil : UnsafePointer(invariants),
             snapshot_changes_encoded: Trampolines.snapshotChangesEncoded,
-            effects_idle: Trampolines.effectsIdle
+            effects_idle: Trampolines.effectsIdle,
+            checks: model.checks.isEmpty ? nil : UnsafePointer(checks), check_count: UInt32(model.checks.count),
+            check: model.checks.isEmpty ? nil : Trampolines.check
         )
         return table.pointee.register_model(table.pointee.host_data, &description, error)
     }
@@ -160,12 +175,15 @@ final class StoreHandle {
     let store: PluginStore
     let context: StoreContext
     let actionNames: [String]
+    /// The model's checks in code, as `sp_model.checks` lists them.
+    let checks: [CodeCheck]
     /// The bytes of the last encoded snapshot, kept to reuse their memory.
     var encoding = WireWriter()
-    init(store: PluginStore, context: StoreContext, actionNames: [String]) {
+    init(store: PluginStore, context: StoreContext, actionNames: [String], checks: [CodeCheck]) {
         self.store = store
         self.context = context
         self.actionNames = actionNames
+        self.checks = checks
     }
 }
 

@@ -19,10 +19,13 @@ enum Trampolines {
                 let model = modelHandle.model
                 let storeContext = StoreContext(
                     context, serviceNames: model.services.map(\.name), services: modelHandle.services)
+                storeContext.recordsSteps = model.checks.contains(where: \.isPostcondition)
                 do throws(PluginFailure) {
                     let store = try model.makeStore(storeContext)
                     storeOut.pointee = Unmanaged.passRetained(
-                        StoreHandle(store: store, context: storeContext, actionNames: model.actions.map(\.name))
+                        StoreHandle(
+                            store: store, context: storeContext, actionNames: model.actions.map(\.name),
+                            checks: model.checks)
                     ).toOpaque()
                     return Int32(SP_OK)
                 } catch {

@@ -43,6 +43,20 @@ extension WorkerServer {
         return nil
     }
 
+    /// `check`: u32 store, u32 index; answers bool holds, optional string message.
+    func check(_ reader: inout WireReader, into reply: inout WireWriter) throws(WireError) -> String? {
+        let store = try store(try reader.u32())
+        let index = Int(try reader.u32())
+        do {
+            let verdict = try store.check(index)
+            reply.bool(verdict.holds)
+            reply.optionalString(verdict.message)
+        } catch {
+            return error.message
+        }
+        return nil
+    }
+
     func stub(_ reader: inout WireReader) throws(WireError) -> String? {
         let id = try reader.u32()
         let store = try store(id)

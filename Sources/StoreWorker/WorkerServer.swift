@@ -202,6 +202,8 @@ package final class WorkerServer {
             }
         case .world:
             try setWorld(&reader)
+        case .check:
+            return try check(&reader, into: &reply)
         }
         return nil
     }

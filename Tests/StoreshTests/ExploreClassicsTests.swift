@@ -107,6 +107,71 @@ import Testing
         #expect(unpaired.stderr.contains("--compare compares with the reference model: it needs --against"))
     }
 
+    /// A postcondition the plugin declares in Swift (`PluginModel.postcondition`, the
+    /// registry's "a killed process keeps no name") is checked with no flags, shrunk to
+    /// the least run (6), and pinned by `:check-model NAME`: the transcript fails on the
+    /// buggy build and passes on the fixed one, the same bytes in a worker and in process.
+    @Test func aPostconditionInTheModelsSwiftIsFoundWithNoFlagsAndPinned() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-classics-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let transcript = directory + "/registry.transcript"
+        let classic = Classic(model: "registry", property: [], minimal: 6, seed: 1)
+        let found = try Self.explore(classic, out: transcript)
+        #expect(found.status == 1, "\(found.stdout)\(found.stderr)")
+        #expect(
+            found.stdout.contains(
+                "failure: the model's postcondition \"a killed process keeps no name\" is broken"), "\(found.stdout)")
+        #expect(found.stdout.contains("shrunk to 6 steps"), "\(found.stdout)")
+        let text = try String(contentsOfFile: transcript, encoding: .utf8)
+        #expect(text.contains("> :check-model \"a killed process keeps no name\"\n"), "\(text)")
+        let buggy = try storesh(["test", transcript])
+        #expect(buggy.status == 1, "fails while the bug is there: \(buggy.stdout)")
+        #expect(buggy.stdout.contains("\"a killed process keeps no name\" is broken"), "\(buggy.stdout)")
+        let fixed = try storesh(["test", "--substitute", "classics.registry=classics.registryFixed", transcript])
+        #expect(fixed.status == 0, "passes once it is fixed: \(fixed.stdout)\(fixed.stderr)\n\(text)")
+        let inProcess = try Self.explore(classic, out: transcript, inProcess: true)
+        #expect(inProcess.stdout == found.stdout, "the same search in process")
+        #expect(try String(contentsOfFile: transcript, encoding: .utf8) == text, "the same transcript in process")
+        let json = try storesh([
+            "explore", "--plugin", "Classics", "--model", "classics.registry", "--seed", "1", "--runs", "3000",
+            "--format", "json", "--out", directory + "/json.transcript",
+        ])
+        let record = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let failure = record?["failure"] as? [String: Any]
+        #expect(failure?["kind"] as? String == "check", "\(json.stdout)")
+        #expect(failure?["check"] as? String == "a killed process keeps no name", "\(json.stdout)")
+        #expect(failure?["checkKind"] as? String == "postcondition", "\(json.stdout)")
+    }
+
+    /// A plugin whose path has a space is loaded by the transcript explore writes: its
+    /// `:load` quotes the path (it was written bare, and `storesh test` read two words).
+    @Test func aPluginPathWithASpaceIsQuotedInTheTranscript() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storesh classics \(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let library = directory + "/my plugins/libClassics.so"
+        try FileManager.default.createDirectory(
+            atPath: directory + "/my plugins", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: URL(fileURLWithPath: storeshBinary).deletingLastPathComponent().path
+                + "/libStoreshExampleClassics.so", toPath: library)
+        let transcript = directory + "/out/heap.transcript"
+        try FileManager.default.createDirectory(atPath: directory + "/out", withIntermediateDirectories: true)
+        let found = try storesh([
+            "explore", "--plugin", library, "--model", "classics.heap", "--seed", "1", "--runs", "3000", "--after",
+            "pop", "popped == old(min(items))", "--out", transcript,
+        ])
+        #expect(found.status == 1, "\(found.stdout)\(found.stderr)")
+        let text = try String(contentsOfFile: transcript, encoding: .utf8)
+        #expect(text.contains("> :load \"../my plugins/libClassics.so\"\n"), "\(text)")
+        let buggy = try storesh(["test", transcript])
+        #expect(buggy.status == 1, "\(buggy.stdout)\(buggy.stderr)")
+        #expect(buggy.stdout.contains("check failed: "), "the check fails, not the load: \(buggy.stdout)")
+        let fixed = try storesh(["test", "--substitute", "classics.heap=classics.heapFixed", transcript])
+        #expect(fixed.status == 0, "\(fixed.stdout)\(fixed.stderr)\n\(text)")
+    }
+
     /// A substitute that names no model is an error saying which, before anything runs
     /// against the wrong model; a malformed one is a usage error.
     @Test func aSubstituteMustNameAModel() throws {

@@ -55,6 +55,10 @@ let arborealModel = PluginModel.arboreal(
     initial: { ArborealCounter() }, state: { CounterState(count: $0.count) },
     environment: { ArborealCounter.Environment(clock: $0.clock) }
 )
+.postcondition("reset makes the count zero") { (_: CounterState, action: ArborealCounter.Action, new: CounterState) in
+    guard case .reset = action else { return true }
+    return new.count == 0
+}
 
 @_cdecl("storeplugin_info_v1")
 public func pluginInfo() -> UnsafeRawPointer { StorePlugin.info(name: "arboreal", version: "1.0.0") }

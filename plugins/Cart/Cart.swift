@@ -173,6 +173,12 @@ let cartModel = PluginModel.observable(
 .identified(by: "sku")
 // What `storesh explore` checks with no flags (it found that `add` took an empty code).
 .invariants("lines[0].quantity > 0", "lines[0].sku != \"\"")
+// And what the property language says less well, in Swift.
+.invariant("each product has one line") { (cart: Cart) in Set(cart.lines.map(\.sku)).count == cart.lines.count }
+.postcondition("remove takes the product out") { (_: Cart, action: Cart.Action, new: Cart) in
+    guard case .remove(let sku) = action else { return true }
+    return !new.lines.contains { $0.sku == sku } && !new.pricing.contains(sku)
+}
 @_cdecl("storeplugin_info_v1") public func pluginInfo() -> UnsafeRawPointer {
     StorePlugin.info(name: "cart", version: "1.0.0")
 }

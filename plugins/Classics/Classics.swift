@@ -36,7 +36,9 @@ public func pluginRegister(_ host: UnsafeRawPointer, _ error: UnsafeMutableRawPo
         models: bothBuilds(
             "jugs", doc: "The Die Hard jugs: can the big jug hold exactly 4 gallons?", initial: { Jugs() })
             + bothBuilds("buffer", doc: "Hughes' circular buffer of three", initial: { CircularBuffer() })
-            + bothBuilds("registry", doc: "An Erlang-style process registry", initial: { ProcessRegistry() })
+            + bothBuilds("registry", doc: "An Erlang-style process registry", initial: { ProcessRegistry() }).map {
+                $0.postcondition(ProcessRegistry.killFreesTheName, ProcessRegistry.killFreesItsName)
+            }
             + bothBuilds("heap", doc: "A binary min-heap", initial: { MinHeap() })
             + bothBuilds("kv", doc: "A Bitcask-style key-value store with compaction", initial: { KeyValueStore() })
             + bothBuilds("overflow", doc: "A 32-bit running total", initial: { Total32() })

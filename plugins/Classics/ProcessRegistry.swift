@@ -52,3 +52,15 @@ struct ProcessRegistry: ModelProtocol, Codable {
         return Update(state: next)
     }
 }
+
+extension ProcessRegistry {
+    /// The registry's property in Swift, beside the model rather than in it (the plugin's
+    /// glue declares it, `PluginModel.postcondition`): explore checks it with no flags,
+    /// and its transcript pins it with `:check-model`. Six steps.
+    static let killFreesTheName = "a killed process keeps no name"
+
+    @MainActor static func killFreesItsName(old: ProcessRegistry, action: Action, new: ProcessRegistry) -> Bool {
+        guard case .kill(let pid) = action, old.alive.contains(pid) else { return true }
+        return !new.registry.values.contains(pid)
+    }
+}

@@ -249,6 +249,19 @@ typedef struct sp_service {
     sp_typed_entry default_impl; /* the plugin's own implementation; must not be NULL */
 } sp_service;
 
+/* A property the model checks in its own code (a Swift closure, a C function): the host
+ * asks for it through sp_model.check. An invariant holds of every state; a postcondition
+ * holds of every action the host dispatched: of the state before it, the action, and the
+ * state now (what the action's effects did since included). */
+#define SP_CHECK_INVARIANT 0u
+#define SP_CHECK_POSTCONDITION 1u
+typedef struct sp_check {
+    uint32_t struct_size;
+    uint32_t kind;    /* SP_CHECK_INVARIANT or SP_CHECK_POSTCONDITION */
+    const char *name; /* unique within the model, any text: reports and :check-model name it */
+    const char *doc;  /* one line, or NULL */
+} sp_check;
+
 /* ---- Stores ------------------------------------------------------------------------- */
 
 /* What the host tells a new store. Valid until model->destroy returns. */
@@ -368,10 +381,11 @@ typedef struct sp_model {
     /* ---- Invariants (optional; NULL when not declared). ---- */
 
     /* What must hold of the state after every action, NULL-terminated, at most 64: each
-     * "PATH OP VALUE" as storesh's :expect reads it, OP one of == != < <= > >=
-     * ("balance >= 0", "todos[0].title != \"\""). `storesh explore` checks them after every
-     * step with no flags; a path that names nothing in a state holds there. A text that
-     * does not read as a check fails the registration, naming it and the column. */
+     * an expression of storesh's property language (docs/explore.md) over the state
+     * ("balance >= 0", "todos[0].title != \"\"", "size == count(contents)"). `storesh
+     * explore` checks them after every step with no flags; a path that names nothing in a
+     * state holds there. A text that does not read as a check fails the registration,
+     * naming it and the column. */
     const char *const *invariants;
 
     /* ---- Encoded changes (optional; NULL when not supported). ---- */
@@ -404,6 +418,19 @@ typedef struct sp_model {
      * and moves time only once it says 1 (docs/ARCHITECTURE.md, "The order of events"); a
      * plugin without it is settled by comparing its effects in flight with its timers. */
     int32_t (*effects_idle)(void *store);
+
+    /* ---- Checks in code (optional; NULL and 0 when not declared). ---- */
+
+    /* Properties the plugin evaluates itself, at most 64 (sp_check above). `storesh
+     * explore` asks for every one after every step with no flags, as for `invariants`. */
+    const sp_check *checks;
+    uint32_t check_count;
+    /* Evaluates checks[index] on the store now: SP_OK with *holds set to 1 (it holds) or 0
+     * (it is broken; a message in *error says what was found, or none), or an error code
+     * and a message when it could not be evaluated. A postcondition looks at the last
+     * action dispatch took and holds while there is none: before the first, after one it
+     * refused, and after a replay or restore. Main thread only. */
+    int32_t (*check)(void *store, uint32_t index, int32_t *holds, sp_error *error);
 } sp_model;
 
 /* storeplugin_host.virtual_clock */

@@ -9,6 +9,7 @@ extension sp_action: SizedABIStruct {}
 extension sp_param: SizedABIStruct {}
 extension sp_service: SizedABIStruct {}
 extension sp_model: SizedABIStruct {}
+extension sp_check: SizedABIStruct {}
 
 /// Reads a plugin's arrays of ABI structs the way the header promises: stepped by the
 /// struct_size the plugin declared (a plugin built against a newer header has larger

@@ -17,12 +17,15 @@ extension sp_error {
     }
 
     /// The message a plugin wrote, or a placeholder if it wrote none.
-    var text: String {
+    var text: String { written ?? "(no message)" }
+
+    /// The message a plugin wrote; nil when it wrote none.
+    var written: String? {
         var copy = message
         let text = withUnsafeBytes(of: &copy) { buffer in
             String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
         }
-        return text.isEmpty ? "(no message)" : text
+        return text.isEmpty ? nil : text
     }
 }
 

@@ -182,6 +182,16 @@ package final class ModelDescriptor: @unchecked Sendable {
     /// What the model says must hold of its state after every action (`storeplugin.h`'s
     /// `invariants`): `storesh explore` checks them with no flags.
     package let invariants: [StateCondition]
+    /// Properties the model checks in its own code (`sp_model.checks`), asked for by index
+    /// through `Session.check(_:)`.
+    package let checks: [ModelCheck]
+    /// `sp_model.check`; nil when the model declares no checks in code.
+    let check:
+        (
+            @convention(c) (
+                UnsafeMutableRawPointer?, UInt32, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<sp_error>?
+            ) -> Int32
+        )?
 
     /// True when the model can replay its history (undo, jumps, resume).
     package var supportsTimeTravel: Bool { worker != nil || scripted != nil ? declaredTimeTravel : replay != nil }
@@ -223,13 +233,20 @@ package final class ModelDescriptor: @unchecked Sendable {
         snapshotChanges: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<sp_value>?)? = nil,
         snapshotEncoded: SnapshotEncoded? = nil, snapshotChangesEncoded: SnapshotEncoded? = nil,
         effectsIdle: (@convention(c) (UnsafeMutableRawPointer?) -> Int32)? = nil,
-        identityFields: [String] = [], invariants: [StateCondition] = [],
+        identityFields: [String] = [], invariants: [StateCondition] = [], checks: [ModelCheck] = [],
+        check: (
+            @convention(c) (
+                UnsafeMutableRawPointer?, UInt32, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<sp_error>?
+            ) -> Int32
+        )? = nil,
         worker: WorkerPlugin? = nil, indexInPlugin: Int = 0, declaredTimeTravel: Bool = false,
         scripted: (@MainActor @Sendable () -> any StoreConnection)? = nil
     ) {
         self.identityFields = identityFields
         self.stateDiff = StateDiff(identityFields: identityFields)
         self.invariants = invariants
+        self.checks = checks
+        self.check = check
         self.worker = worker
         self.indexInPlugin = indexInPlugin
         self.declaredTimeTravel = declaredTimeTravel
@@ -274,8 +291,8 @@ package final class ModelDescriptor: @unchecked Sendable {
     /// or nowhere): the schema alone, with C entry points that refuse to run.
     convenience init(
         plugin: String, name: String, doc: String?, actions: [ActionDescriptor], services: [ServiceDescriptor],
-        identityFields: [String] = [], invariants: [StateCondition] = [], worker: WorkerPlugin? = nil,
-        indexInPlugin: Int = 0, timeTravel: Bool = false,
+        identityFields: [String] = [], invariants: [StateCondition] = [], checks: [ModelCheck] = [],
+        worker: WorkerPlugin? = nil, indexInPlugin: Int = 0, timeTravel: Bool = false,
         scripted: (@MainActor @Sendable () -> any StoreConnection)? = nil
     ) {
         self.init(
@@ -285,7 +302,7 @@ package final class ModelDescriptor: @unchecked Sendable {
                 return Int32(SP_ERR_INTERNAL)
             },
             destroy: { _ in }, dispatch: { _, _, _, _, _ in Int32(SP_ERR_INTERNAL) }, snapshot: { _ in nil },
-            replay: nil, restore: nil, identityFields: identityFields, invariants: invariants,
+            replay: nil, restore: nil, identityFields: identityFields, invariants: invariants, checks: checks,
             worker: worker, indexInPlugin: indexInPlugin, declaredTimeTravel: timeTravel, scripted: scripted
         )
     }
@@ -295,5 +312,34 @@ package final class ModelDescriptor: @unchecked Sendable {
     /// The action called `name`, if the schema has one.
     package func action(named name: String) -> ActionDescriptor? {
         actionIndex[name].map { actions[$0] }
+    }
+}
+
+/// A property a model checks in its own code (storeplugin.h's `sp_check`): an invariant,
+/// of every state, or a postcondition, of every action dispatched to it.
+package struct ModelCheck: Equatable, Sendable {
+    package let name: String
+    package let isPostcondition: Bool
+    package let doc: String?
+
+    package init(name: String, isPostcondition: Bool, doc: String? = nil) {
+        self.name = name
+        self.isPostcondition = isPostcondition
+        self.doc = doc
+    }
+
+    /// "invariant" or "postcondition".
+    package var kind: String { isPostcondition ? "postcondition" : "invariant" }
+}
+
+/// What a check in code said of a store.
+package struct CheckVerdict: Equatable, Sendable {
+    package let holds: Bool
+    /// What the model said it found, when it broke.
+    package let message: String?
+
+    package init(holds: Bool, message: String? = nil) {
+        self.holds = holds
+        self.message = message
     }
 }

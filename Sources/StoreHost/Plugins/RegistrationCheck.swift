@@ -24,6 +24,7 @@ enum Registration {
         let hasInvariants = model.struct_size >= UInt32(end(of: \sp_model.invariants))
         let hasEncodedChanges = model.struct_size >= UInt32(end(of: \sp_model.snapshot_changes_encoded))
         let hasEffectsIdle = model.struct_size >= UInt32(end(of: \sp_model.effects_idle))
+        let hasChecks = model.struct_size >= UInt32(end(of: \sp_model.check))
         guard let rawName = model.name.map({ String(cString: $0) }), isIdentifier(rawName) else {
             throw Invalid(message: "a model name must match [A-Za-z_][A-Za-z0-9_-]*")
         }
@@ -79,6 +80,7 @@ enum Registration {
         }
         let identityFields = try hasIdentity ? identities(model.identity_fields, in: site) : []
         let invariants = try hasInvariants ? conditions(model.invariants, in: site) : []
+        let checks = try hasChecks ? codeChecks(model, in: site) : []
         return ModelDescriptor(
             plugin: plugin, name: rawName, doc: model.doc.map { String(cString: $0) },
             actions: actions, services: services, modelData: model.model_data,
@@ -88,8 +90,47 @@ enum Registration {
             snapshotEncoded: hasEncoded ? model.snapshot_encoded : nil,
             snapshotChangesEncoded: hasEncodedChanges ? model.snapshot_changes_encoded : nil,
             effectsIdle: hasEffectsIdle ? model.effects_idle : nil,
-            identityFields: identityFields, invariants: invariants
+            identityFields: identityFields, invariants: invariants,
+            checks: checks, check: checks.isEmpty ? nil : model.check
         )
+    }
+
+    /// `checks` and `check_count`: at most 64, each named (uniquely) and of a known kind,
+    /// with `check` set when there are any.
+    private static func codeChecks(_ model: sp_model, in site: String) throws(Invalid) -> [ModelCheck] {
+        guard model.check_count > 0 else { return [] }
+        guard model.check_count <= 64 else {
+            throw Invalid(message: "\(site): check_count is \(model.check_count); at most 64")
+        }
+        guard let list = model.checks else {
+            throw Invalid(message: "\(site): check_count is \(model.check_count) but checks is NULL")
+        }
+        guard model.check != nil else {
+            throw Invalid(message: "\(site): it declares \(model.check_count) checks but check is NULL")
+        }
+        var checks: [ModelCheck] = []
+        var names = Set<String>()
+        for (index, declared) in try elements(list, count: Int(model.check_count), what: "\(site): checks")
+            .enumerated()
+        {
+            guard let name = declared.name.map({ String(cString: $0) }), !name.isEmpty else {
+                throw Invalid(message: "\(site): check \(index) has no name")
+            }
+            guard names.insert(name).inserted else {
+                throw Invalid(message: "\(site): two checks are named \"\(name)\"")
+            }
+            guard declared.kind == SP_CHECK_INVARIANT || declared.kind == SP_CHECK_POSTCONDITION else {
+                throw Invalid(
+                    message:
+                        "\(site): check \"\(name)\" has kind \(declared.kind); expected SP_CHECK_INVARIANT (0) or SP_CHECK_POSTCONDITION (1)"
+                )
+            }
+            checks.append(
+                ModelCheck(
+                    name: name, isPostcondition: declared.kind == SP_CHECK_POSTCONDITION,
+                    doc: declared.doc.map { String(cString: $0) }))
+        }
+        return checks
     }
 
     /// The NULL-terminated `invariants` list: checks, at most 64.

@@ -135,6 +135,23 @@ package final class InProcessConnection: StoreConnection {
         return model.effectsIdle.map { $0(store) != 0 }
     }
 
+    package func check(_ index: Int) throws(SessionError) -> CheckVerdict {
+        guard let store else { throw SessionError(message: "the store is gone") }
+        guard let check = model.check, model.checks.indices.contains(index) else {
+            throw SessionError(message: "\(model.qualifiedName) has no check #\(index)")
+        }
+        var holds: Int32 = 1
+        var error = sp_error.empty()
+        let status = check(store, UInt32(index), &holds, &error)
+        let message = error.written
+        guard status == Int32(SP_OK) else {
+            throw SessionError(
+                message: "check \"\(model.checks[index].name)\" could not be evaluated: \(message ?? "error \(status)")"
+            )
+        }
+        return CheckVerdict(holds: holds != 0, message: holds != 0 ? nil : message)
+    }
+
     package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError)
         -> SendSummary
     {

@@ -68,6 +68,11 @@ package final class ScriptedConnection: StoreConnection {
 
     package func effectsIdle() throws(SessionError) -> Bool? { nil }
 
+    /// A scripted model declares no checks in code.
+    package func check(_ index: Int) throws(SessionError) -> CheckVerdict {
+        throw SessionError(message: "a scripted model has no checks in code")
+    }
+
     package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError)
         -> SendSummary
     {

@@ -168,6 +168,13 @@ package final class Session {
         (try? connection.effectsIdle()) ?? nil
     }
 
+    /// Evaluates the model's check in code at `index` (`ModelDescriptor.checks`) on the
+    /// store now: for a postcondition, of the last action sent (it holds when there is
+    /// none, or the model refused it).
+    package func check(_ index: Int) throws(SessionError) -> CheckVerdict {
+        try connection.check(index)
+    }
+
     package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendResult
     {
         let summary = try connection.sendThroughValueTree(action, arguments: arguments)

@@ -61,6 +61,9 @@ package protocol StoreConnection: AnyObject {
     /// `effects_idle`): true when it cannot, so a virtual clock may move; false when work
     /// is running, queued or waiting on something else; nil when the plugin cannot say.
     func effectsIdle() throws(SessionError) -> Bool?
+    /// Evaluates the model's check in code at `index` (`ModelDescriptor.checks`) on the
+    /// store now.
+    func check(_ index: Int) throws(SessionError) -> CheckVerdict
     /// Ends the store. Called once, when the session goes.
     func destroy()
 }

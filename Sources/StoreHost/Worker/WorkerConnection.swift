@@ -325,6 +325,16 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
         return try decode("restoring a snapshot") { () throws(WireError) in try reply.bool() }
     }
 
+    package func check(_ index: Int) throws(SessionError) -> CheckVerdict {
+        var body = try start()
+        body.u32(UInt32(index))
+        let what = "checking \(model.checks.indices.contains(index) ? "\"\(model.checks[index].name)\"" : "#\(index)")"
+        var reply = try call(.check, body, doing: what)
+        return try decode(what) { () throws(WireError) in
+            CheckVerdict(holds: try reply.bool(), message: try reply.optionalString())
+        }
+    }
+
     /// Makes the worker answer the service at `index` as `script` says (nil: its own).
     package func stub(service index: Int, _ script: StubScript?) throws(SessionError) {
         var body = try start()

@@ -42,6 +42,12 @@ extension WireWriter {
             for field in model.identityFields { string(field) }
             u32(UInt32(model.invariants.count))
             for condition in model.invariants { string(condition.description) }
+            u32(UInt32(model.checks.count))
+            for check in model.checks {
+                string(check.name)
+                bool(check.isPostcondition)
+                optionalString(check.doc)
+            }
         }
     }
 }
@@ -100,10 +106,14 @@ extension WireReader {
                     throw WireError(description: "invariant \"\(text)\" does not read: \(error.message)")
                 }
             }
+            var checks: [ModelCheck] = []
+            for _ in 0..<(try u32()) {
+                checks.append(ModelCheck(name: try string(), isPostcondition: try bool(), doc: try optionalString()))
+            }
             models.append(
                 WorkerPlugin.ModelSchema(
                     name: modelName, doc: doc, timeTravel: timeTravel, actions: actions, services: services,
-                    identityFields: identityFields, invariants: invariants))
+                    identityFields: identityFields, invariants: invariants, checks: checks))
         }
         return WorkerPlugin.RegisteredPlugin(
             name: name, version: version, toolchain: toolchain, resolvedPath: resolved, models: models)

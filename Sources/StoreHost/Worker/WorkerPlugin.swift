@@ -56,10 +56,11 @@ package final class WorkerPlugin {
         package var services: [(name: String, doc: String?, signature: String)]
         package var identityFields: [String]
         package var invariants: [StateCondition]
+        package var checks: [ModelCheck]
 
         package static func == (a: ModelSchema, b: ModelSchema) -> Bool {
             a.name == b.name && a.doc == b.doc && a.timeTravel == b.timeTravel && a.identityFields == b.identityFields
-                && a.invariants == b.invariants
+                && a.invariants == b.invariants && a.checks == b.checks
                 && a.actions.map(\.name) == b.actions.map(\.name) && a.actions.map(\.params) == b.actions.map(\.params)
                 && a.services.map(\.name) == b.services.map(\.name)
                 && a.services.map(\.signature) == b.services.map(\.signature)
@@ -146,7 +147,8 @@ package final class WorkerPlugin {
                 services: schema.services.map {
                     ServiceDescriptor(name: $0.name, doc: $0.doc, signature: $0.signature, defaultImplementation: nil)
                 },
-                identityFields: schema.identityFields, invariants: schema.invariants, worker: self,
+                identityFields: schema.identityFields, invariants: schema.invariants, checks: schema.checks,
+                worker: self,
                 indexInPlugin: index, timeTravel: schema.timeTravel
             )
         }

@@ -5,7 +5,7 @@ struct ExploreCommand: ShellCommand {
         ":explore [--invariant EXPR]... [--after ACTION EXPR]... [--actions A,B] [--seed N] [--runs N] [--steps N] [--time-limit S] [--against PLUGIN[:MODEL] [--compare PATH]...] [--out FILE [--overwrite]]"
     let summary = "generate action sequences from here, find a failure, shrink it to a failing transcript"
     let detail = [
-        "After every step: the invariants (expressions of the property language, docs/explore.md: --invariant balance >= 0, --invariant size == count(contents)), crashes, hangs, failed effects, determinism; a path that names nothing skips the check.",
+        "After every step: the invariants (expressions of the property language, docs/explore.md: --invariant balance >= 0, --invariant size == count(contents)), the checks the model makes in its own code (:check-model), crashes, hangs, failed effects, determinism; a path that names nothing skips the check.",
         "--after ACTION EXPR: a postcondition checked after every step that took ACTION, accepted or refused; old(…) reads the state before it, args.NAME and args[N] its arguments, accepted whether the model took it.",
         "An --invariant or --after runs to the next option. --actions limits the search to those actions. --time-limit S searches until S seconds are spent (up to --runs only when it is given). Defaults: --runs 200, --steps 50, the seed from the time (printed).",
         "--against PLUGIN[:MODEL]: the same steps go to a reference model (a plugin in the search path or a file; MODEL defaults to the explored model's name, else the plugin's first), and the first step after which the states differ — at each --compare PATH, default the whole state — or that one accepts and the other refuses is a failure; the transcript pins it with :compare.",
@@ -62,6 +62,23 @@ struct CheckAfterCommand: ShellCommand {
 
     @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
         core.checkAfter(arguments, origin: origin)
+    }
+}
+
+/// `:check-model [NAME]`: the model's own checks.
+struct CheckModelCommand: ShellCommand {
+    let name = "check-model"
+    let usage = ":check-model [NAME]"
+    let summary =
+        "check the model's own properties (its declared invariants and its checks in code); silent for one NAME that holds"
+    let detail = [
+        "With NAME (quoted when it has spaces): that check in the model's code, as explore asks for it; a postcondition looks at the last action sent and holds when the model refused it. This is how a transcript of 'storesh explore' pins a check in code.",
+        "Without: every check the model declares, each with whether it holds; an error when one does not.",
+    ]
+    var readsOnly: Bool { true }
+
+    @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
+        core.checkModel(arguments, origin: origin)
     }
 }
 

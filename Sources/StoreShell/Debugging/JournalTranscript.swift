@@ -43,7 +43,7 @@ extension ShellCore {
                 input(
                     PluginHost.isPath(plugin)
                         ? writer.loadCommand(plugin: plugin, as: alias)
-                        : TranscriptWriter.loadCommand(CommandWords.quoted(plugin), as: alias))
+                        : TranscriptWriter.loadCommand(plugin, as: alias))
                 current = nil
             case .use(let model):
                 if model != current { input(":use \(model)") }

@@ -158,7 +158,7 @@ extension ShellCore {
                 return word
             }.first
             return SavedInput(
-                typed.map { TranscriptWriter.loadCommand(CommandWords.quoted($0), as: plugin.loadedAs) }
+                typed.map { TranscriptWriter.loadCommand($0, as: plugin.loadedAs) }
                     ?? writer.loadCommand(plugin: plugin.path, as: plugin.loadedAs))
         }
     }

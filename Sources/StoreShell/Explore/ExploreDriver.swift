@@ -104,7 +104,7 @@ final class ExploreDriver {
         var session = try await freshStore()
         record(session.state, in: &run, keep: keepStates)
         before = session.state
-        if let failure = check(session.state, after: -1) {
+        if let failure = check(session.state, after: -1) ?? checkInModelCode(after: -1, tookAction: false) {
             run.failure = failure
             return run
         }
@@ -123,7 +123,9 @@ final class ExploreDriver {
                     chunk.append(step)
                 }
                 if chunk.isEmpty, pending == nil { break }
-                if !chunk.isEmpty, !session.callsAreRoundTrips {
+                // Checks in the model's code are asked for after each action: a batch
+                // would answer for all of them at once.
+                if !chunk.isEmpty, !session.callsAreRoundTrips || !session.model.checks.isEmpty {
                     for step in chunk where run.failure == nil {
                         try await perform(step, in: &session, run: &run, keep: keepStates)
                     }
@@ -281,7 +283,29 @@ final class ExploreDriver {
             run.failure = checkPostconditions(
                 state, after: index, action: name, arguments: arguments, accepted: run.accepted[index] == true)
         }
+        if run.failure == nil {
+            run.failure = checkInModelCode(after: index, tookAction: run.accepted[index] == true)
+        }
         before = state
+    }
+
+    /// The model's own checks in code: its invariants after every step, its
+    /// postconditions after a step that took an action (the model holds its last action
+    /// and the state before it, and says a refused one holds).
+    private func checkInModelCode(after step: Int, tookAction: Bool) -> ExploreFailure? {
+        guard let session = core.current, !session.model.checks.isEmpty else { return nil }
+        for (index, check) in session.model.checks.enumerated() where tookAction || !check.isPostcondition {
+            do {
+                let verdict = try session.check(index)
+                if !verdict.holds {
+                    return ExploreFailure(kind: .modelCheck(check, explanation: verdict.message ?? ""), step: step)
+                }
+            } catch {
+                if let loss = error.workerLoss { return Self.failure(loss, step: step) }
+                return ExploreFailure(kind: .modelCheck(check, explanation: error.message), step: step)
+            }
+        }
+        return nil
     }
 
     private func checkPostconditions(

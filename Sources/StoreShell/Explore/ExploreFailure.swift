@@ -8,6 +8,9 @@ package struct ExploreFailure: Equatable, Sendable, CustomStringConvertible {
         case invariant(StateCondition, explanation: String)
         /// A postcondition (`--after ACTION EXPR`) was false after a step that took ACTION.
         case postcondition(action: String, StateCondition, explanation: String)
+        /// A check the model makes in its own code (`ModelDescriptor.checks`) was false
+        /// after a step (`explanation`: what the model said it found, or nothing).
+        case modelCheck(ModelCheck, explanation: String)
         /// The model's worker crashed (`WorkerLoss.description`: the signal, the runtime's
         /// message and the place in the model's code).
         case crash(String)
@@ -38,6 +41,7 @@ package struct ExploreFailure: Equatable, Sendable, CustomStringConvertible {
         switch kind {
         case .invariant(let condition, _): "invariant \(condition)"
         case .postcondition(let action, let condition, _): "after \(action) \(condition)"
+        case .modelCheck(let check, _): "check \(check.name)"
         case .crash(let site): "crash \(site)"
         case .hang: "hang"
         case .effectFailed(let label, _): "effect \(label ?? "")"
@@ -52,6 +56,8 @@ package struct ExploreFailure: Equatable, Sendable, CustomStringConvertible {
         case .invariant(let condition, let explanation): "invariant \(condition) broken: \(explanation)"
         case .postcondition(let action, let condition, let explanation):
             "postcondition of \(action) \(condition) broken: \(explanation)"
+        case .modelCheck(let check, let explanation):
+            "the model's \(check.kind) \"\(check.name)\" is broken" + (explanation.isEmpty ? "" : ": \(explanation)")
         case .crash(let site): "the model crashed: \(site)"
         case .hang(let what): "the model hung: \(what)"
         case .effectFailed(let label, let message): "effect \(label ?? "(no label)") failed: \(message)"
@@ -68,6 +74,7 @@ package struct ExploreFailure: Equatable, Sendable, CustomStringConvertible {
         switch kind {
         case .invariant: "invariant"
         case .postcondition: "postcondition"
+        case .modelCheck: "check"
         case .crash: "crash"
         case .hang: "hang"
         case .effectFailed: "effect"

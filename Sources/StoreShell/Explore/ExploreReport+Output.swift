@@ -102,6 +102,10 @@ extension ExploreReport {
             failureFields.append(.init("action", .string(action)))
             failureFields.append(.init("postcondition", .string(condition.description)))
         }
+        if case .modelCheck(let check, _) = failure.kind {
+            failureFields.append(.init("check", .string(check.name)))
+            failureFields.append(.init("checkKind", .string(check.kind)))
+        }
         fields.append(.init("failure", .record(type: nil, fields: failureFields)))
         fields.append(.init("foundInRun", .int(Int64(foundInRun ?? 0))))
         fields.append(.init("originalLength", .int(Int64(originalLength ?? 0))))
@@ -128,7 +132,7 @@ extension ExploreReport {
     /// The shrunk run as a transcript's inputs, to be recorded (`ExploreTranscript`):
     /// `:load` by `pluginPath` (relative to the transcript), the steps, and what pins the
     /// failure — the invariant as a `:check` after the failing step, a postcondition as a
-    /// `:check-after` (both skip a path that names nothing, as explore does); a crash or a
+    /// `:check-after`, a check in the model's code as `:check-model NAME` (all skip a path that names nothing, as explore does); a crash or a
     /// hang fails the step itself. No step's output is compared, and any step may be
     /// refused: a fix changes earlier states as often as not, and the transcript pins the
     /// property, not what was printed on the way. The pin must print nothing (its error
@@ -155,6 +159,8 @@ extension ExploreReport {
             inputs.append(.init(":check \(condition)", output: .none))
         case .postcondition(let action, let condition, _):
             inputs.append(.init(":check-after \(action) \(condition)", output: .none))
+        case .modelCheck(let check, _):
+            inputs.append(.init(":check-model \(CommandWords.quoted(check.name))", output: .none))
         case .nondeterministic:
             inputs.append(.init(":replay-check", output: .none))
         case .differs(let reference, let paths, _):

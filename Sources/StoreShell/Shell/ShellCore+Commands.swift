@@ -11,7 +11,7 @@ extension ShellCore {
             StepCommand.undo, StepCommand.redo, BranchesCommand(), BranchCommand(), SkipCommand.skip,
             SkipCommand.unskip, ExportCommand(), ImportCommand(), ResetCommand(), CrashCommand(), ReloadCommand(),
             QuitCommand(), ExploreCommand(), ReplayCheckCommand(), CheckCommand(), CheckAfterCommand(),
-            CompareCommand(),
+            CheckModelCommand(), CompareCommand(),
         ] + debuggingCommands + [InspectCommand()]
 
     /// The debugging commands, in the order `:help` lists them.

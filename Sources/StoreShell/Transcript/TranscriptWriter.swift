@@ -56,13 +56,14 @@ package struct TranscriptWriter: Sendable {
 
     /// `:load PATH` for the plugin at `path`, written relative to the transcript's folder.
     package func loadCommand(plugin path: String, as alias: String? = nil) -> String {
-        Self.loadCommand(CommandWords.quoted(relativePath(path)), as: alias)
+        Self.loadCommand(relativePath(path), as: alias)
     }
 
     /// `:load TARGET`, with ` as ALIAS` when the plugin was loaded under another name:
     /// the one place a transcript's, a test's or a journal's `:load` line is written.
+    /// TARGET (a path or a name) is quoted when it has spaces, quotes or backslashes.
     package static func loadCommand(_ target: String, as alias: String?) -> String {
-        ":load " + target + (alias.map { " as " + $0 } ?? "")
+        ":load " + CommandWords.quoted(target) + (alias.map { " as " + $0 } ?? "")
     }
 
     /// `path` as seen from the transcript's folder (`../.build/debug/libCounter.so`,

@@ -16,10 +16,10 @@ struct ExploreCommandOptions: ParsableCommand {
             fields, ranges; biased to edges and to \
             values in the state; keyed actions take keys from the state; clock steps between them), \
             each from a fresh store on a virtual clock, and checks after every step: the invariants, \
-            a crash, a hang, a failed effect, and determinism (each run is replayed in a fresh store \
+            the checks the model makes in its own code, a crash, a hang, a failed effect, and determinism (each run is replayed in a fresh store \
             and every state compared). The first failing run is shrunk (fewer steps, simpler \
             arguments) and written as a transcript that fails 'storesh test' until the bug is fixed: its \
-            steps' output is not compared and the property is pinned with :check or :check-after, so \
+            steps' output is not compared and the property is pinned with :check, :check-after or :check-model, so \
             a fix that changes earlier states still passes. Properties are expressions of the \
             property language (docs/explore.md): paths with [*], + - * / %, && || !, ==, count, sum, \
             min, max, contains, keys, all, any, …; --after adds old(…), args and accepted. \
