@@ -265,9 +265,3 @@ extension StoreHandle {
         actionNames.firstIndex(of: name)
     }
 }
-
-/// Carries C pointers into a main-actor closure; the ABI calls plugins on the main thread.
-struct Unchecked<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}

@@ -3,7 +3,7 @@ import StoreHost
 /// The clock a worker's plugin sees: the shell's. Virtual time is the time the shell
 /// last sent, and timers are the shell's to fire; real time is read here.
 @MainActor
-final class ShellTime: HostClock {
+final class ShellTime: ShellClock {
     var isVirtual = false
     /// True while the worker's deterministic world is on (docs/decisions/0002).
     var controlsTheWorld = false

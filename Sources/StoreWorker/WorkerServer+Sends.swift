@@ -60,6 +60,7 @@ extension WorkerServer {
                 }
                 let outcome = try store.send(store.model.actions[index], arguments: arguments)
                 outcomes.u8((outcome.changed ? 1 : 0) | (outcome.effectsStarted > 0 ? 2 : 0))
+                if outcome.effectsStarted > 0 { outcomes.u32(UInt32(clamping: outcome.effectsStarted)) }
             } catch {
                 outcomes.u8(4)
                 outcomes.string(error.message)

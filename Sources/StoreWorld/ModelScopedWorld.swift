@@ -1,5 +1,6 @@
 import CWorkerWorld
 import StoreHost
+import StoreValue
 
 /// The deterministic world for models run in process (`--in-process`), backed by
 /// CWorkerWorld scoped to model images: only a call made from a model's own code reads
@@ -56,16 +57,13 @@ package func installInProcessWorld() {
     PluginHost.modelImageLoaded = { address, plugin in storesh_world_add_model_image(address, plugin) }
     storesh_world_install(
         { delay, work in
-            let work = UncheckedWork(pointer: work)
+            let work = Unchecked(work)
             return MainActor.assumeIsolated {
                 guard let world = PluginHost.inProcessWorld, let clock = world.clock else { return 0 }
                 let (deadline, overflow) = clock.now.addingReportingOverflow(delay)
-                _ = clock.wake(at: overflow ? .max : deadline) { storesh_world_fire(work.pointer) }
+                _ = clock.wake(at: overflow ? .max : deadline) { storesh_world_fire(work.value) }
                 return 1
             }
         }, 0)
     PluginHost.inProcessWorld = world
 }
-
-/// A pointer the world hands over on the main thread and takes back there.
-struct UncheckedWork: @unchecked Sendable { let pointer: UnsafeMutableRawPointer? }

@@ -16,7 +16,7 @@ package enum SessionStart {
 
     /// A host on the clock, search path and isolation `options` ask for.
     package static func host(for options: SessionOptions) -> PluginHost {
-        let clock: any HostClock = options.virtualClock ? VirtualClock() : RealClock()
+        let clock: any ShellClock = options.virtualClock ? VirtualClock() : RealClock()
         let host = PluginHost(clock: clock, searchPath: PluginHost.defaultSearchPath(extra: options.pluginPath))
         options.isolation.apply(to: host)
         return host

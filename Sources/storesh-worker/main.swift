@@ -5,6 +5,7 @@ import CWorkerWorld
 import Dispatch
 import Foundation
 import StoreHost
+import StoreValue
 import StoreWorker
 
 // Nothing else storesh had open belongs here (fds without close-on-exec that it got from
@@ -50,15 +51,13 @@ MainActor.assumeIsolated {
     PluginHost.modelImageLoaded = { address, plugin in storesh_world_add_model_image(address, plugin) }
     storesh_world_install(
         { delay, work in
-            let work = UncheckedWork(pointer: work)
+            let work = Unchecked(work)
             return MainActor.assumeIsolated {
                 guard let server = WorkerServer.running else { return 0 }
-                server.wake(after: delay) { storesh_world_fire(work.pointer) }
+                server.wake(after: delay) { storesh_world_fire(work.value) }
                 return 1
             }
         }, 1)
 }
 
-/// A pointer the world hands over on the main thread and takes back there.
-struct UncheckedWork: @unchecked Sendable { let pointer: UnsafeMutableRawPointer? }
 dispatchMain()

@@ -19,7 +19,7 @@ package let buildDirectory: String = {
 }()
 
 @MainActor
-package func makeHost(clock: (any HostClock)? = nil) -> PluginHost {
+package func makeHost(clock: (any ShellClock)? = nil) -> PluginHost {
     PluginHost(clock: clock ?? VirtualClock(), searchPath: [buildDirectory])
 }
 

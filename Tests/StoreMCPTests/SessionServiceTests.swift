@@ -10,7 +10,7 @@ import Testing
 @MainActor
 @Suite struct SessionServiceTests {
     /// A service on a fresh shell with `plugin` loaded and its first model current.
-    static func service(_ plugin: String, clock: (any HostClock)? = nil) throws -> SessionService {
+    static func service(_ plugin: String, clock: (any ShellClock)? = nil) throws -> SessionService {
         let host = makeHost(clock: clock)
         let core = ShellCore(host: host) { _ in }
         let loaded = try host.load(plugin)

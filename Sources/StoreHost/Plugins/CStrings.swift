@@ -65,10 +65,3 @@ final class ReusableError {
         return (status, message)
     }
 }
-
-/// Carries a C pointer (or a tuple of them) into a main-actor closure. Plugin callbacks
-/// arrive on the main thread by contract (storeplugin.h, "Threads").
-struct Unchecked<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}

@@ -3,7 +3,7 @@ import Dispatch
 /// The clock plugins wait on (`clock_now`, `clock_wake` in storeplugin.h). Real time at
 /// the prompt; virtual under tests, where the host decides when time passes.
 @MainActor
-package protocol HostClock: AnyObject {
+package protocol ShellClock: AnyObject {
     /// Nanoseconds from an arbitrary origin.
     var now: Int64 { get }
     /// Calls `fire` on the main thread once the clock reaches `deadline`; returns a
@@ -19,13 +19,13 @@ package protocol HostClock: AnyObject {
     var controlsTheWorld: Bool { get }
 }
 
-extension HostClock {
+extension ShellClock {
     package var controlsTheWorld: Bool { false }
 }
 
 /// Wall-clock time: timers fire from the main dispatch queue.
 @MainActor
-package final class RealClock: HostClock {
+package final class RealClock: ShellClock {
     package var isVirtual: Bool { false }
     private var lastTimer: UInt64 = 0
     private var pending: [UInt64: DispatchWorkItem] = [:]
@@ -62,7 +62,7 @@ package final class RealClock: HostClock {
 /// falls due, in deadline order, and timers due at the same instant in the order they
 /// were scheduled. Makes timed effects reproducible.
 @MainActor
-package final class VirtualClock: HostClock {
+package final class VirtualClock: ShellClock {
     package var isVirtual: Bool { true }
     private struct Timer {
         let id: UInt64

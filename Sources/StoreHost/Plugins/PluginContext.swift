@@ -11,7 +11,7 @@ import StoreValue
 final class PluginContext {
     weak var host: PluginHost?
     /// The host's clock, kept apart from the host so it outlives it.
-    let clock: any HostClock
+    let clock: any ShellClock
     let plugin: String
     let path: String
     var models: [ModelDescriptor] = []

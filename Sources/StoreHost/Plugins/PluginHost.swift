@@ -15,7 +15,7 @@ package final class PluginHost {
     package var checksChanges = false
 
     /// The clock plugins see: real at the prompt, virtual under tests.
-    package let clock: any HostClock
+    package let clock: any ShellClock
     /// Directories searched, in order, when a plugin is named rather than given by path.
     package var searchPath: [String]
     /// Receives plugins' log messages.
@@ -87,7 +87,7 @@ package final class PluginHost {
     /// The Swift toolchain this host was built with; Swift plugins must match it.
     package nonisolated static let toolchain = String(cString: storeplugin_compiler_tag())
 
-    package init(clock: any HostClock = RealClock(), searchPath: [String]) {
+    package init(clock: any ShellClock = RealClock(), searchPath: [String]) {
         self.clock = clock
         self.searchPath = searchPath
     }

@@ -152,6 +152,9 @@ package final class InProcessConnection: StoreConnection {
         return CheckVerdict(holds: holds != 0, message: holds != 0 ? nil : message)
     }
 
+    /// Sends through the plugin's value-tree entry point even when the action has a typed
+    /// one (benchmarks compare the two); the state is not read. Not part of
+    /// `StoreConnection`: only a model in this process has two entry points to choose from.
     package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError)
         -> SendSummary
     {
@@ -183,13 +186,11 @@ package final class InProcessConnection: StoreConnection {
     package func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool)
         throws(SessionError) -> BatchTicket
     {
-        var outcomes: [Result<Session.BatchOutcome, SessionError>] = []
+        var outcomes: [Result<SendSummary, SessionError>] = []
         for (action, arguments) in actions {
             do {
                 let outcome = try send(action, arguments: arguments)
-                outcomes.append(
-                    .success(Session.BatchOutcome(changed: outcome.changed, startedEffects: outcome.effectsStarted > 0))
-                )
+                outcomes.append(.success(outcome))
             } catch {
                 outcomes.append(.failure(error))
                 if stopAtFailure { break }
@@ -199,7 +200,7 @@ package final class InProcessConnection: StoreConnection {
     }
 
     package func finishBatch(_ ticket: BatchTicket) throws(SessionError) -> (
-        outcomes: [Result<Session.BatchOutcome, SessionError>], stateAfter: StateUpdate?
+        outcomes: [Result<SendSummary, SessionError>], stateAfter: StateUpdate?
     ) {
         guard case .done(let outcomes, let stateAfter) = ticket else {
             throw SessionError(

@@ -73,20 +73,14 @@ package final class ScriptedConnection: StoreConnection {
         throw SessionError(message: "a scripted model has no checks in code")
     }
 
-    package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError)
-        -> SendSummary
-    {
-        try send(action, arguments: arguments)
-    }
-
     package func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool)
         throws(SessionError) -> BatchTicket
     {
-        var outcomes: [Result<Session.BatchOutcome, SessionError>] = []
+        var outcomes: [Result<SendSummary, SessionError>] = []
         for (action, arguments) in actions {
             do {
                 let outcome = try send(action, arguments: arguments)
-                outcomes.append(.success(Session.BatchOutcome(changed: outcome.changed, startedEffects: false)))
+                outcomes.append(.success(outcome))
             } catch {
                 outcomes.append(.failure(error))
                 if stopAtFailure { break }
@@ -96,7 +90,7 @@ package final class ScriptedConnection: StoreConnection {
     }
 
     package func finishBatch(_ ticket: BatchTicket) throws(SessionError) -> (
-        outcomes: [Result<Session.BatchOutcome, SessionError>], stateAfter: StateUpdate?
+        outcomes: [Result<SendSummary, SessionError>], stateAfter: StateUpdate?
     ) {
         guard case .done(let outcomes, let stateAfter) = ticket else {
             throw SessionError(message: "not a batch of this store")

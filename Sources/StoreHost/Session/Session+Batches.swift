@@ -10,21 +10,10 @@ extension Session {
         let ticket: BatchTicket
     }
 
-    /// What one action of a batch did.
-    package struct BatchOutcome: Sendable {
-        package let changed: Bool
-        package let startedEffects: Bool
-
-        package init(changed: Bool, startedEffects: Bool) {
-            self.changed = changed
-            self.startedEffects = startedEffects
-        }
-    }
-
     /// What a batch did, per action processed (in order), and the state after it when
     /// it was asked for.
     package struct BatchResult {
-        package let outcomes: [Result<BatchOutcome, SessionError>]
+        package let outcomes: [Result<SendSummary, SessionError>]
         package let stateAfter: Value?
     }
 

@@ -59,7 +59,7 @@ package final class Session {
     weak var logHost: PluginHost?
     /// Called for every effect event and every action an effect applied.
     package var onEvent: ((SessionEvent) -> Void)?
-    private let clock: any HostClock
+    private let clock: any ShellClock
     private let startTime: Int64
     /// How the connection's events reach the session (see `WeakRoute`).
     private lazy var route = WeakRoute(self)
@@ -177,7 +177,13 @@ package final class Session {
 
     package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendResult
     {
-        let summary = try connection.sendThroughValueTree(action, arguments: arguments)
+        // Elsewhere (a worker) the other side chooses the entry point: a plain send.
+        let summary: SendSummary
+        if let inProcess = connection as? InProcessConnection {
+            summary = try inProcess.sendThroughValueTree(action, arguments: arguments)
+        } else {
+            summary = try connection.send(action, arguments: arguments)
+        }
         isStale = isStale || summary.changed
         return SendResult(
             action: action.name, stateChanged: summary.changed, effectsStarted: summary.effectsStarted, changes: [])

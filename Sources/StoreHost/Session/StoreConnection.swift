@@ -32,9 +32,6 @@ package protocol StoreConnection: AnyObject {
     func send(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendSummary
     /// Sends one action and reads the state after it (one round trip for a worker).
     func sendReadingState(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendOutcome
-    /// Sends through the plugin's value-tree entry point even when the action has a typed
-    /// one (benchmarks compare the two); the state is not read.
-    func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendSummary
     /// Sends `actions` without reading the state; `finishBatch` takes the answer. A
     /// connection that crosses processes returns before the other side is done.
     func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool)
@@ -42,7 +39,7 @@ package protocol StoreConnection: AnyObject {
     /// The answer to a batch: per action processed, what it did or why it was refused; and
     /// the state after the batch when it was asked for and could be read.
     func finishBatch(_ ticket: BatchTicket) throws(SessionError) -> (
-        outcomes: [Result<Session.BatchOutcome, SessionError>], stateAfter: StateUpdate?
+        outcomes: [Result<SendSummary, SessionError>], stateAfter: StateUpdate?
     )
     /// Applies an action's update alone (its effects are dropped): time travel.
     func replay(_ name: String, arguments: [Value]) throws(SessionError) -> Bool
@@ -122,7 +119,7 @@ package struct SendOutcome {
 /// A batch a connection was given: its answer, or the request that will bring it.
 package enum BatchTicket {
     /// Run already: what it did, and the state after it when asked for.
-    case done(outcomes: [Result<Session.BatchOutcome, SessionError>], stateAfter: StateUpdate?)
+    case done(outcomes: [Result<SendSummary, SessionError>], stateAfter: StateUpdate?)
     /// Sent, its answer still to be read.
     case pending(PendingAnswer)
 }

@@ -258,7 +258,7 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
     /// What a batch did: per action it processed, what it did or why it was refused; and
     /// the state after it, when asked for.
     package func finishBatch(_ batch: BatchTicket) throws(SessionError) -> (
-        outcomes: [Result<Session.BatchOutcome, SessionError>], stateAfter: StateUpdate?
+        outcomes: [Result<SendSummary, SessionError>], stateAfter: StateUpdate?
     ) {
         guard case .pending(let ticket) = batch else {
             throw SessionError(
@@ -270,7 +270,7 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
         case .failure(let refusal): throw SessionError(message: refusal.message)
         }
         let result = try decode("handling a batch") { () throws(WireError) in
-            var outcomes: [Result<Session.BatchOutcome, SessionError>] = []
+            var outcomes: [Result<SendSummary, SessionError>] = []
             let count = Int(try reply.u32())
             outcomes.reserveCapacity(count)
             for _ in 0..<count {
@@ -278,7 +278,9 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
                 outcomes.append(
                     flags & 4 != 0
                         ? .failure(SessionError(message: try reply.string()))
-                        : .success(Session.BatchOutcome(changed: flags & 1 != 0, startedEffects: flags & 2 != 0)))
+                        : .success(
+                            SendSummary(
+                                changed: flags & 1 != 0, effectsStarted: flags & 2 != 0 ? Int(try reply.u32()) : 0)))
             }
             let state = try reply.bool() ? try reply.state() : nil
             return (outcomes, state)
@@ -364,13 +366,6 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
 
     func stubCalled(service index: Int) {
         _ = scripts[index]?.next()
-    }
-
-    /// The send a typed action would get: the worker chooses its entry point.
-    package func sendThroughValueTree(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError)
-        -> SendSummary
-    {
-        try send(action, arguments: arguments)
     }
 
     /// An effect event the worker reported for this store.

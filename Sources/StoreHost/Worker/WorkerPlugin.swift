@@ -12,7 +12,7 @@ package final class WorkerPlugin {
     /// The host that loaded it; weak, as the plugin's models may outlive it at exit.
     private weak var host: PluginHost?
     /// The shell's clock, which the worker's timers run on.
-    private let clock: any HostClock
+    private let clock: any ShellClock
     package private(set) var process: WorkerProcess?
     /// What the worker reported when it loaded the plugin.
     package private(set) var registered: RegisteredPlugin?
@@ -387,12 +387,6 @@ package final class WorkerPlugin {
         }
         return environment
     }
-}
-
-/// A weak reference, for tables that must not keep their entries alive.
-struct Weak<Object: AnyObject> {
-    weak var value: Object?
-    init(_ value: Object) { self.value = value }
 }
 
 extension SessionError {

@@ -275,7 +275,7 @@ package final class Explorer {
     /// Whether the search goes on after `failure` for more failing runs to shrink.
     static func searchesOn(after failure: ExploreFailure) -> Bool {
         switch failure.kind {
-        case .invariant, .postcondition, .differs: true
+        case .invariant, .postcondition, .modelCheck, .differs: true
         default: false
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreValue
 
 #if canImport(Glibc)
     import Glibc
@@ -36,9 +37,8 @@ extension Journal {
         /// one process the newest claim of a file wins (a session whose shell is not yet
         /// released must not block the next), and the older one is revoked, so there is
         /// still one writer.
-        nonisolated(unsafe) private static var live: [FileID: Weak] = [:]
+        nonisolated(unsafe) private static var live: [FileID: Weak<Claim>] = [:]
         private static let liveLock = NSLock()
-        private struct Weak { weak var claim: Claim? }
 
         /// Opens and locks the journal at `path` (made when `create`). Throws when it
         /// cannot be opened, is not a regular file, or another process writes it.
@@ -60,7 +60,7 @@ extension Journal {
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
             file = FileID(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
             Self.liveLock.lock()
-            let earlier = Self.live[file]?.claim
+            let earlier = Self.live[file]?.value
             Self.liveLock.unlock()
             earlier?.revoke()
             // A lock that is held for a moment only is waited for (a second at most): a
@@ -83,7 +83,7 @@ extension Journal {
                 throw Problem(message: reason)
             }
             Self.liveLock.lock()
-            Self.live[file] = Weak(claim: self)
+            Self.live[file] = Weak(self)
             Self.liveLock.unlock()
         }
 
@@ -110,7 +110,7 @@ extension Journal {
         deinit {
             if descriptor >= 0 { close(descriptor) }
             Self.liveLock.lock()
-            if Self.live[file]?.claim == nil { Self.live[file] = nil }
+            if Self.live[file]?.value == nil { Self.live[file] = nil }
             Self.liveLock.unlock()
         }
 

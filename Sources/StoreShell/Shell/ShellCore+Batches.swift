@@ -165,7 +165,7 @@ private struct BatchRun {
                 {
                     core.output(note)
                 }
-                if did.startedEffects { pipelining = false }
+                if did.effectsStarted > 0 { pipelining = false }
             case .failure(let error):
                 core.fail(error.message, origin: lines[item.line].origin, text: lines[item.line].text)
                 failures += 1
