@@ -106,4 +106,29 @@ struct ExploreAtThePromptTests {
         #expect(first.hasPrefix("t.storesh:1:20: error:"), "\(first)")
         #expect(await shell.run(":state count") == ["0"], "the session is untouched")
     }
+
+    /// `--exhaustive` at the prompt, from where the session is: the registry's shortest
+    /// failure after the session's two spawns, and its bounds refused without it.
+    @Test func anExhaustiveSearchRunsFromTheSessionsState() async throws {
+        let shell = try ShellHarness(plugins: ["Classics"])
+        let folder = try Fixtures.directory().path
+        shell.core.baseDirectory = folder
+        try shell.core.use("classics.registry")
+        _ = await shell.run("spawn", "spawn")
+        let before = await shell.run(":state")
+        let output = await shell.run(":explore --exhaustive --depth 4 --seed 1 --out registry.transcript")
+        #expect(
+            output.contains {
+                $0.contains(
+                    "explore classics.registry: seed 1, every sequence up to depth 4, each run after the session's 2 actions"
+                )
+            }, "\(output)")
+        #expect(output.contains { $0.contains("the shortest run, 4 steps") }, "\(output)")
+        let unpaired = await shell.run(":explore --depth 3")
+        #expect(
+            unpaired.first?.contains("--depth and --state-limit bound an exhaustive search: they need --exhaustive")
+                == true, "\(unpaired)")
+        #expect(await shell.run(":state") == before, "the session is untouched")
+        #expect(before.contains { $0.contains("2") }, "\(before)")
+    }
 }

@@ -172,6 +172,63 @@ import Testing
         #expect(fixed.status == 0, "\(fixed.stdout)\(fixed.stderr)\n\(text)")
     }
 
+    /// `--exhaustive`: breadth first over every sequence, the jugs' six-step way is found as
+    /// the shortest (not shrunk: none shorter fails), pinned so the transcript fails on the
+    /// buggy build and passes on the fixed one; the fixed build is proved (every reachable
+    /// state searched); the same bytes in a worker and in process.
+    @Test func anExhaustiveSearchFindsTheShortestRunAndProvesTheFixedBuild() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-classics-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let transcript = directory + "/jugs.transcript"
+        let arguments = [
+            "explore", "--plugin", "Classics", "--model", "classics.jugs", "--invariant", "big != 4", "--seed", "1",
+            "--exhaustive", "--out", transcript,
+        ]
+        let found = try storesh(arguments)
+        #expect(found.status == 1, "\(found.stdout)\(found.stderr)")
+        #expect(
+            found.stdout.contains("explore classics.jugs: seed 1, every sequence up to depth 6\n"), "\(found.stdout)")
+        #expect(
+            found.stdout.contains("the shortest run, 6 steps (breadth first: none shorter fails):"), "\(found.stdout)")
+        let steps = found.stdout.split(separator: "\n").filter { $0.hasPrefix("   ") && !$0.hasPrefix("    ") }
+            .map { $0.split(separator: " ")[1] }
+        #expect(
+            steps == ["fillBig", "bigToSmall", "emptySmall", "bigToSmall", "fillBig", "bigToSmall"], "\(found.stdout)")
+        let text = try String(contentsOfFile: transcript, encoding: .utf8)
+        #expect(try storesh(["test", transcript]).status == 1)
+        let fixed = try storesh(["test", "--substitute", "classics.jugs=classics.jugsFixed", transcript])
+        #expect(fixed.status == 0, "\(fixed.stdout)\(fixed.stderr)\n\(text)")
+        let inProcess = try storesh(arguments + ["--in-process"])
+        #expect(inProcess.stdout == found.stdout, "the same search in process")
+        #expect(try String(contentsOfFile: transcript, encoding: .utf8) == text)
+
+        let proof = try storesh([
+            "explore", "--plugin", "Classics", "--model", "classics.jugsFixed", "--invariant", "big != 4", "--seed",
+            "1",
+            "--exhaustive", "--depth", "12",
+        ])
+        #expect(proof.status == 0, "\(proof.stdout)\(proof.stderr)")
+        #expect(
+            proof.stdout.contains(
+                "no failure: searched every reachable state (6 states kept, 108 bytes); no sequence of any length fails"
+            ),
+            "\(proof.stdout)")
+        let bounded = try storesh([
+            "explore", "--plugin", "Classics", "--model", "classics.registryFixed", "--seed", "1", "--exhaustive",
+            "--depth", "5", "--state-limit", "20", "--format", "json",
+        ])
+        #expect(bounded.status == 0, "\(bounded.stdout)\(bounded.stderr)")
+        let record = try JSONSerialization.jsonObject(with: Data(bounded.stdout.utf8)) as? [String: Any]
+        let summary = record?["exhaustive"] as? [String: Any]
+        #expect(summary?["end"] as? String == "stateLimit", "\(bounded.stdout)")
+        #expect(record?["distinctStates"] as? Int == 20, "\(bounded.stdout)")
+        let unpaired = try storesh(["explore", "--plugin", "Classics", "--depth", "3"])
+        #expect(unpaired.status == 2)
+        #expect(
+            unpaired.stderr.contains("--depth and --state-limit bound an exhaustive search: they need --exhaustive"))
+    }
+
     /// A substitute that names no model is an error saying which, before anything runs
     /// against the wrong model; a malformed one is a usage error.
     @Test func aSubstituteMustNameAModel() throws {

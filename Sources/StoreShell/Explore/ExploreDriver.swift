@@ -153,11 +153,15 @@ final class ExploreDriver {
         // Effects still waiting on the clock get a minute to finish within the run, so
         // what they do (fail, crash, send actions) is checked and blamed here, not on the
         // next run's fresh store when this one is destroyed.
-        if run.failure == nil, core.allEffectsInFlight > 0, core.host.clock is VirtualClock {
+        if run.failure == nil, advancesAtEnd, core.allEffectsInFlight > 0, core.host.clock is VirtualClock {
             try await perform(.advance(milliseconds: 60_000), in: &session, run: &run, keep: keepStates)
         }
         return run
     }
+
+    /// Whether a run ends with a minute on the clock for effects still waiting on it
+    /// (false for `--exhaustive`, whose states are the ones right after their last step).
+    var advancesAtEnd = true
 
     /// Up to this many actions go to a worker in one observed batch.
     static let batchSize = 32

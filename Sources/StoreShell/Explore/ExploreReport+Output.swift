@@ -11,11 +11,16 @@ extension ExploreReport {
         let searched =
             "\(runs) run\(runs == 1 ? "" : "s"), \(steps) step\(steps == 1 ? "" : "s"), \(distinctStates) distinct state\(distinctStates == 1 ? "" : "s")"
         lines.append(
-            "explore \(model): seed \(seed)"
+            "explore \(model): seed \(seed)" + (exhaustive.map { ", every sequence up to depth \($0.depth)" } ?? "")
                 + (prefix.isEmpty
                     ? "" : ", each run after the session's \(prefix.count) action\(prefix.count == 1 ? "" : "s")"))
         guard let failure else {
-            lines.append("no failure in \(searched)" + (stoppedByTimeLimit ? " (stopped by the time limit)" : ""))
+            if let exhaustive {
+                lines.append(exhaustive.verdict(states: distinctStates))
+                lines.append("\(runs) sequence\(runs == 1 ? "" : "s") run, \(steps) step\(steps == 1 ? "" : "s")")
+            } else {
+                lines.append("no failure in \(searched)" + (stoppedByTimeLimit ? " (stopped by the time limit)" : ""))
+            }
             lines += coverageLines()
             return lines
         }
@@ -24,13 +29,23 @@ extension ExploreReport {
         if case .nondeterministic = failure.kind {
             counted = "\(runs) run\(runs == 1 ? "" : "s"), \(steps) step\(steps == 1 ? "" : "s")"
         }
-        lines.append(
-            "run \(foundInRun ?? 0) failed after \(originalLength ?? 0) step\(originalLength == 1 ? "" : "s") (\(counted) in all)"
-        )
-        lines.append("failure: \(failure)")
-        lines.append(
-            "shrunk to \(shrunk.count) step\(shrunk.count == 1 ? "" : "s") in \(shrinkRuns) run\(shrinkRuns == 1 ? "" : "s"):"
-        )
+        if exhaustive != nil {
+            lines.append(
+                "sequence \(foundInRun ?? 0) failed after \(originalLength ?? 0) step\(originalLength == 1 ? "" : "s") (\(runs) sequence\(runs == 1 ? "" : "s"), \(steps) step\(steps == 1 ? "" : "s"), \(distinctStates) distinct state\(distinctStates == 1 ? "" : "s") in all)"
+            )
+            lines.append("failure: \(failure)")
+            lines.append(
+                "the shortest run, \(shrunk.count) step\(shrunk.count == 1 ? "" : "s") (breadth first: none shorter fails):"
+            )
+        } else {
+            lines.append(
+                "run \(foundInRun ?? 0) failed after \(originalLength ?? 0) step\(originalLength == 1 ? "" : "s") (\(counted) in all)"
+            )
+            lines.append("failure: \(failure)")
+            lines.append(
+                "shrunk to \(shrunk.count) step\(shrunk.count == 1 ? "" : "s") in \(shrinkRuns) run\(shrinkRuns == 1 ? "" : "s"):"
+            )
+        }
         // A model that is not deterministic shows other states each time: its steps alone,
         // so the report is the same bytes for the same seed.
         var deterministic = true
@@ -69,6 +84,7 @@ extension ExploreReport {
             .init("model", .string(model)), .init("seed", .string(String(seed))), .init("runs", .int(Int64(runs))),
             .init("steps", .int(Int64(steps))), .init("distinctStates", .int(Int64(distinctStates))),
             .init("stoppedByTimeLimit", .bool(stoppedByTimeLimit)),
+            .init("exhaustive", exhaustive.map(Self.record) ?? .null),
             .init(
                 "coverage",
                 .array(
@@ -171,5 +187,24 @@ extension ExploreReport {
             break
         }
         return inputs
+    }
+}
+
+extension ExploreReport {
+    /// `--exhaustive`'s summary for `--format json`.
+    fileprivate static func record(_ summary: ExhaustiveSummary) -> Value {
+        let end =
+            switch summary.end {
+            case .depth: "depth"
+            case .everyState: "everyState"
+            case .stateLimit: "stateLimit"
+            case .timeLimit: "timeLimit"
+            case .failure: "failure"
+            }
+        return .record([
+            "depth": .int(Int64(summary.depth)), "completedDepth": .int(Int64(summary.completedDepth)),
+            "end": .string(end), "argumentsCut": .bool(summary.argumentsCut),
+            "keptBytes": .int(Int64(summary.keptBytes)),
+        ])
     }
 }

@@ -25,6 +25,11 @@ package struct ExploreOptions: Sendable {
     /// kept. 0: the first failure is shrunk alone. Not the default: in process, a crash in
     /// the runs searched on would end storesh before it reported what it found.
     package var moreFailures = 0
+    /// `--exhaustive --depth N`: every sequence of up to N steps, breadth first, instead
+    /// of random runs (`Explorer+Exhaustive`); nil for the random search.
+    package var exhaustiveDepth: Int?
+    /// The most distinct states an exhaustive search keeps before it stops.
+    package var stateLimit = 100_000
 
     /// The defaults, with `seed`.
     package init(seed: UInt64) { self.seed = seed }
@@ -55,52 +60,6 @@ package struct ExploreCoverage: Equatable, Sendable {
     package var refused = 0
 }
 
-/// What an exploration found.
-package struct ExploreReport: Sendable {
-    package let model: String
-    package let seed: UInt64
-    /// Runs made (not counting shrinking).
-    package let runs: Int
-    /// Steps sent in those runs.
-    package let steps: Int
-    /// Distinct states seen.
-    package let distinctStates: Int
-    /// Per action of the model, in schema order.
-    package let coverage: [ExploreCoverage]
-    /// The time limit stopped the search before `runs` were made.
-    package let stoppedByTimeLimit: Bool
-    /// The failure of the shrunk run, nil when nothing failed.
-    package let failure: ExploreFailure?
-    /// The run (1-based) that found it, and how many steps it had up to the failure.
-    package let foundInRun: Int?
-    package let originalLength: Int?
-    /// The steps every run started with (`:explore`: the session's actions).
-    package var prefix: [ExploreStep] = []
-    /// Commands run once before the search (`:stub`s), which the transcript runs too.
-    package var setup: [String] = []
-    /// `--against` a model of another plugin: that plugin's file, which the transcript
-    /// loads for its `:compare`.
-    package var referencePlugin: String?
-    /// The name that plugin is loaded as, when it is another build of the explored one.
-    package var referenceAlias: String?
-    /// The name the explored model's plugin was loaded as (`:load PATH as NAME`), if another.
-    package var pluginAlias: String?
-    /// The seed of the models' world in the failing run (its transcript's `:seed`), when
-    /// the host gives models a deterministic world.
-    package var worldSeed: UInt64?
-    /// The shrunk run, and the state before its first step and after each.
-    package let shrunk: [ExploreStep]
-    package let shrunkStates: [Value]
-    /// Runs shrinking made.
-    package let shrinkRuns: Int
-    /// Wall-clock seconds: searching, and shrinking (not part of the repeatable output).
-    package let searchSeconds: Double
-    package let shrinkSeconds: Double
-
-    /// Actions no run got the model to accept.
-    package var neverAccepted: [String] { coverage.filter { $0.accepted == 0 }.map(\.action) }
-}
-
 /// Generates action sequences for a model from its schema, runs them in fresh stores,
 /// checks invariants, crashes, hangs, failed effects and determinism after every step,
 /// and shrinks the first failing run to a minimal one (`ExploreShrinker`).
@@ -110,13 +69,15 @@ package struct ExploreReport: Sendable {
 @MainActor
 package final class Explorer {
     let core: ShellCore
-    private let options: ExploreOptions
+    let options: ExploreOptions
     let driver: ExploreDriver
     /// `--against`: the reference every run is replayed in, and compared with.
     let differential: ExploreDifferential?
     private var generator: ActionGenerator
+    /// The actions runs may use (`--actions`, else all), by schema position.
+    let candidates: [Int]
     private var random: ExploreRandom
-    private let prefix: [ExploreStep]
+    let prefix: [ExploreStep]
     /// The simplest step of each action the search may use, in schema order (what
     /// shrinking may replace a step by).
     private let simplestSteps: [ExploreStep]
@@ -152,6 +113,7 @@ package final class Explorer {
             }
             guard !candidates.isEmpty else { throw ShellError("no actions to explore with", origin: .prompt) }
         }
+        self.candidates = candidates
         generator = ActionGenerator(model: model, candidates: candidates, clockSteps: core.host.clock is VirtualClock)
         simplestSteps = candidates.sorted().compactMap { Self.simplestStep(of: model.actions[$0]) }
         random = ExploreRandom(seed: options.seed)
@@ -159,6 +121,7 @@ package final class Explorer {
 
     /// Searches, then shrinks what failed. `progress` hears a line now and then.
     package func explore(progress: (String) -> Void = { _ in }) async throws(ShellError) -> ExploreReport {
+        if let depth = options.exhaustiveDepth { return try await exhaustive(depth: depth, progress: progress) }
         guard let model = core.current?.model else { throw ShellError(core.noCurrentModel, origin: .prompt) }
         let started = DispatchTime.now().uptimeNanoseconds
         let deadline = options.timeLimit.map(DispatchTime.uptimeNanoseconds(afterSeconds:))

@@ -41,6 +41,7 @@ extension ShellCore {
             pieces.append((String(text[pieceStart...]), text.utf8.distance(from: text.startIndex, to: pieceStart)))
         }
         var runsGiven = false
+        var (depth, stateLimit): (Int?, Int?) = (nil, nil)
         for (piece, offset) in pieces {
             let trimmed = piece.trimmingCharacters(in: .whitespaces)
             let name = String(trimmed.prefix { $0 != " " })
@@ -116,6 +117,13 @@ extension ShellCore {
             case "--overwrite":
                 guard value.isEmpty else { throw TextError("--overwrite takes no value", at: valueOffset) }
                 arguments.overwrite = true
+            case "--exhaustive":
+                guard value.isEmpty else { throw TextError("--exhaustive takes no value", at: valueOffset) }
+                arguments.options.exhaustiveDepth = arguments.options.exhaustiveDepth ?? 6
+            case "--depth":
+                depth = try number(1...64)
+            case "--state-limit":
+                stateLimit = try number(1...100_000_000)
             default:
                 throw TextError(
                     "unknown option '\(name)'; :help explore lists them",
@@ -125,6 +133,11 @@ extension ShellCore {
         if !arguments.comparePaths.isEmpty, arguments.against == nil {
             throw TextError("--compare compares with the reference model: it needs --against PLUGIN[:MODEL]", at: 0)
         }
+        if arguments.options.exhaustiveDepth == nil, depth != nil || stateLimit != nil {
+            throw TextError("--depth and --state-limit bound an exhaustive search: they need --exhaustive", at: 0)
+        }
+        if let depth, arguments.options.exhaustiveDepth != nil { arguments.options.exhaustiveDepth = depth }
+        if let stateLimit { arguments.options.stateLimit = stateLimit }
         // A time limit is a budget: without --runs, the search goes on until it is spent.
         if arguments.options.timeLimit != nil, !runsGiven { arguments.options.runs = .max }
         return arguments

@@ -105,6 +105,24 @@ struct ExploreCommandOptions: ParsableCommand {
     var moreFailures = 0
 
     @Flag(
+        help: ArgumentHelp(
+            "Instead of random runs, every sequence of actions up to --depth, breadth first, with finite arguments (declared ranges and sets; otherwise edge values and values the state holds), states kept once: the first failure is the shortest; none is a small proof to that depth."
+        ))
+    var exhaustive = false
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("With --exhaustive: how many steps deep to search (default 6).", valueName: "N"))
+    var depth: Int?
+
+    @Option(
+        name: .customLong("state-limit"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "With --exhaustive: stop, saying how deep every sequence was searched, once this many distinct states are kept (default 100000).",
+            valueName: "N"))
+    var stateLimit: Int?
+
+    @Flag(
         name: .customLong("no-determinism-check"),
         help: "Do not replay each run to check that the same actions give the same states (twice as fast).")
     var noDeterminismCheck = false
@@ -135,6 +153,15 @@ struct ExploreCommandOptions: ParsableCommand {
         }
         if let timeLimit, !(timeLimit > 0 && timeLimit <= 86_400) {
             throw ValidationError("--time-limit must be more than 0 and at most 86400 seconds, not \(timeLimit)")
+        }
+        if let depth, !(1...64).contains(depth) {
+            throw ValidationError("--depth must be from 1 to 64, not \(depth)")
+        }
+        if let stateLimit, !(1...100_000_000).contains(stateLimit) {
+            throw ValidationError("--state-limit must be from 1 to 100000000, not \(stateLimit)")
+        }
+        if !exhaustive, depth != nil || stateLimit != nil {
+            throw ValidationError("--depth and --state-limit bound an exhaustive search: they need --exhaustive")
         }
         guard (0...20).contains(moreFailures) else {
             throw ValidationError("--more-failures must be from 0 to 20, not \(moreFailures)")

@@ -71,6 +71,10 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
     settings.postconditions = (try? options.postconditions()) ?? []
     settings.checkDeterminism = !options.noDeterminismCheck
     settings.moreFailures = options.moreFailures
+    if options.exhaustive {
+        settings.exhaustiveDepth = options.depth ?? 6
+        settings.stateLimit = options.stateLimit ?? settings.stateLimit
+    }
     settings.actions = options.actions.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
     let progress = isatty(STDERR_FILENO) == 1
     var report: ExploreReport

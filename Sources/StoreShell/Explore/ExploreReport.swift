@@ -1,0 +1,50 @@
+import StoreHost
+package import StoreValue
+
+/// What an exploration found.
+package struct ExploreReport: Sendable {
+    package let model: String
+    package let seed: UInt64
+    /// Runs made (not counting shrinking).
+    package let runs: Int
+    /// Steps sent in those runs.
+    package let steps: Int
+    /// Distinct states seen.
+    package let distinctStates: Int
+    /// Per action of the model, in schema order.
+    package let coverage: [ExploreCoverage]
+    /// The time limit stopped the search before `runs` were made.
+    package let stoppedByTimeLimit: Bool
+    /// The failure of the shrunk run, nil when nothing failed.
+    package let failure: ExploreFailure?
+    /// The run (1-based) that found it, and how many steps it had up to the failure.
+    package let foundInRun: Int?
+    package let originalLength: Int?
+    /// The steps every run started with (`:explore`: the session's actions).
+    package var prefix: [ExploreStep] = []
+    /// Commands run once before the search (`:stub`s), which the transcript runs too.
+    package var setup: [String] = []
+    /// `--against` a model of another plugin: that plugin's file, which the transcript
+    /// loads for its `:compare`.
+    package var referencePlugin: String?
+    /// The name that plugin is loaded as, when it is another build of the explored one.
+    package var referenceAlias: String?
+    /// The name the explored model's plugin was loaded as (`:load PATH as NAME`), if another.
+    package var pluginAlias: String?
+    /// `--exhaustive`: how far the search went and why it stopped.
+    package var exhaustive: ExhaustiveSummary?
+    /// The seed of the models' world in the failing run (its transcript's `:seed`), when
+    /// the host gives models a deterministic world.
+    package var worldSeed: UInt64?
+    /// The shrunk run, and the state before its first step and after each.
+    package let shrunk: [ExploreStep]
+    package let shrunkStates: [Value]
+    /// Runs shrinking made.
+    package let shrinkRuns: Int
+    /// Wall-clock seconds: searching, and shrinking (not part of the repeatable output).
+    package let searchSeconds: Double
+    package let shrinkSeconds: Double
+
+    /// Actions no run got the model to accept.
+    package var neverAccepted: [String] { coverage.filter { $0.accepted == 0 }.map(\.action) }
+}
