@@ -30,10 +30,14 @@ struct ActionGenerator {
         self.clockSteps = clockSteps
     }
 
-    /// Chooses this run's actions: each candidate with even odds, at least one. Every
-    /// fourth run uses them all (a swarm that never tries all together misses bugs that
-    /// need two rare actions).
+    /// Starts run `run` afresh — nothing remembered from other runs, so each run is the
+    /// same whichever runs came before it — and chooses its actions: each candidate with
+    /// even odds, at least one. Every fourth run uses them all (a swarm that never tries
+    /// all together misses bugs that need two rare actions).
     mutating func startRun(_ random: inout ExploreRandom, run: Int) {
+        seenInts = []
+        seenStrings = []
+        sawEffects = false
         guard run % 4 != 0, candidates.count > 1 else {
             enabled = candidates
             return

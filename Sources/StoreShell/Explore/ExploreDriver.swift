@@ -89,8 +89,8 @@ final class ExploreDriver {
     }
 
     /// Runs up to `length` steps from a fresh store, each made by `next` from the state
-    /// before it, stopping at the first failure. Until an effect starts in this
-    /// exploration, steps are made a chunk (up to `batchSize`) at a time from the state
+    /// before it, stopping at the first failure. Until an effect starts in this run
+    /// (`startRun`), steps are made a chunk (up to `batchSize`) at a time from the state
     /// before the chunk, in a worker and in process alike, so one seed makes the same runs
     /// in both; a model in a worker gets each chunk in one observed batch (one round
     /// trip). The first effect started sends the explorer back to one action at a time,
@@ -165,10 +165,19 @@ final class ExploreDriver {
 
     /// Up to this many actions go to a worker in one observed batch.
     static let batchSize = 32
-    /// Whether actions may go in batches: until the first effect starts.
-    private var batches = true
-    /// True once an action started an effect in this exploration.
+    /// Whether actions may go in batches: until the first effect of the run starts.
+    private var batches = true {
+        didSet { if !batches { sawEffectsEver = true } }
+    }
+    /// True once an action started an effect in this run.
     var sawEffects: Bool { !batches }
+    /// True once an action started an effect in this exploration.
+    private(set) var sawEffectsEver = false
+
+    /// A new run: its steps go in batches again until it starts an effect, so a run does
+    /// the same whatever the runs before it did (a search split across processes makes
+    /// each run as one process alone would).
+    func startRun() { batches = true }
 
     /// A `next` that hands out `steps` first, then asks `then`.
     static func continuing(_ steps: [ExploreStep], then: @escaping (Value) -> ExploreStep?) -> (Value) -> ExploreStep? {

@@ -1,64 +1,6 @@
 import Dispatch
-package import StoreHost
-package import StoreValue
-
-/// How `storesh explore` and `:explore` search.
-package struct ExploreOptions: Sendable {
-    /// Every choice follows from it: the same seed and options give the same runs.
-    package var seed: UInt64
-    /// Runs to try (each from a fresh store).
-    package var runs = 100
-    /// Steps per run.
-    package var steps = 50
-    /// Seconds after which no new run starts (the output then depends on speed).
-    package var timeLimit: Double?
-    /// Checked after every step (and on the initial state).
-    package var invariants: [StateCondition] = []
-    /// Checked after every step that took their action, accepted or refused.
-    package var postconditions: [ExplorePostcondition] = []
-    /// Replays each run in a fresh store and compares every state.
-    package var checkDeterminism = true
-    /// The actions runs may use (all of the model's when nil).
-    package var actions: [String]?
-    /// After the first failure of a property, the search goes on for up to this many more
-    /// runs that fail the same way (`Explorer.moreRuns`); each is shrunk and the shortest
-    /// kept. 0: the first failure is shrunk alone. Not the default: in process, a crash in
-    /// the runs searched on would end storesh before it reported what it found.
-    package var moreFailures = 0
-    /// `--exhaustive --depth N`: every sequence of up to N steps, breadth first, instead
-    /// of random runs (`Explorer+Exhaustive`); nil for the random search.
-    package var exhaustiveDepth: Int?
-    /// The most distinct states an exhaustive search keeps before it stops.
-    package var stateLimit = 100_000
-
-    /// The defaults, with `seed`.
-    package init(seed: UInt64) { self.seed = seed }
-}
-
-/// `--after ACTION EXPR`: EXPR (which may read `old(…)`, `args` and `accepted`) checked
-/// after every step that took ACTION.
-package struct ExplorePostcondition: Sendable, Equatable {
-    package let action: String
-    package let condition: StateCondition
-
-    package init(action: String, condition: StateCondition) {
-        self.action = action
-        self.condition = condition
-    }
-
-    /// Reads `ACTION EXPR` (as `:explore --after` takes it); a mistake is at its byte.
-    package static func parse(action: String, expression: String) throws(TextError) -> ExplorePostcondition {
-        ExplorePostcondition(action: action, condition: try StateCondition.parse(expression, context: .action))
-    }
-}
-
-/// How often one action was tried in explored runs, and what the model made of it.
-package struct ExploreCoverage: Equatable, Sendable {
-    package let action: String
-    package var tried = 0
-    package var accepted = 0
-    package var refused = 0
-}
+import StoreHost
+import StoreValue
 
 /// Generates action sequences for a model from its schema, runs them in fresh stores,
 /// checks invariants, crashes, hangs, failed effects and determinism after every step,
@@ -132,20 +74,28 @@ package final class Explorer {
         // Failing runs found after the first, while the search goes on a little (`moreRuns`).
         var others: [Found] = []
         var searched: (runs: Int, steps: Int, states: Int, coverage: [ExploreCoverage], seconds: Double)?
-        while runs < options.runs {
+        // This search's runs, by their number in the whole search: every one, or (`--shard
+        // I/N`) every Nth from the Ith.
+        var index = options.shard.index
+        while index < options.runs {
+            defer { index += options.shard.count }
             if let deadline, DispatchTime.now().uptimeNanoseconds > deadline {
                 stopped = searched == nil
                 break
             }
-            if let first = found, runs >= first.run + Self.moreRuns(after: first.run) { break }
-            generator.startRun(&random, run: runs)
-            generator.sawEffects = driver.sawEffects
-            driver.worldSeed = Self.worldSeed(options.seed, run: runs)
+            if let first = found, index >= first.run + Self.moreRuns(after: first.run) { break }
+            // Each run from its own seed, whatever came before it: the runs of a search
+            // split across processes are the runs one process makes.
+            random = ExploreRandom(seed: Self.runSeed(options.seed, run: index))
+            generator.startRun(&random, run: index)
+            driver.startRun()
+            driver.worldSeed = Self.worldSeed(options.seed, run: index)
             runs += 1
             var run = try await driver.run(
                 length: options.steps, keepStates: options.checkDeterminism || differential != nil
             ) {
                 [self] state in
+                generator.sawEffects = driver.sawEffects
                 if random.chance(0.125) { generator.learn(from: state) }
                 return generator.step(&random, state: state)
             }
@@ -162,7 +112,7 @@ package final class Explorer {
                 run.failure = try await replayDiffers(run)
             }
             if let failure = run.failure {
-                let failing = Found(run: runs, steps: run.steps, failure: failure, worldSeed: driver.worldSeed ?? 0)
+                let failing = Found(run: index + 1, steps: run.steps, failure: failure, worldSeed: driver.worldSeed ?? 0)
                 guard let first = found else {
                     found = failing
                     searched = (
@@ -246,7 +196,17 @@ package final class Explorer {
     /// The seed of the models' world in run `run` of a search with `seed`: a different
     /// world each run, the same for the same seed.
     static func worldSeed(_ seed: UInt64, run: Int) -> UInt64 {
-        var mixed = seed ^ (UInt64(run) &* 0x9E37_79B9_7F4A_7C15)
+        mix(seed ^ (UInt64(run) &* 0x9E37_79B9_7F4A_7C15))
+    }
+
+    /// The seed of run `run`'s own choices in a search with `seed`.
+    static func runSeed(_ seed: UInt64, run: Int) -> UInt64 {
+        mix(mix(seed &+ 0xD1B5_4A32_D192_ED03) ^ UInt64(run))
+    }
+
+    /// SplitMix64's finalizer: every bit of `value` moves every bit of the result.
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var mixed = value
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
         mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
         return mixed ^ (mixed >> 31)

@@ -1,0 +1,85 @@
+package import StoreHost
+package import StoreValue
+
+/// How `storesh explore` and `:explore` search.
+package struct ExploreOptions: Sendable {
+    /// Every choice follows from it: the same seed and options give the same runs.
+    package var seed: UInt64
+    /// Runs to try (each from a fresh store).
+    package var runs = 100
+    /// Steps per run.
+    package var steps = 50
+    /// Seconds after which no new run starts (the output then depends on speed).
+    package var timeLimit: Double?
+    /// Checked after every step (and on the initial state).
+    package var invariants: [StateCondition] = []
+    /// Checked after every step that took their action, accepted or refused.
+    package var postconditions: [ExplorePostcondition] = []
+    /// Replays each run in a fresh store and compares every state.
+    package var checkDeterminism = true
+    /// The actions runs may use (all of the model's when nil).
+    package var actions: [String]?
+    /// After the first failure of a property, the search goes on for up to this many more
+    /// runs that fail the same way (`Explorer.moreRuns`); each is shrunk and the shortest
+    /// kept. 0: the first failure is shrunk alone. Not the default: in process, a crash in
+    /// the runs searched on would end storesh before it reported what it found.
+    package var moreFailures = 0
+    /// `--exhaustive --depth N`: every sequence of up to N steps, breadth first, instead
+    /// of random runs (`Explorer+Exhaustive`); nil for the random search.
+    package var exhaustiveDepth: Int?
+    /// The most distinct states an exhaustive search keeps before it stops.
+    package var stateLimit = 100_000
+    /// `--shard I/N`: this search makes every Nth run from the Ith (0-based) of the
+    /// whole search's `runs`; a run is the same in any shard (`Explorer.runSeed`).
+    package var shard = ExploreShard.whole
+
+    /// The defaults, with `seed`.
+    package init(seed: UInt64) { self.seed = seed }
+}
+
+/// A part of a search: every `count`th run from `index`.
+package struct ExploreShard: Sendable, Equatable {
+    package let index: Int
+    package let count: Int
+    /// The whole search.
+    package static let whole = ExploreShard(index: 0, count: 1)
+
+    package init(index: Int, count: Int) {
+        self.index = index
+        self.count = count
+    }
+
+    /// Reads `I/N` (`--shard`): I from 0 to N-1, N from 1 to 1024; nil otherwise.
+    package init?(parsing text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), (1...1024).contains(count),
+            (0..<count).contains(index)
+        else { return nil }
+        self.init(index: index, count: count)
+    }
+}
+
+/// `--after ACTION EXPR`: EXPR (which may read `old(…)`, `args` and `accepted`) checked
+/// after every step that took ACTION.
+package struct ExplorePostcondition: Sendable, Equatable {
+    package let action: String
+    package let condition: StateCondition
+
+    package init(action: String, condition: StateCondition) {
+        self.action = action
+        self.condition = condition
+    }
+
+    /// Reads `ACTION EXPR` (as `:explore --after` takes it); a mistake is at its byte.
+    package static func parse(action: String, expression: String) throws(TextError) -> ExplorePostcondition {
+        ExplorePostcondition(action: action, condition: try StateCondition.parse(expression, context: .action))
+    }
+}
+
+/// How often one action was tried in explored runs, and what the model made of it.
+package struct ExploreCoverage: Equatable, Sendable {
+    package let action: String
+    package var tried = 0
+    package var accepted = 0
+    package var refused = 0
+}
