@@ -84,6 +84,7 @@ extension ExploreReport {
             .init("model", .string(model)), .init("seed", .string(String(seed))), .init("runs", .int(Int64(runs))),
             .init("steps", .int(Int64(steps))), .init("distinctStates", .int(Int64(distinctStates))),
             .init("stoppedByTimeLimit", .bool(stoppedByTimeLimit)),
+            .init("shard", .record(["index": .int(Int64(shard.index)), "count": .int(Int64(shard.count))])),
             .init("exhaustive", exhaustive.map(Self.record) ?? .null),
             .init(
                 "coverage",

@@ -31,6 +31,8 @@ package struct ExploreReport: Sendable {
     package var referenceAlias: String?
     /// The name the explored model's plugin was loaded as (`:load PATH as NAME`), if another.
     package var pluginAlias: String?
+    /// The part of the search this is (`--shard I/N`), or the whole.
+    package var shard = ExploreShard.whole
     /// `--exhaustive`: how far the search went and why it stopped.
     package var exhaustive: ExhaustiveSummary?
     /// The seed of the models' world in the failing run (its transcript's `:seed`), when

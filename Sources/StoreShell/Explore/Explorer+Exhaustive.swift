@@ -76,7 +76,9 @@ extension Explorer {
             for node in frontier {
                 let path = search.path(to: node)
                 var steps = domain.steps(from: search.nodes[node].state, actions: candidates)
-                if driver.sawEffectsEver, core.host.clock is VirtualClock { steps.append(.advance(milliseconds: 1_000)) }
+                if driver.sawEffectsEver, core.host.clock is VirtualClock {
+                    steps.append(.advance(milliseconds: 1_000))
+                }
                 for step in steps {
                     if let deadline, DispatchTime.now().uptimeNanoseconds > deadline {
                         search.end = .timeLimit

@@ -112,7 +112,8 @@ package final class Explorer {
                 run.failure = try await replayDiffers(run)
             }
             if let failure = run.failure {
-                let failing = Found(run: index + 1, steps: run.steps, failure: failure, worldSeed: driver.worldSeed ?? 0)
+                let failing = Found(
+                    run: index + 1, steps: run.steps, failure: failure, worldSeed: driver.worldSeed ?? 0)
                 guard let first = found else {
                     found = failing
                     searched = (

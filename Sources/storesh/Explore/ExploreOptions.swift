@@ -122,6 +122,27 @@ struct ExploreCommandOptions: ParsableCommand {
             valueName: "N"))
     var stateLimit: Int?
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Search with N storesh processes at once, each making every Nth run (default 1). The verdict and the transcript are the ones one process finds: each run is the same in any process, and the failure of the lowest run is kept.",
+            valueName: "N"))
+    var jobs = 1
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Make only every Nth run from the Ith (0-based) of the search, e.g. one job of a CI matrix; with --format json its report is what --merge combines.",
+            valueName: "I/N"))
+    var shard: String?
+
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Combine the --format json reports of the shards of one search (every shard, once) into one verdict, exit status and transcript (--out; default MODEL.transcript); loads no plugin.",
+            valueName: "REPORT"))
+    var merge: [String] = []
+
     @Flag(
         name: .customLong("no-determinism-check"),
         help: "Do not replay each run to check that the same actions give the same states (twice as fast).")
@@ -162,6 +183,22 @@ struct ExploreCommandOptions: ParsableCommand {
         }
         if !exhaustive, depth != nil || stateLimit != nil {
             throw ValidationError("--depth and --state-limit bound an exhaustive search: they need --exhaustive")
+        }
+        guard (1...64).contains(jobs) else {
+            throw ValidationError("--jobs must be from 1 to 64, not \(jobs)")
+        }
+        if let shard, ExploreShard(parsing: shard) == nil {
+            throw ValidationError("--shard takes I/N: N from 1 to 1024 and I from 0 to N-1, not '\(shard)'")
+        }
+        if shard != nil, exhaustive {
+            throw ValidationError("--shard splits a random search: not with --exhaustive")
+        }
+        if jobs > 1, shard != nil || exhaustive {
+            throw ValidationError("--jobs splits a random search into shards itself: not with --shard or --exhaustive")
+        }
+        if !merge.isEmpty, jobs > 1 || shard != nil || exhaustive || !loading.plugins.isEmpty {
+            throw ValidationError(
+                "--merge combines reports: it runs no search (no --plugin, --jobs, --shard or --exhaustive)")
         }
         guard (0...20).contains(moreFailures) else {
             throw ValidationError("--more-failures must be from 0 to 20, not \(moreFailures)")

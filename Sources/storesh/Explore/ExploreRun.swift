@@ -7,6 +7,7 @@ import StoreValue
 /// transcript written, 2 usage, 3 found but its transcript not written).
 @MainActor
 func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
+    if !options.merge.isEmpty { return mergeExploreReports(options) }
     let host = PluginHost(
         clock: VirtualClock(), searchPath: PluginHost.defaultSearchPath(extra: options.loading.pluginPath))
     options.isolation.apply(to: host)
@@ -63,6 +64,7 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
         }
     }
     let seed = options.seed ?? UInt64(DispatchTime.now().uptimeNanoseconds % 1_000_000_007)
+    if options.jobs > 1 { return await runExploreJobs(options, seed: seed, model: model, target: target) }
     var settings = ExploreOptions(seed: seed)
     settings.runs = options.runBudget
     settings.steps = options.steps
@@ -71,6 +73,7 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
     settings.postconditions = (try? options.postconditions()) ?? []
     settings.checkDeterminism = !options.noDeterminismCheck
     settings.moreFailures = options.moreFailures
+    settings.shard = options.shard.flatMap(ExploreShard.init(parsing:)) ?? .whole
     if options.exhaustive {
         settings.exhaustiveDepth = options.depth ?? 6
         settings.stateLimit = options.stateLimit ?? settings.stateLimit
@@ -82,6 +85,7 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
         let explorer = try Explorer(core: core, options: settings, reference: reference)
         report = try await explorer.explore { line in if progress { StandardStreams.error("explore: \(line)\n") } }
         report.setup = setup
+        report.shard = settings.shard
         report.referencePlugin = reference?.pluginPath
         report.referenceAlias = reference?.pluginAlias
     } catch {

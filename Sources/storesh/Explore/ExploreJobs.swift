@@ -1,0 +1,159 @@
+import Dispatch
+import Foundation
+import StoreHost
+import StoreShell
+import StoreValue
+
+/// `storesh explore --merge REPORT…`: the shards' reports as one search — one verdict, one
+/// exit status, and the transcript of the lowest failing run written to `--out`.
+@MainActor
+func mergeExploreReports(_ options: ExploreCommandOptions) -> Int32 {
+    var reports: [ExploreShardReport] = []
+    for file in options.merge {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            StandardStreams.error("storesh explore: --merge \(file): cannot be read\n")
+            return 2
+        }
+        do throws(ExploreShardReport.Unreadable) {
+            reports.append(try ExploreShardReport(data: data, file: file))
+        } catch {
+            StandardStreams.error("storesh explore: --merge: \(error.message)\n")
+            return 2
+        }
+    }
+    do throws(ExploreShardReport.Unreadable) {
+        let merged = try MergedExplore(reports)
+        let name = merged.reports[0].model.split(separator: ".").last.map(String.init) ?? "explore"
+        let target = OutputFile.exploreTranscript(options.out, model: name, overwrite: options.overwrite)
+        return finish(merged, target: target, format: options.format, shown: options.out)
+    } catch {
+        StandardStreams.error("storesh explore: --merge: \(error.message)\n")
+        return 2
+    }
+}
+
+/// `storesh explore --jobs N`: the same search in N child storesh processes, each making
+/// every Nth run (`--shard I/N`) with the same seed, their reports merged as `--merge`
+/// merges them. Each child writes its transcript beside `target`, so its `:load` path
+/// holds there; the one kept replaces `target`, the others are removed.
+@MainActor
+func runExploreJobs(_ options: ExploreCommandOptions, seed: UInt64, model: ModelDescriptor, target: OutputFile) async
+    -> Int32
+{
+    let folder = URL(fileURLWithPath: target.path).deletingLastPathComponent().path
+    let stem = "." + URL(fileURLWithPath: target.path).lastPathComponent + ".shard"
+    let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
+    let shared = childArguments(CommandLine.arguments.dropFirst(), seed: seed)
+    let started = DispatchTime.now().uptimeNanoseconds
+    let outcomes = await withTaskGroup(of: (Int, Data, Data, Spawn.Ending?).self) { group in
+        for index in 0..<options.jobs {
+            let arguments =
+                shared + ["--shard", "\(index)/\(options.jobs)", "--out", "\(folder)/\(stem)-\(index)", "--overwrite"]
+            group.addTask { await runChild(executable, arguments, index: index) }
+        }
+        var outcomes: [(Int, Data, Data, Spawn.Ending?)] = []
+        for await outcome in group { outcomes.append(outcome) }
+        return outcomes.sorted { $0.0 < $1.0 }
+    }
+    defer {
+        for index in 0..<options.jobs { unlink("\(folder)/\(stem)-\(index)") }
+    }
+    var reports: [ExploreShardReport] = []
+    for (index, output, errors, ending) in outcomes {
+        do throws(ExploreShardReport.Unreadable) {
+            reports.append(try ExploreShardReport(data: output, file: "\(folder)/\(stem)-\(index).json"))
+        } catch {
+            let how = ending.map { "\($0)" } ?? "could not start"
+            StandardStreams.error(
+                "storesh explore: job \(index) of \(options.jobs) gave no report (\(how)): \(String(decoding: errors, as: UTF8.self).suffix(800))\n"
+            )
+            return 2
+        }
+    }
+    do throws(ExploreShardReport.Unreadable) {
+        let merged = try MergedExplore(reports)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let steps = reports.reduce(0) { $0 + $1.steps }
+        StandardStreams.error(
+            "explore: \(options.jobs) jobs searched \(reports.reduce(0) { $0 + $1.runs }) runs in \(String(format: "%.2f", seconds)) s (\(seconds > 0 ? Int(Double(steps) / seconds) : 0) steps/s)\n"
+        )
+        return finish(merged, target: target, format: options.format, shown: options.out)
+    } catch {
+        StandardStreams.error("storesh explore: \(error.message)\n")
+        return 2
+    }
+}
+
+/// Prints the merged report and writes the kept transcript; the exit status.
+@MainActor
+private func finish(_ merged: MergedExplore, target: OutputFile, format: String, shown: String?) -> Int32 {
+    var lines = merged.lines
+    var record = merged.record
+    var status: Int32 = merged.chosen == nil ? 0 : 1
+    if merged.chosen != nil {
+        let folder = URL(fileURLWithPath: target.path).deletingLastPathComponent().path
+        do {
+            if let text = try merged.transcript(for: folder) { try target.write(text) }
+            lines.append(
+                "wrote \(shown ?? URL(fileURLWithPath: target.path).lastPathComponent): run it with storesh test")
+            if case .record(let type, var fields) = record {
+                fields.append(.init("transcript", .string(target.path)))
+                record = .record(type: type, fields: fields)
+            }
+        } catch {
+            let problem = (error as? ExploreShardReport.Unreadable)?.message ?? "\(error)"
+            StandardStreams.error("storesh explore: the transcript was not written: \(problem)\n")
+            status = 3
+        }
+    }
+    let formatter = OutputFormatter(format: format == "json" ? .json : .tree, color: false)
+    StandardStreams.write(
+        formatter.lines(for: .report(kind: "explore", lines: lines, data: record)).joined(separator: "\n") + "\n",
+        to: STDOUT_FILENO)
+    return status
+}
+
+/// The command line a job gets: this one without the options the parent keeps (`--jobs`,
+/// `--out`, `--overwrite`, `--format`, `--seed`), with the seed chosen and JSON out.
+private func childArguments(_ arguments: ArraySlice<String>, seed: UInt64) -> [String] {
+    let withValue: Set = ["--jobs", "--out", "--format", "--seed"]
+    var kept: [String] = []
+    var skipNext = false
+    for argument in arguments {
+        if skipNext {
+            skipNext = false
+            continue
+        }
+        if withValue.contains(argument) {
+            skipNext = true
+            continue
+        }
+        if argument == "--overwrite" || withValue.contains(where: { argument.hasPrefix($0 + "=") }) { continue }
+        kept.append(argument)
+    }
+    return kept + ["--seed", String(seed), "--format", "json"]
+}
+
+/// Runs one job to its end: what it printed, and how it ended.
+private func runChild(_ executable: String, _ arguments: [String], index: Int) async -> (
+    Int, Data, Data, Spawn.Ending?
+) {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread {
+            guard let child = try? ChildProcess.start(executable, arguments) else {
+                continuation.resume(returning: (index, Data(), Data(), nil))
+                return
+            }
+            let output = ReadBytes()
+            let errors = ReadBytes()
+            ChildProcess.drain(child.output, into: output)
+            ChildProcess.drain(child.errors, into: errors)
+            let ending = child.wait()
+            let grace = DispatchTime.now().uptimeNanoseconds + 2_000_000_000
+            while !(output.isFinished && errors.isFinished), DispatchTime.now().uptimeNanoseconds < grace {
+                usleep(1000)
+            }
+            continuation.resume(returning: (index, output.value, errors.value, ending))
+        }
+    }
+}

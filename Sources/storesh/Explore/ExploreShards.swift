@@ -1,0 +1,197 @@
+import Foundation
+import StoreHost
+import StoreShell
+import StoreValue
+
+/// One part of a search split across processes or machines (`--shard I/N`), as its
+/// `--format json` report says it: what `storesh explore --merge` and `--jobs` combine.
+struct ExploreShardReport {
+    let file: String
+    let model: String
+    let seed: String
+    let shard: ExploreShard
+    let runs: Int
+    let steps: Int
+    let stoppedByTimeLimit: Bool
+    /// The failure's message and the run (of the whole search, 1-based) that found it.
+    let failure: String?
+    let foundInRun: Int?
+    /// The shrunk run: each step's line and the changes it made.
+    let shrunk: [(line: String, changes: [String])]
+    let failingStep: Int?
+    /// Runs shrinking made.
+    let shrinkRuns: Int
+    /// The transcript the shard wrote, as an absolute path.
+    let transcript: String?
+    let coverage: [(action: String, tried: Int, accepted: Int, refused: Int)]
+
+    struct Unreadable: Error {
+        let message: String
+    }
+
+    /// Reads a report from `data` (what `file` holds).
+    init(data: Data, file: String) throws(Unreadable) {
+        guard let record = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            record["kind"] as? String == "explore", let model = record["model"] as? String,
+            let seed = record["seed"] as? String
+        else { throw Unreadable(message: "\(file): not the JSON report of storesh explore --format json") }
+        guard let shard = record["shard"] as? [String: Any], let index = shard["index"] as? Int,
+            let count = shard["count"] as? Int
+        else { throw Unreadable(message: "\(file): the report of a whole search, not of a --shard I/N") }
+        self.file = file
+        self.model = model
+        self.seed = seed
+        self.shard = ExploreShard(index: index, count: count)
+        runs = record["runs"] as? Int ?? 0
+        steps = record["steps"] as? Int ?? 0
+        stoppedByTimeLimit = record["stoppedByTimeLimit"] as? Bool ?? false
+        let failureRecord = record["failure"] as? [String: Any]
+        failure = failureRecord?["message"] as? String
+        failingStep = failureRecord?["step"] as? Int
+        foundInRun = failure == nil ? nil : record["foundInRun"] as? Int
+        shrinkRuns = record["shrinkRuns"] as? Int ?? 0
+        shrunk = (record["shrunk"] as? [[String: Any]] ?? []).map {
+            ($0["line"] as? String ?? "", $0["changes"] as? [String] ?? [])
+        }
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
+        transcript = (record["transcript"] as? String).map { $0.hasPrefix("/") ? $0 : folder + "/" + $0 }
+        coverage = (record["coverage"] as? [[String: Any]] ?? []).map {
+            (
+                $0["action"] as? String ?? "", $0["tried"] as? Int ?? 0, $0["accepted"] as? Int ?? 0,
+                $0["refused"] as? Int ?? 0
+            )
+        }
+    }
+}
+
+/// Several shards' reports as one search: every shard of one model and seed, once each;
+/// the failure of the lowest run that failed, which is the failure the whole search in one
+/// process finds first (its runs are the same runs: `Explorer.runSeed`).
+struct MergedExplore {
+    let reports: [ExploreShardReport]
+    /// The shard whose failure is the search's, nil when none failed.
+    let chosen: ExploreShardReport?
+
+    init(_ reports: [ExploreShardReport]) throws(ExploreShardReport.Unreadable) {
+        guard let first = reports.first else { throw .init(message: "no reports to merge") }
+        for report in reports where report.model != first.model || report.seed != first.seed {
+            throw .init(
+                message:
+                    "\(report.file) is a search of \(report.model) with seed \(report.seed); \(first.file) of \(first.model) with seed \(first.seed)"
+            )
+        }
+        let count = first.shard.count
+        var byIndex: [Int: ExploreShardReport] = [:]
+        for report in reports {
+            guard report.shard.count == count else {
+                throw .init(
+                    message: "\(report.file) is shard \(report.shard.index)/\(report.shard.count), not of \(count)")
+            }
+            if let other = byIndex[report.shard.index] {
+                throw .init(message: "\(report.file) and \(other.file) are both shard \(report.shard.index)/\(count)")
+            }
+            byIndex[report.shard.index] = report
+        }
+        let missing = (0..<count).filter { byIndex[$0] == nil }
+        guard missing.isEmpty else {
+            throw .init(
+                message:
+                    "shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(count)" }.joined(separator: ", ")) missing: a verdict needs every shard"
+            )
+        }
+        self.reports = (0..<count).compactMap { byIndex[$0] }
+        chosen = self.reports.filter { $0.foundInRun != nil }.min { ($0.foundInRun ?? 0) < ($1.foundInRun ?? 0) }
+    }
+
+    /// The merged report for people.
+    var lines: [String] {
+        let first = reports[0]
+        let runs = reports.reduce(0) { $0 + $1.runs }
+        let steps = reports.reduce(0) { $0 + $1.steps }
+        let shards = "\(reports.count) shard\(reports.count == 1 ? "" : "s")"
+        var lines = ["explore \(first.model): seed \(first.seed), \(shards)"]
+        let stopped = reports.contains(where: \.stoppedByTimeLimit) ? " (stopped by the time limit)" : ""
+        guard let chosen, let run = chosen.foundInRun, let failure = chosen.failure else {
+            lines.append("no failure in \(runs) runs, \(steps) steps\(stopped)")
+            return lines + coverageLines
+        }
+        lines.append(
+            "run \(run) failed (shard \(chosen.shard.index)/\(chosen.shard.count); \(runs) runs, \(steps) steps in all)"
+        )
+        lines.append("failure: \(failure)")
+        lines.append(
+            "shrunk to \(chosen.shrunk.count) step\(chosen.shrunk.count == 1 ? "" : "s") in \(chosen.shrinkRuns) run\(chosen.shrinkRuns == 1 ? "" : "s"):"
+        )
+        for (index, step) in chosen.shrunk.enumerated() {
+            let marker = index + 1 == chosen.failingStep ? "  <- fails here" : ""
+            lines.append(String(format: "%4d  ", index + 1) + step.line + marker)
+            lines += step.changes.map { "        " + $0 }
+        }
+        return lines + coverageLines
+    }
+
+    private var coverageLines: [String] {
+        var totals: [(action: String, tried: Int, accepted: Int, refused: Int)] = reports[0].coverage
+        for report in reports.dropFirst() {
+            for (index, entry) in report.coverage.enumerated() where index < totals.count {
+                totals[index].tried += entry.tried
+                totals[index].accepted += entry.accepted
+                totals[index].refused += entry.refused
+            }
+        }
+        let width = max(6, totals.map(\.action.count).max() ?? 0)
+        return [
+            "coverage:",
+            "  " + "action".padding(toLength: width, withPad: " ", startingAt: 0) + "  tried  accepted  refused",
+        ]
+            + totals.map {
+                "  \($0.action.padding(toLength: width, withPad: " ", startingAt: 0))  "
+                    + String(format: "%5d  %8d  %7d", $0.tried, $0.accepted, $0.refused)
+            }
+    }
+
+    /// The merged report as one JSON record.
+    var record: Value {
+        let first = reports[0]
+        var fields: [Value.Field] = [
+            .init("model", .string(first.model)), .init("seed", .string(first.seed)),
+            .init("shards", .int(Int64(reports.count))),
+            .init("runs", .int(Int64(reports.reduce(0) { $0 + $1.runs }))),
+            .init("steps", .int(Int64(reports.reduce(0) { $0 + $1.steps }))),
+        ]
+        if let chosen, let run = chosen.foundInRun {
+            fields.append(
+                .init(
+                    "failure",
+                    .record(["message": .string(chosen.failure ?? ""), "step": .int(Int64(chosen.failingStep ?? 0))])))
+            fields.append(.init("foundInRun", .int(Int64(run))))
+            fields.append(.init("shard", .int(Int64(chosen.shard.index))))
+            fields.append(.init("shrunk", .array(chosen.shrunk.map { .string($0.line) })))
+        } else {
+            fields.append(.init("failure", .null))
+        }
+        return .record(type: nil, fields: fields)
+    }
+
+    /// The chosen shard's transcript, its `:load` lines made relative to `folder` (where
+    /// it is to be written) instead of the folder the shard wrote it in.
+    func transcript(for folder: String) throws(ExploreShardReport.Unreadable) -> String? {
+        guard let chosen else { return nil }
+        guard let path = chosen.transcript, let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw .init(message: "\(chosen.file): its transcript \(chosen.transcript ?? "(none named)") cannot be read")
+        }
+        let from = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard line.hasPrefix("> :load ") else { return String(line) }
+            let words = CommandWords.unquoted(String(line.dropFirst(2))).map(\.text)
+            guard words.count == 2 || (words.count == 4 && words[2] == "as") else { return String(line) }
+            let target = words[1]
+            // A name (no slash) is found on the search path: nothing to move.
+            guard target.contains("/") else { return String(line) }
+            let absolute = target.hasPrefix("/") ? target : URL(fileURLWithPath: from + "/" + target).standardized.path
+            return "> "
+                + TranscriptWriter.loadCommand(
+                    TranscriptWriter.relativePath(to: absolute, from: folder), as: words.count == 4 ? words[3] : nil)
+        }.joined(separator: "\n")
+    }
+}
