@@ -392,9 +392,10 @@ let package = Package(
         // names (`worldExports`).
         .target(name: "CWorkerWorld", cSettings: [.unsafeFlags(["-fno-omit-frame-pointer"])]),
         // The same world for models run in process, scoped to the models' own code.
-        .target(name: "StoreWorld", dependencies: ["CWorkerWorld", "StoreHost"], swiftSettings: strict),
+        .target(name: "StoreWorld", dependencies: ["CWorkerWorld", "StoreHost", "StoreValue"], swiftSettings: strict),
         .executableTarget(
-            name: "storesh-worker", dependencies: ["StoreWorker", "StoreHost", "CWorkerWorld"], swiftSettings: strict,
+            name: "storesh-worker", dependencies: ["StoreWorker", "StoreHost", "StoreValue", "CWorkerWorld"],
+            swiftSettings: strict,
             linkerSettings: worldExports),
         .executableTarget(
             name: "storesh-fuzz",

@@ -64,8 +64,8 @@ struct UpstreamCodeTests {
             environment: .init(lookup: { Just([$0 + "!"]).eraseToAnyPublisher() })
         )
         store.send(.setQuery("swift"))
-        DispatchQueue.main.async { Thread.sleep(forTimeInterval: 0.3) }
-        await eventually(timeout: 0.1) { !store.state.results.isEmpty }
+        DispatchQueue.main.async { Thread.sleep(forTimeInterval: 2) }
+        await eventually(timeout: 1) { !store.state.results.isEmpty }
         #expect(store.state.results == ["swift!"])
     }
 }

@@ -22,6 +22,7 @@ private let checkedSource = #"""
         s->last = 0;
         if (strcmp(action, "increment") == 0) { s->count += 1; s->last = 1; }
         else if (strcmp(action, "double") == 0) { s->count *= 2; s->last = 2; }
+        else if (strcmp(action, "slip") == 0) { s->count += 2; s->last = 1; }  /* an increment that adds two */
         else return SP_ERR_UNKNOWN_ACTION;
         result->state_changed = 1;
         return SP_OK;
@@ -50,6 +51,7 @@ private let checkedSource = #"""
     static const sp_action actions[] = {
         { sizeof(sp_action), "increment", "Adds one.", NULL, 0, NULL, NULL, NULL },
         { sizeof(sp_action), "double", "Doubles.", NULL, 0, NULL, NULL, NULL },
+        { sizeof(sp_action), "slip", "Increments by two.", NULL, 0, NULL, NULL, NULL },
     };
     static const sp_check checks[] = {
         { sizeof(sp_check), SP_CHECK_INVARIANT, "below three", "The count stays below 3." },
@@ -59,7 +61,7 @@ private let checkedSource = #"""
     const storeplugin_info *storeplugin_info_v1(void) { return &info; }
     int32_t storeplugin_register_v1(const storeplugin_host *h, sp_error *error) {
         host = h;
-        sp_model model = { sizeof(sp_model), "checked", "Checks itself.", actions, 2, NULL, 0, NULL,
+        sp_model model = { sizeof(sp_model), "checked", "Checks itself.", actions, 3, NULL, 0, NULL,
             create, destroy, dispatch, snapshot };
         model.checks = CHECKS;
         model.check_count = CHECK_COUNT;
@@ -98,6 +100,8 @@ struct ModelChecksABITests {
         _ = try session.send(text: "increment")
         #expect(try session.check(0) == CheckVerdict(holds: false, message: "count is 3"))
         #expect(try session.check(1) == CheckVerdict(holds: true))
+        _ = try session.send(text: "slip")
+        #expect(try session.check(1) == CheckVerdict(holds: false), "an increment that added two")
         #expect(throws: SessionError.self) { try session.check(2) }
     }
 

@@ -2,7 +2,7 @@ import StoreHost
 import StoreValue
 import Testing
 
-/// The property language of docs/explore.md: each rule of its meaning, each example, and
+/// The property language of docs/shell/explore.md: each rule of its meaning, each example, and
 /// the errors, on small states built here.
 @Suite struct PropertyLanguageTests {
     static func record(_ fields: KeyValuePairs<String, Value>) -> Value { .record(fields) }

@@ -211,7 +211,7 @@ import Testing
         #expect(proof.status == 0, "\(proof.stdout)\(proof.stderr)")
         #expect(
             proof.stdout.contains(
-                "no failure: searched every reachable state (6 states kept, 108 bytes); no sequence of any length fails"
+                "no failure: searched every reachable state (6 states kept, 108 bytes); no sequence of any length fails, within the argument domains"
             ),
             "\(proof.stdout)")
         let bounded = try storesh([

@@ -381,7 +381,7 @@ typedef struct sp_model {
     /* ---- Invariants (optional; NULL when not declared). ---- */
 
     /* What must hold of the state after every action, NULL-terminated, at most 64: each
-     * an expression of storesh's property language (docs/explore.md) over the state
+     * an expression of storesh's property language (docs/shell/explore.md) over the state
      * ("balance >= 0", "todos[0].title != \"\"", "size == count(contents)"). `storesh
      * explore` checks them after every step with no flags; a path that names nothing in a
      * state holds there. A text that does not read as a check fails the registration,
@@ -422,7 +422,8 @@ typedef struct sp_model {
     /* ---- Checks in code (optional; NULL and 0 when not declared). ---- */
 
     /* Properties the plugin evaluates itself, at most 64 (sp_check above). `storesh
-     * explore` asks for every one after every step with no flags, as for `invariants`. */
+     * explore` asks for them with no flags: an invariant after every step, a
+     * postcondition after every step that took an action the model accepted. */
     const sp_check *checks;
     uint32_t check_count;
     /* Evaluates checks[index] on the store now: SP_OK with *holds set to 1 (it holds) or 0

@@ -1,6 +1,6 @@
 package import StoreValue
 
-/// Reads the property language (docs/explore.md, "Properties"): `||`, `&&`, `!`, one
+/// Reads the property language (docs/shell/explore.md, "Properties"): `||`, `&&`, `!`, one
 /// comparison, `+ -`, `* / %`, unary `-`, literals, paths with `[*]` and computed
 /// `[EXPR]`, the functions, and in postconditions `old(…)`, `args` and `accepted`.
 ///

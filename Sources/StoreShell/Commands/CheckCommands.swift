@@ -5,7 +5,7 @@ struct ExploreCommand: ShellCommand {
         ":explore [--invariant EXPR]... [--after ACTION EXPR]... [--actions A,B] [--seed N] [--runs N] [--steps N] [--time-limit S] [--exhaustive [--depth N] [--state-limit N]] [--against PLUGIN[:MODEL] [--compare PATH]...] [--out FILE [--overwrite]]"
     let summary = "generate action sequences from here, find a failure, shrink it to a failing transcript"
     let detail = [
-        "After every step: the invariants (expressions of the property language, docs/explore.md: --invariant balance >= 0, --invariant size == count(contents)), the checks the model makes in its own code (:check-model), crashes, hangs, failed effects, determinism; a path that names nothing skips the check.",
+        "After every step: the invariants (expressions of the property language, docs/shell/explore.md: --invariant balance >= 0, --invariant size == count(contents)), the checks the model makes in its own code (:check-model), crashes, hangs, failed effects, determinism; a path that names nothing skips the check.",
         "--after ACTION EXPR: a postcondition checked after every step that took ACTION, accepted or refused; old(…) reads the state before it, args.NAME and args[N] its arguments, accepted whether the model took it.",
         "An --invariant or --after runs to the next option. --actions limits the search to those actions. --time-limit S searches until S seconds are spent (up to --runs only when it is given). Defaults: --runs 200, --steps 50, the seed from the time (printed).",
         "--against PLUGIN[:MODEL]: the same steps go to a reference model (a plugin in the search path or a file; MODEL defaults to the explored model's name, else the plugin's first), and the first step after which the states differ — at each --compare PATH, default the whole state — or that one accepts and the other refuses is a failure; the transcript pins it with :compare.",
@@ -42,7 +42,7 @@ struct CheckCommand: ShellCommand {
     let usage = ":check EXPR"
     let summary = "check a property of the state as explore's --invariant does; silent when it holds"
     let detail = [
-        "EXPR is the property language (docs/explore.md): paths, [*], arithmetic, && || !, count(…), sum(…), … e.g. :check size == count(contents).",
+        "EXPR is the property language (docs/shell/explore.md): paths, [*], arithmetic, && || !, count(…), sum(…), … e.g. :check size == count(contents).",
         "Unlike :expect, a path that names nothing (or min/max of an empty list) passes: the check is skipped, as explore skips it.",
     ]
 

@@ -52,7 +52,7 @@ struct WatchCommand: ShellCommand {
     let summary =
         "print a line whenever EXPR's value changes (typed, scripted, by an effect or a jump); no EXPR lists the watches"
     let detail = [
-        "EXPR is a path (todos[0].title) or any expression of the property language (docs/explore.md): count(todos), sum(items[*].qty), size == count(contents).",
+        "EXPR is a path (todos[0].title) or any expression of the property language (docs/shell/explore.md): count(todos), sum(items[*].qty), size == count(contents).",
         "While a watch or a breakpoint is set, scripts send their actions one at a time, so each is looked at.",
     ]
 

@@ -83,7 +83,7 @@ struct ExpectCommand: ShellCommand {
     let usage = ":expect EXPR"
     let summary = "check the state (e.g. balance >= 0, size == count(items)); a failed check is an error"
     let detail = [
-        "EXPR is the property language (docs/explore.md): PATH OP VALUE as before (VALUE a literal: 3, \"text\", true, null, [1, 2], {x: 1}), and paths, [*], + - * / %, && || !, count(…), sum(…), min(…), contains(…), ….",
+        "EXPR is the property language (docs/shell/explore.md): PATH OP VALUE as before (VALUE a literal: 3, \"text\", true, null, [1, 2], {x: 1}), and paths, [*], + - * / %, && || !, count(…), sum(…), min(…), contains(…), ….",
         "== compares structurally (records and dictionaries by keys and values); < <= > >= compare numbers with numbers and strings with strings; a path that names nothing fails the check (:check skips it).",
     ]
 

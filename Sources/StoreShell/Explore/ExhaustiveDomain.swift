@@ -64,7 +64,8 @@ final class ExhaustiveDomain {
     private func values(of shape: TypeShape, seen: Seen, depth: Int) -> [Value] {
         switch shape {
         case .int(let range?):
-            if range.upperBound &- range.lowerBound < 16, range.upperBound >= range.lowerBound {
+            let (width, overflow) = range.upperBound.subtractingReportingOverflow(range.lowerBound)
+            if !overflow, width < 16 {
                 return (range.lowerBound...range.upperBound).map(Value.int)
             }
             let edges = [range.lowerBound, range.lowerBound &+ 1, 0, range.upperBound &- 1, range.upperBound]

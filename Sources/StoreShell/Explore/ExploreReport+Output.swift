@@ -31,7 +31,7 @@ extension ExploreReport {
         }
         if exhaustive != nil {
             lines.append(
-                "sequence \(foundInRun ?? 0) failed after \(originalLength ?? 0) step\(originalLength == 1 ? "" : "s") (\(runs) sequence\(runs == 1 ? "" : "s"), \(steps) step\(steps == 1 ? "" : "s"), \(distinctStates) distinct state\(distinctStates == 1 ? "" : "s") in all)"
+                "sequence \(max(1, foundInRun ?? 1)) failed after \(originalLength ?? 0) step\(originalLength == 1 ? "" : "s") (\(runs) sequence\(runs == 1 ? "" : "s"), \(steps) step\(steps == 1 ? "" : "s"), \(distinctStates) distinct state\(distinctStates == 1 ? "" : "s") in all)"
             )
             lines.append("failure: \(failure)")
             lines.append(
@@ -84,7 +84,10 @@ extension ExploreReport {
             .init("model", .string(model)), .init("seed", .string(String(seed))), .init("runs", .int(Int64(runs))),
             .init("steps", .int(Int64(steps))), .init("distinctStates", .int(Int64(distinctStates))),
             .init("stoppedByTimeLimit", .bool(stoppedByTimeLimit)),
-            .init("shard", .record(["index": .int(Int64(shard.index)), "count": .int(Int64(shard.count))])),
+            .init(
+                "shard",
+                shard.map { .record(["index": .int(Int64($0.index)), "count": .int(Int64($0.count))]) } ?? .null),
+            .init("settings", .string(settings)),
             .init("exhaustive", exhaustive.map(Self.record) ?? .null),
             .init(
                 "coverage",

@@ -31,8 +31,11 @@ package struct ExploreReport: Sendable {
     package var referenceAlias: String?
     /// The name the explored model's plugin was loaded as (`:load PATH as NAME`), if another.
     package var pluginAlias: String?
-    /// The part of the search this is (`--shard I/N`), or the whole.
-    package var shard = ExploreShard.whole
+    /// The part of the search this is (`--shard I/N`); nil for a search not split.
+    package var shard: ExploreShard?
+    /// What the search was told beyond the seed, as a line (`--runs`, `--steps`, the
+    /// properties, …): `--merge` combines only shards told the same.
+    package var settings = ""
     /// `--exhaustive`: how far the search went and why it stopped.
     package var exhaustive: ExhaustiveSummary?
     /// The seed of the models' world in the failing run (its transcript's `:seed`), when

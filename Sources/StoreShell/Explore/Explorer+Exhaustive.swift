@@ -35,7 +35,9 @@ package struct ExhaustiveSummary: Sendable, Equatable {
         let cut = argumentsCut ? "; some actions' arguments were cut to 64 per state" : ""
         switch end {
         case .everyState:
-            return "no failure: searched every reachable state (\(kept)); no sequence of any length fails" + cut
+            return
+                "no failure: searched every reachable state (\(kept)); no sequence of any length fails, within the argument domains"
+                + cut
         case .depth, .failure:
             return "no failure: searched every sequence up to depth \(completedDepth) (\(kept))" + cut
         case .stateLimit:

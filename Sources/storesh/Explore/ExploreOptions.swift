@@ -21,7 +21,7 @@ struct ExploreCommandOptions: ParsableCommand {
             arguments) and written as a transcript that fails 'storesh test' until the bug is fixed: its \
             steps' output is not compared and the property is pinned with :check, :check-after or :check-model, so \
             a fix that changes earlier states still passes. Properties are expressions of the \
-            property language (docs/explore.md): paths with [*], + - * / %, && || !, ==, count, sum, \
+            property language (docs/shell/explore.md): paths with [*], + - * / %, && || !, ==, count, sum, \
             min, max, contains, keys, all, any, …; --after adds old(…), args and accepted. \
             --against PLUGIN[:MODEL] compares every state with a reference model's (--compare PATH \
             to compare only there) and pins a difference with :compare. \
@@ -42,7 +42,7 @@ struct ExploreCommandOptions: ParsableCommand {
     @Option(
         name: .customLong("invariant"),
         help: ArgumentHelp(
-            "Check EXPR after every step and on the initial state, e.g. 'balance >= 0', 'size == count(contents)', 'all(items[*].qty >= 0)' (the property language: docs/explore.md). Repeatable. A path that names nothing skips the check.",
+            "Check EXPR after every step and on the initial state, e.g. 'balance >= 0', 'size == count(contents)', 'all(items[*].qty >= 0)' (the property language: docs/shell/explore.md). Repeatable. A path that names nothing skips the check.",
             valueName: "EXPR"))
     var invariants: [String] = []
 
@@ -125,7 +125,7 @@ struct ExploreCommandOptions: ParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Search with N storesh processes at once, each making every Nth run (default 1). The verdict and the transcript are the ones one process finds: each run is the same in any process, and the failure of the lowest run is kept.",
+            "Search with N storesh processes at once, each making every Nth run (default 1). The verdict and the transcript are the ones one process finds (each run is the same in any process, and the failure of the lowest run is kept); with --more-failures or --time-limit the verdict is, the shrunk run may differ.",
             valueName: "N"))
     var jobs = 1
 

@@ -85,7 +85,16 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
         let explorer = try Explorer(core: core, options: settings, reference: reference)
         report = try await explorer.explore { line in if progress { StandardStreams.error("explore: \(line)\n") } }
         report.setup = setup
-        report.shard = settings.shard
+        report.shard = options.shard.flatMap(ExploreShard.init(parsing:))
+        report.settings = [
+            "runs \(settings.runs)", "steps \(settings.steps)",
+            "time-limit \(settings.timeLimit.map { "\($0)" } ?? "none")",
+            "invariants \(settings.invariants.map(\.description))",
+            "after \(settings.postconditions.map { "\($0.action) \($0.condition)" })",
+            "actions \(settings.actions ?? [])", "determinism \(settings.checkDeterminism)",
+            "more-failures \(settings.moreFailures)", "against \(options.against ?? "none")",
+            "compare \(options.comparePaths)", "stubs \(options.stubs)",
+        ].joined(separator: "; ")
         report.referencePlugin = reference?.pluginPath
         report.referenceAlias = reference?.pluginAlias
     } catch {

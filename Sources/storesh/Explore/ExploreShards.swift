@@ -24,6 +24,11 @@ struct ExploreShardReport {
     /// The transcript the shard wrote, as an absolute path.
     let transcript: String?
     let coverage: [(action: String, tried: Int, accepted: Int, refused: Int)]
+    /// The failure's kind (`ExploreFailure.kindName`).
+    let failureKind: String?
+    /// What the search was told, beyond the seed (`ExploreReport.settings`): shards of
+    /// searches told different things do not make one search.
+    let settings: String
 
     struct Unreadable: Error {
         let message: String
@@ -35,31 +40,46 @@ struct ExploreShardReport {
             record["kind"] as? String == "explore", let model = record["model"] as? String,
             let seed = record["seed"] as? String
         else { throw Unreadable(message: "\(file): not the JSON report of storesh explore --format json") }
+        guard record["exhaustive"] == nil || record["exhaustive"] is NSNull else {
+            throw Unreadable(message: "\(file): the report of an exhaustive search, which is not split into shards")
+        }
         guard let shard = record["shard"] as? [String: Any], let index = shard["index"] as? Int,
             let count = shard["count"] as? Int
         else { throw Unreadable(message: "\(file): the report of a whole search, not of a --shard I/N") }
+        guard (1...1024).contains(count), (0..<count).contains(index) else {
+            throw Unreadable(
+                message: "\(file): shard \(index)/\(count) is not a shard (I from 0 to N-1, N at most 1024)")
+        }
         self.file = file
         self.model = model
         self.seed = seed
         self.shard = ExploreShard(index: index, count: count)
-        runs = record["runs"] as? Int ?? 0
-        steps = record["steps"] as? Int ?? 0
+        // Counts from a file: never negative, and small enough that sums of 1,024 of them fit.
+        let number = { (key: String) in min(max(0, record[key] as? Int ?? 0), Int(Int32.max)) }
+        runs = number("runs")
+        steps = number("steps")
+        settings = record["settings"] as? String ?? ""
         stoppedByTimeLimit = record["stoppedByTimeLimit"] as? Bool ?? false
         let failureRecord = record["failure"] as? [String: Any]
         failure = failureRecord?["message"] as? String
+        failureKind = failureRecord?["kind"] as? String
         failingStep = failureRecord?["step"] as? Int
-        foundInRun = failure == nil ? nil : record["foundInRun"] as? Int
-        shrinkRuns = record["shrinkRuns"] as? Int ?? 0
+        foundInRun = failure == nil ? nil : number("foundInRun")
+        shrinkRuns = number("shrinkRuns")
         shrunk = (record["shrunk"] as? [[String: Any]] ?? []).map {
             ($0["line"] as? String ?? "", $0["changes"] as? [String] ?? [])
         }
+        // Named by the path it was written at, on the machine that ran the shard; merged
+        // elsewhere (a CI matrix's artifacts), it is found beside the report instead.
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
-        transcript = (record["transcript"] as? String).map { $0.hasPrefix("/") ? $0 : folder + "/" + $0 }
+        transcript = (record["transcript"] as? String).map { written in
+            let path = written.hasPrefix("/") ? written : folder + "/" + written
+            if FileManager.default.fileExists(atPath: path) { return path }
+            return folder + "/" + URL(fileURLWithPath: written).lastPathComponent
+        }
         coverage = (record["coverage"] as? [[String: Any]] ?? []).map {
-            (
-                $0["action"] as? String ?? "", $0["tried"] as? Int ?? 0, $0["accepted"] as? Int ?? 0,
-                $0["refused"] as? Int ?? 0
-            )
+            let number = { (value: Any?) in min(max(0, value as? Int ?? 0), Int(Int32.max)) }
+            return ($0["action"] as? String ?? "", number($0["tried"]), number($0["accepted"]), number($0["refused"]))
         }
     }
 }
@@ -78,6 +98,12 @@ struct MergedExplore {
             throw .init(
                 message:
                     "\(report.file) is a search of \(report.model) with seed \(report.seed); \(first.file) of \(first.model) with seed \(first.seed)"
+            )
+        }
+        for report in reports where report.settings != first.settings {
+            throw .init(
+                message:
+                    "\(report.file) searched with other options than \(first.file) (\(report.settings) against \(first.settings)): shards of one search are told the same"
             )
         }
         let count = first.shard.count
@@ -119,14 +145,17 @@ struct MergedExplore {
             "run \(run) failed (shard \(chosen.shard.index)/\(chosen.shard.count); \(runs) runs, \(steps) steps in all)"
         )
         lines.append("failure: \(failure)")
+        // A model that is not deterministic shows other states each time: its steps alone.
+        let showsChanges = chosen.failureKind != "nondeterministic"
         lines.append(
             "shrunk to \(chosen.shrunk.count) step\(chosen.shrunk.count == 1 ? "" : "s") in \(chosen.shrinkRuns) run\(chosen.shrinkRuns == 1 ? "" : "s"):"
         )
         for (index, step) in chosen.shrunk.enumerated() {
             let marker = index + 1 == chosen.failingStep ? "  <- fails here" : ""
             lines.append(String(format: "%4d  ", index + 1) + step.line + marker)
-            lines += step.changes.map { "        " + $0 }
+            if showsChanges { lines += step.changes.map { "        " + $0 } }
         }
+        if (chosen.failingStep ?? 1) <= 0 { lines.append("      (the initial state already fails)") }
         return lines + coverageLines
     }
 
