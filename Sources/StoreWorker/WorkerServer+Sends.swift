@@ -105,6 +105,7 @@ extension WorkerServer {
         let wantState = try reader.bool()
         let continuing = try reader.bool()
         let stateAfter = try reader.bool()
+        let stopAtBrokenCheck = try reader.bool()
         var processed: UInt32 = 0
         // The count goes first and is known last: written as 0, then set.
         let countAt = reply.bytes.count
@@ -145,14 +146,20 @@ extension WorkerServer {
                 reply.u8(0)
                 reply.bytes += answer.bytes
                 // Their events may come before the next action's: the shell goes on one
-                // action at a time.
-                stopped = startedEffects
+                // action at a time. After a check that does not hold, the shell asks why.
+                stopped = startedEffects || (stopAtBrokenCheck && !Self.checksHold(in: store))
             }
         }
         for byte in 0..<4 { reply.bytes[countAt + byte] = UInt8(truncatingIfNeeded: processed >> (8 * byte)) }
         // The state after the last action processed, for the history snapshot the shell
         // keeps there: asked for when the states are not sent with each action.
         writeStateAfter(stateAfter && processed > 0 && !wantState, of: store, into: &reply)
+    }
+
+    /// Whether every check the model makes in its code holds of `store` now (one that cannot
+    /// be asked counts as not holding: the shell asks it again, and reports why).
+    private static func checksHold(in store: InProcessConnection) -> Bool {
+        store.model.checks.indices.allSatisfy { (try? store.check($0).holds) ?? false }
     }
 
     /// A batch's closing state: `bool` present, then the state, when `wanted` and readable.

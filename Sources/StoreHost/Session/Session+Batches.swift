@@ -74,7 +74,7 @@ extension Session {
     /// snapshot there needs no read, which would wait for any later batch in flight.
     package func startObserved(
         _ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, observe: Bool, continuing: Bool = false,
-        stateAfter: Bool = false
+        stateAfter: Bool = false, stopAtBrokenCheck: Bool = false
     ) throws(SessionError) -> ObservedBatch? {
         guard let batching else { return nil }
         // The first diff needs the state before (not read with a batch in flight: the
@@ -82,7 +82,7 @@ extension Session {
         if observe, isStale, observedInFlight == 0 { _ = try? read() }
         let ticket = try batching.startObserved(
             actions, stopAtFailure: stopAtFailure, wantState: observe, continuing: continuing,
-            stateAfter: stateAfter && !observe)
+            stateAfter: stateAfter && !observe, stopAtBrokenCheck: stopAtBrokenCheck)
         observedInFlight += 1
         return ObservedBatch(ticket: ticket, names: actions.map(\.0.name), observe: observe)
     }

@@ -135,10 +135,12 @@ package struct PendingAnswer {
 /// trip per batch instead of one per action. See `Session.startObserved`.
 @MainActor
 package protocol ObservedBatching: AnyObject {
-    /// Sends the batch and returns without waiting for its answer.
+    /// Sends the batch and returns without waiting for its answer. `stopAtBrokenCheck`:
+    /// after each action applied, the model's checks in code are asked on the other side,
+    /// and the batch stops after one that does not hold (the caller asks them itself then).
     func startObserved(
         _ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, wantState: Bool, continuing: Bool,
-        stateAfter: Bool
+        stateAfter: Bool, stopAtBrokenCheck: Bool
     ) throws(SessionError) -> PendingAnswer
     /// Waits for the answer to an observed batch of `sent` actions.
     func observedAnswers(_ ticket: PendingAnswer, sent: Int) throws(SessionError) -> ObservedAnswers

@@ -163,10 +163,11 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
     /// last action processed.
     package func startObserved(
         _ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, wantState: Bool, continuing: Bool,
-        stateAfter: Bool
+        stateAfter: Bool, stopAtBrokenCheck: Bool
     ) throws(SessionError) -> PendingAnswer {
         PendingAnswer(
-            request: try startBatch(.sendObserved, actions, flags: stopAtFailure, wantState, continuing, stateAfter))
+            request: try startBatch(
+                .sendObserved, actions, flags: stopAtFailure, wantState, continuing, stateAfter, stopAtBrokenCheck))
     }
 
     /// Sends a batch request: the store, its flags, then each action's index and arguments.

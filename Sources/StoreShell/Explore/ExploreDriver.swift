@@ -123,9 +123,7 @@ final class ExploreDriver {
                     chunk.append(step)
                 }
                 if chunk.isEmpty, pending == nil { break }
-                // Checks in the model's code are asked for after each action: a batch
-                // would answer for all of them at once.
-                if !chunk.isEmpty, !session.callsAreRoundTrips || !session.model.checks.isEmpty {
+                if !chunk.isEmpty, !session.callsAreRoundTrips {
                     for step in chunk where run.failure == nil {
                         try await perform(step, in: &session, run: &run, keep: keepStates)
                     }
@@ -249,8 +247,15 @@ final class ExploreDriver {
         }
         let start = run.steps.count
         var taken = 0
+        // The model's checks in code are asked on the other side after each action, and the
+        // batch stops after one that does not hold; here they are asked once, after the
+        // last action the batch took (one round trip a batch, not one a step).
+        let checks = !session.model.checks.isEmpty
         do {
-            guard let batch = try session.startObserved(actions, stopAtFailure: false, observe: true) else {
+            guard
+                let batch = try session.startObserved(
+                    actions, stopAtFailure: false, observe: true, stopAtBrokenCheck: checks)
+            else {
                 return .lostWorker
             }
             var results = try session.observedResults(batch)
@@ -267,7 +272,12 @@ final class ExploreDriver {
                 run.steps.append(chunk[taken])
                 run.accepted.append(accepted)
                 taken += 1
-                if run.failure == nil { afterStep(start + taken - 1, state: session.state, run: &run, keep: keep) }
+                if run.failure == nil {
+                    afterStep(start + taken - 1, state: session.state, run: &run, keep: keep, checksInCode: false)
+                }
+            }
+            if run.failure == nil, checks, taken > 0 {
+                run.failure = checkInModelCode(after: start + taken - 1, tookAction: run.accepted.last == true)
             }
         } catch {
             guard error.workerLoss != nil else { throw ShellError(error.message, origin: .prompt) }
@@ -279,7 +289,7 @@ final class ExploreDriver {
 
     /// What follows every step: a crash between answers or a failed effect, else the state
     /// recorded and the invariants checked.
-    private func afterStep(_ index: Int, state: Value, run: inout Run, keep: Bool) {
+    private func afterStep(_ index: Int, state: Value, run: inout Run, keep: Bool, checksInCode: Bool = true) {
         if core.workerCrashes != crashesBefore {
             // An effect crashed the worker between answers; the core said how.
             run.failure = ExploreFailure(
@@ -296,7 +306,7 @@ final class ExploreDriver {
             run.failure = checkPostconditions(
                 state, after: index, action: name, arguments: arguments, accepted: run.accepted[index] == true)
         }
-        if run.failure == nil {
+        if run.failure == nil, checksInCode {
             run.failure = checkInModelCode(after: index, tookAction: run.accepted[index] == true)
         }
         before = state
