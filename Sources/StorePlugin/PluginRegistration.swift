@@ -18,6 +18,10 @@ public enum StorePlugin {
     /// The plugin's `storeplugin_info`, made once. It names the Swift toolchain the plugin
     /// was built with, so a host built with another one refuses it instead of crashing.
     public static func info(name: String, version: String) -> UnsafeRawPointer {
+        // Made on the first call and kept (a host asks again on every load of the file):
+        // it lives as long as the plugin, as storeplugin.h says, and stays reachable.
+        let key = name + "\u{0}" + version
+        if let made = madeInfos[key] { return made }
         let info = UnsafeMutablePointer<storeplugin_info>.allocate(capacity: 1)
         info.initialize(
             to: storeplugin_info(
@@ -28,8 +32,13 @@ public enum StorePlugin {
                 version: UnsafePointer(strdup(version)),
                 toolchain: storeplugin_compiler_tag()
             ))
+        madeInfos[key] = UnsafeRawPointer(info)
         return UnsafeRawPointer(info)
     }
+
+    /// Each info made, by name and version. Only the host's main thread calls `info`
+    /// (storeplugin.h, "Threads").
+    nonisolated(unsafe) private static var madeInfos: [String: UnsafeRawPointer] = [:]
 
     /// Registers `models` with the host. Returns the ABI status code for the entry point.
     public static func register(host: UnsafeRawPointer, error: UnsafeMutableRawPointer, models: [PluginModel]) -> Int32
