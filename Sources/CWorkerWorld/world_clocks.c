@@ -151,14 +151,11 @@ long syscall(long number, ...) {
 static _Atomic int32_t entropy_fd_count;
 static _Atomic int32_t entropy_fd_model[MAX_ENTROPY_FDS];  // model + 1, or 0
 
-static uintptr_t foundation_start, foundation_end;
+static struct world_range foundation;
 
 static int called_by_foundation(void *caller) {
-    if (foundation_end == 0) {
-        void *symbol = dlsym(RTLD_DEFAULT, "$s20FoundationEssentials4UUIDVACycfC");  // UUID.init()
-        if (symbol == NULL || !world_image_range(symbol, &foundation_start, &foundation_end)) return 0;
-    }
-    return (uintptr_t)caller >= foundation_start && (uintptr_t)caller < foundation_end;
+    // The image of UUID.init().
+    return world_range_contains(&foundation, "$s20FoundationEssentials4UUIDVACycfC", (uintptr_t)caller);
 }
 
 int open(const char *path, int flags, ...) {

@@ -148,16 +148,11 @@ void dispatch_after_f(dispatch_time_t when, dispatch_queue_t queue, void *contex
 
 // The Swift runtime's image: a Task.sleep wakes through its own private queue ("Swift
 // global concurrent queue"), not a global one.
-static uintptr_t concurrency_start, concurrency_end;
+static struct world_range concurrency;
 
 static int is_shared_queue(dispatch_queue_t queue, dispatch_function_t function) {
     if (queue == MAIN_QUEUE) return 1;
-    if (concurrency_end == 0) {
-        void *symbol = dlsym(RTLD_DEFAULT, "swift_job_run");
-        if (symbol != NULL) world_image_range(symbol, &concurrency_start, &concurrency_end);
-    }
-    uintptr_t address = (uintptr_t)function;
-    if (function != NULL && address >= concurrency_start && address < concurrency_end) return 1;
+    if (function != NULL && world_range_contains(&concurrency, "swift_job_run", (uintptr_t)function)) return 1;
     static const intptr_t identifiers[] = {0x21, 0x19, 0x15, 0x11, 0x09, 0x00, 2, -2, -32768};
     for (size_t index = 0; index < sizeof identifiers / sizeof *identifiers; index++) {
         if (queue == dispatch_get_global_queue(identifiers[index], 0)) return 1;

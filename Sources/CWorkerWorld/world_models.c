@@ -22,7 +22,7 @@ static _Atomic int32_t image_count;
 static pthread_mutex_t images_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t entropy_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t entropy_seed;
-static uintptr_t libdispatch_start, libdispatch_end;
+static struct world_range libdispatch;
 
 // ---- Images --------------------------------------------------------------------------------
 
@@ -56,9 +56,19 @@ int world_image_range(const void *address, uintptr_t *start, uintptr_t *end) {
     return 1;
 }
 
-void world_find_libdispatch(void) {
-    void *function = dlsym(RTLD_DEFAULT, "dispatch_async_f");
-    if (function != NULL) world_image_range(function, &libdispatch_start, &libdispatch_end);
+void world_find_libdispatch(void) { (void)world_range_contains(&libdispatch, "dispatch_async_f", 0); }
+
+int world_range_contains(struct world_range *range, const char *symbol, uintptr_t address) {
+    uintptr_t end = atomic_load_explicit(&range->end, memory_order_acquire);
+    if (end == 0) {
+        void *found = dlsym(RTLD_DEFAULT, symbol);
+        uintptr_t found_start, found_end;
+        if (found == NULL || !world_image_range(found, &found_start, &found_end)) return 0;
+        atomic_store_explicit(&range->start, found_start, memory_order_relaxed);
+        atomic_store_explicit(&range->end, found_end, memory_order_release);
+        end = found_end;
+    }
+    return address >= atomic_load_explicit(&range->start, memory_order_relaxed) && address < end;
 }
 
 // FNV-1a of a name, to give each model a stream of its own.
@@ -150,7 +160,7 @@ static int32_t model_on_stack(void) {
 int32_t world_model_calling(void *caller, uint32_t call) {
     if (!atomic_load_explicit(&world_on, memory_order_acquire)) return -1;
     uintptr_t address = (uintptr_t)caller;
-    if (address >= libdispatch_start && address < libdispatch_end) return -1;
+    if (world_range_contains(&libdispatch, "dispatch_async_f", address)) return -1;
     int32_t model = world_model_on_stack();
     if (model >= 0) atomic_fetch_or(&world_calls, call);
     return model;

@@ -20,10 +20,24 @@ extern storesh_world_timer_function world_timer;
 /// The system's definition of `name` (the next after this executable's), or abort.
 void *world_real(const char *name);
 
-/// Declares and finds once the system's `name`, as `real_name`.
-#define REAL(name, result, parameters)      \
-    static result(*real_##name) parameters; \
-    if (real_##name == NULL) real_##name = (result(*) parameters)world_real(#name)
+/// Declares and finds once the system's `name`, as `real_name`. Any thread may be the first
+/// to call: the pointer is kept in an atomic (every finder stores the same value).
+#define REAL(name, result, parameters)                                                                 \
+    static _Atomic(result(*) parameters) found_##name;                                                 \
+    result(*real_##name) parameters = atomic_load_explicit(&found_##name, memory_order_acquire);       \
+    if (real_##name == NULL) {                                                                         \
+        real_##name = (result(*) parameters)world_real(#name);                                         \
+        atomic_store_explicit(&found_##name, real_##name, memory_order_release);                       \
+    }
+
+/// An image's address range, found the first time it is asked for and read from any thread.
+struct world_range {
+    _Atomic uintptr_t start, end;
+};
+
+/// Whether `address` is in the image that holds `symbol` (found with dlsym); 0 when the
+/// symbol is not there.
+int world_range_contains(struct world_range *range, const char *symbol, uintptr_t address);
 
 /// The model a call belongs to when the world answers it (0, 1, …), or -1 when the call
 /// is not the world's: the world is off, libdispatch itself called (`caller`), or no frame
