@@ -99,6 +99,17 @@ import Testing
         let unsplit = try storesh(["explore", "--merge", directory + "/whole.json"])
         #expect(unsplit.status == 2)
         #expect(unsplit.stderr.contains("the report of a whole search, not of a --shard I/N"), "\(unsplit.stderr)")
+        // A report a file says is a shard must be one: no count of 0, no index past its count.
+        let report = try String(contentsOfFile: reports[1], encoding: .utf8)
+        for (shard, name) in [(#""count":0"#, "zero"), (#""count":-3"#, "negative"), (#""index":7"#, "past")] {
+            let key = shard.hasPrefix(#""count""#) ? #""count":5"# : #""index":1"#
+            let forged = report.replacingOccurrences(of: key, with: shard)
+            #expect(forged != report, "\(name): the report holds \(key)")
+            try forged.write(toFile: directory + "/shards/\(name).json", atomically: true, encoding: .utf8)
+            let refused = try storesh(["explore", "--merge", directory + "/shards/\(name).json"])
+            #expect(refused.status == 2, "\(name)")
+            #expect(refused.stderr.contains("is not a shard (I from 0 to N-1, N at most 1024)"), "\(refused.stderr)")
+        }
         let text = try storesh(["explore", "--merge", directory + "/one.transcript"])
         #expect(text.status == 2)
         #expect(text.stderr.contains("not the JSON report of storesh explore --format json"), "\(text.stderr)")
