@@ -33,8 +33,8 @@ package final class WireStateEncoder {
     @exclusivity(unchecked) private var nextGeneration: UInt64 = 1
     /// The place a value must be written into next (its label, if any, is written), and
     /// the record name it takes if it is a record.
-    @exclusivity(unchecked) fileprivate var pendingPlace: UInt64?
-    @exclusivity(unchecked) fileprivate var pendingName: String?
+    @exclusivity(unchecked) var pendingPlace: UInt64?
+    @exclusivity(unchecked) var pendingName: String?
     /// The name the first record a `WireStateWritable` begins takes (the root's).
     @exclusivity(unchecked) var directRootName: String?
     @exclusivity(unchecked) private var nodes = 0
@@ -132,11 +132,11 @@ package final class WireStateEncoder {
     }
 
     /// Gives up the encoding (from a call that cannot throw; the next write that can, does).
-    fileprivate func abandon() { abandoned = true }
+    func abandon() { abandoned = true }
 
     /// Begins a container in `place` (which must be the one waiting): its header, and a
     /// frame for its elements. The container's (depth, generation), or nil when given up.
-    fileprivate func begin(keyed: Bool, in place: UInt64) -> (depth: Int, generation: UInt64)? {
+    func begin(keyed: Bool, in place: UInt64) -> (depth: Int, generation: UInt64)? {
         guard active, !abandoned, pendingPlace == place else {
             abandon()
             return nil
@@ -161,7 +161,7 @@ package final class WireStateEncoder {
     /// Readies the container at `depth` for one more element: closes the containers
     /// nested in it, and checks it is still the one at its depth and no place waits.
     /// Writes `key` for a keyed container.
-    fileprivate func element(at depth: Int, generation: UInt64, key: String?) throws {
+    func element(at depth: Int, generation: UInt64, key: String?) throws {
         guard active, !abandoned, pendingPlace == nil, depth >= 0, depth < frames.count,
             frames[depth].generation == generation
         else {
@@ -181,13 +181,13 @@ package final class WireStateEncoder {
     }
 
     /// A nested container as the element just readied at `depth`.
-    fileprivate func nested(keyed: Bool) throws -> (depth: Int, generation: UInt64) {
+    func nested(keyed: Bool) throws -> (depth: Int, generation: UInt64) {
         try node()
         return push(keyed: keyed, name: nil)
     }
 
     /// The number of elements the container at `depth` holds (0 once it is closed).
-    fileprivate func elements(at depth: Int, generation: UInt64) -> Int {
+    func elements(at depth: Int, generation: UInt64) -> Int {
         depth >= 0 && depth < frames.count && frames[depth].generation == generation ? Int(frames[depth].elements) : 0
     }
 
@@ -268,154 +268,5 @@ package final class WireStateEncoder {
         default:
             putByte(0)
         }
-    }
-}
-
-/// The `Encoder` for one place of a `WireStateEncoder`'s encoding.
-private struct WireEncoderPlace: Encoder {
-    let encoder: WireStateEncoder
-    let place: UInt64
-    let codingPath: [any CodingKey]
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
-
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let frame = encoder.begin(keyed: true, in: place)
-        return KeyedEncodingContainer(
-            WireKeyedContainer<Key>(
-                encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0, codingPath: codingPath)
-        )
-    }
-
-    func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        let frame = encoder.begin(keyed: false, in: place)
-        return WireUnkeyedContainer(
-            encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0, codingPath: codingPath)
-    }
-
-    func singleValueContainer() -> any SingleValueEncodingContainer {
-        WireSingleContainer(
-            encoder: encoder, place: place, name: encoder.pendingPlace == place ? encoder.pendingName : nil,
-            codingPath: codingPath)
-    }
-}
-
-/// A container whose writes are given up on: `superEncoder`'s place, which may be
-/// written after its siblings.
-private func abandonedEncoder(_ encoder: WireStateEncoder, codingPath: [any CodingKey]) -> any Encoder {
-    encoder.abandon()
-    return WireEncoderPlace(encoder: encoder, place: 0, codingPath: codingPath)
-}
-
-private struct WireKeyedContainer<Key: CodingKey>: NullWritingContainer {
-    let encoder: WireStateEncoder
-    let depth: Int
-    let generation: UInt64
-    let codingPath: [any CodingKey]
-
-    mutating func encodeNil(forKey key: Key) throws {
-        try encoder.element(at: depth, generation: generation, key: key.stringValue)
-        try encoder.writeNull()
-    }
-
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try encoder.element(at: depth, generation: generation, key: key.stringValue)
-        try encoder.writeValue(value, name: nil, codingPath: codingPath + [key])
-    }
-
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
-        -> KeyedEncodingContainer<NestedKey>
-    {
-        let frame = try? nested(key, keyed: true)
-        return KeyedEncodingContainer(
-            WireKeyedContainer<NestedKey>(
-                encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0,
-                codingPath: codingPath + [key]))
-    }
-
-    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let frame = try? nested(key, keyed: false)
-        return WireUnkeyedContainer(
-            encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0,
-            codingPath: codingPath + [key])
-    }
-
-    private func nested(_ key: Key, keyed: Bool) throws -> (depth: Int, generation: UInt64) {
-        try encoder.element(at: depth, generation: generation, key: key.stringValue)
-        return try encoder.nested(keyed: keyed)
-    }
-
-    mutating func superEncoder() -> any Encoder { abandonedEncoder(encoder, codingPath: codingPath) }
-
-    mutating func superEncoder(forKey key: Key) -> any Encoder {
-        abandonedEncoder(encoder, codingPath: codingPath + [key])
-    }
-}
-
-private struct WireUnkeyedContainer: UnkeyedEncodingContainer {
-    let encoder: WireStateEncoder
-    let depth: Int
-    let generation: UInt64
-    let codingPath: [any CodingKey]
-    var count: Int { encoder.elements(at: depth, generation: generation) }
-
-    mutating func encodeNil() throws {
-        try encoder.element(at: depth, generation: generation, key: nil)
-        try encoder.writeNull()
-    }
-
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        try encoder.element(at: depth, generation: generation, key: nil)
-        try encoder.writeValue(value, name: nil, codingPath: codingPath)
-    }
-
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
-        NestedKey
-    > {
-        let frame = try? nested(keyed: true)
-        return KeyedEncodingContainer(
-            WireKeyedContainer<NestedKey>(
-                encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0, codingPath: codingPath)
-        )
-    }
-
-    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        let frame = try? nested(keyed: false)
-        return WireUnkeyedContainer(
-            encoder: encoder, depth: frame?.depth ?? -1, generation: frame?.generation ?? 0, codingPath: codingPath)
-    }
-
-    private func nested(keyed: Bool) throws -> (depth: Int, generation: UInt64) {
-        try encoder.element(at: depth, generation: generation, key: nil)
-        return try encoder.nested(keyed: keyed)
-    }
-
-    mutating func superEncoder() -> any Encoder { abandonedEncoder(encoder, codingPath: codingPath) }
-}
-
-/// A single-value container: its one value fills its place, a record there taking the
-/// place's name (the root's type reaches through wrappers, as `ChangeTracker` names it).
-private struct WireSingleContainer: SingleValueEncodingContainer {
-    let encoder: WireStateEncoder
-    let place: UInt64
-    let name: String?
-    let codingPath: [any CodingKey]
-
-    mutating func encodeNil() throws {
-        try take()
-        try encoder.writeNull()
-    }
-
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        try take()
-        try encoder.writeValue(value, name: name, codingPath: codingPath)
-    }
-
-    /// The place, which must be waiting still: a second write to it gives up.
-    private func take() throws {
-        guard encoder.pendingPlace == place, !encoder.abandoned else {
-            encoder.abandon()
-            throw WireStateEncoder.Abandon()
-        }
-        encoder.pendingPlace = nil
     }
 }

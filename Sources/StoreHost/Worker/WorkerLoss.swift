@@ -62,3 +62,26 @@ package struct WorkerLoss: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension SessionError {
+    /// A worker that died, hung or was interrupted while `model` was `doing` something.
+    package init(lost loss: WorkerLoss, model: String, doing what: String, effects: [String] = []) {
+        let message: String
+        let during = what.hasPrefix("between") ? what : "while \(what)"
+        switch loss.cause {
+        case _ where loss.crashedInATask && !effects.isEmpty:
+            // An effect's thread crashed while the worker was busy with something else:
+            // the blame is the effect's, not the action's being handled.
+            message =
+                "\(model) crashed in effect\(effects.count == 1 ? "" : "s") \(effects.joined(separator: ", ")) \(during) (\(loss))"
+        case .hung(let seconds):
+            message =
+                "\(model) did not finish \(what) within \(WorkerLoss.seconds(seconds)) (hung); its worker was stopped (--action-timeout sets the limit)"
+        case .interrupted:
+            message = "interrupted \(what) in \(model); its worker was stopped"
+        default:
+            message = "\(model) crashed \(during) (\(loss))"
+        }
+        self.init(message: message, workerLoss: loss)
+    }
+}

@@ -1,0 +1,101 @@
+import StoreHost
+import StoreValue
+
+/// `:log`: the current model's history, one line (or record) per action.
+extension ShellCore {
+    func log(_ args: [String], origin: LineOrigin) -> Bool {
+        guard let session = current, let history = histories[session.model.qualifiedName] else {
+            return fail(noCurrentModel, origin: origin)
+        }
+        let entries = history.entries
+        guard let shown = Self.logRange(args, count: entries.count, dropped: history.dropped) else {
+            return fail(
+                "usage: :log [N | FROM-TO | all]  (N: the last N actions; FROM-TO: actions FROM to TO, counting from 1)",
+                origin: origin)
+        }
+        let width = String(history.shown(entries.count)).count
+        let records: [Value] = shown.map { logRecord(at: $0, of: history, in: session.model) }
+        let incidents = Dictionary(grouping: history.incidents + history.unreplayable, by: \.position)
+        let incidentLines = { (position: Int) in
+            (incidents[position] ?? []).map { String(repeating: " ", count: width + 2) + "!       " + $0.note }
+        }
+        var lines: [String] = []
+        if history.dropped > 0 {
+            lines.append(
+                "… \(history.dropped) earlier action\(history.dropped == 1 ? " was" : "s were") dropped (--history-limit \(history.limit ?? 0))"
+            )
+        }
+        if shown.lowerBound > 0 {
+            let earlier = shown.lowerBound
+            let first = history.dropped + 1
+            lines.append(
+                "… \(earlier) earlier action\(earlier == 1 ? "" : "s") (:log \(first)-\(first - 1 + min(earlier, 20)) shows \(earlier <= 20 ? "them" : "the first 20"))"
+            )
+        }
+        lines += incidentLines(shown.lowerBound)
+        for index in shown {
+            let entry = entries[index]
+            let number = history.shown(index) + 1
+            var line = String(repeating: " ", count: width - String(number).count) + "\(number)  "
+            line +=
+                entry.source.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+                + text(of: entry, in: session.model)
+            if !entry.changed { line += "  (no change)" }
+            if entry.skipped { line += "  (skipped)" }
+            if index >= history.position { line += "  (undone)" }
+            lines.append(line)
+            lines += incidentLines(index + 1)
+        }
+        if shown.upperBound < entries.count {
+            let later = entries.count - shown.upperBound
+            lines.append("… \(later) later action\(later == 1 ? "" : "s")")
+        }
+        lines.append("at \(history.shown(history.position)) of \(history.shown(entries.count))")
+        output(
+            .report(
+                kind: "log", lines: lines,
+                data: .record([
+                    "entries": .array(records), "position": .int(Int64(history.shown(history.position))),
+                    "count": .int(Int64(history.shown(entries.count))),
+                    "from": .int(Int64(history.shown(shown.lowerBound) + 1)),
+                    "to": .int(Int64(history.shown(shown.upperBound))),
+                    "dropped": .int(Int64(history.dropped)),
+                    "incidents": .array(
+                        history.incidents.map {
+                            .record(["after": .int(Int64(history.shown($0.position))), "note": .string($0.note)])
+                        }),
+                ])))
+        return true
+    }
+
+    /// Entry `index` of `history` as `:log`'s JSON lists it: `index` (from 1, as the user
+    /// counts), `source`, `action`, `changed`, `skipped`, `undone`.
+    func logRecord(at index: Int, of history: History, in model: ModelDescriptor) -> Value {
+        let entry = history.entries[index]
+        return .record([
+            "index": .int(Int64(history.shown(index) + 1)), "source": .string(entry.source.rawValue),
+            "action": .string(text(of: entry, in: model)), "changed": .bool(entry.changed),
+            "skipped": .bool(entry.skipped), "undone": .bool(index >= history.position),
+        ])
+    }
+
+    /// Which entries `:log` shows: the last 20, the last N, FROM-TO (1-based, inclusive,
+    /// clipped to the history), or all. Nil for anything else.
+    /// `dropped`: actions counted before the first entry (FROM and TO count them).
+    static func logRange(_ args: [String], count: Int, dropped: Int) -> Range<Int>? {
+        guard let text = args.first else { return max(0, count - 20)..<count }
+        guard args.count == 1 else { return nil }
+        if text == "all" { return 0..<count }
+        if let number = Int(text), number > 0 { return max(0, count - number)..<count }
+        let bounds = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard bounds.count == 2, let from = Int(bounds[0]), let to = Int(bounds[1]), from >= 1, to >= from else {
+            return nil
+        }
+        let lower = min(max(from - 1 - dropped, 0), count)
+        return lower..<max(lower, min(to - dropped, count))
+    }
+
+    func text(of entry: HistoryEntry, in model: ModelDescriptor) -> String {
+        model.actions[Int(entry.action)].text(with: entry.arguments)
+    }
+}
