@@ -104,4 +104,45 @@ struct DocumentationTests {
         }
         #expect(readme.contains("docs/shell/json-output.md"))
     }
+
+    /// Every document that names the worker protocol's or the plugin ABI's version names
+    /// the one the code speaks, and the front doors name both: a protocol bump that leaves
+    /// a document behind fails here, not in a reader's hands. Versions inside code spans
+    /// (an example error message) are quoted text, not claims.
+    @Test func everyDocumentNamesTheVersionsTheCodeSpeaks() throws {
+        func source(_ path: String) throws -> String {
+            try String(contentsOf: checkout.appendingPathComponent(path), encoding: .utf8)
+        }
+        let protocolVersion = try #require(
+            try source("Sources/StoreHost/Worker/WorkerProtocol.swift").firstMatch(
+                of: /static let version: UInt32 = (\d+)/)?.output.1)
+        let abiVersion = try #require(
+            try source("Sources/CStorePlugin/include/storeplugin.h").firstMatch(
+                of: /#define STOREPLUGIN_ABI_VERSION (\d+)u/)?.output.1)
+        var wrong: [String] = []
+        var naming: Set<String> = []
+        for file in try markdownFiles() {
+            let name = String(file.path.dropFirst(checkout.path.count + 1))
+            for (number, line) in try String(contentsOf: file, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false
+            ).enumerated() {
+                let prose = line.replacing(/`[^`]*`/, with: "")
+                let claims =
+                    prose.matches(of: /[Pp]rotocol[^.;(]{0,30}?,? version (\d+)/).map { ("protocol", $0.output.1) }
+                    + prose.matches(of: /ABI version (\d+)/).map { ("ABI", $0.output.1) }
+                for (kind, stated) in claims {
+                    naming.insert(name)
+                    let spoken = kind == "ABI" ? abiVersion : protocolVersion
+                    if stated != spoken {
+                        wrong.append("\(name):\(number + 1): \(kind) version \(stated), the code speaks \(spoken)")
+                    }
+                }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.joined(separator: "\n"))")
+        let frontDoors = ["README.md", "CONTRIBUTING.md", "docs/ARCHITECTURE.md", "docs/worker-protocol.md"]
+        #expect(
+            frontDoors.filter { !naming.contains($0) }.isEmpty,
+            "these name no version: \(frontDoors.filter { !naming.contains($0) })")
+    }
 }
