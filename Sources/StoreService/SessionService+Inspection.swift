@@ -13,7 +13,7 @@ extension SessionService {
     package func summaryJSON() -> String {
         let currentName = core.current?.model.qualifiedName
         let models = core.host.models.map { model in
-            let history = core.histories[model.qualifiedName]
+            let history = core.recorder.histories[model.qualifiedName]
             let page = history == nil ? nil : core.historyPage(of: model.qualifiedName, from: 1, count: 0)
             return JSON.object([
                 ("name", JSON.string(model.qualifiedName)),

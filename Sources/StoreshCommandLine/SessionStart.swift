@@ -77,7 +77,8 @@ package enum SessionStart {
                 }
                 for warning in resumed.warnings { warn("storesh: warning: \(warning)\n") }
                 if !quiet {
-                    let count = core.current.flatMap { core.histories[$0.model.qualifiedName]?.entries.count } ?? 0
+                    let count =
+                        core.current.flatMap { core.recorder.histories[$0.model.qualifiedName]?.entries.count } ?? 0
                     emit(
                         .info(
                             kind: "resumed",
@@ -105,7 +106,7 @@ package enum SessionStart {
     /// journal synced. False when the sync failed (said on standard error).
     package static func finish(_ core: ShellCore) -> Bool {
         core.host.forwardWorkerOutput()
-        guard let journal = core.journal else { return true }
+        guard let journal = core.recorder.journal else { return true }
         do throws(Journal.Problem) {
             try journal.sync()
             return true

@@ -26,7 +26,7 @@ func runMCP(_ options: MCPOptions) async -> Int32 {
     let host = SessionStart.host(for: options.session)
     host.workerOutput = { StandardStreams.error($0) }
     let core = ShellCore(host: host, showDiff: true, reportActions: true) { _ in }
-    core.historyLimit = options.session.historyLimit == 0 ? nil : options.session.historyLimit
+    core.recorder.historyLimit = options.session.historyLimit == 0 ? nil : options.session.historyLimit
     let diagnostics = OutputFormatter(format: .tree)
     let said = { (output: ShellOutput) in
         for line in diagnostics.lines(for: output) { StandardStreams.error("storesh mcp: \(line)\n") }

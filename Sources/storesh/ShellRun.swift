@@ -35,7 +35,7 @@ func runShell(_ options: Options) async -> Int32 {
     let core = ShellCore(
         host: host, showDiff: Terminal.stdoutIsTerminal || format == .json, reportActions: !options.quiet
     ) { printer.emit($0) }
-    core.historyLimit = options.session.historyLimit == 0 ? nil : options.session.historyLimit
+    core.recorder.historyLimit = options.session.historyLimit == 0 ? nil : options.session.historyLimit
     if interactive { core.takeInterrupt = { cel_take_interrupt() != 0 } }
     core.watchesStateWhenQuiet = format == .json
 
@@ -80,5 +80,5 @@ func runShell(_ options: Options) async -> Int32 {
     }
     if !SessionStart.finish(core) { failed = true }
     if unreadable { return 2 }
-    return failed || core.journalFailures > 0 || core.workerCrashes > 0 || core.hostErrors > 0 ? 1 : 0
+    return failed || core.recorder.journalFailures > 0 || core.workerCrashes > 0 || core.hostErrors > 0 ? 1 : 0
 }

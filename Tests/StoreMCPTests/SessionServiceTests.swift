@@ -76,7 +76,7 @@ import Testing
         let badChoice = await service.perform(
             "expect", arguments: ["path": .string("added"), "op": .string("=>"), "value": .int(0)])
         #expect(badChoice.errors.first?.message.contains("one of ==, !=, <, <=, >, >=") == true)
-        #expect(service.core.histories["todos.todos"]?.entries.isEmpty == true)
+        #expect(service.core.recorder.histories["todos.todos"]?.entries.isEmpty == true)
     }
 
     /// An action tool's values go to the shell as values and are checked as the same action
@@ -93,7 +93,7 @@ import Testing
         #expect(
             shipped.rendered().text.hasPrefix(#"ship sku: "box", via: "ground": state changed"#),
             "\(shipped.rendered().text)")
-        #expect(service.core.histories.values.map(\.entries.count) == [1])
+        #expect(service.core.recorder.histories.values.map(\.entries.count) == [1])
     }
 
     @Test func aBadActionIsTheShellsErrorWithItsColumn() async throws {

@@ -17,7 +17,7 @@ struct HistoryLimitTests {
 
     @Test func oldActionsAreDroppedInChunksAndNumbersStay() async throws {
         let shell = try await counter(limit: 100)
-        let history = try #require(shell.core.histories["counter.counter"])
+        let history = try #require(shell.core.recorder.histories["counter.counter"])
         // Dropped to the latest snapshot (every 64) that leaves at least 100.
         #expect(history.dropped == 192 && history.entries.count == 108)
         #expect(
@@ -53,7 +53,7 @@ struct HistoryLimitTests {
         shell.core.showDiff = false
         shell.core.reportActions = false
         for _ in 0..<300 { await shell.core.execute("add 1") }
-        #expect(shell.core.histories.values.first?.dropped == 192)
+        #expect(shell.core.recorder.histories.values.first?.dropped == 192)
         let output = await shell.run("overflow", ":state count", ":log 1")
         #expect(output.contains { $0.contains("crashed while handling 'overflow'") }, "\(output)")
         #expect(output.contains("300"), "rebuilt from the oldest snapshot kept and the actions after it: \(output)")
@@ -69,8 +69,8 @@ struct HistoryLimitTests {
         #expect(
             notes.count == 1 && notes[0].contains("cannot restore a snapshot, so its history is kept whole"), "\(notes)"
         )
-        #expect(shell.core.histories.values.first?.dropped == 0)
-        #expect(shell.core.histories.values.first?.entries.count == 100)
+        #expect(shell.core.recorder.histories.values.first?.dropped == 0)
+        #expect(shell.core.recorder.histories.values.first?.entries.count == 100)
     }
 
     @Test func snapshotsAreThinnedToABound() {

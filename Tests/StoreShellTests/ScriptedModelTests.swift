@@ -126,7 +126,7 @@ struct ScriptedModelTests {
         let connection = try #require(model.latest)
         connection.failingReads = SessionError(message: "its worker is gone")
         _ = await shell.run("increment")
-        let history = try #require(shell.core.histories["mem.counter"])
+        let history = try #require(shell.core.recorder.histories["mem.counter"])
         #expect(history.position == 64)
         #expect(
             history.snapshots[64] == nil,

@@ -18,7 +18,7 @@ final class ShellHarness {
         host.isolation = isolation
         var collected: [ShellOutput] = []
         core = ShellCore(host: host) { collected.append($0) }
-        core.historyLimit = historyLimit
+        core.recorder.historyLimit = historyLimit
         core.output = { [unowned self] in self.outputs.append($0) }
         _ = collected
         for plugin in plugins { try host.load(plugin) }

@@ -15,7 +15,7 @@ extension ShellCore {
 
     func bisect(_ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
         let args = arguments.words
-        guard let session = current, let history = histories[session.model.qualifiedName] else {
+        guard let session = current, let history = recorder.histories[session.model.qualifiedName] else {
             return fail(noCurrentModel, origin: origin)
         }
         guard session.model.supportsTimeTravel else {

@@ -61,7 +61,7 @@ extension ShellCore {
             debugging.tape.removeAll { $0.history === history && $0.position > fork }
         }
         // Mid-batch the model is already past the action recorded.
-        guard debugging.checksEachAction, !takingBatch, let entry = history.entries.last else { return }
+        guard debugging.checksEachAction, !recorder.isTakingBatch, let entry = history.entries.last else { return }
         let cause =
             "#\(history.shown(history.position)) \(text(of: entry, in: session.model)) (\(entry.source.rawValue))"
         checkWatches(in: session, after: cause, action: history.shown(history.position), firesBreaks: true)

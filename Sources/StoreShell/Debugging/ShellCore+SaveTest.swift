@@ -18,7 +18,7 @@ extension ShellCore {
         // A failed action is noted as it fails (`noteFailedAction`), in a batch too.
         guard kind == .command else { return }
         let session = current
-        let history = session.flatMap { histories[$0.model.qualifiedName] }
+        let history = session.flatMap { recorder.histories[$0.model.qualifiedName] }
         let text = Self.trimmed(line)
         func append(_ kind: TapeStep.Kind, outlivesHistory: Bool = false) {
             debugging.tape.append(
@@ -44,7 +44,7 @@ extension ShellCore {
     /// tape as '!> ', and the last failure for `:bisect --crash` and `--error` — a crash
     /// when it left an incident in the history (its worker went down).
     func noteFailedAction(_ line: String) {
-        guard let session = current, let history = histories[session.model.qualifiedName] else { return }
+        guard let session = current, let history = recorder.histories[session.model.qualifiedName] else { return }
         let text = Self.trimmed(line)
         let incidents = history.incidents.count
         let crashed =
@@ -60,7 +60,7 @@ extension ShellCore {
     }
 
     func saveTest(_ args: [String], origin: LineOrigin) async -> Bool {
-        guard let session = current, let history = histories[session.model.qualifiedName] else {
+        guard let session = current, let history = recorder.histories[session.model.qualifiedName] else {
             return fail(noCurrentModel, origin: origin)
         }
         let force = args.contains("--force")
@@ -115,7 +115,7 @@ extension ShellCore {
         if host.worldIsOn { inputs.insert(SavedInput(":seed 0"), at: 0) }
         let models = ranged ? [session.model.qualifiedName] : modelsToSave()
         for model in models {
-            guard let modelHistory = histories[model] else { continue }
+            guard let modelHistory = recorder.histories[model] else { continue }
             let last = model == session.model.qualifiedName ? end : modelHistory.position
             if models.count > 1 || model != "counter.counter" || loadsPlugins {
                 inputs.append(SavedInput(":use \(model)"))
@@ -166,8 +166,8 @@ extension ShellCore {
     /// Models to write, in the order the session first used them.
     private func modelsToSave() -> [String] {
         var seen: [String] = []
-        for model in debugging.tape.compactMap(\.model) + histories.keys.sorted() where !seen.contains(model) {
-            if let history = histories[model],
+        for model in debugging.tape.compactMap(\.model) + recorder.histories.keys.sorted() where !seen.contains(model) {
+            if let history = recorder.histories[model],
                 history.position > 0 || debugging.tape.contains(where: { $0.model == model })
             {
                 seen.append(model)

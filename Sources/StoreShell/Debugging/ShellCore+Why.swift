@@ -5,7 +5,7 @@ import StoreValue
 /// the state a key or a value is).
 extension ShellCore {
     func why(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
-        guard let session = current, let history = histories[session.model.qualifiedName] else {
+        guard let session = current, let history = recorder.histories[session.model.qualifiedName] else {
             return fail(noCurrentModel, origin: origin)
         }
         var words = arguments.typedWords.map(\.text)

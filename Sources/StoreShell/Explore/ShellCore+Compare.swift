@@ -24,7 +24,7 @@ extension ShellCore {
             return fail(":compare: path \(error.message)", origin: origin)
         }
         let key = session.model.qualifiedName
-        guard let history = histories[key] else { return fail(noCurrentModel, origin: origin) }
+        guard let history = recorder.histories[key] else { return fail(noCurrentModel, origin: origin) }
         guard history.dropped == 0 else {
             return fail(
                 "the first \(history.dropped) actions were dropped (--history-limit), so the timeline cannot be replayed in \(reference.qualifiedName)",

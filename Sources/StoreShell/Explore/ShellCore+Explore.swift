@@ -224,7 +224,8 @@ extension ShellCore {
                 }.joined(separator: ", ")
         }
         let prefix: [ExploreStep] =
-            (histories[model.qualifiedName]?.entries.prefix(histories[model.qualifiedName]?.position ?? 0) ?? [])
+            (recorder.histories[model.qualifiedName]?.entries.prefix(
+                recorder.histories[model.qualifiedName]?.position ?? 0) ?? [])
             .filter { !$0.skipped && $0.source != .effect && model.actions.indices.contains(Int($0.action)) }
             .map { .action(name: model.actions[Int($0.action)].name, arguments: $0.arguments) }
         let report: ExploreReport

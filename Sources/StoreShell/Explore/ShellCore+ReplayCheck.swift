@@ -8,7 +8,7 @@ extension ShellCore {
     func replayCheck(origin: LineOrigin) -> Bool {
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
         let key = session.model.qualifiedName
-        guard let history = histories[key] else { return fail(noCurrentModel, origin: origin) }
+        guard let history = recorder.histories[key] else { return fail(noCurrentModel, origin: origin) }
         guard session.model.supportsTimeTravel else {
             return fail("\(key) cannot replay: its plugin has no replay entry point", origin: origin)
         }

@@ -13,7 +13,7 @@ extension ShellCore {
     }
 
     func export(_ args: [String], origin: LineOrigin) -> Bool {
-        guard let session = current, let history = histories[session.model.qualifiedName] else {
+        guard let session = current, let history = recorder.histories[session.model.qualifiedName] else {
             return fail(noCurrentModel, origin: origin)
         }
         let force = args.contains("--force")
@@ -135,7 +135,7 @@ extension ShellCore {
         } catch {
             return fail(error.message, origin: origin)
         }
-        let history = newHistory(initial: fresh.state)
+        let history = recorder.newHistory(initial: fresh.state)
         let refused: (index: Int, error: SessionError)?
         do throws(SessionError) {
             refused = try replayInBatches(
@@ -160,7 +160,7 @@ extension ShellCore {
                 origin: origin)
         }
         guard journalAhead(.reset, origin: origin) else { return false }
-        histories[model.qualifiedName] = history
+        recorder.histories[model.qualifiedName] = history
         install(fresh, replacing: session)
         for entry in fitting {
             journalDone(

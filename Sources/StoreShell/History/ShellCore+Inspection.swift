@@ -12,7 +12,7 @@ extension ShellCore {
     /// `dropped`, `from`, `to` and `incidents` (actions that took the worker down, each
     /// `after` an action). Nil when the model has no history.
     package func historyPage(of model: String, from: Int, count: Int) -> Value? {
-        guard let history = histories[model], let descriptor = sessions[model]?.model else { return nil }
+        guard let history = recorder.histories[model], let descriptor = sessions[model]?.model else { return nil }
         let first = max(0, min(history.stored(max(from, 1)) - 1, history.entries.count))
         let end = min(history.entries.count, first + max(0, min(count, 1_000)))
         let records = (first..<end).map { logRecord(at: $0, of: history, in: descriptor) }
@@ -38,7 +38,7 @@ extension ShellCore {
     package func pastState(of model: String, after number: Int) throws(ShellError) -> (
         state: Value, diff: [Value], position: Int, lacking: [History.Incident]
     ) {
-        guard let history = histories[model], let session = sessions[model] else {
+        guard let history = recorder.histories[model], let session = sessions[model] else {
             throw ShellError("no model \(model) is loaded", origin: .prompt)
         }
         let position = max(0, min(history.stored(number), history.entries.count))

@@ -10,7 +10,7 @@ extension ShellCore {
         let journal = try Journal(path: path, mode: .create)
         for plugin in host.plugins { try journal.append(.load(plugin: plugin.path, as: plugin.loadedAs)) }
         if let model = current?.model.qualifiedName { try journal.append(.use(model: model)) }
-        self.journal = journal
+        recorder.journal = journal
     }
 
     /// What `resumeJournal` did.
@@ -57,7 +57,7 @@ extension ShellCore {
         }
         let kept = KeptRecords(copy: copy, madeCopyFile: !copyFileExisted)
         let savedOutput = output
-        journal = nil
+        recorder.journal = nil
         // Rebuilding is quiet; only errors are shown.
         output = { item in if case .error = item { savedOutput(item) } }
         // The actions of the current model are replayed in batches (one request each for
@@ -116,7 +116,7 @@ extension ShellCore {
         // descriptor of the file drops this process's locks on it (see `Journal.Claim`).
         records = .held([])
         if let copy = kept.copy {
-            self.journal = copy
+            recorder.journal = copy
         } else {
             do throws(Journal.Problem) {
                 guard let claim else {
@@ -124,7 +124,7 @@ extension ShellCore {
                     _ = stat(path, &status)
                     throw Journal.Problem(message: Journal.Claim.notAJournal(path, mode: status.st_mode))
                 }
-                journal = try Journal(claim: claim, mode: .resume(validLength: checked.validLength))
+                recorder.journal = try Journal(claim: claim, mode: .resume(validLength: checked.validLength))
             } catch {
                 // Read from a pipe or a device, a session goes on in a file named for it.
                 throw Journal.Problem(message: error.message + " (to go on from it, add --journal FILE)")
@@ -138,7 +138,7 @@ extension ShellCore {
     /// that the resumed journal does not name are written after its records: without
     /// them, a later resume would not find the model the new actions went to.
     private func journalWhatTheCommandLineAdded(to records: [JournalRecord]) throws(Journal.Problem) {
-        guard let journal else { return }
+        guard let journal = recorder.journal else { return }
         var plugins: [String] = []
         var model: String?
         for record in records {
@@ -289,7 +289,7 @@ extension ShellCore {
         let items = queued
         queued.removeAll(keepingCapacity: true)
         guard !items.isEmpty, let session = current else { return true }
-        let history = history(of: session)
+        let history = recorder.history(of: session)
         var replayed = 0
         do throws(SessionError) {
             let refused = try replayInBatches(

@@ -4,7 +4,7 @@ import StoreValue
 /// `:log`: the current model's history, one line (or record) per action.
 extension ShellCore {
     func log(_ args: [String], origin: LineOrigin) -> Bool {
-        guard let session = current, let history = histories[session.model.qualifiedName] else {
+        guard let session = current, let history = recorder.histories[session.model.qualifiedName] else {
             return fail(noCurrentModel, origin: origin)
         }
         let entries = history.entries

@@ -12,14 +12,12 @@ extension ShellCore {
         _ action: ActionDescriptor, _ arguments: [Value], source: ActionSource, changed: Bool,
         diff: [StateChange]? = nil, in session: Session, snapshot: Bool = true
     ) -> ShellOutput? {
-        guard !rebuilding else { return nil }
-        guard let history = history(of: session) else { return nil }
-        let index = action.index
-        let branch = history.record(
-            HistoryEntry(
-                action: Int32(index), arguments: arguments, source: source, changed: changed, skipped: false)
-        )
-        if let diff { history.setDiff(diff, at: history.position - 1) }
+        guard
+            let (history, branch) = recorder.record(
+                HistoryEntry(
+                    action: Int32(action.index), arguments: arguments, source: source, changed: changed, skipped: false),
+                diff: diff, in: session)
+        else { return nil }
         if branch != nil || debugging.checksEachAction { noteRecorded(in: session, history: history, branch: branch) }
         // `snapshot: false` when the session's state is already past this action (a batch
         // is recorded after it ran): a snapshot now would be of the wrong state.
@@ -34,11 +32,6 @@ extension ShellCore {
         !changed ? [] : (changes.isEmpty ? nil : changes)
     }
 
-    /// A history for a new session, with the shell's `--history-limit`.
-    func newHistory(initial: Value) -> History {
-        History(initial: initial, limit: historyLimit)
-    }
-
     /// Drops the oldest actions of `history` past the limit. Dropping needs a model that
     /// can restore a snapshot (the oldest one kept becomes the start): the first time, the
     /// model is asked to restore its current state; one that cannot keeps its whole
@@ -48,7 +41,7 @@ extension ShellCore {
             // a restore would cancel them: ask later
             guard inFlight(in: session.model.qualifiedName).isEmpty else { return }
             // Mid-batch, the model is past the state the shell is recording: ask after it.
-            guard !takingBatch else { return }
+            guard !recorder.isTakingBatch else { return }
             history.restorable = (try? session.restore(session.state)) == true
             if history.restorable == false {
                 output(
@@ -66,14 +59,14 @@ extension ShellCore {
     /// can restore, a request that must wait until no batch is in flight: it would be
     /// answered after that batch, restoring over it. Batch runs send none ahead meanwhile.
     func firstTrimIsDue(_ session: Session) -> Bool {
-        guard let history = history(of: session) else { return false }
+        guard let history = recorder.history(of: session) else { return false }
         return history.restorable == nil && history.wantsTrim
     }
 
     /// Trims `session`'s history when it is due (after a batch, which defers the first
     /// trim's question to the model).
     func trimIfDue(_ session: Session) {
-        if let history = history(of: session), history.wantsTrim { trim(history, of: session) }
+        if let history = recorder.history(of: session), history.wantsTrim { trim(history, of: session) }
     }
 
     /// "The undone actions were set aside": what a user sees instead of losing them.
@@ -90,23 +83,12 @@ extension ShellCore {
             ])
     }
 
-    /// The history of `session`'s model, from a one-entry cache: the same session records
-    /// one action after another, and a dictionary lookup per action shows in batch runs.
-    func history(of session: Session) -> History? {
-        if let cached = historyCache, cached.session === session {
-            return cached.history
-        }
-        let found = histories[session.model.qualifiedName]
-        historyCache = found.map { (session, $0) }
-        return found
-    }
-
     /// Records an action an effect applied, from the text the plugin reported. A text the
     /// model's own actions cannot read back could not be replayed: it goes into neither
     /// the history nor the journal (where it made every later replay fail), the user is
     /// told, and the history notes it, so a later rebuild says what it lacks.
     func recordEffectAction(_ text: String, changed: Bool, changes: [StateChange] = [], in session: Session) {
-        guard !rebuilding else { return }
+        guard !recorder.isReplaying else { return }
         let key = session.model.qualifiedName
         let reason: String
         do throws(TextError) {
@@ -121,7 +103,8 @@ extension ShellCore {
             reason = error.message
         }
         if changed {
-            histories[key]?.noteUnreplayable("an effect applied '\(text)', which \(key) cannot read back (\(reason))")
+            recorder.histories[key]?.noteUnreplayable(
+                "an effect applied '\(text)', which \(key) cannot read back (\(reason))")
         }
         output(
             .error(
@@ -145,45 +128,20 @@ extension ShellCore {
     }
 
     /// `journalAhead` for callers that throw.
-    func writeAhead(_ record: JournalRecord) throws(ShellError) {
-        guard let journal else { return }
-        do {
-            try journal.append(record)
-        } catch {
-            throw ShellError("\(error.message); nothing was done", origin: .prompt)
-        }
-    }
+    func writeAhead(_ record: JournalRecord) throws(ShellError) { try recorder.writeAhead(record) }
 
     /// Takes back the record `journalAhead` wrote, after the deed itself failed.
     func retractJournal() {
-        guard let journal else { return }
-        do {
-            try journal.retractLast()
-        } catch {
-            journalFailures += 1
-            output(.error(ShellError(error.message, origin: .prompt)))
-        }
+        if let error = recorder.retract() { output(.error(error)) }
     }
 
-    /// Journals something that already happened (an effect's action, a jump). If the
-    /// write fails the journal no longer matches the session: it is closed, the failure is
-    /// reported and counted, and every later journaled deed is refused.
+    /// Journals something that already happened (an effect's action, a jump); see
+    /// `Recorder.recordDone`. False, with the error reported, when it could not be written.
     @discardableResult
     func journalDone(_ record: JournalRecord) -> Bool {
-        guard let journal else { return true }
-        do {
-            try journal.append(record)
-            return true
-        } catch {
-            journal.markClosed(because: "a record of something already done could not be written (\(error.message))")
-            journalFailures += 1
-            output(
-                .error(
-                    ShellError(
-                        "\(error.message); the journal no longer matches the session, so it is closed and later actions are refused",
-                        origin: .prompt)))
-            return false
-        }
+        guard let error = recorder.recordDone(record) else { return true }
+        output(.error(error))
+        return false
     }
 }
 

@@ -4,7 +4,7 @@ import StoreValue
 extension ShellCore {
     /// `:goto N`, `:undo`, `:redo`: `target(position, N)` says where to go.
     func jump(_ args: [String], origin: LineOrigin, target: (Int, Int) -> Int) -> Bool {
-        guard let session = current, let history = histories[session.model.qualifiedName] else {
+        guard let session = current, let history = recorder.histories[session.model.qualifiedName] else {
             return fail(noCurrentModel, origin: origin)
         }
         let withEffects = args.contains("--with-effects")
@@ -72,7 +72,7 @@ extension ShellCore {
 
     /// `:branches`: the timelines set aside when actions were sent after a jump back.
     func listBranches(origin: LineOrigin) -> Bool {
-        guard let session = current, let history = histories[session.model.qualifiedName] else {
+        guard let session = current, let history = recorder.histories[session.model.qualifiedName] else {
             return fail(noCurrentModel, origin: origin)
         }
         let lines = history.branches.enumerated().map { index, branch in
@@ -92,7 +92,7 @@ extension ShellCore {
     /// `:branch N`: brings back a timeline set aside, at its end; the current one is set
     /// aside in its place (so `:branch N` again goes back).
     func switchBranch(_ args: [String], origin: LineOrigin) -> Bool {
-        guard let session = current, let history = histories[session.model.qualifiedName] else {
+        guard let session = current, let history = recorder.histories[session.model.qualifiedName] else {
             return fail(noCurrentModel, origin: origin)
         }
         guard !history.branches.isEmpty else {
@@ -124,7 +124,9 @@ extension ShellCore {
 
     func toggle(_ args: [String], skipped: Bool, origin: LineOrigin) -> Bool {
         let key = current?.model.qualifiedName ?? ""
-        guard let session = current, let history = histories[key] else { return fail(noCurrentModel, origin: origin) }
+        guard let session = current, let history = recorder.histories[key] else {
+            return fail(noCurrentModel, origin: origin)
+        }
         let count = history.entries.count
         guard count > 0 else {
             return fail("there is no history yet: nothing to \(skipped ? "skip" : "unskip")", origin: origin)
@@ -160,7 +162,7 @@ extension ShellCore {
     /// becomes those actions, plus whatever the effects send from now on.
     func resend(_ session: Session, upTo target: Int) throws(ShellError) {
         let key = session.model.qualifiedName
-        guard let old = histories[key] else { return }
+        guard let old = recorder.histories[key] else { return }
         guard old.dropped == 0 else {
             throw ShellError(
                 "--with-effects sends the actions again from the start, but the first \(old.dropped) were dropped (--history-limit)",
@@ -170,7 +172,7 @@ extension ShellCore {
         let kept = old.entries.prefix(target).filter { $0.source != .effect && !$0.skipped }
         try writeAhead(.reset)
         let live = try freshSession(for: session, cancelling: true)
-        histories[key] = newHistory(initial: live.state)
+        recorder.histories[key] = recorder.newHistory(initial: live.state)
         for entry in kept {
             let action = live.model.actions[Int(entry.action)]
             do {
@@ -198,46 +200,47 @@ extension ShellCore {
         throws(ShellError)
     {
         let key = session.model.qualifiedName
-        guard let history = histories[key] else { return }
+        guard let history = recorder.histories[key] else { return }
         guard session.model.supportsTimeTravel else {
             throw ShellError("\(key) cannot travel in time: its plugin has no replay entry point", origin: .prompt)
         }
         let before = session.state
         var start = history.snapshot(atOrBefore: target)
         var live = session
-        rebuilding = true
-        defer { rebuilding = false }
-        do {
-            // A plugin that cannot restore this snapshot (its restore entry point says so)
-            // is replayed from a new store instead: slower, never wrong.
-            if (start.index == 0 && history.dropped == 0) || (try? session.restore(start.state)) != true {
-                guard history.dropped == 0 else {
-                    throw ShellError(
-                        "\(key) cannot restore the state after action \(history.shown(start.index)), and the actions before it were dropped (--history-limit)",
-                        origin: .prompt)
-                }
-                live = try freshSession(for: session, cancelling: true)
-                start = (0, history.initial)
-            }
+        try recorder.replaying { () throws(ShellError) in
             do {
-                try replayEntries(of: history, into: live, from: start.index, to: target, interruptible: interruptible)
-            } catch {
+                // A plugin that cannot restore this snapshot (its restore entry point says so)
+                // is replayed from a new store instead: slower, never wrong.
+                if (start.index == 0 && history.dropped == 0) || (try? session.restore(start.state)) != true {
+                    guard history.dropped == 0 else {
+                        throw ShellError(
+                            "\(key) cannot restore the state after action \(history.shown(start.index)), and the actions before it were dropped (--history-limit)",
+                            origin: .prompt)
+                    }
+                    live = try freshSession(for: session, cancelling: true)
+                    start = (0, history.initial)
+                }
+                do throws(ReplayStop) {
+                    try replayEntries(
+                        of: history, into: live, from: start.index, to: target, interruptible: interruptible)
+                } catch {
+                    throw ShellError(error.message, origin: .prompt)
+                }
+                // Said every time, so a rebuilt state never differs from the one before in silence.
+                for lost in history.unreplayable(from: start.index, to: target) {
+                    output(
+                        .error(
+                            ShellError(
+                                "\(key): the state rebuilt at action \(history.shown(target)) lacks what an effect did after action \(history.shown(lost.position)): \(lost.note)",
+                                origin: .prompt)))
+                }
+            } catch let error as ShellError {
+                throw error
+            } catch let error as SessionError {
                 throw ShellError(error.message, origin: .prompt)
+            } catch {
+                throw ShellError("\(error)", origin: .prompt)
             }
-            // Said every time, so a rebuilt state never differs from the one before in silence.
-            for lost in history.unreplayable(from: start.index, to: target) {
-                output(
-                    .error(
-                        ShellError(
-                            "\(key): the state rebuilt at action \(history.shown(target)) lacks what an effect did after action \(history.shown(lost.position)): \(lost.note)",
-                            origin: .prompt)))
-            }
-        } catch let error as ShellError {
-            throw error
-        } catch let error as SessionError {
-            throw ShellError(error.message, origin: .prompt)
-        } catch {
-            throw ShellError("\(error)", origin: .prompt)
         }
         history.move(to: target)
         if debugging.checksEachAction {

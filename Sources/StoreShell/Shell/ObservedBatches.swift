@@ -50,7 +50,7 @@ struct ObservedRun {
         var flights: [Flight] = []
         // Ctrl-C while batches are in flight: they were applied, so they are shown first.
         var interrupted = false
-        defer { core.takingBatch = false }
+        defer { core.recorder.isTakingBatch = false }
         while index < lines.count || !flights.isEmpty {
             if !interrupted, core.takeInterrupt() { interrupted = true }
             if flights.isEmpty {
@@ -91,7 +91,7 @@ struct ObservedRun {
                 }
             }
             let flight = flights.removeFirst()
-            core.takingBatch = true
+            core.recorder.isTakingBatch = true
             guard let taken = take(flight, laterInFlight: !flights.isEmpty) else { return (failures, true) }
             index = next(after: flight.items, taken: taken)
             if taken < flight.items.count {
@@ -103,7 +103,7 @@ struct ObservedRun {
                 flights = []
             }
             if flights.isEmpty {
-                core.takingBatch = false
+                core.recorder.isTakingBatch = false
                 core.trimIfDue(flight.session)
             }
         }
@@ -134,7 +134,7 @@ struct ObservedRun {
     private func gather(from start: Int, ahead: Int) -> [Item] {
         guard let session = core.current, session.callsAreRoundTrips, core.allEffectsInFlight == 0 else { return [] }
         var limit = batchLimit
-        if !core.observesActions, let history = core.history(of: session) {
+        if !core.observesActions, let history = core.recorder.history(of: session) {
             // The state is not sent back with each action: a batch ends where the history
             // keeps a snapshot, and brings the state there.
             let interval = history.interval
@@ -158,7 +158,7 @@ struct ObservedRun {
     private func start(_ items: [Item], in session: Session, continuing: Bool, ahead: Int) -> Result<
         Flight, SessionError
     > {
-        let history = core.history(of: session)
+        let history = core.recorder.history(of: session)
         let stateAfter = history.map { ($0.position + ahead + items.count) % $0.interval == 0 } ?? false
         do throws(SessionError) {
             guard
@@ -237,7 +237,7 @@ struct ObservedRun {
             if let lost { return recover(after: lost, items[taken...]) }
             guard more else {
                 adaptLimit(answerBytes: results.byteCount, actions: taken)
-                if !observe, let history = core.history(of: session), history.wantsSnapshot {
+                if !observe, let history = core.recorder.history(of: session), history.wantsSnapshot {
                     // A snapshot the batch did not bring (a refused action moved the place
                     // it is kept) is left out while a later batch is in flight.
                     if let state = results.stateAfter {

@@ -10,7 +10,7 @@ extension ShellCore {
     /// Whether `executeActions` may batch now: nothing is shown per action and nothing is
     /// journaled ahead of it.
     package var batchesActions: Bool {
-        !reportActions && !watchesStateWhenQuiet && journal == nil && current != nil
+        !reportActions && !watchesStateWhenQuiet && recorder.journal == nil && current != nil
     }
 
     /// Runs action lines (no `:commands`) in order as `execute` would — quiet ones in
@@ -37,7 +37,7 @@ extension ShellCore {
     /// Whether a script may hand its action lines to `executeActions` as a group now:
     /// nothing is journaled ahead of them (a journal writes each before it is sent).
     /// Nor while watches, breakpoints or the timer look at each action.
-    package var groupsActions: Bool { journal == nil && current != nil && !debugging.checksEachAction }
+    package var groupsActions: Bool { recorder.journal == nil && current != nil && !debugging.checksEachAction }
 
 }
 
@@ -70,7 +70,7 @@ private struct BatchRun {
             guard let session = core.current else { break }
             if model !== session {
                 model = session
-                history = core.history(of: session)
+                history = core.recorder.history(of: session)
             }
             do {
                 let bound = try ActionBinding.bind(ActionCall.parse(line.text), to: session.model)
@@ -112,7 +112,7 @@ private struct BatchRun {
         gathering = []
         // The state after the batch comes with its answer when the history keeps a
         // snapshot there (read then, it would be the state after the batch in flight).
-        let history = core.history(of: session)
+        let history = core.recorder.history(of: session)
         let end = (history?.position ?? 0) + (inFlight?.items.count ?? 0) + items.count
         let batch: Session.Batch
         do {
@@ -129,8 +129,8 @@ private struct BatchRun {
         inFlight = (items, batch, session)
         if let previous {
             // This batch is in flight: a trim's first question waits (see `firstTrimIsDue`).
-            core.takingBatch = true
-            defer { core.takingBatch = false }
+            core.recorder.isTakingBatch = true
+            defer { core.recorder.isTakingBatch = false }
             if !finish(previous) { return false }
         }
         if pipelining, !core.firstTrimIsDue(session) { return true }
@@ -172,7 +172,8 @@ private struct BatchRun {
                 if stopAtFailure { return false }
             }
         }
-        if let state = result.stateAfter, let history = core.history(of: flight.session), history.wantsSnapshot {
+        if let state = result.stateAfter, let history = core.recorder.history(of: flight.session), history.wantsSnapshot
+        {
             history.remember(state, at: history.position)
         }
         return true

@@ -106,7 +106,7 @@ extension ShellCore {
             do {
                 let fresh = try freshSession(for: old)
                 try restoreHistory(of: fresh)
-                rebuilt.append("\(model.qualifiedName) at \(histories[model.qualifiedName]?.position ?? 0)")
+                rebuilt.append("\(model.qualifiedName) at \(recorder.histories[model.qualifiedName]?.position ?? 0)")
             } catch {
                 output(
                     .error(
@@ -129,9 +129,9 @@ extension ShellCore {
     /// that cannot replay starts over, and its history with it.
     func restoreHistory(of session: Session) throws(ShellError) {
         let key = session.model.qualifiedName
-        guard let history = histories[key], history.position > 0 else { return }
+        guard let history = recorder.histories[key], history.position > 0 else { return }
         guard session.model.supportsTimeTravel else {
-            histories[key] = newHistory(initial: session.state)
+            recorder.histories[key] = recorder.newHistory(initial: session.state)
             output(
                 .info(
                     kind: "recovered",

@@ -48,7 +48,9 @@ extension ShellCore {
         var replaced: [(old: Session, fresh: Session, history: History)] = []
         var notes: [String] = []
         for oldModel in old.models {
-            guard let session = sessions[oldModel.qualifiedName], let history = histories[oldModel.qualifiedName] else {
+            guard let session = sessions[oldModel.qualifiedName],
+                let history = recorder.histories[oldModel.qualifiedName]
+            else {
                 continue
             }
             guard let model = models.first(where: { $0.name == oldModel.name }) else {
@@ -83,7 +85,7 @@ extension ShellCore {
                         message: "the plugin was reloaded", elapsedMilliseconds: item.old.elapsed))
             }
             let before = item.old.state
-            histories[key] = item.history
+            recorder.histories[key] = item.history
             install(item.fresh, replacing: item.old)
             if key == currentKey {
                 let changes = item.fresh.model.stateDiff.changes(from: before, to: item.fresh.state)

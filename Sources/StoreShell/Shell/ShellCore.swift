@@ -14,9 +14,6 @@ package final class ShellCore {
     /// Report each action's result; off in `--quiet` runs, where only errors and asked-for
     /// output appear.
     @exclusivity(unchecked) package var reportActions: Bool
-    /// How many actions each model's history keeps at most (`--history-limit`); nil: all.
-    /// Applies to histories made from then on.
-    package var historyLimit: Int? = History.defaultLimit
     /// Seconds effects get to settle after each step on a virtual clock before the shell
     /// takes them for waiting on something it does not control: real time in which they
     /// could run (a stalled turn costs 5 ms), and at most ten times as long in all
@@ -35,15 +32,8 @@ package final class ShellCore {
     var sessions: [String: Session] = [:]
     /// Each model's effects in flight and the ones that failed.
     var effects = EffectLedger()
-    /// Each model's history of actions (see `:log`, `:goto`).
-    package internal(set) var histories: [String: History] = [:] {
-        didSet { historyCache = nil }
-    }
-    /// Appends every accepted action (and history change) before its result is printed.
-    package var journal: Journal?
-    /// Journal writes that failed after the fact (an effect's action that could not be
-    /// recorded): a run with any must not exit 0.
-    package internal(set) var journalFailures = 0
+    /// Each model's history and the journal written ahead of it.
+    package let recorder = Recorder()
     /// Workers that died between lines (an effect crashed them): a run with any must not
     /// exit 0, though no line failed.
     package internal(set) var workerCrashes = 0
@@ -53,9 +43,6 @@ package final class ShellCore {
     /// Errors plugins and the host logged (a plugin's `SP_LOG_ERROR`, a failed
     /// `--check-changes`): a run with any fails, as one with a failed line does.
     package internal(set) var hostErrors = 0
-    var historyCache: (session: Session, history: History)?
-    /// True while a jump replays history: replayed actions are not recorded again.
-    var rebuilding = false
     /// Stubbed services, by model, then service name.
     var stubs: [String: [String: StubScript]] = [:]
     /// The calls the in-process world could not control that the session has been told of
@@ -82,9 +69,6 @@ package final class ShellCore {
     /// Output produced while an action is being sent (effects it starts), shown after the
     /// action's own result line.
     @exclusivity(unchecked) var held: [ShellOutput]?
-    /// True while the results of a batch the model has already run are being recorded:
-    /// the model's state is then past the one being recorded.
-    @exclusivity(unchecked) var takingBatch = false
     /// Watches, breakpoints, the session's tape for `:save-test`, the timer.
     let debugging = DebuggingState()
     /// Starts the inspector's page on a port (nil: any free one) and answers its address,
@@ -183,7 +167,7 @@ package final class ShellCore {
     /// (or, given as values, as written from them).
     func send(_ bound: (ActionDescriptor, [Value]), line: String, to session: Session, origin: LineOrigin) -> Bool {
         let source: ActionSource = origin.file == nil ? .typed : .script
-        if journal != nil {  // the record's text is rendered only for a journal
+        if recorder.journal != nil {  // the record's text is rendered only for a journal
             let record = JournalRecord.action(
                 model: session.model.qualifiedName, source: source, text: bound.0.text(with: bound.1))
             guard journalAhead(record, origin: origin, text: line) else { return false }
@@ -202,7 +186,7 @@ package final class ShellCore {
             } catch {
                 retractJournal()
                 if let loss = error.workerLoss {
-                    histories[session.model.qualifiedName]?.noteIncident(
+                    recorder.histories[session.model.qualifiedName]?.noteIncident(
                         "\(bound.0.text(with: bound.1))  (not applied: \(Self.incidentWord(loss)) \(loss))")
                 }
                 return fail(error.message, origin: origin, text: line)
@@ -335,7 +319,7 @@ package final class ShellCore {
         old?.onEvent = nil
         sessions[key] = session
         effects.startOver(key)
-        if histories[key] == nil { histories[key] = newHistory(initial: session.state) }
+        if recorder.histories[key] == nil { recorder.histories[key] = recorder.newHistory(initial: session.state) }
         session.onEvent = { [weak route] event in route?.target.observe(event, in: key) }
         if let old, current === old { current = session }
     }
@@ -356,7 +340,7 @@ package final class ShellCore {
             retractJournal()
             throw error
         }
-        histories[current.model.qualifiedName] = newHistory(initial: self.current!.state)
+        recorder.histories[current.model.qualifiedName] = recorder.newHistory(initial: self.current!.state)
     }
 
     func requestQuit() { quitRequested = true }
