@@ -266,10 +266,11 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
 
     /// Sends a request; a refusal is the plugin's error, worded by the worker's host as the
     /// in-process host words it.
-    private func call(_ type: WorkerProtocol.Request, _ body: WireWriter, doing what: String, timed: Bool = true)
-        throws(SessionError) -> WireReader
-    {
-        switch try plugin.call(type, body, model: model.qualifiedName, doing: what, timed: timed) {
+    /// `what` is worded only when the worker is lost: the usual answer costs no text.
+    private func call(
+        _ type: WorkerProtocol.Request, _ body: WireWriter, doing what: @autoclosure () -> String, timed: Bool = true
+    ) throws(SessionError) -> WireReader {
+        switch try plugin.call(type, body, model: model.qualifiedName, doing: what(), timed: timed) {
         case .success(let reader): return reader
         case .failure(let refusal): throw SessionError(message: refusal.message)
         }

@@ -171,15 +171,16 @@ package final class WorkerPlugin {
     /// as the `SessionError` of `model` doing `what` (and stays dead until restarted).
     /// `timed: false` for what is not the plugin's action (a read of the state): no action
     /// timeout, only Ctrl-C.
-    func call(_ type: WorkerProtocol.Request, _ body: WireWriter, model: String, doing what: String, timed: Bool = true)
-        throws(SessionError) -> Result<WireReader, RemoteRefusal>
-    {
+    func call(
+        _ type: WorkerProtocol.Request, _ body: WireWriter, model: String, doing what: @autoclosure () -> String,
+        timed: Bool = true
+    ) throws(SessionError) -> Result<WireReader, RemoteRefusal> {
         guard let process else { throw SessionError(message: "\(model): its worker is not running") }
         do {
             return try process.request(type, body.bytes, timeout: timed ? timeout : nil, interrupted: interrupted)
         } catch {
             abandonTimers()
-            throw SessionError(lost: error, model: model, doing: what, effects: effectsRunning)
+            throw SessionError(lost: error, model: model, doing: what(), effects: effectsRunning)
         }
     }
 
