@@ -145,4 +145,26 @@ struct DocumentationTests {
             frontDoors.filter { !naming.contains($0) }.isEmpty,
             "these name no version: \(frontDoors.filter { !naming.contains($0) })")
     }
+
+    /// A source file a document names in a code span (`Sources/StoreShell/Shell/ShellCore.swift`)
+    /// is there: the walk of an action and the map name files, and a file moved or split
+    /// leaves them pointing at nothing unless this fails.
+    @Test func everySourceFileADocumentNamesExists() throws {
+        var missing: [String] = []
+        var checked = 0
+        for file in try markdownFiles() {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                for match in line.matches(of: /`((?:Sources|plugins|Tests|scripts)\/[^`\s*]+\.(?:swift|c|h|md))`/) {
+                    checked += 1
+                    let path = String(match.output.1)
+                    if !FileManager.default.fileExists(atPath: checkout.appendingPathComponent(path).path) {
+                        missing.append("\(file.path.dropFirst(checkout.path.count + 1)):\(number + 1): \(path)")
+                    }
+                }
+            }
+        }
+        #expect(checked >= 79, "the walk of an action alone names 79 files")
+        #expect(missing.isEmpty, "documents name files that are not there:\n\(missing.joined(separator: "\n"))")
+    }
 }
