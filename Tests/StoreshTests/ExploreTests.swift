@@ -352,8 +352,8 @@ import Testing
             "explore", "--plugin", directory + "/lib/libplanted.so", "--model", "planted.sound", "--seed", "1",
             "--steps", "5", "--time-limit", "60", "--runs", "20",
         ])
-        #expect(
-            counted.stdout.contains("no failure in 20 runs, 100 steps"), "--runs still bounds it: \(counted.stdout)")
+        // Guided runs end where their plan does, so the steps are not 20 × 5.
+        #expect(counted.stdout.contains("no failure in 20 runs, "), "--runs still bounds it: \(counted.stdout)")
     }
 
     @Test func mistakesInTheOptionsAreUsageErrors() throws {

@@ -46,6 +46,9 @@ struct ActionGenerator {
         if enabled.isEmpty { enabled = [random.pick(candidates)] }
     }
 
+    /// Lets this run use every candidate action (a guided run: `ExploreLane`).
+    mutating func enableAll() { enabled = candidates }
+
     /// The next step from `state`.
     mutating func step(_ random: inout ExploreRandom, state: Value) -> ExploreStep {
         if clockSteps, random.chance(sawEffects ? 0.1 : 0.02) {

@@ -17,6 +17,9 @@ package struct ExploreOptions: Sendable {
     package var postconditions: [ExplorePostcondition] = []
     /// Replays each run in a fresh store and compares every state.
     package var checkDeterminism = true
+    /// Keeps runs that reach something new and starts later runs from them
+    /// (`ExploreLane`); `--no-guidance` makes every run from fresh steps only.
+    package var guidance = true
     /// The actions runs may use (all of the model's when nil).
     package var actions: [String]?
     /// After the first failure of a property, the search goes on for up to this many more
@@ -37,7 +40,9 @@ package struct ExploreOptions: Sendable {
     package init(seed: UInt64) { self.seed = seed }
 }
 
-/// A part of a search: every `count`th run from `index`.
+/// A part of a search: every `count`th run from `index`, or, when the search is guided,
+/// every `count`th lane from `index` (a lane's runs build on each other, so they stay in
+/// one process).
 package struct ExploreShard: Sendable, Equatable {
     package let index: Int
     package let count: Int
@@ -47,6 +52,12 @@ package struct ExploreShard: Sendable, Equatable {
     package init(index: Int, count: Int) {
         self.index = index
         self.count = count
+    }
+
+    /// Whether run `run` is this part's: by the run's number, or with `lanes`, by its lane's.
+    /// With a count that divides `lanes` (1, 2, 4, 8, 16) the two are the same.
+    package func takes(run: Int, lanes: Int?) -> Bool {
+        (lanes.map { run % $0 } ?? run) % count == index
     }
 
     /// Reads `I/N` (`--shard`): I from 0 to N-1, N from 1 to 1024; nil otherwise.

@@ -65,7 +65,13 @@ extension ExploreReport {
 
     private func coverageLines() -> [String] {
         let width = max(6, coverage.map(\.action.count).max() ?? 0)
-        var lines = [
+        var lines: [String] = []
+        if let guidance {
+            lines.append(
+                "guidance: \(guidance.transitions) transition\(guidance.transitions == 1 ? "" : "s") taken; \(guidance.kept) run\(guidance.kept == 1 ? "" : "s") kept for reaching something new, \(guidance.guidedRuns) started from one"
+            )
+        }
+        lines += [
             "coverage:",
             "  " + "action".padding(toLength: width, withPad: " ", startingAt: 0) + "  tried  accepted  refused",
         ]
@@ -89,6 +95,14 @@ extension ExploreReport {
                 shard.map { .record(["index": .int(Int64($0.index)), "count": .int(Int64($0.count))]) } ?? .null),
             .init("settings", .string(settings)),
             .init("exhaustive", exhaustive.map(Self.record) ?? .null),
+            .init(
+                "guidance",
+                guidance.map {
+                    .record([
+                        "kept": .int(Int64($0.kept)), "transitions": .int(Int64($0.transitions)),
+                        "guidedRuns": .int(Int64($0.guidedRuns)),
+                    ])
+                } ?? .null),
             .init(
                 "coverage",
                 .array(

@@ -36,6 +36,8 @@ package struct ExploreReport: Sendable {
     /// What the search was told beyond the seed, as a line (`--runs`, `--steps`, the
     /// properties, …): `--merge` combines only shards told the same.
     package var settings = ""
+    /// What guidance kept and reached (nil with `--no-guidance` and for `--exhaustive`).
+    package var guidance: ExploreGuidanceSummary?
     /// `--exhaustive`: how far the search went and why it stopped.
     package var exhaustive: ExhaustiveSummary?
     /// The seed of the models' world in the failing run (its transcript's `:seed`), when

@@ -74,11 +74,17 @@ package final class Explorer {
         // Failing runs found after the first, while the search goes on a little (`moreRuns`).
         var others: [Found] = []
         var searched: (runs: Int, steps: Int, states: Int, coverage: [ExploreCoverage], seconds: Double)?
+        // Guidance: each lane's kept runs (`ExploreLane`), and what they found.
+        var lanes = [ExploreLane](repeating: ExploreLane(), count: options.guidance ? ExploreLane.laneCount : 0)
+        var guidance = ExploreGuidanceSummary()
         // This search's runs, by their number in the whole search: every one, or (`--shard
-        // I/N`) every Nth from the Ith.
-        var index = options.shard.index
+        // I/N`) the ones of its share (`ExploreShard.takes`).
+        var index = 0
         while index < options.runs {
-            defer { index += options.shard.count }
+            defer { index += 1 }
+            guard options.shard.takes(run: index, lanes: options.guidance ? ExploreLane.laneCount : nil) else {
+                continue
+            }
             if let deadline, DispatchTime.now().uptimeNanoseconds > deadline {
                 stopped = searched == nil
                 break
@@ -91,16 +97,26 @@ package final class Explorer {
             driver.startRun()
             driver.worldSeed = Self.worldSeed(options.seed, run: index)
             runs += 1
-            var run = try await driver.run(
-                length: options.steps, keepStates: options.checkDeterminism || differential != nil
-            ) {
-                [self] state in
+            let fresh: (Value) -> ExploreStep = { [self] state in
                 generator.sawEffects = driver.sawEffects
                 if random.chance(0.125) { generator.learn(from: state) }
                 return generator.step(&random, state: state)
             }
+            let lane = index % ExploreLane.laneCount
+            // A guided run follows its plan, at most four runs' length, and may make any
+            // action afresh: the step that goes further may be one a swarm leaves out.
+            let plan =
+                lanes.isEmpty ? nil : lanes[lane].plan(&random, fresh: 8).map { Array($0.prefix(4 * options.steps)) }
+            if plan != nil {
+                guidance.guidedRuns += 1
+                generator.enableAll()
+            }
+            var run = try await driver.run(
+                length: plan?.count ?? options.steps, keepStates: options.checkDeterminism || differential != nil,
+                next: plan.map { ExploreLane.following($0, fresh: fresh) } ?? fresh)
             steps += run.steps.count
             seen.formUnion(run.stateHashes)
+            if !lanes.isEmpty, lanes[lane].learn(steps: run.steps, stateHashes: run.stateHashes) { guidance.kept += 1 }
             for (step, accepted) in zip(run.steps, run.accepted) {
                 guard let name = step.actionName, let index = model.actions.firstIndex(where: { $0.name == name })
                 else { continue }
@@ -133,6 +149,8 @@ package final class Explorer {
             searched?.seconds ?? Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         if let searched { (runs, steps, coverage) = (searched.runs, searched.steps, searched.coverage) }
         let distinctStates = searched?.states ?? seen.count
+        guidance.transitions = lanes.reduce(0) { $0 + $1.seenTransitions.count }
+        let guidanceFound = lanes.isEmpty ? nil : guidance
         guard let found else {
             var report = ExploreReport(
                 model: model.qualifiedName, seed: options.seed, runs: runs, steps: steps,
@@ -140,6 +158,7 @@ package final class Explorer {
                 coverage: coverage, stoppedByTimeLimit: stopped, failure: nil, foundInRun: nil, originalLength: nil,
                 shrunk: [], shrunkStates: [], shrinkRuns: 0, searchSeconds: searchSeconds, shrinkSeconds: 0)
             report.prefix = prefix
+            report.guidance = guidanceFound
             return report
         }
         progress("run \(found.run) failed after \(found.failure.step + 1) steps: \(found.failure); shrinking")
@@ -169,6 +188,7 @@ package final class Explorer {
             originalLength: found.failure.step + 1, shrunk: shrunk, shrunkStates: final.states,
             shrinkRuns: shrinkRuns, searchSeconds: searchSeconds, shrinkSeconds: shrinkSeconds)
         report.prefix = prefix
+        report.guidance = guidanceFound
         report.worldSeed = core.host.worldIsOn ? worldSeed : nil
         return report
     }

@@ -117,6 +117,9 @@ extension ShellCore {
             case "--overwrite":
                 guard value.isEmpty else { throw TextError("--overwrite takes no value", at: valueOffset) }
                 arguments.overwrite = true
+            case "--no-guidance":
+                guard value.isEmpty else { throw TextError("--no-guidance takes no value", at: valueOffset) }
+                arguments.options.guidance = false
             case "--exhaustive":
                 guard value.isEmpty else { throw TextError("--exhaustive takes no value", at: valueOffset) }
                 arguments.options.exhaustiveDepth = arguments.options.exhaustiveDepth ?? 6

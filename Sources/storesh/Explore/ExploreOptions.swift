@@ -132,7 +132,7 @@ struct ExploreCommandOptions: ParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Make only every Nth run from the Ith (0-based) of the search, e.g. one job of a CI matrix; with --format json its report is what --merge combines.",
+            "Make only the Ith (0-based) of N parts of the search (every Nth of its 16 lanes when guided, else every Nth run), e.g. one job of a CI matrix; with --format json its report is what --merge combines.",
             valueName: "I/N"))
     var shard: String?
 
@@ -147,6 +147,13 @@ struct ExploreCommandOptions: ParsableCommand {
         name: .customLong("no-determinism-check"),
         help: "Do not replay each run to check that the same actions give the same states (twice as fast).")
     var noDeterminismCheck = false
+
+    @Flag(
+        name: .customLong("no-guidance"),
+        help:
+            "Make every run from fresh random steps: keep no runs that reached a new state or transition, and start no run from one."
+    )
+    var noGuidance = false
 
     @Option(
         help: ArgumentHelp(

@@ -72,6 +72,7 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
     settings.invariants = (try? options.conditions()) ?? []
     settings.postconditions = (try? options.postconditions()) ?? []
     settings.checkDeterminism = !options.noDeterminismCheck
+    settings.guidance = !options.noGuidance
     settings.moreFailures = options.moreFailures
     settings.shard = options.shard.flatMap(ExploreShard.init(parsing:)) ?? .whole
     if options.exhaustive {
@@ -92,6 +93,7 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
             "invariants \(settings.invariants.map(\.description))",
             "after \(settings.postconditions.map { "\($0.action) \($0.condition)" })",
             "actions \(settings.actions ?? [])", "determinism \(settings.checkDeterminism)",
+            "guidance \(settings.guidance)",
             "more-failures \(settings.moreFailures)", "against \(options.against ?? "none")",
             "compare \(options.comparePaths)", "stubs \(options.stubs)",
         ].joined(separator: "; ")
