@@ -507,7 +507,8 @@ var worldExports: [LinkerSetting] {
             [
                 "clock_gettime", "gettimeofday", "time", "dispatch_time", "dispatch_walltime", "dispatch_after",
                 "dispatch_after_f", "swift_stdlib_random", "syscall", "getrandom", "getentropy", "arc4random",
-                "arc4random_buf", "open", "read", "close",
+                "arc4random_buf", "open", "read", "close", "__sanitizer_cov_trace_pc_guard_init",
+                "__sanitizer_cov_trace_pc_guard",
             ].flatMap { ["-Xlinker", "--export-dynamic-symbol=\($0)"] })
     ]
 }

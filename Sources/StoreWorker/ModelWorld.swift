@@ -15,4 +15,6 @@ package protocol ModelWorld: AnyObject {
     /// Which kinds of call the world has answered since it was turned on: clock, entropy,
     /// delay, task (bits 1, 2, 4, 8).
     var callsSeen: UInt32 { get }
+    /// The edges of plugin code taken since the last take (`storesh_coverage_take`).
+    func takeCoverage() -> [UInt32]
 }

@@ -204,6 +204,12 @@ package final class WorkerServer {
             try setWorld(&reader)
         case .check:
             return try check(&reader, into: &reply)
+        case .coverage:
+            // The edges of plugin code taken since the last ask (plugins built with
+            // trace-pc-guard), in the order first taken.
+            let edges = world?.takeCoverage() ?? []
+            reply.u32(UInt32(edges.count))
+            for edge in edges { reply.u32(edge) }
         }
         return nil
     }

@@ -29,6 +29,13 @@ final class ModelScopedWorld: InProcessWorld {
 
     var outstanding: Int64 { storesh_world_outstanding() }
 
+    func takeCoverage() -> [UInt32] {
+        // No more edges can be pending than were numbered.
+        [UInt32](unsafeUninitializedCapacity: Int(storesh_coverage_edges())) { edges, count in
+            count = min(Int(storesh_coverage_take(edges.baseAddress, UInt32(edges.count))), edges.count)
+        }
+    }
+
     func takeUncontrolled() -> [(plugin: String, call: String)] {
         var reports: [(plugin: String, call: String)] = []
         var name: UnsafePointer<CChar>?

@@ -41,6 +41,12 @@ final class ProcessWorld: ModelWorld {
     func setNow(_ now: Int64) { storesh_world_set_now(now) }
     var outstanding: Int64 { storesh_world_outstanding() }
     var callsSeen: UInt32 { storesh_world_calls_seen() }
+    func takeCoverage() -> [UInt32] {
+        // No more edges can be pending than were numbered.
+        [UInt32](unsafeUninitializedCapacity: Int(storesh_coverage_edges())) { edges, count in
+            count = min(Int(storesh_coverage_take(edges.baseAddress, UInt32(edges.count))), edges.count)
+        }
+    }
 }
 
 MainActor.assumeIsolated {

@@ -126,10 +126,14 @@ struct DocumentationTests {
             for (number, line) in try String(contentsOf: file, encoding: .utf8).split(
                 separator: "\n", omittingEmptySubsequences: false
             ).enumerated() {
+                // A line about the protocol (in words, or naming its document): every version
+                // it names but the ABI's is the protocol's.
                 let prose = line.replacing(/`[^`]*`/, with: "")
-                let claims =
-                    prose.matches(of: /[Pp]rotocol[^.;(]{0,30}?,? version (\d+)/).map { ("protocol", $0.output.1) }
-                    + prose.matches(of: /ABI version (\d+)/).map { ("ABI", $0.output.1) }
+                let aboutTheProtocol = line.contains("worker-protocol") || prose.contains(/[Pp]rotocol/)
+                let claims = prose.matches(of: /(ABI )?version (\d+)/).compactMap { match in
+                    match.output.1 != nil
+                        ? ("ABI", match.output.2) : aboutTheProtocol ? ("protocol", match.output.2) : nil
+                }
                 for (kind, stated) in claims {
                     naming.insert(name)
                     let spoken = kind == "ABI" ? abiVersion : protocolVersion

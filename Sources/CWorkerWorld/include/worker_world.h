@@ -87,6 +87,12 @@ uint32_t storesh_world_take_uncontrolled(const char **name);
 /* Real monotonic nanoseconds, for the worker's own measurements. */
 int64_t storesh_world_real_uptime_ns(void);
 
+/* Code coverage (world_coverage.c): how many edges plugins built with trace-pc-guard
+ * numbered, and the edges taken since the last take, written to `edges` (up to
+ * `capacity`) in the order first taken; returns how many there were. */
+uint32_t storesh_coverage_edges(void);
+uint32_t storesh_coverage_take(uint32_t *edges, uint32_t capacity);
+
 #ifdef __cplusplus
 }
 #endif

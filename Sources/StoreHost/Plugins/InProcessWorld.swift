@@ -21,6 +21,9 @@ package protocol InProcessWorld: AnyObject {
     /// Calls models made that the world could not control since last asked: each the
     /// plugin's name and what the call was.
     func takeUncontrolled() -> [(plugin: String, call: String)]
+    /// The edges of plugin code taken since the last take, by plugins built with
+    /// SanitizerCoverage's trace-pc-guard, in the order first taken.
+    func takeCoverage() -> [UInt32]
 }
 
 extension PluginHost {

@@ -135,6 +135,10 @@ package final class InProcessConnection: StoreConnection {
         return model.effectsIdle.map { $0(store) != 0 }
     }
 
+    package func takeCoverage() throws(SessionError) -> [UInt32] {
+        PluginHost.inProcessWorld?.takeCoverage() ?? []
+    }
+
     package func check(_ index: Int) throws(SessionError) -> CheckVerdict {
         guard let store else { throw SessionError(message: "the store is gone") }
         guard let check = model.check, model.checks.indices.contains(index) else {

@@ -73,6 +73,8 @@ package final class ScriptedConnection: StoreConnection {
         throw SessionError(message: "a scripted model has no checks in code")
     }
 
+    package func takeCoverage() throws(SessionError) -> [UInt32] { [] }
+
     package func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool)
         throws(SessionError) -> BatchTicket
     {

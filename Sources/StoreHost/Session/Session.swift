@@ -171,6 +171,9 @@ package final class Session {
     /// Evaluates the model's check in code at `index` (`ModelDescriptor.checks`) on the
     /// store now: for a postcondition, of the last action sent (it holds when there is
     /// none, or the model refused it).
+    /// The edges of plugin code taken since the last take (`StoreConnection.takeCoverage`).
+    package func takeCoverage() throws(SessionError) -> [UInt32] { try connection.takeCoverage() }
+
     package func check(_ index: Int) throws(SessionError) -> CheckVerdict {
         try connection.check(index)
     }

@@ -61,6 +61,10 @@ package protocol StoreConnection: AnyObject {
     /// Evaluates the model's check in code at `index` (`ModelDescriptor.checks`) on the
     /// store now.
     func check(_ index: Int) throws(SessionError) -> CheckVerdict
+    /// The edges of plugin code taken in the model's process since the last take (plugins
+    /// built with SanitizerCoverage's trace-pc-guard; none for others), in the order first
+    /// taken: what `storesh explore`'s guidance counts as new code reached.
+    func takeCoverage() throws(SessionError) -> [UInt32]
     /// Ends the store. Called once, when the session goes.
     func destroy()
 }

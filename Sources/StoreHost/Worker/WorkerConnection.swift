@@ -203,6 +203,21 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
         }
     }
 
+    package func takeCoverage() throws(SessionError) -> [UInt32] {
+        let what = "reading which code it ran"
+        switch try plugin.call(.coverage, plugin.requestBody(), model: model.qualifiedName, doing: what, timed: false) {
+        case .success(var reply):
+            return try decode(what) { () throws(WireError) in
+                let count = Int(try reply.u32())
+                guard count <= (reply.byteCount - reply.offset) / 4 else {
+                    throw WireError(description: "\(count) edges in a body of \(reply.byteCount) bytes")
+                }
+                return try (0..<count).map { _ throws(WireError) in try reply.u32() }
+            }
+        case .failure(let refusal): throw SessionError(message: refusal.message)
+        }
+    }
+
     /// Makes the worker answer the service at `index` as `script` says (nil: its own).
     package func stub(service index: Int, _ script: StubScript?) throws(SessionError) {
         var body = try start()

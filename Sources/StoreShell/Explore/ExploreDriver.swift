@@ -16,6 +16,10 @@ final class ExploreDriver {
         /// The states themselves, when asked for (determinism checks, the report).
         var states: [Value] = []
         var failure: ExploreFailure?
+        /// The edges of plugin code the run took (plugins built with trace-pc-guard).
+        var edges: [UInt32] = []
+        /// With `takesCoverageEachStep`, the edges each step took first.
+        var edgesByStep: [[UInt32]] = []
     }
 
     let core: ShellCore
@@ -85,8 +89,17 @@ final class ExploreDriver {
         failedEffects = []
         crashMessages = []
         crashesBefore = core.workerCrashes
+        // What the last run and this one's start ran is not this run's code.
+        if readsCoverage { _ = try? session.takeCoverage() }
         return session
     }
+
+    /// Whether runs read the plugin code they took (guidance): off until a model shows it
+    /// was built for it, which the first run's take tells.
+    var readsCoverage = true
+    /// Whether a run reads the code after every step (`Run.edgesByStep`): to find which
+    /// step of a run took new code, made again one action at a time.
+    var takesCoverageEachStep = false
 
     /// Runs up to `length` steps from a fresh store, each made by `next` from the state
     /// before it, stopping at the first failure. Until an effect starts in this run
@@ -154,6 +167,7 @@ final class ExploreDriver {
         if run.failure == nil, advancesAtEnd, core.allEffectsInFlight > 0, core.host.clock is VirtualClock {
             try await perform(.advance(milliseconds: 60_000), in: &session, run: &run, keep: keepStates)
         }
+        if readsCoverage, !takesCoverageEachStep { run.edges = (try? session.takeCoverage()) ?? [] }
         return run
     }
 
@@ -226,6 +240,7 @@ final class ExploreDriver {
             run.accepted.append(nil)
         }
         if core.current !== session, let current = core.current { session = current }
+        if takesCoverageEachStep { run.edgesByStep.append((try? session.takeCoverage()) ?? []) }
         afterStep(index, state: session.state, run: &run, keep: keep)
     }
 

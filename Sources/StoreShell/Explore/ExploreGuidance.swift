@@ -24,6 +24,8 @@ struct ExploreLane {
     private var reachedStates: [Int] = []
     private(set) var seenStates: Set<Int> = []
     private(set) var seenTransitions: Set<Int> = []
+    /// The edges of plugin code this lane's runs took (plugins built with trace-pc-guard).
+    private(set) var seenEdges: Set<UInt32> = []
 
     /// What a run does before its own random steps: steps to make as they are, or `nil`
     /// where a fresh step is made from the state reached.
@@ -69,12 +71,26 @@ struct ExploreLane {
         }
     }
 
-    /// Takes in what a run reached: when a state or a transition in it is new, its steps up
-    /// to the last new one are kept. Returns whether it was.
+    /// Whether `edges` (a run's) hold one this lane's runs never took.
+    func takesNewCode(_ edges: [UInt32]) -> Bool { edges.contains { !seenEdges.contains($0) } }
+
+    /// The last step of a run that took code this lane never took, from the edges each
+    /// step took (`ExploreDriver.Run.edgesByStep`); the edges are then seen.
+    mutating func lastStepTakingNewCode(_ edgesByStep: [[UInt32]]) -> Int? {
+        var last: Int?
+        for (index, edges) in edgesByStep.enumerated() {
+            for edge in edges where seenEdges.insert(edge).inserted { last = index }
+        }
+        return last
+    }
+
+    /// Takes in what a run reached: when a state or a transition in it is new, or its step
+    /// `newCodeAt` took new code, its steps up to the last new one are kept. Returns whether
+    /// it was.
     @discardableResult
-    mutating func learn(steps: [ExploreStep], stateHashes: [Int]) -> Bool {
-        var lastNew: Int?
-        var newState = false
+    mutating func learn(steps: [ExploreStep], stateHashes: [Int], newCodeAt: Int? = nil) -> Bool {
+        var lastNew = newCodeAt
+        var newState = newCodeAt != nil
         if let initial = stateHashes.first { seenStates.insert(initial) }
         for (index, step) in steps.enumerated() where index + 1 < stateHashes.count {
             var hasher = Hasher()
@@ -82,7 +98,7 @@ struct ExploreLane {
             hasher.combine(stateHashes[index])
             let transitionIsNew = seenTransitions.insert(hasher.finalize()).inserted
             let stateIsNew = seenStates.insert(stateHashes[index + 1]).inserted
-            if stateIsNew || transitionIsNew { lastNew = index }
+            if stateIsNew || transitionIsNew { lastNew = max(lastNew ?? index, index) }
             newState = newState || stateIsNew
         }
         guard let lastNew else { return false }
@@ -120,8 +136,10 @@ package struct ExploreGuidanceSummary: Sendable, Equatable {
     package var transitions = 0
     /// Runs that started from a kept one.
     package var guidedRuns = 0
+    /// Distinct edges of plugin code taken (0 for a plugin not built with trace-pc-guard).
+    package var edges = 0
 
-    package init(kept: Int = 0, transitions: Int = 0, guidedRuns: Int = 0) {
-        (self.kept, self.transitions, self.guidedRuns) = (kept, transitions, guidedRuns)
+    package init(kept: Int = 0, transitions: Int = 0, guidedRuns: Int = 0, edges: Int = 0) {
+        (self.kept, self.transitions, self.guidedRuns, self.edges) = (kept, transitions, guidedRuns, edges)
     }
 }

@@ -66,9 +66,15 @@ extension ExploreReport {
     private func coverageLines() -> [String] {
         let width = max(6, coverage.map(\.action.count).max() ?? 0)
         var lines: [String] = []
-        if let guidance {
+        // What guidance reached depends on the states a model shows: counted only for a
+        // model that gives the same states each time.
+        var deterministic = true
+        if case .nondeterministic = failure?.kind { deterministic = false }
+        if let guidance, deterministic {
+            let code =
+                guidance.edges > 0 ? ", \(guidance.edges) edge\(guidance.edges == 1 ? "" : "s") of plugin code" : ""
             lines.append(
-                "guidance: \(guidance.transitions) transition\(guidance.transitions == 1 ? "" : "s") taken; \(guidance.kept) run\(guidance.kept == 1 ? "" : "s") kept for reaching something new, \(guidance.guidedRuns) started from one"
+                "guidance: \(guidance.transitions) transition\(guidance.transitions == 1 ? "" : "s") taken\(code); \(guidance.kept) run\(guidance.kept == 1 ? "" : "s") kept for reaching something new, \(guidance.guidedRuns) started from one"
             )
         }
         lines += [
@@ -100,7 +106,7 @@ extension ExploreReport {
                 guidance.map {
                     .record([
                         "kept": .int(Int64($0.kept)), "transitions": .int(Int64($0.transitions)),
-                        "guidedRuns": .int(Int64($0.guidedRuns)),
+                        "guidedRuns": .int(Int64($0.guidedRuns)), "edges": .int(Int64($0.edges)),
                     ])
                 } ?? .null),
             .init(

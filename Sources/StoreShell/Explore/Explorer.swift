@@ -116,7 +116,19 @@ package final class Explorer {
                 next: plan.map { ExploreLane.following($0, fresh: fresh) } ?? fresh)
             steps += run.steps.count
             seen.formUnion(run.stateHashes)
-            if !lanes.isEmpty, lanes[lane].learn(steps: run.steps, stateHashes: run.stateHashes) { guidance.kept += 1 }
+            if !lanes.isEmpty {
+                // A plugin that shows no code taken in its first run was not built for it.
+                if runs == 1 { driver.readsCoverage = !run.edges.isEmpty }
+                var newCodeAt: Int?
+                if run.failure == nil, lanes[lane].takesNewCode(run.edges) {
+                    let again = try await stepsTakingCode(run.steps)
+                    steps += again.steps.count
+                    newCodeAt = lanes[lane].lastStepTakingNewCode(again.edgesByStep)
+                }
+                if lanes[lane].learn(steps: run.steps, stateHashes: run.stateHashes, newCodeAt: newCodeAt) {
+                    guidance.kept += 1
+                }
+            }
             for (step, accepted) in zip(run.steps, run.accepted) {
                 guard let name = step.actionName, let index = model.actions.firstIndex(where: { $0.name == name })
                 else { continue }
@@ -150,6 +162,7 @@ package final class Explorer {
         if let searched { (runs, steps, coverage) = (searched.runs, searched.steps, searched.coverage) }
         let distinctStates = searched?.states ?? seen.count
         guidance.transitions = lanes.reduce(0) { $0 + $1.seenTransitions.count }
+        guidance.edges = lanes.reduce(into: Set<UInt32>()) { $0.formUnion($1.seenEdges) }.count
         let guidanceFound = lanes.isEmpty ? nil : guidance
         guard let found else {
             var report = ExploreReport(
@@ -191,6 +204,14 @@ package final class Explorer {
         report.guidance = guidanceFound
         report.worldSeed = core.host.worldIsOn ? worldSeed : nil
         return report
+    }
+
+    /// `steps` made again one at a time, reading the code each took: which step of a run
+    /// reached new code.
+    private func stepsTakingCode(_ steps: [ExploreStep]) async throws(ShellError) -> ExploreDriver.Run {
+        driver.takesCoverageEachStep = true
+        defer { driver.takesCoverageEachStep = false }
+        return try await driver.run(length: steps.count, keepStates: false, oneByOne: true, next: Self.replaying(steps))
     }
 
     /// A failing run: which it was, its steps, its failure and its world's seed.
