@@ -16,6 +16,17 @@ static uint32_t numbered;                 /* guards numbered so far, across modu
 static uint8_t taken[COVERAGE_EDGES];     /* 1: the edge was taken since the last take */
 static uint32_t fresh[COVERAGE_EDGES];    /* the edges set in `taken`, in the order taken */
 static uint32_t fresh_count;
+/* Held to note an edge first taken (once per edge between takes) and to take them all:
+ * a take never sees a slot claimed and not yet written, nor clears a bit it did not read. */
+static uint8_t fresh_lock;
+
+static void lock_fresh(void) {
+    while (__atomic_test_and_set(&fresh_lock, __ATOMIC_ACQUIRE)) {
+        while (__atomic_load_n(&fresh_lock, __ATOMIC_RELAXED)) { }
+    }
+}
+
+static void unlock_fresh(void) { __atomic_clear(&fresh_lock, __ATOMIC_RELEASE); }
 
 void __sanitizer_cov_trace_pc_guard_init(uint32_t *start, uint32_t *stop) {
     if (start == stop || *start != 0) return; /* numbered already (a module loaded twice) */
@@ -27,24 +38,26 @@ void __sanitizer_cov_trace_pc_guard_init(uint32_t *start, uint32_t *stop) {
 
 void __sanitizer_cov_trace_pc_guard(uint32_t *guard) {
     uint32_t edge = *guard;
-    if (edge == 0 || __atomic_load_n(&taken[edge], __ATOMIC_RELAXED)) return;
-    if (__atomic_exchange_n(&taken[edge], 1, __ATOMIC_RELAXED)) return;
-    uint32_t slot = __atomic_fetch_add(&fresh_count, 1, __ATOMIC_RELAXED);
-    if (slot < COVERAGE_EDGES) __atomic_store_n(&fresh[slot], edge, __ATOMIC_RELAXED);
+    /* Past the table (a guard some other runtime numbered): not counted. */
+    if (edge == 0 || edge >= COVERAGE_EDGES || __atomic_load_n(&taken[edge], __ATOMIC_RELAXED)) return;
+    lock_fresh();
+    if (!taken[edge]) {
+        __atomic_store_n(&taken[edge], 1, __ATOMIC_RELAXED);
+        fresh[fresh_count++] = edge; /* at most one slot per edge: never past the table */
+    }
+    unlock_fresh();
 }
 
 uint32_t storesh_coverage_edges(void) { return __atomic_load_n(&numbered, __ATOMIC_RELAXED); }
 
 uint32_t storesh_coverage_take(uint32_t *edges, uint32_t capacity) {
-    uint32_t count = __atomic_exchange_n(&fresh_count, 0, __ATOMIC_RELAXED);
-    if (count > COVERAGE_EDGES) count = COVERAGE_EDGES;
-    uint32_t written = 0;
+    lock_fresh();
+    uint32_t count = fresh_count;
     for (uint32_t i = 0; i < count; i++) {
-        uint32_t edge = __atomic_load_n(&fresh[i], __ATOMIC_RELAXED);
-        if (edge == 0) continue;
-        __atomic_store_n(&taken[edge], 0, __ATOMIC_RELAXED);
-        if (written < capacity) edges[written] = edge;
-        written++;
+        __atomic_store_n(&taken[fresh[i]], 0, __ATOMIC_RELAXED);
+        if (i < capacity) edges[i] = fresh[i];
     }
-    return written;
+    fresh_count = 0;
+    unlock_fresh();
+    return count;
 }

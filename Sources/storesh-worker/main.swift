@@ -42,10 +42,10 @@ final class ProcessWorld: ModelWorld {
     var outstanding: Int64 { storesh_world_outstanding() }
     var callsSeen: UInt32 { storesh_world_calls_seen() }
     func takeCoverage() -> [UInt32] {
-        // No more edges can be pending than were numbered.
-        [UInt32](unsafeUninitializedCapacity: Int(storesh_coverage_edges())) { edges, count in
-            count = min(Int(storesh_coverage_take(edges.baseAddress, UInt32(edges.count))), edges.count)
-        }
+        // No more edges can be pending than were numbered; only the taken ones are kept.
+        var room = [UInt32](repeating: 0, count: Int(storesh_coverage_edges()))
+        let count = min(Int(storesh_coverage_take(&room, UInt32(room.count))), room.count)
+        return Array(room[..<count])
     }
 }
 

@@ -130,9 +130,10 @@ struct DocumentationTests {
                 // it names but the ABI's is the protocol's.
                 let prose = line.replacing(/`[^`]*`/, with: "")
                 let aboutTheProtocol = line.contains("worker-protocol") || prose.contains(/[Pp]rotocol/)
-                let claims = prose.matches(of: /(ABI )?version (\d+)/).compactMap { match in
-                    match.output.1 != nil
-                        ? ("ABI", match.output.2) : aboutTheProtocol ? ("protocol", match.output.2) : nil
+                let claims = prose.matches(of: /(ABI )?version (\d+)|\((\d+) today/).compactMap { match in
+                    if let today = match.output.3 { return aboutTheProtocol ? ("protocol", today) : nil }
+                    guard let number = match.output.2 else { return nil }
+                    return match.output.1 != nil ? ("ABI", number) : aboutTheProtocol ? ("protocol", number) : nil
                 }
                 for (kind, stated) in claims {
                     naming.insert(name)

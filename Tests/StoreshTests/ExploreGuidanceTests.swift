@@ -39,6 +39,8 @@ import Testing
                 "--plugin", directory + "/" + plugin, "--model", "guided." + model, "--seed", String(seed), "--runs",
                 String(runs), "--steps", "50", "--no-determinism-check", "--format", "json", "--out",
                 directory + "/\(model)\(seed).transcript", "--overwrite",
+                // A net, not a budget: a search that stops on it has failed the test.
+                "--time-limit", "600",
             ] + (guided ? [] : ["--no-guidance"]))
         let report = try JSONSerialization.jsonObject(with: Data(found.stdout.utf8)) as? [String: Any]
         return try #require(report, "\(found.stdout)\(found.stderr)")
@@ -65,7 +67,7 @@ import Testing
         var found = 0
         for seed in 1...5 {
             // 200,000 steps each, a tenth of guidance's budget, for CI's time; at 2,000,000
-            // steps each it found none of the five either (ExploreGuidanceTests' closing note).
+            // steps each it found none of the five either (docs/shell/explore.md).
             let report = try Self.search(directory, "keypad", seed: seed, runs: 4_000, guided: false)
             #expect(report["guidance"] is NSNull, "no guidance, none reported")
             if !(report["failure"] is NSNull) { found += 1 }

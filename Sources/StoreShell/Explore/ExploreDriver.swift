@@ -89,14 +89,14 @@ final class ExploreDriver {
         failedEffects = []
         crashMessages = []
         crashesBefore = core.workerCrashes
-        // What the last run and this one's start ran is not this run's code.
-        if readsCoverage { _ = try? session.takeCoverage() }
         return session
     }
 
-    /// Whether runs read the plugin code they took (guidance): off until a model shows it
-    /// was built for it, which the first run's take tells.
-    var readsCoverage = true
+    /// Whether runs read the plugin code they took (a guided search sets it; it is turned
+    /// off once a run shows the plugin was not built for it). The code a run's store took
+    /// as it was made, and the last run's as it went, count as the run's: all of it is
+    /// the same each time, seen once.
+    var readsCoverage = false
     /// Whether a run reads the code after every step (`Run.edgesByStep`): to find which
     /// step of a run took new code, made again one action at a time.
     var takesCoverageEachStep = false
@@ -240,8 +240,9 @@ final class ExploreDriver {
             run.accepted.append(nil)
         }
         if core.current !== session, let current = core.current { session = current }
-        if takesCoverageEachStep { run.edgesByStep.append((try? session.takeCoverage()) ?? []) }
         afterStep(index, state: session.state, run: &run, keep: keep)
+        // After the step's checks, whose code is the step's too.
+        if takesCoverageEachStep { run.edgesByStep.append((try? session.takeCoverage()) ?? []) }
     }
 
     /// How a batch went.

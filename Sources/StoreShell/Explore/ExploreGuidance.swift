@@ -14,7 +14,8 @@ import StoreValue
 struct ExploreLane {
     /// Lanes a search is dealt to: as many processes as can share a search's work.
     static let laneCount = 8
-    /// The most runs a lane keeps; past it, the oldest (after the first few) go.
+    /// The most runs a lane keeps; past it, the oldest kept for a transition alone go, then
+    /// (none left) the oldest of all, the first eight always kept.
     static let corpusLimit = 2_000
 
     /// The kept runs' steps, each up to the last step that reached something new.
@@ -103,13 +104,10 @@ struct ExploreLane {
         }
         guard let lastNew else { return false }
         if corpus.count >= Self.corpusLimit {
-            // The oldest kept for a transition goes; the runs that reached states stay.
-            if let oldest = corpus.indices.dropFirst(8).first(where: { !reachedStates.contains($0) }) {
-                corpus.remove(at: oldest)
-                reachedStates = reachedStates.map { $0 > oldest ? $0 - 1 : $0 }
-            } else {
-                return false
-            }
+            let reached = Set(reachedStates)
+            let oldest = corpus.indices.dropFirst(8).first { !reached.contains($0) } ?? 8
+            corpus.remove(at: oldest)
+            reachedStates = reachedStates.compactMap { $0 == oldest ? nil : $0 > oldest ? $0 - 1 : $0 }
         }
         if newState { reachedStates.append(corpus.count) }
         corpus.append(Array(steps.prefix(lastNew + 1)))
@@ -132,7 +130,7 @@ struct ExploreLane {
 package struct ExploreGuidanceSummary: Sendable, Equatable {
     /// Runs kept because they reached something new.
     package var kept = 0
-    /// Distinct transitions (an action from a state) taken.
+    /// Distinct transitions (an action from a state) taken, over all lanes.
     package var transitions = 0
     /// Runs that started from a kept one.
     package var guidedRuns = 0

@@ -55,7 +55,7 @@ package struct ExploreShard: Sendable, Equatable {
     }
 
     /// Whether run `run` is this part's: by the run's number, or with `lanes`, by its lane's.
-    /// With a count that divides `lanes` (1, 2, 4, 8, 16) the two are the same.
+    /// With a count that divides `lanes` (1, 2, 4, 8) the two are the same.
     package func takes(run: Int, lanes: Int?) -> Bool {
         (lanes.map { run % $0 } ?? run) % count == index
     }

@@ -77,6 +77,7 @@ package final class Explorer {
         // Guidance: each lane's kept runs (`ExploreLane`), and what they found.
         var lanes = [ExploreLane](repeating: ExploreLane(), count: options.guidance ? ExploreLane.laneCount : 0)
         var guidance = ExploreGuidanceSummary()
+        driver.readsCoverage = options.guidance
         // This search's runs, by their number in the whole search: every one, or (`--shard
         // I/N`) the ones of its share (`ExploreShard.takes`).
         var index = 0
@@ -117,8 +118,9 @@ package final class Explorer {
             steps += run.steps.count
             seen.formUnion(run.stateHashes)
             if !lanes.isEmpty {
-                // A plugin that shows no code taken in its first run was not built for it.
-                if runs == 1 { driver.readsCoverage = !run.edges.isEmpty }
+                // A plugin that ran steps and showed no code taken was not built for it (a
+                // plugin built so takes code in every store it makes).
+                if driver.readsCoverage, !run.steps.isEmpty, run.edges.isEmpty { driver.readsCoverage = false }
                 var newCodeAt: Int?
                 if run.failure == nil, lanes[lane].takesNewCode(run.edges) {
                     let again = try await stepsTakingCode(run.steps)
@@ -161,7 +163,8 @@ package final class Explorer {
             searched?.seconds ?? Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         if let searched { (runs, steps, coverage) = (searched.runs, searched.steps, searched.coverage) }
         let distinctStates = searched?.states ?? seen.count
-        guidance.transitions = lanes.reduce(0) { $0 + $1.seenTransitions.count }
+        driver.readsCoverage = false  // shrinking and the final run read none
+        guidance.transitions = lanes.reduce(into: Set<Int>()) { $0.formUnion($1.seenTransitions) }.count
         guidance.edges = lanes.reduce(into: Set<UInt32>()) { $0.formUnion($1.seenEdges) }.count
         let guidanceFound = lanes.isEmpty ? nil : guidance
         guard let found else {

@@ -207,6 +207,7 @@ extension ShellCore {
         let before = session.state
         var start = history.snapshot(atOrBefore: target)
         var live = session
+        // Nothing is recorded until the jump is done: the replayed actions are in the history.
         try recorder.replaying { () throws(ShellError) in
             do {
                 // A plugin that cannot restore this snapshot (its restore entry point says so)
@@ -241,19 +242,19 @@ extension ShellCore {
             } catch {
                 throw ShellError("\(error)", origin: .prompt)
             }
+            history.move(to: target)
+            if debugging.checksEachAction {
+                checkWatches(in: live, after: "the jump to \(history.shown(target))", action: nil, firesBreaks: false)
+            }
+            guard report else { return }
+            let changes = live.model.stateDiff.changes(from: before, to: live.state)
+            output(
+                .info(
+                    kind: "position",
+                    lines: ["at \(history.shown(target)) of \(history.shown(history.entries.count))"]
+                        + (showDiff ? changes.map { "  " + $0.description } : [])))
+            flushDebuggingOutput()
         }
-        history.move(to: target)
-        if debugging.checksEachAction {
-            checkWatches(in: live, after: "the jump to \(history.shown(target))", action: nil, firesBreaks: false)
-        }
-        guard report else { return }
-        let changes = live.model.stateDiff.changes(from: before, to: live.state)
-        output(
-            .info(
-                kind: "position",
-                lines: ["at \(history.shown(target)) of \(history.shown(history.entries.count))"]
-                    + (showDiff ? changes.map { "  " + $0.description } : [])))
-        flushDebuggingOutput()
     }
 
     /// Why `replayEntries` stopped: the message, and the action (0-based) it stopped at.

@@ -125,14 +125,14 @@ struct ExploreCommandOptions: ParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Search with N storesh processes at once, each making every Nth run (default 1). The verdict and the transcript are the ones one process finds (each run is the same in any process, and the failure of the lowest run is kept); with --more-failures or --time-limit the verdict is, the shrunk run may differ.",
+            "Search with N storesh processes at once, each making every Nth of the 8 lanes of a guided search (every Nth run with --no-guidance; default 1): past 8, guided jobs share no work. The verdict and the transcript are the ones one process finds (each run is the same in any process, and the failure of the lowest run is kept); with --more-failures or --time-limit the verdict is, the shrunk run may differ.",
             valueName: "N"))
     var jobs = 1
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Make only the Ith (0-based) of N parts of the search (every Nth of its 16 lanes when guided, else every Nth run), e.g. one job of a CI matrix; with --format json its report is what --merge combines.",
+            "Make only the Ith (0-based) of N parts of the search (every Nth of its 8 lanes when guided, so at most 8 parts share the work, else every Nth run), e.g. one job of a CI matrix; with --format json its report is what --merge combines.",
             valueName: "I/N"))
     var shard: String?
 
