@@ -26,7 +26,7 @@ final class ExploreDriver {
     let invariants: [StateCondition]
     let postconditions: [ExplorePostcondition]
     /// The state before the step being checked (a postcondition's `old`).
-    private var before: Value = .null
+    var before: Value = .null
     /// Steps every run starts with, unchecked (`:explore` starts where the session is).
     let prefix: [ExploreStep]
     /// Where each fresh store's world starts (`:seed`), when the host gives models one.
@@ -328,80 +328,8 @@ final class ExploreDriver {
         before = state
     }
 
-    /// The model's own checks in code: its invariants after every step, its
-    /// postconditions after a step that took an action (the model holds its last action
-    /// and the state before it, and says a refused one holds).
-    private func checkInModelCode(after step: Int, tookAction: Bool) -> ExploreFailure? {
-        guard let session = core.current, !session.model.checks.isEmpty else { return nil }
-        for (index, check) in session.model.checks.enumerated() where tookAction || !check.isPostcondition {
-            do {
-                let verdict = try session.check(index)
-                if !verdict.holds {
-                    return ExploreFailure(kind: .modelCheck(check, explanation: verdict.message ?? ""), step: step)
-                }
-            } catch {
-                if let loss = error.workerLoss { return Self.failure(loss, step: step) }
-                return ExploreFailure(kind: .modelCheck(check, explanation: error.message), step: step)
-            }
-        }
-        return nil
-    }
-
-    private func checkPostconditions(
-        _ state: Value, after step: Int, action: String, arguments: [Value], accepted: Bool
-    )
-        -> ExploreFailure?
-    {
-        let applying = postconditions.filter { $0.action == action }
-        guard !applying.isEmpty, let model = core.current?.model else { return nil }
-        let taken = PropertyStep(
-            action: action, labels: model.action(named: action)?.params.map(\.label) ?? [], arguments: arguments,
-            old: before, accepted: accepted)
-        for postcondition in applying {
-            let outcome = postcondition.condition.check(state, identity: model.stateDiff, step: taken)
-            switch outcome {
-            case .holds, .missing: continue  // a path that names nothing: skipped
-            case .fails, .invalid:
-                return ExploreFailure(
-                    kind: .postcondition(
-                        action: action, postcondition.condition,
-                        explanation: postcondition.condition.explain(outcome) ?? ""), step: step)
-            }
-        }
-        return nil
-    }
-
     private func record(_ state: Value, in run: inout Run, keep: Bool) {
         run.stateHashes.append(state.hashValue)
         if keep { run.states.append(state) }
-    }
-
-    private func check(_ state: Value, after step: Int) -> ExploreFailure? {
-        let identity = core.current?.model.stateDiff ?? StateDiff()
-        for condition in invariants {
-            let outcome = condition.check(state, identity: identity)
-            switch outcome {
-            case .holds, .missing: continue  // a path that names nothing yet holds vacuously
-            case .fails, .invalid:
-                return ExploreFailure(
-                    kind: .invariant(condition, explanation: condition.explain(outcome) ?? ""), step: step)
-            }
-        }
-        return nil
-    }
-
-    private static func failure(_ loss: WorkerLoss, step: Int) -> ExploreFailure {
-        if case .hung = loss.cause { return ExploreFailure(kind: .hang(loss.description), step: step) }
-        return ExploreFailure(kind: .crash(loss.description), step: step)
-    }
-
-    /// The crash site in the core's "… crashed …: SIGILL: …, Faulty.swift:60" message.
-    private static func crashSite(_ message: String) -> String {
-        guard let range = message.range(of: "(SIG[A-Z]+|exit status).*", options: .regularExpression) else {
-            return message
-        }
-        var site = String(message[range])
-        if site.hasSuffix(")") { site.removeLast() }
-        return site
     }
 }
