@@ -120,15 +120,12 @@ extension ShellCore {
     /// caller must then not do it. `retractJournal()` takes it back if the deed fails.
     func journalAhead(_ record: JournalRecord, origin: LineOrigin, text: String? = nil) -> Bool {
         do throws(ShellError) {
-            try writeAhead(record)
+            try recorder.writeAhead(record)
             return true
         } catch {
             return fail(error.message, origin: origin, text: text)
         }
     }
-
-    /// `journalAhead` for callers that throw.
-    func writeAhead(_ record: JournalRecord) throws(ShellError) { try recorder.writeAhead(record) }
 
     /// Takes back the record `journalAhead` wrote, after the deed itself failed.
     func retractJournal() {

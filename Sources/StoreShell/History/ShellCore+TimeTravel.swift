@@ -170,7 +170,7 @@ extension ShellCore {
         }
         let before = session.state
         let kept = old.entries.prefix(target).filter { $0.source != .effect && !$0.skipped }
-        try writeAhead(.reset)
+        try recorder.writeAhead(.reset)
         let live = try freshSession(for: session, cancelling: true)
         recorder.histories[key] = recorder.newHistory(initial: live.state)
         for entry in kept {

@@ -276,7 +276,7 @@ package final class ShellCore {
                     origin: .prompt)
             }
         }
-        try writeAhead(.use(model: model.qualifiedName))
+        try recorder.writeAhead(.use(model: model.qualifiedName))
         if let existing = sessions[model.qualifiedName] {
             current = existing
             return
@@ -333,7 +333,7 @@ package final class ShellCore {
     /// Replaces the current model's store with a new one in its initial state.
     package func reset() throws(ShellError) {
         guard let current else { throw ShellError(noCurrentModel, origin: .prompt) }
-        try writeAhead(.reset)
+        try recorder.writeAhead(.reset)
         do {
             self.current = try freshSession(for: current, cancelling: true)
         } catch {
