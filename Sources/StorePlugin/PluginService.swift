@@ -1,4 +1,6 @@
+import CStorePlugin
 public import Foundation
+import StoreRuntime
 
 /// Declares a global function as a service the model calls and the shell may replace
 /// (`:stub NAME …`), deriving everything else from the function's Swift types:
@@ -47,11 +49,34 @@ public struct ServiceCall: @unchecked Sendable {
     {
         let context = self.context
         let name = self.name
-        return try await MainActor.run {
+        let result = try await MainActor.run {
             let service = Service<Function>(context: context, name: name)
             let result = body(service.function)
             if let failure = service.failure() { throw ServiceError(service: name, message: failure) }
             return result
+        }
+        try await Self.answer(of: name, services: context.services)
+        return result
+    }
+
+    /// Waits until the host delivers the answer of the call to `service` just made
+    /// (storeplugin.h's `service_answer`): at once unless the user or `storesh explore
+    /// --schedules` makes it late. Throws `CancellationError` when the task is cancelled
+    /// first (the answer is then never delivered). A host without `service_answer`
+    /// answers in the call.
+    static func answer(of service: String, services: HostServices) async throws {
+        guard services.host.covers(\.service_answer) else { return }
+        let pending = HostTimers.Pending(services, parksTask: EffectScheduling.taskScope != nil)
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                pending.start(answerOf: service) {
+                    continuation.resume()
+                } onCancel: {
+                    continuation.resume(throwing: CancellationError())
+                }
+            }
+        } onCancel: {
+            pending.cancel()
         }
     }
 }

@@ -98,6 +98,25 @@ enum HostTimers {
 
         /// Schedules `fire` at `deadline`; `onCancel` runs instead if `cancel` comes first.
         func start(deadline: Int64, fire: @escaping () -> Void, onCancel: @escaping () -> Void) {
+            start(fire: fire, onCancel: onCancel) { host, retained in
+                host.clock_wake(host.host_data, deadline, Pending.fired, retained)
+            }
+        }
+
+        /// Runs `fire` when the host delivers the answer of the call to `service` just made
+        /// (`service_answer`: the host chooses when); `onCancel` instead if `cancel` comes
+        /// first.
+        func start(answerOf service: String, fire: @escaping () -> Void, onCancel: @escaping () -> Void) {
+            start(fire: fire, onCancel: onCancel) { host, retained in
+                service.withCString { host.service_answer(host.host_data, $0, Pending.fired, retained) }
+            }
+        }
+
+        /// `schedule` asks the host for the callback (on the main thread) and returns its id.
+        private func start(
+            fire: @escaping () -> Void, onCancel: @escaping () -> Void,
+            schedule: @MainActor (storeplugin_host, UnsafeMutableRawPointer) -> UInt64
+        ) {
             lock.lock()
             if done {
                 lock.unlock()
@@ -119,8 +138,7 @@ enum HostTimers {
                     Unmanaged<Pending>.fromOpaque(retained).release()  // the host will never fire it
                     return UInt64(0)
                 }
-                let host = services.host
-                let timer = host.clock_wake(host.host_data, deadline, Pending.fired, retained)
+                let timer = schedule(services.host, retained)
                 if timer != 0, parksTask {
                     parked = true
                     EffectScheduling.parked(true, in: services.scope)

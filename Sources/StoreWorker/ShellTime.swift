@@ -10,6 +10,8 @@ final class ShellTime: ShellClock {
     var shellNow: Int64 = 0
     var onWake: ((UInt64, Int64) -> Void)?
     var onCancel: ((UInt64) -> Void)?
+    /// A service's answer, timed by the shell's clock (`answer`, protocol 12).
+    var onAnswer: ((UInt64, String) -> Void)?
     private var lastTimer: UInt64 = 0
     private var callbacks: [UInt64: @MainActor () -> Void] = [:]
 
@@ -19,6 +21,15 @@ final class ShellTime: ShellClock {
         lastTimer += 1
         callbacks[lastTimer] = fire
         onWake?(lastTimer, deadline)
+        return lastTimer
+    }
+
+    func answer(from service: String, _ deliver: @escaping @MainActor () -> Void) -> UInt64 {
+        // On a real clock the worker times it, at once; on a virtual one the shell does.
+        guard isVirtual, let onAnswer else { return wake(at: shellNow, deliver) }
+        lastTimer += 1
+        callbacks[lastTimer] = deliver
+        onAnswer(lastTimer, service)
         return lastTimer
     }
 

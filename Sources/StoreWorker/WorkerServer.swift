@@ -61,6 +61,12 @@ package final class WorkerServer {
             body.i64(deadline)
             self?.send(.wake, body)
         }
+        clock.onAnswer = { [weak self] timer, service in
+            var body = WireWriter()
+            body.u64(timer)
+            body.string(service)
+            self?.send(.answer, body)
+        }
         clock.onCancel = { [weak self] timer in
             var body = WireWriter()
             body.u64(timer)

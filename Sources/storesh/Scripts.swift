@@ -143,11 +143,11 @@ final class ScriptRunner {
                             group.append((statement, LineOrigin(file: name, line: line)))
                             continue
                         }
-                        if !runGroup(&group, into: &outcome) { return outcome }
+                        if !(await runGroup(&group, into: &outcome)) { return outcome }
                         if await !handle(piece, file: name, into: &outcome) { return outcome }
                     }
                 case .problem(let message, let line, let column):
-                    if !runGroup(&group, into: &outcome) { return outcome }
+                    if !(await runGroup(&group, into: &outcome)) { return outcome }
                     printer.emit(
                         .error(
                             ShellError(
@@ -158,7 +158,7 @@ final class ScriptRunner {
                     return outcome
                 }
             }
-            if !runGroup(&group, into: &outcome) { return outcome }
+            if !(await runGroup(&group, into: &outcome)) { return outcome }
             // Batches run without a turn (they never wait); the page hears of them here.
             await inspector?.run {}
             if showProgress, number > 10_000, let size = reader.size {
@@ -177,7 +177,9 @@ final class ScriptRunner {
 
     /// Runs the action lines gathered so far as batches (see `ShellCore.executeActions`);
     /// false when the script should stop.
-    private func runGroup(_ group: inout [(text: String, origin: LineOrigin)], into outcome: inout Outcome) -> Bool {
+    private func runGroup(_ group: inout [(text: String, origin: LineOrigin)], into outcome: inout Outcome) async
+        -> Bool
+    {
         guard let first = group.first else { return true }
         defer { group.removeAll(keepingCapacity: true) }
         if core.takeInterrupt() {
@@ -188,6 +190,7 @@ final class ScriptRunner {
             return false
         }
         let result = printer.buffered { core.executeActions(group, stopAtFailure: bail) }
+        await core.deliverDueAnswers()
         outcome.failures += result.failures
         if result.stopped { outcome.stop = true }
         return !result.stopped

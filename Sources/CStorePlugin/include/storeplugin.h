@@ -412,7 +412,8 @@ typedef struct sp_model {
     /* 1 when none of the plugin's effect work can go on without the host: nothing of its
      * own is runnable or on its way to the main thread, and every effect that is not
      * finished waits on a host timer (clock_wake) — so until the host fires a timer or
-     * calls in, the plugin will report nothing. 0 otherwise: work is running, queued, or
+     * calls in, the plugin will report nothing (an answer asked for with service_answer
+     * is such a wait). 0 otherwise: work is running, queued, or
      * waiting on something the host clock does not control (a real sleep, a network
      * call). Main thread only; cheap. On a virtual clock the host asks it after every step
      * and moves time only once it says 1 (docs/ARCHITECTURE.md, "The order of events"); a
@@ -515,6 +516,22 @@ typedef struct storeplugin_host {
      * host, so a suspended task is waiting on the host and effects_idle may count it as
      * quiet. STOREPLUGIN_CLOCK_REAL (0) on a real clock. */
     uint32_t virtual_clock;
+
+    /* Appended (check struct_size: an older host lacks it). An asynchronous service call:
+     * the plugin calls the service as it would a synchronous one (the store context's
+     * services[i]) and keeps its answer; then it hands the answer's arrival to the host,
+     * which calls deliver(user_data) on the main thread when the answer arrives. service
+     * is the sp_service name. Returns an id (never 0) that clock_cancel takes: a
+     * cancelled answer never arrives. restore and destroy cancel a store's answers.
+     * When an answer arrives is the host's choice. By default, at once: once what the
+     * store is doing has settled, answers arrive in the order the calls were made. The
+     * user may make them wait (storesh's `:latency SERVICE 100ms, next, never`) and
+     * `storesh explore --schedules` chooses the waits from its seed: a duration on the
+     * host clock, until after the next action the host sends, or until cancelled. So a
+     * response that arrives late, after a newer one or after a cancel, is a case tests
+     * and searches reach. */
+    uint64_t (*service_answer)(void *host_data, const char *service, void (*deliver)(void *user_data),
+                               void *user_data);
 } storeplugin_host;
 
 /* The two exported functions, for reference (a plugin defines them; the host finds

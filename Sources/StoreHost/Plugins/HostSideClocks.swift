@@ -17,10 +17,22 @@ package protocol ShellClock: AnyObject {
     /// has is the host's (a worker's deterministic world, docs/decisions/0002): a task
     /// that is suspended then waits on the host.
     var controlsTheWorld: Bool { get }
+    /// Calls `deliver` on the main thread when the answer of a call to `service` arrives
+    /// (storeplugin.h's `service_answer`); returns an id `cancel` takes. When is the
+    /// clock's choice: at once unless a schedule says otherwise (`VirtualClock.schedule`).
+    func answer(from service: String, _ deliver: @escaping @MainActor () -> Void) -> UInt64
+    /// Told after each action the shell sends on its own: answers held until the next
+    /// action become due.
+    func actionSent()
 }
 
 extension ShellClock {
     package var controlsTheWorld: Bool { false }
+    /// At once: on the next turn of the main queue.
+    package func answer(from service: String, _ deliver: @escaping @MainActor () -> Void) -> UInt64 {
+        wake(at: now, deliver)
+    }
+    package func actionSent() {}
 }
 
 /// Wall-clock time: timers fire from the main dispatch queue.
@@ -70,6 +82,14 @@ package final class VirtualClock: ShellClock {
         let fire: @MainActor () -> Void
     }
 
+    /// When answers of service calls arrive (`:latency`, `storesh explore --schedules`).
+    package var schedule = AnswerSchedule()
+    /// Answers that have arrived and wait for the store to settle, delivered in the order
+    /// the calls were made.
+    private var dueAnswers: [Timer] = []
+    /// Answers held until the next action (`untilAction`) or until cancelled.
+    private var heldAnswers: [(timer: Timer, untilAction: Bool)] = []
+
     package private(set) var now: Int64 = 0 {
         didSet { if now != oldValue { onMove?(now) } }
     }
@@ -88,13 +108,53 @@ package final class VirtualClock: ShellClock {
 
     package func cancel(_ timer: UInt64) {
         timers.removeAll { $0.id == timer }
+        dueAnswers.removeAll { $0.id == timer }
+        heldAnswers.removeAll { $0.timer.id == timer }
     }
+
+    /// An answer of `service` arrives as `schedule` says: due at once (delivered when
+    /// effects settle, `deliverDueAnswer`), after a wait on this clock, after the next
+    /// action, or never unless cancelled.
+    package func answer(from service: String, _ deliver: @escaping @MainActor () -> Void) -> UInt64 {
+        lastTimer += 1
+        let latency = schedule.latency(for: service)
+        switch latency {
+        case .now:
+            dueAnswers.append(Timer(id: lastTimer, deadline: now, fire: deliver))
+        case .after(let milliseconds):
+            // At most a year (`AnswerLatency.longest`): no overflow in nanoseconds.
+            let (deadline, overflow) = now.addingReportingOverflow(min(milliseconds, AnswerLatency.longest) * 1_000_000)
+            timers.append(Timer(id: lastTimer, deadline: overflow ? .max : deadline, fire: deliver))
+        case .nextAction, .never:
+            heldAnswers.append((Timer(id: lastTimer, deadline: .max, fire: deliver), latency == .nextAction))
+        }
+        return lastTimer
+    }
+
+    /// Answers held until the next action are due now.
+    package func actionSent() {
+        guard heldAnswers.contains(where: \.untilAction) else { return }
+        dueAnswers += heldAnswers.filter(\.untilAction).map(\.timer)
+        dueAnswers.sort { $0.id < $1.id }
+        heldAnswers.removeAll(where: \.untilAction)
+    }
+
+    /// Delivers the due answer of the earliest call; false when none is due.
+    @discardableResult
+    package func deliverDueAnswer() -> Bool {
+        guard !dueAnswers.isEmpty else { return false }
+        dueAnswers.removeFirst().fire()
+        return true
+    }
+
+    /// Whether an answer is due (it arrives when effects settle).
+    package var hasDueAnswer: Bool { !dueAnswers.isEmpty }
 
     /// The deadline of the next timer, if any.
     package var nextDeadline: Int64? { timers.map(\.deadline).min() }
 
-    /// How many timers are waiting.
-    package var pendingCount: Int { timers.count }
+    /// How many timers and answers are waiting.
+    package var pendingCount: Int { timers.count + dueAnswers.count + heldAnswers.count }
 
     /// Moves time to the earliest timer and fires that one timer alone (ties: the one
     /// scheduled first). Returns false when no timer is waiting.

@@ -55,7 +55,8 @@ final class PluginContext {
                 service_failure: PluginContext.serviceFailure,
                 virtual_clock: clock.controlsTheWorld || host?.drivesInProcessWorld == true
                     ? UInt32(STOREPLUGIN_CLOCK_VIRTUAL_WORLD)
-                    : clock.isVirtual ? UInt32(STOREPLUGIN_CLOCK_VIRTUAL) : UInt32(STOREPLUGIN_CLOCK_REAL)
+                    : clock.isVirtual ? UInt32(STOREPLUGIN_CLOCK_VIRTUAL) : UInt32(STOREPLUGIN_CLOCK_REAL),
+                service_answer: PluginContext.serviceAnswer
             ))
         self.table = table
         return table
@@ -117,6 +118,20 @@ final class PluginContext {
             let hostData = Unchecked(hostData)
             return MainActor.assumeIsolated {
                 context(hostData.value).clock.wake(at: deadline) { callback.fire(callback.userData) }
+            }
+        }
+
+    private static let serviceAnswer:
+        @convention(c) (
+            UnsafeMutableRawPointer?, UnsafePointer<CChar>?, (@convention(c) (UnsafeMutableRawPointer?) -> Void)?,
+            UnsafeMutableRawPointer?
+        ) -> UInt64 = { hostData, service, deliver, userData in
+            guard let deliver else { return 0 }
+            let callback = TimerCallback(fire: deliver, userData: userData)
+            let name = service.map { String(cString: $0) } ?? ""
+            let hostData = Unchecked(hostData)
+            return MainActor.assumeIsolated {
+                context(hostData.value).clock.answer(from: name) { callback.fire(callback.userData) }
             }
         }
 

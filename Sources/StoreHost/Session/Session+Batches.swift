@@ -24,7 +24,10 @@ extension Session {
     package func startBatch(_ actions: [(ActionDescriptor, [Value])], stopAtFailure: Bool, stateAfter: Bool)
         throws(SessionError) -> Batch
     {
-        Batch(ticket: try connection.startBatch(actions, stopAtFailure: stopAtFailure, stateAfter: stateAfter))
+        // A batch is one step for answers held until the next action (no store settles
+        // inside a batch, so none could arrive between its actions).
+        clock.actionSent()
+        return Batch(ticket: try connection.startBatch(actions, stopAtFailure: stopAtFailure, stateAfter: stateAfter))
     }
 
     /// Per action of the batch that was processed: whether it changed the state, or why
@@ -77,6 +80,7 @@ extension Session {
         stateAfter: Bool = false, stopAtBrokenCheck: Bool = false
     ) throws(SessionError) -> ObservedBatch? {
         guard let batching else { return nil }
+        clock.actionSent()  // as `startBatch`
         // The first diff needs the state before (not read with a batch in flight: the
         // answer would be the state after it).
         if observe, isStale, observedInFlight == 0 { _ = try? read() }

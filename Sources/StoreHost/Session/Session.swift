@@ -59,7 +59,7 @@ package final class Session {
     weak var logHost: PluginHost?
     /// Called for every effect event and every action an effect applied.
     package var onEvent: ((SessionEvent) -> Void)?
-    private let clock: any ShellClock
+    let clock: any ShellClock
     private let startTime: Int64
     /// How the connection's events reach the session (see `WeakRoute`).
     private lazy var route = WeakRoute(self)
@@ -104,6 +104,9 @@ package final class Session {
     package func send(_ action: ActionDescriptor, arguments: [Value], observe: Bool = true) throws(SessionError)
         -> SendResult
     {
+        // Answers held until the next action arrive after this one (when effects settle);
+        // the ones this action's calls hold wait for the action after it.
+        clock.actionSent()
         guard observe else {
             let summary = try connection.send(action, arguments: arguments)
             isStale = isStale || summary.changed

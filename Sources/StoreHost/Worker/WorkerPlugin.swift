@@ -271,6 +271,10 @@ package final class WorkerPlugin {
                 let timer = try reader.u64()
                 let deadline = try reader.i64()
                 timers[timer] = clock.wake(at: deadline) { [weak self] in self?.fire(timer) }
+            case .answer:
+                let timer = try reader.u64()
+                let service = try reader.string()
+                timers[timer] = clock.answer(from: service) { [weak self] in self?.fire(timer) }
             case .cancel:
                 let timer = try reader.u64()
                 if let mine = timers.removeValue(forKey: timer) { clock.cancel(mine) }

@@ -5,7 +5,7 @@ import StoreValue
 /// length, then that many bytes: a type byte and the body.
 package enum WorkerProtocol {
     /// Bumped on any incompatible change; `hello` checks it.
-    package static let version: UInt32 = 11
+    package static let version: UInt32 = 12
 
     /// Shell → worker. Every body starts with the shell clock's `now` (i64, ns). The
     /// worker answers each with exactly one `reply`, in order.
@@ -20,5 +20,7 @@ package enum WorkerProtocol {
         /// message string).
         case reply = 0x80
         case effect, applied, wake, cancel, log, stubCalled
+        /// A service call's answer, whose arrival is the shell clock's to choose (protocol 12).
+        case answer
     }
 }

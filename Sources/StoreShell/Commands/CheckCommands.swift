@@ -2,7 +2,7 @@
 struct ExploreCommand: ShellCommand {
     let name = "explore"
     let usage =
-        ":explore [--invariant EXPR]... [--after ACTION EXPR]... [--actions A,B] [--seed N] [--runs N] [--steps N] [--time-limit S] [--no-guidance] [--exhaustive [--depth N] [--state-limit N]] [--against PLUGIN[:MODEL] [--compare PATH]...] [--out FILE [--overwrite]]"
+        ":explore [--invariant EXPR]... [--after ACTION EXPR]... [--actions A,B] [--seed N] [--runs N] [--steps N] [--time-limit S] [--no-guidance] [--schedules] [--exhaustive [--depth N] [--state-limit N]] [--against PLUGIN[:MODEL] [--compare PATH]...] [--out FILE [--overwrite]]"
     let summary = "generate action sequences from here, find a failure, shrink it to a failing transcript"
     let detail = [
         "After every step: the invariants (expressions of the property language, docs/shell/explore.md: --invariant balance >= 0, --invariant size == count(contents)), the checks the model makes in its own code (:check-model), crashes, hangs, failed effects, determinism; a path that names nothing skips the check.",
@@ -10,6 +10,7 @@ struct ExploreCommand: ShellCommand {
         "An --invariant or --after runs to the next option. --actions limits the search to those actions. --time-limit S searches until S seconds are spent (up to --runs only when it is given). Defaults: --runs 200, --steps 50, the seed from the time (printed).",
         "--against PLUGIN[:MODEL]: the same steps go to a reference model (a plugin in the search path or a file; MODEL defaults to the explored model's name, else the plugin's first), and the first step after which the states differ — at each --compare PATH, default the whole state — or that one accepts and the other refuses is a failure; the transcript pins it with :compare.",
         "Guided by default: a run that reaches a state or a transition (an action from a state) no run reached is kept, and four runs in five start from a changed copy of a kept one (extended, a step made afresh or left out, spliced with another), so a long exact sequence is found a step at a time; --no-guidance makes every run from fresh steps. The report says how many runs were kept and transitions taken.",
+        "--schedules: the answers of the model's asynchronous service calls (service_answer) come late as each run's seed chooses — after a wait on the clock, after the next action, or never — so a stale answer that overwrites a newer one, or one that lands after a cancel, is found; the shrunk schedule is written as :latency lines. Without it every answer comes at once.",
         "--exhaustive: instead of random runs, every sequence of up to --depth steps (default 6), breadth first, with finite arguments (declared ranges and sets, else edge values and values the state holds), each state kept once (--state-limit, default 100000): the first failure is the shortest; none is a proof to that depth.",
         "The model's stubs (:stubs) hold in the search too, and the transcript sets them up.",
         "A failure is shrunk and written as a transcript (default MODEL.transcript) that replays this session's actions first, then the steps with their output not compared, and pins the property with :check or :check-after: it passes once the bug is fixed, even when the fix changes earlier states.",

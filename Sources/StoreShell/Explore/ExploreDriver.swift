@@ -20,6 +20,8 @@ final class ExploreDriver {
         var edges: [UInt32] = []
         /// With `takesCoverageEachStep`, the edges each step took first.
         var edgesByStep: [[UInt32]] = []
+        /// When each service call's answer arrived, in the order of the calls.
+        var answers: [ScheduledAnswer] = []
     }
 
     let core: ShellCore
@@ -97,6 +99,8 @@ final class ExploreDriver {
     /// as it was made, and the last run's as it went, count as the run's: all of it is
     /// the same each time, seen once.
     var readsCoverage = false
+    /// How the answers of each run's service calls arrive (`--schedules`).
+    var answerPlan = AnswerPlan.atOnce
     /// Whether a run reads the code after every step (`Run.edgesByStep`): to find which
     /// step of a run took new code, made again one action at a time.
     var takesCoverageEachStep = false
@@ -111,6 +115,19 @@ final class ExploreDriver {
     /// A batch that ends in a crash is made again one action at a time too, to find the
     /// action that crashed (a lost worker's answer is lost whole).
     func run(length: Int, keepStates: Bool, oneByOne: Bool = false, next: @escaping (Value) -> ExploreStep?)
+        async throws(ShellError) -> Run
+    {
+        // The run's service answers arrive as `answerPlan` says, from its first call.
+        // A run made again one action at a time installs a schedule of its own: the one on
+        // the clock at the end is the run's.
+        let clock = core.host.clock as? VirtualClock
+        clock?.schedule = answerPlan.schedule()
+        var run = try await runSteps(length: length, keepStates: keepStates, oneByOne: oneByOne, next: next)
+        run.answers = clock?.schedule.taken ?? []
+        return run
+    }
+
+    private func runSteps(length: Int, keepStates: Bool, oneByOne: Bool, next: @escaping (Value) -> ExploreStep?)
         async throws(ShellError) -> Run
     {
         var run = Run()

@@ -20,6 +20,9 @@ package struct ExploreOptions: Sendable {
     /// Keeps runs that reach something new and starts later runs from them
     /// (`ExploreLane`); `--no-guidance` makes every run from fresh steps only.
     package var guidance = true
+    /// `--schedules`: each run's service answers arrive late as its seed chooses (after a
+    /// wait on the clock, after the next action, or never) instead of at once.
+    package var schedules = false
     /// The actions runs may use (all of the model's when nil).
     package var actions: [String]?
     /// After the first failure of a property, the search goes on for up to this many more

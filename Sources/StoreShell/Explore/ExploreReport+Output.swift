@@ -59,6 +59,11 @@ extension ExploreReport {
             }
         }
         if failure.step < 0 { lines.append("      (the initial state already fails)") }
+        let latencies = latencyCommands
+        if !latencies.isEmpty {
+            lines.append("with the answers of service calls arriving late (every other answer at once):")
+            lines += latencies.map { "      " + $0 }
+        }
         lines += coverageLines()
         return lines
     }
@@ -152,6 +157,13 @@ extension ExploreReport {
         fields.append(.init("shrinkRuns", .int(Int64(shrinkRuns))))
         fields.append(
             .init(
+                "schedule",
+                .array(
+                    answers.map { answer in
+                        .record(["service": .string(answer.service), "latency": .string(answer.latency.word)])
+                    })))
+        fields.append(
+            .init(
                 "shrunk",
                 .array(
                     shrunk.enumerated().map { index, step in
@@ -190,7 +202,7 @@ extension ExploreReport {
             (worldSeed.map { [.init(":seed \($0)")] } ?? [])
             + [.init(TranscriptWriter.loadCommand(pluginPath, as: pluginAlias))]
             + (referencePluginPath.map { [.init(TranscriptWriter.loadCommand($0, as: referenceAlias))] } ?? [])
-            + [.init(":use \(descriptor.qualifiedName)")] + setup.map { .init($0) }
+            + [.init(":use \(descriptor.qualifiedName)")] + setup.map { .init($0) } + latencyCommands.map { .init($0) }
         for step in prefix + shrunk {
             inputs.append(.init(step.line(in: descriptor), output: .notCompared))
         }

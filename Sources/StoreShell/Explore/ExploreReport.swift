@@ -1,4 +1,4 @@
-import StoreHost
+package import StoreHost
 package import StoreValue
 
 /// What an exploration found.
@@ -43,6 +43,9 @@ package struct ExploreReport: Sendable {
     /// The seed of the models' world in the failing run (its transcript's `:seed`), when
     /// the host gives models a deterministic world.
     package var worldSeed: UInt64?
+    /// `--schedules`: when each service call of the shrunk run got its answer, in the
+    /// order of the calls (empty when answers came at once, or schedules were not explored).
+    package var answers: [ScheduledAnswer] = []
     /// The shrunk run, and the state before its first step and after each.
     package let shrunk: [ExploreStep]
     package let shrunkStates: [Value]
@@ -51,6 +54,19 @@ package struct ExploreReport: Sendable {
     /// Wall-clock seconds: searching, and shrinking (not part of the repeatable output).
     package let searchSeconds: Double
     package let shrinkSeconds: Double
+
+    /// The `:latency` commands that make the shrunk run's answers arrive as they did: per
+    /// service, its calls' latencies in order; a service whose answers all came at once
+    /// needs none.
+    package var latencyCommands: [String] {
+        var services: [String] = []
+        for answer in answers where !services.contains(answer.service) { services.append(answer.service) }
+        let queues = AnswerSchedule.queues(of: answers)
+        return services.compactMap { service in
+            guard let queue = queues[service], queue.contains(where: { $0 != .now }) else { return nil }
+            return ":latency \(service) " + queue.map(\.word).joined(separator: ", ")
+        }
+    }
 
     /// Actions no run got the model to accept.
     package var neverAccepted: [String] { coverage.filter { $0.accepted == 0 }.map(\.action) }

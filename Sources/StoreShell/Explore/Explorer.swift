@@ -97,6 +97,7 @@ package final class Explorer {
             generator.startRun(&random, run: index)
             driver.startRun()
             driver.worldSeed = Self.worldSeed(options.seed, run: index)
+            driver.answerPlan = options.schedules ? .drawn(seed: Self.scheduleSeed(options.seed, run: index)) : .atOnce
             runs += 1
             let fresh: (Value) -> ExploreStep = { [self] state in
                 generator.sawEffects = driver.sawEffects
@@ -123,7 +124,7 @@ package final class Explorer {
                 if driver.readsCoverage, !run.steps.isEmpty, run.edges.isEmpty { driver.readsCoverage = false }
                 var newCodeAt: Int?
                 if run.failure == nil, lanes[lane].takesNewCode(run.edges) {
-                    let again = try await stepsTakingCode(run.steps)
+                    let again = try await stepsTakingCode(run.steps, answers: run.answers)
                     steps += again.steps.count
                     newCodeAt = lanes[lane].lastStepTakingNewCode(again.edgesByStep)
                 }
@@ -143,7 +144,8 @@ package final class Explorer {
             }
             if let failure = run.failure {
                 let failing = Found(
-                    run: index + 1, steps: run.steps, failure: failure, worldSeed: driver.worldSeed ?? 0)
+                    run: index + 1, steps: run.steps, failure: failure, worldSeed: driver.worldSeed ?? 0,
+                    answers: run.answers)
                 guard let first = found else {
                     found = failing
                     searched = (
@@ -183,19 +185,38 @@ package final class Explorer {
         // Each failing run shrunk, the shortest kept (the first of equals): shrinking stops at
         // a local minimum, and another failing run may lead to a smaller one (the jugs'
         // six-step way rather than their eight-step one).
-        var best: (steps: [ExploreStep], failure: ExploreFailure, worldSeed: UInt64)?
+        var best: (steps: [ExploreStep], failure: ExploreFailure, worldSeed: UInt64, answers: [ScheduledAnswer])?
         var shrinkRuns = 0
         for candidate in [found] + others {
             driver.worldSeed = candidate.worldSeed  // shrinking replays the run's world
-            var shrinker = ExploreShrinker { [self] steps in await self.attempt(steps, like: candidate.failure) }
-            shrinker.alternatives = simplestSteps
-            shrinker.fits = { [model] step in ExploreShrinker.fitsItsParameters(step, in: model) }
-            let (shrunk, failure) = await shrinker.shrink(candidate.steps, failure: candidate.failure)
-            shrinkRuns += shrinker.tries
-            if best.map({ shrunk.count < $0.steps.count }) ?? true { best = (shrunk, failure, candidate.worldSeed) }
+            driver.answerPlan = .replaying(candidate.answers)  // and its answers' schedule
+            // A shrinker per schedule: what passed with one may fail with another.
+            func shrinkSteps(_ steps: [ExploreStep], failure: ExploreFailure) async -> ([ExploreStep], ExploreFailure) {
+                var shrinker = ExploreShrinker { [self] steps in await self.attempt(steps, like: candidate.failure) }
+                shrinker.alternatives = simplestSteps
+                shrinker.fits = { [model] step in ExploreShrinker.fitsItsParameters(step, in: model) }
+                defer { shrinkRuns += shrinker.tries }
+                return await shrinker.shrink(steps, failure: failure)
+            }
+            var (shrunk, failure) = await shrinkSteps(candidate.steps, failure: candidate.failure)
+            var answers = await simplestSchedule(for: &shrunk, failure: &failure, tries: &shrinkRuns)
+            // A simpler schedule can let steps go that the first one needed, and the other
+            // way round: in turn until neither changes (`--schedules` only).
+            while options.schedules, shrinkRuns < 20_000 {
+                let before = (shrunk, answers)
+                (shrunk, failure) = await shrinkSteps(shrunk, failure: failure)
+                answers = await simplestSchedule(for: &shrunk, failure: &failure, tries: &shrinkRuns)
+                if before == (shrunk, answers) { break }
+            }
+            if best.map({ shrunk.count < $0.steps.count }) ?? true {
+                best = (shrunk, failure, candidate.worldSeed, answers)
+            }
         }
-        guard let (shrunk, failure, worldSeed) = best else { throw ShellError("nothing to shrink", origin: .prompt) }
+        guard let (shrunk, failure, worldSeed, answers) = best else {
+            throw ShellError("nothing to shrink", origin: .prompt)
+        }
         driver.worldSeed = worldSeed
+        driver.answerPlan = .replaying(answers)
         let final = try await driver.run(length: shrunk.count, keepStates: true, next: Self.replaying(shrunk))
         let shrinkSeconds = Double(DispatchTime.now().uptimeNanoseconds - shrinkStart) / 1e9
         var report = ExploreReport(
@@ -206,14 +227,19 @@ package final class Explorer {
         report.prefix = prefix
         report.guidance = guidanceFound
         report.worldSeed = core.host.worldIsOn ? worldSeed : nil
+        report.answers = options.schedules ? final.answers : []
         return report
     }
 
     /// `steps` made again one at a time, reading the code each took: which step of a run
     /// reached new code.
-    private func stepsTakingCode(_ steps: [ExploreStep]) async throws(ShellError) -> ExploreDriver.Run {
+    private func stepsTakingCode(_ steps: [ExploreStep], answers: [ScheduledAnswer]) async throws(ShellError)
+        -> ExploreDriver.Run
+    {
+        let plan = driver.answerPlan
+        driver.answerPlan = .replaying(answers)
         driver.takesCoverageEachStep = true
-        defer { driver.takesCoverageEachStep = false }
+        defer { (driver.takesCoverageEachStep, driver.answerPlan) = (false, plan) }
         return try await driver.run(length: steps.count, keepStates: false, oneByOne: true, next: Self.replaying(steps))
     }
 
@@ -223,6 +249,8 @@ package final class Explorer {
         let steps: [ExploreStep]
         let failure: ExploreFailure
         let worldSeed: UInt64
+        /// When its service calls' answers arrived (`--schedules`).
+        let answers: [ScheduledAnswer]
     }
 
     /// Runs the search goes on for after the first failure of a property was found in run
@@ -242,6 +270,12 @@ package final class Explorer {
     /// world each run, the same for the same seed.
     static func worldSeed(_ seed: UInt64, run: Int) -> UInt64 {
         mix(seed ^ (UInt64(run) &* 0x9E37_79B9_7F4A_7C15))
+    }
+
+    /// The seed of the latencies of run `run`'s service answers (`--schedules`): apart
+    /// from its steps', so a run's schedule is the same whatever steps it takes.
+    static func scheduleSeed(_ seed: UInt64, run: Int) -> UInt64 {
+        mix(runSeed(seed, run: run) ^ 0x5C4E_D01E_A45E_0001)
     }
 
     /// The seed of run `run`'s own choices in a search with `seed`.
@@ -321,6 +355,9 @@ package final class Explorer {
     /// Runs `steps` again from a fresh store: a failure when a state differs from `run`'s
     /// (the store's promise: same actions, same order, same state).
     private func replayDiffers(_ run: ExploreDriver.Run) async throws(ShellError) -> ExploreFailure? {
+        let plan = driver.answerPlan
+        driver.answerPlan = .replaying(run.answers)
+        defer { driver.answerPlan = plan }
         let again = try await driver.run(length: run.steps.count, keepStates: true, next: Self.replaying(run.steps))
         if let failure = again.failure { return failure }
         guard
@@ -339,7 +376,7 @@ package final class Explorer {
 
     /// The steps a run of `steps` made and the failure it ended with, found the way `like`
     /// was.
-    private func attempt(_ steps: [ExploreStep], like failure: ExploreFailure) async -> (
+    func attempt(_ steps: [ExploreStep], like failure: ExploreFailure) async -> (
         steps: [ExploreStep], failure: ExploreFailure
     )? {
         let nondeterministic: Bool

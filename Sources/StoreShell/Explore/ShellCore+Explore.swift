@@ -117,6 +117,9 @@ extension ShellCore {
             case "--overwrite":
                 guard value.isEmpty else { throw TextError("--overwrite takes no value", at: valueOffset) }
                 arguments.overwrite = true
+            case "--schedules":
+                guard value.isEmpty else { throw TextError("--schedules takes no value", at: valueOffset) }
+                arguments.options.schedules = true
             case "--no-guidance":
                 guard value.isEmpty else { throw TextError("--no-guidance takes no value", at: valueOffset) }
                 arguments.options.guidance = false
@@ -138,6 +141,9 @@ extension ShellCore {
         }
         if arguments.options.exhaustiveDepth == nil, depth != nil || stateLimit != nil {
             throw TextError("--depth and --state-limit bound an exhaustive search: they need --exhaustive", at: 0)
+        }
+        if arguments.options.exhaustiveDepth != nil, arguments.options.schedules {
+            throw TextError("--schedules is for the random search: --exhaustive takes every answer at once", at: 0)
         }
         if let depth, arguments.options.exhaustiveDepth != nil { arguments.options.exhaustiveDepth = depth }
         if let stateLimit { arguments.options.stateLimit = stateLimit }

@@ -8,7 +8,9 @@ import StoreHost
 /// step the shell *settles*: it lets the main queue run until every effect in flight is
 /// waiting on the host clock (or none is left). Only then does it move time, one timer at
 /// a time, settling after each — so effects due at the same instant always fire, and
-/// report, in the order they were scheduled.
+/// report, in the order they were scheduled. Answers of service calls that are due
+/// (`service_answer`) arrive the same way: one at a time, each once the store has settled,
+/// in the order the calls were made.
 extension ShellCore {
     /// Effects in flight in every model (each model's session keeps running).
     var allEffectsInFlight: Int {
@@ -39,7 +41,11 @@ extension ShellCore {
                 // request, in a worker): work queued for a main queue that nobody counts —
                 // a hop to the main actor, a block of the model's own — has run by the
                 // second answer, and what it started is counted there.
-                if idle, idleOnce { return }
+                if idle, idleOnce {
+                    guard virtual?.deliverDueAnswer() == true else { return }
+                    (idleOnce, quietTurns) = (false, 0)
+                    continue
+                }
                 idleOnce = idle
                 if idle { continue }
                 quietTurns = 0
@@ -49,12 +55,23 @@ extension ShellCore {
             let quiet = inFlight == 0 || (virtual.map { $0.pendingCount >= inFlight } ?? false)
             if quiet {
                 quietTurns += 1
-                if quietTurns >= 3 { return }
+                if quietTurns >= 3 {
+                    guard virtual?.deliverDueAnswer() == true else { return }
+                    quietTurns = 0
+                }
             } else {
                 quietTurns = 0
                 try? await Task.sleep(for: .microseconds(100))
             }
         }
+    }
+
+    /// Service answers due at once (`service_answer`) arrive now, each once the store has
+    /// settled: after every line at the prompt and in scripts, as in transcripts (which
+    /// settle after every line anyway).
+    package func deliverDueAnswers() async {
+        guard let virtual = host.clock as? VirtualClock, virtual.hasDueAnswer else { return }
+        await settle()
     }
 
     /// Whether every model with effects in flight says its effect work cannot go on

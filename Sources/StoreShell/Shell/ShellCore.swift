@@ -116,11 +116,13 @@ package final class ShellCore {
         switch kind {
         case .blank, .comment: return true
         case .command:
-            return lineDone(
-                line, kind: kind, succeeded: await command(String(line[textStart...]), origin: origin), origin: origin,
-                started: started)
+            let succeeded = await command(String(line[textStart...]), origin: origin)
+            await deliverDueAnswers()
+            return lineDone(line, kind: kind, succeeded: succeeded, origin: origin, started: started)
         case .action:
-            return lineDone(line, kind: kind, succeeded: send(line, origin: origin), origin: origin, started: started)
+            let sent = send(line, origin: origin)
+            await deliverDueAnswers()
+            return lineDone(line, kind: kind, succeeded: sent, origin: origin, started: started)
         }
     }
 

@@ -155,6 +155,12 @@ struct ExploreCommandOptions: ParsableCommand {
     )
     var noGuidance = false
 
+    @Flag(
+        help:
+            "Explore when the answers of service calls arrive: each run's answers come late as its seed chooses (after a wait on the virtual clock, after the next action, or never) instead of at once; a failure's transcript replays them with :latency."
+    )
+    var schedules = false
+
     @Option(
         help: ArgumentHelp(
             "Write the failing transcript here (default: MODEL.transcript in the current directory).", valueName: "FILE"
@@ -196,6 +202,9 @@ struct ExploreCommandOptions: ParsableCommand {
         }
         if let shard, ExploreShard(parsing: shard) == nil {
             throw ValidationError("--shard takes I/N: N from 1 to 1024 and I from 0 to N-1, not '\(shard)'")
+        }
+        if schedules, exhaustive {
+            throw ValidationError("--schedules is for the random search: --exhaustive takes every answer at once")
         }
         if shard != nil, exhaustive {
             throw ValidationError("--shard splits a random search: not with --exhaustive")

@@ -73,6 +73,7 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
     settings.postconditions = (try? options.postconditions()) ?? []
     settings.checkDeterminism = !options.noDeterminismCheck
     settings.guidance = !options.noGuidance
+    settings.schedules = options.schedules
     settings.moreFailures = options.moreFailures
     settings.shard = options.shard.flatMap(ExploreShard.init(parsing:)) ?? .whole
     if options.exhaustive {
@@ -93,7 +94,7 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
             "invariants \(settings.invariants.map(\.description))",
             "after \(settings.postconditions.map { "\($0.action) \($0.condition)" })",
             "actions \(settings.actions ?? [])", "determinism \(settings.checkDeterminism)",
-            "guidance \(settings.guidance)",
+            "guidance \(settings.guidance)", "schedules \(settings.schedules)",
             "more-failures \(settings.moreFailures)", "against \(options.against ?? "none")",
             "compare \(options.comparePaths)", "stubs \(options.stubs)",
         ].joined(separator: "; ")

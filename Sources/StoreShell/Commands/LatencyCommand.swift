@@ -1,0 +1,88 @@
+import StoreHost
+import StoreValue
+
+/// `:latency [SERVICE LATENCY[, LATENCY…]]`: when the answers of a service's calls arrive.
+struct LatencyCommand: ShellCommand {
+    let name = "latency"
+    let usage = ":latency [SERVICE LATENCY[, LATENCY…]]"
+    let summary = "when the answers of a service's asynchronous calls arrive (virtual clock)"
+    let detail = [
+        "A model that calls a service asynchronously (service_answer in storeplugin.h) gets each answer at once by default: once the store has settled, in the order of the calls. :latency SERVICE makes its next calls' answers wait, in order, the last repeating: now; a duration such as 250ms or 2s on the virtual clock (:advance delivers it); next (after the next action sent); never (until the model cancels the call). :latency SERVICE now restores the default; :latency alone lists the current model's services.",
+        "storesh explore --schedules chooses latencies from its seed and writes the ones a failure needs as :latency lines, so its transcript replays the same late answer.",
+    ]
+
+    @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
+        core.latency(arguments, origin: origin)
+    }
+}
+
+extension ShellCore {
+    /// `:latency` lists; `:latency SERVICE L, …` sets a service's queue of latencies.
+    func latency(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
+        guard let session = current else { return fail(noCurrentModel, origin: origin) }
+        guard let clock = host.clock as? VirtualClock else {
+            return fail(
+                "latencies need a virtual clock (storesh --virtual-clock; transcripts and explore have one)",
+                origin: origin)
+        }
+        let words = arguments.typedWords
+        guard let first = words.first else { return listLatencies(of: session.model, on: clock) }
+        guard let service = session.model.services.first(where: { $0.name == first.text }) else {
+            let known = session.model.services.map(\.name)
+            return fail(
+                "\(session.model.qualifiedName) has no service '\(first.text)'"
+                    + (known.isEmpty ? " (it declares none)" : "; its services: \(known.joined(separator: ", "))"),
+                origin: origin, in: arguments, at: first.offset)
+        }
+        var latencies: [AnswerLatency] = []
+        for word in words.dropFirst() {
+            for (part, offset) in Self.commaSeparated(word) {
+                guard let latency = AnswerLatency(word: part, milliseconds: Duration.milliseconds) else {
+                    return fail(
+                        "'\(part)' is not a latency; write now, next, never, or a duration such as 250ms or 2s (at most 365 days)",
+                        origin: origin, in: arguments, at: offset)
+                }
+                latencies.append(latency)
+            }
+        }
+        guard !latencies.isEmpty else {
+            return fail(
+                "usage: \(LatencyCommand().usage) (give \(service.name) at least one latency; now is the default)",
+                origin: origin, in: arguments, at: first.offset)
+        }
+        clock.schedule.set(latencies == [.now] ? [] : latencies, for: service.name)
+        return true
+    }
+
+    /// The parts of a typed word split at commas, each with where it starts.
+    private static func commaSeparated(_ word: CommandWord) -> [(String, Int)] {
+        var parts: [(String, Int)] = []
+        var offset = word.offset
+        for part in word.text.split(separator: ",", omittingEmptySubsequences: false) {
+            if !part.isEmpty { parts.append((String(part), offset)) }
+            offset += part.utf8.count + 1
+        }
+        return parts
+    }
+
+    private func listLatencies(of model: ModelDescriptor, on clock: VirtualClock) -> Bool {
+        let queues = clock.schedule.queues
+        let lines = model.services.map { service in
+            let queue = queues[service.name] ?? []
+            return queue.isEmpty
+                ? "\(service.name): answers at once"
+                : "\(service.name): \(queue.map(\.word).joined(separator: ", "))\(queue.count > 1 ? " (then the last repeats)" : "")"
+        }
+        let records: [Value] = model.services.map { service in
+            .record([
+                "name": .string(service.name),
+                "latencies": .array((queues[service.name] ?? []).map { .string($0.word) }),
+            ])
+        }
+        output(
+            .report(
+                kind: "latency", lines: lines.isEmpty ? ["\(model.qualifiedName) declares no services"] : lines,
+                data: .record(["model": .string(model.qualifiedName), "services": .array(records)])))
+        return true
+    }
+}

@@ -1,0 +1,97 @@
+import StoreHost
+
+/// How the answers of a run's service calls arrive (`storesh explore --schedules`): at
+/// once, as at the prompt; drawn from a seed, call by call; or as an earlier run took them.
+enum AnswerPlan {
+    case atOnce
+    case drawn(seed: UInt64)
+    case replaying([ScheduledAnswer])
+
+    /// A fresh schedule for one run (a schedule's queues are used up as calls take them).
+    @MainActor func schedule() -> AnswerSchedule {
+        switch self {
+        case .atOnce: return AnswerSchedule()
+        case .replaying(let answers): return AnswerSchedule(replaying: answers)
+        case .drawn(let seed):
+            let schedule = AnswerSchedule()
+            var random = ExploreRandom(seed: seed)
+            schedule.draw = { _ in Self.draw(&random) }
+            return schedule
+        }
+    }
+
+    /// One latency: at once two times in five; after the next action one in five; a wait
+    /// on the clock one in three (1 ms to 1 s, the steps' own `:advance` sizes); never
+    /// one in twenty.
+    static func draw(_ random: inout ExploreRandom) -> AnswerLatency {
+        let roll = random.index(100)
+        switch roll {
+        case ..<40: return .now
+        case ..<60: return .nextAction
+        case ..<95: return .after(milliseconds: random.pick([1, 10, 100, 250, 1_000]))
+        default: return .never
+        }
+    }
+}
+
+extension ExploreDriver {
+    /// The simpler schedules to try in place of `answers` once a failing run's steps are
+    /// shrunk: one answer left out (the ones after it move up to earlier calls, as the
+    /// steps that made them may have gone), then one answer changed at a time — at once
+    /// first, then a shorter wait.
+    static func simplerSchedules(_ answers: [ScheduledAnswer]) -> [[ScheduledAnswer]] {
+        var candidates: [[ScheduledAnswer]] = answers.indices.map { index in
+            var candidate = answers
+            candidate.remove(at: index)
+            return candidate
+        }
+        for index in answers.indices {
+            let simpler: [AnswerLatency]
+            switch answers[index].latency {
+            case .now: simpler = []
+            case .after(let milliseconds): simpler = milliseconds > 1 ? [.now, .after(milliseconds: 1)] : [.now]
+            case .nextAction: simpler = [.now]
+            case .never: simpler = [.now, .nextAction]
+            }
+            for latency in simpler {
+                var candidate = answers
+                candidate[index].latency = latency
+                candidates.append(candidate)
+            }
+        }
+        return candidates
+    }
+}
+
+extension Explorer {
+    /// The schedule of the shrunk run `steps`, made as simple as it can be while the run
+    /// still fails as `failure` did: answers at once where they may be, shorter waits where
+    /// not (`ExploreDriver.simplerSchedules`), until no change helps. What `steps` took with
+    /// the schedule it failed with is the start. Empty when schedules are not explored.
+    func simplestSchedule(for steps: inout [ExploreStep], failure: inout ExploreFailure, tries: inout Int) async
+        -> [ScheduledAnswer]
+    {
+        guard options.schedules,
+            let taken = try? await driver.run(length: steps.count, keepStates: false, next: Self.replaying(steps))
+        else { return [] }
+        tries += 1
+        var best = taken.answers
+        var changed = true
+        while changed, tries < 20_000 {
+            changed = false
+            for candidate in ExploreDriver.simplerSchedules(best) {
+                driver.answerPlan = .replaying(candidate)
+                tries += 1
+                if let found = await attempt(steps, like: failure), found.failure.signature == failure.signature,
+                    found.steps.count <= steps.count
+                {
+                    (steps, failure, best) = (found.steps, found.failure, candidate)
+                    changed = true
+                    break
+                }
+            }
+        }
+        driver.answerPlan = .replaying(best)
+        return best
+    }
+}
