@@ -1,3 +1,4 @@
+import Dispatch
 import StoreHost
 import Testing
 
@@ -7,13 +8,20 @@ import Testing
 @Suite("Service answers on the virtual clock")
 @MainActor
 struct ServiceAnswerTests {
-    /// Delivers every due answer, as settling does, and says what arrived.
+    /// Delivers every due answer, as settling does.
     private func deliverAll(_ clock: VirtualClock) {
         while clock.deliverDueAnswer() {}
     }
 
-    @Test func answersComeAtOnceInTheOrderOfTheCallsAndNeverInsideTheCall() {
+    /// A clock a shell settles (`ShellCore` sets it): answers wait for `deliverAll`.
+    private func settledClock() -> VirtualClock {
         let clock = VirtualClock()
+        clock.answersWaitForSettling = true
+        return clock
+    }
+
+    @Test func answersComeAtOnceInTheOrderOfTheCallsAndNeverInsideTheCall() {
+        let clock = settledClock()
         var arrived: [String] = []
         _ = clock.answer(from: "fetch") { arrived.append("first") }
         _ = clock.answer(from: "other") { arrived.append("second") }
@@ -23,11 +31,11 @@ struct ServiceAnswerTests {
         deliverAll(clock)
         #expect(arrived == ["first", "second"])
         #expect(clock.pendingCount == 0)
-        #expect(clock.schedule.taken.map(\.latency) == [.now, .now])
+        #expect(clock.schedule.taken.answers.map(\.latency) == [.now, .now])
     }
 
     @Test func aQueueOfLatenciesIsTakenInOrderAndItsLastRepeats() {
-        let clock = VirtualClock()
+        let clock = settledClock()
         clock.schedule.set([.after(milliseconds: 100), .now], for: "fetch")
         var arrived: [String] = []
         _ = clock.answer(from: "fetch") { arrived.append("a") }
@@ -39,11 +47,11 @@ struct ServiceAnswerTests {
         #expect(arrived == ["b", "c"])
         clock.advance(by: 1_000_000)
         #expect(arrived == ["b", "c", "a"], "a stale answer after newer ones")
-        #expect(clock.schedule.taken.map(\.latency) == [.after(milliseconds: 100), .now, .now])
+        #expect(clock.schedule.taken.answers.map(\.latency) == [.after(milliseconds: 100), .now, .now])
     }
 
     @Test func anAnswerHeldForTheNextActionArrivesAfterItAndNotAfterTheActionThatCalled() {
-        let clock = VirtualClock()
+        let clock = settledClock()
         clock.schedule.set([.nextAction, .now], for: "download")
         var arrived: [String] = []
         clock.actionSent()  // the action that calls
@@ -57,7 +65,7 @@ struct ServiceAnswerTests {
     }
 
     @Test func anAnswerThatNeverComesWaitsUntilCancelledAndACancelledAnswerNeverArrives() {
-        let clock = VirtualClock()
+        let clock = settledClock()
         clock.schedule.set([.never, .after(milliseconds: 5), .now], for: "fetch")
         var arrived: [String] = []
         let never = clock.answer(from: "fetch") { arrived.append("never") }
@@ -75,8 +83,22 @@ struct ServiceAnswerTests {
         #expect(clock.pendingCount == 0)
     }
 
+    /// A host in a test or a tool drives the clock without a shell: an answer due at once
+    /// arrives on a later turn of the main queue, in call order, never inside the call.
+    @Test func aClockNobodySettlesDeliversDueAnswersOnTheMainQueue() async {
+        let clock = VirtualClock()
+        var arrived: [String] = []
+        _ = clock.answer(from: "fetch") { arrived.append("first") }
+        _ = clock.answer(from: "fetch") { arrived.append("second") }
+        #expect(arrived.isEmpty)
+        for _ in 0..<100 where arrived.count < 2 {
+            await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
+        }
+        #expect(arrived == ["first", "second"])
+    }
+
     @Test func aScheduleThatDrawsIsAskedOnlyForServicesWithoutAQueueAndRecordsWhatItGave() {
-        let schedule = AnswerSchedule()
+        let schedule = EffectSchedule()
         schedule.set([.nextAction], for: "queued")
         var asked: [String] = []
         schedule.draw = { service in
@@ -86,9 +108,32 @@ struct ServiceAnswerTests {
         #expect(schedule.latency(for: "queued") == .nextAction)
         #expect(schedule.latency(for: "drawn") == .never)
         #expect(asked == ["drawn"])
-        let again = AnswerSchedule(replaying: schedule.taken)
+        let again = EffectSchedule(replaying: schedule.taken)
         #expect(again.latency(for: "queued") == .nextAction)
         #expect(again.latency(for: "drawn") == .never, "made again as it was taken")
+    }
+
+    @Test func timersDueTogetherFireInTheOrderTheSchedulePicksAndItIsRecorded() {
+        let clock = VirtualClock()
+        var fired: [String] = []
+        for name in ["a", "b", "c"] { _ = clock.wake(at: 10) { fired.append(name) } }
+        _ = clock.wake(at: 5) { fired.append("early") }
+        clock.advance(by: 20)
+        #expect(fired == ["early", "a", "b", "c"], "by default, in the order scheduled")
+        #expect(clock.schedule.taken.ties == [0, 0], "three due together: two picks")
+
+        let shuffled = VirtualClock()
+        shuffled.schedule = EffectSchedule(queues: [:], ties: [2, 1])
+        fired = []
+        for name in ["a", "b", "c"] { _ = shuffled.wake(at: 10) { fired.append(name) } }
+        shuffled.advance(by: 20)
+        #expect(fired == ["c", "b", "a"], "the third first, then the second of the two left")
+        let again = VirtualClock()
+        again.schedule = EffectSchedule(replaying: shuffled.schedule.taken)
+        fired = []
+        for name in ["a", "b", "c"] { _ = again.wake(at: 10) { fired.append(name) } }
+        again.advance(by: 20)
+        #expect(fired == ["c", "b", "a"], "made again from what was taken")
     }
 
     @Test func latencyWordsReadAndWriteTheSameWay() {

@@ -3,24 +3,28 @@ import Testing
 
 /// Effect schedules (`storesh explore --schedules`): the bugs that live in the order in
 /// which service answers arrive (Tests/Plugins/latecomers.c) — a stale search answer that
-/// overwrites a newer one, a cancel that races the answer — are found with schedules and
-/// never without, shrunk to the fewest actions and late answers, and written as
-/// transcripts that fail on the buggy build and pass on the fixed one.
+/// overwrites a newer one, a cancel that races the answer — and in the order of timers due
+/// together (Tests/Plugins/checkout.c) are found with schedules and never without, shrunk
+/// to the fewest actions and the simplest schedule, and written as transcripts that fail
+/// on the buggy build and pass on the fixed one.
 /// (Serialized: each test waits on storesh processes, holding a thread of the shared pool.)
 @Suite(.serialized) struct ExploreSchedulesTests {
-    /// A folder with `liblatecomers.so` (the bugs) and `liblatecomers-fixed.so` (-DFIXED).
+    /// A folder with `liblatecomers.so` and `libcheckout.so` (the bugs), and each built
+    /// with -DFIXED (`…-fixed.so`).
     static func workspace() throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-late-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         let header = tests.deletingLastPathComponent().appendingPathComponent("Sources/CStorePlugin/include").path
-        let source = tests.appendingPathComponent("Plugins/latecomers.c").path
-        for (flags, name) in [([String](), "liblatecomers.so"), (["-DFIXED"], "liblatecomers-fixed.so")] {
-            let built = try run(
-                "/usr/bin/env",
-                ["cc", "-shared", "-fPIC"] + flags + ["-I", header, "-o", directory + "/" + name, source],
-                input: Data())
-            guard built.status == 0 else { throw CompileFailure(message: built.stderr) }
+        for plugin in ["latecomers", "checkout"] {
+            let source = tests.appendingPathComponent("Plugins/\(plugin).c").path
+            for (flags, name) in [([String](), "lib\(plugin).so"), (["-DFIXED"], "lib\(plugin)-fixed.so")] {
+                let built = try run(
+                    "/usr/bin/env",
+                    ["cc", "-shared", "-fPIC"] + flags + ["-I", header, "-o", directory + "/" + name, source],
+                    input: Data())
+                guard built.status == 0 else { throw CompileFailure(message: built.stderr) }
+            }
         }
         return directory
     }
@@ -29,6 +33,7 @@ import Testing
     /// its effects send are not the user's to press).
     static let properties: [String: [String]] = [
         "search": ["--actions", "search"],
+        "checkout": ["--actions", "checkout"],
         "download": [
             "--actions", "start,cancel", "--after", "cancel", #"old(status) != "loading" || status == "cancelled""#,
         ],
@@ -38,9 +43,10 @@ import Testing
     static func search(
         _ directory: String, _ model: String, seed: Int, runs: Int = 300, schedules: Bool = true, inWorker: Bool = false
     ) throws -> [String: Any] {
+        let plugin = model == "checkout" ? "checkout" : "latecomers"
         let found = try storesh(
             ["explore"] + (inWorker ? [] : ["--in-process"]) + [
-                "--plugin", directory + "/liblatecomers.so", "--model", "latecomers." + model, "--seed", String(seed),
+                "--plugin", directory + "/lib\(plugin).so", "--model", "\(plugin).\(model)", "--seed", String(seed),
                 "--runs", String(runs), "--format", "json", "--out", directory + "/\(model)-\(seed).transcript",
                 "--overwrite",
             ] + properties[model, default: []] + (schedules ? ["--schedules"] : []))
@@ -63,6 +69,7 @@ import Testing
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let fixedPath = directory + "/fixed-" + name
         try text.replacingOccurrences(of: "liblatecomers.so", with: "liblatecomers-fixed.so")
+            .replacingOccurrences(of: "libcheckout.so", with: "libcheckout-fixed.so")
             .write(toFile: fixedPath, atomically: true, encoding: .utf8)
         return (try storesh(["test", path]).status, try storesh(["test", fixedPath]).status)
     }
@@ -103,10 +110,29 @@ import Testing
         }
     }
 
-    @Test func withoutSchedulesEveryAnswerComesAtOnceAndNeitherBugIsFound() throws {
+    @Test func twoTimersDueTogetherThatFireInTheOtherOrderAreFound() throws {
         let directory = try Self.workspace()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        for model in ["search", "download"] {
+        for seed in 1...5 {
+            let report = try Self.search(directory, "checkout", seed: seed)
+            let failure = try #require(report["failure"] as? [String: Any], "seed \(seed): not found")
+            #expect(failure["invariant"] as? String == #"failure == """#)
+            let lines = Self.shrunkLines(report)
+            #expect(lines.first == "checkout" && lines.count == 2, "seed \(seed): \(lines)")
+            #expect(lines.last?.hasPrefix(":advance") == true)
+            #expect(report["ties"] as? [Int] == [2], "the second scheduled first: \(report["ties"] ?? "")")
+            let verdicts = try Self.transcriptVerdicts(directory, "checkout-\(seed).transcript")
+            #expect(verdicts.buggy == 1)
+            #expect(verdicts.fixed == 0)
+        }
+        let transcript = try String(contentsOfFile: directory + "/checkout-1.transcript", encoding: .utf8)
+        #expect(transcript.contains("> :ties 2\n"), "\(transcript)")
+    }
+
+    @Test func withoutSchedulesEveryAnswerComesAtOnceAndNoBugIsFound() throws {
+        let directory = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for model in ["search", "download", "checkout"] {
             for seed in 1...5 {
                 let report = try Self.search(directory, model, seed: seed, runs: 60, schedules: false)
                 #expect(report["failure"] is NSNull, "\(model), seed \(seed): \(report["failure"] ?? "")")
@@ -120,12 +146,13 @@ import Testing
     @Test func aWorkerFindsWhatTheShellProcessFinds() throws {
         let directory = try Self.workspace()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        for model in ["search", "download"] {
+        for model in ["search", "download", "checkout"] {
             let inProcess = try Self.search(directory, model, seed: 2)
             let inWorker = try Self.search(directory, model, seed: 2, inWorker: true)
             #expect(inWorker["foundInRun"] as? Int == inProcess["foundInRun"] as? Int)
             #expect(Self.shrunkLines(inWorker) == Self.shrunkLines(inProcess))
             #expect(Self.lateAnswers(inWorker) == Self.lateAnswers(inProcess))
+            #expect(inWorker["ties"] as? [Int] == inProcess["ties"] as? [Int])
         }
     }
 

@@ -495,7 +495,9 @@ typedef struct storeplugin_host {
     int64_t (*clock_now)(void *host_data);
     /* Calls fire(user_data) on the main thread once the clock reaches deadline.
      * Returns a timer id (never 0) for clock_cancel. Timers due at the same instant
-     * fire in the order they were scheduled. */
+     * fire in the order they were scheduled, unless the user picks another (storesh's
+     * `:ties`) or `storesh explore --schedules` does: a plugin must not rely on it for
+     * work that could finish in either order. */
     uint64_t (*clock_wake)(void *host_data, int64_t deadline, void (*fire)(void *user_data),
                            void *user_data);
     /* Cancels a timer that has not fired; fire is then never called. */

@@ -72,7 +72,8 @@ package final class RealClock: ShellClock {
 
 /// Time that stands still until told to move: `advance(by:)` fires every timer that
 /// falls due, in deadline order, and timers due at the same instant in the order they
-/// were scheduled. Makes timed effects reproducible.
+/// were scheduled (unless `schedule` picks another: `:ties`, `explore --schedules`).
+/// Makes timed effects reproducible.
 @MainActor
 package final class VirtualClock: ShellClock {
     package var isVirtual: Bool { true }
@@ -83,12 +84,18 @@ package final class VirtualClock: ShellClock {
     }
 
     /// When answers of service calls arrive (`:latency`, `storesh explore --schedules`).
-    package var schedule = AnswerSchedule()
+    package var schedule = EffectSchedule()
     /// Answers that have arrived and wait for the store to settle, delivered in the order
     /// the calls were made.
     private var dueAnswers: [Timer] = []
     /// Answers held until the next action (`untilAction`) or until cancelled.
     private var heldAnswers: [(timer: Timer, untilAction: Bool)] = []
+    /// Whether a shell settles the effects on this clock, delivering due answers one per
+    /// settle (`ShellCore` sets it). A clock nobody settles (a host in a test, a tool)
+    /// delivers an answer that falls due on a later turn of the main queue.
+    package var answersWaitForSettling = false
+    /// A turn of the main queue is set to deliver due answers.
+    private var deliveryQueued = false
 
     package private(set) var now: Int64 = 0 {
         didSet { if now != oldValue { onMove?(now) } }
@@ -121,6 +128,7 @@ package final class VirtualClock: ShellClock {
         switch latency {
         case .now:
             dueAnswers.append(Timer(id: lastTimer, deadline: now, fire: deliver))
+            deliverLaterUnlessSettled()
         case .after(let milliseconds):
             // At most a year (`AnswerLatency.longest`): no overflow in nanoseconds.
             let (deadline, overflow) = now.addingReportingOverflow(min(milliseconds, AnswerLatency.longest) * 1_000_000)
@@ -137,6 +145,22 @@ package final class VirtualClock: ShellClock {
         dueAnswers += heldAnswers.filter(\.untilAction).map(\.timer)
         dueAnswers.sort { $0.id < $1.id }
         heldAnswers.removeAll(where: \.untilAction)
+        deliverLaterUnlessSettled()
+    }
+
+    /// With no shell settling this clock, a turn of the main queue delivers the answers
+    /// that are due, one per turn, in call order.
+    private func deliverLaterUnlessSettled() {
+        guard !answersWaitForSettling, !deliveryQueued else { return }
+        deliveryQueued = true
+        DispatchQueue.main.async { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.deliveryQueued = false
+                guard !self.answersWaitForSettling, self.deliverDueAnswer() else { return }
+                if self.hasDueAnswer { self.deliverLaterUnlessSettled() }
+            }
+        }
     }
 
     /// Delivers the due answer of the earliest call; false when none is due.
@@ -178,19 +202,12 @@ package final class VirtualClock: ShellClock {
         now = target
     }
 
+    /// The timer to fire next by `target`: the earliest deadline; among timers due at the
+    /// same instant, the one `schedule` picks (by default the first scheduled).
     private func dueTimer(by target: Int64) -> Timer? {
-        var best: Int?
-        for (index, timer) in timers.enumerated() where timer.deadline <= target {
-            if let current = best {
-                let other = timers[current]
-                if timer.deadline < other.deadline || (timer.deadline == other.deadline && timer.id < other.id) {
-                    best = index
-                }
-            } else {
-                best = index
-            }
-        }
-        guard let best else { return nil }
-        return timers.remove(at: best)
+        guard let earliest = timers.lazy.map(\.deadline).filter({ $0 <= target }).min() else { return nil }
+        let tied = timers.indices.filter { timers[$0].deadline == earliest }.sorted { timers[$0].id < timers[$1].id }
+        let pick = tied.count > 1 ? schedule.pick(amongTied: tied.count) : 0
+        return timers.remove(at: tied[pick])
     }
 }

@@ -20,8 +20,8 @@ final class ExploreDriver {
         var edges: [UInt32] = []
         /// With `takesCoverageEachStep`, the edges each step took first.
         var edgesByStep: [[UInt32]] = []
-        /// When each service call's answer arrived, in the order of the calls.
-        var answers: [ScheduledAnswer] = []
+        /// The order its concurrent events took: each service call's latency, each tie.
+        var schedule = ScheduleRecord()
     }
 
     let core: ShellCore
@@ -99,7 +99,7 @@ final class ExploreDriver {
     /// as it was made, and the last run's as it went, count as the run's: all of it is
     /// the same each time, seen once.
     var readsCoverage = false
-    /// How the answers of each run's service calls arrive (`--schedules`).
+    /// How each run's concurrent events are ordered (`--schedules`).
     var answerPlan = AnswerPlan.atOnce
     /// Whether a run reads the code after every step (`Run.edgesByStep`): to find which
     /// step of a run took new code, made again one action at a time.
@@ -117,18 +117,33 @@ final class ExploreDriver {
     func run(length: Int, keepStates: Bool, oneByOne: Bool = false, next: @escaping (Value) -> ExploreStep?)
         async throws(ShellError) -> Run
     {
-        // The run's service answers arrive as `answerPlan` says, from its first call.
-        // A run made again one action at a time installs a schedule of its own: the one on
-        // the clock at the end is the run's.
         let clock = core.host.clock as? VirtualClock
-        clock?.schedule = answerPlan.schedule()
-        var run = try await runSteps(length: length, keepStates: keepStates, oneByOne: oneByOne, next: next)
-        run.answers = clock?.schedule.taken ?? []
-        return run
+        var (oneByOne, steps) = (oneByOne, next)
+        while true {
+            // The run's answers arrive, and its ties fire, as `answerPlan` says: from the
+            // start again when the run is made again.
+            clock?.schedule = answerPlan.schedule()
+            switch try await runSteps(length: length, keepStates: keepStates, oneByOne: oneByOne, next: steps) {
+            case .done(var run):
+                run.schedule = clock?.schedule.taken ?? ScheduleRecord()
+                return run
+            case .again(let made):
+                // Made again from a fresh store, once the last one (its timers and answers
+                // with it) is gone: nothing of it may tie with this run's.
+                (oneByOne, steps) = (true, Self.continuing(made, then: next))
+            }
+        }
+    }
+
+    /// How `runSteps` ended: with the run, or with the steps made so far, to be made
+    /// again one action at a time.
+    private enum Made {
+        case done(Run)
+        case again([ExploreStep])
     }
 
     private func runSteps(length: Int, keepStates: Bool, oneByOne: Bool, next: @escaping (Value) -> ExploreStep?)
-        async throws(ShellError) -> Run
+        async throws(ShellError) -> Made
     {
         var run = Run()
         var session = try await freshStore()
@@ -136,7 +151,7 @@ final class ExploreDriver {
         before = session.state
         if let failure = check(session.state, after: -1) ?? checkInModelCode(after: -1, tookAction: false) {
             run.failure = failure
-            return run
+            return .done(run)
         }
         var pending: ExploreStep?
         while run.steps.count < length, run.failure == nil {
@@ -169,9 +184,7 @@ final class ExploreDriver {
                         batches = false
                     case .lostWorker: break
                     }
-                    return try await self.run(
-                        length: length, keepStates: keepStates, oneByOne: true,
-                        next: Self.continuing(before + chunk + (pending.map { [$0] } ?? []), then: next))
+                    return .again(before + chunk + (pending.map { [$0] } ?? []))
                 }
             }
             guard let step = pending ?? next(session.state) else { break }
@@ -185,7 +198,7 @@ final class ExploreDriver {
             try await perform(.advance(milliseconds: 60_000), in: &session, run: &run, keep: keepStates)
         }
         if readsCoverage, !takesCoverageEachStep { run.edges = (try? session.takeCoverage()) ?? [] }
-        return run
+        return .done(run)
     }
 
     /// Whether a run ends with a minute on the clock for effects still waiting on it

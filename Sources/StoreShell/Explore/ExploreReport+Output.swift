@@ -59,10 +59,10 @@ extension ExploreReport {
             }
         }
         if failure.step < 0 { lines.append("      (the initial state already fails)") }
-        let latencies = latencyCommands
-        if !latencies.isEmpty {
-            lines.append("with the answers of service calls arriving late (every other answer at once):")
-            lines += latencies.map { "      " + $0 }
+        let scheduled = scheduleCommands
+        if !scheduled.isEmpty {
+            lines.append("with this schedule (any other answer at once, any other tie in scheduled order):")
+            lines += scheduled.map { "      " + $0 }
         }
         lines += coverageLines()
         return lines
@@ -159,9 +159,10 @@ extension ExploreReport {
             .init(
                 "schedule",
                 .array(
-                    answers.map { answer in
+                    schedule.answers.map { answer in
                         .record(["service": .string(answer.service), "latency": .string(answer.latency.word)])
                     })))
+        fields.append(.init("ties", .array(schedule.ties.map { .int(Int64($0 + 1)) })))
         fields.append(
             .init(
                 "shrunk",
@@ -202,7 +203,7 @@ extension ExploreReport {
             (worldSeed.map { [.init(":seed \($0)")] } ?? [])
             + [.init(TranscriptWriter.loadCommand(pluginPath, as: pluginAlias))]
             + (referencePluginPath.map { [.init(TranscriptWriter.loadCommand($0, as: referenceAlias))] } ?? [])
-            + [.init(":use \(descriptor.qualifiedName)")] + setup.map { .init($0) } + latencyCommands.map { .init($0) }
+            + [.init(":use \(descriptor.qualifiedName)")] + setup.map { .init($0) } + scheduleCommands.map { .init($0) }
         for step in prefix + shrunk {
             inputs.append(.init(step.line(in: descriptor), output: .notCompared))
         }

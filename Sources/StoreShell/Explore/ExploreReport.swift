@@ -43,9 +43,9 @@ package struct ExploreReport: Sendable {
     /// The seed of the models' world in the failing run (its transcript's `:seed`), when
     /// the host gives models a deterministic world.
     package var worldSeed: UInt64?
-    /// `--schedules`: when each service call of the shrunk run got its answer, in the
-    /// order of the calls (empty when answers came at once, or schedules were not explored).
-    package var answers: [ScheduledAnswer] = []
+    /// `--schedules`: when each service call of the shrunk run got its answer, and which
+    /// of the timers due together fired first (empty when schedules were not explored).
+    package var schedule = ScheduleRecord()
     /// The shrunk run, and the state before its first step and after each.
     package let shrunk: [ExploreStep]
     package let shrunkStates: [Value]
@@ -55,17 +55,21 @@ package struct ExploreReport: Sendable {
     package let searchSeconds: Double
     package let shrinkSeconds: Double
 
-    /// The `:latency` commands that make the shrunk run's answers arrive as they did: per
-    /// service, its calls' latencies in order; a service whose answers all came at once
-    /// needs none.
-    package var latencyCommands: [String] {
+    /// The commands that make the shrunk run's schedule again: a `:latency` per service
+    /// with an answer that came late (its calls' latencies in order), and `:ties` when a
+    /// tie fired other than in scheduled order.
+    package var scheduleCommands: [String] {
         var services: [String] = []
-        for answer in answers where !services.contains(answer.service) { services.append(answer.service) }
-        let queues = AnswerSchedule.queues(of: answers)
-        return services.compactMap { service in
+        for answer in schedule.answers where !services.contains(answer.service) { services.append(answer.service) }
+        let queues = EffectSchedule.queues(of: schedule.answers)
+        var commands = services.compactMap { service -> String? in
             guard let queue = queues[service], queue.contains(where: { $0 != .now }) else { return nil }
             return ":latency \(service) " + queue.map(\.word).joined(separator: ", ")
         }
+        if schedule.ties.contains(where: { $0 != 0 }) {
+            commands.append(":ties " + schedule.ties.map { String($0 + 1) }.joined(separator: ", "))
+        }
+        return commands
     }
 
     /// Actions no run got the model to accept.

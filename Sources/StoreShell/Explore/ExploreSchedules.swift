@@ -1,21 +1,23 @@
 import StoreHost
 
-/// How the answers of a run's service calls arrive (`storesh explore --schedules`): at
-/// once, as at the prompt; drawn from a seed, call by call; or as an earlier run took them.
+/// How a run's concurrent events are ordered (`storesh explore --schedules`): in the
+/// documented order, as at the prompt; drawn from a seed, call by call and tie by tie; or
+/// as an earlier run took them.
 enum AnswerPlan {
     case atOnce
     case drawn(seed: UInt64)
-    case replaying([ScheduledAnswer])
+    case replaying(ScheduleRecord)
 
-    /// A fresh schedule for one run (a schedule's queues are used up as calls take them).
-    @MainActor func schedule() -> AnswerSchedule {
+    /// A fresh schedule for one run (a schedule's queues are used up as they are taken).
+    @MainActor func schedule() -> EffectSchedule {
         switch self {
-        case .atOnce: return AnswerSchedule()
-        case .replaying(let answers): return AnswerSchedule(replaying: answers)
+        case .atOnce: return EffectSchedule()
+        case .replaying(let record): return EffectSchedule(replaying: record)
         case .drawn(let seed):
-            let schedule = AnswerSchedule()
+            let schedule = EffectSchedule()
             var random = ExploreRandom(seed: seed)
             schedule.draw = { _ in Self.draw(&random) }
+            schedule.drawTie = { count in random.index(count) }
             return schedule
         }
     }
@@ -35,29 +37,40 @@ enum AnswerPlan {
 }
 
 extension ExploreDriver {
-    /// The simpler schedules to try in place of `answers` once a failing run's steps are
-    /// shrunk: one answer left out (the ones after it move up to earlier calls, as the
-    /// steps that made them may have gone), then one answer changed at a time — at once
-    /// first, then a shorter wait.
-    static func simplerSchedules(_ answers: [ScheduledAnswer]) -> [[ScheduledAnswer]] {
-        var candidates: [[ScheduledAnswer]] = answers.indices.map { index in
-            var candidate = answers
-            candidate.remove(at: index)
-            return candidate
+    /// The simpler schedules to try in place of `record` once a failing run's steps are
+    /// shrunk: one answer or tie left out (the ones after it move up to earlier calls, as
+    /// the steps that made them may have gone), then one changed at a time — an answer at
+    /// once, then a shorter wait; a tie to the first scheduled.
+    static func simplerSchedules(_ record: ScheduleRecord) -> [ScheduleRecord] {
+        var candidates: [ScheduleRecord] = []
+        for index in record.answers.indices {
+            var candidate = record
+            candidate.answers.remove(at: index)
+            candidates.append(candidate)
         }
-        for index in answers.indices {
+        for index in record.ties.indices {
+            var candidate = record
+            candidate.ties.remove(at: index)
+            candidates.append(candidate)
+        }
+        for index in record.answers.indices {
             let simpler: [AnswerLatency]
-            switch answers[index].latency {
+            switch record.answers[index].latency {
             case .now: simpler = []
             case .after(let milliseconds): simpler = milliseconds > 1 ? [.now, .after(milliseconds: 1)] : [.now]
             case .nextAction: simpler = [.now]
             case .never: simpler = [.now, .nextAction]
             }
             for latency in simpler {
-                var candidate = answers
-                candidate[index].latency = latency
+                var candidate = record
+                candidate.answers[index].latency = latency
                 candidates.append(candidate)
             }
+        }
+        for index in record.ties.indices where record.ties[index] != 0 {
+            var candidate = record
+            candidate.ties[index] = 0
+            candidates.append(candidate)
         }
         return candidates
     }
@@ -65,17 +78,18 @@ extension ExploreDriver {
 
 extension Explorer {
     /// The schedule of the shrunk run `steps`, made as simple as it can be while the run
-    /// still fails as `failure` did: answers at once where they may be, shorter waits where
-    /// not (`ExploreDriver.simplerSchedules`), until no change helps. What `steps` took with
-    /// the schedule it failed with is the start. Empty when schedules are not explored.
+    /// still fails as `failure` did: answers at once and ties in scheduled order where they
+    /// may be, shorter waits where not (`ExploreDriver.simplerSchedules`), until no change
+    /// helps. What `steps` took with the schedule it failed with is the start. Empty when
+    /// schedules are not explored.
     func simplestSchedule(for steps: inout [ExploreStep], failure: inout ExploreFailure, tries: inout Int) async
-        -> [ScheduledAnswer]
+        -> ScheduleRecord
     {
         guard options.schedules,
             let taken = try? await driver.run(length: steps.count, keepStates: false, next: Self.replaying(steps))
-        else { return [] }
+        else { return ScheduleRecord() }
         tries += 1
-        var best = taken.answers
+        var best = taken.schedule
         var changed = true
         while changed, tries < 20_000 {
             changed = false

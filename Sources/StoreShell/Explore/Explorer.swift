@@ -124,7 +124,7 @@ package final class Explorer {
                 if driver.readsCoverage, !run.steps.isEmpty, run.edges.isEmpty { driver.readsCoverage = false }
                 var newCodeAt: Int?
                 if run.failure == nil, lanes[lane].takesNewCode(run.edges) {
-                    let again = try await stepsTakingCode(run.steps, answers: run.answers)
+                    let again = try await stepsTakingCode(run.steps, schedule: run.schedule)
                     steps += again.steps.count
                     newCodeAt = lanes[lane].lastStepTakingNewCode(again.edgesByStep)
                 }
@@ -145,7 +145,7 @@ package final class Explorer {
             if let failure = run.failure {
                 let failing = Found(
                     run: index + 1, steps: run.steps, failure: failure, worldSeed: driver.worldSeed ?? 0,
-                    answers: run.answers)
+                    schedule: run.schedule)
                 guard let first = found else {
                     found = failing
                     searched = (
@@ -185,11 +185,11 @@ package final class Explorer {
         // Each failing run shrunk, the shortest kept (the first of equals): shrinking stops at
         // a local minimum, and another failing run may lead to a smaller one (the jugs'
         // six-step way rather than their eight-step one).
-        var best: (steps: [ExploreStep], failure: ExploreFailure, worldSeed: UInt64, answers: [ScheduledAnswer])?
+        var best: (steps: [ExploreStep], failure: ExploreFailure, worldSeed: UInt64, schedule: ScheduleRecord)?
         var shrinkRuns = 0
         for candidate in [found] + others {
             driver.worldSeed = candidate.worldSeed  // shrinking replays the run's world
-            driver.answerPlan = .replaying(candidate.answers)  // and its answers' schedule
+            driver.answerPlan = .replaying(candidate.schedule)  // and its schedule
             // A shrinker per schedule: what passed with one may fail with another.
             func shrinkSteps(_ steps: [ExploreStep], failure: ExploreFailure) async -> ([ExploreStep], ExploreFailure) {
                 var shrinker = ExploreShrinker { [self] steps in await self.attempt(steps, like: candidate.failure) }
@@ -199,24 +199,24 @@ package final class Explorer {
                 return await shrinker.shrink(steps, failure: failure)
             }
             var (shrunk, failure) = await shrinkSteps(candidate.steps, failure: candidate.failure)
-            var answers = await simplestSchedule(for: &shrunk, failure: &failure, tries: &shrinkRuns)
+            var schedule = await simplestSchedule(for: &shrunk, failure: &failure, tries: &shrinkRuns)
             // A simpler schedule can let steps go that the first one needed, and the other
             // way round: in turn until neither changes (`--schedules` only).
             while options.schedules, shrinkRuns < 20_000 {
-                let before = (shrunk, answers)
+                let before = (shrunk, schedule)
                 (shrunk, failure) = await shrinkSteps(shrunk, failure: failure)
-                answers = await simplestSchedule(for: &shrunk, failure: &failure, tries: &shrinkRuns)
-                if before == (shrunk, answers) { break }
+                schedule = await simplestSchedule(for: &shrunk, failure: &failure, tries: &shrinkRuns)
+                if before == (shrunk, schedule) { break }
             }
             if best.map({ shrunk.count < $0.steps.count }) ?? true {
-                best = (shrunk, failure, candidate.worldSeed, answers)
+                best = (shrunk, failure, candidate.worldSeed, schedule)
             }
         }
-        guard let (shrunk, failure, worldSeed, answers) = best else {
+        guard let (shrunk, failure, worldSeed, schedule) = best else {
             throw ShellError("nothing to shrink", origin: .prompt)
         }
         driver.worldSeed = worldSeed
-        driver.answerPlan = .replaying(answers)
+        driver.answerPlan = .replaying(schedule)
         let final = try await driver.run(length: shrunk.count, keepStates: true, next: Self.replaying(shrunk))
         let shrinkSeconds = Double(DispatchTime.now().uptimeNanoseconds - shrinkStart) / 1e9
         var report = ExploreReport(
@@ -227,17 +227,17 @@ package final class Explorer {
         report.prefix = prefix
         report.guidance = guidanceFound
         report.worldSeed = core.host.worldIsOn ? worldSeed : nil
-        report.answers = options.schedules ? final.answers : []
+        report.schedule = options.schedules ? final.schedule : ScheduleRecord()
         return report
     }
 
     /// `steps` made again one at a time, reading the code each took: which step of a run
     /// reached new code.
-    private func stepsTakingCode(_ steps: [ExploreStep], answers: [ScheduledAnswer]) async throws(ShellError)
+    private func stepsTakingCode(_ steps: [ExploreStep], schedule: ScheduleRecord) async throws(ShellError)
         -> ExploreDriver.Run
     {
         let plan = driver.answerPlan
-        driver.answerPlan = .replaying(answers)
+        driver.answerPlan = .replaying(schedule)
         driver.takesCoverageEachStep = true
         defer { (driver.takesCoverageEachStep, driver.answerPlan) = (false, plan) }
         return try await driver.run(length: steps.count, keepStates: false, oneByOne: true, next: Self.replaying(steps))
@@ -249,8 +249,8 @@ package final class Explorer {
         let steps: [ExploreStep]
         let failure: ExploreFailure
         let worldSeed: UInt64
-        /// When its service calls' answers arrived (`--schedules`).
-        let answers: [ScheduledAnswer]
+        /// The order its concurrent events took (`--schedules`).
+        let schedule: ScheduleRecord
     }
 
     /// Runs the search goes on for after the first failure of a property was found in run
@@ -356,7 +356,7 @@ package final class Explorer {
     /// (the store's promise: same actions, same order, same state).
     private func replayDiffers(_ run: ExploreDriver.Run) async throws(ShellError) -> ExploreFailure? {
         let plan = driver.answerPlan
-        driver.answerPlan = .replaying(run.answers)
+        driver.answerPlan = .replaying(run.schedule)
         defer { driver.answerPlan = plan }
         let again = try await driver.run(length: run.steps.count, keepStates: true, next: Self.replaying(run.steps))
         if let failure = again.failure { return failure }

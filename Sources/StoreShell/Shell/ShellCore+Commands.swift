@@ -7,7 +7,8 @@ extension ShellCore {
         [
             HelpCommand(), PluginsCommand(), LoadCommand(), ModelsCommand(), UseCommand(), ActionsCommand(),
             StateCommand(), DiffCommand(), FxCommand(), WaitCommand(), AdvanceCommand(), SeedCommand(),
-            StubCommand(), StubsCommand(), UnstubCommand(), LatencyCommand(), ExpectCommand(), LogCommand(),
+            StubCommand(), StubsCommand(), UnstubCommand(), LatencyCommand(), TiesCommand(), ExpectCommand(),
+            LogCommand(),
             GotoCommand(),
             StepCommand.undo, StepCommand.redo, BranchesCommand(), BranchCommand(), SkipCommand.skip,
             SkipCommand.unskip, ExportCommand(), ImportCommand(), ResetCommand(), CrashCommand(), ReloadCommand(),

@@ -16,7 +16,58 @@ struct LatencyCommand: ShellCommand {
     }
 }
 
+/// `:ties [N[, N…]]`: which of the timers due at the same instant fires first.
+struct TiesCommand: ShellCommand {
+    let name = "ties"
+    let usage = ":ties [N[, N…]]"
+    let summary = "which of the timers due at the same instant fires first (virtual clock)"
+    let detail = [
+        "By default timers due at the same instant fire in the order they were scheduled. :ties 2, 1 makes the next moment where several are due fire the second scheduled first, and the one after it the first; after the list, the first scheduled again. Each pick is among the timers still due at that instant. :ties alone shows what is left of the list.",
+        "storesh explore --schedules picks from its seed and writes this line when a failure needs another order.",
+    ]
+
+    @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
+        core.ties(arguments, origin: origin)
+    }
+}
+
 extension ShellCore {
+    /// `:ties` lists what is queued; `:ties N, …` replaces it (1-based, in scheduled order).
+    func ties(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
+        guard let clock = host.clock as? VirtualClock else {
+            return fail(
+                "the order of timers due together is the virtual clock's (storesh --virtual-clock; transcripts and explore have one)",
+                origin: origin)
+        }
+        let words = arguments.typedWords
+        guard !words.isEmpty else {
+            let queued = clock.schedule.tieQueue.map { String($0 + 1) }
+            output(
+                .report(
+                    kind: "ties",
+                    lines: [
+                        queued.isEmpty
+                            ? "timers due together fire in the order they were scheduled"
+                            : "the next ties pick: \(queued.joined(separator: ", ")) (then the first scheduled)"
+                    ],
+                    data: .record(["ties": .array(clock.schedule.tieQueue.map { .int(Int64($0 + 1)) })])))
+            return true
+        }
+        var picks: [Int] = []
+        for word in words {
+            for (part, offset) in Self.commaSeparated(word) {
+                guard let pick = Int(part), (1...1_000).contains(pick) else {
+                    return fail(
+                        "'\(part)' is not a pick; write which of the timers due together fires first, counting from 1 in the order they were scheduled (at most 1000)",
+                        origin: origin, in: arguments, at: offset)
+                }
+                picks.append(pick - 1)
+            }
+        }
+        clock.schedule.setTies(picks)
+        return true
+    }
+
     /// `:latency` lists; `:latency SERVICE L, …` sets a service's queue of latencies.
     func latency(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
@@ -55,7 +106,7 @@ extension ShellCore {
     }
 
     /// The parts of a typed word split at commas, each with where it starts.
-    private static func commaSeparated(_ word: CommandWord) -> [(String, Int)] {
+    static func commaSeparated(_ word: CommandWord) -> [(String, Int)] {
         var parts: [(String, Int)] = []
         var offset = word.offset
         for part in word.text.split(separator: ",", omittingEmptySubsequences: false) {
