@@ -8,7 +8,8 @@ import StoreValue
 
 /// The fuzz targets, by name (`scripts/fuzz` runs each with `STORESH_FUZZ_TARGET=name`).
 enum FuzzTarget: String, CaseIterable {
-    case action, literal, transcript, journal, `import`, worker, ctree, condition, relay, shape, http, values, mcp
+    case action, literal, transcript, journal, `import`, worker, ctree, condition, relay, shape, http, values, mcp,
+        schedule
 
     func run(_ data: Data) {
         switch self {
@@ -25,6 +26,7 @@ enum FuzzTarget: String, CaseIterable {
         case .http: Self.httpRequests(data)
         case .values: Self.typedValues(data)
         case .mcp: Self.mcpLine(data)
+        case .schedule: Self.scheduleWords(data)
         }
     }
 
@@ -166,6 +168,32 @@ enum FuzzTarget: String, CaseIterable {
             guard (try? scanner.literal()) == part else {
                 violated("\(value.compact): the place of \(steps), byte \(offset), does not hold \(part.compact)")
             }
+        }
+    }
+
+    /// The words of `:latency` and `:ties`: a queue that reads is written back (each
+    /// latency's word; each pick counted from 1) as text that reads as the same queue; a
+    /// mistake is inside the text; nothing traps.
+    static func scheduleWords(_ data: Data) {
+        guard let text = String(validating: data.prefix(4096), as: UTF8.self) else { return }
+        let words = CommandWords.asTyped(text)
+        do throws(TextError) {
+            let latencies = try ScheduleWords.latencies(words)
+            let written = latencies.map(\.word).joined(separator: ", ")
+            guard (try? ScheduleWords.latencies(CommandWords.asTyped(written))) == latencies else {
+                violated("latencies '\(text)' written back as '\(written)' do not read back as themselves")
+            }
+        } catch {
+            guard error.offset >= 0, error.offset <= text.utf8.count else { violated("a mistake outside the text") }
+        }
+        do throws(TextError) {
+            let picks = try ScheduleWords.ties(words)
+            let written = picks.map { String($0 + 1) }.joined(separator: ", ")
+            guard (try? ScheduleWords.ties(CommandWords.asTyped(written))) == picks else {
+                violated("ties '\(text)' written back as '\(written)' do not read back as themselves")
+            }
+        } catch {
+            guard error.offset >= 0, error.offset <= text.utf8.count else { violated("a mistake outside the text") }
         }
     }
 

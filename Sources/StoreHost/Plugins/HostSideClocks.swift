@@ -174,6 +174,14 @@ package final class VirtualClock: ShellClock {
     /// Whether an answer is due (it arrives when effects settle).
     package var hasDueAnswer: Bool { !dueAnswers.isEmpty }
 
+    /// Forgets every timer and answer waiting (they never fire; cancelling one is a no-op):
+    /// for a store its owner abandons while it lives on.
+    package func dropPending() {
+        timers = []
+        dueAnswers = []
+        heldAnswers = []
+    }
+
     /// The deadline of the next timer, if any.
     package var nextDeadline: Int64? { timers.map(\.deadline).min() }
 

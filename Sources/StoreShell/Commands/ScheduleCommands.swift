@@ -1,5 +1,5 @@
-import StoreHost
-import StoreValue
+package import StoreHost
+package import StoreValue
 
 /// `:latency [SERVICE LATENCY[, LATENCY…]]`: when the answers of a service's calls arrive.
 struct LatencyCommand: ShellCommand {
@@ -53,18 +53,11 @@ extension ShellCore {
                     data: .record(["ties": .array(clock.schedule.tieQueue.map { .int(Int64($0 + 1)) })])))
             return true
         }
-        var picks: [Int] = []
-        for word in words {
-            for (part, offset) in Self.commaSeparated(word) {
-                guard let pick = Int(part), (1...1_000).contains(pick) else {
-                    return fail(
-                        "'\(part)' is not a pick; write which of the timers due together fires first, counting from 1 in the order they were scheduled (at most 1000)",
-                        origin: origin, in: arguments, at: offset)
-                }
-                picks.append(pick - 1)
-            }
+        do throws(TextError) {
+            clock.schedule.setTies(try ScheduleWords.ties(words))
+        } catch {
+            return fail(error.message, origin: origin, in: arguments, at: error.offset)
         }
-        clock.schedule.setTies(picks)
         return true
     }
 
@@ -85,16 +78,11 @@ extension ShellCore {
                     + (known.isEmpty ? " (it declares none)" : "; its services: \(known.joined(separator: ", "))"),
                 origin: origin, in: arguments, at: first.offset)
         }
-        var latencies: [AnswerLatency] = []
-        for word in words.dropFirst() {
-            for (part, offset) in Self.commaSeparated(word) {
-                guard let latency = AnswerLatency(word: part, milliseconds: Duration.milliseconds) else {
-                    return fail(
-                        "'\(part)' is not a latency; write now, next, never, or a duration such as 250ms or 2s (at most 365 days)",
-                        origin: origin, in: arguments, at: offset)
-                }
-                latencies.append(latency)
-            }
+        let latencies: [AnswerLatency]
+        do throws(TextError) {
+            latencies = try ScheduleWords.latencies(Array(words.dropFirst()))
+        } catch {
+            return fail(error.message, origin: origin, in: arguments, at: error.offset)
         }
         guard !latencies.isEmpty else {
             return fail(
@@ -103,17 +91,6 @@ extension ShellCore {
         }
         clock.schedule.set(latencies == [.now] ? [] : latencies, for: service.name)
         return true
-    }
-
-    /// The parts of a typed word split at commas, each with where it starts.
-    static func commaSeparated(_ word: CommandWord) -> [(String, Int)] {
-        var parts: [(String, Int)] = []
-        var offset = word.offset
-        for part in word.text.split(separator: ",", omittingEmptySubsequences: false) {
-            if !part.isEmpty { parts.append((String(part), offset)) }
-            offset += part.utf8.count + 1
-        }
-        return parts
     }
 
     private func listLatencies(of model: ModelDescriptor, on clock: VirtualClock) -> Bool {
@@ -135,5 +112,51 @@ extension ShellCore {
                 kind: "latency", lines: lines.isEmpty ? ["\(model.qualifiedName) declares no services"] : lines,
                 data: .record(["model": .string(model.qualifiedName), "services": .array(records)])))
         return true
+    }
+}
+
+/// The words of `:latency` and `:ties` read into a schedule's queues, each mistake at the
+/// byte it starts (words as `CommandWords.asTyped` splits them; commas separate too).
+package enum ScheduleWords {
+    /// `now`, `next`, `never` or a duration, per word or comma-separated part.
+    package static func latencies(_ words: [CommandWord]) throws(TextError) -> [AnswerLatency] {
+        var latencies: [AnswerLatency] = []
+        for (part, offset) in commaSeparated(words) {
+            guard let latency = AnswerLatency(word: part, milliseconds: Duration.milliseconds) else {
+                throw TextError(
+                    "'\(part)' is not a latency; write now, next, never, or a duration such as 250ms or 2s (at most 365 days)",
+                    at: offset)
+            }
+            latencies.append(latency)
+        }
+        return latencies
+    }
+
+    /// Picks counted from 1 (1 to 1000), returned from 0.
+    package static func ties(_ words: [CommandWord]) throws(TextError) -> [Int] {
+        var picks: [Int] = []
+        for (part, offset) in commaSeparated(words) {
+            guard part.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let pick = Int(part), (1...1_000).contains(pick)
+            else {
+                throw TextError(
+                    "'\(part)' is not a pick; write which of the timers due together fires first, counting from 1 in the order they were scheduled (at most 1000)",
+                    at: offset)
+            }
+            picks.append(pick - 1)
+        }
+        return picks
+    }
+
+    /// The parts of typed words split at commas, each with where it starts.
+    static func commaSeparated(_ words: [CommandWord]) -> [(String, Int)] {
+        var parts: [(String, Int)] = []
+        for word in words {
+            var offset = word.offset
+            for part in word.text.split(separator: ",", omittingEmptySubsequences: false) {
+                if !part.isEmpty { parts.append((String(part), offset)) }
+                offset += part.utf8.count + 1
+            }
+        }
+        return parts
     }
 }

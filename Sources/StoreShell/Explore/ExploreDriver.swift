@@ -119,6 +119,10 @@ final class ExploreDriver {
     {
         let clock = core.host.clock as? VirtualClock
         var (oneByOne, steps) = (oneByOne, next)
+        // The store of a batch made again lives until the run is made (destroyed, an effect
+        // may crash: the next fresh store recovers from that, as after any run).
+        var abandoned: Session?
+        defer { _ = abandoned }
         while true {
             // The run's answers arrive, and its ties fire, as `answerPlan` says: from the
             // start again when the run is made again.
@@ -127,19 +131,21 @@ final class ExploreDriver {
             case .done(var run):
                 run.schedule = clock?.schedule.taken ?? ScheduleRecord()
                 return run
-            case .again(let made):
-                // Made again from a fresh store, once the last one (its timers and answers
-                // with it) is gone: nothing of it may tie with this run's.
+            case .again(let made, let store):
+                // Made again from a fresh store. The abandoned one's timers and answers
+                // leave the clock: nothing of it fires in, or ties with, the run made again.
+                clock?.dropPending()
+                abandoned = store
                 (oneByOne, steps) = (true, Self.continuing(made, then: next))
             }
         }
     }
 
     /// How `runSteps` ended: with the run, or with the steps made so far, to be made
-    /// again one action at a time.
+    /// again one action at a time, and the store they were made in.
     private enum Made {
         case done(Run)
-        case again([ExploreStep])
+        case again([ExploreStep], Session)
     }
 
     private func runSteps(length: Int, keepStates: Bool, oneByOne: Bool, next: @escaping (Value) -> ExploreStep?)
@@ -184,7 +190,7 @@ final class ExploreDriver {
                         batches = false
                     case .lostWorker: break
                     }
-                    return .again(before + chunk + (pending.map { [$0] } ?? []))
+                    return .again(before + chunk + (pending.map { [$0] } ?? []), session)
                 }
             }
             guard let step = pending ?? next(session.state) else { break }

@@ -75,37 +75,3 @@ extension ExploreDriver {
         return candidates
     }
 }
-
-extension Explorer {
-    /// The schedule of the shrunk run `steps`, made as simple as it can be while the run
-    /// still fails as `failure` did: answers at once and ties in scheduled order where they
-    /// may be, shorter waits where not (`ExploreDriver.simplerSchedules`), until no change
-    /// helps. What `steps` took with the schedule it failed with is the start. Empty when
-    /// schedules are not explored.
-    func simplestSchedule(for steps: inout [ExploreStep], failure: inout ExploreFailure, tries: inout Int) async
-        -> ScheduleRecord
-    {
-        guard options.schedules,
-            let taken = try? await driver.run(length: steps.count, keepStates: false, next: Self.replaying(steps))
-        else { return ScheduleRecord() }
-        tries += 1
-        var best = taken.schedule
-        var changed = true
-        while changed, tries < 20_000 {
-            changed = false
-            for candidate in ExploreDriver.simplerSchedules(best) {
-                driver.answerPlan = .replaying(candidate)
-                tries += 1
-                if let found = await attempt(steps, like: failure), found.failure.signature == failure.signature,
-                    found.steps.count <= steps.count
-                {
-                    (steps, failure, best) = (found.steps, found.failure, candidate)
-                    changed = true
-                    break
-                }
-            }
-        }
-        driver.answerPlan = .replaying(best)
-        return best
-    }
-}

@@ -22,7 +22,7 @@ package final class Explorer {
     let prefix: [ExploreStep]
     /// The simplest step of each action the search may use, in schema order (what
     /// shrinking may replace a step by).
-    private let simplestSteps: [ExploreStep]
+    let simplestSteps: [ExploreStep]
 
     /// An explorer of `core`'s current model. `prefix`: steps every run starts with;
     /// `reference`: the model every run is compared with (`--against`).
@@ -182,36 +182,8 @@ package final class Explorer {
         progress("run \(found.run) failed after \(found.failure.step + 1) steps: \(found.failure); shrinking")
         // Shrinking's time includes the search for more failing runs.
         let shrinkStart = started + UInt64(searchSeconds * 1e9)
-        // Each failing run shrunk, the shortest kept (the first of equals): shrinking stops at
-        // a local minimum, and another failing run may lead to a smaller one (the jugs'
-        // six-step way rather than their eight-step one).
-        var best: (steps: [ExploreStep], failure: ExploreFailure, worldSeed: UInt64, schedule: ScheduleRecord)?
         var shrinkRuns = 0
-        for candidate in [found] + others {
-            driver.worldSeed = candidate.worldSeed  // shrinking replays the run's world
-            driver.answerPlan = .replaying(candidate.schedule)  // and its schedule
-            // A shrinker per schedule: what passed with one may fail with another.
-            func shrinkSteps(_ steps: [ExploreStep], failure: ExploreFailure) async -> ([ExploreStep], ExploreFailure) {
-                var shrinker = ExploreShrinker { [self] steps in await self.attempt(steps, like: candidate.failure) }
-                shrinker.alternatives = simplestSteps
-                shrinker.fits = { [model] step in ExploreShrinker.fitsItsParameters(step, in: model) }
-                defer { shrinkRuns += shrinker.tries }
-                return await shrinker.shrink(steps, failure: failure)
-            }
-            var (shrunk, failure) = await shrinkSteps(candidate.steps, failure: candidate.failure)
-            var schedule = await simplestSchedule(for: &shrunk, failure: &failure, tries: &shrinkRuns)
-            // A simpler schedule can let steps go that the first one needed, and the other
-            // way round: in turn until neither changes (`--schedules` only).
-            while options.schedules, shrinkRuns < 20_000 {
-                let before = (shrunk, schedule)
-                (shrunk, failure) = await shrinkSteps(shrunk, failure: failure)
-                schedule = await simplestSchedule(for: &shrunk, failure: &failure, tries: &shrinkRuns)
-                if before == (shrunk, schedule) { break }
-            }
-            if best.map({ shrunk.count < $0.steps.count }) ?? true {
-                best = (shrunk, failure, candidate.worldSeed, schedule)
-            }
-        }
+        let best = await shrunkest([found] + others, tries: &shrinkRuns)
         guard let (shrunk, failure, worldSeed, schedule) = best else {
             throw ShellError("nothing to shrink", origin: .prompt)
         }
@@ -244,7 +216,7 @@ package final class Explorer {
     }
 
     /// A failing run: which it was, its steps, its failure and its world's seed.
-    private struct Found {
+    struct Found {
         let run: Int
         let steps: [ExploreStep]
         let failure: ExploreFailure
