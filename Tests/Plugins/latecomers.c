@@ -185,9 +185,14 @@ static int32_t apply(void *opaque, const char *action, const sp_value *arguments
     if (s->is_search && strcmp(action, "search") == 0) {
         const char *query = string_argument(arguments, 0);
         if (!query) return refuse(error, SP_ERR_BAD_ARGUMENTS, "search takes query: a string");
+        /* The call first: a refusal (a stub told to fail) leaves the state as it was. */
+        if (effects) {
+            int32_t status = ask(s, "search", query, result, error);
+            if (status != SP_OK) return status;
+        }
         result->state_changed = replace(&s->query, query) | !s->loading;
         s->loading = 1;
-        return effects ? ask(s, "search", query, result, error) : SP_OK;
+        return SP_OK;
     }
     if (s->is_search && strcmp(action, "loaded") == 0) {
         const char *query = string_argument(arguments, 0), *results = string_argument(arguments, 1);
@@ -197,9 +202,13 @@ static int32_t apply(void *opaque, const char *action, const sp_value *arguments
     }
     if (!s->is_search && strcmp(action, "start") == 0) {
         if (strcmp(s->status, "loading") == 0) return refuse(error, SP_ERR_REJECTED, "already loading");
+        if (effects) {
+            int32_t status = ask(s, "start", "report.pdf", result, error);
+            if (status != SP_OK) return status;
+        }
         s->status = "loading";
         result->state_changed = 1;
-        return effects ? ask(s, "start", "report.pdf", result, error) : SP_OK;
+        return SP_OK;
     }
     if (!s->is_search && strcmp(action, "cancel") == 0) {
         if (strcmp(s->status, "loading") != 0) return refuse(error, SP_ERR_REJECTED, "nothing to cancel");

@@ -149,6 +149,8 @@ import Testing
         for model in ["search", "download", "checkout"] {
             let inProcess = try Self.search(directory, model, seed: 2)
             let inWorker = try Self.search(directory, model, seed: 2, inWorker: true)
+            _ = try #require(inProcess["failure"] as? [String: Any], "\(model): found in process")
+            _ = try #require(inWorker["failure"] as? [String: Any], "\(model): found in a worker")
             #expect(inWorker["foundInRun"] as? Int == inProcess["foundInRun"] as? Int)
             #expect(Self.shrunkLines(inWorker) == Self.shrunkLines(inProcess))
             #expect(Self.lateAnswers(inWorker) == Self.lateAnswers(inProcess))

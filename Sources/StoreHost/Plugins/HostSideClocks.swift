@@ -189,7 +189,8 @@ package final class VirtualClock: ShellClock {
     package var pendingCount: Int { timers.count + dueAnswers.count + heldAnswers.count }
 
     /// Moves time to the earliest timer and fires that one timer alone (ties: the one
-    /// scheduled first). Returns false when no timer is waiting.
+    /// `schedule` picks, by default the one scheduled first). Returns false when no timer
+    /// is waiting.
     @discardableResult
     package func fireNext() -> Bool {
         guard let next = dueTimer(by: .max) else { return false }

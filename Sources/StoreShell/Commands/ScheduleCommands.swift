@@ -7,7 +7,7 @@ struct LatencyCommand: ShellCommand {
     let usage = ":latency [SERVICE LATENCY[, LATENCY…]]"
     let summary = "when the answers of a service's asynchronous calls arrive (virtual clock)"
     let detail = [
-        "A model that calls a service asynchronously (service_answer in storeplugin.h) gets each answer at once by default: once the store has settled, in the order of the calls. :latency SERVICE makes its next calls' answers wait, in order, the last repeating: now; a duration such as 250ms or 2s on the virtual clock (:advance delivers it); next (after the next action sent); never (until the model cancels the call). :latency SERVICE now restores the default; :latency alone lists the current model's services.",
+        "A model that calls a service asynchronously (service_answer in storeplugin.h) gets each answer at once by default: once the store has settled, in the order of the calls. :latency SERVICE makes its next calls' answers wait, in order, the last repeating: now; a duration such as 250ms or 2s on the virtual clock (:advance delivers it); next (after the next action sent; a script sends a run of action lines as one batch, which counts as one); never (until the model cancels the call). :latency SERVICE now restores the default; :latency alone lists the current model's services.",
         "storesh explore --schedules chooses latencies from its seed and writes the ones a failure needs as :latency lines, so its transcript replays the same late answer.",
     ]
 

@@ -43,6 +43,7 @@ final class ExploreDriver {
         self.postconditions = postconditions
         self.prefix = prefix
         core.output = { [weak self] output in self?.observe(output) }
+        core.settlesAfterEveryInput()
     }
 
     private func observe(_ output: ShellOutput) {
@@ -78,7 +79,7 @@ final class ExploreDriver {
             }
             do {
                 let result = try session.send(action, arguments: arguments, observe: false)
-                if result.effectsStarted > 0 { await core.settle() }
+                if result.effectsStarted > 0 || core.allEffectsInFlight > 0 { await core.settle() }
             } catch {
                 // The last run's store may still take its worker down as it goes (an effect
                 // that crashes when it is cancelled): once, start over in a new worker.
@@ -119,10 +120,7 @@ final class ExploreDriver {
     {
         let clock = core.host.clock as? VirtualClock
         var (oneByOne, steps) = (oneByOne, next)
-        // The store of a batch made again lives until the run is made (destroyed, an effect
-        // may crash: the next fresh store recovers from that, as after any run).
-        var abandoned: Session?
-        defer { _ = abandoned }
+        defer { abandonedStore = nil }
         while true {
             // The run's answers arrive, and its ties fire, as `answerPlan` says: from the
             // start again when the run is made again.
@@ -133,13 +131,20 @@ final class ExploreDriver {
                 return run
             case .again(let made, let store):
                 // Made again from a fresh store. The abandoned one's timers and answers
-                // leave the clock: nothing of it fires in, or ties with, the run made again.
+                // leave the clock — those its effects ask for as they go too: a round trip
+                // lets a worker's queued effect work run and report first — so nothing of
+                // it fires in, or ties with, the run made again.
+                _ = store.effectsIdle()
                 clock?.dropPending()
-                abandoned = store
+                abandonedStore = store
                 (oneByOne, steps) = (true, Self.continuing(made, then: next))
             }
         }
     }
+
+    /// The store of a batch made again: it lives until the run is made (destroyed, an
+    /// effect may crash; the next fresh store recovers from that, as after any run).
+    private var abandonedStore: Session?
 
     /// How `runSteps` ended: with the run, or with the steps made so far, to be made
     /// again one action at a time, and the store they were made in.

@@ -61,7 +61,7 @@ extension ExploreReport {
         if failure.step < 0 { lines.append("      (the initial state already fails)") }
         let scheduled = scheduleCommands
         if !scheduled.isEmpty {
-            lines.append("with this schedule (any other answer at once, any other tie in scheduled order):")
+            lines.append("with this schedule (services not named answer at once; other ties fire in scheduled order):")
             lines += scheduled.map { "      " + $0 }
         }
         lines += coverageLines()
@@ -204,6 +204,7 @@ extension ExploreReport {
             + [.init(TranscriptWriter.loadCommand(pluginPath, as: pluginAlias))]
             + (referencePluginPath.map { [.init(TranscriptWriter.loadCommand($0, as: referenceAlias))] } ?? [])
             + [.init(":use \(descriptor.qualifiedName)")] + setup.map { .init($0) } + scheduleCommands.map { .init($0) }
+            + (holdsAnswers ? [.init(":fx leave-running")] : [])
         for step in prefix + shrunk {
             inputs.append(.init(step.line(in: descriptor), output: .notCompared))
         }

@@ -72,6 +72,12 @@ package struct ExploreReport: Sendable {
         return commands
     }
 
+    /// Whether the schedule holds an answer until an action no step may send, or for good:
+    /// its effect may then be in flight at the end, with the bug or without it.
+    package var holdsAnswers: Bool {
+        schedule.answers.contains { $0.latency == .nextAction || $0.latency == .never }
+    }
+
     /// Actions no run got the model to accept.
     package var neverAccepted: [String] { coverage.filter { $0.accepted == 0 }.map(\.action) }
 }

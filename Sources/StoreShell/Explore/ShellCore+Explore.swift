@@ -145,6 +145,11 @@ extension ShellCore {
         if arguments.options.exhaustiveDepth != nil, arguments.options.schedules {
             throw TextError("--schedules is for the random search: --exhaustive takes every answer at once", at: 0)
         }
+        if arguments.against != nil, arguments.options.schedules {
+            throw TextError(
+                "--schedules makes one model's answers late: the reference of --against would differ by timing alone",
+                at: 0)
+        }
         if let depth, arguments.options.exhaustiveDepth != nil { arguments.options.exhaustiveDepth = depth }
         if let stateLimit { arguments.options.stateLimit = stateLimit }
         // A time limit is a budget: without --runs, the search goes on until it is spent.

@@ -66,9 +66,17 @@ extension ShellCore {
         }
     }
 
-    /// Service answers due at once (`service_answer`) arrive now, each once the store has
-    /// settled: after every line at the prompt and in scripts, as in transcripts (which
-    /// settle after every line anyway).
+    /// Runners that settle after every input (transcripts, explore) call this first: the
+    /// answers due at once (`service_answer`) then arrive only as they settle, one per
+    /// settle, in call order, so the same inputs give the same events. Elsewhere (the
+    /// prompt, scripts, MCP) the clock delivers them on the main queue as they fall due.
+    package func settlesAfterEveryInput() {
+        (host.clock as? VirtualClock)?.answersWaitForSettling = true
+    }
+
+    /// Service answers already due arrive now, each once the store has settled: after
+    /// every line at the prompt (a C plugin's answer is due when its action returns), and
+    /// after each run of action lines a script sends as one batch.
     package func deliverDueAnswers() async {
         guard let virtual = host.clock as? VirtualClock, virtual.hasDueAnswer else { return }
         await settle()

@@ -87,8 +87,6 @@ package final class ShellCore {
         self.reportActions = reportActions
         self.output = output
         host.pluginLost = { [weak route] plugin, loss in route?.target.pluginLost(plugin, loss) }
-        // Service answers due at once arrive as the shell settles, one per settle.
-        (host.clock as? VirtualClock)?.answersWaitForSettling = true
         // What plugins and the host say in passing (a plugin's log, a plugin whose changes
         // did not fit its state), unless the embedder listens itself. Debug is left out.
         if host.log == nil {

@@ -49,6 +49,7 @@ package enum TranscriptRunner {
             if case .error(let error) = output { errors.append(error.message) }
             printed += formatter.lines(for: output)
         }
+        core.settlesAfterEveryInput()
         // Paths in the transcript (:load ../x.so, :import, :export) are relative to its folder.
         core.baseDirectory = URL(fileURLWithPath: file).deletingLastPathComponent().path
         do {

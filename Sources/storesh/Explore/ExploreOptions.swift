@@ -206,6 +206,10 @@ struct ExploreCommandOptions: ParsableCommand {
         if schedules, exhaustive {
             throw ValidationError("--schedules is for the random search: --exhaustive takes every answer at once")
         }
+        if schedules, against != nil {
+            throw ValidationError(
+                "--schedules makes one model's answers late: the reference of --against would differ by timing alone")
+        }
         if shard != nil, exhaustive {
             throw ValidationError("--shard splits a random search: not with --exhaustive")
         }

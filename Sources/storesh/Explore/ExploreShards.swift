@@ -21,6 +21,9 @@ struct ExploreShardReport {
     let failingStep: Int?
     /// Runs shrinking made.
     let shrinkRuns: Int
+    /// `--schedules`: the shrunk run's answers (service, latency) and picks among ties.
+    let schedule: [(service: String, latency: String)]
+    let ties: [Int]
     /// The transcript the shard wrote, as an absolute path.
     let transcript: String?
     let coverage: [(action: String, tried: Int, accepted: Int, refused: Int)]
@@ -66,6 +69,10 @@ struct ExploreShardReport {
         failingStep = failureRecord?["step"] as? Int
         foundInRun = failure == nil ? nil : number("foundInRun")
         shrinkRuns = number("shrinkRuns")
+        schedule = (record["schedule"] as? [[String: Any]] ?? []).map {
+            ($0["service"] as? String ?? "", $0["latency"] as? String ?? "")
+        }
+        ties = (record["ties"] as? [Int] ?? []).map { min(max(0, $0), 1_000) }
         shrunk = (record["shrunk"] as? [[String: Any]] ?? []).map {
             ($0["line"] as? String ?? "", $0["changes"] as? [String] ?? [])
         }
@@ -196,6 +203,14 @@ struct MergedExplore {
             fields.append(.init("foundInRun", .int(Int64(run))))
             fields.append(.init("shard", .int(Int64(chosen.shard.index))))
             fields.append(.init("shrunk", .array(chosen.shrunk.map { .string($0.line) })))
+            fields.append(
+                .init(
+                    "schedule",
+                    .array(
+                        chosen.schedule.map {
+                            .record(["service": .string($0.service), "latency": .string($0.latency)])
+                        })))
+            fields.append(.init("ties", .array(chosen.ties.map { .int(Int64($0)) })))
         } else {
             fields.append(.init("failure", .null))
         }
