@@ -7,7 +7,12 @@ import StoreValue
 /// stubs, clock steps, checks, lines that failed), each where it happened.
 extension ShellCore {
     /// Commands that a transcript of the session repeats when they succeeded.
-    static let tapedCommands: Set<String> = ["stub", "unstub", "advance", "wait", "expect", "check", "seed"]
+    static let tapedCommands: Set<String> = [
+        "stub", "unstub", "advance", "wait", "expect", "check", "seed", "latency", "ties",
+    ]
+    /// Taped commands that set the session up rather than act on the timeline: kept when
+    /// the history is rewound past them (a stub, an answer's latency, the order of ties).
+    static let settingCommands: Set<String> = ["stub", "unstub", "fx", "latency", "ties"]
 
     /// Puts a line that ran on the tape when a transcript of the session needs it, and
     /// remembers the last action that failed (for `:bisect --crash` and `--error`).
@@ -32,8 +37,10 @@ extension ShellCore {
         if name == "load", succeeded, words.count == 2 || words.count == 4, let plugin = host.plugins.last {
             append(.load(word: words[1], path: plugin.path, plugin: plugin.name))
         } else if Self.tapedCommands.contains(name) || (name == "fx" && words == ["fx", "leave-running"]) {
+            // `:latency` and `:ties` alone only list.
+            if (name == "latency" || name == "ties") && words.count == 1 { return }
             if succeeded {
-                append(.command(text), outlivesHistory: name == "stub" || name == "unstub" || name == "fx")
+                append(.command(text), outlivesHistory: Self.settingCommands.contains(name))
             } else if name == "expect" {
                 append(.failed(text))
             }

@@ -44,6 +44,25 @@ struct SaveTestTests {
         #expect(await shell.run(":save-test \(file) --force").first?.hasPrefix("saved ") == true)
     }
 
+    /// A late answer is part of the session: its `:latency` is on the tape, so the saved
+    /// transcript waits for the answer as the session did (and a listing is not taped).
+    @Test func aServicesLatencyIsSavedWithTheSession() async throws {
+        let shell = try ShellHarness()
+        let file = try folder() + "/late.transcript"
+        let auth = buildDirectory + "/libStoreshExampleAuth.so"
+        _ = await shell.run(
+            ":load \(auth)", ":latency checkCredentials 300ms", ":latency",
+            "authenticate user: \"a\", password: \"open sesame\"", ":advance 500ms",
+            ":expect phase == \"authenticating\"",
+            ":advance 300ms", ":expect phase == \"signedIn\"")
+        _ = await shell.run(":save-test \(file)")
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.contains("> :latency checkCredentials 300ms\n"), "\(text)")
+        #expect(!text.contains("> :latency\n"), "a listing is not taped: \(text)")
+        let rerun = await TranscriptRunner.run(text, file: file, searchPath: [buildDirectory])
+        #expect(rerun.passed, "\(rerun.problems) \(rerun.diff)")
+    }
+
     @Test func aRangeIsComparedAndWhatLeadsToItIsRunUncompared() async throws {
         let shell = try ShellHarness()
         let file = try folder() + "/range.transcript"
