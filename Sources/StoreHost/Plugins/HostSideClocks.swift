@@ -90,9 +90,10 @@ package final class VirtualClock: ShellClock {
     private var dueAnswers: [Timer] = []
     /// Answers held until the next action (`untilAction`) or until cancelled.
     private var heldAnswers: [(timer: Timer, untilAction: Bool)] = []
-    /// Whether a shell settles the effects on this clock, delivering due answers one per
-    /// settle (`ShellCore` sets it). A clock nobody settles (a host in a test, a tool)
-    /// delivers an answer that falls due on a later turn of the main queue.
+    /// Whether a runner settles the effects on this clock after every input, delivering
+    /// due answers one per settle (transcripts and explore set it, through
+    /// `ShellCore.settlesAfterEveryInput`). Otherwise (the prompt, scripts, MCP, a host in
+    /// a test) an answer that falls due is delivered on a later turn of the main queue.
     package var answersWaitForSettling = false
     /// A turn of the main queue is set to deliver due answers.
     private var deliveryQueued = false

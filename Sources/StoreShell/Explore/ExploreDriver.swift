@@ -101,7 +101,7 @@ final class ExploreDriver {
     /// the same each time, seen once.
     var readsCoverage = false
     /// How each run's concurrent events are ordered (`--schedules`).
-    var answerPlan = AnswerPlan.atOnce
+    var schedulePlan = SchedulePlan.atOnce
     /// Whether a run reads the code after every step (`Run.edgesByStep`): to find which
     /// step of a run took new code, made again one action at a time.
     var takesCoverageEachStep = false
@@ -122,9 +122,9 @@ final class ExploreDriver {
         var (oneByOne, steps) = (oneByOne, next)
         defer { abandonedStore = nil }
         while true {
-            // The run's answers arrive, and its ties fire, as `answerPlan` says: from the
+            // The run's answers arrive, and its ties fire, as `schedulePlan` says: from the
             // start again when the run is made again.
-            clock?.schedule = answerPlan.schedule()
+            clock?.schedule = schedulePlan.schedule()
             switch try await runSteps(length: length, keepStates: keepStates, oneByOne: oneByOne, next: steps) {
             case .done(var run):
                 run.schedule = clock?.schedule.taken ?? ScheduleRecord()

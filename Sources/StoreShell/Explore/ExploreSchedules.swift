@@ -3,7 +3,7 @@ import StoreHost
 /// How a run's concurrent events are ordered (`storesh explore --schedules`): in the
 /// documented order, as at the prompt; drawn from a seed, call by call and tie by tie; or
 /// as an earlier run took them.
-enum AnswerPlan {
+enum SchedulePlan {
     case atOnce
     case drawn(seed: UInt64)
     case replaying(ScheduleRecord)

@@ -12,7 +12,7 @@ extension Explorer {
         var best: (steps: [ExploreStep], failure: ExploreFailure, worldSeed: UInt64, schedule: ScheduleRecord)?
         for candidate in candidates {
             driver.worldSeed = candidate.worldSeed  // shrinking replays the run's world
-            driver.answerPlan = .replaying(candidate.schedule)  // and its schedule
+            driver.schedulePlan = .replaying(candidate.schedule)  // and its schedule
             // A shrinker per schedule: what passed with one may fail with another.
             func shrinkSteps(_ steps: [ExploreStep], failure: ExploreFailure) async -> ([ExploreStep], ExploreFailure) {
                 var shrinker = ExploreShrinker { [self] steps in await self.attempt(steps, like: candidate.failure) }
@@ -55,7 +55,7 @@ extension Explorer {
         while changed, tries < 20_000 {
             changed = false
             for candidate in ExploreDriver.simplerSchedules(best) {
-                driver.answerPlan = .replaying(candidate)
+                driver.schedulePlan = .replaying(candidate)
                 tries += 1
                 if let found = await attempt(steps, like: failure), found.failure.signature == failure.signature,
                     found.steps.count <= steps.count
@@ -66,7 +66,7 @@ extension Explorer {
                 }
             }
         }
-        driver.answerPlan = .replaying(best)
+        driver.schedulePlan = .replaying(best)
         return best
     }
 }

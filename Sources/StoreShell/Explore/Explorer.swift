@@ -97,7 +97,8 @@ package final class Explorer {
             generator.startRun(&random, run: index)
             driver.startRun()
             driver.worldSeed = Self.worldSeed(options.seed, run: index)
-            driver.answerPlan = options.schedules ? .drawn(seed: Self.scheduleSeed(options.seed, run: index)) : .atOnce
+            driver.schedulePlan =
+                options.schedules ? .drawn(seed: Self.scheduleSeed(options.seed, run: index)) : .atOnce
             runs += 1
             let fresh: (Value) -> ExploreStep = { [self] state in
                 generator.sawEffects = driver.sawEffects
@@ -188,7 +189,7 @@ package final class Explorer {
             throw ShellError("nothing to shrink", origin: .prompt)
         }
         driver.worldSeed = worldSeed
-        driver.answerPlan = .replaying(schedule)
+        driver.schedulePlan = .replaying(schedule)
         let final = try await driver.run(length: shrunk.count, keepStates: true, next: Self.replaying(shrunk))
         let shrinkSeconds = Double(DispatchTime.now().uptimeNanoseconds - shrinkStart) / 1e9
         var report = ExploreReport(
@@ -208,10 +209,10 @@ package final class Explorer {
     private func stepsTakingCode(_ steps: [ExploreStep], schedule: ScheduleRecord) async throws(ShellError)
         -> ExploreDriver.Run
     {
-        let plan = driver.answerPlan
-        driver.answerPlan = .replaying(schedule)
+        let plan = driver.schedulePlan
+        driver.schedulePlan = .replaying(schedule)
         driver.takesCoverageEachStep = true
-        defer { (driver.takesCoverageEachStep, driver.answerPlan) = (false, plan) }
+        defer { (driver.takesCoverageEachStep, driver.schedulePlan) = (false, plan) }
         return try await driver.run(length: steps.count, keepStates: false, oneByOne: true, next: Self.replaying(steps))
     }
 
@@ -327,9 +328,9 @@ package final class Explorer {
     /// Runs `steps` again from a fresh store: a failure when a state differs from `run`'s
     /// (the store's promise: same actions, same order, same state).
     private func replayDiffers(_ run: ExploreDriver.Run) async throws(ShellError) -> ExploreFailure? {
-        let plan = driver.answerPlan
-        driver.answerPlan = .replaying(run.schedule)
-        defer { driver.answerPlan = plan }
+        let plan = driver.schedulePlan
+        driver.schedulePlan = .replaying(run.schedule)
+        defer { driver.schedulePlan = plan }
         let again = try await driver.run(length: run.steps.count, keepStates: true, next: Self.replaying(run.steps))
         if let failure = again.failure { return failure }
         guard
