@@ -167,7 +167,8 @@ package struct PropertyEvaluator {
     private func member(_ name: String, of operand: PropertyOperand, base: PropertyNode) throws(PropertyProblem)
         -> PropertyOperand
     {
-        let at = Self.place(base)
+        // Worded only for an error: a property is checked after every explored step.
+        var at: String { Self.place(base) }
         switch operand {
         case .value(.record(_, let fields)), .value(.enumCase(_, let fields)):
             if let field = fields.first(where: { $0.label == name }) { return .value(field.value) }

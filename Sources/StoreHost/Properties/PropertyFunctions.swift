@@ -6,7 +6,8 @@ extension PropertyEvaluator {
         throws(PropertyProblem) -> PropertyOperand
     {
         let value = values[0]
-        let text = PropertyEvaluator.subject(nodes[0])
+        // Worded only for an error: a property is checked after every explored step.
+        var text: String { PropertyEvaluator.subject(nodes[0]) }
         func wrong(_ takes: String) -> PropertyProblem {
             .invalid("\(function.rawValue) takes \(takes); \(text) is \(value.compact) (\(value.kindName))")
         }
@@ -16,6 +17,7 @@ extension PropertyEvaluator {
         }
         switch function {
         case .count:
+            if case .value(.array(let items)) = value { return .value(.int(Int64(items.count))) }
             if let items = value.elements { return .value(.int(Int64(items.count))) }
             if let string = value.text { return .value(.int(Int64(string.count))) }
             if case .value(.record(_, let fields)) = value { return .value(.int(Int64(fields.count))) }

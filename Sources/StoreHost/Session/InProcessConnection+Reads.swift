@@ -132,7 +132,7 @@ extension InProcessConnection {
         }
     }
 
-    private func readWholeState() throws(SessionError) -> Value {
+    func readWholeState() throws(SessionError) -> Value {
         pluginBaseline = false
         if let store, let encoded = model.snapshotEncoded, encode(store, with: encoded) == Int32(SP_OK) {
             return try parsedEncoding { reader throws(WireError) in try reader.value() }

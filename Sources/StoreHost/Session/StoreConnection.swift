@@ -65,6 +65,10 @@ package protocol StoreConnection: AnyObject {
     /// built with SanitizerCoverage's trace-pc-guard; none for others), in the order first
     /// taken: what `storesh explore`'s guidance counts as new code reached.
     func takeCoverage() throws(SessionError) -> [UInt32]
+    /// Sends `actions` and checks `checks` after each, keeping only hashes of the states
+    /// (`Session.probe`); nil when the connection cannot (the caller then sends them as
+    /// usual). A worker answers a probe in one round trip.
+    func probe(_ actions: [(ActionDescriptor, [Value])], checks: ProbeChecks) throws(SessionError) -> ProbeOutcome?
     /// Ends the store. Called once, when the session goes.
     func destroy()
 }

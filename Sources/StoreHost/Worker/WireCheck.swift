@@ -25,6 +25,13 @@ package enum WorkerWireCheck {
             }
             var observed = WireReader(frame.body)
             if let problem = observedAnswers(&observed) { return .failure(problem) }
+            // The body as a probe's answer: its changes, if it brings some, applied as above.
+            var probe = WireReader(frame.body)
+            if case .changes(_, _, let patches)? = (try? WorkerConnection.probeAnswer(&probe, sent: 64))?.outcome
+                .stateAfter, let problem = applies(patches)
+            {
+                return .failure(problem)
+            }
             // The body as a plugin's snapshot_changes_encoded: one list of changes.
             if let patches = try? StatePatch.list(encoded: frame.body), let problem = applies(patches) {
                 return .failure(problem)

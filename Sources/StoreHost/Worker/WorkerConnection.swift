@@ -282,7 +282,7 @@ package final class WorkerConnection: StoreConnection, ObservedBatching {
     /// Sends a request; a refusal is the plugin's error, worded by the worker's host as the
     /// in-process host words it.
     /// `what` is worded only when the worker is lost: the usual answer costs no text.
-    private func call(
+    func call(
         _ type: WorkerProtocol.Request, _ body: WireWriter, doing what: @autoclosure () -> String, timed: Bool = true
     ) throws(SessionError) -> WireReader {
         switch try plugin.call(type, body, model: model.qualifiedName, doing: what(), timed: timed) {

@@ -5,13 +5,13 @@ import StoreValue
 /// length, then that many bytes: a type byte and the body.
 package enum WorkerProtocol {
     /// Bumped on any incompatible change; `hello` checks it.
-    package static let version: UInt32 = 12
+    package static let version: UInt32 = 13
 
     /// Shell → worker. Every body starts with the shell clock's `now` (i64, ns). The
     /// worker answers each with exactly one `reply`, in order.
     package enum Request: UInt8 {
         case hello = 1, load, create, destroy, send, replay, restore, snapshot, stub, fire, sendBatch, replayBatch,
-            sendObserved, effectsIdle, world, check, coverage
+            sendObserved, effectsIdle, world, check, coverage, probe
     }
 
     /// Worker → shell.

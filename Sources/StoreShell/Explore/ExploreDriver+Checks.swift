@@ -76,3 +76,42 @@ extension ExploreDriver {
         return site
     }
 }
+
+// The hot path: a batch of steps checked where the model runs, with only the states'
+// hashes back.
+extension ExploreDriver {
+    /// Sends `chunk` as one probe (`Session.probe`), recording its steps when every check
+    /// held after each; nil when the store cannot be probed. Anything else — effects, a
+    /// broken check, a lost worker — makes the run again one step at a time, which says
+    /// what happened as a step on its own does.
+    func probe(_ chunk: [ExploreStep], in session: Session, into run: inout Run) throws(ShellError) -> BatchEnd? {
+        var actions: [(ActionDescriptor, [Value])] = []
+        for step in chunk {
+            guard case .action(let name, let arguments) = step, let action = session.model.action(named: name) else {
+                return .again
+            }
+            actions.append((action, arguments))
+        }
+        let checks = ProbeChecks(
+            invariants: invariants, postconditions: postconditions, inCode: !session.model.checks.isEmpty)
+        let outcome: ProbeOutcome
+        do {
+            guard let probed = try session.probe(actions, checks: checks) else { return nil }
+            outcome = probed
+        } catch {
+            guard error.workerLoss != nil else { throw ShellError(error.message, origin: .prompt) }
+            return .lostWorker
+        }
+        switch outcome.end {
+        case .ran: break
+        case .startedEffects: return .startedEffects
+        case .broke, .unreadable: return .again
+        }
+        guard outcome.accepted.count == chunk.count, outcome.stateHashes.count == chunk.count else { return .again }
+        run.steps += chunk
+        run.accepted += outcome.accepted.map { Optional($0) }
+        run.stateHashes += outcome.stateHashes
+        before = session.state
+        return .done
+    }
+}

@@ -171,7 +171,8 @@ final class ExploreDriver {
             if batches, !oneByOne, pending == nil {
                 var chunk: [ExploreStep] = []
                 let state = session.state
-                while chunk.count < min(Self.batchSize, length - run.steps.count), let step = next(state) {
+                let size = stepsAreKnown && !keepStates ? length : Self.batchSize
+                while chunk.count < min(size, length - run.steps.count), let step = next(state) {
                     guard step.actionName != nil else {
                         pending = step
                         break
@@ -179,6 +180,11 @@ final class ExploreDriver {
                     chunk.append(step)
                 }
                 if chunk.isEmpty, pending == nil { break }
+                if !chunk.isEmpty, !keepStates, let end = try probe(chunk, in: session, into: &run) {
+                    if case .done = end { continue }
+                    if case .startedEffects = end { batches = false }
+                    return .again(run.steps + chunk + (pending.map { [$0] } ?? []), session)
+                }
                 if !chunk.isEmpty, !session.callsAreRoundTrips {
                     for step in chunk where run.failure == nil {
                         try await perform(step, in: &session, run: &run, keep: keepStates)
@@ -193,7 +199,7 @@ final class ExploreDriver {
                         // Again, one action at a time, from the start: effects settle
                         // after each action, as at the prompt.
                         batches = false
-                    case .lostWorker: break
+                    case .lostWorker, .again: break
                     }
                     return .again(before + chunk + (pending.map { [$0] } ?? []), session)
                 }
@@ -218,6 +224,9 @@ final class ExploreDriver {
 
     /// Up to this many actions go to a worker in one observed batch.
     static let batchSize = 32
+    /// Whether the steps of the runs made now are known before they are made (a replay,
+    /// whose `next` reads no state): they go in one probe, not a chunk at a time.
+    var stepsAreKnown = false
     /// Whether actions may go in batches: until the first effect of the run starts.
     private var batches = true {
         didSet { if !batches { sawEffectsEver = true } }
@@ -286,8 +295,9 @@ final class ExploreDriver {
         if takesCoverageEachStep { run.edgesByStep.append((try? session.takeCoverage()) ?? []) }
     }
 
-    /// How a batch went.
-    private enum BatchEnd { case done, startedEffects, lostWorker }
+    /// How a batch went: `again` when its steps must be taken again one at a time (a check
+    /// broke, or the state could not be read: the steps one by one say where and why).
+    enum BatchEnd { case done, startedEffects, lostWorker, again }
 
     /// Sends `chunk` as one observed batch and checks after each action. An action that
     /// started effects, or a worker lost on the way, means the run must be made again one
@@ -370,7 +380,7 @@ final class ExploreDriver {
     }
 
     private func record(_ state: Value, in run: inout Run, keep: Bool) {
-        run.stateHashes.append(state.hashValue)
+        run.stateHashes.append(state.stableHash)
         if keep { run.states.append(state) }
     }
 }

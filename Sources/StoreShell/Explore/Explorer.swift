@@ -115,7 +115,7 @@ package final class Explorer {
                 generator.enableAll()
             }
             var run = try await driver.run(
-                length: plan?.count ?? options.steps, keepStates: options.checkDeterminism || differential != nil,
+                length: plan?.count ?? options.steps, keepStates: differential != nil,
                 next: plan.map { ExploreLane.following($0, fresh: fresh) } ?? fresh)
             steps += run.steps.count
             seen.formUnion(run.stateHashes)
@@ -326,25 +326,39 @@ package final class Explorer {
     }
 
     /// Runs `steps` again from a fresh store: a failure when a state differs from `run`'s
-    /// (the store's promise: same actions, same order, same state).
+    /// (the store's promise: same actions, same order, same state). Runs keep only their
+    /// states' hashes; when two differ, the steps are run twice more keeping the states,
+    /// to say where they part.
     private func replayDiffers(_ run: ExploreDriver.Run) async throws(ShellError) -> ExploreFailure? {
         let plan = driver.schedulePlan
         driver.schedulePlan = .replaying(run.schedule)
-        defer { driver.schedulePlan = plan }
-        let again = try await driver.run(length: run.steps.count, keepStates: true, next: Self.replaying(run.steps))
+        driver.stepsAreKnown = true
+        defer { (driver.schedulePlan, driver.stepsAreKnown) = (plan, false) }
+        let again = try await driver.run(length: run.steps.count, keepStates: false, next: Self.replaying(run.steps))
         if let failure = again.failure { return failure }
-        guard
-            let differs = run.stateHashes.indices.first(where: {
-                $0 < again.stateHashes.count && run.stateHashes[$0] != again.stateHashes[$0]
-            })
-        else { return nil }
-        let (first, second) = (run.states[differs], again.states[differs])
-        guard first != second else { return nil }  // a hash collision of equal values cannot happen; different ones can
+        guard Self.firstDifference(run.stateHashes, again.stateHashes) != nil else { return nil }
+        let first = try await driver.run(length: run.steps.count, keepStates: true, next: Self.replaying(run.steps))
+        let second = try await driver.run(length: run.steps.count, keepStates: true, next: Self.replaying(run.steps))
+        guard let differs = Self.firstDifference(first.stateHashes, second.stateHashes),
+            differs < first.states.count, differs < second.states.count
+        else {
+            // The two did not part: the first pair's hashes say the state differed, not where.
+            let differs = Self.firstDifference(run.stateHashes, again.stateHashes) ?? 0
+            return ExploreFailure(kind: .nondeterministic(path: ".", first: nil, second: nil), step: differs - 1)
+        }
+        // Equal states whose hashes differ (canonically equivalent strings, `stableHash`
+        // says) are no failure.
+        guard first.states[differs] != second.states[differs] else { return nil }
         let identity = core.current?.model.stateDiff ?? StateDiff()
-        let change = identity.changes(from: first, to: second).first
+        let change = identity.changes(from: first.states[differs], to: second.states[differs]).first
         let path = change?.path ?? "."
         return ExploreFailure(
             kind: .nondeterministic(path: path, first: change?.old, second: change?.new), step: differs - 1)
+    }
+
+    /// Where two runs' state hashes first differ, over the steps both took.
+    private static func firstDifference(_ first: [Int], _ second: [Int]) -> Int? {
+        (0..<min(first.count, second.count)).first { first[$0] != second[$0] }
     }
 
     /// The steps a run of `steps` made and the failure it ended with, found the way `like`
@@ -356,7 +370,7 @@ package final class Explorer {
         if case .nondeterministic = failure.kind { nondeterministic = true } else { nondeterministic = false }
         guard
             var run = try? await driver.run(
-                length: steps.count, keepStates: nondeterministic || differential != nil, next: Self.replaying(steps))
+                length: steps.count, keepStates: differential != nil, next: Self.replaying(steps))
         else {
             return nil
         }
