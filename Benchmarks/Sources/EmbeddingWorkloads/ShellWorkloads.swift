@@ -76,6 +76,51 @@ package enum ShellWorkloads {
         return run.seconds
     }
 
+    /// `storesh explore` in its default mode (determinism checked, guidance on) on a ring
+    /// buffer written in C (`planted.ring` of Tests/Plugins/planted.c, built with -DFIXED,
+    /// so no run fails): the steps it made and its seconds, start-up included.
+    package static func exploreRing(runs: Int, storesh: String, options: [String] = []) throws -> (
+        steps: Int, seconds: Double
+    ) {
+        let plugin = try ringPlugin()
+        let arguments =
+            [
+                "explore", "--plugin", plugin, "--model", "planted.ring", "--invariant", "size == count(contents)",
+                "--seed", "1", "--runs", String(runs),
+            ] + options
+        let start = DispatchTime.now().uptimeNanoseconds
+        let run = try Spawn.run(storesh, arguments, keepOutput: true)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let text = String(decoding: run.output, as: UTF8.self)
+        // "no failure in 4000 runs, 177823 steps, …"
+        guard run.status == 0, let range = text.range(of: #"runs, [0-9]+ steps"#, options: .regularExpression),
+            let steps = Int(text[range].dropFirst(6).dropLast(6))
+        else {
+            throw Failure(message: "storesh \(arguments.joined(separator: " ")) printed \(text.prefix(300))")
+        }
+        return (steps, seconds)
+    }
+
+    /// The ring buffer's plugin, compiled once per run of the benchmarks with the system's C
+    /// compiler against storeplugin.h alone.
+    private static func ringPlugin() throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let library = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-bench-ring.so").path
+        let build = try Spawn.run(
+            "/usr/bin/env",
+            [
+                "cc", "-O2", "-shared", "-fPIC", "-DFIXED", "-I",
+                root.appendingPathComponent("Sources/CStorePlugin/include").path, "-o", library,
+                root.appendingPathComponent("Tests/Plugins/planted.c").path,
+            ], keepOutput: true)
+        guard build.status == 0 else {
+            throw Failure(
+                message: "cc could not build the ring buffer: \(String(decoding: build.output, as: UTF8.self))")
+        }
+        return library
+    }
+
     /// Seconds from exec to exit for `storesh -c :quit` (start, load Counter, one command):
     /// an upper bound on the time to the first prompt, which needs a terminal to see.
     package static func startUp(storesh: String) throws -> Double {

@@ -328,6 +328,22 @@ do {
     print(
         "storesh explore, Counter, \(runs * steps) steps: " + explored.joined(separator: "; ")
             + "   target >= 100 k/s in a worker")
+    // The same on a ring buffer in C, in the default mode (a worker, determinism checked,
+    // guidance on): the figure issue #48 sets a target for.
+    var ring: [String] = []
+    for (label, flags) in [("in a worker", [String]()), ("in process", ["--in-process"])] {
+        var best = Double.infinity
+        var steps = 0
+        for _ in 0..<max(r, 3) {
+            let run = try ShellWorkloads.exploreRing(runs: 4000, storesh: binary, options: flags)
+            steps = run.steps
+            best = min(best, run.seconds - startUp)
+        }
+        ring.append(String(format: "%@ %.0f k steps/s", label, Double(steps) / max(best, 1e-6) / 1e3))
+    }
+    print(
+        "storesh explore, ring buffer (C), default mode, 4000 runs: " + ring.joined(separator: "; ")
+            + "   target >= 200 k/s in a worker")
     var prompt = Double.infinity
     var baseline = Double.infinity
     if FileManager.default.isExecutableFile(atPath: "/usr/bin/script") {
