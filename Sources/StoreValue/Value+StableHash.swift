@@ -4,9 +4,9 @@ extension Value {
     /// so that a state hashed in a worker and the same state hashed in storesh agree, and
     /// a worker started again hashes as the one before it did.
     ///
-    /// Equal values hash alike, with one exception: strings are hashed by their UTF-8
-    /// bytes, so two canonically equivalent spellings (a precomposed "é" and "e" with a
-    /// combining accent) hash apart. Callers that compare states after a hash differs
+    /// Equal values hash alike, with one exception: text (strings, labels, type and case
+    /// names) is hashed by its UTF-8 bytes, so two canonically equivalent spellings (a
+    /// precomposed "é" and "e" with a combining accent) hash apart. Callers that compare states after a hash differs
     /// compare them with `==` too.
     package var stableHash: Int {
         var hasher = StableHasher()

@@ -45,17 +45,12 @@ extension WorkerServer {
             actions.append((schema[index], arguments))
         }
         if let problem { return problem }
-        // What the actions cause is kept for the answer; anything but a log line stops the
-        // probe, which does not settle effects or the clock.
+        // What the actions cause is kept for the answer, in front of it: storesh hands it on
+        // as if it had come on its own, as for an observed batch.
         captured = (WireWriter(), 0)
-        capturedMoreThanLogs = false
-        defer {
-            captured = nil
-            capturedMoreThanLogs = false
-        }
-        let outcome = store.probe(
-            actions, checks: ProbeChecks(invariants: invariants, postconditions: postconditions, inCode: inCode),
-            interrupted: { capturedMoreThanLogs })
+        defer { captured = nil }
+        let outcome = store.runProbe(
+            actions, checks: ProbeChecks(invariants: invariants, postconditions: postconditions, inCode: inCode))
         let messages = captured ?? (WireWriter(), 0)
         reply.u32(messages.count)
         reply.bytes += messages.writer.bytes

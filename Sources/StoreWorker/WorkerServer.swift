@@ -31,8 +31,6 @@ package final class WorkerServer {
     /// Stores whose last observed batch was cut short (after an action that started effects,
     /// or at a refusal when asked to stop).
     var cutShort: Set<UInt32> = []
-    /// During a probe: a message other than a log line was kept (the probe then stops).
-    var capturedMoreThanLogs = false
     /// The checks probes sent, parsed (by context and text).
     var parsedConditions: [String: StateCondition] = [:]
 
@@ -85,28 +83,37 @@ package final class WorkerServer {
     private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
 
     private func readRequests() {
-        repeat {
-            readAvailableRequests()
-        } while lingering && nextRequestArrives()
+        readAvailableRequests()
+        guard lingering, !lingerQueued else { return }
+        // Behind whatever the requests queued on this queue (an abandoned store's
+        // cancellation, a timer's registration): that runs first, as it does when the
+        // next request comes through the dispatch source, so the order of events is the same.
+        lingerQueued = true
+        DispatchQueue.main.async { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.lingerQueued = false
+                if self.lingering, Self.nextRequestArrives(on: self.input) { self.readRequests() }
+            }
+        }
     }
 
     /// After a probe, the next request is the explorer's next batch or run, due within
-    /// microseconds: waiting for it here on the pipe, not through the dispatch source
-    /// (whose wake-up passes through two threads), takes a quarter off a run in a worker.
-    /// Set by a probe that ran to its end (no effect is running then); kept through the
-    /// requests that start the next run; cleared by any other (settling effects asks
-    /// `effectsIdle`, which hands the queue back to their work at once).
+    /// microseconds: waiting for it on the pipe, not through the dispatch source (whose
+    /// wake-up passes through two threads), takes a quarter off a run in a worker. Set by a
+    /// probe that ran to its end; kept through the requests that start the next run;
+    /// cleared by any other, and given up after a millisecond without a request. The wait
+    /// is queued behind the work on this queue, never in front of it.
     var lingering = false
+    /// A wait for the next request is on the queue (at most one is).
+    private var lingerQueued = false
 
-    /// Whether a request arrives within a millisecond: looked for without sleeping for the
-    /// first 50 µs (a sleeping process takes tens of microseconds to wake), then waited for.
-    private func nextRequestArrives() -> Bool {
-        var ready = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-        let spinUntil = DispatchTime.now().uptimeNanoseconds + 50_000
-        repeat {
-            if poll(&ready, 1, 0) > 0 { return true }
-        } while DispatchTime.now().uptimeNanoseconds < spinUntil
-        return poll(&ready, 1, 1) > 0
+    /// Whether a request arrives on `input` within a millisecond: looked for without
+    /// sleeping for the first 50 µs when there is another processor to run the shell on (a
+    /// sleeping process takes tens of microseconds to wake), then waited for.
+    private static func nextRequestArrives(on input: Int32) -> Bool {
+        var ready = [pollfd(fd: input, events: Int16(POLLIN), revents: 0)]
+        return PipeSpin.poll(&ready) > 0 || poll(&ready, 1, 1) > 0
     }
 
     private func readAvailableRequests() {
@@ -289,7 +296,6 @@ package final class WorkerServer {
     /// action runs.
     func send(_ type: WorkerProtocol.Message, _ body: WireWriter) {
         if var kept = captured {
-            if type != .log { capturedMoreThanLogs = true }
             captured = nil  // no copy of the kept bytes while appending
             kept.writer.u8(type.rawValue)
             kept.writer.counted(body.bytes)

@@ -54,9 +54,9 @@ package final class PluginHost {
     }
 
     /// Restarts every worker's entropy from `seed` (and starts later workers from it).
-    package func reseed(_ seed: UInt64) {
+    package func reseed(_ seed: UInt64, waiting: Bool = true) {
         self.seed = seed
-        for plugin in plugins { plugin.worker?.sendWorld() }
+        for plugin in plugins { plugin.worker?.sendWorld(waiting: waiting) }
         driveInProcessWorld(reseeding: true)
     }
 

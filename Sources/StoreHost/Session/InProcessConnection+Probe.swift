@@ -6,14 +6,12 @@ extension InProcessConnection {
     package func probe(_ actions: [(ActionDescriptor, [Value])], checks: ProbeChecks) throws(SessionError)
         -> ProbeOutcome?
     {
-        probe(actions, checks: checks, interrupted: { false })
+        runProbe(actions, checks: checks)
     }
 
-    /// `probe`, stopping as after effects when `interrupted` says, after an action, that it
-    /// did something the caller must show (a worker: a message other than a log line).
-    package func probe(
-        _ actions: [(ActionDescriptor, [Value])], checks: ProbeChecks, interrupted: () -> Bool
-    ) -> ProbeOutcome {
+    /// `probe`, as the worker calls it: a store in this process can always be probed. The
+    /// events its actions cause go to `onEvent` as they happen.
+    package func runProbe(_ actions: [(ActionDescriptor, [Value])], checks: ProbeChecks) -> ProbeOutcome {
         var outcome = ProbeOutcome()
         outcome.accepted.reserveCapacity(actions.count)
         outcome.stateHashes.reserveCapacity(actions.count)
@@ -41,10 +39,6 @@ extension InProcessConnection {
                 accepted = false
             }
             outcome.accepted.append(accepted)
-            if interrupted() {
-                outcome.end = .startedEffects
-                return outcome
-            }
             // A refused action leaves the state as it was, as the explorer's own steps take it.
             let state: Value
             if !accepted, let known {

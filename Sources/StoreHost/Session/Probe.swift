@@ -22,8 +22,8 @@ package struct ProbeOutcome: Sendable {
     package enum End: Sendable, Equatable {
         /// Every action was taken and every check held.
         case ran
-        /// The last action taken started effects (or set the store's clock going), which a
-        /// probe does not settle: the caller sends the actions again one at a time.
+        /// The last action taken started effects, which a probe does not settle: the
+        /// caller sends the actions again one at a time.
         case startedEffects
         /// A check did not hold after the last action taken: the caller takes the steps
         /// again one at a time to say which and why.

@@ -320,13 +320,20 @@ package final class WorkerPlugin {
     }
 
     /// Tells the worker the host's world setting (its entropy restarts from the seed).
-    func sendWorld() {
+    /// Without `waiting`, posted: the answer says nothing and the next request waits
+    /// behind it (`storesh explore` reseeds for every fresh store, and a round trip each
+    /// was a tenth of its time in a worker); a worker lost meanwhile is found by that
+    /// request. Waiting (`:seed`), a lost worker is reported at once.
+    func sendWorld(waiting: Bool = true) {
         guard let process, process.loss == nil else { return }
         var body = requestBody()
         writeWorld(into: &body)
-        // Posted: its answer says nothing, and the next request waits behind it (a round
-        // trip per fresh store was a tenth of `storesh explore`'s time in a worker).
-        post(.world, body)
+        guard waiting else { return post(.world, body) }
+        do {
+            _ = try process.request(.world, body.bytes, timeout: timeout, interrupted: interrupted)
+        } catch {
+            lost(error)
+        }
     }
 
     func effectsIdle(store: UInt32) -> Bool? {

@@ -29,13 +29,8 @@ extension WorkerProcess {
                 pollfd(fd: replies, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: stderr, events: Int16(POLLIN), revents: 0),
             ]
-            // Most answers take microseconds: looked for without sleeping for the first
-            // 50 µs (a sleeping process takes tens of microseconds to wake), then waited for.
-            var ready: Int32 = 0
-            let spinUntil = DispatchTime.now().uptimeNanoseconds + 50_000
-            repeat {
-                ready = poll(&fds, 2, 0)
-            } while ready == 0 && DispatchTime.now().uptimeNanoseconds < spinUntil
+            // Most answers take microseconds: looked for briefly before sleeping.
+            var ready = PipeSpin.poll(&fds)
             if ready == 0 { ready = poll(&fds, 2, 50) }
             if ready > 0, fds[1].revents != 0 { readStderr() }
             if interrupted() { throw lose(.interrupted) }

@@ -99,9 +99,15 @@ extension ExploreDriver {
             guard let probed = try session.probe(actions, checks: checks) else { return nil }
             outcome = probed
         } catch {
-            guard error.workerLoss != nil else { throw ShellError(error.message, origin: .prompt) }
-            return .lostWorker
+            if error.workerLoss != nil { return .lostWorker }
+            // Refused (a check that did not read back the same on the other side): this
+            // search goes on without probes, the old way.
+            probes = false
+            return .again
         }
+        // What the messages that came with it said (an effect of an earlier store that
+        // failed, a crash between answers) is blamed on a step by the steps one by one.
+        if sawTrouble { return .again }
         switch outcome.end {
         case .ran: break
         case .startedEffects: return .startedEffects

@@ -63,8 +63,15 @@ final class ExploreDriver {
     private func freshStore(again: Bool = true) async throws(ShellError) -> Session {
         core.recoverLostWorkers(announce: false)
         // The model's ids, dates and random numbers start over, as a transcript's `:seed`.
-        if let worldSeed, core.host.worldIsOn { core.host.reseed(worldSeed) }
-        try core.reset()
+        if let worldSeed, core.host.worldIsOn { core.host.reseed(worldSeed, waiting: false) }
+        do {
+            try core.reset()
+        } catch {
+            // The last run's store may have taken its worker down as it went (an effect that
+            // crashes when it is cancelled), found only now: once, start over in a new worker.
+            guard again, core.host.plugins.contains(where: { $0.loss != nil }) else { throw error }
+            return try await freshStore(again: false)
+        }
         // What the last run's store did as it went (an effect that crashes when it is
         // cancelled) is not this run's: settled and recovered before the prefix, which a
         // worker rebuilt from the (empty) history would not have.
@@ -110,11 +117,11 @@ final class ExploreDriver {
     /// before it, stopping at the first failure. Until an effect starts in this run
     /// (`startRun`), steps are made a chunk (up to `batchSize`) at a time from the state
     /// before the chunk, in a worker and in process alike, so one seed makes the same runs
-    /// in both; a model in a worker gets each chunk in one observed batch (one round
-    /// trip). The first effect started sends the explorer back to one action at a time,
-    /// and the run is made again so (in process, the chunk's steps go on one by one).
-    /// A batch that ends in a crash is made again one action at a time too, to find the
-    /// action that crashed (a lost worker's answer is lost whole).
+    /// in both; each chunk goes as one probe (`probe`: one round trip to a worker, checked
+    /// there, hashes back), or, when states are kept, as one observed batch. The first
+    /// effect started sends the explorer back to one action at a time, and the run is made
+    /// again so; so is a run whose probe found a broken check, or ended in a crash (a lost
+    /// worker's answer is lost whole), to say which action and why.
     func run(length: Int, keepStates: Bool, oneByOne: Bool = false, next: @escaping (Value) -> ExploreStep?)
         async throws(ShellError) -> Run
     {
@@ -171,7 +178,7 @@ final class ExploreDriver {
             if batches, !oneByOne, pending == nil {
                 var chunk: [ExploreStep] = []
                 let state = session.state
-                let size = stepsAreKnown && !keepStates ? length : Self.batchSize
+                let size = stepsAreKnown && !keepStates && probes ? 8 * Self.batchSize : Self.batchSize
                 while chunk.count < min(size, length - run.steps.count), let step = next(state) {
                     guard step.actionName != nil else {
                         pending = step
@@ -180,7 +187,7 @@ final class ExploreDriver {
                     chunk.append(step)
                 }
                 if chunk.isEmpty, pending == nil { break }
-                if !chunk.isEmpty, !keepStates, let end = try probe(chunk, in: session, into: &run) {
+                if !chunk.isEmpty, !keepStates, probes, let end = try probe(chunk, in: session, into: &run) {
                     if case .done = end { continue }
                     if case .startedEffects = end { batches = false }
                     return .again(run.steps + chunk + (pending.map { [$0] } ?? []), session)
@@ -225,8 +232,14 @@ final class ExploreDriver {
     /// Up to this many actions go to a worker in one observed batch.
     static let batchSize = 32
     /// Whether the steps of the runs made now are known before they are made (a replay,
-    /// whose `next` reads no state): they go in one probe, not a chunk at a time.
+    /// whose `next` reads no state): they go in probes of up to 256, not a chunk at a time
+    /// (at most 256 each: one request is timed as one action is).
     var stepsAreKnown = false
+    /// Whether batches go as probes (`probe`); off after a worker refused one.
+    var probes = true
+    /// Whether something happened since the run's store was made that a step must be
+    /// blamed for: a crash between answers, an effect that failed.
+    var sawTrouble: Bool { core.workerCrashes != crashesBefore || !failedEffects.isEmpty }
     /// Whether actions may go in batches: until the first effect of the run starts.
     private var batches = true {
         didSet { if !batches { sawEffectsEver = true } }
