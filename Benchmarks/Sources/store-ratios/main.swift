@@ -330,19 +330,21 @@ do {
             + "   target >= 100 k/s in a worker")
     // The same on a ring buffer in C, in the default mode (a worker, determinism checked,
     // guidance on): the figure issue #48 sets a target for.
+    // 4000 runs by default; as few as 100 for a tiny run (--script-lines).
+    let ringRuns = min(4000, max(100, options.scriptLines / 250))
     var ring: [String] = []
     for (label, flags) in [("in a worker", [String]()), ("in process", ["--in-process"])] {
         var best = Double.infinity
         var steps = 0
         for _ in 0..<max(r, 3) {
-            let run = try ShellWorkloads.exploreRing(runs: 4000, storesh: binary, options: flags)
+            let run = try ShellWorkloads.exploreRing(runs: ringRuns, storesh: binary, options: flags)
             steps = run.steps
             best = min(best, run.seconds - startUp)
         }
         ring.append(String(format: "%@ %.0f k steps/s", label, Double(steps) / max(best, 1e-6) / 1e3))
     }
     print(
-        "storesh explore, ring buffer (C), default mode, 4000 runs: " + ring.joined(separator: "; ")
+        "storesh explore, ring buffer (C), default mode, \(ringRuns) runs: " + ring.joined(separator: "; ")
             + "   target >= 200 k/s in a worker")
     var prompt = Double.infinity
     var baseline = Double.infinity
