@@ -19,6 +19,15 @@ package struct StateCondition: Sendable, Equatable, CustomStringConvertible {
         /// A path names nothing in this state (`todos[0]` of an empty list), or `min`/`max`
         /// of an empty list: invariants skip the state, `:expect` fails.
         case missing(reason: String)
+
+        /// Whether a search counts the condition broken here: it fails, or cannot be worked
+        /// out. A path that names nothing holds vacuously (an invariant skips the state).
+        package var isBroken: Bool {
+            switch self {
+            case .holds, .missing: false
+            case .fails, .invalid: true
+            }
+        }
     }
 
     /// The expression.

@@ -73,11 +73,8 @@ extension InProcessConnection {
         accepted: Bool
     ) -> Bool {
         let identity = model.stateDiff
-        for condition in checks.invariants {
-            switch condition.check(state, identity: identity) {
-            case .holds, .missing: continue
-            case .fails, .invalid: return false
-            }
+        for condition in checks.invariants where condition.check(state, identity: identity).isBroken {
+            return false
         }
         var step: PropertyStep?
         for postcondition in checks.postconditions where postcondition.action == action.name {
@@ -86,10 +83,7 @@ extension InProcessConnection {
                     action: action.name, labels: action.params.map(\.label), arguments: arguments, old: old,
                     accepted: accepted)
             }
-            switch postcondition.condition.check(state, identity: identity, step: step) {
-            case .holds, .missing: continue
-            case .fails, .invalid: return false
-            }
+            if postcondition.condition.check(state, identity: identity, step: step).isBroken { return false }
         }
         guard checks.inCode else { return true }
         for (index, check) in model.checks.enumerated() where accepted || !check.isPostcondition {

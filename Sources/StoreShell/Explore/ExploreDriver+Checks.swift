@@ -35,14 +35,11 @@ extension ExploreDriver {
             old: before, accepted: accepted)
         for postcondition in applying {
             let outcome = postcondition.condition.check(state, identity: model.stateDiff, step: taken)
-            switch outcome {
-            case .holds, .missing: continue  // a path that names nothing: skipped
-            case .fails, .invalid:
-                return ExploreFailure(
-                    kind: .postcondition(
-                        action: action, postcondition.condition,
-                        explanation: postcondition.condition.explain(outcome) ?? ""), step: step)
-            }
+            guard outcome.isBroken else { continue }  // a path that names nothing: skipped
+            return ExploreFailure(
+                kind: .postcondition(
+                    action: action, postcondition.condition,
+                    explanation: postcondition.condition.explain(outcome) ?? ""), step: step)
         }
         return nil
     }
@@ -51,12 +48,9 @@ extension ExploreDriver {
         let identity = core.current?.model.stateDiff ?? StateDiff()
         for condition in invariants {
             let outcome = condition.check(state, identity: identity)
-            switch outcome {
-            case .holds, .missing: continue  // a path that names nothing yet holds vacuously
-            case .fails, .invalid:
-                return ExploreFailure(
-                    kind: .invariant(condition, explanation: condition.explain(outcome) ?? ""), step: step)
-            }
+            guard outcome.isBroken else { continue }  // a path that names nothing yet holds vacuously
+            return ExploreFailure(
+                kind: .invariant(condition, explanation: condition.explain(outcome) ?? ""), step: step)
         }
         return nil
     }
@@ -85,13 +79,7 @@ extension ExploreDriver {
     /// broken check, a lost worker — makes the run again one step at a time, which says
     /// what happened as a step on its own does.
     func probe(_ chunk: [ExploreStep], in session: Session, into run: inout Run) throws(ShellError) -> BatchEnd? {
-        var actions: [(ActionDescriptor, [Value])] = []
-        for step in chunk {
-            guard case .action(let name, let arguments) = step, let action = session.model.action(named: name) else {
-                return .again
-            }
-            actions.append((action, arguments))
-        }
+        guard let actions = Self.actions(of: chunk, in: session.model) else { return .again }
         let checks = ProbeChecks(
             invariants: invariants, postconditions: postconditions, inCode: !session.model.checks.isEmpty)
         let outcome: ProbeOutcome
@@ -119,5 +107,19 @@ extension ExploreDriver {
         run.stateHashes += outcome.stateHashes
         before = session.state
         return .done
+    }
+
+    /// A chunk's steps as the model's actions with their arguments; nil when one is not an
+    /// action the model has (the steps one by one then say what it is).
+    static func actions(of chunk: [ExploreStep], in model: ModelDescriptor) -> [(ActionDescriptor, [Value])]? {
+        var actions: [(ActionDescriptor, [Value])] = []
+        actions.reserveCapacity(chunk.count)
+        for step in chunk {
+            guard case .action(let name, let arguments) = step, let action = model.action(named: name) else {
+                return nil
+            }
+            actions.append((action, arguments))
+        }
+        return actions
     }
 }

@@ -318,13 +318,7 @@ final class ExploreDriver {
     private func sendBatch(_ chunk: [ExploreStep], to session: Session, into run: inout Run, keep: Bool)
         throws(ShellError) -> BatchEnd
     {
-        var actions: [(ActionDescriptor, [Value])] = []
-        for step in chunk {
-            guard case .action(let name, let arguments) = step, let action = session.model.action(named: name) else {
-                return .lostWorker
-            }
-            actions.append((action, arguments))
-        }
+        guard let actions = Self.actions(of: chunk, in: session.model) else { return .lostWorker }
         let start = run.steps.count
         var taken = 0
         // The model's checks in code are asked on the other side after each action, and the
