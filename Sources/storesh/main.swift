@@ -51,7 +51,10 @@ func main() async -> Int32 {
     case let options as Options: return await runShell(options)
     case let options as TestOptions: return await runTests(options)
     case let options as NewOptions: return makeNewPlugin(options)
-    case let options as ExploreCommandOptions: return await runExplore(options)
+    case let options as ExploreCommandOptions:
+        let status = await runExplore(options)
+        if options.searchWorker { SearchWorker.endReport() }
+        return status
     case is MCPOptions: return handOffToMCPServer()
     default:  // `storesh help [SUBCOMMAND]`
         var other = command

@@ -19,7 +19,7 @@ package enum PropertyProblem: Error, Equatable, Sendable {
 /// What a property expression evaluates to: a value of the state or a literal, a
 /// dictionary's key (which equals an integer whose decimal text it is), a list a function
 /// made, or the elements `[*]` gave, which operators map over.
-package indirect enum PropertyOperand: Sendable, Equatable {
+package enum PropertyOperand: Sendable, Equatable {
     case value(Value)
     case key(String)
     case list([PropertyOperand])

@@ -90,6 +90,7 @@ package final class InProcessConnection: StoreConnection {
         var error = sp_error.empty()
         var handle: UnsafeMutableRawPointer?
         let status = model.create(model.modelData, context, &handle, &error)
+        Heartbeat.beat()
         guard status == Int32(SP_OK), let handle else {
             throw SessionError(
                 message: "\(model.qualifiedName): could not create a store (\(ErrorCode.name(status))): \(error.text)")
@@ -180,6 +181,7 @@ package final class InProcessConnection: StoreConnection {
     ) throws(SessionError) -> sp_dispatch_result {
         var result = sp_dispatch_result.empty()
         let outcome = sendError.calling { error in call(&result, error) }
+        Heartbeat.beat()
         if let message = outcome.message {
             throw SessionError(message: "\(name): \(ErrorCode.explain(outcome.status, message))")
         }

@@ -18,7 +18,7 @@ extension WorkerPlugin {
     /// The worker's environment: storesh's, with Swift's crash backtraces made short and
     /// plain (the crashed thread, no colours) unless the user chose their own settings, and
     /// with hashing made deterministic for a deterministic world.
-    static func environment(deterministicWorld: Bool) -> [String: String] {
+    package static func environment(deterministicWorld: Bool) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         // Set and Dictionary order: Swift reads this once, as the worker starts.
         if deterministicWorld { environment["SWIFT_DETERMINISTIC_HASHING"] = "1" }

@@ -103,6 +103,7 @@ struct ActionGenerator {
     /// Keys for `todos[].toggle`: an id of an element of `todos` (or a label of a
     /// record there), sometimes one that is not there.
     private func keys(for action: ActionDescriptor, random: inout ExploreRandom, state: Value) -> [Value] {
+        guard action.name.utf8.contains(UInt8(ascii: ".")) else { return [] }  // most actions: no split made
         let parts = action.name.split(separator: ".").dropLast()
         var keys: [Value] = []
         var path = ""

@@ -25,8 +25,10 @@ final class ExploreDriver {
     }
 
     let core: ShellCore
-    let invariants: [StateCondition]
-    let postconditions: [ExplorePostcondition]
+    /// The properties checked after each step (a determinism check's replay clears them
+    /// while it runs: equal hashes mean states the run itself checked).
+    var invariants: [StateCondition]
+    var postconditions: [ExplorePostcondition]
     /// The state before the step being checked (a postcondition's `old`).
     var before: Value = .null
     /// Steps every run starts with, unchecked (`:explore` starts where the session is).

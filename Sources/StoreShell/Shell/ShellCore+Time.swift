@@ -29,6 +29,7 @@ extension ShellCore {
         var idleOnce = false
         while budget.remains() {
             await Self.mainQueueTurn()
+            Heartbeat.beat()
             let inFlight = allEffectsInFlight
             // Exact where every model can say (a Swift plugin); the guess below where not.
             // Work the in-process world holds for the main queue is the models' too.

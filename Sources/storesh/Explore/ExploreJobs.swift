@@ -43,12 +43,17 @@ func runExploreJobs(_ options: ExploreCommandOptions, seed: UInt64, model: Model
     let folder = URL(fileURLWithPath: target.path).deletingLastPathComponent().path
     let stem = "." + URL(fileURLWithPath: target.path).lastPathComponent + ".shard"
     let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
-    let shared = childArguments(CommandLine.arguments.dropFirst(), seed: seed)
+    // Each job is a search worker: its model in its own process, unless that ends it (or
+    // two builds of one plugin, for --against, must run side by side: in workers).
+    let inWorkers = !options.isolation.inProcess && options.against == nil
+    let shared = childArguments(CommandLine.arguments.dropFirst(), seed: seed) + ["--search-worker"]
+    let arguments = { (index: Int) in
+        shared + ["--shard", "\(index)/\(options.jobs)", "--out", "\(folder)/\(stem)-\(index)", "--overwrite"]
+    }
     let started = DispatchTime.now().uptimeNanoseconds
     let outcomes = await withTaskGroup(of: (Int, Data, Data, Spawn.Ending?).self) { group in
         for index in 0..<options.jobs {
-            let arguments =
-                shared + ["--shard", "\(index)/\(options.jobs)", "--out", "\(folder)/\(stem)-\(index)", "--overwrite"]
+            let arguments = arguments(index) + (inWorkers ? ["--in-process"] : [])
             group.addTask { await runChild(executable, arguments, index: index) }
         }
         var outcomes: [(Int, Data, Data, Spawn.Ending?)] = []
@@ -59,9 +64,19 @@ func runExploreJobs(_ options: ExploreCommandOptions, seed: UInt64, model: Model
         for index in 0..<options.jobs { unlink("\(folder)/\(stem)-\(index)") }
     }
     var reports: [ExploreShardReport] = []
-    for (index, output, errors, ending) in outcomes {
+    for (index, var output, var errors, var ending) in outcomes {
+        var report = SearchWorker.report(in: output)
+        if report == nil, inWorkers, let ended = ending {
+            // Its model ended it: that part again, with the model in a worker process.
+            let timeout = options.isolation.actionTimeout == 0 ? nil : options.isolation.actionTimeout
+            StandardStreams.error(
+                "storesh explore: job \(index) of \(options.jobs): the model \(SearchWorker.describe(ended, actionTimeout: timeout)) in the job's process; searching its part again with the model in a worker process\n"
+            )
+            (_, output, errors, ending) = await runChild(executable, arguments(index), index: index)
+            report = SearchWorker.report(in: output)
+        }
         do throws(ExploreShardReport.Unreadable) {
-            reports.append(try ExploreShardReport(data: output, file: "\(folder)/\(stem)-\(index).json"))
+            reports.append(try ExploreShardReport(data: report ?? output, file: "\(folder)/\(stem)-\(index).json"))
         } catch {
             let how = ending.map { "\($0)" } ?? "could not start"
             StandardStreams.error(
@@ -109,7 +124,7 @@ private func finish(_ merged: MergedExplore, target: OutputFile, format: String,
     let formatter = OutputFormatter(format: format == "json" ? .json : .tree, color: false)
     StandardStreams.write(
         formatter.lines(for: .report(kind: "explore", lines: lines, data: record)).joined(separator: "\n") + "\n",
-        to: STDOUT_FILENO)
+        to: SearchWorker.reportDescriptor)
     return status
 }
 

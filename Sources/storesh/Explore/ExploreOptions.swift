@@ -175,6 +175,10 @@ struct ExploreCommandOptions: ParsableCommand {
 
     @OptionGroup var isolation: IsolationOptions
 
+    /// Set on the child storesh a search runs in, the model in its process (`SearchWorker`).
+    @Flag(name: .customLong("search-worker"), help: .hidden)
+    var searchWorker = false
+
     /// The runs to make: as given; with a time limit and no --runs, until the time is spent.
     var runBudget: Int { runs ?? (timeLimit == nil ? 200 : Int.max) }
 

@@ -8,6 +8,14 @@ import StoreValue
 @MainActor
 func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
     if !options.merge.isEmpty { return mergeExploreReports(options) }
+    let actionTimeout = options.isolation.actionTimeout == 0 ? nil : options.isolation.actionTimeout
+    if options.searchWorker {
+        SearchWorker.become(actionTimeout: options.isolation.inProcess ? actionTimeout : nil)
+    } else if !options.isolation.inProcess, options.jobs == 1, options.against == nil,
+        let status = SearchWorker.delegate(actionTimeout: actionTimeout, realWorld: options.isolation.realWorld)
+    {
+        return status
+    }
     let host = PluginHost(
         clock: VirtualClock(), searchPath: PluginHost.defaultSearchPath(extra: options.loading.pluginPath))
     options.isolation.apply(to: host)
@@ -131,6 +139,6 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
     let formatter = OutputFormatter(format: options.format == "json" ? .json : .tree, color: false)
     StandardStreams.write(
         formatter.lines(for: .report(kind: "explore", lines: lines, data: record)).joined(separator: "\n") + "\n",
-        to: STDOUT_FILENO)
+        to: SearchWorker.reportDescriptor)
     return report.failure == nil ? 0 : written ? 1 : 3
 }
