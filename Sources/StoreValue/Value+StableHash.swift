@@ -18,7 +18,7 @@ extension Value {
 /// Each 64-bit word folded in with a multiply and shifts, and a final mix (SplitMix64's):
 /// simple, fast on small states, and fixed for good (a search's figures depend on it).
 /// (FNV-1a over whole words, tried first, merged a third of the ring buffer's states.)
-private struct StableHasher {
+struct StableHasher {
     private(set) var state: UInt64 = 0x6A09_E667_F3BC_C908
 
     var value: UInt64 {
@@ -36,19 +36,22 @@ private struct StableHasher {
 
     mutating func text(_ optional: String?) {
         guard var text = optional else { return word(0xFFFF_FFFF_FFFF_FFFF) }
-        text.withUTF8 { bytes in
-            word(UInt64(bytes.count))
-            var index = 0
-            while index + 8 <= bytes.count {
-                var chunk: UInt64 = 0
-                for offset in 0..<8 { chunk |= UInt64(bytes[index + offset]) << (8 * offset) }
-                word(chunk)
-                index += 8
-            }
-            var tail: UInt64 = 0
-            for offset in 0..<(bytes.count - index) { tail |= UInt64(bytes[index + offset]) << (8 * offset) }
-            word(tail)
+        text.withUTF8 { utf8(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Text as its UTF-8 bytes: their count, then each eight, and the rest.
+    mutating func utf8(_ bytes: UnsafeRawBufferPointer) {
+        word(UInt64(bytes.count))
+        var index = 0
+        while index + 8 <= bytes.count {
+            var chunk: UInt64 = 0
+            for offset in 0..<8 { chunk |= UInt64(bytes[index + offset]) << (8 * offset) }
+            word(chunk)
+            index += 8
         }
+        var tail: UInt64 = 0
+        for offset in 0..<(bytes.count - index) { tail |= UInt64(bytes[index + offset]) << (8 * offset) }
+        word(tail)
     }
 
     mutating func combine(_ value: Value) {

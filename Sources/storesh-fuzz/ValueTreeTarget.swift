@@ -50,6 +50,9 @@ extension FuzzTarget {
         guard let root = stack.first else { return }
         defer { table.value_free(root) }
         guard let value = try? Value(reading: root) else { return }
+        guard Value.stableHash(reading: root) == value.stableHash else {
+            violated("a tree's hash, worked out from the tree, is not its value's: \(value.brief())")
+        }
         guard let again = value.build(with: table) else {
             violated("a value read from a tree could not be built again")
         }

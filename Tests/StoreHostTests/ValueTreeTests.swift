@@ -44,6 +44,25 @@ struct ValueTreeTests {
         }
     }
 
+    /// A search's replay hashes each state straight from the plugin's tree: the hash is
+    /// the value's, including texts that are not UTF-8, which Swift reads repaired.
+    @Test func aTreesHashIsItsValuesHash() throws {
+        var generator = SplitMix(seed: 11)
+        let table = ValueFunctions.table
+        for round in 0..<2000 {
+            let value = randomValue(&generator, depth: 0)
+            let tree = try #require(value.build(with: table))
+            defer { table.value_free(tree) }
+            #expect(Value.stableHash(reading: tree) == value.stableHash, "round \(round): \(value)")
+        }
+        let bytes: [CChar] = [CChar(bitPattern: 0xFF), 0x41, CChar(bitPattern: 0xC3), 0]
+        let invalid = try #require(bytes.withUnsafeBufferPointer { table.value_string($0.baseAddress) })
+        defer { table.value_free(invalid) }
+        let read = try Value(reading: invalid)
+        #expect(read == .string("\u{FFFD}A\u{FFFD}"))
+        #expect(Value.stableHash(reading: invalid) == read.stableHash)
+    }
+
     /// Containers grow by doubling from eight children: every length across the first
     /// few doublings reads back whole (run under --sanitize=address for the reallocations).
     @Test func containersOfEveryLengthAcrossTheirGrowthRoundTrip() throws {

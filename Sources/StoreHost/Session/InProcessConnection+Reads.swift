@@ -132,6 +132,19 @@ extension InProcessConnection {
         }
     }
 
+    /// `readWholeState().stableHash`, hashed straight from a C plugin's value tree (no
+    /// value made): what a probe that checks no state property needs of each state.
+    func wholeStateHash() throws(SessionError) -> Int {
+        if model.snapshotEncoded == nil, let store {
+            pluginBaseline = false
+            if let snapshot = model.snapshot(store) {
+                defer { ValueFunctions.freeValue(snapshot) }
+                if let hash = Value.stableHash(reading: snapshot) { return hash }
+            }
+        }
+        return try readWholeState().stableHash
+    }
+
     func readWholeState() throws(SessionError) -> Value {
         pluginBaseline = false
         if let store, let encoded = model.snapshotEncoded, encode(store, with: encoded) == Int32(SP_OK) {
