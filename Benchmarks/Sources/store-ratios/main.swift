@@ -9,7 +9,7 @@ import StoreValue
 import StoreWorkloads
 
 let usage =
-    "usage: store-ratios [--actions N] [--effects N] [--host-actions N] [--script-lines N] [--todos N] [--history N] [--rounds N] [--plugins DIR] [--against DIR] [--only scaling|time-travel|stores|output|host]"
+    "usage: store-ratios [--actions N] [--effects N] [--host-actions N] [--script-lines N] [--todos N] [--history N] [--rounds N] [--plugins DIR] [--against DIR] [--only scaling|time-travel|stores|output|host|explore]"
 
 struct Options {
     var actions = 10_000_000
@@ -20,7 +20,7 @@ struct Options {
     var history = 1_000_000
     var rounds = 5
     /// Only one section: `scaling` (the observed toggle at 1k, 10k, 100k todos, in process
-    /// and in a worker) or `time-travel` (a long history).
+    /// and in a worker), `time-travel` (a long history), `explore` (the ring buffer), …
     var only: String?
     /// Where the root package built the example plugins.
     var plugins: String = {
@@ -44,7 +44,7 @@ struct Options {
         var rest = arguments.dropFirst()
         while let flag = rest.popFirst() {
             guard let text = rest.popFirst() else { Options.fail() }
-            if flag == "--only", ["scaling", "time-travel", "stores", "output", "host"].contains(text) {
+            if flag == "--only", ["scaling", "time-travel", "stores", "output", "host", "explore"].contains(text) {
                 only = text
                 continue
             }
@@ -203,6 +203,21 @@ func outputCost() {
     }
 }
 
+if options.only == "explore" {
+    let binary = options.plugins + "/storesh"
+    do {
+        var startUp = Double.infinity
+        for _ in 0..<max(r, 3) { startUp = min(startUp, try ShellWorkloads.startUp(storesh: binary)) }
+        print(
+            try ringFigure(
+                binary: binary, startUp: startUp, runs: min(20000, max(100, options.scriptLines / 50)),
+                rounds: max(r, 3)))
+    } catch {
+        print("explore skipped: \(error)")
+    }
+    exit(0)
+}
+
 if options.only == "output" {
     outputCost()
     exit(0)
@@ -328,24 +343,9 @@ do {
     print(
         "storesh explore, Counter, \(runs * steps) steps: " + explored.joined(separator: "; ")
             + "   target >= 100 k/s in a worker")
-    // The same on a ring buffer in C, in the default mode (a worker, determinism checked,
-    // guidance on): the figure issue #48 sets a target for.
-    // 4000 runs by default; as few as 100 for a tiny run (--script-lines).
-    let ringRuns = min(4000, max(100, options.scriptLines / 250))
-    var ring: [String] = []
-    for (label, flags) in [("in a worker", [String]()), ("in process", ["--in-process"])] {
-        var best = Double.infinity
-        var steps = 0
-        for _ in 0..<max(r, 3) {
-            let run = try ShellWorkloads.exploreRing(runs: ringRuns, storesh: binary, options: flags)
-            steps = run.steps
-            best = min(best, run.seconds - startUp)
-        }
-        ring.append(String(format: "%@ %.0f k steps/s", label, Double(steps) / max(best, 1e-6) / 1e3))
-    }
     print(
-        "storesh explore, ring buffer (C), default mode, \(ringRuns) runs: " + ring.joined(separator: "; ")
-            + "   target >= 200 k/s in a worker")
+        try ringFigure(
+            binary: binary, startUp: startUp, runs: min(20000, max(100, options.scriptLines / 50)), rounds: max(r, 3)))
     var prompt = Double.infinity
     var baseline = Double.infinity
     if FileManager.default.isExecutableFile(atPath: "/usr/bin/script") {

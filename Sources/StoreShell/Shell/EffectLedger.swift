@@ -41,7 +41,7 @@ struct EffectLedger {
     func count(in model: String) -> Int { started[model]?.count ?? 0 }
 
     /// How many effects all models have in flight.
-    var total: Int { started.values.map(\.count).reduce(0, +) }
+    var total: Int { started.values.reduce(0) { $0 + $1.count } }  // asked after every explored step: no array made
 
     /// The models with effects in flight.
     var busyModels: [String] { started.compactMap { model, running in running.isEmpty ? nil : model } }
