@@ -9,6 +9,8 @@
  *            steps); any other order starts over. Its progress is hidden: the state says
  *            only whether it is open, so only the code it runs shows how far a run got.
  * Each declares the invariant `open == false`: opening it is the failure to find.
+ * Built with -DSWIFT_VAULT, the vault's stages are Swift code (Tests/Plugins/SwiftVault.swift,
+ * linked in by swiftc): what a Swift model built for coverage shows a search.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +34,10 @@ static int32_t refuse(sp_error *error, int32_t code, const char *message) {
 }
 
 /* The vault's stages, one branch each, so a run's progress shows in the code it runs. */
+#ifdef SWIFT_VAULT
+int guided_vault_next(int stage, int button);
+#define vault_next guided_vault_next
+#else
 static int vault_next(int stage, int button) {
     switch (stage) {
     case 0: return button == 2 ? 1 : 0;
@@ -44,6 +50,7 @@ static int vault_next(int stage, int button) {
     default: return stage;
     }
 }
+#endif
 
 static int32_t dispatch(void *opaque, const char *action, const sp_value *arguments, sp_dispatch_result *result, sp_error *error) {
     (void)arguments;

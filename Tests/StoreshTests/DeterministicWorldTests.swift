@@ -39,7 +39,7 @@ import Testing
             "explore", "--plugin", "Notebook", "--model", "notebook", "--actions", search[0], "--runs", search[1],
             "--steps", search[2], "--seed", "5", "--format", "json",
         ]
-        let worker = try storesh(options)
+        let worker = try storesh(options + ["--no-search-worker"])
         let inProcess = try storesh(options + ["--in-process"])
         #expect(worker.status == 0 && inProcess.status == 0, "\(worker.stderr)\(inProcess.stderr)")
         #expect(worker.stdout.contains("\"distinctStates\":"), "\(worker.stdout)")

@@ -39,7 +39,7 @@ import Testing
             [
                 "explore", "--plugin", "Classics", "--model", "classics." + classic.model, "--seed",
                 String(classic.seed), "--runs", "3000", "--steps", "40", "--more-failures", "4", "--out", out,
-            ] + classic.property + (inProcess ? ["--in-process"] : []))
+            ] + classic.property + (inProcess ? ["--in-process"] : ["--no-search-worker"]))
     }
 
     @Test(arguments: classics)
@@ -185,7 +185,7 @@ import Testing
             "explore", "--plugin", "Classics", "--model", "classics.jugs", "--invariant", "big != 4", "--seed", "1",
             "--exhaustive", "--out", transcript,
         ]
-        let found = try storesh(arguments)
+        let found = try storesh(arguments + ["--no-search-worker"])
         #expect(found.status == 1, "\(found.stdout)\(found.stderr)")
         #expect(
             found.stdout.contains("explore classics.jugs: seed 1, every sequence up to depth 6\n"), "\(found.stdout)")

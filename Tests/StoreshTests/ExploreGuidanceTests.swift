@@ -7,9 +7,10 @@ import Testing
 /// search does not find it. Budgets are in steps, never seconds.
 /// (Serialized: each test waits on storesh processes, holding a thread of the shared pool.)
 @Suite(.serialized) struct ExploreGuidanceTests {
-    /// A folder with the plugin built twice: `libguided.so` by the system's compiler, and
-    /// `libguided-coverage.so` by clang with SanitizerCoverage's trace-pc-guard, whose
-    /// edges storesh reads.
+    /// A folder with the plugin built three times: `libguided.so` by the system's compiler,
+    /// `libguided-coverage.so` by clang with SanitizerCoverage's trace-pc-guard, whose edges
+    /// storesh reads, and `libguided-swift.so` with the vault's stages in Swift
+    /// (Tests/Plugins/SwiftVault.swift), built by swiftc for coverage.
     static func workspace() throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-guided-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -25,6 +26,21 @@ import Testing
                 input: Data())
             guard built.status == 0 else { throw CompileFailure(message: built.stderr) }
         }
+        for (tool, arguments) in [
+            ("cc", ["-c", "-fPIC", "-DSWIFT_VAULT", "-I", header, "-o", directory + "/guided.o", source]),
+            (
+                "swiftc",
+                [
+                    "-emit-library", "-parse-as-library", "-module-name", "SwiftVault", "-sanitize=fuzzer",
+                    "-sanitize-coverage=edge,trace-pc-guard",
+                    tests.appendingPathComponent("Plugins/SwiftVault.swift").path,
+                    directory + "/guided.o", "-o", directory + "/libguided-swift.so",
+                ]
+            ),
+        ] {
+            let built = try run("/usr/bin/env", [tool] + arguments, input: Data())
+            guard built.status == 0 else { throw CompileFailure(message: built.stderr) }
+        }
         return directory
     }
 
@@ -35,7 +51,7 @@ import Testing
         plugin: String = "libguided.so", inWorker: Bool = false
     ) throws -> [String: Any] {
         let found = try storesh(
-            ["explore"] + (inWorker ? [] : ["--in-process"]) + [
+            ["explore"] + (inWorker ? ["--no-search-worker"] : ["--in-process"]) + [
                 "--plugin", directory + "/" + plugin, "--model", "guided." + model, "--seed", String(seed), "--runs",
                 String(runs), "--steps", "50", "--no-determinism-check", "--format", "json", "--out",
                 directory + "/\(model)\(seed).transcript", "--overwrite",
@@ -96,6 +112,19 @@ import Testing
             directory, "vault", seed: 1, runs: 200_000, plugin: "libguided-coverage.so", inWorker: true)
         #expect(inWorker["foundInRun"] as? Int == inProcess["foundInRun"] as? Int)
         #expect(inWorker["steps"] as? Int == inProcess["steps"] as? Int)
+    }
+
+    /// Swift code built with swiftc's coverage flags shows a search the same: the vault's
+    /// stages in Swift are found through the edges they run.
+    @Test func aLockWhoseStagesAreSwiftCodeIsFoundThroughTheCodeItRuns() throws {
+        let directory = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let report = try Self.search(directory, "vault", seed: 1, runs: 200_000, plugin: "libguided-swift.so")
+        let steps = try #require(report["steps"] as? Int, "nothing found: \(report)")
+        #expect(steps <= 2_000_000, "\(steps) steps")
+        #expect((report["shrunk"] as? [Any])?.count == 7, "three presses, the reset, three presses")
+        let guidance = try #require(report["guidance"] as? [String: Any])
+        #expect((guidance["edges"] as? Int ?? 0) >= 7, "an edge for each stage at least")
     }
 
     @Test func withoutCoverageOrWithoutGuidanceTheHiddenLockStaysShut() throws {

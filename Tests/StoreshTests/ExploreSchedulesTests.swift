@@ -45,7 +45,7 @@ import Testing
     ) throws -> [String: Any] {
         let plugin = model == "checkout" ? "checkout" : "latecomers"
         let found = try storesh(
-            ["explore"] + (inWorker ? [] : ["--in-process"]) + [
+            ["explore"] + (inWorker ? ["--no-search-worker"] : ["--in-process"]) + [
                 "--plugin", directory + "/lib\(plugin).so", "--model", "\(plugin).\(model)", "--seed", String(seed),
                 "--runs", String(runs), "--format", "json", "--out", directory + "/\(model)-\(seed).transcript",
                 "--overwrite",

@@ -47,6 +47,19 @@ struct ScaffoldTests {
         let test = try storesh(["test", "--plugin-path", path, path + "/Gadget.transcript"])
         #expect(test.status == 0, "\(test.stdout)\(test.stderr)")
         #expect(test.stdout.contains("1 passed, 0 failed"))
+        // Its coverage build, in a folder of its own, guides explore by the code runs take.
+        let readme = try String(contentsOfFile: path + "/README.md", encoding: .utf8)
+        #expect(readme.contains("`make coverage/libGadget.so`"), "\(readme)")
+        let coverage = try run(
+            "/usr/bin/env", ["make", "-C", path, "coverage/libGadget.so", "STORESH=\(storeshBinary)"], input: Data())
+        #expect(coverage.status == 0, "\(coverage.stdout)\(coverage.stderr)")
+        let explored = try storesh([
+            "explore", "--plugin-path", path + "/coverage", "--plugin", "Gadget", "--invariant", "true", "--seed", "1",
+            "--runs", "20", "--format", "json", "--out", path + "/found.transcript",
+        ])
+        let report = try JSONSerialization.jsonObject(with: Data(explored.stdout.utf8)) as? [String: Any]
+        let guidance = report?["guidance"] as? [String: Any]
+        #expect((guidance?["edges"] as? Int ?? 0) > 0, "\(explored.stdout)\(explored.stderr)")
     }
 
     @Test func theSwiftPackageDependsOnTheCheckoutWithTheRightProducts() throws {
@@ -63,6 +76,15 @@ struct ScaffoldTests {
             manifest.contains(".product(name: \"StorePlugin\", package: \"\(identity)\")"),
             "SwiftPM names a path dependency by its folder")
         #expect(manifest.contains(#".library(name: "Widget", type: .dynamic, targets: ["Widget"])"#))
+        // The Coverage trait builds the model's own code for coverage (swift build --traits
+        // Coverage --scratch-path .build/coverage; its edges guide explore).
+        #expect(manifest.contains(#".trait("#) && manifest.contains(#"name: "Coverage""#), "\(manifest)")
+        #expect(
+            manifest.contains(
+                #"swiftSettings: [.unsafeFlags(["-sanitize=fuzzer", "-sanitize-coverage=edge,trace-pc-guard"], .when(traits: ["Coverage"]))]"#
+            ), "\(manifest)")
+        let readme = try String(contentsOfFile: path + "/README.md", encoding: .utf8)
+        #expect(readme.contains("`swift build --traits Coverage --scratch-path .build/coverage`"), "\(readme)")
         let source = try String(contentsOfFile: path + "/Sources/Widget/Widget.swift", encoding: .utf8)
         #expect(source.contains("@PluginActions"))
         let byURL = try storesh([

@@ -23,6 +23,21 @@ import Testing
         #expect(record?["kind"] as? String == "explore", "one JSON object, as the search worker wrote it")
     }
 
+    /// `--no-search-worker` asks for the search made in storesh, the model in a worker
+    /// process: the same report; with `--in-process` it means nothing and is refused.
+    @Test func noSearchWorkerSearchesWithTheModelInAWorkerProcess() throws {
+        let directory = try ExploreTests.workspace()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let searched = try ExploreTests.explore(directory, "bank", [])
+        let stepped = try ExploreTests.explore(directory, "bank", ["--no-search-worker"])
+        #expect(stepped.status == 1 && stepped.stdout == searched.stdout, "\(stepped.stdout)\(stepped.stderr)")
+        let refused = try ExploreTests.explore(directory, "bank", ["--no-search-worker", "--in-process"])
+        #expect(refused.status == 2)
+        #expect(
+            refused.stderr.contains("--no-search-worker keeps the model in a worker process: not with --in-process"),
+            "\(refused.stderr)")
+    }
+
     /// The model's stdout is the search worker's, but only the report reaches storesh's:
     /// what the model prints goes to standard error, as from a worker process.
     @Test func whatTheModelPrintsGoesToStandardErrorNotIntoTheReport() throws {

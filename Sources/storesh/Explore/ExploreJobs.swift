@@ -43,9 +43,8 @@ func runExploreJobs(_ options: ExploreCommandOptions, seed: UInt64, model: Model
     let folder = URL(fileURLWithPath: target.path).deletingLastPathComponent().path
     let stem = "." + URL(fileURLWithPath: target.path).lastPathComponent + ".shard"
     let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
-    // Each job is a search worker: its model in its own process, unless that ends it (or
-    // two builds of one plugin, for --against, must run side by side: in workers).
-    let inWorkers = !options.isolation.inProcess && options.against == nil
+    // Each job is a search worker: its model in its own process, unless that ends it.
+    let modelsInJobs = options.usesSearchWorkers
     let shared = childArguments(CommandLine.arguments.dropFirst(), seed: seed) + ["--search-worker"]
     let arguments = { (index: Int) in
         shared + ["--shard", "\(index)/\(options.jobs)", "--out", "\(folder)/\(stem)-\(index)", "--overwrite"]
@@ -53,7 +52,7 @@ func runExploreJobs(_ options: ExploreCommandOptions, seed: UInt64, model: Model
     let started = DispatchTime.now().uptimeNanoseconds
     let outcomes = await withTaskGroup(of: (Int, Data, Data, Spawn.Ending?).self) { group in
         for index in 0..<options.jobs {
-            let arguments = arguments(index) + (inWorkers ? ["--in-process"] : [])
+            let arguments = arguments(index) + (modelsInJobs ? ["--in-process"] : [])
             group.addTask { await runChild(executable, arguments, index: index) }
         }
         var outcomes: [(Int, Data, Data, Spawn.Ending?)] = []
@@ -66,7 +65,7 @@ func runExploreJobs(_ options: ExploreCommandOptions, seed: UInt64, model: Model
     var reports: [ExploreShardReport] = []
     for (index, var output, var errors, var ending) in outcomes {
         var report = SearchWorker.report(in: output)
-        if report == nil, inWorkers, let ended = ending {
+        if report == nil, modelsInJobs, let ended = ending {
             // Its model ended it: that part again, with the model in a worker process.
             let timeout = options.isolation.actionTimeout == 0 ? nil : options.isolation.actionTimeout
             StandardStreams.error(

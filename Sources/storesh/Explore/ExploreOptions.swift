@@ -175,9 +175,21 @@ struct ExploreCommandOptions: ParsableCommand {
 
     @OptionGroup var isolation: IsolationOptions
 
+    @Flag(
+        name: .customLong("no-search-worker"),
+        help:
+            "Make the search in storesh itself, every step sent to the model in a worker process (slower; each request timed on its own, and a model that corrupts memory cannot reach the search). By default a child storesh, a search worker, makes it with the model in its own process, and this is what storesh falls back to when the model ends that process."
+    )
+    var noSearchWorker = false
+
     /// Set on the child storesh a search runs in, the model in its process (`SearchWorker`).
     @Flag(name: .customLong("search-worker"), help: .hidden)
     var searchWorker = false
+
+    /// Whether the search is made in search workers with their model in process (the
+    /// default): not with --in-process (storesh is the process), --no-search-worker, or
+    /// --against (two builds of one plugin run side by side only in worker processes).
+    var usesSearchWorkers: Bool { !isolation.inProcess && !noSearchWorker && against == nil }
 
     /// The runs to make: as given; with a time limit and no --runs, until the time is spent.
     var runBudget: Int { runs ?? (timeLimit == nil ? 200 : Int.max) }
@@ -216,6 +228,9 @@ struct ExploreCommandOptions: ParsableCommand {
         }
         if shard != nil, exhaustive {
             throw ValidationError("--shard splits a random search: not with --exhaustive")
+        }
+        if noSearchWorker, isolation.inProcess {
+            throw ValidationError("--no-search-worker keeps the model in a worker process: not with --in-process")
         }
         if jobs > 1, shard != nil || exhaustive {
             throw ValidationError("--jobs splits a random search into shards itself: not with --shard or --exhaustive")

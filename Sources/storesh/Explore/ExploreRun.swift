@@ -11,7 +11,7 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
     let actionTimeout = options.isolation.actionTimeout == 0 ? nil : options.isolation.actionTimeout
     if options.searchWorker {
         SearchWorker.become(actionTimeout: options.isolation.inProcess ? actionTimeout : nil)
-    } else if !options.isolation.inProcess, options.jobs == 1, options.against == nil,
+    } else if options.usesSearchWorkers, options.jobs == 1,
         let status = SearchWorker.delegate(actionTimeout: actionTimeout, realWorld: options.isolation.realWorld)
     {
         return status

@@ -66,6 +66,12 @@ enum Scaffold {
                 // storesh loads lib\(name).so (.dylib on macOS) from .build/debug.
                 .library(name: \(quoted(name)), type: .dynamic, targets: [\(quoted(name))]),
             ],
+            traits: [
+                .trait(
+                    name: "Coverage",
+                    description: "The model's code reports the edges it takes, and storesh explore is guided by them: swift build --traits Coverage --scratch-path .build/coverage"
+                ),
+            ],
             dependencies: [
                 \(storesh.lines.joined(separator: "\n        "))
             ],
@@ -83,10 +89,14 @@ enum Scaffold {
                 "Package.swift",
                 """
                 \(packageHead(name, storesh))
-                        .target(name: \(quoted(name)), dependencies: [
-                            .product(name: "StorePlugin", package: \(quoted(identity))),
-                            .product(name: "ObservableStore", package: \(quoted(identity))),
-                        ]),
+                        .target(
+                            name: \(quoted(name)),
+                            dependencies: [
+                                .product(name: "StorePlugin", package: \(quoted(identity))),
+                                .product(name: "ObservableStore", package: \(quoted(identity))),
+                            ],
+                            swiftSettings: [\(coverageSetting)]
+                        ),
                     ]
                 )
 
@@ -151,7 +161,7 @@ enum Scaffold {
                 "\(name).transcript",
                 transcript(name: name, model: model, library: ".build/debug/" + libraryFile(name), effect: true)
             ),
-            ("README.md", readme(name: name, build: "swift build", libraries: ".build/debug", language: "Swift")),
+            ("README.md", swiftReadme(name)),
         ]
     }
 
@@ -195,7 +205,24 @@ enum Scaffold {
         return text
     }
 
-    static func readme(name: String, build: String, libraries: String, language: String) -> String {
+    /// A Swift package's README: built with `swift build`, for coverage with its trait.
+    static func swiftReadme(_ name: String) -> String {
+        readme(
+            name: name, build: "swift build", libraries: ".build/debug", language: "Swift",
+            coverage: (
+                build: "swift build --traits Coverage --scratch-path .build/coverage",
+                libraries: ".build/coverage/debug"
+            ))
+    }
+
+    /// The model target's setting for the `Coverage` trait: SanitizerCoverage's trace-pc-guard
+    /// (swiftc takes it only beside a sanitizer; the fuzzer's adds no runtime to a library).
+    static let coverageSetting =
+        #".unsafeFlags(["-sanitize=fuzzer", "-sanitize-coverage=edge,trace-pc-guard"], .when(traits: ["Coverage"]))"#
+
+    static func readme(
+        name: String, build: String, libraries: String, language: String, coverage: (build: String, libraries: String)
+    ) -> String {
         """
         # \(name)
 
@@ -206,6 +233,9 @@ enum Scaffold {
         - Test it: `storesh test \(name).transcript` — after changing the model,
           `storesh test --update \(name).transcript` writes the new output into the transcript;
           review it.
+        - Let storesh find its bugs, guided by the code each run takes: build it for coverage
+          in a folder of its own, `\(coverage.build)`, then
+          `storesh explore --plugin-path \(coverage.libraries) --plugin \(name) --invariant '…'`.
 
         """
     }

@@ -32,15 +32,25 @@ extension Scaffold {
                 \t$(if $(INCLUDE),,$(error storeplugin.h not found: '$(STORESH) --include-dir' printed nothing; run make STORESH=/path/to/storesh, or INCLUDE=/folder/with/storeplugin.h))
                 \t$(CC) $(CFLAGS) -shared -fPIC -I$(INCLUDE) -I$(INCLUDE)/../../CStorePluginModel/include -o $@ $<
 
+                # The same for storesh explore, guided by the code each run takes (clang's
+                # SanitizerCoverage): make coverage/lib\(name).so
+                coverage/lib\(name).so: \(model).c
+                \tmkdir -p coverage
+                \tclang $(CFLAGS) -fsanitize-coverage=trace-pc-guard -shared -fPIC -I$(INCLUDE) -I$(INCLUDE)/../../CStorePluginModel/include -o $@ $<
                 clean:
-                \trm -f lib\(name).so
+                \trm -rf lib\(name).so coverage
 
                 .PHONY: clean
 
                 """
             ),
             ("\(name).transcript", cTranscript(name: name, model: model)),
-            ("README.md", readme(name: name, build: "make", libraries: ".", language: "C")),
+            (
+                "README.md",
+                readme(
+                    name: name, build: "make", libraries: ".", language: "C",
+                    coverage: (build: "make coverage/lib\(name).so", libraries: "coverage"))
+            ),
         ]
     }
 

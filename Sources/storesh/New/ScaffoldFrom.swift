@@ -117,6 +117,7 @@ extension Scaffold {
                                         "-module-alias", "Combine=CombineOnLinux",
                                     ],
                                     .when(platforms: [.linux])),
+                                \(coverageSetting),
                             ],
                             plugins: [.plugin(name: "StoreshGlue", package: \(quoted(identity)))]
                         ),
@@ -144,7 +145,7 @@ extension Scaffold {
 
                 """
             ),
-            ("README.md", readme(name: name, build: "swift build", libraries: ".build/debug", language: "Swift")),
+            ("README.md", swiftReadme(name)),
         ]
     }
 
