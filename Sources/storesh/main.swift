@@ -53,7 +53,7 @@ func main() async -> Int32 {
     case let options as NewOptions: return makeNewPlugin(options)
     case let options as ExploreCommandOptions:
         let status = await runExplore(options)
-        if options.searchWorker { SearchWorker.endReport() }
+        if options.searchWorker { SearchWorker.endReport(status: status) }
         return status
     case is MCPOptions: return handOffToMCPServer()
     default:  // `storesh help [SUBCOMMAND]`

@@ -123,4 +123,27 @@ import Testing
         #expect(badShard.status == 2)
         #expect(badShard.stderr.contains("--shard takes I/N: N from 1 to 1024 and I from 0 to N-1, not '3/3'"))
     }
+
+    /// What guidance reached, merged: runs kept and started from one add up, transitions
+    /// taken are counted once however many jobs took them, as one process counts them.
+    @Test func jobsReportWhatGuidanceReachedAsOneProcessDoes() throws {
+        let directory = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let search = [
+            "explore", "--plugin", "Classics", "--model", "classics.jugsFixed", "--invariant", "big != 4", "--seed",
+            "2",
+            "--runs", "400", "--out", directory + "/jugs.transcript",
+        ]
+        let one = try storesh(search)
+        let four = try storesh(search + ["--jobs", "4"])
+        #expect(one.status == 0 && four.status == 0, "\(one.stdout)\(four.stdout)\(four.stderr)")
+        let guidance = { (run: Run) in run.stdout.split(separator: "\n").first { $0.hasPrefix("guidance: ") } }
+        #expect(guidance(one) != nil, "\(one.stdout)")
+        #expect(guidance(four) == guidance(one), "\(four.stdout)")
+        let json = try storesh(search + ["--jobs", "4", "--format", "json"])
+        let record = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let merged = try #require(record?["guidance"] as? [String: Any], "\(json.stdout)")
+        #expect(merged["transitions"] as? Int ?? 0 > 0)
+        #expect(merged["kept"] as? Int ?? 0 > 0)
+    }
 }

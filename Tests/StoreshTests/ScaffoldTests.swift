@@ -81,7 +81,7 @@ struct ScaffoldTests {
         #expect(manifest.contains(#".trait("#) && manifest.contains(#"name: "Coverage""#), "\(manifest)")
         #expect(
             manifest.contains(
-                #"swiftSettings: [.unsafeFlags(["-sanitize=fuzzer", "-sanitize-coverage=edge,trace-pc-guard"], .when(traits: ["Coverage"]))]"#
+                #"swiftSettings: [.unsafeFlags(["-sanitize=fuzzer", "-sanitize-coverage=edge,trace-pc-guard"], .when(platforms: [.linux], traits: ["Coverage"]))]"#
             ), "\(manifest)")
         let readme = try String(contentsOfFile: path + "/README.md", encoding: .utf8)
         #expect(readme.contains("`swift build --traits Coverage --scratch-path .build/coverage`"), "\(readme)")

@@ -7,6 +7,7 @@ import StoreValue
 // its value tree.
 extension InProcessConnection {
     package func read(whole: Bool) throws(SessionError) -> StateUpdate {
+        defer { Heartbeat.beat() }
         let number = lastUpdate + 1
         let asksForChanges = !whole && mayAskForChanges
         if asksForChanges, !snapshotsSmallState, let patches = readChanges() {
@@ -138,6 +139,7 @@ extension InProcessConnection {
         if model.snapshotEncoded == nil, let store {
             pluginBaseline = false
             if let snapshot = model.snapshot(store) {
+                Heartbeat.beat()
                 defer { ValueFunctions.freeValue(snapshot) }
                 if let hash = Value.stableHash(reading: snapshot) { return hash }
             }
@@ -146,6 +148,7 @@ extension InProcessConnection {
     }
 
     func readWholeState() throws(SessionError) -> Value {
+        defer { Heartbeat.beat() }  // a read is a sign of life (a model stuck in one has none)
         pluginBaseline = false
         if let store, let encoded = model.snapshotEncoded, encode(store, with: encoded) == Int32(SP_OK) {
             return try parsedEncoding { reader throws(WireError) in try reader.value() }

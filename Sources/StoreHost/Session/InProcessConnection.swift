@@ -103,6 +103,7 @@ package final class InProcessConnection: StoreConnection {
         guard let store else { return }
         self.store = nil
         model.destroy(store)
+        Heartbeat.beat()
     }
 
     package func send(_ action: ActionDescriptor, arguments: [Value]) throws(SessionError) -> SendSummary {
@@ -133,6 +134,7 @@ package final class InProcessConnection: StoreConnection {
 
     package func effectsIdle() throws(SessionError) -> Bool? {
         guard let store else { throw SessionError(message: "the store is gone") }
+        defer { Heartbeat.beat() }
         return model.effectsIdle.map { $0(store) != 0 }
     }
 
@@ -148,6 +150,7 @@ package final class InProcessConnection: StoreConnection {
         var holds: Int32 = 1
         var error = sp_error.empty()
         let status = check(store, UInt32(index), &holds, &error)
+        Heartbeat.beat()
         let message = error.written
         guard status == Int32(SP_OK) else {
             throw SessionError(

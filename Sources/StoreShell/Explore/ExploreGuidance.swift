@@ -94,10 +94,8 @@ struct ExploreLane {
         var newState = newCodeAt != nil
         if let initial = stateHashes.first { seenStates.insert(initial) }
         for (index, step) in steps.enumerated() where index + 1 < stateHashes.count {
-            var hasher = Hasher()
-            hasher.combine(step.actionName ?? "advance")
-            hasher.combine(stateHashes[index])
-            let transitionIsNew = seenTransitions.insert(hasher.finalize()).inserted
+            let transition = Self.transition(step.actionName ?? "advance", from: stateHashes[index])
+            let transitionIsNew = seenTransitions.insert(transition).inserted
             let stateIsNew = seenStates.insert(stateHashes[index + 1]).inserted
             if stateIsNew || transitionIsNew { lastNew = max(lastNew ?? index, index) }
             newState = newState || stateIsNew
@@ -112,6 +110,12 @@ struct ExploreLane {
         if newState { reachedStates.append(corpus.count) }
         corpus.append(Array(steps.prefix(lastNew + 1)))
         return true
+    }
+
+    /// A transition's key: the same in every process (`Value.stableHash`), so the shards
+    /// of one search count the transitions they took together as one process counts them.
+    static func transition(_ action: String, from state: Int) -> Int {
+        Value.string(action).stableHash ^ (state &* -7_046_029_254_386_353_131)
     }
 
     /// A `next` that makes `plan`'s steps (a fresh one where it has none) and then nothing:
@@ -136,6 +140,10 @@ package struct ExploreGuidanceSummary: Sendable, Equatable {
     package var guidedRuns = 0
     /// Distinct edges of plugin code taken (0 for a plugin not built with trace-pc-guard).
     package var edges = 0
+    /// The transitions and edges themselves, for a shard's report: `--merge` counts their
+    /// union, as one process would have.
+    package var transitionKeys: [Int] = []
+    package var edgeIDs: [UInt32] = []
 
     package init(kept: Int = 0, transitions: Int = 0, guidedRuns: Int = 0, edges: Int = 0) {
         (self.kept, self.transitions, self.guidedRuns, self.edges) = (kept, transitions, guidedRuns, edges)

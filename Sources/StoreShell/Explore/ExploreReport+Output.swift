@@ -68,6 +68,13 @@ extension ExploreReport {
         return lines
     }
 
+    /// The report's line on what guidance reached (a merged report's too).
+    package static func guidanceLine(_ guidance: ExploreGuidanceSummary) -> String {
+        let code = guidance.edges > 0 ? ", \(guidance.edges) edge\(guidance.edges == 1 ? "" : "s") of plugin code" : ""
+        return
+            "guidance: \(guidance.transitions) transition\(guidance.transitions == 1 ? "" : "s") taken\(code); \(guidance.kept) run\(guidance.kept == 1 ? "" : "s") kept for reaching something new, \(guidance.guidedRuns) started from one"
+    }
+
     private func coverageLines() -> [String] {
         let width = max(6, coverage.map(\.action.count).max() ?? 0)
         var lines: [String] = []
@@ -75,13 +82,7 @@ extension ExploreReport {
         // model that gives the same states each time.
         var deterministic = true
         if case .nondeterministic = failure?.kind { deterministic = false }
-        if let guidance, deterministic {
-            let code =
-                guidance.edges > 0 ? ", \(guidance.edges) edge\(guidance.edges == 1 ? "" : "s") of plugin code" : ""
-            lines.append(
-                "guidance: \(guidance.transitions) transition\(guidance.transitions == 1 ? "" : "s") taken\(code); \(guidance.kept) run\(guidance.kept == 1 ? "" : "s") kept for reaching something new, \(guidance.guidedRuns) started from one"
-            )
-        }
+        if let guidance, deterministic { lines.append(Self.guidanceLine(guidance)) }
         lines += [
             "coverage:",
             "  " + "action".padding(toLength: width, withPad: " ", startingAt: 0) + "  tried  accepted  refused",
@@ -109,10 +110,16 @@ extension ExploreReport {
             .init(
                 "guidance",
                 guidance.map {
-                    .record([
-                        "kept": .int(Int64($0.kept)), "transitions": .int(Int64($0.transitions)),
-                        "guidedRuns": .int(Int64($0.guidedRuns)), "edges": .int(Int64($0.edges)),
-                    ])
+                    var fields: [Value.Field] = [
+                        .init("kept", .int(Int64($0.kept))), .init("transitions", .int(Int64($0.transitions))),
+                        .init("guidedRuns", .int(Int64($0.guidedRuns))), .init("edges", .int(Int64($0.edges))),
+                    ]
+                    // A shard's: what --merge counts the union of.
+                    if shard != nil {
+                        fields.append(.init("transitionKeys", .array($0.transitionKeys.map { .int(Int64($0)) })))
+                        fields.append(.init("edgeIDs", .array($0.edgeIDs.map { .int(Int64($0)) })))
+                    }
+                    return .record(type: nil, fields: fields)
                 } ?? .null),
             .init(
                 "coverage",

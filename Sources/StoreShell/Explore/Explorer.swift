@@ -167,8 +167,10 @@ package final class Explorer {
         if let searched { (runs, steps, coverage) = (searched.runs, searched.steps, searched.coverage) }
         let distinctStates = searched?.states ?? seen.count
         driver.readsCoverage = false  // shrinking and the final run read none
-        guidance.transitions = lanes.reduce(into: Set<Int>()) { $0.formUnion($1.seenTransitions) }.count
-        guidance.edges = lanes.reduce(into: Set<UInt32>()) { $0.formUnion($1.seenEdges) }.count
+        let transitions = lanes.reduce(into: Set<Int>()) { $0.formUnion($1.seenTransitions) }
+        let edges = lanes.reduce(into: Set<UInt32>()) { $0.formUnion($1.seenEdges) }
+        (guidance.transitions, guidance.edges) = (transitions.count, edges.count)
+        (guidance.transitionKeys, guidance.edgeIDs) = (transitions.sorted(), edges.sorted())
         let guidanceFound = lanes.isEmpty ? nil : guidance
         guard let found else {
             var report = ExploreReport(

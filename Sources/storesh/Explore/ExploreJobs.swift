@@ -45,15 +45,22 @@ func runExploreJobs(_ options: ExploreCommandOptions, seed: UInt64, model: Model
     let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
     // Each job is a search worker: its model in its own process, unless that ends it.
     let modelsInJobs = options.usesSearchWorkers
-    let shared = childArguments(CommandLine.arguments.dropFirst(), seed: seed) + ["--search-worker"]
+    let shared = childArguments(CommandLine.arguments.dropFirst(), seed: seed)
     let arguments = { (index: Int) in
-        shared + ["--shard", "\(index)/\(options.jobs)", "--out", "\(folder)/\(stem)-\(index)", "--overwrite"]
+        SearchWorker.withFlags(
+            shared,
+            [
+                "--search-worker", "--shard", "\(index)/\(options.jobs)", "--out", "\(folder)/\(stem)-\(index)",
+                "--overwrite",
+            ])
     }
+    let environment = SearchWorker.environment(realWorld: options.isolation.realWorld)
     let started = DispatchTime.now().uptimeNanoseconds
     let outcomes = await withTaskGroup(of: (Int, Data, Data, Spawn.Ending?).self) { group in
         for index in 0..<options.jobs {
-            let arguments = arguments(index) + (modelsInJobs ? ["--in-process"] : [])
-            group.addTask { await runChild(executable, arguments, index: index) }
+            let arguments = SearchWorker.withFlags(
+                arguments(index), modelsInJobs ? ["--in-process", SearchWorker.watchFlag] : [])
+            group.addTask { await runChild(executable, arguments, environment: environment, index: index) }
         }
         var outcomes: [(Int, Data, Data, Spawn.Ending?)] = []
         for await outcome in group { outcomes.append(outcome) }
@@ -64,15 +71,16 @@ func runExploreJobs(_ options: ExploreCommandOptions, seed: UInt64, model: Model
     }
     var reports: [ExploreShardReport] = []
     for (index, var output, var errors, var ending) in outcomes {
-        var report = SearchWorker.report(in: output)
+        var report = SearchWorker.report(in: output)?.report
         if report == nil, modelsInJobs, let ended = ending {
             // Its model ended it: that part again, with the model in a worker process.
             let timeout = options.isolation.actionTimeout == 0 ? nil : options.isolation.actionTimeout
             StandardStreams.error(
                 "storesh explore: job \(index) of \(options.jobs): the model \(SearchWorker.describe(ended, actionTimeout: timeout)) in the job's process; searching its part again with the model in a worker process\n"
             )
-            (_, output, errors, ending) = await runChild(executable, arguments(index), index: index)
-            report = SearchWorker.report(in: output)
+            (_, output, errors, ending) = await runChild(
+                executable, arguments(index), environment: environment, index: index)
+            report = SearchWorker.report(in: output)?.report
         }
         do throws(ExploreShardReport.Unreadable) {
             reports.append(try ExploreShardReport(data: report ?? output, file: "\(folder)/\(stem)-\(index).json"))
@@ -145,16 +153,18 @@ private func childArguments(_ arguments: ArraySlice<String>, seed: UInt64) -> [S
         if argument == "--overwrite" || withValue.contains(where: { argument.hasPrefix($0 + "=") }) { continue }
         kept.append(argument)
     }
-    return kept + ["--seed", String(seed), "--format", "json"]
+    return SearchWorker.withFlags(kept, ["--seed", String(seed), "--format", "json"])
 }
 
 /// Runs one job to its end: what it printed, and how it ended.
-private func runChild(_ executable: String, _ arguments: [String], index: Int) async -> (
-    Int, Data, Data, Spawn.Ending?
-) {
+private func runChild(_ executable: String, _ arguments: [String], environment: [String: String], index: Int) async
+    -> (
+        Int, Data, Data, Spawn.Ending?
+    )
+{
     await withCheckedContinuation { continuation in
         Thread.detachNewThread {
-            guard let child = try? ChildProcess.start(executable, arguments) else {
+            guard let child = try? ChildProcess.start(executable, arguments, environment: environment) else {
                 continuation.resume(returning: (index, Data(), Data(), nil))
                 return
             }

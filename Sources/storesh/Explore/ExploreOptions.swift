@@ -186,6 +186,11 @@ struct ExploreCommandOptions: ParsableCommand {
     @Flag(name: .customLong("search-worker"), help: .hidden)
     var searchWorker = false
 
+    /// Set with `--in-process` on the search workers storesh starts: a model that gives no
+    /// sign of life for --action-timeout ends the process (`SearchWorker.watch`).
+    @Flag(name: .customLong("watch-model"), help: .hidden)
+    var watchModel = false
+
     /// Whether the search is made in search workers with their model in process (the
     /// default): not with --in-process (storesh is the process), --no-search-worker, or
     /// --against (two builds of one plugin run side by side only in worker processes).

@@ -4,13 +4,14 @@ import StoreShell
 import StoreValue
 
 /// Runs `storesh explore`; returns the exit status (0 nothing found, 1 found and its
-/// transcript written, 2 usage, 3 found but its transcript not written).
+/// transcript written, 2 usage, 3 found but its transcript not written, or the model ended
+/// the search worker and the search made again did not meet it).
 @MainActor
 func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
     if !options.merge.isEmpty { return mergeExploreReports(options) }
     let actionTimeout = options.isolation.actionTimeout == 0 ? nil : options.isolation.actionTimeout
     if options.searchWorker {
-        SearchWorker.become(actionTimeout: options.isolation.inProcess ? actionTimeout : nil)
+        SearchWorker.become()
     } else if options.usesSearchWorkers, options.jobs == 1,
         let status = SearchWorker.delegate(actionTimeout: actionTimeout, realWorld: options.isolation.realWorld)
     {
@@ -41,6 +42,8 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
     guard let model = core.current?.model, let plugin = host.plugins.first(where: { $0.name == model.plugin }) else {
         return 2
     }
+    // Watched once loaded: a slow load is not a hang.
+    if options.watchModel, let actionTimeout { SearchWorker.watch(timeout: actionTimeout) }
     // A path that cannot be written is refused before the search, not after it.
     let target = OutputFile.exploreTranscript(options.out, model: model.name, overwrite: options.overwrite)
     do throws(OutputFile.Problem) {
@@ -140,5 +143,13 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
     StandardStreams.write(
         formatter.lines(for: .report(kind: "explore", lines: lines, data: record)).joined(separator: "\n") + "\n",
         to: SearchWorker.reportDescriptor)
+    if report.failure == nil, let ended = SearchWorker.fellBack {
+        // The search worker ended in its model, and the search made again did not meet it
+        // (a time limit reached sooner in a worker, a crash that comes and goes).
+        StandardStreams.error(
+            "storesh explore: the model \(ended) in the search's process, but the search made again with the model in a worker process found nothing: run it again with --no-search-worker (and without --time-limit) to look for it\n"
+        )
+        return 3
+    }
     return report.failure == nil ? 0 : written ? 1 : 3
 }

@@ -29,6 +29,9 @@ struct ExploreShardReport {
     let coverage: [(action: String, tried: Int, accepted: Int, refused: Int)]
     /// The failure's kind (`ExploreFailure.kindName`).
     let failureKind: String?
+    /// What guidance reached in this shard: runs kept and started from one, and the
+    /// transitions and edges taken (their keys, so that shards count them together).
+    let guidance: (kept: Int, guidedRuns: Int, transitions: Set<Int>, edges: Set<UInt32>)?
     /// What the search was told, beyond the seed (`ExploreReport.settings`): shards of
     /// searches told different things do not make one search.
     let settings: String
@@ -83,6 +86,14 @@ struct ExploreShardReport {
             let path = written.hasPrefix("/") ? written : folder + "/" + written
             if FileManager.default.fileExists(atPath: path) { return path }
             return folder + "/" + URL(fileURLWithPath: written).lastPathComponent
+        }
+        guidance = (record["guidance"] as? [String: Any]).map { found in
+            (
+                min(max(0, found["kept"] as? Int ?? 0), Int(Int32.max)),
+                min(max(0, found["guidedRuns"] as? Int ?? 0), Int(Int32.max)),
+                Set((found["transitionKeys"] as? [Int]) ?? []),
+                Set(((found["edgeIDs"] as? [Int]) ?? []).compactMap { UInt32(exactly: $0) })
+            )
         }
         coverage = (record["coverage"] as? [[String: Any]] ?? []).map {
             let number = { (value: Any?) in min(max(0, value as? Int ?? 0), Int(Int32.max)) }
@@ -166,6 +177,19 @@ struct MergedExplore {
         return lines + coverageLines
     }
 
+    /// What guidance reached in all the shards together, as one process says it: runs
+    /// kept and started from one add up (each lane is one shard's), transitions and edges
+    /// are counted once however many shards took them. Nil when a shard was not guided.
+    var guidance: ExploreGuidanceSummary? {
+        let all = reports.compactMap(\.guidance)
+        guard all.count == reports.count else { return nil }
+        return ExploreGuidanceSummary(
+            kept: all.reduce(0) { $0 + $1.kept },
+            transitions: all.reduce(into: Set<Int>()) { $0.formUnion($1.transitions) }.count,
+            guidedRuns: all.reduce(0) { $0 + $1.guidedRuns },
+            edges: all.reduce(into: Set<UInt32>()) { $0.formUnion($1.edges) }.count)
+    }
+
     private var coverageLines: [String] {
         var totals: [(action: String, tried: Int, accepted: Int, refused: Int)] = reports[0].coverage
         for report in reports.dropFirst() {
@@ -176,7 +200,11 @@ struct MergedExplore {
             }
         }
         let width = max(6, totals.map(\.action.count).max() ?? 0)
-        return [
+        // What guidance reached depends on the states a model shows: as one process, said
+        // only of a model that gives the same states each time.
+        let guided =
+            chosen?.failureKind == "nondeterministic" ? [] : guidance.map { [ExploreReport.guidanceLine($0)] } ?? []
+        return guided + [
             "coverage:",
             "  " + "action".padding(toLength: width, withPad: " ", startingAt: 0) + "  tried  accepted  refused",
         ]
@@ -195,6 +223,15 @@ struct MergedExplore {
             .init("runs", .int(Int64(reports.reduce(0) { $0 + $1.runs }))),
             .init("steps", .int(Int64(reports.reduce(0) { $0 + $1.steps }))),
         ]
+        fields.append(
+            .init(
+                "guidance",
+                guidance.map {
+                    .record([
+                        "kept": .int(Int64($0.kept)), "transitions": .int(Int64($0.transitions)),
+                        "guidedRuns": .int(Int64($0.guidedRuns)), "edges": .int(Int64($0.edges)),
+                    ])
+                } ?? .null))
         if let chosen, let run = chosen.foundInRun {
             fields.append(
                 .init(

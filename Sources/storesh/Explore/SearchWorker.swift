@@ -19,40 +19,57 @@ enum SearchWorker {
     /// as a model's printing does from a worker process).
     @MainActor static var reportDescriptor = STDOUT_FILENO
 
-    /// What a search worker writes after its report: a worker that ended without it
-    /// ended in its model (a crash, an `exit`, a hang stopped by the watchdog).
-    static let endOfReport = "\u{1E}storesh search worker: report ends\n"
+    /// What a search worker writes after its report, with its exit status: a worker that
+    /// ended without it ended in its model (a crash, an `exit`, a hang stopped by the
+    /// watchdog). The status is the one written, however the process ends after it.
+    static let endOfReport = "\u{1E}storesh search worker: report ends, status "
 
     /// The status a search worker ends with when its model gave no sign of life for the
     /// action timeout (as timeout(1) ends).
     static let hungStatus: Int32 = 124
 
+    /// The flag storesh adds, with `--in-process`, to the search workers it starts: their
+    /// model is watched (`watch`). A search the user asked to run `--in-process` is not.
+    static let watchFlag = "--watch-model"
+
     /// Makes this process a search worker: its report goes to the pipe on its standard
-    /// output, what else writes there goes to standard error, and a model that gives no
-    /// sign of life (`Heartbeat`) for `actionTimeout` seconds ends the process.
-    @MainActor static func become(actionTimeout: Double?) {
+    /// output, and what else writes there goes to standard error. It ends when storesh
+    /// does (a worker's parent watch).
+    @MainActor static func become() {
         let report = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
         if report >= 0, dup2(STDERR_FILENO, STDOUT_FILENO) >= 0 { reportDescriptor = report }
-        if let actionTimeout { watch(timeout: actionTimeout) }
+        let parent = getppid()
+        Thread.detachNewThread {
+            while getppid() == parent { sleep(1) }
+            _exit(0)
+        }
     }
 
-    /// Ends a search worker's report (`endOfReport`).
-    @MainActor static func endReport() {
-        StandardStreams.write(endOfReport, to: reportDescriptor)
+    /// Ends a search worker: its report's last line, with `status`, then the process at
+    /// once (what a model left running, its destructors, cannot change what was reported).
+    @MainActor static func endReport(status: Int32) -> Never {
+        StandardStreams.write(endOfReport + "\(status)\n", to: reportDescriptor)
+        fflush(nil)
+        _exit(status)
     }
 
     /// Ends this process, on a thread of its own, when `Heartbeat` stands still for
     /// `timeout` seconds: a model stuck in one call (in a worker process, the same call
-    /// would be stopped by the per-request timeout).
-    private static func watch(timeout: Double) {
+    /// would be stopped by the per-request timeout). Time the process spent stopped
+    /// (Ctrl-Z) does not count.
+    static func watch(timeout: Double) {
         let limit = UInt64(timeout * 1e9)
         let pause = useconds_t(min(max(timeout / 10, 0.005), 0.25) * 1e6)
         Thread.detachNewThread {
-            var (last, since) = (Heartbeat.count, DispatchTime.now().uptimeNanoseconds)
+            var (last, since, polled) = (Heartbeat.count, DispatchTime.now().uptimeNanoseconds, UInt64(0))
+            polled = since
             while true {
                 usleep(pause)
                 let (count, now) = (Heartbeat.count, DispatchTime.now().uptimeNanoseconds)
-                if count != last {
+                // A poll far later than asked: the process was stopped, not the model.
+                let stopped = now - polled > UInt64(pause) * 4_000 + 100_000_000
+                polled = now
+                if count != last || stopped {
                     (last, since) = (count, now)
                 } else if now - since > limit {
                     _exit(hungStatus)
@@ -66,33 +83,54 @@ enum SearchWorker {
     /// the search with the model in a worker process.
     @MainActor static func delegate(actionTimeout: Double?, realWorld: Bool) -> Int32? {
         let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
-        let arguments = Array(CommandLine.arguments.dropFirst()) + ["--in-process", "--search-worker"]
+        let arguments = withFlags(
+            Array(CommandLine.arguments.dropFirst()), ["--in-process", watchFlag, "--search-worker"])
         guard let (ending, report) = run(executable, arguments, realWorld: realWorld) else { return nil }
-        if let report {
-            StandardStreams.write(report, to: STDOUT_FILENO)
-            if case .exited(let status) = ending { return status }
-            return 2
+        if let (text, status) = report {
+            StandardStreams.write(text, to: STDOUT_FILENO)
+            return status
         }
+        if case .signalled(let signal) = ending, [SIGINT, SIGTERM, SIGHUP].contains(signal) {
+            StandardStreams.error("storesh explore: interrupted (\(String(cString: strsignal(signal))))\n")
+            return 128 + signal
+        }
+        fellBack = describe(ending, actionTimeout: actionTimeout)
         StandardStreams.error(
-            "storesh explore: the model \(describe(ending, actionTimeout: actionTimeout)) in the search's process; searching again with the model in a worker process, to say at which step and why\n"
+            "storesh explore: the model \(fellBack ?? "") in the search's process; searching again with the model in a worker process, to say at which step and why\n"
         )
         return nil
     }
 
-    /// Starts a search worker, reads its report and waits for its end: how it ended, and
-    /// its report without `endOfReport` (nil when that was missing). Nil when it could not
-    /// be started at all.
-    @MainActor static func run(_ executable: String, _ arguments: [String], realWorld: Bool) -> (Spawn.Ending, String?)?
-    {
-        guard let pipe = try? Spawn.pipe() else { return nil }
-        let errors = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)
-        defer { close(pipe.read) }
-        // A crash is reported again by the search made with the model in a worker: the
-        // search worker's own backtrace (of storesh) would only mislead.
+    /// Why the search was made again with the model in a worker process, when it was.
+    @MainActor static var fellBack: String?
+
+    /// `arguments` (a command line after the program's name) with `flags` put right after
+    /// the subcommand, where a `--` the user gave cannot make them operands.
+    static func withFlags(_ arguments: [String], _ flags: [String]) -> [String] {
+        guard let at = arguments.firstIndex(of: "explore") else { return arguments + flags }
+        return Array(arguments[...at]) + flags + arguments[(at + 1)...]
+    }
+
+    /// A search worker's environment: a worker's (deterministic hashing in a deterministic
+    /// world), and no backtrace of its own unless the user chose one: a crash is reported
+    /// again by the search made with the model in a worker, and storesh's frames mislead.
+    @MainActor static func environment(realWorld: Bool) -> [String: String] {
         var environment = WorkerPlugin.environment(deterministicWorld: !realWorld)
         if ProcessInfo.processInfo.environment["SWIFT_BACKTRACE"] == nil {
             environment["SWIFT_BACKTRACE"] = "enable=no"
         }
+        return environment
+    }
+
+    /// Starts a search worker, reads its report and waits for its end: how it ended, and
+    /// its report and status (nil when its last line was missing). Nil when it could not
+    /// be started at all.
+    @MainActor static func run(_ executable: String, _ arguments: [String], realWorld: Bool) -> (
+        Spawn.Ending, (text: String, status: Int32)?
+    )? {
+        guard let pipe = try? Spawn.pipe() else { return nil }
+        let errors = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)
+        defer { close(pipe.read) }
         let pid: pid_t
         do {
             defer {
@@ -100,8 +138,7 @@ enum SearchWorker {
                 if errors >= 0 { close(errors) }
             }
             pid = try Spawn.start(
-                executable, arguments: arguments,
-                environment: environment,
+                executable, arguments: arguments, environment: environment(realWorld: realWorld),
                 descriptors: [.nullInput, .copy(of: pipe.write), errors >= 0 ? .copy(of: errors) : .nullInput])
         } catch {
             return nil
@@ -115,16 +152,25 @@ enum SearchWorker {
             bytes += buffer[0..<count]
         }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        return (Spawn.Ending(waitStatus: status), report(in: Data(bytes)).map { String(decoding: $0, as: UTF8.self) })
+        var ending = Spawn.Ending.exited(-1)
+        while true {
+            if waitpid(pid, &status, 0) >= 0 {
+                ending = Spawn.Ending(waitStatus: status)
+                break
+            }
+            guard errno == EINTR else { break }
+        }
+        return (ending, report(in: Data(bytes)).map { (String(decoding: $0.report, as: UTF8.self), $0.status) })
     }
 
-    /// A search worker's report: what it wrote, without `endOfReport`; nil when that
-    /// was missing.
-    static func report(in output: Data) -> Data? {
+    /// A search worker's report and the status its last line gives; nil when that line
+    /// is missing (or is not one).
+    static func report(in output: Data) -> (report: Data, status: Int32)? {
         let end = Data(endOfReport.utf8)
-        guard output.count >= end.count, output.suffix(end.count) == end else { return nil }
-        return output.dropLast(end.count)
+        guard output.last == UInt8(ascii: "\n"), let range = output.range(of: end, options: .backwards),
+            let status = Int32(String(decoding: output[range.upperBound..<(output.endIndex - 1)], as: UTF8.self))
+        else { return nil }
+        return (output[..<range.lowerBound], status)
     }
 
     /// What ended a search worker that left no report, as a phrase after "the model".

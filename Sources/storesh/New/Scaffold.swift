@@ -217,8 +217,9 @@ enum Scaffold {
 
     /// The model target's setting for the `Coverage` trait: SanitizerCoverage's trace-pc-guard
     /// (swiftc takes it only beside a sanitizer; the fuzzer's adds no runtime to a library).
+    /// On Linux, where storesh runs models: Xcode's swiftc may have no fuzzer runtime.
     static let coverageSetting =
-        #".unsafeFlags(["-sanitize=fuzzer", "-sanitize-coverage=edge,trace-pc-guard"], .when(traits: ["Coverage"]))"#
+        #".unsafeFlags(["-sanitize=fuzzer", "-sanitize-coverage=edge,trace-pc-guard"], .when(platforms: [.linux], traits: ["Coverage"]))"#
 
     static func readme(
         name: String, build: String, libraries: String, language: String, coverage: (build: String, libraries: String)

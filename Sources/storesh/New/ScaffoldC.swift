@@ -35,6 +35,7 @@ extension Scaffold {
                 # The same for storesh explore, guided by the code each run takes (clang's
                 # SanitizerCoverage): make coverage/lib\(name).so
                 coverage/lib\(name).so: \(model).c
+                \t$(if $(INCLUDE),,$(error storeplugin.h not found: '$(STORESH) --include-dir' printed nothing; run make STORESH=/path/to/storesh, or INCLUDE=/folder/with/storeplugin.h))
                 \tmkdir -p coverage
                 \tclang $(CFLAGS) -fsanitize-coverage=trace-pc-guard -shared -fPIC -I$(INCLUDE) -I$(INCLUDE)/../../CStorePluginModel/include -o $@ $<
                 clean:

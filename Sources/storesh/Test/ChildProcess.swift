@@ -15,10 +15,12 @@ struct ChildProcess {
     /// The read ends of the child's standard output and standard error.
     let output: Int32, errors: Int32
 
-    /// Starts `executable` with `arguments` and this process's environment, standard input
+    /// Starts `executable` with `arguments` and `environment` (this process's by default), standard input
     /// from /dev/null, standard output and error on pipes, and no other descriptor of this
     /// process (a runner's own pipes and sockets stay with it). Throws what went wrong.
-    static func start(_ executable: String, _ arguments: [String]) throws(Spawn.Failure) -> ChildProcess {
+    static func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil)
+        throws(Spawn.Failure) -> ChildProcess
+    {
         let outputPipe = try Spawn.pipe()
         let errorPipe: (read: Int32, write: Int32)
         do {
@@ -34,7 +36,7 @@ struct ChildProcess {
         }
         do {
             let child = try Spawn.start(
-                executable, arguments: arguments,
+                executable, arguments: arguments, environment: environment,
                 descriptors: [.nullInput, .copy(of: outputPipe.write), .copy(of: errorPipe.write)])
             return ChildProcess(pid: child, output: outputPipe.read, errors: errorPipe.read)
         } catch {
