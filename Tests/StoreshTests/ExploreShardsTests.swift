@@ -126,13 +126,14 @@ import Testing
 
     /// What guidance reached, merged: runs kept and started from one add up, transitions
     /// taken are counted once however many jobs took them, as one process counts them.
+    /// (Their keys are 64-bit: as JSON numbers, large ones came back as doubles, and were lost.)
     @Test func jobsReportWhatGuidanceReachedAsOneProcessDoes() throws {
         let directory = try Self.workspace()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let search = [
-            "explore", "--plugin", "Classics", "--model", "classics.jugsFixed", "--invariant", "big != 4", "--seed",
-            "2",
-            "--runs", "400", "--out", directory + "/jugs.transcript",
+            "explore", "--plugin", "Classics", "--model", "classics.bufferFixed", "--invariant",
+            "size == count(contents)",
+            "--seed", "2", "--runs", "400", "--out", directory + "/buffer.transcript",
         ]
         let one = try storesh(search)
         let four = try storesh(search + ["--jobs", "4"])

@@ -114,9 +114,10 @@ extension ExploreReport {
                         .init("kept", .int(Int64($0.kept))), .init("transitions", .int(Int64($0.transitions))),
                         .init("guidedRuns", .int(Int64($0.guidedRuns))), .init("edges", .int(Int64($0.edges))),
                     ]
-                    // A shard's: what --merge counts the union of.
+                    // A shard's: what --merge counts the union of. Keys as text: JSON readers
+                    // take numbers past 2^53 as doubles, and lose them.
                     if shard != nil {
-                        fields.append(.init("transitionKeys", .array($0.transitionKeys.map { .int(Int64($0)) })))
+                        fields.append(.init("transitionKeys", .array($0.transitionKeys.map { .string(String($0)) })))
                         fields.append(.init("edgeIDs", .array($0.edgeIDs.map { .int(Int64($0)) })))
                     }
                     return .record(type: nil, fields: fields)

@@ -91,7 +91,7 @@ struct ExploreShardReport {
             (
                 min(max(0, found["kept"] as? Int ?? 0), Int(Int32.max)),
                 min(max(0, found["guidedRuns"] as? Int ?? 0), Int(Int32.max)),
-                Set((found["transitionKeys"] as? [Int]) ?? []),
+                Set(((found["transitionKeys"] as? [String]) ?? []).compactMap { Int($0) }),
                 Set(((found["edgeIDs"] as? [Int]) ?? []).compactMap { UInt32(exactly: $0) })
             )
         }
