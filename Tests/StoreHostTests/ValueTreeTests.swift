@@ -63,6 +63,24 @@ struct ValueTreeTests {
         #expect(Value.stableHash(reading: invalid) == read.stableHash)
     }
 
+    /// A tree nested past `Value.maxDepth` has no hash worked out from it (nil: the caller
+    /// reads it, which says why), as it has no value; one level less has the value's.
+    @Test func aTreeTooDeepHasNoHashAndOneLevelLessHasItsValues() throws {
+        let table = ValueFunctions.table
+        for (depth, readable) in [(Value.maxDepth, true), (Value.maxDepth + 1, false)] {
+            var tree = try #require(table.value_int(7))
+            for _ in 0..<depth {
+                let parent = try #require(table.value_array())
+                #expect(table.value_append(parent, nil, tree) == Int32(SP_OK))
+                tree = parent
+            }
+            defer { table.value_free(tree) }
+            let value = try? Value(reading: tree)
+            #expect((value != nil) == readable, "\(depth) levels")
+            #expect(Value.stableHash(reading: tree) == value?.stableHash, "\(depth) levels")
+        }
+    }
+
     /// Containers grow by doubling from eight children: every length across the first
     /// few doublings reads back whole (run under --sanitize=address for the reallocations).
     @Test func containersOfEveryLengthAcrossTheirGrowthRoundTrip() throws {
