@@ -9,20 +9,25 @@ package enum JSONArguments {
     /// The arguments by name; an empty or blank body is none.
     package static func read(_ body: [UInt8]) throws(OperationError) -> [String: Value] {
         guard body.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return [:] }
-        let tree: Value
-        do {
-            tree = try JSONDecoder().decode(Tree.self, from: Data(body)).value
-        } catch let error as DecodingError {
-            throw OperationError("the arguments are not JSON: \(describe(error))")
-        } catch {
-            throw OperationError("the arguments are not JSON: \(error)")
-        }
+        let tree = try value(of: body, what: "the arguments")
         guard case .record(_, let fields) = tree else {
             throw OperationError("the arguments must be a JSON object, not \(tree.kindName)")
         }
         var arguments: [String: Value] = [:]
         for field in fields { arguments[field.label ?? ""] = field.value }
         return arguments
+    }
+
+    /// Any JSON text as its value tree (objects' fields in name order); `what` names the
+    /// text in the error that says why it is not JSON.
+    package static func value(of body: [UInt8], what: String) throws(OperationError) -> Value {
+        do {
+            return try JSONDecoder().decode(Tree.self, from: Data(body)).value
+        } catch let error as DecodingError {
+            throw OperationError("\(what) are not JSON: \(describe(error))")
+        } catch {
+            throw OperationError("\(what) are not JSON: \(error)")
+        }
     }
 
     private static func describe(_ error: DecodingError) -> String {

@@ -45,7 +45,8 @@ import Testing
     }
 
     /// One search of `model`, in process unless `inWorker` (the search's speed is not what
-    /// is measured), as its JSON report.
+    /// is measured), as its JSON report. One job: the steps a search takes to find the bug
+    /// are what is measured (with more, a report counts those of the job that found it).
     static func search(
         _ directory: String, _ model: String, seed: Int, runs: Int, guided: Bool = true,
         plugin: String = "libguided.so", inWorker: Bool = false
@@ -53,7 +54,7 @@ import Testing
         let found = try storesh(
             ["explore"] + (inWorker ? ["--no-search-worker"] : ["--in-process"]) + [
                 "--plugin", directory + "/" + plugin, "--model", "guided." + model, "--seed", String(seed), "--runs",
-                String(runs), "--steps", "50", "--no-determinism-check", "--format", "json", "--out",
+                String(runs), "--steps", "50", "--no-determinism-check", "--jobs", "1", "--format", "json", "--out",
                 directory + "/\(model)\(seed).transcript", "--overwrite",
                 // A net, not a budget: a search that stops on it has failed the test.
                 "--time-limit", "600",

@@ -21,12 +21,12 @@ import Testing
     @Test func jobsGiveTheTranscriptOneProcessGives() throws {
         let directory = try Self.workspace()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let one = try storesh(Self.registry + ["--out", directory + "/one.transcript"])
+        let one = try storesh(Self.registry + ["--jobs", "1", "--out", directory + "/one.transcript"])
         #expect(one.status == 1, "\(one.stdout)\(one.stderr)")
         let five = try storesh(Self.registry + ["--jobs", "5", "--out", directory + "/five.transcript"])
         #expect(five.status == 1, "\(five.stdout)\(five.stderr)")
-        #expect(five.stdout.hasPrefix("explore classics.registry: seed 3, 5 shards\n"), "\(five.stdout)")
-        #expect(five.stdout.contains("run 21 failed (shard 4/5; "), "\(five.stdout)")
+        #expect(five.stdout.hasPrefix("explore classics.registry: seed 3\n"), "\(five.stdout)")
+        #expect(five.stdout.contains("run 21 failed after 30 steps (job 5 of 5: "), "\(five.stdout)")
         #expect(five.stderr.contains("explore: 5 jobs searched "), "\(five.stderr)")
         let transcript = try String(contentsOfFile: directory + "/one.transcript", encoding: .utf8)
         #expect(try String(contentsOfFile: directory + "/five.transcript", encoding: .utf8) == transcript)
@@ -51,7 +51,7 @@ import Testing
     @Test func shardsMergeIntoOneVerdictFromAnotherFolder() throws {
         let directory = try Self.workspace()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let one = try storesh(Self.registry + ["--out", directory + "/one.transcript"])
+        let one = try storesh(Self.registry + ["--jobs", "1", "--out", directory + "/one.transcript"])
         #expect(one.status == 1)
         var reports: [String] = []
         for index in 0..<5 {
@@ -65,7 +65,19 @@ import Testing
         }
         let merged = try storesh(["explore", "--merge"] + reports + ["--out", directory + "/merged.transcript"])
         #expect(merged.status == 1, "\(merged.stdout)\(merged.stderr)")
-        #expect(merged.stdout.contains("run 21 failed (shard 4/5; "), "\(merged.stdout)")
+        #expect(merged.stdout.hasPrefix("explore classics.registry: seed 3, 5 shards\n"), "\(merged.stdout)")
+        #expect(merged.stdout.contains("run 21 failed after 30 steps (shard 4/5: "), "\(merged.stdout)")
+        // The failure as the shard that found it reported it, with how many shards there were.
+        let json = try storesh(
+            ["explore", "--merge"] + reports + ["--out", directory + "/json.transcript", "--format", "json"])
+        let record = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let shardRecord =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reports[4]))) as? [String: Any]
+        #expect(record?["shards"] as? Int == 5, "\(json.stdout)")
+        #expect(record?["runs"] as? Int == shardRecord?["runs"] as? Int, "\(json.stdout)")
+        #expect(
+            (record?["failure"] as? [String: Any])?["postcondition"] as? String == "!contains(registry[*], args.pid)")
+        #expect((record?["shrunk"] as? [[String: Any]])?.count == (shardRecord?["shrunk"] as? [[String: Any]])?.count)
         #expect(
             try String(contentsOfFile: directory + "/merged.transcript", encoding: .utf8)
                 == String(contentsOfFile: directory + "/one.transcript", encoding: .utf8),
@@ -135,16 +147,47 @@ import Testing
             "size == count(contents)",
             "--seed", "2", "--runs", "400", "--out", directory + "/buffer.transcript",
         ]
-        let one = try storesh(search)
+        let one = try storesh(search + ["--jobs", "1"])
         let four = try storesh(search + ["--jobs", "4"])
         #expect(one.status == 0 && four.status == 0, "\(one.stdout)\(four.stdout)\(four.stderr)")
         let guidance = { (run: Run) in run.stdout.split(separator: "\n").first { $0.hasPrefix("guidance: ") } }
         #expect(guidance(one) != nil, "\(one.stdout)")
-        #expect(guidance(four) == guidance(one), "\(four.stdout)")
+        // Not only guidance: every line, the distinct states (counted once) among them.
+        #expect(four.stdout == one.stdout, "\(one.stdout)\n\(four.stdout)")
+        #expect(one.stdout.contains(" distinct states\n"), "\(one.stdout)")
+        // By default, one job per core: the same report.
+        let byDefault = try storesh(search)
+        #expect(byDefault.stdout == one.stdout, "\(byDefault.stdout)")
+        #expect(
+            ProcessInfo.processInfo.activeProcessorCount == 1
+                || byDefault.stderr.contains(
+                    "explore: \(min(8, ProcessInfo.processInfo.activeProcessorCount)) jobs searched 400 runs"),
+            "\(byDefault.stderr)")
         let json = try storesh(search + ["--jobs", "4", "--format", "json"])
         let record = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         let merged = try #require(record?["guidance"] as? [String: Any], "\(json.stdout)")
         #expect(merged["transitions"] as? Int ?? 0 > 0)
         #expect(merged["kept"] as? Int ?? 0 > 0)
+    }
+
+    /// The jobs of one search tell each other where one failed (a file, `--stop-file`):
+    /// a job makes no run past the lowest failing run written there, and writes its own.
+    @Test func aJobMakesNoRunPastAFailureAnotherFoundAndSaysWhereItFoundOne() throws {
+        let directory = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let stop = directory + "/stop"
+        try "900\n7\n40".write(toFile: stop, atomically: true, encoding: .utf8)
+        let sound = try storesh([
+            "explore", "--plugin", "Classics", "--model", "classics.jugsFixed", "--invariant", "big != 4", "--seed",
+            "1", "--runs", "500", "--in-process", "--jobs", "1", "--stop-file", stop, "--format", "json",
+        ])
+        #expect(sound.status == 0, "\(sound.stdout)\(sound.stderr)")
+        let record = try JSONSerialization.jsonObject(with: Data(sound.stdout.utf8)) as? [String: Any]
+        #expect(record?["runs"] as? Int == 7, "runs 1 to 7, the lowest whole line: \(sound.stdout)")
+        try Data().write(to: URL(fileURLWithPath: stop))
+        let failing = try storesh(
+            Self.registry + ["--jobs", "1", "--stop-file", stop, "--out", directory + "/registry.transcript"])
+        #expect(failing.status == 1, "\(failing.stdout)\(failing.stderr)")
+        #expect(try String(contentsOfFile: stop, encoding: .utf8) == "21\n")
     }
 }

@@ -63,7 +63,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let found = try storesh([
             "explore", "--plugin", unrulyPlugin, "--model", "unruly.unruly", "--actions", "increment,exitNow",
-            "--seed", "1", "--runs", "20", "--steps", "10", "--out", directory + "/exit.transcript",
+            "--seed", "1", "--runs", "20", "--steps", "10", "--jobs", "1", "--out", directory + "/exit.transcript",
         ])
         #expect(
             found.stderr.contains(
@@ -79,7 +79,7 @@ import Testing
     @Test func aHungModelIsStoppedByTheWatchdogAndReportedFromAWorkerProcess() throws {
         let directory = try ExploreTests.workspace()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let found = try ExploreTests.explore(directory, "stall", ["--action-timeout", "0.5"])
+        let found = try ExploreTests.explore(directory, "stall", ["--action-timeout", "0.5", "--jobs", "1"])
         #expect(found.stderr.contains("the model gave no answer in 0.5s in the search's process"), "\(found.stderr)")
         #expect(found.status == 1)
         #expect(found.stdout.contains("failure: the model hung: no answer in 0.5s"), "\(found.stdout)")

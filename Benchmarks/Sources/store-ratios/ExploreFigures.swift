@@ -2,12 +2,18 @@ import EmbeddingWorkloads
 import Foundation
 
 /// `storesh explore` on a ring buffer in C, in the default mode (determinism checked,
-/// guidance on, the model out of storesh's process: in a search worker, decision 0011), and
-/// with --in-process: the figure issue #48 sets a target for. Start-up (`startUp`) is taken
-/// off; the best of `rounds`.
+/// guidance on, the model out of storesh's process: in search workers, one per core,
+/// decisions 0011 and 0012), in one search worker (`--jobs 1`), and in storesh's process:
+/// the figure issue #48 sets a target for. Start-up (`startUp`) is taken off; the best of
+/// `rounds`.
 func ringFigure(binary: String, startUp: Double, runs ringRuns: Int, rounds: Int) throws -> String {
     var ring: [String] = []
-    for (label, flags) in [("default (a search worker)", [String]()), ("--in-process", ["--in-process"])] {
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let modes = [
+        ("default (\(min(cores, 8)) search workers)", [String]()), ("--jobs 1", ["--jobs", "1"]),
+        ("--in-process --jobs 1", ["--in-process", "--jobs", "1"]),
+    ]
+    for (label, flags) in modes {
         var best = Double.infinity
         var steps = 0
         for _ in 0..<rounds {

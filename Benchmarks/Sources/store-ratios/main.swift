@@ -322,10 +322,11 @@ do {
             options.scriptLines, script, Double(options.scriptLines) / script / 1e6, inProcessScript,
             Double(options.scriptLines) / inProcessScript / 1e6))
     // storesh explore on Counter: steps generated, sent and checked per second (start-up
-    // taken off), in a worker and in process, with and without the determinism replays.
+    // taken off), in a worker and in process, with and without the determinism replays; in
+    // one job (the default's jobs, one per core, are the ring buffer's figure).
     let (runs, steps) = (max(1, options.scriptLines / 500), 500)
     var explored: [String] = []
-    for (label, flags) in [("in a worker", [String]()), ("in process", ["--in-process"])] {
+    for (label, flags) in [("in a worker", ["--jobs", "1"]), ("in process", ["--in-process", "--jobs", "1"])] {
         for replays in [false, true] {
             var best = Double.infinity
             for _ in 0..<r {

@@ -37,9 +37,27 @@ package struct ExploreOptions: Sendable {
     /// `--shard I/N`: this search makes every Nth run from the Ith (0-based) of the
     /// whole search's `runs`; a run is the same in any shard (`Explorer.runSeed`).
     package var shard = ExploreShard.whole
+    /// The parts of a search made at once (`--jobs`): told where the others found a
+    /// failure, a part makes no run past it (`--jobs` makes `stopAfterRun` read what
+    /// `announceFailure` wrote in the other parts). Both nil for a search made alone.
+    package var partners: ExplorePartners?
 
     /// The defaults, with `seed`.
     package init(seed: UInt64) { self.seed = seed }
+}
+
+/// What the parts of one search made at once tell each other: the lowest run (1-based, of
+/// the whole search) any of them found failing, past which no part's runs can change the
+/// verdict (the failure of the lowest run is the search's).
+package struct ExplorePartners: Sendable {
+    /// The lowest failing run the other parts announced so far (`Int.max` when none).
+    package let stopAfterRun: @Sendable () -> Int
+    /// Tells the others that this part's search stops after `run`.
+    package let announceFailure: @Sendable (_ run: Int) -> Void
+
+    package init(stopAfterRun: @escaping @Sendable () -> Int, announceFailure: @escaping @Sendable (Int) -> Void) {
+        (self.stopAfterRun, self.announceFailure) = (stopAfterRun, announceFailure)
+    }
 }
 
 /// A part of a search: every `count`th run from `index`, or, when the search is guided,

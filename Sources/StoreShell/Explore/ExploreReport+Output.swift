@@ -106,6 +106,7 @@ extension ExploreReport {
                 "shard",
                 shard.map { .record(["index": .int(Int64($0.index)), "count": .int(Int64($0.count))]) } ?? .null),
             .init("settings", .string(settings)),
+            .init("scheduleCommands", .array(scheduleCommands.map(Value.string))),
             .init("exhaustive", exhaustive.map(Self.record) ?? .null),
             .init(
                 "guidance",
@@ -137,6 +138,8 @@ extension ExploreReport {
             .init("neverAccepted", .array(neverAccepted.map(Value.string))),
         ]
         guard let failure else {
+            // A shard's: what --merge counts the union of (as text, as transitionKeys).
+            if shard != nil { fields.append(.init("stateKeys", .array(stateKeys.map { .string(String($0)) }))) }
             fields.append(.init("failure", .null))
             return .record(type: nil, fields: fields)
         }

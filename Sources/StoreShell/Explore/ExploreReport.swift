@@ -33,6 +33,9 @@ package struct ExploreReport: Sendable {
     package var pluginAlias: String?
     /// The part of the search this is (`--shard I/N`); nil for a search not split.
     package var shard: ExploreShard?
+    /// A shard's distinct states, by their keys (`Value.stableHash`, the same in every
+    /// process), when it found nothing: `--merge` counts their union, as one process would.
+    package var stateKeys: [Int] = []
     /// What the search was told beyond the seed, as a line (`--runs`, `--steps`, the
     /// properties, …): `--merge` combines only shards told the same.
     package var settings = ""

@@ -91,6 +91,9 @@ package final class Explorer {
                 break
             }
             if let first = found, index >= first.run + Self.moreRuns(after: first.run) { break }
+            // Another part of the search failed in an earlier run: this part's later runs
+            // cannot change the verdict.
+            if let partners = options.partners, index >= partners.stopAfterRun() { break }
             // Each run from its own seed, whatever came before it: the runs of a search
             // split across processes are the runs one process makes.
             random = ExploreRandom(seed: Self.runSeed(options.seed, run: index))
@@ -149,12 +152,14 @@ package final class Explorer {
                     schedule: run.schedule)
                 guard let first = found else {
                     found = failing
+                    let searchesOn = options.moreFailures > 0 && Self.searchesOn(after: failure)
+                    options.partners?.announceFailure(index + 1 + (searchesOn ? Self.moreRuns(after: index + 1) : 0))
                     searched = (
                         runs, steps, seen.count, coverage,
                         Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
                     )
                     // Only a broken property searches on: a crash or a hang costs a worker.
-                    if options.moreFailures > 0, Self.searchesOn(after: failure) { continue }
+                    if searchesOn { continue }
                     break
                 }
                 if failure.signature == first.failure.signature { others.append(failing) }
@@ -180,6 +185,7 @@ package final class Explorer {
                 shrunk: [], shrunkStates: [], shrinkRuns: 0, searchSeconds: searchSeconds, shrinkSeconds: 0)
             report.prefix = prefix
             report.guidance = guidanceFound
+            if options.shard != .whole { report.stateKeys = seen.sorted() }
             return report
         }
         progress("run \(found.run) failed after \(found.failure.step + 1) steps: \(found.failure); shrinking")

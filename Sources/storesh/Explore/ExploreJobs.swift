@@ -34,14 +34,26 @@ func mergeExploreReports(_ options: ExploreCommandOptions) -> Int32 {
 
 /// `storesh explore --jobs N`: the same search in N child storesh processes, each making
 /// every Nth run (`--shard I/N`) with the same seed, their reports merged as `--merge`
-/// merges them. Each child writes its transcript beside `target`, so its `:load` path
-/// holds there; the one kept replaces `target`, the others are removed.
+/// merges them, with a report that reads as one process's (`MergedExplore.byJobs`). The
+/// jobs tell each other where one failed (`ExploreStopFile`), and make no run past it.
 @MainActor
 func runExploreJobs(_ options: ExploreCommandOptions, seed: UInt64, model: ModelDescriptor, target: OutputFile) async
     -> Int32
 {
-    let folder = URL(fileURLWithPath: target.path).deletingLastPathComponent().path
-    let stem = "." + URL(fileURLWithPath: target.path).lastPathComponent + ".shard"
+    // The jobs' reports, transcripts and stop file go to a folder of their own: only the
+    // transcript kept is written at `target` (its :load made relative to it), and a job
+    // that cannot write there leaves the error to the one write that counts.
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("storesh-explore-\(UUID())").path
+    do {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    } catch {
+        StandardStreams.error("storesh explore: cannot make a folder for the jobs' reports: \(error)\n")
+        return 2
+    }
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let stem = "job"
+    let jobs = options.jobCount
+    let stopFile = "\(folder)/stop"
     let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
     // Each job is a search worker: its model in its own process, unless that ends it.
     let modelsInJobs = options.usesSearchWorkers
@@ -50,14 +62,14 @@ func runExploreJobs(_ options: ExploreCommandOptions, seed: UInt64, model: Model
         SearchWorker.withFlags(
             shared,
             [
-                "--search-worker", "--shard", "\(index)/\(options.jobs)", "--out", "\(folder)/\(stem)-\(index)",
-                "--overwrite",
+                "--search-worker", "--shard", "\(index)/\(jobs)", "--out", "\(folder)/\(stem)-\(index)",
+                "--overwrite", "--stop-file", stopFile,
             ])
     }
     let environment = SearchWorker.environment(realWorld: options.isolation.realWorld)
     let started = DispatchTime.now().uptimeNanoseconds
     let outcomes = await withTaskGroup(of: (Int, Data, Data, Spawn.Ending?).self) { group in
-        for index in 0..<options.jobs {
+        for index in 0..<jobs {
             let arguments = SearchWorker.withFlags(
                 arguments(index), modelsInJobs ? ["--in-process", SearchWorker.watchFlag] : [])
             group.addTask { await runChild(executable, arguments, environment: environment, index: index) }
@@ -66,19 +78,16 @@ func runExploreJobs(_ options: ExploreCommandOptions, seed: UInt64, model: Model
         for await outcome in group { outcomes.append(outcome) }
         return outcomes.sorted { $0.0 < $1.0 }
     }
-    defer {
-        for index in 0..<options.jobs { unlink("\(folder)/\(stem)-\(index)") }
-    }
     var reports: [ExploreShardReport] = []
-    for (index, var output, var errors, var ending) in outcomes {
+    for (index, var output, _, var ending) in outcomes {
         var report = SearchWorker.report(in: output)?.report
         if report == nil, modelsInJobs, let ended = ending {
             // Its model ended it: that part again, with the model in a worker process.
             let timeout = options.isolation.actionTimeout == 0 ? nil : options.isolation.actionTimeout
             StandardStreams.error(
-                "storesh explore: job \(index) of \(options.jobs): the model \(SearchWorker.describe(ended, actionTimeout: timeout)) in the job's process; searching its part again with the model in a worker process\n"
+                "storesh explore: job \(index + 1) of \(jobs): the model \(SearchWorker.describe(ended, actionTimeout: timeout)) in the job's process; searching its part again with the model in a worker process\n"
             )
-            (_, output, errors, ending) = await runChild(
+            (_, output, _, ending) = await runChild(
                 executable, arguments(index), environment: environment, index: index)
             report = SearchWorker.report(in: output)?.report
         }
@@ -87,17 +96,17 @@ func runExploreJobs(_ options: ExploreCommandOptions, seed: UInt64, model: Model
         } catch {
             let how = ending.map { "\($0)" } ?? "could not start"
             StandardStreams.error(
-                "storesh explore: job \(index) of \(options.jobs) gave no report (\(how)): \(String(decoding: errors, as: UTF8.self).suffix(800))\n"
+                "storesh explore: job \(index + 1) of \(jobs) gave no report (\(how); what it printed is above)\n"
             )
             return 2
         }
     }
     do throws(ExploreShardReport.Unreadable) {
-        let merged = try MergedExplore(reports)
+        let merged = try MergedExplore(reports, byJobs: true)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let steps = reports.reduce(0) { $0 + $1.steps }
         StandardStreams.error(
-            "explore: \(options.jobs) jobs searched \(reports.reduce(0) { $0 + $1.runs }) runs in \(String(format: "%.2f", seconds)) s (\(seconds > 0 ? Int(Double(steps) / seconds) : 0) steps/s)\n"
+            "explore: \(jobs) jobs searched \(reports.reduce(0) { $0 + $1.runs }) runs in \(String(format: "%.2f", seconds)) s (\(seconds > 0 ? Int(Double(steps) / seconds) : 0) steps/s)\n"
         )
         return finish(merged, target: target, format: options.format, shown: options.out)
     } catch {
@@ -123,7 +132,9 @@ private func finish(_ merged: MergedExplore, target: OutputFile, format: String,
                 record = .record(type: type, fields: fields)
             }
         } catch {
-            let problem = (error as? ExploreShardReport.Unreadable)?.message ?? "\(error)"
+            let problem =
+                (error as? ExploreShardReport.Unreadable)?.message ?? (error as? OutputFile.Problem)?.description
+                ?? "\(error)"
             StandardStreams.error("storesh explore: the transcript was not written: \(problem)\n")
             status = 3
         }
@@ -171,7 +182,8 @@ private func runChild(_ executable: String, _ arguments: [String], environment: 
             let output = ReadBytes()
             let errors = ReadBytes()
             ChildProcess.drain(child.output, into: output)
-            ChildProcess.drain(child.errors, into: errors)
+            // What a job prints (its progress, its model's output) is the user's to see.
+            ChildProcess.drain(child.errors, into: errors, forwardingTo: STDERR_FILENO)
             let ending = child.wait()
             let grace = DispatchTime.now().uptimeNanoseconds + 2_000_000_000
             while !(output.isFinished && errors.isFinished), DispatchTime.now().uptimeNanoseconds < grace {

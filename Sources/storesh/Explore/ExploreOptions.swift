@@ -125,9 +125,24 @@ struct ExploreCommandOptions: ParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Search with N storesh processes at once, each making every Nth of the 8 lanes of a guided search (every Nth run with --no-guidance; default 1): past 8, guided jobs share no work. The verdict and the transcript are the ones one process finds (each run is the same in any process, and the failure of the lowest run is kept); with --more-failures or --time-limit the verdict is, the shrunk run may differ.",
+            "Search with N storesh processes at once (default: one per core, at most 8; 1 with --exhaustive, --shard, --against or --more-failures), each making every Nth of the 8 lanes of a guided search (every Nth run with --no-guidance): past 8, guided jobs share no work. The verdict and the transcript are the ones one process finds (each run is the same in any process, and the failure of the lowest run is kept); a failure's counts are those of the job that found it. With --more-failures or --time-limit the verdict is the same, the shrunk run may differ.",
             valueName: "N"))
-    var jobs = 1
+    var jobs: Int?
+
+    /// Set on the jobs of `--jobs`: the file through which they tell each other where one
+    /// found a failure (`ExploreStopFile`).
+    @Option(name: .customLong("stop-file"), help: .hidden)
+    var stopFile: String?
+
+    /// The jobs the search is made with: as given, or one per core (at most the 8 lanes a
+    /// guided search deals out) where a split search gives what one process gives.
+    var jobCount: Int {
+        if let jobs { return jobs }
+        guard !exhaustive, shard == nil, merge.isEmpty, against == nil, moreFailures == 0, !searchWorker else {
+            return 1
+        }
+        return min(max(1, ProcessInfo.processInfo.activeProcessorCount), 8)
+    }
 
     @Option(
         parsing: .unconditional,
@@ -218,7 +233,7 @@ struct ExploreCommandOptions: ParsableCommand {
         if !exhaustive, depth != nil || stateLimit != nil {
             throw ValidationError("--depth and --state-limit bound an exhaustive search: they need --exhaustive")
         }
-        guard (1...64).contains(jobs) else {
+        if let jobs, !(1...64).contains(jobs) {
             throw ValidationError("--jobs must be from 1 to 64, not \(jobs)")
         }
         if let shard, ExploreShard(parsing: shard) == nil {
@@ -237,10 +252,10 @@ struct ExploreCommandOptions: ParsableCommand {
         if noSearchWorker, isolation.inProcess {
             throw ValidationError("--no-search-worker keeps the model in a worker process: not with --in-process")
         }
-        if jobs > 1, shard != nil || exhaustive {
+        if jobCount > 1, shard != nil || exhaustive {
             throw ValidationError("--jobs splits a random search into shards itself: not with --shard or --exhaustive")
         }
-        if !merge.isEmpty, jobs > 1 || shard != nil || exhaustive || !loading.plugins.isEmpty {
+        if !merge.isEmpty, jobs != nil || shard != nil || exhaustive || !loading.plugins.isEmpty {
             throw ValidationError(
                 "--merge combines reports: it runs no search (no --plugin, --jobs, --shard or --exhaustive)")
         }

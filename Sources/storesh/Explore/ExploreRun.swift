@@ -12,7 +12,7 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
     let actionTimeout = options.isolation.actionTimeout == 0 ? nil : options.isolation.actionTimeout
     if options.searchWorker {
         SearchWorker.become()
-    } else if options.usesSearchWorkers, options.jobs == 1,
+    } else if options.usesSearchWorkers, options.jobCount == 1,
         let status = SearchWorker.delegate(actionTimeout: actionTimeout, realWorld: options.isolation.realWorld)
     {
         return status
@@ -75,7 +75,7 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
         }
     }
     let seed = options.seed ?? UInt64(DispatchTime.now().uptimeNanoseconds % 1_000_000_007)
-    if options.jobs > 1 { return await runExploreJobs(options, seed: seed, model: model, target: target) }
+    if options.jobCount > 1 { return await runExploreJobs(options, seed: seed, model: model, target: target) }
     var settings = ExploreOptions(seed: seed)
     settings.runs = options.runBudget
     settings.steps = options.steps
@@ -87,6 +87,7 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
     settings.schedules = options.schedules
     settings.moreFailures = options.moreFailures
     settings.shard = options.shard.flatMap(ExploreShard.init(parsing:)) ?? .whole
+    settings.partners = options.stopFile.map { ExploreStopFile(path: $0).partners }
     if options.exhaustive {
         settings.exhaustiveDepth = options.depth ?? 6
         settings.stateLimit = options.stateLimit ?? settings.stateLimit
@@ -116,9 +117,12 @@ func runExplore(_ options: ExploreCommandOptions) async -> Int32 {
         return 2
     }
     let rate = report.searchSeconds > 0 ? Int(Double(report.steps) / report.searchSeconds) : 0
-    StandardStreams.error(
-        "explore: searched \(report.runs) run\(report.runs == 1 ? "" : "s") in \(String(format: "%.2f", report.searchSeconds)) s (\(rate) steps/s)"
-            + (report.failure == nil ? "" : "; shrank in \(String(format: "%.2f", report.shrinkSeconds)) s") + "\n")
+    // A job's is said once for all of them, by the storesh that started them.
+    if options.stopFile == nil {
+        StandardStreams.error(
+            "explore: searched \(report.runs) run\(report.runs == 1 ? "" : "s") in \(String(format: "%.2f", report.searchSeconds)) s (\(rate) steps/s)"
+                + (report.failure == nil ? "" : "; shrank in \(String(format: "%.2f", report.shrinkSeconds)) s") + "\n")
+    }
     var lines = report.lines(model: model)
     var record = report.record(model: model)
     var written = false

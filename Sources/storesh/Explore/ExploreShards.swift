@@ -1,5 +1,6 @@
 import Foundation
 import StoreHost
+import StoreService
 import StoreShell
 import StoreValue
 
@@ -12,6 +13,9 @@ struct ExploreShardReport {
     let shard: ExploreShard
     let runs: Int
     let steps: Int
+    let distinctStates: Int
+    /// Its distinct states' keys, when it found nothing (a shard's report lists them).
+    let stateKeys: Set<Int>
     let stoppedByTimeLimit: Bool
     /// The failure's message and the run (of the whole search, 1-based) that found it.
     let failure: String?
@@ -19,6 +23,10 @@ struct ExploreShardReport {
     /// The shrunk run: each step's line and the changes it made.
     let shrunk: [(line: String, changes: [String])]
     let failingStep: Int?
+    /// How many steps the failing run had when it failed, before shrinking.
+    let originalLength: Int
+    /// The commands that make the shrunk run's schedule again (`:latency`, `:ties`).
+    let scheduleCommands: [String]
     /// Runs shrinking made.
     let shrinkRuns: Int
     /// `--schedules`: the shrunk run's answers (service, latency) and picks among ties.
@@ -35,6 +43,9 @@ struct ExploreShardReport {
     /// What the search was told, beyond the seed (`ExploreReport.settings`): shards of
     /// searches told different things do not make one search.
     let settings: String
+    /// The whole report, read as a value: a failure is reported as the shard that found it
+    /// reported it.
+    let tree: Value
 
     struct Unreadable: Error {
         let message: String
@@ -56,6 +67,11 @@ struct ExploreShardReport {
             throw Unreadable(
                 message: "\(file): shard \(index)/\(count) is not a shard (I from 0 to N-1, N at most 1024)")
         }
+        do throws(OperationError) {
+            tree = try JSONArguments.value(of: Array(data), what: "its contents")
+        } catch {
+            throw Unreadable(message: "\(file): \(error.message)")
+        }
         self.file = file
         self.model = model
         self.seed = seed
@@ -64,6 +80,10 @@ struct ExploreShardReport {
         let number = { (key: String) in min(max(0, record[key] as? Int ?? 0), Int(Int32.max)) }
         runs = number("runs")
         steps = number("steps")
+        distinctStates = number("distinctStates")
+        stateKeys = Set(((record["stateKeys"] as? [String]) ?? []).compactMap { Int($0) })
+        originalLength = number("originalLength")
+        scheduleCommands = record["scheduleCommands"] as? [String] ?? []
         settings = record["settings"] as? String ?? ""
         stoppedByTimeLimit = record["stoppedByTimeLimit"] as? Bool ?? false
         let failureRecord = record["failure"] as? [String: Any]
@@ -109,8 +129,12 @@ struct MergedExplore {
     let reports: [ExploreShardReport]
     /// The shard whose failure is the search's, nil when none failed.
     let chosen: ExploreShardReport?
+    /// The parts were `--jobs` of one command, not shards merged (`--merge`): the report
+    /// reads as one process's, and names the job, not the shard, that failed.
+    let byJobs: Bool
 
-    init(_ reports: [ExploreShardReport]) throws(ExploreShardReport.Unreadable) {
+    init(_ reports: [ExploreShardReport], byJobs: Bool = false) throws(ExploreShardReport.Unreadable) {
+        self.byJobs = byJobs
         guard let first = reports.first else { throw .init(message: "no reports to merge") }
         for report in reports where report.model != first.model || report.seed != first.seed {
             throw .init(
@@ -147,42 +171,71 @@ struct MergedExplore {
         chosen = self.reports.filter { $0.foundInRun != nil }.min { ($0.foundInRun ?? 0) < ($1.foundInRun ?? 0) }
     }
 
-    /// The merged report for people.
+    /// The merged report for people, in the lines one process prints. Nothing found: the
+    /// shards' runs, steps and coverage add up and their states and transitions are
+    /// counted once, as one process counts them. A failure: the counts are those of the
+    /// part that found it, which stopped there (the others stop once told, at a run that
+    /// depends on timing), so the same search prints the same lines.
     var lines: [String] {
         let first = reports[0]
-        let runs = reports.reduce(0) { $0 + $1.runs }
-        let steps = reports.reduce(0) { $0 + $1.steps }
         let shards = "\(reports.count) shard\(reports.count == 1 ? "" : "s")"
-        var lines = ["explore \(first.model): seed \(first.seed), \(shards)"]
-        let stopped = reports.contains(where: \.stoppedByTimeLimit) ? " (stopped by the time limit)" : ""
+        var lines = ["explore \(first.model): seed \(first.seed)" + (byJobs ? "" : ", \(shards)")]
         guard let chosen, let run = chosen.foundInRun, let failure = chosen.failure else {
-            lines.append("no failure in \(runs) runs, \(steps) steps\(stopped)")
-            return lines + coverageLines
+            let stopped = reports.contains(where: \.stoppedByTimeLimit) ? " (stopped by the time limit)" : ""
+            let runs = reports.reduce(0) { $0 + $1.runs }
+            let steps = reports.reduce(0) { $0 + $1.steps }
+            lines.append(
+                "no failure in \(Self.counted(runs: runs, steps: steps, states: distinctStates))\(stopped)")
+            return lines + Self.coverageLines(coverage, guidance: guidance)
         }
-        lines.append(
-            "run \(run) failed (shard \(chosen.shard.index)/\(chosen.shard.count); \(runs) runs, \(steps) steps in all)"
-        )
+        // A model that is not deterministic shows other states each time: its steps alone,
+        // and no count of states.
+        let deterministic = chosen.failureKind != "nondeterministic"
+        let part =
+            byJobs
+            ? "job \(chosen.shard.index + 1) of \(chosen.shard.count)"
+            : "shard \(chosen.shard.index)/\(chosen.shard.count)"
+        let counted = Self.counted(
+            runs: chosen.runs, steps: chosen.steps, states: deterministic ? chosen.distinctStates : nil)
+        let length = chosen.originalLength
+        lines.append("run \(run) failed after \(length) step\(length == 1 ? "" : "s") (\(part): \(counted))")
         lines.append("failure: \(failure)")
-        // A model that is not deterministic shows other states each time: its steps alone.
-        let showsChanges = chosen.failureKind != "nondeterministic"
         lines.append(
             "shrunk to \(chosen.shrunk.count) step\(chosen.shrunk.count == 1 ? "" : "s") in \(chosen.shrinkRuns) run\(chosen.shrinkRuns == 1 ? "" : "s"):"
         )
         for (index, step) in chosen.shrunk.enumerated() {
             let marker = index + 1 == chosen.failingStep ? "  <- fails here" : ""
             lines.append(String(format: "%4d  ", index + 1) + step.line + marker)
-            if showsChanges { lines += step.changes.map { "        " + $0 } }
+            if deterministic { lines += step.changes.map { "        " + $0 } }
         }
         if (chosen.failingStep ?? 1) <= 0 { lines.append("      (the initial state already fails)") }
-        return lines + coverageLines
+        if !chosen.scheduleCommands.isEmpty {
+            lines.append("with this schedule (services not named answer at once; other ties fire in scheduled order):")
+            lines += chosen.scheduleCommands.map { "      " + $0 }
+        }
+        return lines + Self.coverageLines(coverage, guidance: deterministic ? guidance : nil)
     }
 
-    /// What guidance reached in all the shards together, as one process says it: runs
-    /// kept and started from one add up (each lane is one shard's), transitions and edges
-    /// are counted once however many shards took them. Nil when a shard was not guided.
+    private static func counted(runs: Int, steps: Int, states: Int?) -> String {
+        "\(runs) run\(runs == 1 ? "" : "s"), \(steps) step\(steps == 1 ? "" : "s")"
+            + (states.map { ", \($0) distinct state\($0 == 1 ? "" : "s")" } ?? "")
+    }
+
+    /// The parts whose counts the report gives: all of them, or the one that failed.
+    private var counted: [ExploreShardReport] { chosen.map { [$0] } ?? reports }
+
+    /// Distinct states: the union of the shards' (each lists its keys when it found nothing).
+    var distinctStates: Int {
+        if let chosen { return chosen.distinctStates }
+        return reports.reduce(into: Set<Int>()) { $0.formUnion($1.stateKeys) }.count
+    }
+
+    /// What guidance reached, as one process says it: runs kept and started from one add
+    /// up (each lane is one shard's), transitions and edges are counted once however many
+    /// shards took them. Nil when a shard was not guided.
     var guidance: ExploreGuidanceSummary? {
-        let all = reports.compactMap(\.guidance)
-        guard all.count == reports.count else { return nil }
+        let all = counted.compactMap(\.guidance)
+        guard all.count == counted.count else { return nil }
         return ExploreGuidanceSummary(
             kept: all.reduce(0) { $0 + $1.kept },
             transitions: all.reduce(into: Set<Int>()) { $0.formUnion($1.transitions) }.count,
@@ -190,38 +243,45 @@ struct MergedExplore {
             edges: all.reduce(into: Set<UInt32>()) { $0.formUnion($1.edges) }.count)
     }
 
-    private var coverageLines: [String] {
-        var totals: [(action: String, tried: Int, accepted: Int, refused: Int)] = reports[0].coverage
-        for report in reports.dropFirst() {
+    /// Each action's tries, acceptances and refusals, added up.
+    var coverage: [(action: String, tried: Int, accepted: Int, refused: Int)] {
+        var totals = counted[0].coverage
+        for report in counted.dropFirst() {
             for (index, entry) in report.coverage.enumerated() where index < totals.count {
                 totals[index].tried += entry.tried
                 totals[index].accepted += entry.accepted
                 totals[index].refused += entry.refused
             }
         }
+        return totals
+    }
+
+    private static func coverageLines(
+        _ totals: [(action: String, tried: Int, accepted: Int, refused: Int)], guidance: ExploreGuidanceSummary?
+    ) -> [String] {
         let width = max(6, totals.map(\.action.count).max() ?? 0)
-        // What guidance reached depends on the states a model shows: as one process, said
-        // only of a model that gives the same states each time.
-        let guided =
-            chosen?.failureKind == "nondeterministic" ? [] : guidance.map { [ExploreReport.guidanceLine($0)] } ?? []
-        return guided + [
+        let never = totals.filter { $0.accepted == 0 }.map(\.action)
+        return (guidance.map { [ExploreReport.guidanceLine($0)] } ?? []) + [
             "coverage:",
             "  " + "action".padding(toLength: width, withPad: " ", startingAt: 0) + "  tried  accepted  refused",
         ]
             + totals.map {
                 "  \($0.action.padding(toLength: width, withPad: " ", startingAt: 0))  "
                     + String(format: "%5d  %8d  %7d", $0.tried, $0.accepted, $0.refused)
-            }
+            } + (never.isEmpty ? [] : ["never accepted: \(never.joined(separator: ", "))"])
     }
 
-    /// The merged report as one JSON record.
+    /// The merged report as one JSON record: the fields of one process's, with the counts
+    /// the text gives, and which part found the failure.
     var record: Value {
         let first = reports[0]
         var fields: [Value.Field] = [
             .init("model", .string(first.model)), .init("seed", .string(first.seed)),
             .init("shards", .int(Int64(reports.count))),
-            .init("runs", .int(Int64(reports.reduce(0) { $0 + $1.runs }))),
-            .init("steps", .int(Int64(reports.reduce(0) { $0 + $1.steps }))),
+            .init("runs", .int(Int64(counted.reduce(0) { $0 + $1.runs }))),
+            .init("steps", .int(Int64(counted.reduce(0) { $0 + $1.steps }))),
+            .init("distinctStates", .int(Int64(distinctStates))),
+            .init("stoppedByTimeLimit", .bool(counted.contains(where: \.stoppedByTimeLimit))),
         ]
         fields.append(
             .init(
@@ -232,26 +292,43 @@ struct MergedExplore {
                         "guidedRuns": .int(Int64($0.guidedRuns)), "edges": .int(Int64($0.edges)),
                     ])
                 } ?? .null))
-        if let chosen, let run = chosen.foundInRun {
-            fields.append(
-                .init(
-                    "failure",
-                    .record(["message": .string(chosen.failure ?? ""), "step": .int(Int64(chosen.failingStep ?? 0))])))
-            fields.append(.init("foundInRun", .int(Int64(run))))
-            fields.append(.init("shard", .int(Int64(chosen.shard.index))))
-            fields.append(.init("shrunk", .array(chosen.shrunk.map { .string($0.line) })))
-            fields.append(
-                .init(
-                    "schedule",
-                    .array(
-                        chosen.schedule.map {
-                            .record(["service": .string($0.service), "latency": .string($0.latency)])
-                        })))
-            fields.append(.init("ties", .array(chosen.ties.map { .int(Int64($0)) })))
-        } else {
-            fields.append(.init("failure", .null))
-        }
+        fields.append(
+            .init(
+                "coverage",
+                .array(
+                    coverage.map {
+                        .record([
+                            "action": .string($0.action), "tried": .int(Int64($0.tried)),
+                            "accepted": .int(Int64($0.accepted)), "refused": .int(Int64($0.refused)),
+                        ])
+                    })))
+        fields.append(.init("neverAccepted", .array(coverage.filter { $0.accepted == 0 }.map { .string($0.action) })))
+        if let chosen, chosen.foundInRun != nil { return Self.failureRecord(of: chosen, shards: reports.count) }
+        fields.append(.init("failure", .null))
         return .record(type: nil, fields: fields)
+    }
+
+    /// A failure's record: the one the shard that found it wrote, which gives the counts
+    /// the text gives, in the order of one process's (`ExploreReport.record`), without
+    /// what was there for merging only (the keys of what guidance reached) and with how
+    /// many shards there were.
+    private static func failureRecord(of chosen: ExploreShardReport, shards: Int) -> Value {
+        guard case .record(_, let fields) = chosen.tree else { return .null }
+        // Not a shard's report (--merge refuses it): the whole search's.
+        var kept = fields.filter { !["transcript", "stateKeys", "shard"].contains($0.label) }.map { field in
+            guard field.label == "guidance", case .record(let type, let inner) = field.value else { return field }
+            let counts = inner.filter { $0.label != "transitionKeys" && $0.label != "edgeIDs" }
+            return Value.Field("guidance", .record(type: type, fields: counts))
+        }
+        kept += [.init("shard", .null), .init("shards", .int(Int64(shards)))]
+        let order = [
+            "model", "seed", "runs", "steps", "distinctStates", "stoppedByTimeLimit", "shard", "shards", "settings",
+            "scheduleCommands", "exhaustive", "guidance", "coverage", "neverAccepted", "failure", "foundInRun",
+            "originalLength", "shrinkRuns", "schedule", "ties", "shrunk",
+        ]
+        let rank = { (field: Value.Field) in order.firstIndex(of: field.label ?? "") ?? order.count }
+        let sorted = kept.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }
+        return .record(type: nil, fields: sorted.map(\.element))
     }
 
     /// The chosen shard's transcript, its `:load` lines made relative to `folder` (where

@@ -46,6 +46,19 @@ struct ChildProcess {
         }
     }
 
+    /// Writes all of `bytes` to `fd`, or what it takes before `fd` refuses more.
+    private static func write(_ bytes: ArraySlice<UInt8>, to fd: Int32) {
+        bytes.withUnsafeBytes { raw in
+            var sent = 0
+            while sent < raw.count {
+                let count = Glibc.write(fd, raw.baseAddress! + sent, raw.count - sent)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return }
+                sent += count
+            }
+        }
+    }
+
     /// Waits for the child to end (only this child: others are not reaped).
     func wait() -> Ending {
         var status: Int32 = 0
@@ -56,14 +69,15 @@ struct ChildProcess {
     }
 
     /// Reads `fd` into `bytes` until its writers have all closed it, on a thread of its own;
-    /// then closes it.
-    static func drain(_ fd: Int32, into bytes: ReadBytes) {
+    /// then closes it. With `forwardingTo`, what is read is written there too, as it comes.
+    static func drain(_ fd: Int32, into bytes: ReadBytes, forwardingTo forward: Int32? = nil) {
         Thread {
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if count < 0, errno == EINTR { continue }
                 guard count > 0 else { break }
+                if let forward { Self.write(buffer[0..<count], to: forward) }
                 bytes.append(Data(buffer[0..<count]))
             }
             close(fd)
