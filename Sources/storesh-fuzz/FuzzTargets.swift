@@ -9,7 +9,7 @@ import StoreValue
 /// The fuzz targets, by name (`scripts/fuzz` runs each with `STORESH_FUZZ_TARGET=name`).
 enum FuzzTarget: String, CaseIterable {
     case action, literal, transcript, journal, `import`, worker, ctree, condition, relay, shape, http, values, mcp,
-        schedule
+        schedule, merge
 
     func run(_ data: Data) {
         switch self {
@@ -27,6 +27,7 @@ enum FuzzTarget: String, CaseIterable {
         case .values: Self.typedValues(data)
         case .mcp: Self.mcpLine(data)
         case .schedule: Self.scheduleWords(data)
+        case .merge: Self.shardReports(data)
         }
     }
 

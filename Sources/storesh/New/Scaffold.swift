@@ -117,7 +117,7 @@ enum Scaffold {
 
                     @PluginActions
                     enum Action: Codable, Sendable {
-                        /// Adds one.
+                        /// Adds one (the count stops at Int.max).
                         case increment
                         /// Sets the count.
                         /// - Parameter count: the new count
@@ -134,7 +134,8 @@ enum Scaffold {
                         var next = state
                         switch action {
                         case .increment:
-                            next.count += 1
+                            // `+= 1` would trap at Int.max: `storesh explore` finds that in one run.
+                            if next.count < .max { next.count += 1 }
                         case .setCount(let count):
                             next.count = count
                         case .incrementLater:

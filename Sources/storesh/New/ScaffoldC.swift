@@ -82,8 +82,11 @@ extension Scaffold {
         } model_state;
 
         static int32_t increment(void *state, const spm_args *args, sp_error *error) {
-            (void)args, (void)error;
-            ((model_state *)state)->count += 1;
+            (void)args;
+            model_state *s = state;
+            /* Past INT64_MAX, += 1 is undefined behaviour: refused instead. */
+            if (s->count == INT64_MAX) return spm_refuse(error, "the count is at its largest");
+            s->count += 1;
             return SP_OK;
         }
 

@@ -1,58 +1,56 @@
-import Foundation
+package import Foundation
 import StoreHost
-import StoreService
-import StoreShell
-import StoreValue
+package import StoreValue
 
 /// One part of a search split across processes or machines (`--shard I/N`), as its
 /// `--format json` report says it: what `storesh explore --merge` and `--jobs` combine.
-struct ExploreShardReport {
-    let file: String
-    let model: String
-    let seed: String
-    let shard: ExploreShard
-    let runs: Int
-    let steps: Int
-    let distinctStates: Int
+package struct ExploreShardReport {
+    package let file: String
+    package let model: String
+    package let seed: String
+    package let shard: ExploreShard
+    package let runs: Int
+    package let steps: Int
+    package let distinctStates: Int
     /// Its distinct states' keys, when it found nothing (a shard's report lists them).
-    let stateKeys: Set<Int>
-    let stoppedByTimeLimit: Bool
+    package let stateKeys: Set<Int>
+    package let stoppedByTimeLimit: Bool
     /// The failure's message and the run (of the whole search, 1-based) that found it.
-    let failure: String?
-    let foundInRun: Int?
+    package let failure: String?
+    package let foundInRun: Int?
     /// The shrunk run: each step's line and the changes it made.
-    let shrunk: [(line: String, changes: [String])]
-    let failingStep: Int?
+    package let shrunk: [(line: String, changes: [String])]
+    package let failingStep: Int?
     /// How many steps the failing run had when it failed, before shrinking.
-    let originalLength: Int
+    package let originalLength: Int
     /// The commands that make the shrunk run's schedule again (`:latency`, `:ties`).
-    let scheduleCommands: [String]
+    package let scheduleCommands: [String]
     /// Runs shrinking made.
-    let shrinkRuns: Int
+    package let shrinkRuns: Int
     /// `--schedules`: the shrunk run's answers (service, latency) and picks among ties.
-    let schedule: [(service: String, latency: String)]
-    let ties: [Int]
+    package let schedule: [(service: String, latency: String)]
+    package let ties: [Int]
     /// The transcript the shard wrote, as an absolute path.
-    let transcript: String?
-    let coverage: [(action: String, tried: Int, accepted: Int, refused: Int)]
+    package let transcript: String?
+    package let coverage: [(action: String, tried: Int, accepted: Int, refused: Int)]
     /// The failure's kind (`ExploreFailure.kindName`).
-    let failureKind: String?
+    package let failureKind: String?
     /// What guidance reached in this shard: runs kept and started from one, and the
     /// transitions and edges taken (their keys, so that shards count them together).
-    let guidance: (kept: Int, guidedRuns: Int, transitions: Set<Int>, edges: Set<UInt32>)?
+    package let guidance: (kept: Int, guidedRuns: Int, transitions: Set<Int>, edges: Set<UInt32>)?
     /// What the search was told, beyond the seed (`ExploreReport.settings`): shards of
     /// searches told different things do not make one search.
-    let settings: String
+    package let settings: String
     /// The whole report, read as a value: a failure is reported as the shard that found it
     /// reported it.
-    let tree: Value
+    package let tree: Value
 
-    struct Unreadable: Error {
-        let message: String
+    package struct Unreadable: Error {
+        package let message: String
     }
 
     /// Reads a report from `data` (what `file` holds).
-    init(data: Data, file: String) throws(Unreadable) {
+    package init(data: Data, file: String) throws(Unreadable) {
         guard let record = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             record["kind"] as? String == "explore", let model = record["model"] as? String,
             let seed = record["seed"] as? String
@@ -67,10 +65,10 @@ struct ExploreShardReport {
             throw Unreadable(
                 message: "\(file): shard \(index)/\(count) is not a shard (I from 0 to N-1, N at most 1024)")
         }
-        do throws(OperationError) {
-            tree = try JSONArguments.value(of: Array(data), what: "its contents")
+        do throws(JSON.Unreadable) {
+            tree = try JSON.value(of: Array(data))
         } catch {
-            throw Unreadable(message: "\(file): \(error.message)")
+            throw Unreadable(message: "\(file): not JSON: \(error.message)")
         }
         self.file = file
         self.model = model
@@ -125,15 +123,15 @@ struct ExploreShardReport {
 /// Several shards' reports as one search: every shard of one model and seed, once each;
 /// the failure of the lowest run that failed, which is the failure the whole search in one
 /// process finds first (its runs are the same runs: `Explorer.runSeed`).
-struct MergedExplore {
-    let reports: [ExploreShardReport]
+package struct MergedExplore {
+    package let reports: [ExploreShardReport]
     /// The shard whose failure is the search's, nil when none failed.
-    let chosen: ExploreShardReport?
+    package let chosen: ExploreShardReport?
     /// The parts were `--jobs` of one command, not shards merged (`--merge`): the report
     /// reads as one process's, and names the job, not the shard, that failed.
-    let byJobs: Bool
+    package let byJobs: Bool
 
-    init(_ reports: [ExploreShardReport], byJobs: Bool = false) throws(ExploreShardReport.Unreadable) {
+    package init(_ reports: [ExploreShardReport], byJobs: Bool = false) throws(ExploreShardReport.Unreadable) {
         self.byJobs = byJobs
         guard let first = reports.first else { throw .init(message: "no reports to merge") }
         for report in reports where report.model != first.model || report.seed != first.seed {
@@ -176,7 +174,7 @@ struct MergedExplore {
     /// counted once, as one process counts them. A failure: the counts are those of the
     /// part that found it, which stopped there (the others stop once told, at a run that
     /// depends on timing), so the same search prints the same lines.
-    var lines: [String] {
+    package var lines: [String] {
         let first = reports[0]
         let shards = "\(reports.count) shard\(reports.count == 1 ? "" : "s")"
         var lines = ["explore \(first.model): seed \(first.seed)" + (byJobs ? "" : ", \(shards)")]
@@ -225,7 +223,7 @@ struct MergedExplore {
     private var counted: [ExploreShardReport] { chosen.map { [$0] } ?? reports }
 
     /// Distinct states: the union of the shards' (each lists its keys when it found nothing).
-    var distinctStates: Int {
+    package var distinctStates: Int {
         if let chosen { return chosen.distinctStates }
         return reports.reduce(into: Set<Int>()) { $0.formUnion($1.stateKeys) }.count
     }
@@ -233,7 +231,7 @@ struct MergedExplore {
     /// What guidance reached, as one process says it: runs kept and started from one add
     /// up (each lane is one shard's), transitions and edges are counted once however many
     /// shards took them. Nil when a shard was not guided.
-    var guidance: ExploreGuidanceSummary? {
+    package var guidance: ExploreGuidanceSummary? {
         let all = counted.compactMap(\.guidance)
         guard all.count == counted.count else { return nil }
         return ExploreGuidanceSummary(
@@ -244,7 +242,7 @@ struct MergedExplore {
     }
 
     /// Each action's tries, acceptances and refusals, added up.
-    var coverage: [(action: String, tried: Int, accepted: Int, refused: Int)] {
+    package var coverage: [(action: String, tried: Int, accepted: Int, refused: Int)] {
         var totals = counted[0].coverage
         for report in counted.dropFirst() {
             for (index, entry) in report.coverage.enumerated() where index < totals.count {
@@ -273,7 +271,7 @@ struct MergedExplore {
 
     /// The merged report as one JSON record: the fields of one process's, with the counts
     /// the text gives, and which part found the failure.
-    var record: Value {
+    package var record: Value {
         let first = reports[0]
         var fields: [Value.Field] = [
             .init("model", .string(first.model)), .init("seed", .string(first.seed)),
@@ -333,7 +331,7 @@ struct MergedExplore {
 
     /// The chosen shard's transcript, its `:load` lines made relative to `folder` (where
     /// it is to be written) instead of the folder the shard wrote it in.
-    func transcript(for folder: String) throws(ExploreShardReport.Unreadable) -> String? {
+    package func transcript(for folder: String) throws(ExploreShardReport.Unreadable) -> String? {
         guard let chosen else { return nil }
         guard let path = chosen.transcript, let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw .init(message: "\(chosen.file): its transcript \(chosen.transcript ?? "(none named)") cannot be read")
