@@ -47,6 +47,13 @@ struct ScaffoldTests {
         let test = try storesh(["test", "--plugin-path", path, path + "/Gadget.transcript"])
         #expect(test.status == 0, "\(test.stdout)\(test.stderr)")
         #expect(test.stdout.contains("1 passed, 0 failed"))
+        // The count a newcomer starts from does not overflow (undefined in C): refused there.
+        let largest = try storesh([
+            "--plugin-path", path, "--plugin", "Gadget", "-c", "setCount 9223372036854775807", "-c", "increment",
+            "-c", ":expect count == 9223372036854775807",
+        ])
+        #expect(largest.stderr.contains("the count is at its largest"), "\(largest.stdout)\(largest.stderr)")
+        #expect(!largest.stderr.contains("expected"), "\(largest.stderr)")
         // Its coverage build, in a folder of its own, guides explore by the code runs take.
         let readme = try String(contentsOfFile: path + "/README.md", encoding: .utf8)
         #expect(readme.contains("`make coverage/libGadget.so`"), "\(readme)")
