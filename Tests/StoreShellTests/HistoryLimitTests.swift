@@ -41,6 +41,14 @@ struct HistoryLimitTests {
             await shell.run(":undo") == [
                 "t.storesh:1: error: nothing to undo: the actions before #193 were dropped (--history-limit)"
             ])
+        // The lowest number there is: an error, not an overflow (it trapped, less the 192
+        // dropped), wherever a number of the history is read.
+        #expect(
+            await shell.run(":goto -9223372036854775808") == [
+                "t.storesh:1: error: there is no action -9223372036854775808; the history has 192 to 300"
+            ])
+        #expect(await shell.run(":skip -9223372036854775808").first?.contains("with N from 193 to 300") == true)
+        #expect(try shell.core.pastState(of: "counter.counter", after: Int.min).position == 192, "the oldest kept")
         #expect(await shell.run(":goto 300", ":skip 200", ":state count") == ["at 300 of 300", "at 300 of 300", "299"])
         #expect(await shell.run(":skip 5").first?.contains("with N from 193 to 300") == true)
         #expect(

@@ -243,7 +243,9 @@ package final class History {
 
     /// Action `number` as the user counts them (from 1, dropped ones included) as an
     /// index into `entries`, or a position (0 = the start) as stored.
-    func stored(_ number: Int) -> Int { number - dropped }
+    /// Below every stored position for a number that low (a client's, a typed one): the
+    /// lowest Int less the dropped actions would overflow.
+    func stored(_ number: Int) -> Int { number < Int.min + dropped ? Int.min : number - dropped }
     /// A stored position as the user counts it.
     func shown(_ position: Int) -> Int { position + dropped }
 
