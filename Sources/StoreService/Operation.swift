@@ -16,7 +16,14 @@ package struct Operation: Sendable {
         /// An action of the current model (its schema name), sent with the arguments as
         /// values: `parameters` names the argument for each of its parameters, in order.
         case action(String, parameters: [String])
+        /// A `:command` done through its typed entry point on the core, with the arguments
+        /// as values (no shell line is written to be read again): what `entry` makes of
+        /// the arguments already checked, or the refusal of a value the command cannot take.
+        case call(command: String, entry: @Sendable (OperationArguments) throws(OperationError) -> Entry)
     }
+
+    /// What a `.call` does with the core, the line's origin given.
+    typealias Entry = @MainActor @Sendable (ShellCore, LineOrigin) async -> Bool
 
     /// The name a client calls it by (`send`, `state`, `action_increment`).
     package let name: String
@@ -45,6 +52,21 @@ package struct Operation: Sendable {
         self.readsOnly = command.map(ShellCore.commandReadsOnly) ?? false
         self.narrowing = narrowing
         self.work = .line(line)
+    }
+
+    /// An operation whose work is the `:command` `command` done through its typed entry
+    /// point: `entry` makes, of the arguments already checked, what the core is asked.
+    init(
+        name: String, summary: String, parameters: [OperationParameter] = [], command: String,
+        narrowing: String = "ask for less",
+        entry: @escaping @Sendable (OperationArguments) throws(OperationError) -> Entry
+    ) {
+        self.name = name
+        self.summary = summary
+        self.parameters = parameters
+        self.readsOnly = ShellCore.commandReadsOnly(command)
+        self.narrowing = narrowing
+        self.work = .call(command: command, entry: entry)
     }
 
     /// The operation that sends `action` of the current model, one argument per parameter

@@ -2,9 +2,11 @@ import StoreShell
 import StoreValue
 
 extension SessionService {
-    /// The operations every session offers, each one shell line. A new shell command
-    /// (`:explore`, `:bisect`, `:save-test`) becomes an operation of every transport by one
-    /// entry here: its name, its parameters, and the line they make.
+    /// The operations every session offers, each one shell command: through its typed
+    /// entry point on the core where it has one (time travel, the clock, `load`, `use`),
+    /// else as the shell line its arguments make. A new shell command (`:explore`,
+    /// `:bisect`, `:save-test`) becomes an operation of every transport by one entry here:
+    /// its name, its parameters, and the call or the line they make.
     package static let fixedOperations: [Operation] =
         [
             Operation(
@@ -77,23 +79,28 @@ extension SessionService {
                         doc:
                             "Start a new store and send the typed and scripted actions again, so their effects run anew."
                     ),
-                ]
+                ], command: "goto"
             ) { arguments throws(OperationError) in
-                ":goto \(arguments.int("position") ?? 0)" + (arguments.flag("with_effects") ? " --with-effects" : "")
+                let (position, withEffects) = (Int(arguments.int("position") ?? 0), arguments.flag("with_effects"))
+                return { core, origin in core.jump(to: .position(position), withEffects: withEffects, origin: origin) }
             },
-            Operation(name: "undo", summary: "Go back one action.", parameters: [withEffects]) {
+            Operation(name: "undo", summary: "Go back one action.", parameters: [withEffects], command: "undo") {
                 arguments throws(OperationError) in
-                ":undo" + (arguments.flag("with_effects") ? " --with-effects" : "")
+                let withEffects = arguments.flag("with_effects")
+                return { core, origin in core.jump(to: .step(-1), withEffects: withEffects, origin: origin) }
             },
-            Operation(name: "redo", summary: "Go forward one undone action.", parameters: [withEffects]) {
-                arguments throws(OperationError) in
-                ":redo" + (arguments.flag("with_effects") ? " --with-effects" : "")
+            Operation(
+                name: "redo", summary: "Go forward one undone action.", parameters: [withEffects], command: "redo"
+            ) { arguments throws(OperationError) in
+                let withEffects = arguments.flag("with_effects")
+                return { core, origin in core.jump(to: .step(1), withEffects: withEffects, origin: origin) }
             },
             Operation(
                 name: "reset",
-                summary: "Start the current model over from its initial state; effects in flight are cancelled."
+                summary: "Start the current model over from its initial state; effects in flight are cancelled.",
+                command: "reset"
             ) { _ throws(OperationError) in
-                ":reset"
+                { core, origin in core.reset(origin: origin) }
             },
             Operation(
                 name: "expect",
@@ -120,18 +127,20 @@ extension SessionService {
                 parameters: [
                     OperationParameter(
                         "plugin", .string, required: true, doc: "A plugin name (Counter, Todos) or a library's path.")
-                ]
+                ], command: "load"
             ) { arguments throws(OperationError) in
-                ":load " + (arguments.word("plugin") ?? "")
+                let plugin = arguments.string("plugin") ?? ""
+                return { core, origin in core.load(plugin, as: nil, origin: origin) }
             },
             Operation(
                 name: "use", summary: "Make another loaded model current (its state is kept).",
                 parameters: [
                     OperationParameter(
                         "model", .string, required: true, doc: "A model name, plugin.model, or a plugin name.")
-                ]
+                ], command: "use"
             ) { arguments throws(OperationError) in
-                ":use " + (arguments.word("model") ?? "")
+                let model = arguments.string("model") ?? ""
+                return { core, origin in core.use(model, origin: origin) }
             },
             Operation(
                 name: "stub",
@@ -153,17 +162,20 @@ extension SessionService {
                     "Move the virtual clock forward (storesh mcp --virtual-clock); effects due by then fire in order.",
                 parameters: [
                     OperationParameter("duration", .string, required: true, doc: "Like 500ms, 2s, 1m, or seconds (5).")
-                ]
+                ], command: "advance"
             ) { arguments throws(OperationError) in
-                ":advance " + (arguments.word("duration") ?? "")
+                let milliseconds = try SessionService.milliseconds(arguments, "duration")
+                return { core, origin in await core.advance(milliseconds: milliseconds ?? 0, origin: origin) }
             },
             Operation(
                 name: "wait",
                 summary:
                     "Wait until the current model's effects settle (under a virtual clock: advance to each next wake-up).",
-                parameters: [OperationParameter("timeout", .string, doc: "Like 500ms, 2s, 1m (10s when left out).")]
+                parameters: [OperationParameter("timeout", .string, doc: "Like 500ms, 2s, 1m (10s when left out).")],
+                command: "wait"
             ) { arguments throws(OperationError) in
-                ":wait" + (arguments.word("timeout").map { " " + $0 } ?? "")
+                let timeout = try SessionService.milliseconds(arguments, "timeout") ?? 10_000
+                return { core, origin in await core.wait(timeoutMilliseconds: timeout, origin: origin) }
             },
             Operation(
                 name: "run",
@@ -177,6 +189,19 @@ extension SessionService {
                 arguments.string("line") ?? ""
             },
         ] + findingOperations
+
+    /// A duration argument (500ms, 2s, 1m, or seconds) in milliseconds, nil when it is not
+    /// given; one that is no duration is refused before anything runs.
+    nonisolated private static func milliseconds(_ arguments: OperationArguments, _ name: String) throws(OperationError)
+        -> Int64?
+    {
+        guard let text = arguments.string(name) else { return nil }
+        guard let milliseconds = Duration.milliseconds(text) else {
+            throw OperationError(
+                "\(name): '\(text)' is not a duration; write seconds (5) or 500ms, 2s, 1m (at most 365 days)")
+        }
+        return milliseconds
+    }
 
     private static let withEffects = OperationParameter(
         "with_effects", .bool, doc: "Replay with a new store, so effects run anew (as :goto --with-effects).")

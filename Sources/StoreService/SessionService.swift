@@ -84,6 +84,14 @@ package final class SessionService {
             } catch {
                 return Outcome(operation: name, refusal: error.message)
             }
+        case .call(let command, let entry):
+            let call: Operation.Entry
+            do throws(OperationError) {
+                call = try entry(checked)
+            } catch {
+                return Outcome(operation: name, refusal: error.message)
+            }
+            return await performing(operation, command: command) { await call(core, .prompt) }
         case .action(let action, let argumentNames):
             // The values go to the shell as they are: no text is written to be read again
             // (`call`, which the fuzz target `values` reaches through `actionValues(of:arguments:)`).

@@ -142,6 +142,33 @@ import Testing
         #expect(!ShellCore.commandReadsOnly("nope"))
     }
 
+    /// Time travel, the clock and loading go to the core as values, through the commands'
+    /// typed entry points: nothing is written as a shell line to be read again, so a value
+    /// the line's grammar would have split or misread arrives whole, and a duration that
+    /// is none is refused before anything runs.
+    @Test func commandsGoToTheCoreAsValues() async throws {
+        let service = try Self.service("Counter")
+        for _ in 0..<3 { _ = await service.perform("action_increment") }
+        let back = await service.perform("goto", arguments: ["position": .int(1)])
+        #expect(back.succeeded && back.rendered().text.contains("count: 3 → 1"), "\(back.rendered().text)")
+        #expect(await service.perform("undo").rendered().text.contains("count: 1 → 0"))
+        #expect(await service.perform("redo", arguments: ["with_effects": .bool(true)]).succeeded)
+        let lowest = await service.perform("goto", arguments: ["position": .int(Int64.min)])
+        #expect(lowest.errors.first?.message.hasPrefix("there is no action -9223372036854775808") == true)
+        let notADuration = await service.perform("advance", arguments: ["duration": .string("1s --with-effects")])
+        #expect(!notADuration.succeeded)
+        #expect(
+            notADuration.errors.first?.message
+                == "duration: '1s --with-effects' is not a duration; write seconds (5) or 500ms, 2s, 1m (at most 365 days)"
+        )
+        #expect(await service.perform("advance", arguments: ["duration": .string("2s")]).succeeded)
+        let spaced = await service.perform("use", arguments: ["model": .string("no such model")])
+        #expect(spaced.errors.first?.message.contains("no such model") == true, "\(spaced.errors)")
+        #expect(await service.perform("state", arguments: ["path": .string("count")]).rendered().text == "1")
+        #expect(await service.perform("reset").succeeded)
+        #expect(await service.perform("state", arguments: ["path": .string("count")]).rendered().text == "0")
+    }
+
     @Test func aLoadOffersTheNewModelsActions() async throws {
         let service = try Self.service("Counter")
         let events = EventLog(service)

@@ -25,7 +25,10 @@ struct GotoCommand: ShellCommand {
     ]
 
     @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
-        core.jump(arguments.words, origin: origin) { _, wanted in wanted }
+        let words = arguments.words
+        let rest = words.filter { $0 != "--with-effects" }
+        guard rest.count == 1, let position = Int(rest[0]) else { return core.fail("usage: \(usage)", origin: origin) }
+        return core.jump(to: .position(position), withEffects: rest.count < words.count, origin: origin)
     }
 }
 
@@ -48,7 +51,7 @@ struct StepCommand: ShellCommand {
         guard args.allSatisfy({ $0 == "--with-effects" }) else {
             return core.fail("usage: \(usage)", origin: origin)
         }
-        return core.jump(["."] + args, origin: origin) { position, _ in position + step }
+        return core.jump(to: .step(step), withEffects: !args.isEmpty, origin: origin)
     }
 }
 

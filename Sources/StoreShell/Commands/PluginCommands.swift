@@ -59,21 +59,47 @@ struct LoadCommand: ShellCommand {
         guard let target = args.first, args.count == 1 || (args.count == 3 && args[1] == "as") else {
             return core.fail("usage: :load PATH|NAME [as ALIAS]", origin: origin)
         }
-        let alias = args.count == 3 ? args[2] : nil
+        return core.load(target, as: args.count == 3 ? args[2] : nil, origin: origin)
+    }
+}
+
+extension ShellCore {
+    /// `:load`: loads the plugin `target` (a name on the search path, or a path), its
+    /// models named `alias.model` when given, journals it, and makes its first model current.
+    package func load(_ target: String, as alias: String?, origin: LineOrigin) -> Bool {
         do {
-            let plugin = try core.host.load(PluginHost.isPath(target) ? core.resolvePath(target) : target, as: alias)
+            let plugin = try host.load(PluginHost.isPath(target) ? resolvePath(target) : target, as: alias)
             // Its resolved path, so a resume from another directory finds it.
-            guard core.journalDone(.load(plugin: plugin.path, as: plugin.loadedAs)) else { return false }
-            core.output(
-                .loaded(plugin: plugin.name, version: plugin.version, models: plugin.models.map(\.qualifiedName)))
-            if let first = plugin.models.first { try core.use(first.qualifiedName) }
+            guard journalDone(.load(plugin: plugin.path, as: plugin.loadedAs)) else { return false }
+            output(.loaded(plugin: plugin.name, version: plugin.version, models: plugin.models.map(\.qualifiedName)))
+            if let first = plugin.models.first { try use(first.qualifiedName) }
             return true
         } catch let error as PluginError {
-            return core.fail(error.description, origin: origin)
+            return fail(error.description, origin: origin)
         } catch let error as ShellError {
-            return core.fail(error.message, origin: origin)
+            return fail(error.message, origin: origin)
         } catch {
-            return core.fail("\(error)", origin: origin)
+            return fail("\(error)", origin: origin)
+        }
+    }
+
+    /// `:use`: makes the model `name` current (a model name, plugin.model or a plugin's).
+    package func use(_ name: String, origin: LineOrigin) -> Bool {
+        do throws(ShellError) {
+            try use(name)
+            return true
+        } catch {
+            return fail(error.message, origin: origin)
+        }
+    }
+
+    /// `:reset`: the current model starts over from its initial state.
+    package func reset(origin: LineOrigin) -> Bool {
+        do throws(ShellError) {
+            try reset()
+            return true
+        } catch {
+            return fail(error.message, origin: origin)
         }
     }
 }
@@ -118,12 +144,7 @@ struct UseCommand: ShellCommand {
         guard let name = args.first, args.count == 1 else {
             return core.fail("usage: :use MODEL", origin: origin)
         }
-        do throws(ShellError) {
-            try core.use(name)
-            return true
-        } catch {
-            return core.fail(error.message, origin: origin)
-        }
+        return core.use(name, origin: origin)
     }
 }
 

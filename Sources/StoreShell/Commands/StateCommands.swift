@@ -100,12 +100,7 @@ struct ResetCommand: ShellCommand {
     let detail = ["Effects in flight are cancelled."]
 
     @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
-        do throws(ShellError) {
-            try core.reset()
-            return true
-        } catch {
-            return core.fail(error.message, origin: origin)
-        }
+        core.reset(origin: origin)
     }
 }
 

@@ -91,8 +91,7 @@ package final class Explorer {
                 break
             }
             if let first = found, index >= first.run + Self.moreRuns(after: first.run) { break }
-            // Another part of the search failed in an earlier run: this part's later runs
-            // cannot change the verdict.
+            // Another part of the search failed in an earlier run: later runs cannot change the verdict.
             if let partners = options.partners, index >= partners.stopAfterRun() { break }
             // Each run from its own seed, whatever came before it: the runs of a search
             // split across processes are the runs one process makes.

@@ -1,28 +1,34 @@
 import StoreHost
 import StoreValue
 
+/// Where a jump in the history goes: `:goto N`, `:undo`, `:redo`, and the operations that
+/// do them with their arguments as values (MCP, the inspector).
+package enum JumpTarget: Sendable, Equatable {
+    /// Action N as the user counts them, dropped actions included (0: before the first).
+    case position(Int)
+    /// A step from where the history is: -1 back (`:undo`), +1 forward (`:redo`).
+    case step(Int)
+}
+
 extension ShellCore {
-    /// `:goto N`, `:undo`, `:redo`: `target(position, N)` says where to go.
-    func jump(_ args: [String], origin: LineOrigin, target: (Int, Int) -> Int) -> Bool {
+    /// Jumps in the current model's history to `target`: the update function replays the
+    /// actions up to it, or (`withEffects`) a new store is sent the typed and scripted ones
+    /// again so that their effects run anew. A target outside the history is an error
+    /// that says what the history holds.
+    package func jump(to target: JumpTarget, withEffects: Bool, origin: LineOrigin) -> Bool {
         guard let session = current, let history = recorder.histories[session.model.qualifiedName] else {
             return fail(noCurrentModel, origin: origin)
         }
-        let withEffects = args.contains("--with-effects")
-        let words = args.filter { $0 != "--with-effects" }
-        // Positions as the user counts them, dropped actions included.
+        let relative: Bool
         let wantedShown: Int
-        if words.first == "." {
-            wantedShown = target(history.shown(history.position), 0)
-        } else {
-            guard let text = words.first, let number = Int(text), words.count == 1 else {
-                return fail("usage: :goto N [--with-effects]", origin: origin)
-            }
-            wantedShown = target(history.shown(history.position), number)
+        switch target {
+        case .position(let position): (relative, wantedShown) = (false, position)
+        case .step(let step): (relative, wantedShown) = (true, history.shown(history.position) + step)
         }
         let wanted = history.stored(wantedShown)
         guard (0...history.entries.count).contains(wanted) else {
             let last = history.shown(history.entries.count)
-            if words.first == "." {
+            if relative {
                 if wanted < 0, history.dropped > 0 {
                     return fail(
                         "nothing to undo: the actions before #\(history.dropped + 1) were dropped (--history-limit)",

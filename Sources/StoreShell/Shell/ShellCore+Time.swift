@@ -105,13 +105,20 @@ extension ShellCore {
     }
 
     func advance(_ args: [String], origin: LineOrigin) async -> Bool {
-        guard let virtual = host.clock as? VirtualClock else {
-            return fail("the clock is real; start storesh with --virtual-clock to move time by hand", origin: origin)
-        }
+        guard host.clock is VirtualClock else { return fail(Self.realClock, origin: origin) }
         guard let text = args.first, args.count == 1, let milliseconds = Duration.milliseconds(text) else {
             return fail(
                 "usage: :advance DURATION (seconds, like 5, or 500ms, 2s, 1m; at most 365 days)", origin: origin)
         }
+        return await advance(milliseconds: milliseconds, origin: origin)
+    }
+
+    private static let realClock = "the clock is real; start storesh with --virtual-clock to move time by hand"
+
+    /// `:advance`: moves the virtual clock `milliseconds` on, firing what falls due on the
+    /// way in order and letting each settle; a breakpoint hit stops it there.
+    package func advance(milliseconds: Int64, origin: LineOrigin) async -> Bool {
+        guard let virtual = host.clock as? VirtualClock else { return fail(Self.realClock, origin: origin) }
         let (target, overflow) = virtual.now.addingReportingOverflow(milliseconds * 1_000_000)
         guard !overflow else {
             return fail("the virtual clock cannot go that far (it counts nanoseconds in 64 bits)", origin: origin)
@@ -137,18 +144,20 @@ extension ShellCore {
     }
 
     func wait(_ args: [String], origin: LineOrigin) async -> Bool {
-        var timeout: Int64 = 10_000
         guard args.count <= 1 else {
             return fail("usage: :wait [TIMEOUT] (seconds, like 5, or 500ms, 2s, 1m; at most 365 days)", origin: origin)
         }
-        if let text = args.first {
-            guard let parsed = Duration.milliseconds(text) else {
-                return fail(
-                    "'\(text)' is not a duration; write seconds (5) or 500ms, 2s, 1m (at most 365 days)", origin: origin
-                )
-            }
-            timeout = parsed
+        guard let text = args.first else { return await wait(timeoutMilliseconds: 10_000, origin: origin) }
+        guard let timeout = Duration.milliseconds(text) else {
+            return fail(
+                "'\(text)' is not a duration; write seconds (5) or 500ms, 2s, 1m (at most 365 days)", origin: origin)
         }
+        return await wait(timeoutMilliseconds: timeout, origin: origin)
+    }
+
+    /// `:wait`: until the current model's effects settle, at most `timeout` milliseconds
+    /// (under a virtual clock, advancing it to each next wake-up within them).
+    package func wait(timeoutMilliseconds timeout: Int64, origin: LineOrigin) async -> Bool {
         let start = host.clock.now
         if let virtual = host.clock as? VirtualClock {
             await settle()
@@ -240,7 +249,7 @@ extension Duration {
     /// "500ms", "2s", "1.5s", "1m", and a bare number of seconds ("5", as `--timeout 5`
     /// takes) → milliseconds; nil for anything else, negative, not finite, or longer than
     /// `maxMilliseconds`.
-    static func milliseconds(_ text: String) -> Int64? {
+    package static func milliseconds(_ text: String) -> Int64? {
         let units: [(suffix: String, scale: Double)] = [("ms", 1), ("s", 1000), ("m", 60_000)]
         let unit = units.first { text.hasSuffix($0.suffix) } ?? ("", 1000)
         guard let number = Double(text.dropLast(unit.suffix.count)), number >= 0, number.isFinite else { return nil }
