@@ -61,23 +61,29 @@ struct ArborealStoreTests {
         #expect(seen == ["#1 increment → 2"])
     }
 
+    /// The effects wait for a gate, not 50 ms: on a busy machine the sends took longer than
+    /// that once, "a" ran before it was cancelled, and the test failed.
     @Test func cancelByIdCancelsTheTaskAndDropsItsAction() async {
-        let environment = CounterModel.Environment()
+        let gate = Gate()
+        let environment = CounterModel.Environment(gate: gate)
         let store = TestStore(state: CounterModel(), environment: environment, timeout: .seconds(30))
         await store.send(.incrementLaterCancellable(id: "a", cancelInFlight: false))
         await store.send(.incrementLaterCancellable(id: "b", cancelInFlight: false))
         await store.send(.cancel(id: "a"))
         #expect(store.store.effectsInFlight == 1)
+        gate.open()
         await store.receive(.increment) { $0.count = 1 }
         await store.finish()  // fails if the cancelled effect's action arrived after all
         #expect(Set(environment.log.all) == ["cancelled a", "ran b"])
     }
 
     @Test func cancelInFlightKeepsOnlyTheNewest() async {
-        let environment = CounterModel.Environment()
+        let gate = Gate()
+        let environment = CounterModel.Environment(gate: gate)
         let store = TestStore(state: CounterModel(), environment: environment, timeout: .seconds(30))
         for _ in 0..<4 { await store.send(.incrementLaterCancellable(id: "q", cancelInFlight: true)) }
         #expect(store.store.effectsInFlight == 1)
+        gate.open()
         await store.receive(.increment) { $0.count = 1 }
         await store.finish()
         #expect(environment.log.all.filter { $0 == "ran q" }.count == 1)

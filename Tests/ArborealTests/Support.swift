@@ -12,6 +12,47 @@ final class RunLog: @unchecked Sendable {
     var all: [String] { lock.withLock { entries } }
 }
 
+/// What a test's effects wait for instead of a time: they go on when the test opens it,
+/// so a machine too busy to send the next action within a sleep cannot make an effect run
+/// before the test cancelled it. Cancelling a waiting task ends its wait at once.
+final class Gate: @unchecked Sendable {
+    private let lock = NSLockish()
+    private var isOpen = false
+    private var waiters: [Int: CheckedContinuation<Void, any Error>] = [:]
+    private var nextID = 0
+
+    /// Lets every wait, and every wait to come, go on.
+    func open() {
+        let waiting = lock.withLock {
+            isOpen = true
+            defer { waiters = [:] }
+            return Array(waiters.values)
+        }
+        for waiter in waiting { waiter.resume() }
+    }
+
+    /// Returns once the gate is open; throws `CancellationError` when the task is cancelled first.
+    func wait() async throws {
+        let id = lock.withLock {
+            nextID += 1
+            return nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let now: Result<Void, any Error>? = lock.withLock {
+                    if isOpen { return .success(()) }
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    waiters[id] = continuation
+                    return nil
+                }
+                if let now { continuation.resume(with: now) }
+            }
+        } onCancel: {
+            lock.withLock { waiters.removeValue(forKey: id) }?.resume(throwing: CancellationError())
+        }
+    }
+}
+
 /// A tiny lock so the test target needs no Foundation.
 final class NSLockish: @unchecked Sendable {
     private var flag = DispatchSemaphore(value: 1)
@@ -39,6 +80,8 @@ final class CounterModel: ArborealModel {
 
     struct Environment: Sendable {
         var log = RunLog()
+        /// When set, cancellable effects wait for it rather than 50 ms.
+        var gate: Gate?
     }
 
     func update(action: Action, environment: Environment) -> Fx<Action> {
@@ -57,10 +100,10 @@ final class CounterModel: ArborealModel {
                 return .increment
             }
         case .incrementLaterCancellable(let id, let cancelInFlight):
-            let log = environment.log
+            let (log, gate) = (environment.log, environment.gate)
             return Fx {
                 do {
-                    try await Task.sleep(for: .milliseconds(50))
+                    if let gate { try await gate.wait() } else { try await Task.sleep(for: .milliseconds(50)) }
                     log.record("ran \(id)")
                 } catch {
                     log.record("cancelled \(id)")
