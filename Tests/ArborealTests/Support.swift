@@ -39,9 +39,11 @@ final class Gate: @unchecked Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                // Cancelled before it ever ran (a busy machine starts tasks late), it does not
+                // go through a gate opened meanwhile.
                 let now: Result<Void, any Error>? = lock.withLock {
-                    if isOpen { return .success(()) }
                     if Task.isCancelled { return .failure(CancellationError()) }
+                    if isOpen { return .success(()) }
                     waiters[id] = continuation
                     return nil
                 }
