@@ -1,9 +1,10 @@
+import StoreHost
 import StoreShell
 import StoreValue
 
 extension SessionService {
     /// The operations every session offers, each one shell command: through its typed
-    /// entry point on the core where it has one (time travel, the clock, `load`, `use`),
+    /// entry point on the core where it has one (`state`, `log`, time travel, the clock, `load`, `use`),
     /// else as the shell line its arguments make. A new shell command (`:explore`,
     /// `:bisect`, `:save-test`) becomes an operation of every transport by one entry here:
     /// its name, its parameters, and the call or the line they make.
@@ -40,10 +41,19 @@ extension SessionService {
                 ], command: "state",
                 narrowing: "read a part: give a path (todos[0]) or a depth"
             ) { arguments throws(OperationError) in
-                var line = ":state"
-                if let path = arguments.string("path") { line += " " + path }
-                if let depth = arguments.int("depth") { line += " --depth \(depth)" }
-                return line + " --all"
+                let path = arguments.string("path")
+                if let path {
+                    do throws(TextError) {
+                        _ = try PathSyntax.parse(path)
+                    } catch {
+                        let column = String(decoding: Array(path.utf8).prefix(error.offset), as: UTF8.self).count + 1
+                        throw OperationError("path '\(path)', column \(column): \(error.message)")
+                    }
+                }
+                let depth = arguments.int("depth").map { Int($0) }
+                if let depth, depth <= 0 { throw OperationError("depth: \(depth) is not a positive number") }
+                // All of what is read (as --all): the outcome is cut to size as a whole.
+                return { core, origin in core.showState(at: path, depth: depth, whole: true, origin: origin) }
             },
             Operation(
                 name: "log",
@@ -57,15 +67,8 @@ extension SessionService {
                 ], command: "log",
                 narrowing: "ask for a range: from and to, or last"
             ) { arguments throws(OperationError) in
-                if arguments.flag("all") { return ":log all" }
-                if let from = arguments.int("from") {
-                    guard let to = arguments.int("to") else {
-                        throw OperationError("log: from needs to (log from 3 to 9)")
-                    }
-                    return ":log \(from)-\(to)"
-                }
-                if arguments.int("to") != nil { throw OperationError("log: to needs from (log from 3 to 9)") }
-                return arguments.int("last").map { ":log \($0)" } ?? ":log"
+                let span = try SessionService.logSpan(arguments)
+                return { core, origin in core.showLog(span, origin: origin) }
             },
             Operation(
                 name: "goto",
@@ -189,6 +192,25 @@ extension SessionService {
                 arguments.string("line") ?? ""
             },
         ] + findingOperations
+
+    /// The actions the `log` operation's arguments name; numbers that name none are refused
+    /// before anything runs.
+    nonisolated private static func logSpan(_ arguments: OperationArguments) throws(OperationError) -> LogSpan {
+        if arguments.flag("all") { return .all }
+        let (from, to, last) = (arguments.int("from"), arguments.int("to"), arguments.int("last"))
+        if let from {
+            guard let to else { throw OperationError("log: from needs to (log from 3 to 9)") }
+            guard from >= 1, to >= from else {
+                throw OperationError(
+                    "log: from \(from) to \(to) is no range: from counts from 1, and to is at least from")
+            }
+            return .range(from: Int(from), to: Int(to))
+        }
+        if to != nil { throw OperationError("log: to needs from (log from 3 to 9)") }
+        guard let last else { return .last(20) }
+        guard last > 0 else { throw OperationError("log: last \(last) is not a positive number") }
+        return .last(Int(last))
+    }
 
     /// A duration argument (500ms, 2s, 1m, or seconds) in milliseconds, nil when it is not
     /// given; one that is no duration is refused before anything runs.

@@ -142,7 +142,7 @@ import Testing
         #expect(!ShellCore.commandReadsOnly("nope"))
     }
 
-    /// Time travel, the clock and loading go to the core as values, through the commands'
+    /// Reading the state, time travel, the clock and loading go to the core as values, through the commands'
     /// typed entry points: nothing is written as a shell line to be read again, so a value
     /// the line's grammar would have split or misread arrives whole, and a duration that
     /// is none is refused before anything runs.
@@ -165,6 +165,19 @@ import Testing
         let spaced = await service.perform("use", arguments: ["model": .string("no such model")])
         #expect(spaced.errors.first?.message.contains("no such model") == true, "\(spaced.errors)")
         #expect(await service.perform("state", arguments: ["path": .string("count")]).rendered().text == "1")
+        let badPath = await service.perform("state", arguments: ["path": .string("count[")])
+        #expect(badPath.errors.first?.message.hasPrefix("path 'count[', column 7: ") == true, "\(badPath.errors)")
+        let firstTwo = await service.perform("log", arguments: ["from": .int(1), "to": .int(2)]).rendered().text
+        // The redo with effects made the history the one action sent again.
+        #expect(firstTwo == "1  typed   increment\nat 1 of 1", "\(firstTwo)")
+        let far = await service.perform("log", arguments: ["from": .int(Int64.max), "to": .int(Int64.max)])
+        #expect(far.succeeded, "no action there, and no overflow: \(far.errors)")
+        #expect(
+            await service.perform("log", arguments: ["last": .int(0)]).errors.map(\.message) == [
+                "log: last 0 is not a positive number"
+            ])
+        let noDepth = await service.perform("state", arguments: ["depth": .int(0)])
+        #expect(noDepth.errors.map(\.message) == ["depth: 0 is not a positive number"])
         #expect(await service.perform("reset").succeeded)
         #expect(await service.perform("state", arguments: ["path": .string("count")]).rendered().text == "0")
     }

@@ -13,7 +13,7 @@ struct StateCommand: ShellCommand {
     ]
 
     @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
-        guard let session = core.current else { return core.fail(core.noCurrentModel, origin: origin) }
+        guard core.current != nil else { return core.fail(core.noCurrentModel, origin: origin) }
         var path: String?
         var depth: Int?
         var whole = false
@@ -40,17 +40,27 @@ struct StateCommand: ShellCommand {
         } catch {
             return core.fail(error.message, origin: origin, in: arguments, at: pathStart + error.offset)
         }
+        return core.showState(at: path, depth: depth, whole: whole, origin: origin)
+    }
+}
+
+extension ShellCore {
+    /// `:state`: shows the current model's state, or the part at `path`, `depth` levels
+    /// down at most; long lists and strings are cut unless `whole`. A path that does not
+    /// read, or names nothing, is an error that says why.
+    package func showState(at path: String?, depth: Int?, whole: Bool, origin: LineOrigin) -> Bool {
+        guard let session = current else { return fail(noCurrentModel, origin: origin) }
         do {
             let value = try PathSyntax.lookup(
                 path ?? ".", in: session.currentState(), identity: session.model.stateDiff)
-            core.output(.state(path: path, value: value, depth: depth, whole: whole))
+            output(.state(path: path, value: value, depth: depth, whole: whole))
             return true
         } catch let error as TextError {
-            return core.fail(error.message, origin: origin)
+            return fail(error.message, origin: origin)
         } catch let error as SessionError {
-            return core.fail(error.message, origin: origin)
+            return fail(error.message, origin: origin)
         } catch {
-            return core.fail("\(error)", origin: origin)
+            return fail("\(error)", origin: origin)
         }
     }
 }

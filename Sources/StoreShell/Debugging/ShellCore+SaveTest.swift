@@ -78,7 +78,8 @@ extension ShellCore {
         var end = history.position
         if words.count == 2 {
             guard words[1].contains("-"),
-                let range = Self.logRange([words[1]], count: history.position, dropped: history.dropped), !range.isEmpty
+                let span = LogSpan(words: [words[1]]),
+                case let range = Self.logRange(span, count: history.position, dropped: history.dropped), !range.isEmpty
             else {
                 return fail(
                     "\(usage): FROM-TO are actions of :log, from \(history.dropped + 1) to \(history.shown(history.position))",

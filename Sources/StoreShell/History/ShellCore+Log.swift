@@ -1,18 +1,54 @@
 import StoreHost
 import StoreValue
 
+/// Which actions `:log` shows: the last N, actions FROM to TO (counting from 1, dropped
+/// ones included), or all of them.
+package enum LogSpan: Sendable, Equatable {
+    case last(Int)
+    case range(from: Int, to: Int)
+    case all
+
+    /// `:log`'s word (`N`, `FROM-TO`, `all`; none: the last 20); nil for anything else.
+    init?(words: [String]) {
+        guard let text = words.first else {
+            self = .last(20)
+            return
+        }
+        guard words.count == 1 else { return nil }
+        if text == "all" {
+            self = .all
+        } else if let number = Int(text), number > 0 {
+            self = .last(number)
+        } else {
+            let bounds = text.split(separator: "-", omittingEmptySubsequences: false)
+            guard bounds.count == 2, let from = Int(bounds[0]), let to = Int(bounds[1]), from >= 1, to >= from else {
+                return nil
+            }
+            self = .range(from: from, to: to)
+        }
+    }
+}
+
 /// `:log`: the current model's history, one line (or record) per action.
 extension ShellCore {
     func log(_ args: [String], origin: LineOrigin) -> Bool {
-        guard let session = current, let history = recorder.histories[session.model.qualifiedName] else {
-            return fail(noCurrentModel, origin: origin)
-        }
-        let entries = history.entries
-        guard let shown = Self.logRange(args, count: entries.count, dropped: history.dropped) else {
+        guard let span = LogSpan(words: args) else {
+            guard current != nil else { return fail(noCurrentModel, origin: origin) }
             return fail(
                 "usage: :log [N | FROM-TO | all]  (N: the last N actions; FROM-TO: actions FROM to TO, counting from 1)",
                 origin: origin)
         }
+        return showLog(span, origin: origin)
+    }
+
+    /// `:log`: the actions of the current model's history that `span` names, with their
+    /// source, whether each changed the state, and what happened between them.
+    package func showLog(_ span: LogSpan, origin: LineOrigin) -> Bool {
+        guard let session = current, let history = recorder.histories[session.model.qualifiedName] else {
+            return fail(noCurrentModel, origin: origin)
+        }
+        let entries = history.entries
+        let shown = Self.logRange(span, count: entries.count, dropped: history.dropped)
         let width = String(history.shown(entries.count)).count
         let records: [Value] = shown.map { logRecord(at: $0, of: history, in: session.model) }
         let incidents = Dictionary(grouping: history.incidents + history.unreplayable, by: \.position)
@@ -79,20 +115,18 @@ extension ShellCore {
         ])
     }
 
-    /// Which entries `:log` shows: the last 20, the last N, FROM-TO (1-based, inclusive,
-    /// clipped to the history), or all. Nil for anything else.
-    /// `dropped`: actions counted before the first entry (FROM and TO count them).
-    static func logRange(_ args: [String], count: Int, dropped: Int) -> Range<Int>? {
-        guard let text = args.first else { return max(0, count - 20)..<count }
-        guard args.count == 1 else { return nil }
-        if text == "all" { return 0..<count }
-        if let number = Int(text), number > 0 { return max(0, count - number)..<count }
-        let bounds = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard bounds.count == 2, let from = Int(bounds[0]), let to = Int(bounds[1]), from >= 1, to >= from else {
-            return nil
+    /// Which entries `span` names: the last N, FROM-TO (1-based, inclusive, clipped to the
+    /// history), or all. `dropped`: actions counted before the first entry (FROM and TO
+    /// count them).
+    static func logRange(_ span: LogSpan, count: Int, dropped: Int) -> Range<Int> {
+        switch span {
+        case .all: return 0..<count
+        case .last(let number): return max(0, count - max(number, 0))..<count
+        case .range(let from, let to):
+            // Clamped, so that no number a client sends overflows.
+            let lower = min(max(max(from, 1) - 1 - dropped, 0), count)
+            return lower..<max(lower, min(max(to, 0) - dropped, count))
         }
-        let lower = min(max(from - 1 - dropped, 0), count)
-        return lower..<max(lower, min(to - dropped, count))
     }
 
     func text(of entry: HistoryEntry, in model: ModelDescriptor) -> String {
