@@ -41,6 +41,13 @@ import Testing
             }
         }
         #expect(shrunk(one.stdout) == shrunk(five.stdout), "\(one.stdout)\n\(five.stdout)")
+        // Its JSON: the merged lines (once: not the job's own as well), the job's failure.
+        let json = try storesh(
+            Self.registry + ["--jobs", "5", "--format", "json", "--out", directory + "/five.transcript"])
+        #expect(json.stdout.components(separatedBy: "\"lines\":").count == 2, "\(json.stdout)")
+        let record = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect((record?["lines"] as? [String])?.dropFirst().first?.contains("(job 5 of 5: ") == true)
+        #expect(record?["kind"] as? String == "explore" && record?["shard"] is NSNull, "\(json.stdout)")
         let left = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         #expect(left == ["five.transcript", "one.transcript", "shards"])
         // A model with no bug: nothing found, exit 0, every run made.
@@ -169,6 +176,17 @@ import Testing
             "\(byDefault.stderr)")
         let json = try storesh(search + ["--jobs", "4", "--format", "json"])
         let record = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        // The record one process writes, with how many shards there were.
+        let alone = try storesh(search + ["--jobs", "1", "--format", "json"])
+        let single = try #require(try JSONSerialization.jsonObject(with: Data(alone.stdout.utf8)) as? [String: Any])
+        let mergedKeys: Set<String> = Set((record ?? [:]).keys)
+        let singleKeys: Set<String> = Set(single.keys).union(["shards"])
+        #expect(mergedKeys == singleKeys, "\(json.stdout)")
+        for key in ["runs", "steps", "distinctStates", "settings"] {
+            let merged: String = "\(record?[key] ?? "")"
+            let alone: String = "\(single[key] ?? "")"
+            #expect(merged == alone, "\(key)")
+        }
         let merged = try #require(record?["guidance"] as? [String: Any], "\(json.stdout)")
         #expect(merged["transitions"] as? Int ?? 0 > 0)
         #expect(merged["kept"] as? Int ?? 0 > 0)

@@ -12,8 +12,9 @@ package struct ExploreShardReport {
     package let runs: Int
     package let steps: Int
     package let distinctStates: Int
-    /// Its distinct states' keys, when it found nothing (a shard's report lists them).
-    package let stateKeys: Set<Int>
+    /// Its distinct states' keys, when it found nothing (a shard's report lists them; nil
+    /// in the report of an earlier storesh, which did not).
+    package let stateKeys: Set<Int>?
     package let stoppedByTimeLimit: Bool
     /// The failure's message and the run (of the whole search, 1-based) that found it.
     package let failure: String?
@@ -79,7 +80,7 @@ package struct ExploreShardReport {
         runs = number("runs")
         steps = number("steps")
         distinctStates = number("distinctStates")
-        stateKeys = Set(((record["stateKeys"] as? [String]) ?? []).compactMap { Int($0) })
+        stateKeys = (record["stateKeys"] as? [String]).map { Set($0.compactMap { Int($0) }) }
         originalLength = number("originalLength")
         scheduleCommands = record["scheduleCommands"] as? [String] ?? []
         settings = record["settings"] as? String ?? ""
@@ -222,10 +223,16 @@ package struct MergedExplore {
     /// The parts whose counts the report gives: all of them, or the one that failed.
     private var counted: [ExploreShardReport] { chosen.map { [$0] } ?? reports }
 
-    /// Distinct states: the union of the shards' (each lists its keys when it found nothing).
-    package var distinctStates: Int {
+    /// Distinct states: the union of the shards' (each lists its keys when it found
+    /// nothing); nil when a report does not list them.
+    package var distinctStates: Int? {
         if let chosen { return chosen.distinctStates }
-        return reports.reduce(into: Set<Int>()) { $0.formUnion($1.stateKeys) }.count
+        var union = Set<Int>()
+        for report in reports {
+            guard let keys = report.stateKeys else { return nil }
+            union.formUnion(keys)
+        }
+        return union.count
     }
 
     /// What guidance reached, as one process says it: runs kept and started from one add
@@ -273,13 +280,16 @@ package struct MergedExplore {
     /// the text gives, and which part found the failure.
     package var record: Value {
         let first = reports[0]
+        // One process's fields, in its order (`ExploreReport.record`), and `shards`.
         var fields: [Value.Field] = [
             .init("model", .string(first.model)), .init("seed", .string(first.seed)),
-            .init("shards", .int(Int64(reports.count))),
             .init("runs", .int(Int64(counted.reduce(0) { $0 + $1.runs }))),
             .init("steps", .int(Int64(counted.reduce(0) { $0 + $1.steps }))),
-            .init("distinctStates", .int(Int64(distinctStates))),
+            .init("distinctStates", distinctStates.map { .int(Int64($0)) } ?? .null),
             .init("stoppedByTimeLimit", .bool(counted.contains(where: \.stoppedByTimeLimit))),
+            .init("shard", .null), .init("shards", .int(Int64(reports.count))),
+            .init("settings", .string(first.settings)), .init("scheduleCommands", .array([])),
+            .init("exhaustive", .null),
         ]
         fields.append(
             .init(
@@ -312,8 +322,10 @@ package struct MergedExplore {
     /// many shards there were.
     private static func failureRecord(of chosen: ExploreShardReport, shards: Int) -> Value {
         guard case .record(_, let fields) = chosen.tree else { return .null }
-        // Not a shard's report (--merge refuses it): the whole search's.
-        var kept = fields.filter { !["transcript", "stateKeys", "shard"].contains($0.label) }.map { field in
+        // Not a shard's report (--merge refuses it): the whole search's. The formatter
+        // writes the report's kind and lines in front of it.
+        let dropped = ["transcript", "stateKeys", "shard", "kind", "lines"]
+        var kept = fields.filter { !dropped.contains($0.label ?? "") }.map { field in
             guard field.label == "guidance", case .record(let type, let inner) = field.value else { return field }
             let counts = inner.filter { $0.label != "transitionKeys" && $0.label != "edgeIDs" }
             return Value.Field("guidance", .record(type: type, fields: counts))
