@@ -22,8 +22,16 @@ package struct Operation: Sendable {
         case call(command: String, entry: @Sendable (OperationArguments) throws(OperationError) -> Entry)
     }
 
-    /// What a `.call` does with the core, the line's origin given.
-    typealias Entry = @MainActor @Sendable (ShellCore, LineOrigin) async -> Bool
+    /// What a `.call` does: the command as it would be typed (written from the values, for
+    /// the tape and the log of what ran; never read again), and its typed entry point.
+    struct Entry: Sendable {
+        let text: String
+        let run: @MainActor @Sendable (ShellCore, LineOrigin) async -> Bool
+
+        init(_ text: String, _ run: @escaping @MainActor @Sendable (ShellCore, LineOrigin) async -> Bool) {
+            (self.text, self.run) = (text, run)
+        }
+    }
 
     /// The name a client calls it by (`send`, `state`, `action_increment`).
     package let name: String

@@ -53,7 +53,12 @@ extension SessionService {
                 let depth = arguments.int("depth").map { Int($0) }
                 if let depth, depth <= 0 { throw OperationError("depth: \(depth) is not a positive number") }
                 // All of what is read (as --all): the outcome is cut to size as a whole.
-                return { core, origin in core.showState(at: path, depth: depth, whole: true, origin: origin) }
+                let text =
+                    ":state" + (arguments.word("path").map { " " + $0 } ?? "")
+                    + (depth.map { " --depth \($0)" } ?? "") + " --all"
+                return Operation.Entry(text) { core, origin in
+                    core.showState(at: path, depth: depth, whole: true, origin: origin)
+                }
             },
             Operation(
                 name: "log",
@@ -68,7 +73,13 @@ extension SessionService {
                 narrowing: "ask for a range: from and to, or last"
             ) { arguments throws(OperationError) in
                 let span = try SessionService.logSpan(arguments)
-                return { core, origin in core.showLog(span, origin: origin) }
+                let text: String
+                switch span {
+                case .all: text = ":log all"
+                case .last(let number): text = ":log \(number)"
+                case .range(let from, let to): text = ":log \(from)-\(to)"
+                }
+                return Operation.Entry(text) { core, origin in core.showLog(span, origin: origin) }
             },
             Operation(
                 name: "goto",
@@ -85,25 +96,31 @@ extension SessionService {
                 ], command: "goto"
             ) { arguments throws(OperationError) in
                 let (position, withEffects) = (Int(arguments.int("position") ?? 0), arguments.flag("with_effects"))
-                return { core, origin in core.jump(to: .position(position), withEffects: withEffects, origin: origin) }
+                return Operation.Entry(":goto \(position)" + (withEffects ? " --with-effects" : "")) { core, origin in
+                    core.jump(to: .position(position), withEffects: withEffects, origin: origin)
+                }
             },
             Operation(name: "undo", summary: "Go back one action.", parameters: [withEffects], command: "undo") {
                 arguments throws(OperationError) in
                 let withEffects = arguments.flag("with_effects")
-                return { core, origin in core.jump(to: .step(-1), withEffects: withEffects, origin: origin) }
+                return Operation.Entry(":undo" + (withEffects ? " --with-effects" : "")) { core, origin in
+                    core.jump(to: .step(-1), withEffects: withEffects, origin: origin)
+                }
             },
             Operation(
                 name: "redo", summary: "Go forward one undone action.", parameters: [withEffects], command: "redo"
             ) { arguments throws(OperationError) in
                 let withEffects = arguments.flag("with_effects")
-                return { core, origin in core.jump(to: .step(1), withEffects: withEffects, origin: origin) }
+                return Operation.Entry(":redo" + (withEffects ? " --with-effects" : "")) { core, origin in
+                    core.jump(to: .step(1), withEffects: withEffects, origin: origin)
+                }
             },
             Operation(
                 name: "reset",
                 summary: "Start the current model over from its initial state; effects in flight are cancelled.",
                 command: "reset"
             ) { _ throws(OperationError) in
-                { core, origin in core.reset(origin: origin) }
+                Operation.Entry(":reset") { core, origin in core.reset(origin: origin) }
             },
             Operation(
                 name: "expect",
@@ -133,7 +150,9 @@ extension SessionService {
                 ], command: "load"
             ) { arguments throws(OperationError) in
                 let plugin = arguments.string("plugin") ?? ""
-                return { core, origin in core.load(plugin, as: nil, origin: origin) }
+                return Operation.Entry(":load " + (arguments.word("plugin") ?? "")) { core, origin in
+                    core.load(plugin, as: nil, origin: origin)
+                }
             },
             Operation(
                 name: "use", summary: "Make another loaded model current (its state is kept).",
@@ -143,7 +162,9 @@ extension SessionService {
                 ], command: "use"
             ) { arguments throws(OperationError) in
                 let model = arguments.string("model") ?? ""
-                return { core, origin in core.use(model, origin: origin) }
+                return Operation.Entry(":use " + (arguments.word("model") ?? "")) { core, origin in
+                    core.use(model, origin: origin)
+                }
             },
             Operation(
                 name: "stub",
@@ -167,8 +188,10 @@ extension SessionService {
                     OperationParameter("duration", .string, required: true, doc: "Like 500ms, 2s, 1m, or seconds (5).")
                 ], command: "advance"
             ) { arguments throws(OperationError) in
-                let milliseconds = try SessionService.milliseconds(arguments, "duration")
-                return { core, origin in await core.advance(milliseconds: milliseconds ?? 0, origin: origin) }
+                let milliseconds = try SessionService.milliseconds(arguments, "duration") ?? 0
+                return Operation.Entry(":advance \(milliseconds)ms") { core, origin in
+                    await core.advance(milliseconds: milliseconds, origin: origin)
+                }
             },
             Operation(
                 name: "wait",
@@ -178,7 +201,9 @@ extension SessionService {
                 command: "wait"
             ) { arguments throws(OperationError) in
                 let timeout = try SessionService.milliseconds(arguments, "timeout") ?? 10_000
-                return { core, origin in await core.wait(timeoutMilliseconds: timeout, origin: origin) }
+                return Operation.Entry(":wait \(timeout)ms") { core, origin in
+                    await core.wait(timeoutMilliseconds: timeout, origin: origin)
+                }
             },
             Operation(
                 name: "run",

@@ -91,7 +91,9 @@ package final class SessionService {
             } catch {
                 return Outcome(operation: name, refusal: error.message)
             }
-            return await performing(operation, command: command) { await call(core, .prompt) }
+            return await performing(operation, command: command) {
+                await core.execute(command: call.text) { await call.run(core, .prompt) }
+            }
         case .action(let action, let argumentNames):
             // The values go to the shell as they are: no text is written to be read again
             // (`call`, which the fuzz target `values` reaches through `actionValues(of:arguments:)`).

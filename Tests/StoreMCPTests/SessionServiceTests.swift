@@ -1,3 +1,4 @@
+import Foundation
 import HostTestSupport
 import StoreHost
 import StoreService
@@ -180,6 +181,24 @@ import Testing
         #expect(noDepth.errors.map(\.message) == ["depth: 0 is not a positive number"])
         #expect(await service.perform("reset").succeeded)
         #expect(await service.perform("state", arguments: ["path": .string("count")]).rendered().text == "0")
+    }
+
+    /// A command given as values ends as a typed line does: it is on the tape, so a test
+    /// saved afterwards makes it again (before, `load` and `advance` were missing there).
+    @Test func commandsGivenAsValuesAreInTheSavedTest() async throws {
+        let service = try Self.service("Counter")
+        _ = await service.perform("load", arguments: ["plugin": .string("Todos")])
+        _ = await service.perform("use", arguments: ["model": .string("counter.counter")])
+        _ = await service.perform("action_increment")
+        _ = await service.perform("advance", arguments: ["duration": .string("2s")])
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("typed-\(UUID()).transcript").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let saved = await service.perform("save_test", arguments: ["file": .string(file)])
+        #expect(saved.succeeded, "\(saved.errors)")
+        let transcript = try String(contentsOfFile: file, encoding: .utf8)
+        for line in ["> :load Todos", "> :use counter.counter", "> increment", "> :advance 2000ms"] {
+            #expect(transcript.contains(line + "\n"), "\(line) in \(transcript)")
+        }
     }
 
     @Test func aLoadOffersTheNewModelsActions() async throws {

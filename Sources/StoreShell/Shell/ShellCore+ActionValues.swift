@@ -31,4 +31,22 @@ extension ShellCore {
         let sent = send((bound.action, bound.arguments), line: bound.text, to: session, origin: origin)
         return lineDone(bound.text, kind: .action, succeeded: sent, origin: origin, started: started)
     }
+
+    /// Runs a command given as values (an MCP tool's arguments, an inspector form's)
+    /// through its typed entry point `body`, as a typed line would run: the same world,
+    /// answers and recovery around it, and the same end of a line (the tape `:save-test`
+    /// reads, breakpoints, watches, `:timer`) with `text`, the command written from the
+    /// values as it would be typed. Returns false when it failed (the error was reported).
+    @discardableResult
+    package func execute(command text: String, origin: LineOrigin = .prompt, _ body: () async -> Bool) async -> Bool {
+        host.driveInProcessWorld()
+        defer {
+            recoverLostWorkers()
+            reportUncontrolledWorld()
+        }
+        let started = debugging.timer ? DispatchTime.now().uptimeNanoseconds : 0
+        let succeeded = await body()
+        await deliverDueAnswers()
+        return lineDone(text, kind: .command, succeeded: succeeded, origin: origin, started: started)
+    }
 }
