@@ -277,16 +277,18 @@ package struct MergedExplore {
     }
 
     /// The merged report as one JSON record: the fields of one process's, with the counts
-    /// the text gives, and which part found the failure.
+    /// the text gives; a failure's is the record of the part that found it.
     package var record: Value {
+        if let chosen, chosen.foundInRun != nil { return Self.failureRecord(of: chosen, shards: reports.count) }
         let first = reports[0]
+        let totals = coverage
         // One process's fields, in its order (`ExploreReport.record`), and `shards`.
         var fields: [Value.Field] = [
             .init("model", .string(first.model)), .init("seed", .string(first.seed)),
-            .init("runs", .int(Int64(counted.reduce(0) { $0 + $1.runs }))),
-            .init("steps", .int(Int64(counted.reduce(0) { $0 + $1.steps }))),
+            .init("runs", .int(Int64(reports.reduce(0) { $0 + $1.runs }))),
+            .init("steps", .int(Int64(reports.reduce(0) { $0 + $1.steps }))),
             .init("distinctStates", distinctStates.map { .int(Int64($0)) } ?? .null),
-            .init("stoppedByTimeLimit", .bool(counted.contains(where: \.stoppedByTimeLimit))),
+            .init("stoppedByTimeLimit", .bool(reports.contains(where: \.stoppedByTimeLimit))),
             .init("shard", .null), .init("shards", .int(Int64(reports.count))),
             .init("settings", .string(first.settings)), .init("scheduleCommands", .array([])),
             .init("exhaustive", .null),
@@ -304,14 +306,13 @@ package struct MergedExplore {
             .init(
                 "coverage",
                 .array(
-                    coverage.map {
+                    totals.map {
                         .record([
                             "action": .string($0.action), "tried": .int(Int64($0.tried)),
                             "accepted": .int(Int64($0.accepted)), "refused": .int(Int64($0.refused)),
                         ])
                     })))
-        fields.append(.init("neverAccepted", .array(coverage.filter { $0.accepted == 0 }.map { .string($0.action) })))
-        if let chosen, chosen.foundInRun != nil { return Self.failureRecord(of: chosen, shards: reports.count) }
+        fields.append(.init("neverAccepted", .array(totals.filter { $0.accepted == 0 }.map { .string($0.action) })))
         fields.append(.init("failure", .null))
         return .record(type: nil, fields: fields)
     }
