@@ -70,6 +70,18 @@ struct ShellCoreTests {
         #expect(shell.core.current?.model.name == "todos")
     }
 
+    /// The typed entry points take what their words' reader takes and no more: a span the
+    /// clock's nanoseconds cannot hold is refused, not a trap.
+    @Test func aDurationGivenAsAValueIsHeldToTheWordsBounds() async throws {
+        let shell = try ShellHarness()
+        #expect(!(await shell.core.advance(milliseconds: .max, origin: .prompt)))
+        #expect(!(await shell.core.advance(milliseconds: -1, origin: .prompt)))
+        #expect(!(await shell.core.wait(timeoutMilliseconds: .max, origin: .prompt)))
+        let before = shell.clock.now
+        #expect(await shell.core.advance(milliseconds: 5, origin: .prompt))
+        #expect(shell.clock.now == before + 5_000_000)
+    }
+
     @Test func effectsOnTheVirtualClock() async throws {
         let shell = try ShellHarness(plugins: ["Auth"])
         shell.core.showDiff = false

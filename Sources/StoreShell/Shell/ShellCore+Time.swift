@@ -119,6 +119,10 @@ extension ShellCore {
     /// way in order and letting each settle; a breakpoint hit stops it there.
     package func advance(milliseconds: Int64, origin: LineOrigin) async -> Bool {
         guard let virtual = host.clock as? VirtualClock else { return fail(Self.realClock, origin: origin) }
+        // A caller with values (MCP, the inspector) is held to what the word's reader takes.
+        guard (0...Duration.maxMilliseconds).contains(milliseconds) else {
+            return fail("usage: :advance DURATION (at most 365 days)", origin: origin)
+        }
         let (target, overflow) = virtual.now.addingReportingOverflow(milliseconds * 1_000_000)
         guard !overflow else {
             return fail("the virtual clock cannot go that far (it counts nanoseconds in 64 bits)", origin: origin)
@@ -158,6 +162,9 @@ extension ShellCore {
     /// `:wait`: until the current model's effects settle, at most `timeout` milliseconds
     /// (under a virtual clock, advancing it to each next wake-up within them).
     package func wait(timeoutMilliseconds timeout: Int64, origin: LineOrigin) async -> Bool {
+        guard (0...Duration.maxMilliseconds).contains(timeout) else {
+            return fail("usage: :wait [TIMEOUT] (at most 365 days)", origin: origin)
+        }
         let start = host.clock.now
         if let virtual = host.clock as? VirtualClock {
             await settle()
