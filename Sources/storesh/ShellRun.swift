@@ -80,5 +80,5 @@ func runShell(_ options: Options) async -> Int32 {
     }
     if !SessionStart.finish(core) { failed = true }
     if unreadable { return 2 }
-    return failed || core.recorder.journalFailures > 0 || core.workerCrashes > 0 || core.hostErrors > 0 ? 1 : 0
+    return failed || core.recorder.journalFailures > 0 || core.recovery.crashes > 0 || core.hostErrors > 0 ? 1 : 0
 }

@@ -61,12 +61,12 @@ package enum WorkerWorkloads {
         _ = await core.execute("overflow")
         let total = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         let count = try core.current?.currentState()["count"]
-        guard errors.count == 1, errors[0].contains("crashed"), let recovery = core.lastRecoveryMilliseconds,
+        guard errors.count == 1, errors[0].contains("crashed"), let recovery = core.recovery.lastMilliseconds,
             count == .int(Int64(history))
         else {
             throw ShellWorkloads.Failure(
                 message:
-                    "the crash was not recovered from: \(errors), recovery \(String(describing: core.lastRecoveryMilliseconds)), count \(String(describing: count))"
+                    "the crash was not recovered from: \(errors), recovery \(String(describing: core.recovery.lastMilliseconds)), count \(String(describing: count))"
             )
         }
         return (total, recovery)

@@ -18,7 +18,7 @@ extension LoadedPlugin {
     /// The process it runs in now, to tell whether it was replaced meanwhile.
     @MainActor package var processIdentity: ObjectIdentifier? { worker?.process.map(ObjectIdentifier.init) }
 
-    /// Starts its process again on the same file, and times it (`lastRecoveryMilliseconds`
+    /// Starts its process again on the same file, and times it (`WorkerRecovery.lastMilliseconds`
     /// is the caller's). False when the file now registers something else, so its models'
     /// sessions cannot be rebuilt as they were; throws when the process cannot start.
     @MainActor package func restart() throws(PluginError) -> Bool {

@@ -100,7 +100,7 @@ final class ExploreDriver {
         }
         failedEffects = []
         crashMessages = []
-        crashesBefore = core.workerCrashes
+        crashesBefore = core.recovery.crashes
         return session
     }
 
@@ -241,7 +241,7 @@ final class ExploreDriver {
     var probes = true
     /// Whether something happened since the run's store was made that a step must be
     /// blamed for: a crash between answers, an effect that failed.
-    var sawTrouble: Bool { core.workerCrashes != crashesBefore || !failedEffects.isEmpty }
+    var sawTrouble: Bool { core.recovery.crashes != crashesBefore || !failedEffects.isEmpty }
     /// Whether actions may go in batches: until the first effect of the run starts.
     private var batches = true {
         didSet { if !batches { sawEffectsEver = true } }
@@ -366,7 +366,7 @@ final class ExploreDriver {
     /// What follows every step: a crash between answers or a failed effect, else the state
     /// recorded and the invariants checked.
     private func afterStep(_ index: Int, state: Value, run: inout Run, keep: Bool, checksInCode: Bool = true) {
-        if core.workerCrashes != crashesBefore {
+        if core.recovery.crashes != crashesBefore {
             // An effect crashed the worker between answers; the core said how.
             run.failure = ExploreFailure(
                 kind: .crash(crashMessages.last.map(Self.crashSite) ?? "its worker died"), step: index)

@@ -10,11 +10,8 @@ extension ShellCore {
     /// written from the values. Returns false when it failed (the error has been reported).
     @discardableResult
     package func execute(_ call: ActionValues, origin: LineOrigin = .prompt) -> Bool {
-        host.driveInProcessWorld()
-        defer {
-            recoverLostWorkers()
-            reportUncontrolledWorld()
-        }
+        let inProcessWorld = beginLine()
+        defer { endLine(inProcessWorld: inProcessWorld) }
         let started = debugging.timer ? DispatchTime.now().uptimeNanoseconds : 0
         guard let session = current else {
             return lineDone(
@@ -39,11 +36,8 @@ extension ShellCore {
     /// values as it would be typed. Returns false when it failed (the error was reported).
     @discardableResult
     package func execute(command text: String, origin: LineOrigin = .prompt, _ body: () async -> Bool) async -> Bool {
-        host.driveInProcessWorld()
-        defer {
-            recoverLostWorkers()
-            reportUncontrolledWorld()
-        }
+        let inProcessWorld = beginLine()
+        defer { endLine(inProcessWorld: inProcessWorld) }
         let started = debugging.timer ? DispatchTime.now().uptimeNanoseconds : 0
         let succeeded = await body()
         await deliverDueAnswers()

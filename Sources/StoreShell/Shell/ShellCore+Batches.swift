@@ -24,8 +24,9 @@ extension ShellCore {
     package func executeActions(_ lines: [(text: String, origin: LineOrigin)], stopAtFailure: Bool) -> (
         failures: Int, stopped: Bool
     ) {
-        host.driveInProcessWorld()
-        defer { reportUncontrolledWorld() }
+        // Lost workers are replaced inside, as each batch or line meets them.
+        let inProcessWorld = beginLine()
+        defer { if inProcessWorld { reportUncontrolledWorld() } }
         if batchesActions {
             var run = BatchRun(core: self, lines: lines, stopAtFailure: stopAtFailure)
             return run.execute()

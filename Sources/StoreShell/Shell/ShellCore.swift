@@ -34,12 +34,8 @@ package final class ShellCore {
     var effects = EffectLedger()
     /// Each model's history and the journal written ahead of it.
     package let recorder = Recorder()
-    /// Workers that died between lines (an effect crashed them): a run with any must not
-    /// exit 0, though no line failed.
-    package internal(set) var workerCrashes = 0
-    /// Workers lost for any reason (a crash in an action or between actions, a hang, an
-    /// interrupt), each counted once, when it is replaced.
-    package internal(set) var workerLosses = 0
+    /// Replaces lost workers and counts them.
+    package let recovery = WorkerRecovery()
     /// Errors plugins and the host logged (a plugin's `SP_LOG_ERROR`, a failed
     /// `--check-changes`): a run with any fails, as one with a failed line does.
     package internal(set) var hostErrors = 0
@@ -56,9 +52,6 @@ package final class ShellCore {
     package var takeInterrupt: () -> Bool = { false } {
         didSet { host.takeInterrupt = takeInterrupt }
     }
-    /// How long the last recovery from a lost worker took (restart and rebuild), for
-    /// benchmarks; not printed, so runs stay repeatable.
-    package internal(set) var lastRecoveryMilliseconds: Double?
     /// The `--watch` timer, while one runs.
     var watchTimer: (any DispatchSourceTimer)?
     /// Set by `:fx leave-running`: effects still in flight at the end are not a failure.
@@ -86,7 +79,10 @@ package final class ShellCore {
         self.showDiff = showDiff
         self.reportActions = reportActions
         self.output = output
-        host.pluginLost = { [weak route] plugin, loss in route?.target.pluginLost(plugin, loss) }
+        host.pluginLost = { [weak route] plugin, loss in
+            guard let self = route?.target else { return }
+            self.recovery.lostBetweenLines(plugin, loss, in: self)
+        }
         // What plugins and the host say in passing (a plugin's log, a plugin whose changes
         // did not fit its state), unless the embedder listens itself. Debug is left out.
         if host.log == nil {
@@ -107,11 +103,8 @@ package final class ShellCore {
         // every line that is not blank does. A command is run from its ':'.
         let (kind, textStart) = LineKind.classify(line)
         guard kind != .blank else { return true }
-        host.driveInProcessWorld()
-        defer {
-            recoverLostWorkers()
-            reportUncontrolledWorld()
-        }
+        let inProcessWorld = beginLine()
+        defer { endLine(inProcessWorld: inProcessWorld) }
         let started = debugging.timer ? DispatchTime.now().uptimeNanoseconds : 0
         switch kind {
         case .blank, .comment: return true
@@ -122,8 +115,27 @@ package final class ShellCore {
         case .action:
             let sent = send(line, origin: origin)
             await deliverDueAnswers()
+            // The usual action line: no breakpoint fired, no watch or timer has lines to show.
+            guard debugging.hasWorkAfterAnAction else { return sent }
             return lineDone(line, kind: kind, succeeded: sent, origin: origin, started: started)
         }
+    }
+
+    /// What runs before every line that is not blank, however it came (typed, a script's,
+    /// values from MCP or the inspector): models run in this process see this host's clock
+    /// and seed. Answers whether the line's end must look at that in-process world; models
+    /// in workers have their own.
+    func beginLine() -> Bool {
+        guard host.isolation == .inProcess else { return false }
+        host.driveInProcessWorld()
+        return true
+    }
+
+    /// What runs after every line that is not blank: lost workers are replaced, and what
+    /// the in-process world could not control is said (`inProcessWorld`: `beginLine`'s answer).
+    func endLine(inProcessWorld: Bool) {
+        recoverLostWorkers()
+        if inProcessWorld { reportUncontrolledWorld() }
     }
 
     /// An action line, sent on its own.
@@ -133,6 +145,14 @@ package final class ShellCore {
         // again at once, so the next line finds its model, as it does at the prompt.
         if !sent { recoverLostWorkers() }
         return sent
+    }
+
+    /// Restarts every worker that is gone and rebuilds its sessions (`WorkerRecovery`).
+    /// Run after each line, and when a worker dies between lines. `announce: false` when
+    /// the caller goes on to report what happened itself. Returns how many were lost.
+    @discardableResult
+    func recoverLostWorkers(announce: Bool = true) -> Int {
+        recovery.recoverLost(among: host.plugins, in: self, announce: announce)
     }
 
     // MARK: Actions

@@ -72,7 +72,7 @@ package enum TranscriptRunner {
             // Errors are output like any other; without FILE:LINE, which would change
             // whenever the file is updated.
             let input = block.input.joined(separator: "\n")
-            let lossesBefore = core.workerLosses
+            let lossesBefore = core.recovery.losses
             await core.execute(input, origin: .prompt)
             await core.settle()
             while printed.last == "" { printed.removeLast() }
@@ -88,7 +88,7 @@ package enum TranscriptRunner {
             // An input whose output is not compared may be refused (a fix may refuse what
             // the bug let through); a crash or a hang still fails it.
             let refusalAllowed =
-                block.expected.map(\.text) == [Transcript.outputNotCompared] && core.workerLosses == lossesBefore
+                block.expected.map(\.text) == [Transcript.outputNotCompared] && core.recovery.losses == lossesBefore
             if let error = errors.first, !block.expectsError, !refusalAllowed {
                 problems.append(
                     "\(file):\(block.line): '\(input)' failed, and the transcript does not expect it to (write it as '!> \(block.input[0])' if it should): \(error)"
