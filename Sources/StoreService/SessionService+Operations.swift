@@ -4,7 +4,7 @@ import StoreValue
 
 extension SessionService {
     /// The operations every session offers, each one shell command: through its typed
-    /// entry point on the core where it has one (`state`, `log`, time travel, the clock, `load`, `use`),
+    /// entry point on the core where it has one (`state`, `log`, `expect`, time travel, the clock, `load`, `use`),
     /// else as the shell line its arguments make. A new shell command (`:explore`,
     /// `:bisect`, `:save-test`) becomes an operation of every transport by one entry here:
     /// its name, its parameters, and the call or the line they make.
@@ -46,8 +46,7 @@ extension SessionService {
                     do throws(TextError) {
                         _ = try PathSyntax.parse(path)
                     } catch {
-                        let column = String(decoding: Array(path.utf8).prefix(error.offset), as: UTF8.self).count + 1
-                        throw OperationError("path '\(path)', column \(column): \(error.message)")
+                        throw refusal("path", path, error)
                     }
                 }
                 let depth = arguments.int("depth").map { Int($0) }
@@ -138,7 +137,15 @@ extension SessionService {
                         doc: "What to compare with: a number, string, boolean, null, list or record."),
                 ], command: "expect"
             ) { arguments throws(OperationError) in
-                ":expect \(arguments.string("path") ?? "") \(arguments.string("op") ?? "==") \((arguments.values["value"] ?? .null).compact)"
+                let word = arguments.string("op") ?? ""
+                guard let op = PropertyOperator(rawValue: word), op.isComparison else {
+                    throw OperationError("op: '\(word)' is not one of == != < <= > >=")
+                }
+                let condition = StateCondition.comparison(
+                    try SessionService.operand(arguments, "path"), op, arguments.values["value"] ?? .null)
+                return Operation.Entry(":expect " + condition.description) { core, origin in
+                    core.expect(condition, origin: origin)
+                }
             },
             Operation(
                 name: "load",
@@ -235,6 +242,33 @@ extension SessionService {
         guard let last else { return .last(20) }
         guard last > 0 else { throw OperationError("log: last \(last) is not a positive number") }
         return .last(Int(last))
+    }
+
+    /// A `path` argument read as one side of a comparison (`todos[0].done`,
+    /// `count(todos)`); text that does not read as one, or reads as a condition of its own,
+    /// is refused before anything runs.
+    nonisolated private static func operand(_ arguments: OperationArguments, _ name: String) throws(OperationError)
+        -> PropertyNode
+    {
+        let text = arguments.string(name) ?? ""
+        let node: PropertyNode
+        do throws(TextError) {
+            node = try PropertyParser.parse(text)
+        } catch {
+            throw refusal(name, text, error)
+        }
+        if case .binary(let op, _, _) = node.kind, op.level <= 4 {
+            throw OperationError(
+                "\(name): '\(text)' is a condition (\(op.rawValue)), not a path; give the path, the operator and the value apart"
+            )
+        }
+        return node
+    }
+
+    /// `text`, the argument `name`, does not read: `error` said where, as a column.
+    nonisolated private static func refusal(_ name: String, _ text: String, _ error: TextError) -> OperationError {
+        let column = String(decoding: Array(text.utf8).prefix(error.offset), as: UTF8.self).count + 1
+        return OperationError("\(name) '\(text)', column \(column): \(error.message)")
     }
 
     /// A duration argument (500ms, 2s, 1m, or seconds) in milliseconds, nil when it is not

@@ -183,6 +183,42 @@ import Testing
         #expect(await service.perform("state", arguments: ["path": .string("count")]).rendered().text == "0")
     }
 
+    /// `expect` builds its condition from the path, the operator and the value as given:
+    /// the value is not written out and read again, and a path cannot change what the
+    /// comparison means. Written out, `count == 1 || true == false` held whenever count
+    /// was 1, though the client asked whether that path was false.
+    @Test func anExpectationGoesToTheCoreAsACondition() async throws {
+        let service = try Self.service("Counter")
+        _ = await service.perform("action_increment")
+        func expect(_ path: String, _ op: String, _ value: Value) async -> Outcome {
+            await service.perform("expect", arguments: ["path": .string(path), "op": .string(op), "value": value])
+        }
+        #expect(await expect("count", "==", .int(1)).succeeded)
+        #expect(await expect("count", ">=", .int(1)).succeeded)
+        #expect(await expect("count + 1", "==", .int(2)).succeeded)
+        #expect(
+            await expect("count", "==", .int(2)).errors.map(\.message) == ["expectation failed: count is 1, expected 2"]
+        )
+        #expect(
+            await expect("count", "!=", .string("1 || true")).succeeded, "a string is a value, never an expression")
+        let condition = await expect("count == 1 || true", "==", .bool(false))
+        #expect(
+            condition.errors.map(\.message) == [
+                "path: 'count == 1 || true' is a condition (||), not a path; give the path, the operator and the value apart"
+            ])
+        let badPath = await expect("count[", "==", .int(1))
+        #expect(badPath.errors.first?.message.hasPrefix("path 'count[', column 7: ") == true, "\(badPath.errors)")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("expect-\(UUID()).transcript").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        #expect(await service.perform("save_test", arguments: ["file": .string(file)]).succeeded)
+        let transcript = try String(contentsOfFile: file, encoding: .utf8)
+        for line in [
+            "> :expect count == 1", "> :expect count >= 1", "> :expect count + 1 == 2", "!> :expect count == 2",
+        ] {
+            #expect(transcript.contains(line + "\n"), "\(line) in \(transcript)")
+        }
+    }
+
     /// A command given as values ends as a typed line does: it is on the tape, so a test
     /// saved afterwards makes it again (before, `load` and `advance` were missing there).
     @Test func commandsGivenAsValuesAreInTheSavedTest() async throws {

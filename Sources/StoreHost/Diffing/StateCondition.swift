@@ -49,6 +49,17 @@ package struct StateCondition: Sendable, Equatable, CustomStringConvertible {
         StateCondition(expression: try PropertyParser.parse(text, context: context), context: context)
     }
 
+    /// `operand OP value`, built from its parts (an MCP client's path, operator and value)
+    /// rather than read from text: `operand` is one side whatever it holds, as if written in
+    /// brackets. `op` is a comparison.
+    package static func comparison(_ operand: PropertyNode, _ op: PropertyOperator, _ value: Value) -> StateCondition {
+        precondition(op.isComparison, "\(op.rawValue) is not a comparison")
+        let literal = PropertyNode(.literal(value), start: operand.end, end: operand.end)
+        return StateCondition(
+            expression: PropertyNode(.binary(op, operand, literal), start: operand.start, end: operand.end),
+            context: .state)
+    }
+
     /// Checks the condition against `state` (after `step`, for a postcondition); list
     /// elements named by key are found through `identity`.
     package func check(_ state: Value, identity: StateDiff = StateDiff(), step: PropertyStep? = nil) -> Outcome {

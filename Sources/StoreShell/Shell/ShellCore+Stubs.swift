@@ -1,4 +1,4 @@
-import StoreHost
+package import StoreHost
 import StoreValue
 
 extension ShellCore {
@@ -118,13 +118,21 @@ extension ShellCore {
 
     /// `:expect PATH OP VALUE`, OP one of `==`, `!=`, `<`, `<=`, `>`, `>=` (`StateCondition`).
     func expect(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
-        guard let session = current else { return fail(noCurrentModel, origin: origin) }
+        guard current != nil else { return fail(noCurrentModel, origin: origin) }
         let condition: StateCondition
         do {
             condition = try StateCondition.parse(arguments.text)
         } catch {
             return fail(error.message, origin: origin, in: arguments, at: error.offset)
         }
+        return expect(condition, origin: origin)
+    }
+
+    /// `:expect` with its condition already read (an MCP client's path, operator and
+    /// value): fails, saying what the state holds, unless the condition holds in the
+    /// current model's state.
+    package func expect(_ condition: StateCondition, origin: LineOrigin) -> Bool {
+        guard let session = current else { return fail(noCurrentModel, origin: origin) }
         let state: Value
         do {
             state = try session.currentState()
