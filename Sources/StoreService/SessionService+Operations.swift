@@ -1,6 +1,6 @@
-import StoreHost
+package import StoreHost
 import StoreShell
-import StoreValue
+package import StoreValue
 
 extension SessionService {
     /// The operations every session offers, each one shell command: through its typed
@@ -137,12 +137,9 @@ extension SessionService {
                         doc: "What to compare with: a number, string, boolean, null, list or record."),
                 ], command: "expect"
             ) { arguments throws(OperationError) in
-                let word = arguments.string("op") ?? ""
-                guard let op = PropertyOperator(rawValue: word), op.isComparison else {
-                    throw OperationError("op: '\(word)' is not one of == != < <= > >=")
-                }
-                let condition = StateCondition.comparison(
-                    try SessionService.operand(arguments, "path"), op, arguments.values["value"] ?? .null)
+                let condition = try SessionService.expectation(
+                    path: arguments.string("path") ?? "", op: arguments.string("op") ?? "",
+                    value: arguments.values["value"] ?? .null)
                 return Operation.Entry(":expect " + condition.description) { core, origin in
                     core.expect(condition, origin: origin)
                 }
@@ -244,25 +241,28 @@ extension SessionService {
         return .last(Int(last))
     }
 
-    /// A `path` argument read as one side of a comparison (`todos[0].done`,
-    /// `count(todos)`); text that does not read as one, or reads as a condition of its own,
-    /// is refused before anything runs.
-    nonisolated private static func operand(_ arguments: OperationArguments, _ name: String) throws(OperationError)
-        -> PropertyNode
+    /// The condition `expect` checks: the value at `path` (one side of a comparison:
+    /// `todos[0].done`, `count(todos)`) against `value` by `op`, built from them, never
+    /// written out and read again. A path that does not read, or reads as a condition of
+    /// its own, is refused before anything runs.
+    package nonisolated static func expectation(path: String, op word: String, value: Value) throws(OperationError)
+        -> StateCondition
     {
-        let text = arguments.string(name) ?? ""
-        let node: PropertyNode
-        do throws(TextError) {
-            node = try PropertyParser.parse(text)
-        } catch {
-            throw refusal(name, text, error)
+        guard let op = PropertyOperator(rawValue: word), op.isComparison else {
+            throw OperationError("op: '\(word)' is not one of == != < <= > >=")
         }
-        if case .binary(let op, _, _) = node.kind, op.level <= 4 {
+        let operand: PropertyNode
+        do throws(TextError) {
+            operand = try PropertyParser.parse(path)
+        } catch {
+            throw refusal("path", path, error)
+        }
+        if case .binary(let inner, _, _) = operand.kind, inner.level <= 4 {
             throw OperationError(
-                "\(name): '\(text)' is a condition (\(op.rawValue)), not a path; give the path, the operator and the value apart"
+                "path: '\(path)' is a condition (\(inner.rawValue)), not a path; give the path, the operator and the value apart"
             )
         }
-        return node
+        return StateCondition.comparison(operand, op, value)
     }
 
     /// `text`, the argument `name`, does not read: `error` said where, as a column.
