@@ -127,7 +127,9 @@ extension SessionService {
                     "Check part of the state: PATH OP VALUE. A failed check is an error that says what the state holds.",
                 parameters: [
                     OperationParameter(
-                        "path", .string, required: true, doc: "A state path: count, todos[0].done, todos[\"t1\"].title."
+                        "path", .string, required: true,
+                        doc:
+                            "One side of the comparison: a state path (count, todos[0].done, todos[\"t1\"].title) or an expression over the state (count(todos)); empty for the whole state. A comparison, && or || here is refused."
                     ),
                     OperationParameter(
                         "op", .choice(["==", "!=", "<", "<=", ">", ">="]), required: true,
@@ -242,9 +244,11 @@ extension SessionService {
     }
 
     /// The condition `expect` checks: the value at `path` (one side of a comparison:
-    /// `todos[0].done`, `count(todos)`) against `value` by `op`, built from them, never
-    /// written out and read again. A path that does not read, or reads as a condition of
-    /// its own, is refused before anything runs.
+    /// `todos[0].done`, `count(todos)`; blank for the whole state, as `:expect == V`)
+    /// against `value` by `op`, built from them: the value is never written out and read
+    /// again. Refused before anything runs: a path that does not read, or whose top is a
+    /// comparison, `&&` or `||` (written out, it would have changed what is compared), and
+    /// a condition nested too deep for its line on the tape to be read at the prompt.
     package nonisolated static func expectation(path: String, op word: String, value: Value) throws(OperationError)
         -> StateCondition
     {
@@ -252,17 +256,29 @@ extension SessionService {
             throw OperationError("op: '\(word)' is not one of == != < <= > >=")
         }
         let operand: PropertyNode
-        do throws(TextError) {
-            operand = try PropertyParser.parse(path)
-        } catch {
-            throw refusal("path", path, error)
+        if path.allSatisfy(\.isWhitespace) {
+            operand = PropertyNode(.state, start: 0, end: 0)
+        } else {
+            do throws(TextError) {
+                operand = try PropertyParser.parse(path)
+            } catch {
+                throw refusal("path", path, error)
+            }
         }
         if case .binary(let inner, _, _) = operand.kind, inner.level <= 4 {
             throw OperationError(
                 "path: '\(path)' is a condition (\(inner.rawValue)), not a path; give the path, the operator and the value apart"
             )
         }
-        return StateCondition.comparison(operand, op, value)
+        let condition = StateCondition.comparison(operand, op, value)
+        // Built, it skipped the parser's nesting limits; what the tape records must read.
+        do throws(TextError) {
+            _ = try StateCondition.parse(condition.description)
+        } catch {
+            throw OperationError(
+                "path and value: the condition nests too deep to be written as a line :expect reads (\(error.message))")
+        }
+        return condition
     }
 
     /// `text`, the argument `name`, does not read: `error` said where, as a column.

@@ -7,8 +7,8 @@ extension FuzzTarget {
     /// Bytes as a client's `expect` (MCP's `tools/call`, the inspector's form): the first
     /// byte picks the operator, the rest is the JSON object of `path` and `value`. The
     /// condition the operation hands the core (unless it refuses the arguments) is written
-    /// for the tape as text that reads back as that condition, checking the same (the typed
-    /// path and the prompt's agree), and checking it never traps.
+    /// for the tape as text that reads back as that condition (the typed path and the
+    /// prompt's agree), and checking it never traps.
     static func typedExpectation(_ data: Data) {
         guard let pick = data.first else { return }
         let comparisons = PropertyOperator.allCases.filter(\.isComparison)
@@ -40,10 +40,6 @@ extension FuzzTarget {
                 .init("count", .int(3)), .init("name", .string("a")),
                 .init("items", .array([.record(type: nil, fields: [.init("id", .string("x"))])])),
             ])
-        let identity = StateDiff(identityFields: ["id"])
-        guard again.check(state, identity: identity) == condition.check(state, identity: identity) else {
-            violated("'\(written)' and the condition it was written from check differently")
-        }
-        _ = condition.explain(condition.check(state, identity: identity))
+        _ = condition.explain(condition.check(state, identity: StateDiff(identityFields: ["id"])))
     }
 }

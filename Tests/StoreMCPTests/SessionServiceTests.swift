@@ -206,6 +206,13 @@ import Testing
             condition.errors.map(\.message) == [
                 "path: 'count == 1 || true' is a condition (||), not a path; give the path, the operator and the value apart"
             ])
+        #expect(await expect("", "!=", .null).succeeded, "a blank path is the whole state, as :expect == V")
+        // A condition too deep for the tape's line to be read at the prompt is refused.
+        let deep = await expect("count" + String(repeating: " + 0", count: 198), "==", .int(1))
+        #expect(
+            deep.errors.first?.message.hasPrefix(
+                "path and value: the condition nests too deep to be written as a line :expect reads") == true,
+            "\(deep.errors)")
         let badPath = await expect("count[", "==", .int(1))
         #expect(badPath.errors.first?.message.hasPrefix("path 'count[', column 7: ") == true, "\(badPath.errors)")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("expect-\(UUID()).transcript").path

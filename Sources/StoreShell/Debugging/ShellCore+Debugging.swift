@@ -24,7 +24,8 @@ extension ShellCore {
 
     /// What follows every line: its place on the tape, the watch lines it caused, the
     /// timer's line, and a breakpoint that fired (which fails the line). Returns whether
-    /// the line succeeded.
+    /// the line succeeded. An action line at the prompt skips it unless
+    /// `DebuggingState.hasWorkAfterAnAction`: what it does for an action must be what that says.
     func lineDone(_ line: String, kind: LineKind, succeeded: Bool, origin: LineOrigin, started: UInt64) -> Bool {
         let fired = debugging.breakHit
         debugging.breakHit = nil

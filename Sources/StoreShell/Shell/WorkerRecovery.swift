@@ -13,8 +13,8 @@ protocol WorkerRecoveryContext: AnyObject {
     /// A new session in place of `old`, rebuilt to where its model's history says it is,
     /// without output. Answers that position.
     func rebuildSession(replacing old: Session) throws(ShellError) -> Int
-    /// Shows `item` at once (recovery happens between lines, never inside an action's
-    /// held output).
+    /// Shows `item` at once, never held back behind an action's result (recovery runs
+    /// after a line, between batches, or when a worker dies while nothing waits for it).
     func show(_ item: ShellOutput)
 }
 
