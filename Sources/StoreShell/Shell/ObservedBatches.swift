@@ -64,7 +64,7 @@ struct ObservedRun {
                     // line that does not parse (sending it reports why, as for any line).
                     let line = lines[index]
                     index += 1
-                    if !core.sendLine(line.text, origin: line.origin) {
+                    if !core.sendLine(line.text, origin: line.origin, followedByAnAction: index < lines.count) {
                         failures += 1
                         if stopAtFailure { return (failures, true) }
                     }

@@ -138,9 +138,11 @@ package final class ShellCore {
         if inProcessWorld { reportUncontrolledWorld() }
     }
 
-    /// An action line, sent on its own.
-    func sendLine(_ line: String, origin: LineOrigin) -> Bool {
-        let sent = send(line, origin: origin)
+    /// An action line, sent on its own. `followedByAnAction`: the next line of its script
+    /// is an action line, which replaces this one as the last attempted before anything
+    /// can read it, so the state before it is not kept (`AttemptedAction.old`).
+    func sendLine(_ line: String, origin: LineOrigin, followedByAnAction: Bool = false) -> Bool {
+        let sent = send(line, origin: origin, keepingStateBefore: !followedByAnAction)
         // A worker lost on the way (an effect may have crashed it between lines) is started
         // again at once, so the next line finds its model, as it does at the prompt.
         if !sent { recoverLostWorkers() }
@@ -174,7 +176,7 @@ package final class ShellCore {
         return "no model is current; choose one with :use MODEL (loaded: \(loaded.joined(separator: ", ")))"
     }
 
-    private func send(_ line: String, origin: LineOrigin) -> Bool {
+    private func send(_ line: String, origin: LineOrigin, keepingStateBefore: Bool = true) -> Bool {
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
         let bound: (ActionDescriptor, [Value])
         do {
@@ -182,12 +184,18 @@ package final class ShellCore {
         } catch {
             return fail(error.message, origin: origin, text: line, offset: error.offset)
         }
-        return send(bound, line: line, to: session, origin: origin)
+        return send(bound, line: line, to: session, origin: origin, keepingStateBefore: keepingStateBefore)
     }
 
     /// Sends an action already bound to `session`'s schema; `line` is its text as typed
-    /// (or, given as values, as written from them).
-    func send(_ bound: (ActionDescriptor, [Value]), line: String, to session: Session, origin: LineOrigin) -> Bool {
+    /// (or, given as values, as written from them). `keepingStateBefore`: `:check-after`'s
+    /// `old(…)` may read the state before it. Kept, that state shares its storage with the
+    /// session's, so applying the action's changes copies every list they touch: a cost
+    /// in proportion to the state, paid only where a `:check-after` may follow.
+    func send(
+        _ bound: (ActionDescriptor, [Value]), line: String, to session: Session, origin: LineOrigin,
+        keepingStateBefore: Bool = true
+    ) -> Bool {
         let source: ActionSource = origin.file == nil ? .typed : .script
         if recorder.journal != nil {  // the record's text is rendered only for a journal
             let record = JournalRecord.action(
@@ -196,7 +204,7 @@ package final class ShellCore {
         }
         debugging.lastAttempt = AttemptedAction(
             model: session.model.qualifiedName, action: bound.0.name, arguments: bound.1,
-            old: session.stateIsKnown ? session.state : nil, accepted: false)
+            old: keepingStateBefore && session.stateIsKnown ? session.state : nil, accepted: false)
         return holdingEffectOutput {
             do throws(SessionError) {
                 let result =

@@ -45,6 +45,24 @@ struct PropertyCommandsTests {
         #expect(await shell.run(":check-after todos[].toggle accepted && todos[0].done != old(todos[0].done)").isEmpty)
     }
 
+    /// A script's action lines run as a group; only the group's last keeps the state
+    /// before it, which is all `:check-after` can read (kept for every line, it made
+    /// applying each action copy the lists it touched).
+    @Test func checkAfterReadsTheLastLineOfAScriptsGroup() async throws {
+        let shell = try ShellHarness(plugins: ["Todos"])
+        func group(_ lines: String...) {
+            let origin = LineOrigin(file: "t.storesh", line: 1)
+            _ = shell.core.executeActions(lines.map { ($0, origin) }, stopAtFailure: false)
+        }
+        group("add \"milk\", 1", "add \"eggs\", 2", "add \"tea\", 3")
+        #expect(await shell.run(":check-after add count(todos) == old(count(todos)) + 1").isEmpty)
+        group("add \"jam\", 1", "add(")
+        #expect(
+            await shell.run(":check-after add count(todos) == old(count(todos)) + 1").first
+                == "t.storesh:1: error: old(…) cannot be read here: the state before the last action was not kept (a quiet script, or a script's action line followed by another); run it at the prompt or in a transcript"
+        )
+    }
+
     @Test func aWatchTakesAnExpression() async throws {
         let shell = try ShellHarness(plugins: ["Todos"])
         #expect(await shell.run(":watch count(todos)") == ["watching count(todos) (now 0)"])
