@@ -41,12 +41,12 @@ extension ShellCore {
         guard last.action == action else {
             return fail("the last action line was \(last.action), not \(action)", origin: origin)
         }
-        // A quiet script sends without reading the state, and a script's action line
-        // followed by another does not keep it, so the state before may be unknown: only
-        // old(…) needs it.
+        // Batched lines (a script's, in a worker or quiet) read no state before an action,
+        // and a script's action line followed by another does not keep it, so the state
+        // before may be unknown: only old(…) needs it.
         guard let old = last.old ?? (Self.readsOld(condition.expression) ? nil : .null) else {
             return fail(
-                "old(…) cannot be read here: the state before the last action was not kept (a quiet script, or a script's action line followed by another); run it at the prompt or in a transcript",
+                "old(…) cannot be read here: the state before the last action was not kept (a script's action lines, but the last of a group in process); run it at the prompt or in a transcript",
                 origin: origin)
         }
         let state: Value

@@ -220,11 +220,15 @@ struct ObservedRun {
                             if result.stateError != nil { stateKnown = false }
                             // Read in place: a copy of the line or the item costs a retain per field.
                             let line = items[taken].line
+                            core.noteBatchedAttempt(
+                                items[taken].action, items[taken].arguments, in: session, accepted: true)
                             shown = core.reportSent(
                                 result, of: items[taken].action, items[taken].arguments, line: lines[line].text,
                                 origin: lines[line].origin, in: session, snapshot: stateKnown)
                         },
                         refused: { error in
+                            core.noteBatchedAttempt(
+                                items[taken].action, items[taken].arguments, in: session, accepted: false)
                             let line = lines[items[taken].line]
                             core.fail(error.message, origin: line.origin, text: line.text)
                             shown = false

@@ -160,6 +160,7 @@ private struct BatchRun {
         for (item, outcome) in zip(flight.items, result.outcomes) {
             switch outcome {
             case .success(let did):
+                core.noteBatchedAttempt(item.action, item.arguments, in: flight.session, accepted: true)
                 if let note = core.record(
                     item.action, item.arguments, source: .script, changed: did.changed, in: flight.session,
                     snapshot: false)
@@ -168,6 +169,7 @@ private struct BatchRun {
                 }
                 if did.effectsStarted > 0 { pipelining = false }
             case .failure(let error):
+                core.noteBatchedAttempt(item.action, item.arguments, in: flight.session, accepted: false)
                 core.fail(error.message, origin: lines[item.line].origin, text: lines[item.line].text)
                 failures += 1
                 if stopAtFailure { return false }
@@ -205,6 +207,15 @@ extension ShellCore {
     /// batch's lines one at a time, so the one that kills it is found and reported as any
     /// action would be. A worker stopped by Ctrl-C (while a batch was waited for) stops
     /// the script instead, before the first line not shown.
+    /// A batched action line was answered: it is now the last action line attempted, as
+    /// a line sent alone would be, for `:check-after` (which then cannot read `old(…)`: a
+    /// batch reads no state before an action).
+    func noteBatchedAttempt(_ action: ActionDescriptor, _ arguments: [Value], in session: Session, accepted: Bool) {
+        debugging.lastAttempt = AttemptedAction(
+            model: session.model.qualifiedName, action: action.name, arguments: arguments, old: nil,
+            accepted: accepted)
+    }
+
     func resendOneByOne(_ lines: [(text: String, origin: LineOrigin)], after loss: SessionError, stopAtFailure: Bool)
         -> (failures: Int, stopped: Bool)
     {

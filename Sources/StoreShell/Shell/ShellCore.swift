@@ -138,9 +138,9 @@ package final class ShellCore {
         if inProcessWorld { reportUncontrolledWorld() }
     }
 
-    /// An action line, sent on its own. `followedByAnAction`: the next line of its script
-    /// is an action line, which replaces this one as the last attempted before anything
-    /// can read it, so the state before it is not kept (`AttemptedAction.old`).
+    /// An action line, sent on its own. `followedByAnAction`: the next line of its script's
+    /// group is an action line, sent before anything can read this one as the last
+    /// attempted, so the state before it is not kept (`AttemptedAction.old`).
     func sendLine(_ line: String, origin: LineOrigin, followedByAnAction: Bool = false) -> Bool {
         let sent = send(line, origin: origin, keepingStateBefore: !followedByAnAction)
         // A worker lost on the way (an effect may have crashed it between lines) is started

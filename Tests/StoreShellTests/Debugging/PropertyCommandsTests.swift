@@ -59,8 +59,25 @@ struct PropertyCommandsTests {
         group("add \"jam\", 1", "add(")
         #expect(
             await shell.run(":check-after add count(todos) == old(count(todos)) + 1").first
-                == "t.storesh:1: error: old(…) cannot be read here: the state before the last action was not kept (a quiet script, or a script's action line followed by another); run it at the prompt or in a transcript"
+                == "t.storesh:1: error: old(…) cannot be read here: the state before the last action was not kept (a script's action lines, but the last of a group in process); run it at the prompt or in a transcript"
         )
+    }
+
+    /// In a worker a script's action lines go in batches; the last one answered is the
+    /// last attempted, as a line sent alone is (before, `:check-after` said no action line
+    /// had run, or checked an older one).
+    @Test func checkAfterReadsTheLastBatchedLineInAWorker() async throws {
+        let shell = try ShellHarness(plugins: ["Todos"], isolation: .workers)
+        let origin = LineOrigin(file: "t.storesh", line: 1)
+        for quiet in [false, true] {
+            shell.core.reportActions = !quiet
+            let lines = ["add \"milk\", 1", "add \"eggs\", 2"].map { ($0, origin) }
+            #expect(shell.core.executeActions(lines, stopAtFailure: false).failures == 0)
+            #expect(await shell.run(":check-after add accepted && args[0] == \"eggs\"").isEmpty)
+            #expect(
+                await shell.run(":check-after add old(count(todos)) + 1 == count(todos)").first?.contains(
+                    "old(…) cannot be read here") == true)
+        }
     }
 
     @Test func aWatchTakesAnExpression() async throws {
