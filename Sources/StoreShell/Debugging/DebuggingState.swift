@@ -46,7 +46,7 @@ final class DebuggingState {
     /// action: one more at the next means that one crashed.
     var incidentsSeen: [ObjectIdentifier: Int] = [:]
 
-    /// Whether an action line's end has anything to do (`ShellCore.lineDone`): a breakpoint
+    /// Whether an action line's end has anything to do (`ShellCore.lineDone` asks): a breakpoint
     /// fired, watch lines wait, or the timer has phases to show. Actions are not taped
     /// there (a failed one is noted as it fails).
     var hasWorkAfterAnAction: Bool { breakHit != nil || !pending.isEmpty || timing != nil }

@@ -24,9 +24,10 @@ extension ShellCore {
 
     /// What follows every line: its place on the tape, the watch lines it caused, the
     /// timer's line, and a breakpoint that fired (which fails the line). Returns whether
-    /// the line succeeded. An action line at the prompt skips it unless
-    /// `DebuggingState.hasWorkAfterAnAction`: what it does for an action must be what that says.
+    /// the line succeeded. For an action line it does nothing unless
+    /// `DebuggingState.hasWorkAfterAnAction` (actions are not taped here).
     func lineDone(_ line: String, kind: LineKind, succeeded: Bool, origin: LineOrigin, started: UInt64) -> Bool {
+        if kind == .action, !debugging.hasWorkAfterAnAction { return succeeded }
         let fired = debugging.breakHit
         debugging.breakHit = nil
         tape(line, kind: kind, succeeded: succeeded || fired != nil)

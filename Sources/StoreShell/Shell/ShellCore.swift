@@ -115,8 +115,6 @@ package final class ShellCore {
         case .action:
             let sent = send(line, origin: origin)
             await deliverDueAnswers()
-            // The usual action line: no breakpoint fired, no watch or timer has lines to show.
-            guard debugging.hasWorkAfterAnAction else { return sent }
             return lineDone(line, kind: kind, succeeded: sent, origin: origin, started: started)
         }
     }
