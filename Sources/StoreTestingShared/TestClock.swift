@@ -54,12 +54,15 @@ public final class TestClock: Clock, @unchecked Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let due = lock.withLock { () -> Bool in
-                    if deadline <= current { return true }
+                // Under the lock `onCancel` takes: a cancel that came before this sleep was
+                // listed found nothing to remove, and would leave it listed for good.
+                let wake = lock.withLock { () -> Result<Void, any Error>? in
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    if deadline <= current { return .success(()) }
                     sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    return false
+                    return nil
                 }
-                if due { continuation.resume() }
+                if let wake { continuation.resume(with: wake) }
             }
         } onCancel: {
             let cancelled = lock.withLock { () -> Sleeper? in
