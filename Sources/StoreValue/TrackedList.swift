@@ -14,13 +14,16 @@ extension Array: TrackedList where Element: Encodable & Equatable {
         // The old node kept the list it encoded: its elements are compared with these, in
         // place. Without it, every element goes through `encode`, which compares it with the
         // value its old node kept.
-        let previousList = (old?.original as? Original<[Element]>).flatMap {
-            $0.value.count == oldCount ? $0.value : nil
-        }
+        let oldList = old?.original as? Original<[Element]>
+        let previousList = oldList.flatMap { $0.value.count == oldCount ? $0.value : nil }
         // This code is not specialized for the element type, so `==` copies both elements
         // (retains and releases, which cost more than the comparison): long lists compare
         // the elements' bytes first (`ByteLayout`), worked out once and kept with the node.
-        let layout = count >= 64 ? (old?.elementLayout ?? ByteLayout(of: Element.self)) : nil
+        // The layout the old node carried, when that node was a list of this very type: the
+        // same place may have held another type's list (an enum's payload), whose layout
+        // would compare other bytes, or read past these elements.
+        let known = oldList != nil ? old?.elementLayout : nil
+        let layout = count >= 64 ? (known ?? ByteLayout(of: Element.self)) : nil
         var changed: [Int] = []
         if let previousList {
             withUnsafeBufferPointer { newBuffer in
@@ -39,22 +42,31 @@ extension Array: TrackedList where Element: Encodable & Equatable {
         }
         if changed.isEmpty, count == oldCount, let old { return old }
         if let old, previousList != nil, count == oldCount, changed.count * 2 <= count {
-            return try takingNodes(of: old, replacing: changed, layout: layout, codingPath: codingPath)
+            return try takingNodes(of: old, replacing: changed, layout: layout ?? known, codingPath: codingPath)
         }
         // Elements added at the end, the others as they were (an `append`): the old nodes
         // are taken too, and only the new elements encoded.
         if let old, previousList != nil, count > oldCount, changed.isEmpty {
-            return try takingNodes(of: old, replacing: [], layout: layout, codingPath: codingPath)
+            return try takingNodes(of: old, replacing: [], layout: layout ?? known, codingPath: codingPath)
         }
+        // Elements moved unchanged (a sort, an insertion, a removal) are found by their
+        // bytes in lists of any length: a short list re-encoded whole on every sort was most
+        // of what exploring a list model cost. The layout is worked out once, then carried.
+        let matching = previousList != nil && changed.count + count - common > Self.fewestToMatch
+        let movesLayout = layout ?? (matching ? (known ?? ByteLayout(of: Element.self)) : known)
         let node = TrackedNode()
         node.becomeUnkeyed()
         node.children = try rebuiltNodes(
-            against: old?.kind == .unkeyed ? old!.children : [], previousList, changed: changed, layout: layout,
-            codingPath: codingPath)
+            against: old?.kind == .unkeyed ? old!.children : [], previousList, changed: changed,
+            layout: movesLayout, codingPath: codingPath)
         node.original = Original(value: self)
-        node.elementLayout = layout
+        node.elementLayout = movesLayout
         return node
     }
+
+    /// Up to this many elements to encode again, encoding them costs less than matching
+    /// them with the old list's by their bytes.
+    private static var fewestToMatch: Int { 8 }
 
     /// The nodes for this list: the old node where an element is the one at its place, an
     /// old node from elsewhere whose element has the same bytes (a sort, an insertion or a
@@ -71,7 +83,9 @@ extension Array: TrackedList where Element: Encodable & Equatable {
         var open = [Bool](repeating: true, count: count)
         for index in 0..<common { (nodes[index], used[index], open[index]) = (previousNodes[index], true, false) }
         for index in changed { (nodes[index], used[index], open[index]) = (nil, false, true) }
-        if let layout, let previousList, previousList.count == previousNodes.count, changed.count + count - common > 8 {
+        if let layout, let previousList, previousList.count == previousNodes.count,
+            changed.count + count - common > Self.fewestToMatch
+        {
             previousList.withUnsafeBufferPointer { oldBuffer in
                 withUnsafeBufferPointer { newBuffer in
                     guard let before = oldBuffer.baseAddress, let new = newBuffer.baseAddress else { return }
