@@ -230,7 +230,7 @@ extension ShellCore {
         do {
             try probe.load(plugin.path, as: plugin.loadedAs)
             let session = try Session(model: probe.model(named: model.qualifiedName), host: probe)
-            for (name, script) in stubs[model.qualifiedName] ?? [:] { try session.useStub(script, for: name) }
+            try stubs.apply(to: session)
             return session
         } catch let error as PluginError {
             throw ShellError("cannot start a worker to replay the crash in: \(error.description)", origin: .prompt)

@@ -1,9 +1,10 @@
-import StoreHost
+package import StoreHost
 import StoreValue
 
 /// `:check EXPR` and `:check-after ACTION EXPR`: an invariant and a postcondition with
 /// explore's own semantics (a path naming nothing skips the check), which is how the
-/// transcript `storesh explore` writes pins the property it broke.
+/// transcript `storesh explore` writes pins the property it broke; and `:expect EXPR`,
+/// for which a path naming nothing fails.
 extension ShellCore {
     func check(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
@@ -73,5 +74,34 @@ extension ShellCore {
         case .fails, .invalid:
             return fail("check failed: \(condition) is false: \(condition.explain(outcome) ?? "")", origin: origin)
         }
+    }
+
+    /// `:expect PATH OP VALUE`, OP one of `==`, `!=`, `<`, `<=`, `>`, `>=` (`StateCondition`).
+    func expect(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
+        guard current != nil else { return fail(noCurrentModel, origin: origin) }
+        let condition: StateCondition
+        do {
+            condition = try StateCondition.parse(arguments.text)
+        } catch {
+            return fail(error.message, origin: origin, in: arguments, at: error.offset)
+        }
+        return expect(condition, origin: origin)
+    }
+
+    /// `:expect` with its condition already read (an MCP client's path, operator and
+    /// value): fails, saying what the state holds, unless the condition holds in the
+    /// current model's state.
+    package func expect(_ condition: StateCondition, origin: LineOrigin) -> Bool {
+        guard let session = current else { return fail(noCurrentModel, origin: origin) }
+        let state: Value
+        do {
+            state = try session.currentState()
+        } catch {
+            return fail(error.message, origin: origin)
+        }
+        if let problem = condition.explain(condition.check(state, identity: session.model.stateDiff)) {
+            return fail("expectation failed: \(problem)", origin: origin)
+        }
+        return true
     }
 }

@@ -228,15 +228,7 @@ extension ShellCore {
         let searchHost = host.sibling()
         let searchCore = ShellCore(host: searchHost, showDiff: true, reportActions: false) { _ in }
         // The model's stubs, made again from their text (a script counts its calls).
-        let setup = (stubs[model.qualifiedName] ?? [:]).sorted { $0.key < $1.key }.map { name, script in
-            ":stub \(name) "
-                + script.answers.map { answer in
-                    switch answer {
-                    case .value(let value): value.compact
-                    case .fail(let message): "fail " + Value.string(message).compact
-                    }
-                }.joined(separator: ", ")
-        }
+        let setup = stubs.setupLines(of: model)
         let prefix: [ExploreStep] =
             (recorder.histories[model.qualifiedName]?.entries.prefix(
                 recorder.histories[model.qualifiedName]?.position ?? 0) ?? [])

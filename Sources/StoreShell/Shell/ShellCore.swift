@@ -39,8 +39,8 @@ package final class ShellCore {
     /// Errors plugins and the host logged (a plugin's `SP_LOG_ERROR`, a failed
     /// `--check-changes`): a run with any fails, as one with a failed line does.
     package internal(set) var hostErrors = 0
-    /// Stubbed services, by model, then service name.
-    var stubs: [String: [String: StubScript]] = [:]
+    /// The services `:stub` replaced, by model.
+    var stubs = ServiceStubs()
     /// The calls the in-process world could not control that the session has been told of
     /// ("plugin: call"), so it is told once.
     var worldWarnings: Set<String> = []
@@ -334,7 +334,7 @@ package final class ShellCore {
     func detachedSession(of model: ModelDescriptor) throws(ShellError) -> Session {
         do {
             let session = try Session(model: model, host: host)
-            for (name, script) in stubs[model.qualifiedName] ?? [:] { try session.useStub(script, for: name) }
+            try stubs.apply(to: session)
             return session
         } catch {
             throw ShellError(error.message, origin: .prompt)
