@@ -30,7 +30,13 @@ public final class ChangeTracker {
             (tree, isSmall) = (nil, true)
             return named(plain)
         }
-        let root = try Self.encode(state, against: nil)
+        // Against the last tree, when there is one: what did not change since is that tree's
+        // node, not encoded again (a state read whole after every step, as explore's probes
+        // read it, cost an encoding of every element of every list). The encoding takes
+        // nodes from the old tree, so one that throws leaves no baseline.
+        let old = isSmall ? nil : tree
+        tree = nil
+        let root = try Self.encode(state, against: old)
         let value = root.value
         isSmall = value.isSmaller(than: smallState)
         tree = isSmall ? nil : root

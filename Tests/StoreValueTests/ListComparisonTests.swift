@@ -297,6 +297,32 @@ struct ListComparisonTests {
         }
     }
 
+    /// Whole reads between changes (explore reads the state whole after every step) are
+    /// encoded against the last tree: each is the state, and the changes after it are
+    /// worked out from it — through sorts, toggles, appends and removals, short and long.
+    @Test(arguments: [12, 150])
+    func snapshotsBetweenChangesAreTheStateAndTheNextBaseline(length: Int) throws {
+        var generator = SplitMix(seed: 31)
+        let tracker = ChangeTracker(smallState: 0)
+        var list = tasks(length)
+        var shown = try tracker.snapshot(of: list)
+        for round in 0..<300 {
+            switch generator.next() % 5 {
+            case 0: list.sort { ($0.priority, $0.id) > ($1.priority, $1.id) }
+            case 1: list.sort { $0.id < $1.id }
+            case 2: list[Int(generator.next() % UInt64(list.count))].done.toggle()
+            case 3: list.append(Task(id: "a\(round)", title: "added", priority: round % 3))
+            default: if list.count > length { list.remove(at: Int(generator.next() % UInt64(list.count))) }
+            }
+            if generator.next() % 3 == 0 {
+                shown = try tracker.snapshot(of: list)
+                #expect(shown == (try ValueEncoder().encode(list)), "\(length) long, round \(round): the read")
+            } else {
+                try expectChangesRoundTrip(tracker, list, shown: &shown, round: "\(length) long, round \(round)")
+            }
+        }
+    }
+
     /// Random edits of a long list, each compared with a whole encoding: what the changes
     /// give is the state, whichever way its elements were copied.
     @Test func randomEditsOfALongListRoundTrip() throws {
