@@ -9,7 +9,7 @@ import StoreValue
 /// The fuzz targets, by name (`scripts/fuzz` runs each with `STORESH_FUZZ_TARGET=name`).
 enum FuzzTarget: String, CaseIterable {
     case action, literal, transcript, journal, `import`, worker, ctree, condition, relay, shape, http, values, mcp,
-        schedule, merge, expect
+        schedule, merge, expect, stub
 
     func run(_ data: Data) {
         switch self {
@@ -29,6 +29,7 @@ enum FuzzTarget: String, CaseIterable {
         case .schedule: Self.scheduleWords(data)
         case .merge: Self.shardReports(data)
         case .expect: Self.typedExpectation(data)
+        case .stub: Self.stubAnswers(data)
         }
     }
 

@@ -1,5 +1,5 @@
-import StoreHost
-import StoreValue
+package import StoreHost
+package import StoreValue
 
 /// `:stub SERVICE RESULT[, RESULT…] | fail "MESSAGE"`: replaces an environment service.
 struct StubCommand: ShellCommand {
@@ -26,7 +26,7 @@ struct StubCommand: ShellCommand {
         }
         let answers: [StubScript.Answer]
         do {
-            answers = try Self.answers(after: &scanner)
+            answers = try StubAnswers.read(after: &scanner)
         } catch {
             return core.fail(error.message, origin: origin, in: arguments, at: error.offset)
         }
@@ -41,10 +41,15 @@ struct StubCommand: ShellCommand {
         }
         return true
     }
+}
 
+/// The answers of a `:stub` line, as the line reads and writes them: results in the action
+/// grammar's literals, or `fail "message"`, separated by commas. What `written` gives
+/// reads back as the same answers (explore's search sets stubs up from such lines).
+package enum StubAnswers {
     /// The answers after the service's name: results in the action grammar's literals, or
     /// `fail "message"`, separated by commas; at least one.
-    static func answers(after scanner: inout LiteralScanner) throws(TextError) -> [StubScript.Answer] {
+    package static func read(after scanner: inout LiteralScanner) throws(TextError) -> [StubScript.Answer] {
         var answers: [StubScript.Answer] = []
         while true {
             scanner.skipSpaces()
@@ -74,6 +79,16 @@ struct StubCommand: ShellCommand {
             throw TextError("usage: :stub SERVICE RESULT[, RESULT…] (at least one result)", at: scanner.index)
         }
         return answers
+    }
+
+    /// `answers` as a `:stub` line takes them after the service's name.
+    package static func written(_ answers: [StubScript.Answer]) -> String {
+        answers.map { answer in
+            switch answer {
+            case .value(let value): value.compact
+            case .fail(let message): "fail " + Value.string(message).compact
+            }
+        }.joined(separator: ", ")
     }
 }
 

@@ -30,13 +30,7 @@ struct ServiceStubs {
     /// names (a script counts its calls, so each store needs a script of its own).
     func setupLines(of model: ModelDescriptor) -> [String] {
         scripts(of: model).sorted { $0.key < $1.key }.map { service, script in
-            ":stub \(service) "
-                + script.answers.map { answer in
-                    switch answer {
-                    case .value(let value): value.compact
-                    case .fail(let message): "fail " + Value.string(message).compact
-                    }
-                }.joined(separator: ", ")
+            ":stub \(service) " + StubAnswers.written(script.answers)
         }
     }
 
