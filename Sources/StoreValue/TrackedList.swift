@@ -123,7 +123,7 @@ extension Array: TrackedList where Element: Encodable & Equatable {
         var children = old.children
         old.children = []  // the only reference left is `children`: changed in place
         // What is left of the old node is what `collect` compares with: only its identity.
-        (old.original, old.taken, old.elementLayout) = (nil, nil, nil)
+        (old.original, old.taken, old.elementLayout, old.emptiedByTaking) = (nil, nil, nil, true)
         var replaced: [(index: Int, node: TrackedNode)] = []
         replaced.reserveCapacity(changed.count)
         for index in changed {

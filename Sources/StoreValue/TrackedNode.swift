@@ -27,6 +27,9 @@ final class TrackedNode {
     var taken: (from: TrackedNode, replaced: [(index: Int, node: TrackedNode)], oldCount: Int)?
     /// Key → index in `keys`, built once a record has many fields (a dictionary).
     private var keyIndex: [String: Int]?
+    /// Set on an old list whose nodes a new one took (`takingNodes`): its children are gone,
+    /// so it reads as an empty list, and it is the same as no node but itself.
+    var emptiedByTaking = false
 
     var value: Value {
         switch kind {
@@ -204,6 +207,7 @@ final class TrackedNode {
     /// kept theirs, else by the encoded trees.
     private func isSame(as other: TrackedNode) -> Bool {
         if self === other { return true }
+        if emptiedByTaking || other.emptiedByTaking { return false }
         if let mine = original, let theirs = other.original { return mine.isEqual(to: theirs) }
         return value == other.value
     }

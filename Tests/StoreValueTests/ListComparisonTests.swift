@@ -323,6 +323,16 @@ struct ListComparisonTests {
         }
     }
 
+    /// An old list whose nodes a new one took is empty afterwards: where a splice's ends are
+    /// compared, it is not the same as an empty list (the host was told to insert the
+    /// changed list before the old one, and showed `[[5, 7], [5, 6]]`).
+    @Test func anOldListWhoseNodesWereTakenIsNoEmptyList() throws {
+        let tracker = ChangeTracker(smallState: 0)
+        var shown = try tracker.snapshot(of: [[5, 6]])
+        try expectChangesRoundTrip(tracker, [[5, 7], []], shown: &shown, round: "one element changed, one list added")
+        try expectChangesRoundTrip(tracker, [[5, 7], [], [1]], shown: &shown, round: "then another")
+    }
+
     /// Random edits of a long list, each compared with a whole encoding: what the changes
     /// give is the state, whichever way its elements were copied.
     @Test func randomEditsOfALongListRoundTrip() throws {
