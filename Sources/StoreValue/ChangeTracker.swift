@@ -13,6 +13,8 @@ public final class ChangeTracker {
     let wireEncoder = WireStateEncoder()
     /// Whether small snapshots are written by the state itself (`WireStateWritable`).
     var directWriting = DirectWriting.unresolved
+    /// Whether `tree` was made by `snapshot(of:)`, not by `changes(of:)`.
+    private var treeIsAWholeRead = false
 
     /// `rootType` names the state's record (the model's type), as full snapshots do.
     /// States of fewer than `smallState` values are not tracked: a whole snapshot of a
@@ -30,16 +32,19 @@ public final class ChangeTracker {
             (tree, isSmall) = (nil, true)
             return named(plain)
         }
-        // Against the last tree, when there is one: what did not change since is that tree's
-        // node, not encoded again (a state read whole after every step, as explore's probes
-        // read it, cost an encoding of every element of every list). The encoding takes
-        // nodes from the old tree, so one that throws leaves no baseline.
-        let old = isSmall ? nil : tree
+        // Against the last whole read's tree, when there is one: what did not change since is
+        // that tree's node, not encoded again (a state read whole after every step, as
+        // explore's probes read it, cost an encoding of every element of every list). One
+        // right after `changes(of:)` is encoded afresh: it is what `--check-changes` compares
+        // the changes with, so it must not share their choice of what to keep. The encoding
+        // takes nodes from the old tree, so one that throws leaves no baseline.
+        let old = treeIsAWholeRead ? tree : nil
         tree = nil
         let root = try Self.encode(state, against: old)
         let value = root.value
         isSmall = value.isSmaller(than: smallState)
         tree = isSmall ? nil : root
+        treeIsAWholeRead = true
         return named(value)
     }
 
@@ -70,6 +75,7 @@ public final class ChangeTracker {
         var path: [StatePatch.Segment] = []
         root.collect(against: old, path: &path, into: &patches)
         tree = root
+        treeIsAWholeRead = false
         return patches.map { patch in
             if case .set(let path, let value) = patch, path.isEmpty { return .set(path: [], value: named(value)) }
             return patch
