@@ -78,17 +78,3 @@ struct AdvanceCommand: ShellCommand {
         await core.advance(arguments.words, origin: origin)
     }
 }
-
-/// `:seed [N]`: the seed of the models' deterministic world.
-struct SeedCommand: ShellCommand {
-    let name = "seed"
-    let usage = ":seed [N]"
-    let summary = "the seed of the models' ids, dates and random numbers (virtual clock)"
-    let detail = [
-        "Under a virtual clock, models in workers run in a deterministic world: Date(), UUID(), Int.random, Set order, Task.sleep and DispatchQueue.asyncAfter follow the session's clock and N (default 0). :seed N restarts every worker's entropy from N; :seed alone says the seed and the world. Transcripts and explore write the seed they ran with. storesh --real-world leaves models the real world."
-    ]
-
-    @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
-        core.seed(arguments, origin: origin)
-    }
-}

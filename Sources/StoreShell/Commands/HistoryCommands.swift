@@ -55,66 +55,6 @@ struct StepCommand: ShellCommand {
     }
 }
 
-/// `:branches`: the timelines set aside.
-struct BranchesCommand: ShellCommand {
-    let name = "branches"
-    let readsOnly = true
-    let usage = ":branches"
-    let summary = "timelines set aside when a new action replaced undone ones"
-    let detail = [
-        "After :goto or :undo, a new action starts a new timeline; the old one, with its undone actions, is kept as a branch (an undo tree)."
-    ]
-
-    @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
-        core.listBranches(origin: origin)
-    }
-}
-
-/// `:branch N`: brings back a timeline set aside.
-struct BranchCommand: ShellCommand {
-    let name = "branch"
-    let usage = ":branch N"
-    let summary = "bring back branch N (the current timeline is set aside in its place)"
-    let detail = ["The state becomes the state at the end of the branch; ':branch N' again swaps back."]
-
-    @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
-        core.switchBranch(arguments.words, origin: origin)
-    }
-}
-
-/// `:skip N` and `:unskip N`: the history recomputed without (or with again) one action.
-struct SkipCommand: ShellCommand {
-    let name: String
-    let usage: String
-    let summary: String
-    let detail: [String] = []
-    /// Whether the action is left out (`:skip`) or put back (`:unskip`).
-    let skips: Bool
-
-    static let skip = SkipCommand(
-        name: "skip", usage: ":skip N",
-        summary: "recompute the history without action N, as Redux DevTools' toggle does", skips: true)
-    static let unskip = SkipCommand(
-        name: "unskip", usage: ":unskip N", summary: "put a skipped action back", skips: false)
-
-    @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
-        core.toggle(arguments.words, skipped: skips, origin: origin)
-    }
-}
-
-/// `:export FILE [--force]`: the action log, written with the model's fingerprint.
-struct ExportCommand: ShellCommand {
-    let name = "export"
-    let readsOnly = true
-    let usage = ":export FILE [--force]"
-    let summary = "write the action log, with a fingerprint of the model it came from"
-    let detail = ["An existing FILE is replaced only with --force."]
-
-    @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
-        core.export(arguments.words, origin: origin)
-    }
-}
-
 /// `:import FILE [--force]`: an exported log replayed into a new store.
 struct ImportCommand: ShellCommand {
     let name = "import"

@@ -12,7 +12,64 @@ struct LatencyCommand: ShellCommand {
     ]
 
     @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
-        core.latency(arguments, origin: origin)
+        latency(arguments, origin: origin, in: core)
+    }
+
+    /// `:latency` lists; `:latency SERVICE L, …` sets a service's queue of latencies.
+    @MainActor private func latency(_ arguments: CommandArguments, origin: LineOrigin, in context: some CommandContext)
+        -> Bool
+    {
+        guard let session = context.current else { return context.fail(context.noCurrentModel, origin: origin) }
+        guard let clock = context.host.clock as? VirtualClock else {
+            return context.fail(
+                "latencies need a virtual clock (storesh --virtual-clock; transcripts and explore have one)",
+                origin: origin)
+        }
+        let words = arguments.typedWords
+        guard let first = words.first else { return listLatencies(of: session.model, on: clock, in: context) }
+        guard let service = session.model.services.first(where: { $0.name == first.text }) else {
+            let known = session.model.services.map(\.name)
+            return context.fail(
+                "\(session.model.qualifiedName) has no service '\(first.text)'"
+                    + (known.isEmpty ? " (it declares none)" : "; its services: \(known.joined(separator: ", "))"),
+                origin: origin, in: arguments, at: first.offset)
+        }
+        let latencies: [AnswerLatency]
+        do throws(TextError) {
+            latencies = try ScheduleWords.latencies(Array(words.dropFirst()))
+        } catch {
+            return context.fail(error.message, origin: origin, in: arguments, at: error.offset)
+        }
+        guard !latencies.isEmpty else {
+            return context.fail(
+                "usage: \(LatencyCommand().usage) (give \(service.name) at least one latency; now is the default)",
+                origin: origin, in: arguments, at: first.offset)
+        }
+        clock.schedule.set(latencies == [.now] ? [] : latencies, for: service.name)
+        return true
+    }
+
+    @MainActor private func listLatencies(
+        of model: ModelDescriptor, on clock: VirtualClock, in context: some CommandContext
+    ) -> Bool {
+        let queues = clock.schedule.queues
+        let lines = model.services.map { service in
+            let queue = queues[service.name] ?? []
+            return queue.isEmpty
+                ? "\(service.name): answers at once"
+                : "\(service.name): \(queue.map(\.word).joined(separator: ", "))\(queue.count > 1 ? " (then the last repeats)" : "")"
+        }
+        let records: [Value] = model.services.map { service in
+            .record([
+                "name": .string(service.name),
+                "latencies": .array((queues[service.name] ?? []).map { .string($0.word) }),
+            ])
+        }
+        context.output(
+            .report(
+                kind: "latency", lines: lines.isEmpty ? ["\(model.qualifiedName) declares no services"] : lines,
+                data: .record(["model": .string(model.qualifiedName), "services": .array(records)])))
+        return true
     }
 }
 
@@ -27,22 +84,22 @@ struct TiesCommand: ShellCommand {
     ]
 
     @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
-        core.ties(arguments, origin: origin)
+        ties(arguments, origin: origin, in: core)
     }
-}
 
-extension ShellCore {
     /// `:ties` lists what is queued; `:ties N, …` replaces it (1-based, in scheduled order).
-    func ties(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
-        guard let clock = host.clock as? VirtualClock else {
-            return fail(
+    @MainActor private func ties(_ arguments: CommandArguments, origin: LineOrigin, in context: some CommandContext)
+        -> Bool
+    {
+        guard let clock = context.host.clock as? VirtualClock else {
+            return context.fail(
                 "the order of timers due together is the virtual clock's (storesh --virtual-clock; transcripts and explore have one)",
                 origin: origin)
         }
         let words = arguments.typedWords
         guard !words.isEmpty else {
             let queued = clock.schedule.tieQueue.map { String($0 + 1) }
-            output(
+            context.output(
                 .report(
                     kind: "ties",
                     lines: [
@@ -56,61 +113,8 @@ extension ShellCore {
         do throws(TextError) {
             clock.schedule.setTies(try ScheduleWords.ties(words))
         } catch {
-            return fail(error.message, origin: origin, in: arguments, at: error.offset)
+            return context.fail(error.message, origin: origin, in: arguments, at: error.offset)
         }
-        return true
-    }
-
-    /// `:latency` lists; `:latency SERVICE L, …` sets a service's queue of latencies.
-    func latency(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
-        guard let session = current else { return fail(noCurrentModel, origin: origin) }
-        guard let clock = host.clock as? VirtualClock else {
-            return fail(
-                "latencies need a virtual clock (storesh --virtual-clock; transcripts and explore have one)",
-                origin: origin)
-        }
-        let words = arguments.typedWords
-        guard let first = words.first else { return listLatencies(of: session.model, on: clock) }
-        guard let service = session.model.services.first(where: { $0.name == first.text }) else {
-            let known = session.model.services.map(\.name)
-            return fail(
-                "\(session.model.qualifiedName) has no service '\(first.text)'"
-                    + (known.isEmpty ? " (it declares none)" : "; its services: \(known.joined(separator: ", "))"),
-                origin: origin, in: arguments, at: first.offset)
-        }
-        let latencies: [AnswerLatency]
-        do throws(TextError) {
-            latencies = try ScheduleWords.latencies(Array(words.dropFirst()))
-        } catch {
-            return fail(error.message, origin: origin, in: arguments, at: error.offset)
-        }
-        guard !latencies.isEmpty else {
-            return fail(
-                "usage: \(LatencyCommand().usage) (give \(service.name) at least one latency; now is the default)",
-                origin: origin, in: arguments, at: first.offset)
-        }
-        clock.schedule.set(latencies == [.now] ? [] : latencies, for: service.name)
-        return true
-    }
-
-    private func listLatencies(of model: ModelDescriptor, on clock: VirtualClock) -> Bool {
-        let queues = clock.schedule.queues
-        let lines = model.services.map { service in
-            let queue = queues[service.name] ?? []
-            return queue.isEmpty
-                ? "\(service.name): answers at once"
-                : "\(service.name): \(queue.map(\.word).joined(separator: ", "))\(queue.count > 1 ? " (then the last repeats)" : "")"
-        }
-        let records: [Value] = model.services.map { service in
-            .record([
-                "name": .string(service.name),
-                "latencies": .array((queues[service.name] ?? []).map { .string($0.word) }),
-            ])
-        }
-        output(
-            .report(
-                kind: "latency", lines: lines.isEmpty ? ["\(model.qualifiedName) declares no services"] : lines,
-                data: .record(["model": .string(model.qualifiedName), "services": .array(records)])))
         return true
     }
 }

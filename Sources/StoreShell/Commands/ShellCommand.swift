@@ -49,4 +49,16 @@ struct CommandArguments: Sendable {
     /// `text`'s words as typed, each with where it starts in `text`: paths, literals and
     /// expressions keep their quotes (`todos["t1"]`).
     var typedWords: [CommandWord] { CommandWords.asTyped(text) }
+
+    /// Where `flag` is in `text` as a word of its own (`--not`, `-n`).
+    static func flagRange(_ flag: String, in text: String) -> Range<String.Index>? {
+        var searchFrom = text.startIndex
+        while let range = text.range(of: flag, range: searchFrom..<text.endIndex) {
+            let before = range.lowerBound == text.startIndex || text[text.index(before: range.lowerBound)].isWhitespace
+            let after = range.upperBound == text.endIndex || text[range.upperBound].isWhitespace
+            if before, after { return range }
+            searchFrom = range.upperBound
+        }
+        return nil
+    }
 }

@@ -41,7 +41,7 @@ final class DebuggingState {
     /// What `:save-test` writes from, in the order it happened.
     var tape: [TapeStep] = []
     /// The last action line that failed, for `:bisect --crash` and `--error`.
-    var lastFailure: ShellCore.FailedAction?
+    var lastFailure: FailedAction?
     /// Incidents (actions that took a worker down) each history had at its last failed
     /// action: one more at the next means that one crashed.
     var incidentsSeen: [ObjectIdentifier: Int] = [:]
@@ -86,4 +86,13 @@ struct TapeStep {
     let position: Int
     /// A stub stays in force through a reset: written even when its history is gone.
     let outlivesHistory: Bool
+}
+
+/// The last action line that failed: the model, its text, the position it was sent at,
+/// and whether it took its worker down (`:bisect --crash`, `--error`).
+struct FailedAction {
+    let model: String
+    let text: String
+    let position: Int
+    let crashed: Bool
 }

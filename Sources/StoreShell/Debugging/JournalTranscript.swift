@@ -62,6 +62,6 @@ extension ShellCore {
             }
         }
         if effectsPending { writer.input(":wait") }
-        return await recordTranscript(writer.text, file: file, like: host)
+        return await TranscriptWriter.recorded(writer.text, file: file, like: host)
     }
 }

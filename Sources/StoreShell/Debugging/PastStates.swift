@@ -6,7 +6,6 @@ import StoreValue
 /// and the actions from there replayed (updates only). `:bisect` and `:why` ask for them.
 @MainActor
 final class PastStates {
-    private let core: ShellCore
     let history: History
     private let makeStore: () throws(ShellError) -> Session
     private var store: Session?
@@ -25,8 +24,7 @@ final class PastStates {
 
     /// `makeStore`: a new store of the model (in the session's host, or in a host of its
     /// own when a probe may crash its worker).
-    init(core: ShellCore, history: History, upTo position: Int, makeStore: @escaping () throws(ShellError) -> Session) {
-        self.core = core
+    init(history: History, upTo position: Int, makeStore: @escaping () throws(ShellError) -> Session) {
         self.history = history
         self.makeStore = makeStore
         for (index, state) in history.snapshots where index <= position {
@@ -89,8 +87,8 @@ final class PastStates {
         }
         if from < position {
             replays += 1
-            do throws(ShellCore.ReplayStop) {
-                try core.replayEntries(of: history, into: live, from: from, to: position)
+            do throws(ReplayStop) {
+                try history.replay(into: live, from: from, to: position)
             } catch {
                 forget()
                 throw ShellError(error.message, origin: .prompt)
@@ -121,7 +119,7 @@ final class PastStates {
     }
 }
 
-extension ShellCore {
+extension CommandContext {
     /// Says, for each effect action the history could not keep before position `end`, that
     /// `command` compared states replayed without it: its answer may not be where the
     /// session changed.

@@ -65,7 +65,7 @@ extension ShellCore {
         // Mid-batch the model is already past the action recorded.
         guard debugging.checksEachAction, !recorder.isTakingBatch, let entry = history.entries.last else { return }
         let cause =
-            "#\(history.shown(history.position)) \(text(of: entry, in: session.model)) (\(entry.source.rawValue))"
+            "#\(history.shown(history.position)) \(entry.text(in: session.model)) (\(entry.source.rawValue))"
         checkWatches(in: session, after: cause, action: history.shown(history.position), firesBreaks: true)
     }
 
@@ -153,7 +153,7 @@ extension ShellCore {
         let entry = history.entries[position - 1]
         return ReplayStop(
             message:
-                "break: \(fired) became true after #\(history.shown(position)) \(text(of: entry, in: live.model)); the replay to \(history.shown(target)) stopped there",
+                "break: \(fired) became true after #\(history.shown(position)) \(entry.text(in: live.model)); the replay to \(history.shown(target)) stopped there",
             index: position)
     }
 }

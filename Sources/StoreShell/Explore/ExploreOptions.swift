@@ -97,3 +97,14 @@ package struct ExploreCoverage: Equatable, Sendable {
     package var accepted = 0
     package var refused = 0
 }
+
+extension ExploreOptions {
+    /// `PLUGIN[:MODEL]` split: the plugin, and the model when named (the ':' after the last
+    /// '/', so a path may hold one).
+    package static func againstParts(_ text: String) -> (plugin: String, model: String?) {
+        let file = text.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? text
+        guard let colon = file.firstIndex(of: ":") else { return (text, nil) }
+        let model = String(file[file.index(after: colon)...])
+        return (String(text.dropLast(model.count + 1)), model.isEmpty ? nil : model)
+    }
+}

@@ -7,6 +7,16 @@ import StoreHost
 package struct ExportedLog: Sendable {
     package static let header = "# storesh export 1"
 
+    /// `model`'s actions as the log's `# action:` lines write them, and its schema hash reads them.
+    static func schemaLines(of model: ModelDescriptor) -> [String] {
+        model.actions.map { ActionBinding.signature(of: $0) }
+    }
+
+    /// "1 action", "2 actions": how many actions a log holds, in words.
+    static func actions(_ count: Int) -> String {
+        count == 1 ? "1 action" : "\(count) actions"
+    }
+
     package struct Problem: Error {
         package let message: String
     }

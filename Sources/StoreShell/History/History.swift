@@ -15,6 +15,11 @@ package struct HistoryEntry: Sendable, Equatable {
     package let source: ActionSource
     package var changed: Bool
     package var skipped: Bool
+
+    /// The action as `model` writes it (`add("milk")`), as logs and reports show it.
+    func text(in model: ModelDescriptor) -> String {
+        model.actions[Int(action)].text(with: arguments)
+    }
 }
 
 /// A session's actions, the position in them (actions past it are undone and can be

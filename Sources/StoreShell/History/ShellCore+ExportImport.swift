@@ -2,66 +2,10 @@ import Foundation
 import StoreHost
 import StoreValue
 
-/// `:export` and `:import`: an action log with a fingerprint of the model that produced
-/// it (plugin, model, ABI version, and the action schema with a hash), so a log from a
-/// model whose actions changed is refused with an explanation instead of replaying wrong.
+/// `:import`: a log `:export` wrote, checked against the model's fingerprint (its plugin,
+/// ABI version and action schema), so a log from a model whose actions changed is refused
+/// with an explanation instead of replaying wrong; then replayed into a new store.
 extension ShellCore {
-    static var exportHeader: String { ExportedLog.header }
-
-    func schemaLines(_ model: ModelDescriptor) -> [String] {
-        model.actions.map { ActionBinding.signature(of: $0) }
-    }
-
-    func export(_ args: [String], origin: LineOrigin) -> Bool {
-        guard let session = current, let history = recorder.histories[session.model.qualifiedName] else {
-            return fail(noCurrentModel, origin: origin)
-        }
-        let force = args.contains("--force")
-        let files = args.filter { $0 != "--force" }
-        guard let written = files.first, files.count == 1 else {
-            return fail("usage: :export FILE [--force]", origin: origin)
-        }
-        guard history.dropped == 0 else {
-            return fail(
-                "the first \(history.dropped) actions were dropped (--history-limit \(history.limit ?? 0)), so an export could not rebuild the state; a journal (--journal) keeps every action",
-                origin: origin)
-        }
-        // The log would rebuild another state than the session's.
-        if let lost = history.unreplayable(replayingUpTo: history.position).first {
-            return fail(
-                "cannot export \(session.model.qualifiedName): after action \(history.shown(lost.position)) \(lost.note), so an import of the log would give a state without it; \(written) was not written",
-                origin: origin)
-        }
-        // An export replaced a file without a word: say so first, and replace only when told.
-        let target = OutputFile(
-            path: resolvePath(written), named: written, kind: .export, force: force,
-            hint: "':export \(written) --force'")
-        let model = session.model
-        let plugin = host.plugins.first { $0.name == model.plugin }
-        let schema = schemaLines(model)
-        var lines = [
-            Self.exportHeader,
-            "# plugin: \(model.plugin) \(plugin?.version ?? "?")",
-            "# model: \(model.qualifiedName)",
-            "# abi: \(PluginHost.abiVersion)",
-            "# schema: " + String(format: "%08x", CRC32.checksum(schema.joined(separator: "\n"))),
-        ]
-        lines += schema.map { "# action: " + $0 }
-        for entry in history.entries.prefix(history.position) where !entry.skipped {
-            lines.append(entry.source.rawValue + " " + text(of: entry, in: model))
-        }
-        do throws(OutputFile.Problem) {
-            try target.write(lines.joined(separator: "\n") + "\n")
-        } catch {
-            return fail(error.description, origin: origin)
-        }
-        output(
-            .info(
-                kind: "export", lines: ["exported \(actions(history.position)) of \(model.qualifiedName) to \(written)"]
-            ))
-        return true
-    }
-
     func importLog(_ args: [String], origin: LineOrigin) -> Bool {
         guard let session = current else { return fail(noCurrentModel, origin: origin) }
         let force = args.contains("--force")
@@ -82,7 +26,7 @@ extension ShellCore {
             return fail(error.message, origin: origin)
         }
         let model = session.model
-        let currentSchema = schemaLines(model)
+        let currentSchema = ExportedLog.schemaLines(of: model)
         if log.model != model.qualifiedName, !force {
             // Another model's log: which one, and how to get there, not two lists of actions.
             let loaded = host.models.contains { $0.qualifiedName == log.model }
@@ -172,12 +116,10 @@ extension ShellCore {
         output(
             .info(
                 kind: "import",
-                lines: ["imported \(actions(fitting.count)) into \(model.qualifiedName)" + (left > 0 ? leftOut : "")]))
+                lines: [
+                    "imported \(ExportedLog.actions(fitting.count)) into \(model.qualifiedName)"
+                        + (left > 0 ? leftOut : "")
+                ]))
         return true
-    }
-
-    /// "1 action", "2 actions".
-    private func actions(_ count: Int) -> String {
-        count == 1 ? "1 action" : "\(count) actions"
     }
 }

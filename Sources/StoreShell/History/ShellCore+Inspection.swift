@@ -74,7 +74,7 @@ extension ShellCore {
             inspection.past?.uses += 1
             return kept.past
         }
-        let past = PastStates(core: self, history: history, upTo: history.entries.count) { () throws(ShellError) in
+        let past = PastStates(history: history, upTo: history.entries.count) { () throws(ShellError) in
             try self.detachedSession(of: session.model)
         }
         inspection.past = (shape, 0, past)

@@ -27,6 +27,20 @@ package enum LogSpan: Sendable, Equatable {
             self = .range(from: from, to: to)
         }
     }
+
+    /// Which entries it names: the last N, FROM-TO (1-based, inclusive, clipped to the
+    /// history), or all. `dropped`: actions counted before the first entry (FROM and TO
+    /// count them).
+    func entries(count: Int, dropped: Int) -> Range<Int> {
+        switch self {
+        case .all: return 0..<count
+        case .last(let number): return max(0, count - max(number, 0))..<count
+        case .range(let from, let to):
+            // Clamped, so that no number a client sends overflows.
+            let lower = min(max(max(from, 1) - 1 - dropped, 0), count)
+            return lower..<max(lower, min(max(to, 0) - dropped, count))
+        }
+    }
 }
 
 /// `:log`: the current model's history, one line (or record) per action.
@@ -48,7 +62,7 @@ extension ShellCore {
             return fail(noCurrentModel, origin: origin)
         }
         let entries = history.entries
-        let shown = Self.logRange(span, count: entries.count, dropped: history.dropped)
+        let shown = span.entries(count: entries.count, dropped: history.dropped)
         let width = String(history.shown(entries.count)).count
         let records: [Value] = shown.map { logRecord(at: $0, of: history, in: session.model) }
         let incidents = Dictionary(grouping: history.incidents + history.unreplayable, by: \.position)
@@ -75,7 +89,7 @@ extension ShellCore {
             var line = String(repeating: " ", count: width - String(number).count) + "\(number)  "
             line +=
                 entry.source.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
-                + text(of: entry, in: session.model)
+                + entry.text(in: session.model)
             if !entry.changed { line += "  (no change)" }
             if entry.skipped { line += "  (skipped)" }
             if index >= history.position { line += "  (undone)" }
@@ -110,26 +124,8 @@ extension ShellCore {
         let entry = history.entries[index]
         return .record([
             "index": .int(Int64(history.shown(index) + 1)), "source": .string(entry.source.rawValue),
-            "action": .string(text(of: entry, in: model)), "changed": .bool(entry.changed),
+            "action": .string(entry.text(in: model)), "changed": .bool(entry.changed),
             "skipped": .bool(entry.skipped), "undone": .bool(index >= history.position),
         ])
-    }
-
-    /// Which entries `span` names: the last N, FROM-TO (1-based, inclusive, clipped to the
-    /// history), or all. `dropped`: actions counted before the first entry (FROM and TO
-    /// count them).
-    static func logRange(_ span: LogSpan, count: Int, dropped: Int) -> Range<Int> {
-        switch span {
-        case .all: return 0..<count
-        case .last(let number): return max(0, count - max(number, 0))..<count
-        case .range(let from, let to):
-            // Clamped, so that no number a client sends overflows.
-            let lower = min(max(max(from, 1) - 1 - dropped, 0), count)
-            return lower..<max(lower, min(max(to, 0) - dropped, count))
-        }
-    }
-
-    func text(of entry: HistoryEntry, in model: ModelDescriptor) -> String {
-        model.actions[Int(entry.action)].text(with: entry.arguments)
     }
 }

@@ -76,93 +76,6 @@ extension ShellCore {
         }
     }
 
-    /// `:branches`: the timelines set aside when actions were sent after a jump back.
-    func listBranches(origin: LineOrigin) -> Bool {
-        guard let session = current, let history = recorder.histories[session.model.qualifiedName] else {
-            return fail(noCurrentModel, origin: origin)
-        }
-        let lines = history.branches.enumerated().map { index, branch in
-            let undone = branch.entries[branch.fork...].prefix(3).map { text(of: $0, in: session.model) }.joined(
-                separator: ", ")
-            return
-                "branch \(index + 1): \(branch.undone) action\(branch.undone == 1 ? "" : "s") after #\(history.shown(branch.fork)): \(undone)\(branch.undone > 3 ? ", …" : "")"
-        }
-        output(
-            .info(
-                kind: "branches",
-                lines: lines.isEmpty
-                    ? ["no branches: undone actions are set aside here when a new action replaces them"] : lines))
-        return true
-    }
-
-    /// `:branch N`: brings back a timeline set aside, at its end; the current one is set
-    /// aside in its place (so `:branch N` again goes back).
-    func switchBranch(_ args: [String], origin: LineOrigin) -> Bool {
-        guard let session = current, let history = recorder.histories[session.model.qualifiedName] else {
-            return fail(noCurrentModel, origin: origin)
-        }
-        guard !history.branches.isEmpty else {
-            return fail(
-                "there are no branches; a new action after :goto or :undo sets the undone ones aside as one",
-                origin: origin)
-        }
-        guard let text = args.first, args.count == 1, let number = Int(text),
-            (1...history.branches.count).contains(number)
-        else {
-            return fail(
-                "usage: :branch N, with N from 1 to \(history.branches.count) (:branches lists them)", origin: origin)
-        }
-        guard journalAhead(.branch(model: session.model.qualifiedName, number: number), origin: origin) else {
-            return false
-        }
-        let saved = (entries: history.entries, position: history.position)
-        history.switchToBranch(number)
-        do throws(ShellError) {
-            try rebuild(session, to: history.position)
-            return true
-        } catch {
-            history.switchToBranch(number)  // the same move again puts the timelines back
-            history.move(to: saved.position)
-            retractJournal()
-            return fail(error.message, origin: origin)
-        }
-    }
-
-    func toggle(_ args: [String], skipped: Bool, origin: LineOrigin) -> Bool {
-        let key = current?.model.qualifiedName ?? ""
-        guard let session = current, let history = recorder.histories[key] else {
-            return fail(noCurrentModel, origin: origin)
-        }
-        let count = history.entries.count
-        guard count > 0 else {
-            return fail("there is no history yet: nothing to \(skipped ? "skip" : "unskip")", origin: origin)
-        }
-        guard let text = args.first, let shownNumber = Int(text), args.count == 1,
-            (1...count).contains(history.stored(shownNumber))
-        else {
-            return fail(
-                "usage: :\(skipped ? "skip" : "unskip") N, with N from \(history.dropped + 1) to \(history.shown(count))",
-                origin: origin)
-        }
-        let number = history.stored(shownNumber)
-        let model = session.model.qualifiedName
-        guard
-            journalAhead(
-                skipped ? .skip(model: model, index: shownNumber) : .unskip(model: model, index: shownNumber),
-                origin: origin)
-        else { return false }
-        let was = history.entries[number - 1].skipped
-        history.setSkipped(skipped, at: number - 1)
-        do throws(ShellError) {
-            try rebuild(session, to: history.position)
-            return true
-        } catch {
-            history.setSkipped(was, at: number - 1)
-            retractJournal()
-            return fail(error.message, origin: origin)
-        }
-    }
-
     /// `:goto N --with-effects`: a new store, then the typed and scripted actions among the
     /// first N sent again, so their effects run and send their actions anew. The history
     /// becomes those actions, plus whatever the effects send from now on.
@@ -263,68 +176,32 @@ extension ShellCore {
         }
     }
 
-    /// Why `replayEntries` stopped: the message, and the action (0-based) it stopped at.
-    struct ReplayStop: Error {
-        let message: String
-        let index: Int
-        /// How many actions from `index` it may have been (a worker lost in a chunk).
-        var count = 1
-    }
-
-    /// Replays `history`'s actions `start..<target` into `live` (updates only), in chunks
-    /// that end where snapshots are kept — one request per chunk for a model in a worker,
-    /// with bigger chunks there (a round trip costs more) — updating each entry's
-    /// "changed" and remembering snapshots. `interruptible`: Ctrl-C stops it at the end of
-    /// a chunk, with the history moved there.
+    /// Replays `history`'s actions `start..<target` into `live` for a jump
+    /// (`History.replay`). `interruptible`: Ctrl-C stops it at the end of a chunk, and with
+    /// breakpoints set it goes one action at a time, each state looked at; either stops
+    /// with the history moved there.
     func replayEntries(
-        of history: History, into live: Session, from start: Int, to target: Int, interruptible: Bool = false
+        of history: History, into live: Session, from start: Int, to target: Int, interruptible: Bool
     ) throws(ReplayStop) {
-        let interval = history.interval
-        // A jump with breakpoints set goes one action at a time, each state looked at.
         var breaks = interruptible ? breakpointStates(of: live, in: live.state) : []
-        let chunk = !breaks.isEmpty ? 1 : live.callsAreRoundTrips ? max(interval, 1024 / interval * interval) : interval
-        var index = start
-        while index < target {
-            if interruptible, index > start, takeInterrupt() {
-                // Stop where the replay got to: that state is consistent.
-                history.move(to: index)
-                output(
-                    .info(
-                        kind: "position",
-                        lines: ["at \(history.shown(index)) of \(history.shown(history.entries.count))"]))
-                throw ReplayStop(
-                    message:
-                        "interrupted: the replay stopped at action \(history.shown(index)) of the \(history.shown(target)) wanted",
-                    index: index)
-            }
-            let end = min(target, (index / chunk + 1) * chunk)
-            var batch: [(String, [Value])] = []
-            var positions: [Int] = []
-            for position in index..<end where !history.entries[position].skipped {
-                let entry = history.entries[position]
-                batch.append((live.model.actions[Int(entry.action)].name, entry.arguments))
-                positions.append(position)
-            }
-            let outcome: (changed: [Bool], error: SessionError?)
-            do {
-                outcome = try live.replayBatch(batch)
-            } catch {
-                throw ReplayStop(
-                    message: error.message, index: positions.first ?? index, count: max(1, positions.count))
-            }
-            for (position, changed) in zip(positions, outcome.changed)
-            where changed != history.entries[position].changed {
-                history.setChanged(changed, at: position)
-            }
-            if let error = outcome.error {
-                throw ReplayStop(message: error.message, index: positions[outcome.changed.count])
-            }
-            if end % interval == 0 { history.rememberState(of: live, at: end) }
-            index = end
-            if !breaks.isEmpty, let stop = breakpointStop(&breaks, in: live, history: history, at: end, target: target)
+        try history.replay(into: live, from: start, to: target, stepByStep: !breaks.isEmpty) {
+            (reached: Int) throws(ReplayStop) in
+            if !breaks.isEmpty,
+                let stop = breakpointStop(&breaks, in: live, history: history, at: reached, target: target)
             {
                 throw stop
             }
+            guard interruptible, reached < target, takeInterrupt() else { return }
+            // Stop where the replay got to: that state is consistent.
+            history.move(to: reached)
+            output(
+                .info(
+                    kind: "position",
+                    lines: ["at \(history.shown(reached)) of \(history.shown(history.entries.count))"]))
+            throw ReplayStop(
+                message:
+                    "interrupted: the replay stopped at action \(history.shown(reached)) of the \(history.shown(target)) wanted",
+                index: reached)
         }
     }
 }

@@ -169,7 +169,7 @@ extension ShellCore {
         var keptCounts = [0]
         for (index, entry) in history.entries.enumerated() {
             defer { keptCounts.append(rebuilt.entries.count) }
-            let text = text(of: entry, in: oldModel)
+            let text = entry.text(in: oldModel)
             guard let bound = try? ActionBinding.bind(ActionCall.parse(text), to: model) else {
                 left.append(text)
                 continue
@@ -189,7 +189,7 @@ extension ShellCore {
                     origin: .prompt))
         }
         do {
-            try replayEntries(of: rebuilt, into: fresh, from: 0, to: position)
+            try rebuilt.replay(into: fresh, from: 0, to: position)
         } catch {
             let entry = rebuilt.entries[error.index]
             let text = model.actions[Int(entry.action)].text(with: entry.arguments)

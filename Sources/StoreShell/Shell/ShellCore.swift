@@ -7,7 +7,7 @@ import StoreValue
 /// model and reports what happened as `ShellOutput`. storesh's prompt, its batch mode and
 /// the transcript runner all drive this one object.
 @MainActor
-package final class ShellCore {
+package final class ShellCore: CommandContext, ExploreContext, InspectorContext, SaveTestContext, TimelineContext {
     package let host: PluginHost
     /// Show the state diff after each action (`:diff on|off`).
     @exclusivity(unchecked) package var showDiff: Bool
@@ -267,16 +267,10 @@ package final class ShellCore {
     }
 
     @discardableResult
-    func fail(_ message: String, origin: LineOrigin, text: String? = nil, offset: Int? = nil) -> Bool {
-        if let text, LineKind.of(text) == .action { noteFailedAction(text) }
-        output(.error(ShellError(message, origin: origin, text: text, offset: offset)))
+    func fail(_ error: ShellError) -> Bool {
+        if let text = error.text, LineKind.of(text) == .action { noteFailedAction(text) }
+        output(.error(error))
         return false
-    }
-
-    /// An error with a caret at byte `offset` of a command's argument text.
-    @discardableResult
-    func fail(_ message: String, origin: LineOrigin, in arguments: CommandArguments, at offset: Int) -> Bool {
-        fail(message, origin: origin, text: arguments.line, offset: arguments.textStart + offset)
     }
 
     // MARK: Models and sessions

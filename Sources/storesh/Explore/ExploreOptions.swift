@@ -289,7 +289,7 @@ struct ExploreCommandOptions: ParsableCommand {
     /// `--against PLUGIN[:MODEL]` split: the plugin, and the model when named (the ':'
     /// after the last '/', so a path may hold one).
     var againstParts: (plugin: String, model: String?)? {
-        against.map(ShellCore.againstParts)
+        against.map(ExploreOptions.againstParts)
     }
 
     /// The `--after ACTION EXPR` pairs, read; a mistake names the option and the column.

@@ -1,19 +1,35 @@
 import StoreHost
 import StoreValue
 
-/// `:check-model [NAME]`: the properties the model declares — its invariants in the
-/// property language and its checks in code — asked for as `storesh explore` asks.
-extension ShellCore {
-    func checkModel(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
-        guard let session = current else { return fail(noCurrentModel, origin: origin) }
+/// `:check-model [NAME]`: the model's own checks.
+struct CheckModelCommand: ShellCommand {
+    let name = "check-model"
+    let usage = ":check-model [NAME]"
+    let summary =
+        "check the model's own properties (its declared invariants and its checks in code); silent for one NAME that holds"
+    let detail = [
+        "With NAME (quoted when it has spaces): that check in the model's code, as explore asks for it; a postcondition looks at the last action sent and holds when the model refused it. This is how a transcript of 'storesh explore' pins a check in code.",
+        "Without: every check the model declares, each with whether it holds; an error when one does not.",
+    ]
+    var readsOnly: Bool { true }
+
+    @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
+        checkModel(arguments, origin: origin, in: core)
+    }
+
+    /// One check in code, or every property the model declares.
+    @MainActor private func checkModel(
+        _ arguments: CommandArguments, origin: LineOrigin, in context: some CommandContext
+    ) -> Bool {
+        guard let session = context.current else { return context.fail(context.noCurrentModel, origin: origin) }
         let model = session.model
         guard arguments.words.count <= 1 else {
-            return fail("usage: :check-model [NAME] (quote a name that has spaces)", origin: origin)
+            return context.fail("usage: :check-model [NAME] (quote a name that has spaces)", origin: origin)
         }
         if let name = arguments.words.first {
             guard let index = model.checks.firstIndex(where: { $0.name == name }) else {
                 let names = model.checks.map { "\"\($0.name)\"" }.joined(separator: ", ")
-                return fail(
+                return context.fail(
                     "\(model.qualifiedName) has no check in code named \"\(name)\""
                         + (names.isEmpty ? "; it declares none" : "; its checks: \(names)"),
                     origin: origin, in: arguments, at: 0)
@@ -22,27 +38,29 @@ extension ShellCore {
             do {
                 let verdict = try session.check(index)
                 if verdict.holds { return true }
-                return fail(Self.broken(check, verdict.message), origin: origin)
+                return context.fail(Self.broken(check, verdict.message), origin: origin)
             } catch {
-                return fail(error.message, origin: origin)
+                return context.fail(error.message, origin: origin)
             }
         }
-        return checkEveryProperty(of: session, origin: origin)
+        return checkEveryProperty(of: session, origin: origin, in: context)
     }
 
     /// Every property `session`'s model declares, with whether it holds now: a report,
     /// and an error naming each that does not.
-    private func checkEveryProperty(of session: Session, origin: LineOrigin) -> Bool {
+    @MainActor private func checkEveryProperty(
+        of session: Session, origin: LineOrigin, in context: some CommandContext
+    ) -> Bool {
         let model = session.model
         guard !model.invariants.isEmpty || !model.checks.isEmpty else {
-            output(.info(kind: "check-model", lines: ["\(model.qualifiedName) declares no checks"]))
+            context.output(.info(kind: "check-model", lines: ["\(model.qualifiedName) declares no checks"]))
             return true
         }
         let state: Value
         do {
             state = try session.currentState()
         } catch {
-            return fail(error.message, origin: origin)
+            return context.fail(error.message, origin: origin)
         }
         var rows: [(name: String, kind: String, holds: Bool, message: String?)] = []
         for condition in model.invariants {
@@ -71,10 +89,10 @@ extension ShellCore {
                     "message": row.message.map(Value.string) ?? .null,
                 ])
             })
-        output(.report(kind: "check-model", lines: lines, data: data))
+        context.output(.report(kind: "check-model", lines: lines, data: data))
         let broken = rows.filter { !$0.holds }
         guard broken.isEmpty else {
-            return fail(
+            return context.fail(
                 "\(broken.count) of \(rows.count) checks broken: " + broken.map(\.name).joined(separator: ", "),
                 origin: origin)
         }

@@ -2,36 +2,49 @@ import Dispatch
 import StoreHost
 import StoreValue
 
-/// `:timeit ACTION [-n N] [-r R]`: an action's update timed from the current state, as
-/// IPython's %timeit times a statement.
-extension ShellCore {
-    func timeit(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
-        guard let session = current else { return fail(noCurrentModel, origin: origin) }
+/// `:timeit ACTION [-n N] [-r R]`: an action's update, timed.
+struct TimeitCommand: ShellCommand {
+    let name = "timeit"
+    let usage = ":timeit ACTION [-n N] [-r R]"
+    let summary = "time an action's update from the current state: best, median and worst of R runs of N"
+    let detail = [
+        "As IPython's %timeit: the state is restored before each run of the action, in a store of its own, so the session and its history are unchanged. Without -n, N grows tenfold until a run takes 0.2 s; R is 7. Effects are not started."
+    ]
+
+    @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
+        timeit(arguments, origin: origin, in: core)
+    }
+
+    /// Times the action in a store of its own, started from the current state each run.
+    @MainActor private func timeit(_ arguments: CommandArguments, origin: LineOrigin, in context: some CommandContext)
+        -> Bool
+    {
+        guard let session = context.current else { return context.fail(context.noCurrentModel, origin: origin) }
         let usage = "usage: :timeit ACTION [-n N] [-r R]"
         // The action is everything before the first -n or -r that stands alone.
         var actionText = arguments.text
         var number: Int?
         var repeats = 7
         for flag in ["-n", "-r"] {
-            guard let range = Self.flagRange(flag, in: actionText) else { continue }
+            guard let range = CommandArguments.flagRange(flag, in: actionText) else { continue }
             let rest = actionText[range.upperBound...].drop { $0 == " " || $0 == "\t" }
             let word = rest.prefix { $0 != " " && $0 != "\t" }
             guard let count = Int(word), (1...1_000_000).contains(count) else {
-                return fail("\(flag) needs a whole number from 1 to 1000000; \(usage)", origin: origin)
+                return context.fail("\(flag) needs a whole number from 1 to 1000000; \(usage)", origin: origin)
             }
             if flag == "-n" { number = count } else { repeats = min(count, 1000) }
             actionText.replaceSubrange(range.lowerBound..<word.endIndex, with: "")
         }
-        actionText = Self.trimmed(actionText)
-        guard !actionText.isEmpty else { return fail(usage, origin: origin) }
+        actionText = ShellCore.trimmed(actionText)
+        guard !actionText.isEmpty else { return context.fail(usage, origin: origin) }
         let bound: (ActionDescriptor, [Value])
         do {
             bound = try ActionBinding.bind(ActionCall.parse(actionText), to: session.model)
         } catch {
-            return fail(error.message, origin: origin, text: actionText, offset: error.offset)
+            return context.fail(error.message, origin: origin, text: actionText, offset: error.offset)
         }
         guard session.model.supportsTimeTravel else {
-            return fail(
+            return context.fail(
                 "\(session.model.qualifiedName) has no replay entry point, which :timeit times (an update without its effects)",
                 origin: origin)
         }
@@ -39,12 +52,12 @@ extension ShellCore {
         do {
             start = try session.currentState()
         } catch {
-            return fail(error.message, origin: origin)
+            return context.fail(error.message, origin: origin)
         }
         do throws(ShellError) {
-            let store = try detachedSession(of: session.model)
+            let store = try context.detachedSession(of: session.model)
             guard (try? store.restore(start)) == true else {
-                return fail(
+                return context.fail(
                     "\(session.model.qualifiedName) cannot restore a snapshot, which :timeit needs to start each run from the current state",
                     origin: origin)
             }
@@ -70,8 +83,8 @@ extension ShellCore {
             }
             var perAction: [Double] = []
             for _ in 0..<repeats {
-                if takeInterrupt() {
-                    return fail("interrupted after \(perAction.count) of \(repeats) runs", origin: origin)
+                if context.takeInterrupt() {
+                    return context.fail("interrupted after \(perAction.count) of \(repeats) runs", origin: origin)
                 }
                 perAction.append(Double(try run(loops)) / Double(loops))
             }
@@ -82,10 +95,10 @@ extension ShellCore {
                 perAction.count % 2 == 1
                 ? perAction[perAction.count / 2]
                 : (perAction[perAction.count / 2 - 1] + perAction[perAction.count / 2]) / 2
-            let show = { (value: Double) in Self.duration(UInt64(value.rounded())) }
+            let show = { (value: Double) in HumanDuration.text(UInt64(value.rounded())) }
             let line =
                 "\(actionText): best \(show(best)), median \(show(median)), worst \(show(worst)) per action (\(repeats) run\(repeats == 1 ? "" : "s") of \(loops); the update alone\(session.callsAreRoundTrips ? ", a round trip to the worker each" : ""), from the current state each time)"
-            output(
+            context.output(
                 .report(
                     kind: "timeit", lines: [line],
                     data: .record([
@@ -96,7 +109,7 @@ extension ShellCore {
                     ])))
             return true
         } catch {
-            return fail(error.message, origin: origin)
+            return context.fail(error.message, origin: origin)
         }
     }
 }

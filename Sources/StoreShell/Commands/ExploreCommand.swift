@@ -2,11 +2,38 @@ import Foundation
 import StoreHost
 import StoreValue
 
-/// `:explore` at the prompt: `storesh explore` from where the session is. The search runs
-/// in a plugin host of its own (its own workers, a virtual clock), each run starting with
-/// the actions of the current model's timeline typed or run from scripts (its effects
-/// send their actions again), so the session, its history and its journal are untouched.
-extension ShellCore {
+/// What `:explore` needs beyond any command's context: the stubs the session's model has,
+/// which the search's stores start with. `ShellCore` is the one conformer.
+@MainActor
+protocol ExploreContext: CommandContext {
+    /// The services `:stub` replaced, by model.
+    var stubs: ServiceStubs { get }
+}
+
+/// `:explore`: `storesh explore` from where the session is.
+struct ExploreCommand: ShellCommand {
+    let name = "explore"
+    let usage =
+        ":explore [--invariant EXPR]... [--after ACTION EXPR]... [--actions A,B] [--seed N] [--runs N] [--steps N] [--time-limit S] [--no-guidance] [--schedules] [--exhaustive [--depth N] [--state-limit N]] [--against PLUGIN[:MODEL] [--compare PATH]...] [--out FILE [--overwrite]]"
+    let summary = "generate action sequences from here, find a failure, shrink it to a failing transcript"
+    let detail = [
+        "After every step: the invariants (expressions of the property language, docs/shell/explore.md: --invariant balance >= 0, --invariant size == count(contents)), the checks the model makes in its own code (:check-model), crashes, hangs, failed effects, determinism; a path that names nothing skips the check.",
+        "--after ACTION EXPR: a postcondition checked after every step that took ACTION, accepted or refused; old(…) reads the state before it, args.NAME and args[N] its arguments, accepted whether the model took it.",
+        "An --invariant or --after runs to the next option. --actions limits the search to those actions. --time-limit S searches until S seconds are spent (up to --runs only when it is given). Defaults: --runs 200, --steps 50, the seed from the time (printed).",
+        "--against PLUGIN[:MODEL]: the same steps go to a reference model (a plugin in the search path or a file; MODEL defaults to the explored model's name, else the plugin's first), and the first step after which the states differ — at each --compare PATH, default the whole state — or that one accepts and the other refuses is a failure; the transcript pins it with :compare.",
+        "Guided by default: a run that reaches a state or a transition (an action from a state) no run reached is kept, and four runs in five start from a changed copy of a kept one (extended, a step made afresh or left out, spliced with another), so a long exact sequence is found a step at a time; --no-guidance makes every run from fresh steps. The report says how many runs were kept and transitions taken.",
+        "--schedules: the answers of the model's asynchronous service calls (service_answer) come late as each run's seed chooses — after a wait on the clock, after the next action, or never — so a stale answer that overwrites a newer one, or one that lands after a cancel, is found; the shrunk schedule is written as :latency lines. Without it every answer comes at once.",
+        "--exhaustive: instead of random runs, every sequence of up to --depth steps (default 6), breadth first, with finite arguments (declared ranges and sets, else edge values and values the state holds), each state kept once (--state-limit, default 100000): the first failure is the shortest; none is a proof to that depth.",
+        "The model's stubs (:stubs) hold in the search too, and the transcript sets them up.",
+        "A failure is shrunk and written as a transcript (default MODEL.transcript) that replays this session's actions first, then the steps with their output not compared, and pins the property with :check or :check-after: it passes once the bug is fixed, even when the fix changes earlier states.",
+        "An existing file is replaced when explore wrote it; another only with --overwrite. A directory, a device or a FIFO is refused before the search.",
+        "See 'storesh explore --help' for the same search from the command line.",
+    ]
+
+    @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
+        await explore(arguments, origin: origin, in: core)
+    }
+
     /// The options of `:explore`, read from its argument text.
     struct ExploreArguments {
         var options: ExploreOptions
@@ -109,7 +136,7 @@ extension ShellCore {
                 arguments.out = value
             case "--against":
                 guard !value.isEmpty else { throw TextError("--against takes PLUGIN[:MODEL]", at: valueOffset) }
-                let (plugin, model) = Self.againstParts(value)
+                let (plugin, model) = ExploreOptions.againstParts(value)
                 arguments.against = (plugin, model, valueOffset)
             case "--compare":
                 guard !value.isEmpty else { throw TextError("--compare takes a path", at: valueOffset) }
@@ -157,15 +184,6 @@ extension ShellCore {
         return arguments
     }
 
-    /// `PLUGIN[:MODEL]` split: the plugin, and the model when named (the ':' after the last
-    /// '/', so a path may hold one).
-    nonisolated package static func againstParts(_ text: String) -> (plugin: String, model: String?) {
-        let file = text.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? text
-        guard let colon = file.firstIndex(of: ":") else { return (text, nil) }
-        let model = String(file[file.index(after: colon)...])
-        return (String(text.dropLast(model.count + 1)), model.isEmpty ? nil : model)
-    }
-
     /// `"a >= 0"` or `'a >= 0'` as the command line's shell would pass it: the text inside
     /// the quotes (escapes read) and how many bytes in it starts; any other text as it is
     /// (an expression with string literals of its own, `status == "done"`, among them).
@@ -195,13 +213,16 @@ extension ShellCore {
         return quoted
     }
 
-    func explore(_ command: CommandArguments, origin: LineOrigin) async -> Bool {
-        guard let session = current else { return fail(noCurrentModel, origin: origin) }
+    /// Runs the search from the current model's timeline and reports what it found.
+    @MainActor private func explore(
+        _ command: CommandArguments, origin: LineOrigin, in context: some ExploreContext
+    ) async -> Bool {
+        guard let session = context.current else { return context.fail(context.noCurrentModel, origin: origin) }
         let arguments: ExploreArguments
         do {
             arguments = try exploreArguments(command.text)
         } catch {
-            return fail(error.message, origin: origin, in: command, at: error.offset)
+            return context.fail(error.message, origin: origin, in: command, at: error.offset)
         }
         let model = session.model
         // A state that already breaks an invariant fails every run at its start: said once.
@@ -209,29 +230,29 @@ extension ShellCore {
             let outcome = invariant.check(session.state, identity: model.stateDiff)
             if case .missing = outcome { continue }
             guard let why = invariant.explain(outcome) else { continue }
-            return fail(
+            return context.fail(
                 "explore: the current state already breaks the invariant \(invariant) (\(why)), so every run would fail before its first step; :undo or :goto to a state where it holds",
                 origin: origin)
         }
-        guard let plugin = host.plugins.first(where: { $0.name == model.plugin }) else {
-            return fail("\(model.plugin) is not loaded", origin: origin)
+        guard let plugin = context.host.plugins.first(where: { $0.name == model.plugin }) else {
+            return context.fail("\(model.plugin) is not loaded", origin: origin)
         }
         // A path that cannot be written is refused before the search, not after it.
         let target = OutputFile.exploreTranscript(
-            arguments.out, model: model.name, overwrite: arguments.overwrite, resolve: resolvePath)
+            arguments.out, model: model.name, overwrite: arguments.overwrite, resolve: context.resolvePath)
         do throws(OutputFile.Problem) {
             try target.check()
         } catch {
-            return fail("explore: \(error.description)", origin: origin)
+            return context.fail("explore: \(error.description)", origin: origin)
         }
         // A host of its own, set up as this one.
-        let searchHost = host.sibling()
+        let searchHost = context.host.sibling()
         let searchCore = ShellCore(host: searchHost, showDiff: true, reportActions: false) { _ in }
         // The model's stubs, made again from their text (a script counts its calls).
-        let setup = stubs.setupLines(of: model)
+        let setup = context.stubs.setupLines(of: model)
         let prefix: [ExploreStep] =
-            (recorder.histories[model.qualifiedName]?.entries.prefix(
-                recorder.histories[model.qualifiedName]?.position ?? 0) ?? [])
+            (context.recorder.histories[model.qualifiedName]?.entries.prefix(
+                context.recorder.histories[model.qualifiedName]?.position ?? 0) ?? [])
             .filter { !$0.skipped && $0.source != .effect && model.actions.indices.contains(Int($0.action)) }
             .map { .action(name: model.actions[Int($0.action)].name, arguments: $0.arguments) }
         let report: ExploreReport
@@ -239,16 +260,16 @@ extension ShellCore {
             _ = try searchHost.load(plugin.path, as: plugin.loadedAs)
             try searchCore.use(model.qualifiedName)
             for line in setup where !(await searchCore.execute(line)) {
-                return fail("explore: cannot set up \(line)", origin: origin)
+                return context.fail("explore: cannot set up \(line)", origin: origin)
             }
             var reference: ExploreReference?
             if let against = arguments.against {
-                let referenceHost = host.sibling()
+                let referenceHost = context.host.sibling()
                 let comparison: StateComparison
                 do throws(StateComparisonError) {
                     comparison = try StateComparison(paths: arguments.comparePaths)
                 } catch {
-                    return fail("explore: --compare \(error.message)", origin: origin)
+                    return context.fail("explore: --compare \(error.message)", origin: origin)
                 }
                 do throws(ShellError) {
                     reference = try ExploreReference.load(
@@ -256,7 +277,7 @@ extension ShellCore {
                         comparison: comparison)
                     try await reference?.setUp(setup)
                 } catch {
-                    return fail(
+                    return context.fail(
                         "explore: --against: \(error.message)", origin: origin, in: command, at: against.offset)
                 }
             }
@@ -269,26 +290,26 @@ extension ShellCore {
             found.pluginAlias = plugin.loadedAs
             report = found
         } catch let error as ShellError {
-            return fail("explore: \(error.message)", origin: origin)
+            return context.fail("explore: \(error.message)", origin: origin)
         } catch {
-            return fail("explore: \(error)", origin: origin)
+            return context.fail("explore: \(error)", origin: origin)
         }
         var lines = report.lines(model: model)
         if report.failure != nil {
-            let (isolation, timeout) = (host.isolation, host.actionTimeout)
+            let (isolation, timeout) = (context.host.isolation, context.host.actionTimeout)
             do throws(OutputFile.Problem) {
                 try await ExploreTranscript.write(
                     report, model: model, pluginPath: plugin.path, to: target, foundBy: ":explore",
-                    searchPath: host.searchPath
+                    searchPath: context.host.searchPath
                 ) { ($0.isolation, $0.actionTimeout) = (isolation, timeout) }
                 lines.append("wrote \(target.path): run it with storesh test")
             } catch {
                 // The failure found is still reported (its seed finds it again).
-                output(.report(kind: "explore", lines: lines, data: report.record(model: model)))
-                return fail("explore: the transcript was not written: \(error.description)", origin: origin)
+                context.output(.report(kind: "explore", lines: lines, data: report.record(model: model)))
+                return context.fail("explore: the transcript was not written: \(error.description)", origin: origin)
             }
         }
-        output(.report(kind: "explore", lines: lines, data: report.record(model: model)))
+        context.output(.report(kind: "explore", lines: lines, data: report.record(model: model)))
         return true
     }
 }
