@@ -12,7 +12,8 @@ protocol BisectContext: CommandContext {
     func probeSession(of model: ModelDescriptor) throws(ShellError) -> Session
 }
 
-/// `:bisect`: the first action after which a condition holds.
+/// `:bisect`: the first action after which a condition holds (or stops holding), or from
+/// whose state the last action that crashed or was refused does so again.
 struct BisectCommand: ShellCommand {
     let name = "bisect"
     let readsOnly = true

@@ -115,5 +115,4 @@ extension CommandContext {
         }
     }
 
-    /// `:expect PATH OP VALUE`, OP one of `==`, `!=`, `<`, `<=`, `>`, `>=` (`StateCondition`).
 }

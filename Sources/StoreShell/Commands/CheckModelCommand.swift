@@ -1,7 +1,8 @@
 import StoreHost
 import StoreValue
 
-/// `:check-model [NAME]`: the model's own checks.
+/// `:check-model [NAME]`: the properties the model declares — its invariants in the
+/// property language and its checks in code — asked for as `storesh explore` asks.
 struct CheckModelCommand: ShellCommand {
     let name = "check-model"
     let usage = ":check-model [NAME]"

@@ -58,4 +58,20 @@ extension CommandContext {
             return nil
         }
     }
+
+    /// The loaded plugin `:command [PLUGIN]` means: the one named, else the current
+    /// model's. Nil after reporting why there is none.
+    func namedPlugin(_ name: String?, command: String, origin: LineOrigin) -> LoadedPlugin? {
+        guard let pluginName = name ?? current?.model.plugin else {
+            fail(
+                "\(host.plugins.isEmpty ? "no model is loaded" : "no model is current"); name the plugin: :\(command) PLUGIN",
+                origin: origin)
+            return nil
+        }
+        guard let plugin = host.plugins.first(where: { $0.name == pluginName }) else {
+            fail("no plugin named '\(pluginName)' is loaded; :plugins lists them", origin: origin)
+            return nil
+        }
+        return plugin
+    }
 }

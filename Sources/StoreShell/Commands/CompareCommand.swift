@@ -1,7 +1,11 @@
 import StoreHost
 import StoreValue
 
-/// `:compare MODEL [PATH]...`: the timeline replayed in a reference model, the states compared.
+/// `:compare MODEL [PATH]...`: the current model's timeline replayed in a fresh store of
+/// MODEL (a reference: another model of a loaded plugin), and the two states compared at
+/// each PATH or whole. It is how the transcript of `storesh explore --against` pins the
+/// difference it found: it fails while the model differs from the reference and passes
+/// once it agrees, whatever the earlier states were.
 struct CompareCommand: ShellCommand {
     let name = "compare"
     let usage = ":compare MODEL [PATH]..."

@@ -10,7 +10,10 @@ protocol ExploreContext: CommandContext {
     var stubs: ServiceStubs { get }
 }
 
-/// `:explore`: `storesh explore` from where the session is.
+/// `:explore`: `storesh explore` from where the session is. The search runs in a plugin
+/// host of its own (its own workers, a virtual clock), each run starting with the actions
+/// of the current model's timeline typed or run from scripts (its effects send their
+/// actions again), so the session, its history and its journal are untouched.
 struct ExploreCommand: ShellCommand {
     let name = "explore"
     let usage =

@@ -54,15 +54,3 @@ struct StepCommand: ShellCommand {
         return core.jump(to: .step(step), withEffects: !args.isEmpty, origin: origin)
     }
 }
-
-/// `:import FILE [--force]`: an exported log replayed into a new store.
-struct ImportCommand: ShellCommand {
-    let name = "import"
-    let usage = ":import FILE [--force]"
-    let summary = "replay an exported log into a new store of the current model"
-    let detail = ["A log from a model whose schema changed is refused with what changed, unless --force."]
-
-    @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
-        core.importLog(arguments.words, origin: origin)
-    }
-}

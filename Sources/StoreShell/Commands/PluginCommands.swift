@@ -198,23 +198,6 @@ struct ActionsCommand: ShellCommand {
     }
 }
 
-/// `:crash [PLUGIN]`: how a plugin's last worker died.
-struct CrashCommand: ShellCommand {
-    let name = "crash"
-    let readsOnly = true
-    let usage = ":crash [PLUGIN]"
-    let summary = "how a plugin's last worker died, with its whole crash report"
-    let detail = [
-        "The error at the time gives the signal, the runtime's message and the source line; this shows everything the worker wrote at the end, the backtrace of the crashed thread included."
-    ]
-
-    @MainActor func run(_ core: ShellCore, _ arguments: CommandArguments, origin: LineOrigin) async -> Bool {
-        let args = arguments.words
-        guard args.count <= 1 else { return core.fail("usage: :crash [PLUGIN]", origin: origin) }
-        return core.showCrash(args.first, origin: origin)
-    }
-}
-
 /// `:reload [PLUGIN]`: a rebuilt plugin in a new worker, the history replayed into it.
 struct ReloadCommand: ShellCommand {
     let name = "reload"

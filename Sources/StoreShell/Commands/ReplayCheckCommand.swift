@@ -1,7 +1,9 @@
 import StoreHost
 import StoreValue
 
-/// `:replay-check`: the timeline, replayed in a fresh store, must end in the session's state.
+/// `:replay-check`: the store's first promise, checked — the current model's timeline,
+/// replayed in a fresh store, must end in the state the session holds. `storesh explore`
+/// pins a model that is not deterministic with it.
 struct ReplayCheckCommand: ShellCommand {
     let name = "replay-check"
     let usage = ":replay-check"

@@ -1,7 +1,8 @@
 import StoreHost
 import StoreValue
 
-/// `:seed [N]`: the seed of the models' deterministic world.
+/// `:seed [N]`: the seed the models' deterministic world draws its entropy from
+/// (docs/decisions/0002-a-deterministic-world-in-the-worker.md).
 struct SeedCommand: ShellCommand {
     let name = "seed"
     let usage = ":seed [N]"

@@ -2,7 +2,8 @@ import Dispatch
 import StoreHost
 import StoreValue
 
-/// `:timeit ACTION [-n N] [-r R]`: an action's update, timed.
+/// `:timeit ACTION [-n N] [-r R]`: an action's update timed from the current state, as
+/// IPython's %timeit times a statement.
 struct TimeitCommand: ShellCommand {
     let name = "timeit"
     let usage = ":timeit ACTION [-n N] [-r R]"

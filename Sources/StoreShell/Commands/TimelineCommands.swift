@@ -62,7 +62,7 @@ struct BranchCommand: ShellCommand {
         switchBranch(arguments.words, origin: origin, in: core)
     }
 
-    /// `:branch N`: brings back a timeline set aside, at its end; the context.current one is set
+    /// `:branch N`: brings back a timeline set aside, at its end; the current one is set
     /// aside in its place (so `:branch N` again goes back).
     @MainActor private func switchBranch(_ args: [String], origin: LineOrigin, in context: some TimelineContext) -> Bool
     {

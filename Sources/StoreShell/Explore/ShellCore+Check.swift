@@ -6,6 +6,7 @@ import StoreValue
 /// `Commands/CheckCommand.swift`). MCP's and the inspector's `expect` call it with the
 /// condition already read.
 extension ShellCore {
+    /// `:expect PATH OP VALUE`, OP one of `==`, `!=`, `<`, `<=`, `>`, `>=` (`StateCondition`).
     func expect(_ arguments: CommandArguments, origin: LineOrigin) -> Bool {
         guard current != nil else { return fail(noCurrentModel, origin: origin) }
         let condition: StateCondition

@@ -292,8 +292,8 @@ extension ShellCore {
         let history = recorder.history(of: session)
         var replayed = 0
         do throws(SessionError) {
-            let refused = try replayInBatches(
-                items.map(\.item), into: session, position: history?.position ?? 0, interval: history?.interval ?? 64
+            let refused = try session.replayInBatches(
+                items.map(\.item), position: history?.position ?? 0, interval: history?.interval ?? 64
             ) { index, changed, endsBatch in
                 let entry = items[index]
                 record(

@@ -7,7 +7,7 @@ import StoreValue
 /// model and reports what happened as `ShellOutput`. storesh's prompt, its batch mode and
 /// the transcript runner all drive this one object.
 @MainActor
-package final class ShellCore: CommandContext, ExploreContext, InspectorContext, SaveTestContext, TimelineContext {
+package final class ShellCore: CommandContext, ExploreContext, ImportContext, InspectorContext, SaveTestContext {
     package let host: PluginHost
     /// Show the state diff after each action (`:diff on|off`).
     @exclusivity(unchecked) package var showDiff: Bool
