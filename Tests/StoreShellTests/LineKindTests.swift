@@ -24,4 +24,14 @@ struct LineKindTests {
         #expect(line[start...] == ":state count")
         #expect(LineKind.classify("   ").textStart == "   ".endIndex)
     }
+
+    /// A line cut from a script (a `Substring`) gives an index into the script itself.
+    @Test func aLineCutFromAScriptGivesAnIndexIntoTheScript() {
+        let script = "increment\n \t:log 3\n"
+        let lines = script.split(separator: "\n")
+        let (kind, start) = LineKind.classify(lines[1])
+        #expect(kind == .command)
+        #expect(script[start...] == ":log 3\n")
+        #expect(LineKind.classify(script[script.endIndex...]) == (.blank, script.endIndex))
+    }
 }

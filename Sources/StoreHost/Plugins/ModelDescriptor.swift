@@ -133,8 +133,10 @@ package final class ModelDescriptor: @unchecked Sendable {
     package let doc: String?
     package let actions: [ActionDescriptor]
     package let services: [ServiceDescriptor]
-    /// `plugin.model`: unambiguous even when two plugins register the same name.
-    package var qualifiedName: String { "\(plugin).\(name)" }
+    /// `plugin.model`: unambiguous even when two plugins register the same name. Kept, not
+    /// worked out on each read: the shell keys its histories and sessions by it on every
+    /// action, and a string built per action showed in the profile of a script's sends.
+    package let qualifiedName: String
 
     let modelData: UnsafeMutableRawPointer?
     let create:
@@ -258,6 +260,7 @@ package final class ModelDescriptor: @unchecked Sendable {
         self.snapshotChangesEncoded = snapshotChangesEncoded
         self.effectsIdle = effectsIdle
         self.plugin = plugin
+        self.qualifiedName = "\(plugin).\(name)"
         self.name = name
         self.doc = doc
         self.actions = actions
