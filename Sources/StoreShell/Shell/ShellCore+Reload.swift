@@ -192,7 +192,7 @@ extension ShellCore {
             try rebuilt.replay(into: fresh, from: 0, to: position)
         } catch {
             let entry = rebuilt.entries[error.index]
-            let text = model.actions[Int(entry.action)].text(with: entry.arguments)
+            let text = entry.text(in: model)
             let which =
                 error.count == 1
                 ? "action \(error.index + 1) (\(text))" : "actions \(error.index + 1) to \(error.index + error.count)"
