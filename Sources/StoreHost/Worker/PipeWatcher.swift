@@ -5,10 +5,13 @@ import Foundation
     import Glibc
 #endif
 
-/// Polls a worker's pipes on a thread of its own while the main thread is not waiting on
-/// them, and reports which are readable (by index) on the main queue — one report at a
-/// time: the next poll waits until the main queue has read, so a pipe that stays readable
-/// (a dead worker's) does not spin. `stop` ends the thread, which then closes the fds.
+/// Polls a worker's pipes on a thread of its own, for what comes while the main thread is
+/// not waiting on them (an effect's events between requests), and reports which are
+/// readable (by index) on the main queue — one report at a time: the next poll waits until
+/// the main queue has read, so a pipe that stays readable (a dead worker's) does not spin.
+/// It polls during a request too, so it wakes at each reply and the main queue finds it
+/// taken: holding it off for a request would wake it just the same, to say so.
+/// `stop` ends the thread, which then closes the fds.
 final class PipeWatcher: @unchecked Sendable {
     private let fds: [Int32]
     private let onReadable: @Sendable (Set<Int>) -> Void
