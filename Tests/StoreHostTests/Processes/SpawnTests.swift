@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HostTestSupport
 import StoreHost
 import Testing
 
@@ -69,7 +70,7 @@ struct SpawnTests {
     /// closes whatever another test holds there — a worker's pipe, whose worker then
     /// exits as if its shell were gone. Descriptor numbers in tests are the kernel's.
     @Test func noTestChoosesADescriptorNumber() throws {
-        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let tests = Fixtures.repository.appendingPathComponent("Tests")
         let files =
             FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { ["swift", "c"].contains($0.pathExtension) } ?? []
