@@ -87,7 +87,8 @@ struct DeclaredCGlueTests {
     /// The promise the header makes: a model with an int, a string, an enum with a default
     /// and keyed children in at most 30 lines of glue.
     @Test func theExamplesGlueIsShort() throws {
-        let source = try String(contentsOf: Fixtures.repository.appendingPathComponent("plugins/CKitchen/ckitchen.c"), encoding: .utf8)
+        let source = try String(
+            contentsOf: Fixtures.repository.appendingPathComponent("plugins/CKitchen/ckitchen.c"), encoding: .utf8)
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
         let start = try #require(lines.firstIndex(of: "/* glue */"))
         let end = try #require(lines.firstIndex(of: "/* end of glue */"))
