@@ -92,7 +92,9 @@ package enum ConnectionEvent {
 
 /// What one sent action did, as every connection can tell without reading the state.
 package struct SendSummary: Sendable {
+    /// Whether the action changed the state, as the model said.
     package var changed: Bool
+    /// How many effects the action's update started.
     package var effectsStarted: Int
 
     package init(changed: Bool, effectsStarted: Int) {
@@ -101,10 +103,9 @@ package struct SendSummary: Sendable {
     }
 }
 
-/// What one sent action did, and the state after it.
+/// What one sent action did (its `SendSummary`), and the state after it.
 package struct SendOutcome {
-    package var changed: Bool
-    package var effectsStarted: Int
+    package var summary: SendSummary
     /// When the state was asked for: the state after the action (nil when it was not
     /// read, or could not be).
     package var state: StateUpdate?
@@ -112,15 +113,19 @@ package struct SendOutcome {
     /// `Result`: one is made and dropped per action sent.)
     package var stateError: String?
 
+    /// Whether the action changed the state, as the model said.
+    package var changed: Bool { summary.changed }
+    /// How many effects the action's update started.
+    package var effectsStarted: Int { summary.effectsStarted }
+
     package init(changed: Bool, effectsStarted: Int, state: StateUpdate? = nil, stateError: String? = nil) {
-        self.changed = changed
-        self.effectsStarted = effectsStarted
-        self.state = state
-        self.stateError = stateError
+        self.init(SendSummary(changed: changed, effectsStarted: effectsStarted), state: state, stateError: stateError)
     }
 
-    package init(_ summary: SendSummary) {
-        self.init(changed: summary.changed, effectsStarted: summary.effectsStarted)
+    package init(_ summary: SendSummary, state: StateUpdate? = nil, stateError: String? = nil) {
+        self.summary = summary
+        self.state = state
+        self.stateError = stateError
     }
 }
 
