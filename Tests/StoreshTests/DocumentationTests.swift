@@ -163,6 +163,42 @@ struct DocumentationTests {
         }
     }
 
+    /// The walk of an action's page is measured by `scripts/walk-of-an-action --check`, which
+    /// needs a build of its own and is not run here; what it checks of the page itself is: a
+    /// row's "(n)" is the number of files it names, a section's heading the number in it, and
+    /// the total the number of distinct files, so an edit that drops or adds a file without
+    /// its counts fails in CI.
+    @Test func theWalkOfAnActionCountsTheFilesItNames() throws {
+        let page = try String(
+            contentsOf: checkout.appendingPathComponent("docs/walk-of-an-action.md"), encoding: .utf8)
+        var sections: [String: (stated: Int, files: Set<String>)] = [:]
+        var section: String?
+        var problems: [String] = []
+        for (number, line) in page.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if let heading = line.firstMatch(of: /^## In `([a-z-]+)` \((\d+)\)/) {
+                section = String(heading.output.1)
+                sections[String(heading.output.1)] = (Int(heading.output.2)!, [])
+                continue
+            }
+            if line.hasPrefix("## ") { section = nil }
+            guard let name = section, line.hasPrefix("|") else { continue }
+            let files = line.matches(of: /`((?:Sources|plugins)\/[^`]+)`/).map { String($0.output.1) }
+            if let stated = line.firstMatch(of: /^\|[^|]*\((\d+)\)\s*\|/), Int(stated.output.1)! != files.count {
+                problems.append("line \(number + 1): the row says (\(stated.output.1)) but names \(files.count) files")
+            }
+            sections[name]?.files.formUnion(files)
+        }
+        #expect(Set(sections.keys) == ["storesh", "storesh-worker"], "sections: \(sections.keys.sorted())")
+        for (name, section) in sections where section.stated != section.files.count {
+            problems.append("`\(name)` says (\(section.stated)) but names \(section.files.count) files")
+        }
+        let distinct = sections.values.reduce(into: Set<String>()) { $0.formUnion($1.files) }
+        if !page.contains("**\(distinct.count) files run on each action") {
+            problems.append("no \"**\(distinct.count) files run on each action\"")
+        }
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
     /// A source file a document names in a code span (`Sources/StoreShell/Shell/ShellCore.swift`)
     /// is there: the walk of an action and the map name files, and a file moved or split
     /// leaves them pointing at nothing unless this fails.
