@@ -1,3 +1,4 @@
+import StoreShell
 import StoreValue
 
 // The operations that find bugs and their causes: `:explore`, `:bisect`, `:why`, `:find`
@@ -80,6 +81,13 @@ extension SessionService {
             if arguments.flag("error") { return ":bisect --error" }
             guard let condition = arguments.string("condition"), !condition.contains("\n") else {
                 throw OperationError("bisect needs a condition (count >= 10), or crash or error")
+            }
+            // A word of its own that is a flag would be read as one: `not`, `crash` and
+            // `error` are parameters. (In quotes it is part of a value.)
+            if let flag = CommandWords.asTyped(condition).first(where: { $0.text.hasPrefix("--") }) {
+                throw OperationError(
+                    "bisect: condition is PATH OP VALUE; '\(flag.text)' is not part of it (not, crash and error are parameters)"
+                )
             }
             return ":bisect " + condition + (arguments.flag("not") ? " --not" : "")
         },

@@ -66,6 +66,21 @@ import Testing
         #expect(state.rendered().text == "\"milk \\\"2%\\\"\"")
     }
 
+    @Test func bisectReadsAFlagInAQuotedValueAsTextAndRefusesOneOfItsOwn() async throws {
+        let service = try Self.service("Todos")
+        _ = await service.perform("action_add", arguments: ["title": .string("tea"), "priority": .int(1)])
+        _ = await service.perform("action_add", arguments: ["title": .string("milk --not bread"), "priority": .int(2)])
+        let found = await service.perform(
+            "bisect", arguments: ["condition": .string(#"todos[1].title == "milk --not bread""#)])
+        #expect(found.succeeded, "\(found.errors.map(\.message))")
+        #expect(found.rendered().text.hasPrefix(#"todos[1].title == "milk --not bread" first holds after #2"#))
+        let flagged = await service.perform("bisect", arguments: ["condition": .string("added >= 1 --not")])
+        #expect(
+            flagged.errors.map(\.message) == [
+                "bisect: condition is PATH OP VALUE; '--not' is not part of it (not, crash and error are parameters)"
+            ])
+    }
+
     @Test func argumentsThatDoNotFitAreRefusedBeforeAnythingRuns() async throws {
         let service = try Self.service("Todos")
         let wrongKind = await service.perform("action_add", arguments: ["title": .int(3), "priority": .int(1)])

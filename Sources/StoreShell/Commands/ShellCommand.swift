@@ -50,15 +50,11 @@ struct CommandArguments: Sendable {
     /// expressions keep their quotes (`todos["t1"]`).
     var typedWords: [CommandWord] { CommandWords.asTyped(text) }
 
-    /// Where `flag` is in `text` as a word of its own (`--not`, `-n`).
+    /// Where `flag` is in `text` as a word of its own (`--not`, `-n`), as the one lexer reads
+    /// words as typed: in quotes or brackets it is part of a value (`"milk --not bread"`).
     static func flagRange(_ flag: String, in text: String) -> Range<String.Index>? {
-        var searchFrom = text.startIndex
-        while let range = text.range(of: flag, range: searchFrom..<text.endIndex) {
-            let before = range.lowerBound == text.startIndex || text[text.index(before: range.lowerBound)].isWhitespace
-            let after = range.upperBound == text.endIndex || text[range.upperBound].isWhitespace
-            if before, after { return range }
-            searchFrom = range.upperBound
-        }
-        return nil
+        guard let word = CommandWords.asTyped(text).first(where: { $0.text == flag }) else { return nil }
+        let start = text.utf8.index(text.startIndex, offsetBy: word.offset)
+        return start..<text.utf8.index(start, offsetBy: flag.utf8.count)
     }
 }
